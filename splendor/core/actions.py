@@ -1,0 +1,90 @@
+"""Actions, their text notation and their fixed integer index.
+
+Each game has a finite table of every action it can ever offer (for its player count). An action is one
+interned, immutable `Action` in that table: ``legal_actions()`` hands out these objects, ``apply`` takes them
+(or their text), and the position in the table is the action's index for bots and RL. Because the text form
+is canonical and unique, ``table.parse(str(a)) is a``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from splendor.core.errors import IllegalAction
+
+
+class Action:
+    """One decision a player can make, e.g. ``take w b g`` or ``buy 2.3``.
+
+    ``kind`` names the sort of decision; ``args`` are its small integer parameters (colour indices, tiers,
+    slots); ``index`` is its place in the game's action table; ``text`` its notation.
+    """
+
+    __slots__ = ("index", "kind", "args", "text")
+
+    def __init__(self, index: int, kind: str, args: tuple[int, ...], text: str) -> None:
+        self.index = index
+        self.kind = kind
+        self.args = args
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if isinstance(other, Action):
+            return self.kind == other.kind and self.args == other.args
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.args))
+
+    def __reduce__(self) -> tuple[type, tuple[int, str, tuple[int, ...], str]]:
+        return (Action, (self.index, self.kind, self.args, self.text))
+
+
+class ActionTable:
+    """Every action of a game, in index order, with the parser that reads their notation.
+
+    ``normalise`` turns what a person typed into the canonical text (or raises `IllegalAction` saying what is
+    malformed); the table then looks the text up.
+    """
+
+    def __init__(self, specs: Iterable[tuple[str, tuple[int, ...], str]],
+                 normalise: Callable[[str], str], game_title: str) -> None:
+        self.actions: tuple[Action, ...] = tuple(
+            Action(i, kind, args, text) for i, (kind, args, text) in enumerate(specs))
+        self._by_text = {a.text: a for a in self.actions}
+        if len(self._by_text) != len(self.actions):
+            raise ValueError("two actions share one text")
+        self._by_key = {(a.kind, a.args): a for a in self.actions}
+        self._normalise = normalise
+        self._title = game_title
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.actions)
+
+    def __getitem__(self, index: int) -> Action:
+        return self.actions[index]
+
+    def get(self, kind: str, *args: int) -> Action:
+        """The action of that kind and arguments (``KeyError`` if the game has none)."""
+        return self._by_key[(kind, args)]
+
+    def parse(self, text: str) -> Action:
+        """The action a text names, in canonical or loose form; `IllegalAction` explains malformed text."""
+        if not isinstance(text, str):
+            raise IllegalAction(f"an action is text or an Action, not {type(text).__name__}")
+        canonical = self._normalise(text)
+        action = self._by_text.get(canonical)
+        if action is None:
+            raise IllegalAction(f"'{text.strip()}' is not an action of {self._title}")
+        return action

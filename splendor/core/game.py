@@ -1,0 +1,235 @@
+"""The Game protocol every game implements, and the machinery they share.
+
+A game is one mutable object. Its public face (see ``docs/architecture.md``)::
+
+    game = splendor.new_game("classic", players=2, seed=42)
+    game.current_player, game.legal_actions(), game.apply("take w b g")
+    game.is_over, game.winners, game.scores, game.result
+    game.view(seat), game.to_json(), splendor.load(text), game.record
+
+A concrete game supplies the rules (``legal_actions``, ``why_illegal``, ``_do``), the views, and its state
+as JSON-ready data (``_state`` / ``_restore``); this base class makes ``apply`` safe (every action is checked
+before anything changes, so an `IllegalAction` leaves the state untouched), keeps the history, and builds
+records, results and serialisation the same way for every game.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from splendor.core.actions import Action, ActionTable
+from splendor.core.errors import IllegalAction
+from splendor.core.record import Record
+
+STATE_FORMAT = "splendor-state/1"
+
+ONGOING, WON, SHARED, TRUNCATED = "ongoing", "won", "shared", "truncated"
+
+
+class Game(ABC):
+    """Base of every game. Subclasses set ``name``, ``title`` and ``actions`` and implement the rules."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    actions: ActionTable
+
+    players: int
+    seed: int
+    options: dict[str, Any]
+    history: list[Action]
+
+    def __init__(self, players: int = 2, seed: int | None = None, **options: Any) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players must be a whole number from {self.min_players} to {self.max_players}")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} is played by {self.min_players} to {self.max_players} players, "
+                             f"not {players}")
+        if seed is None:
+            seed = secrets.randbits(63)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError("seed must be a whole number of zero or more")
+        self.players = players
+        self.seed = seed
+        self.options = self._check_options(dict(options))
+        self.history = []
+        self._setup()
+
+    # ----------------------------------------------------------------- what each game supplies
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Validate and complete the game's options (``ValueError`` on a bad one); the result is recorded."""
+        if options:
+            raise ValueError(f"{self.title} has no option {', '.join(sorted(options))}")
+        return options
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """Lay out a new game from ``self.seed``, ``self.players`` and ``self.options``."""
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat that must decide now (None once the game is over)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the current player, in a stable order (empty once the game is over)."""
+
+    @abstractmethod
+    def why_illegal(self, action: Action) -> str | None:
+        """None when ``action`` is legal now; otherwise the rule that forbids it, in the players' words."""
+
+    @abstractmethod
+    def _do(self, action: Action) -> None:
+        """Carry out a legal action (already checked: it must not fail)."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended, by its rules or by the turn cap."""
+
+    @property
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Points per seat, now."""
+
+    @property
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """The winning seats once the game is over (several when shared, none when truncated)."""
+
+    @property
+    @abstractmethod
+    def truncated(self) -> bool:
+        """True when the game ended at its turn cap, with no winner."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON-ready data; ``None`` is a spectator."""
+
+    @abstractmethod
+    def _state(self) -> dict[str, Any]:
+        """The whole state, hidden parts included, as JSON-ready data."""
+
+    @abstractmethod
+    def _restore(self, state: dict[str, Any]) -> None:
+        """Set the state from ``_state()`` output."""
+
+    @abstractmethod
+    def _copy_state(self, other: Game) -> None:
+        """Copy the mutable state into ``other`` (a bare instance), sharing nothing mutable."""
+
+    def _result_details(self) -> dict[str, Any]:
+        """Game-specific facts for ``result`` (tie-breaks, Pokédex marks)."""
+        return {}
+
+    # ----------------------------------------------------------------- shared machinery
+
+    def parse(self, text: str) -> Action:
+        """The action a text names (`IllegalAction` if it names none)."""
+        return self.actions.parse(text)
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (or its text) for the current player.
+
+        Raises `IllegalAction` naming the rule when it is not legal now; the state is then unchanged.
+        """
+        if not isinstance(action, Action):
+            action = self.actions.parse(action)
+        reason = self.why_illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self._do(action)
+        self.history.append(action)
+
+    def is_legal(self, action: Action | str) -> bool:
+        """True when ``action`` could be applied now."""
+        try:
+            if not isinstance(action, Action):
+                action = self.actions.parse(action)
+        except IllegalAction:
+            return False
+        return self.why_illegal(action) is None
+
+    def clone(self) -> Game:
+        """An independent copy of this game (cheap: for search)."""
+        other = object.__new__(type(self))
+        other.players = self.players
+        other.seed = self.seed
+        other.options = self.options
+        other.history = self.history[:]
+        self._copy_state(other)
+        return other
+
+    @property
+    def num_actions(self) -> int:
+        """The size of this game's fixed action space (for this player count)."""
+        return len(self.actions)
+
+    def action_index(self, action: Action | str) -> int:
+        """The fixed integer index of an action."""
+        if not isinstance(action, Action):
+            action = self.actions.parse(action)
+        return self.actions.get(action.kind, *action.args).index
+
+    def action_from_index(self, index: int) -> Action:
+        """The action with that index (``IndexError`` outside ``range(num_actions)``)."""
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.actions):
+            raise IndexError(f"action index must be from 0 to {len(self.actions) - 1}, not {index!r}")
+        return self.actions[index]
+
+    @property
+    def status(self) -> str:
+        """``ongoing``, ``won`` (one winner), ``shared`` (several) or ``truncated`` (turn cap, no winner)."""
+        if not self.is_over:
+            return ONGOING
+        if self.truncated:
+            return TRUNCATED
+        return WON if len(self.winners) == 1 else SHARED
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The outcome as JSON-ready data: status, winners, scores and game-specific details."""
+        out: dict[str, Any] = {"status": self.status, "winners": list(self.winners), "scores": list(self.scores),
+                               "actions": len(self.history)}
+        out.update(self._result_details())
+        return out
+
+    @property
+    def record(self) -> Record:
+        """The record of the game so far: header plus every action applied, replayable exactly."""
+        return Record(game=self.name, players=self.players, seed=self.seed, options=dict(self.options),
+                      actions=[a.text for a in self.history])
+
+    def to_json(self) -> str:
+        """The whole state as JSON text, hidden parts included; ``splendor.load`` reads it back exactly."""
+        return json.dumps({"format": STATE_FORMAT, "game": self.name, "players": self.players,
+                           "seed": self.seed, "options": self.options,
+                           "history": [a.text for a in self.history], "state": self._state()},
+                          sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game from the parsed output of ``to_json``."""
+        game = object.__new__(cls)
+        game.players = data["players"]
+        game.seed = data["seed"]
+        game.options = data["options"]
+        game._restore(data["state"])
+        game.history = [game.actions.parse(t) for t in data["history"]]
+        return game
+
+    def _check_seat(self, seat: int | None) -> None:
+        if seat is None:
+            return
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be from 0 to {self.players - 1}, or None for a spectator")
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} players={self.players} seed={self.seed} "
+                f"actions={len(self.history)} status={self.status}>")

@@ -1,0 +1,70 @@
+"""Game records: a header and one action per line, readable, diffable and replayable (as PGN is for chess).
+
+The text form is a JSON header line followed by the actions in notation; lines starting with ``#`` are
+comments::
+
+    {"format": "splendor-record/1", "game": "classic", "players": 2, "seed": 42, "options": {}}
+    take w b g
+    buy 1.3
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+FORMAT = "splendor-record/1"
+
+
+@dataclass
+class Record:
+    """What is needed to replay a game exactly: which game, its options and seed, and the actions in order.
+
+    ``notes`` carries facts that are not actions (a forfeit and its reason, who played which seat).
+    """
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def header(self) -> dict[str, Any]:
+        """The header as JSON-ready data."""
+        head: dict[str, Any] = {"format": FORMAT, "game": self.game, "players": self.players,
+                                "seed": self.seed, "options": self.options}
+        if self.notes:
+            head["notes"] = self.notes
+        return head
+
+    def to_text(self) -> str:
+        """The record as text: the header line, then one action a line."""
+        lines = [json.dumps(self.header(), sort_keys=True, ensure_ascii=False)]
+        lines.extend(self.actions)
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> Record:
+        """Read a record's text; ``ValueError`` says what is wrong with it."""
+        lines = [ln.strip() for ln in text.splitlines()]
+        lines = [ln for ln in lines if ln and not ln.startswith("#")]
+        if not lines:
+            raise ValueError("the record is empty: it needs a header line")
+        try:
+            head = json.loads(lines[0])
+        except json.JSONDecodeError as e:
+            raise ValueError(f"the record's first line is not a JSON header: {e}") from None
+        if not isinstance(head, dict) or head.get("format") != FORMAT:
+            raise ValueError(f"the record's header must be a JSON object with \"format\": \"{FORMAT}\"")
+        missing = [k for k in ("game", "players", "seed") if k not in head]
+        if missing:
+            raise ValueError(f"the record's header lacks {', '.join(missing)}")
+        if not isinstance(head["players"], int) or not isinstance(head["seed"], int):
+            raise ValueError("the record's players and seed must be whole numbers")
+        options = head.get("options", {})
+        if not isinstance(options, dict):
+            raise ValueError("the record's options must be a JSON object")
+        return cls(game=str(head["game"]), players=head["players"], seed=head["seed"], options=options,
+                   actions=lines[1:], notes=head.get("notes", {}) or {})

@@ -1,0 +1,66 @@
+"""The games, and the registry that names them.
+
+A new game is a folder here plus one line in ``GAMES``; every bot, the arena, the CLI and the server find it
+through this registry and the Game protocol.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+from splendor.core.errors import IllegalAction
+from splendor.core.game import STATE_FORMAT, Game
+from splendor.core.record import Record
+
+GAMES: dict[str, str] = {
+    "classic": "splendor.games.classic:ClassicGame",
+}
+
+
+def game_class(name: str) -> type[Game]:
+    """The class of a game by its registry name (``ValueError`` listing the known names)."""
+    try:
+        path = GAMES[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}") from None
+    module, _, attr = path.partition(":")
+    cls: type[Game] = getattr(importlib.import_module(module), attr)
+    return cls
+
+
+def new_game(name: str, players: int = 2, seed: int | None = None, **options: Any) -> Game:
+    """A new game: ``new_game("classic", players=3, seed=42, max_turns=200)``."""
+    return game_class(name)(players=players, seed=seed, **options)
+
+
+def load(text: str) -> Game:
+    """A game from ``game.to_json()`` text, exactly as it was (``ValueError`` on damaged text)."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as e:
+        raise ValueError(f"not a saved game: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        raise ValueError(f"not a saved game: expected JSON with \"format\": \"{STATE_FORMAT}\"")
+    try:
+        return game_class(data["game"]).from_state(data)
+    except (KeyError, TypeError, IndexError, IllegalAction) as e:
+        raise ValueError(f"the saved game is damaged: {e!r}") from None
+
+
+def replay(record: Record | str, upto: int | None = None) -> Game:
+    """Replay a record (or its text) from its header, checking every action; the game after ``upto`` actions.
+
+    An action the rules refuse raises `IllegalAction` naming its line number and the rule.
+    """
+    if isinstance(record, str):
+        record = Record.from_text(record)
+    game = new_game(record.game, players=record.players, seed=record.seed, **record.options)
+    actions = record.actions if upto is None else record.actions[:upto]
+    for n, text in enumerate(actions, 1):
+        try:
+            game.apply(text)
+        except IllegalAction as e:
+            raise IllegalAction(f"action {n} of the record, '{text}', is illegal: {e}") from None
+    return game

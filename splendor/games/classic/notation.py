@@ -1,0 +1,48 @@
+"""Classic Splendor's action notation and fixed action index.
+
+| action | text | index |
+|---|---|---|
+| take 3 different colours | ``take w b g`` | 0-9 |
+| take 2 different (fewer than 3 colours left) | ``take w b`` | 10-19 |
+| take 1 (fewer than 3 colours left) | ``take r`` | 20-24 |
+| take 2 of one colour | ``take r r`` | 25-29 |
+| reserve a face-up card, tier.slot | ``reserve 2.3`` | 30-44 (tier-major; each tier's deck after its 4 slots) |
+| reserve the top of a deck | ``reserve deck 2`` | (within 30-44) |
+| buy a face-up card | ``buy 1.4`` | 45-56 |
+| buy your n-th reserved card | ``buy reserved 1`` | 57-59 |
+| return a token (when over 10) | ``return y`` | 60-65 |
+| choose a noble (when several may visit) | ``noble 7`` | 66-75 |
+| pass (only when nothing else is legal) | ``pass`` | 76 |
+
+Colours: ``w`` white, ``b`` blue, ``g`` green, ``r`` red, ``k`` black, ``y`` gold. Full names are read too
+(``take white blue green``), and colours may come in any order; the canonical text lists them in this order.
+"""
+
+from __future__ import annotations
+
+from splendor.core.actions import ActionTable
+from splendor.core.errors import IllegalAction
+from splendor.games.classic.cards import NOBLES, PALETTE
+from splendor.games.market import MarketLayout, MarketLookup, market_action_specs, market_normaliser
+
+LAYOUT = MarketLayout(labels=("1", "2", "3"), sizes=(4, 4, 4), reservable=(0, 1, 2))
+
+
+def _own_verbs(words: list[str]) -> str | None:
+    if words[0] != "noble":
+        return None
+    if len(words) != 2 or not words[1].isdigit() or int(words[1]) >= len(NOBLES):
+        raise IllegalAction(f"say which noble by its number, e.g. 'noble 3' (0-{len(NOBLES) - 1})")
+    return f"noble {int(words[1])}"
+
+
+def _specs() -> list[tuple[str, tuple, str]]:
+    specs = market_action_specs(PALETTE, LAYOUT, "buy")
+    specs += [("noble", (n.id,), f"noble {n.id}") for n in NOBLES]
+    specs.append(("pass", (), "pass"))
+    return specs
+
+
+ACTIONS = ActionTable(_specs(), market_normaliser(PALETTE, LAYOUT, "buy", _own_verbs), "Splendor")
+LOOKUP = MarketLookup(ACTIONS, PALETTE, LAYOUT)
+NOBLE_ACTIONS = [ACTIONS.get("noble", n.id) for n in NOBLES]

@@ -1,0 +1,731 @@
+"""What Splendor and Splendor: Pokémon share: a token supply, rows of face-up cards fed by their own decks,
+taking tokens, reserving, buying (catching), returning tokens down to the limit, the final round.
+
+`MarketGame` holds that state and those rules; a game subclasses it with its card data, its palette, its
+notation words and what happens after the action (classic: nobles; Pokémon: evolution). Counts are plain
+lists indexed by palette colour, the wild colour last; cards are integer ids into the game's card table.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, ClassVar
+
+from splendor.core.actions import Action, ActionTable
+from splendor.core.colours import Palette
+from splendor.core.errors import IllegalAction
+from splendor.core.game import Game
+from splendor.core.rng import Rng
+from splendor.core.tokens import payment, shortfall
+
+# Decision phases of a market game's turn. Games add their own from EXTRA_PHASE on.
+MAIN, RETURN, OVER, EXTRA_PHASE = 0, 1, 2, 3
+
+TOKEN_LIMIT = 10
+RESERVE_LIMIT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card of a market game: where it is dealt, what it gives and what it costs.
+
+    ``cost`` is indexed by palette colour; its last (wild) entry is paid with wild tokens only.
+    """
+
+    id: int
+    row: int
+    points: int
+    bonus: int
+    bonus_count: int
+    cost: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MarketLayout:
+    """The rows of face-up cards: a label and a number of slots each, and which rows may be reserved from."""
+
+    labels: tuple[str, ...]
+    sizes: tuple[int, ...]
+    reservable: tuple[int, ...]
+
+    def slot_text(self, row: int, slot: int) -> str:
+        """How a slot is written: ``2.3`` (tier 2, third card) or just ``rare`` for a one-card row."""
+        return self.labels[row] if self.sizes[row] == 1 else f"{self.labels[row]}.{slot + 1}"
+
+
+def market_action_specs(palette: Palette, layout: MarketLayout, buy_word: str) -> list[tuple[str, tuple, str]]:
+    """The actions every market game has, in index order: take, reserve, buy, return."""
+    letters = palette.letters
+    plain = list(palette.plain)
+    specs: list[tuple[str, tuple, str]] = []
+    for size in (3, 2, 1):
+        for combo in combinations(plain, size):
+            specs.append(("take", combo, "take " + " ".join(letters[c] for c in combo)))
+    for c in plain:
+        specs.append(("take2", (c,), f"take {letters[c]} {letters[c]}"))
+    for r in layout.reservable:
+        for s in range(layout.sizes[r]):
+            specs.append(("reserve", (r, s), f"reserve {layout.slot_text(r, s)}"))
+        specs.append(("reserve_deck", (r,), f"reserve deck {layout.labels[r]}"))
+    for r in range(len(layout.sizes)):
+        for s in range(layout.sizes[r]):
+            specs.append(("buy", (r, s), f"{buy_word} {layout.slot_text(r, s)}"))
+    for i in range(RESERVE_LIMIT):
+        specs.append(("buy_reserved", (i,), f"{buy_word} reserved {i + 1}"))
+    for c in range(len(letters)):
+        specs.append(("return", (c,), f"return {letters[c]}"))
+    return specs
+
+
+def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
+                      extra: Callable[[list[str]], str | None] | None = None) -> Callable[[str], str]:
+    """A function from loose text (``"Take Red, blue black"``, ``"buy 2 3"``) to canonical notation.
+
+    It raises `IllegalAction` with the reason when the text is malformed; ``extra`` handles a game's own verbs.
+    """
+    row_of = {lab: r for r, lab in enumerate(layout.labels)}
+    colours = ", ".join(f"{palette.letters[i]} ({palette.names[i]})" for i in palette.plain)
+
+    def colour(word: str) -> int:
+        try:
+            return palette.index(word)
+        except KeyError:
+            raise IllegalAction(f"'{word}' is not a colour; the colours are {colours}") from None
+
+    def slot(words: list[str], verb: str) -> str:
+        if len(words) == 1 and "." in words[0]:
+            words = words[0].split(".")
+        if len(words) == 1 and words[0] in row_of and layout.sizes[row_of[words[0]]] == 1:
+            return words[0]
+        if len(words) != 2 or words[0] not in row_of or not words[1].isdigit():
+            raise IllegalAction(f"say which card to {verb} as tier.slot, e.g. '{verb} 2.3' "
+                                f"(tiers {', '.join(layout.labels)}, slots 1-{max(layout.sizes)})")
+        r, s = row_of[words[0]], int(words[1])
+        if not 1 <= s <= layout.sizes[r]:
+            raise IllegalAction(f"tier {words[0]} has slots 1-{layout.sizes[r]}, not {s}")
+        return layout.slot_text(r, s - 1)
+
+    def normalise(text: str) -> str:
+        words = text.replace(",", " ").lower().split()
+        if not words:
+            raise IllegalAction("type an action, e.g. 'take " + " ".join(palette.letters[:3]) + "'")
+        verb, rest = words[0], words[1:]
+        if extra is not None:
+            own = extra(words)
+            if own is not None:
+                return own
+        if verb == "take":
+            if len(rest) == 1 and len(rest[0]) > 1 and all(ch in palette.letters for ch in rest[0]):
+                rest = list(rest[0])
+            cs = sorted(colour(w) for w in rest)
+            if palette.wild in cs:
+                raise IllegalAction(f"{palette.names[palette.wild]} tokens cannot be taken; "
+                                    "one comes with a reservation")
+            if not cs:
+                raise IllegalAction("say which colours to take, e.g. 'take "
+                                    + " ".join(palette.letters[:3]) + "'")
+            if len(cs) == 2 and cs[0] == cs[1]:
+                return f"take {palette.letters[cs[0]]} {palette.letters[cs[0]]}"
+            if len(set(cs)) != len(cs) or len(cs) > 3:
+                raise IllegalAction("take either up to 3 tokens of different colours, or 2 of one colour")
+            return "take " + " ".join(palette.letters[c] for c in cs)
+        if verb == "reserve":
+            if rest and rest[0] == "deck":
+                if len(rest) != 2 or rest[1] not in row_of or rest[1] not in {layout.labels[r]
+                                                                               for r in layout.reservable}:
+                    raise IllegalAction("say which deck to reserve from, e.g. 'reserve deck 1' (decks "
+                                        + ", ".join(layout.labels[r] for r in layout.reservable) + ")")
+                return f"reserve deck {rest[1]}"
+            return "reserve " + slot(rest, "reserve")
+        if verb == buy_word:
+            if rest and rest[0] in ("reserved", "hand"):
+                if len(rest) != 2 or not rest[1].isdigit() or not 1 <= int(rest[1]) <= RESERVE_LIMIT:
+                    raise IllegalAction(f"say which reserved card to {buy_word}, e.g. "
+                                        f"'{buy_word} reserved 1' (1-{RESERVE_LIMIT})")
+                return f"{buy_word} reserved {int(rest[1])}"
+            return f"{buy_word} " + slot(rest, buy_word)
+        if verb == "return":
+            if len(rest) != 1:
+                raise IllegalAction("return one token at a time, e.g. 'return " + palette.letters[0] + "'")
+            return f"return {palette.letters[colour(rest[0])]}"
+        if verb == "pass":
+            return "pass"
+        raise IllegalAction(f"'{verb}' is not an action; actions are take, reserve, {buy_word}, return"
+                            + (", and the game's own (type 'help')" if extra else "") + ", pass")
+
+    return normalise
+
+
+class MarketLookup:
+    """The market actions arranged for fast legal-move generation (built once per game class)."""
+
+    def __init__(self, table: ActionTable, palette: Palette, layout: MarketLayout) -> None:
+        plain = list(palette.plain)
+        take_actions = [a for a in table if a.kind == "take"]
+        self.take_by_mask: list[list[Action]] = []
+        for mask in range(1 << len(plain)):
+            avail = [c for c in plain if mask >> c & 1]
+            if len(avail) >= 3:
+                acts = [a for a in take_actions if len(a.args) == 3 and all(mask >> c & 1 for c in a.args)]
+            else:
+                acts = [a for a in take_actions if all(mask >> c & 1 for c in a.args)]
+            self.take_by_mask.append(acts)
+        self.take2 = [table.get("take2", c) for c in plain]
+        self.reserve = [[table.get("reserve", r, s) for s in range(layout.sizes[r])]
+                        if r in layout.reservable else [] for r in range(len(layout.sizes))]
+        self.reserve_deck = [table.get("reserve_deck", r) if r in layout.reservable else None
+                             for r in range(len(layout.sizes))]
+        self.buy = [[table.get("buy", r, s) for s in range(layout.sizes[r])] for r in range(len(layout.sizes))]
+        self.buy_reserved = [table.get("buy_reserved", i) for i in range(RESERVE_LIMIT)]
+        self.give_back = [table.get("return", c) for c in range(len(palette.names))]
+        self.pass_ = table.get("pass")
+
+
+class MarketGame(Game):
+    """The shared rules of the card-market games. See the module docstring."""
+
+    palette: ClassVar[Palette]
+    layout: ClassVar[MarketLayout]
+    cards: ClassVar[tuple[Card, ...]]
+    lookup: ClassVar[MarketLookup]
+    buy_word: ClassVar[str] = "buy"
+    win_points: ClassVar[int]
+    tokens_per_colour: ClassVar[dict[int, int]]
+    wild_tokens: ClassVar[int]
+
+    # state
+    supply: list[int]
+    tokens: list[list[int]]
+    bonuses: list[list[int]]
+    points: list[int]
+    bought: list[list[int]]
+    reserved: list[list[int]]
+    secret: set[int]
+    rows: list[list[int]]
+    decks: list[list[int]]
+    seat: int
+    phase: int
+    turns: int
+    final_round: bool
+    first: int
+    passes: int
+    capped: bool
+    stalled: bool
+    _winners: list[int]
+
+    # ----------------------------------------------------------------- options and setup
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        max_turns = options.pop("max_turns", None)
+        first = options.pop("first_player", 0)
+        if options:
+            raise ValueError(f"{self.title} has no option {', '.join(sorted(options))}; "
+                             "its options are max_turns and first_player")
+        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int)
+                                      or max_turns < 1):
+            raise ValueError("max_turns must be a whole number of 1 or more, or None for no cap")
+        if first != "random" and (isinstance(first, bool) or not isinstance(first, int)
+                                  or not 0 <= first < self.players):
+            raise ValueError(f"first_player must be a seat from 0 to {self.players - 1}, or 'random'")
+        return {"max_turns": max_turns, "first_player": first}
+
+    def _setup(self) -> None:
+        rng = Rng(self.seed)
+        n_colours = len(self.palette.names)
+        per = self.tokens_per_colour[self.players]
+        self.supply = [per] * (n_colours - 1) + [self.wild_tokens]
+        self.tokens = [[0] * n_colours for _ in range(self.players)]
+        self.bonuses = [[0] * (n_colours - 1) for _ in range(self.players)]
+        self.points = [0] * self.players
+        self.bought = [[] for _ in range(self.players)]
+        self.reserved = [[] for _ in range(self.players)]
+        self.secret = set()
+        self.decks = []
+        self.rows = []
+        for r, size in enumerate(self.layout.sizes):
+            deck = [c.id for c in self.cards if c.row == r]
+            rng.shuffle(deck)
+            self.rows.append([deck.pop() if deck else -1 for _ in range(size)])
+            self.decks.append(deck)
+        first = self.options["first_player"]
+        self.first = rng.below(self.players) if first == "random" else first
+        self.seat = self.first
+        self.phase = MAIN
+        self.turns = 0
+        self.final_round = False
+        self.passes = 0
+        self.capped = False
+        self.stalled = False
+        self._winners = []
+        self._setup_extra(rng)
+
+    def _setup_extra(self, rng: Rng) -> None:
+        """Lay out what the game adds to the market (classic: nobles)."""
+
+    # ----------------------------------------------------------------- protocol
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self._decider()
+
+    def _decider(self) -> int:
+        """The seat that decides in the current phase (the seat whose turn it is, unless a game says else)."""
+        return self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    @property
+    def truncated(self) -> bool:
+        return self.capped
+
+    def legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == MAIN:
+            acts = self._main_actions()
+            return acts if acts else [self.lookup.pass_]
+        if phase == RETURN:
+            give = self.lookup.give_back
+            return [give[c] for c, n in enumerate(self.tokens[self.seat]) if n]
+        if phase == OVER:
+            return []
+        return self._extra_actions()
+
+    def _main_actions(self) -> list[Action]:
+        lk = self.lookup
+        sup = self.supply
+        mask = 0
+        for c in range(len(sup) - 1):
+            if sup[c]:
+                mask |= 1 << c
+        acts = list(lk.take_by_mask[mask])
+        for c in range(len(sup) - 1):
+            if sup[c] >= 4:
+                acts.append(lk.take2[c])
+        seat = self.seat
+        reserved = self.reserved[seat]
+        rows = self.rows
+        decks = self.decks
+        if len(reserved) < RESERVE_LIMIT:
+            for r in self.layout.reservable:
+                row = rows[r]
+                res = lk.reserve[r]
+                for s in range(len(row)):
+                    if row[s] >= 0:
+                        acts.append(res[s])
+                if decks[r]:
+                    acts.append(lk.reserve_deck[r])
+        tok = self.tokens[seat]
+        bon = self.bonuses[seat]
+        wild = len(tok) - 1
+        gold = tok[wild]
+        have = [bon[c] + tok[c] for c in range(wild)]
+        cards = self.cards
+        buy = lk.buy
+        for r in range(len(rows)):
+            row = rows[r]
+            for s in range(len(row)):
+                cid = row[s]
+                if cid >= 0:
+                    cost = cards[cid].cost
+                    need = cost[wild]
+                    for c in range(wild):
+                        d = cost[c] - have[c]
+                        if d > 0:
+                            need += d
+                    if need <= gold:
+                        acts.append(buy[r][s])
+        for i, cid in enumerate(reserved):
+            cost = cards[cid].cost
+            need = cost[wild]
+            for c in range(wild):
+                d = cost[c] - have[c]
+                if d > 0:
+                    need += d
+            if need <= gold:
+                acts.append(lk.buy_reserved[i])
+        return acts
+
+    def _extra_actions(self) -> list[Action]:
+        """Legal actions in a game's own phases."""
+        raise AssertionError(f"no actions for phase {self.phase}")
+
+    # ----------------------------------------------------------------- legality, in players' words
+
+    def why_illegal(self, action: Action) -> str | None:
+        if self.phase == OVER:
+            return "the game is over"
+        check = self._checks.get(action.kind)
+        if check is None:
+            return f"'{action}' is not an action of {self.title}"
+        return check(self, action.args)
+
+    def _phase_problem(self, kind: str) -> str | None:
+        """Why an action of ``kind`` is out of place in the current phase, if it is."""
+        phase = self.phase
+        if phase == RETURN and kind != "return":
+            n = sum(self.tokens[self.seat])
+            return f"you hold {n} tokens; return tokens down to {TOKEN_LIMIT} before anything else"
+        if phase == MAIN and kind == "return":
+            return f"tokens are returned only when you hold more than {TOKEN_LIMIT} after your action"
+        if phase >= EXTRA_PHASE:
+            return self._extra_phase_problem(kind)
+        return None
+
+    def _extra_phase_problem(self, kind: str) -> str | None:
+        return None
+
+    def _check_take(self, args: tuple[int, ...]) -> str | None:
+        p = self._phase_problem("take")
+        if p:
+            return p
+        names = self.palette.names
+        for c in args:
+            if not self.supply[c]:
+                return f"there is no {names[c]} token left in the supply"
+        if len(args) < 3:
+            left = sum(1 for c in self.palette.plain if self.supply[c])
+            if left >= 3:
+                return ("take 3 tokens of different colours; fewer only when fewer than 3 colours are left "
+                        f"in the supply (there are {left})")
+        return None
+
+    def _check_take2(self, args: tuple[int, ...]) -> str | None:
+        p = self._phase_problem("take2")
+        if p:
+            return p
+        c = args[0]
+        if self.supply[c] < 4:
+            return (f"take two of one colour needs at least 4 in the supply before taking; "
+                    f"{self.palette.names[c]} has {self.supply[c]}")
+        return None
+
+    def _row_word(self, r: int) -> str:
+        return f"tier {self.layout.labels[r]}"
+
+    def _check_reserve_limit(self) -> str | None:
+        if len(self.reserved[self.seat]) >= RESERVE_LIMIT:
+            return f"you already hold {RESERVE_LIMIT} reserved cards, the most allowed"
+        return None
+
+    def _check_reserve(self, args: tuple[int, ...]) -> str | None:
+        r, s = args
+        p = self._phase_problem("reserve") or self._check_reserve_limit()
+        if p:
+            return p
+        if self.rows[r][s] < 0:
+            return f"there is no card at {self.layout.slot_text(r, s)} to reserve"
+        return None
+
+    def _check_reserve_deck(self, args: tuple[int, ...]) -> str | None:
+        p = self._phase_problem("reserve") or self._check_reserve_limit()
+        if p:
+            return p
+        if not self.decks[args[0]]:
+            return f"the {self._row_word(args[0])} deck is empty"
+        return None
+
+    def _cannot_afford(self, cid: int) -> str | None:
+        card = self.cards[cid]
+        seat = self.seat
+        tok, bon = self.tokens[seat], self.bonuses[seat]
+        wild = self.palette.wild
+        missing = shortfall(card.cost, bon, tok) - tok[wild]
+        if missing <= 0:
+            return None
+        if card.cost[wild] > tok[wild] and card.cost[wild]:
+            name = self.palette.names[wild]
+            return (f"this card's cost includes {card.cost[wild]} {name} token(s), which no bonus replaces; "
+                    f"you hold {tok[wild]}")
+        return (f"you cannot afford that card: it costs {self.palette.describe(card.cost)}; after your bonuses "
+                f"you are {missing} token(s) short")
+
+    def _check_buy(self, args: tuple[int, ...]) -> str | None:
+        r, s = args
+        p = self._phase_problem("buy")
+        if p:
+            return p
+        cid = self.rows[r][s]
+        if cid < 0:
+            return f"there is no card at {self.layout.slot_text(r, s)}"
+        return self._cannot_afford(cid)
+
+    def _check_buy_reserved(self, args: tuple[int, ...]) -> str | None:
+        p = self._phase_problem("buy")
+        if p:
+            return p
+        hand = self.reserved[self.seat]
+        if args[0] >= len(hand):
+            return (f"you have no reserved card {args[0] + 1}" +
+                    (f"; you hold {len(hand)}" if hand else "; you hold none"))
+        return self._cannot_afford(hand[args[0]])
+
+    def _check_return(self, args: tuple[int, ...]) -> str | None:
+        p = self._phase_problem("return")
+        if p:
+            return p
+        if not self.tokens[self.seat][args[0]]:
+            return f"you hold no {self.palette.names[args[0]]} token to return"
+        return None
+
+    def _check_pass(self, args: tuple[int, ...]) -> str | None:
+        if self.phase != MAIN or self._main_actions():
+            return "pass is allowed only when you have no other legal action"
+        return None
+
+    # ----------------------------------------------------------------- carrying out
+
+    def _do(self, action: Action) -> None:
+        self._handlers[action.kind](self, action.args)
+
+    def _do_take(self, args: tuple[int, ...]) -> None:
+        sup, tok = self.supply, self.tokens[self.seat]
+        for c in args:
+            sup[c] -= 1
+            tok[c] += 1
+        self._after_main()
+
+    def _do_take2(self, args: tuple[int, ...]) -> None:
+        c = args[0]
+        self.supply[c] -= 2
+        self.tokens[self.seat][c] += 2
+        self._after_main()
+
+    def _take_from_row(self, r: int, s: int) -> int:
+        """Take the card at (r, s) and refill the slot from its deck at once."""
+        row, deck = self.rows[r], self.decks[r]
+        cid = row[s]
+        row[s] = deck.pop() if deck else -1
+        return cid
+
+    def _reserve_card(self, cid: int) -> None:
+        self.reserved[self.seat].append(cid)
+        wild = self.palette.wild
+        if self.supply[wild]:
+            self.supply[wild] -= 1
+            self.tokens[self.seat][wild] += 1
+
+    def _do_reserve(self, args: tuple[int, ...]) -> None:
+        self._reserve_card(self._take_from_row(*args))
+        self._after_main()
+
+    def _do_reserve_deck(self, args: tuple[int, ...]) -> None:
+        cid = self.decks[args[0]].pop()
+        self.secret.add(cid)
+        self._reserve_card(cid)
+        self._after_main()
+
+    def _pay_for(self, cid: int) -> None:
+        seat = self.seat
+        card = self.cards[cid]
+        tok = self.tokens[seat]
+        paid = payment(card.cost, self.bonuses[seat], tok)
+        assert paid is not None, "an unaffordable purchase passed its check"
+        sup = self.supply
+        for c, n in enumerate(paid):
+            if n:
+                tok[c] -= n
+                sup[c] += n
+        self.bought[seat].append(cid)
+        self.bonuses[seat][card.bonus] += card.bonus_count
+        self.points[seat] += card.points
+
+    def _do_buy(self, args: tuple[int, ...]) -> None:
+        self._pay_for(self._take_from_row(*args))
+        self._after_main()
+
+    def _do_buy_reserved(self, args: tuple[int, ...]) -> None:
+        cid = self.reserved[self.seat].pop(args[0])
+        self.secret.discard(cid)
+        self._pay_for(cid)
+        self._after_main()
+
+    def _do_return(self, args: tuple[int, ...]) -> None:
+        c = args[0]
+        self.tokens[self.seat][c] -= 1
+        self.supply[c] += 1
+        if sum(self.tokens[self.seat]) <= TOKEN_LIMIT:
+            self._after_returns()
+
+    def _do_pass(self, args: tuple[int, ...]) -> None:
+        self.passes += 1
+        self._after_returns()
+
+    def _after_main(self) -> None:
+        self.passes = 0
+        if sum(self.tokens[self.seat]) > TOKEN_LIMIT:
+            self.phase = RETURN
+        else:
+            self._after_returns()
+
+    def _after_returns(self) -> None:
+        """What follows the action and the returns (a game's nobles or evolution); then the turn ends."""
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        """End the seat's turn: the final round, the end of the game, the turn cap, the next seat."""
+        seat = self.seat
+        if self.points[seat] >= self.win_points:
+            self.final_round = True
+        self.turns += 1
+        nxt = (seat + 1) % self.players
+        if self.final_round and nxt == self.first:
+            self._finish()
+            return
+        if self.passes >= self.players:
+            self.stalled = True
+            self._finish()
+            return
+        cap = self.options["max_turns"]
+        if cap is not None and self.turns >= cap:
+            self.capped = True
+            self.phase = OVER
+            self._winners = []
+            return
+        self.seat = nxt
+        self.phase = MAIN
+
+    def _finish(self) -> None:
+        self.phase = OVER
+        self._winners = self._decide_winners()
+
+    @abstractmethod
+    def _decide_winners(self) -> list[int]:
+        """The winning seats by the game's order of tie-breaks."""
+
+    # ----------------------------------------------------------------- views
+
+    @abstractmethod
+    def _card_view(self, cid: int) -> dict[str, Any]:
+        """A card as JSON-ready data."""
+
+    def _reserved_view(self, owner: int, viewer: int | None) -> list[dict[str, Any]]:
+        out = []
+        for cid in self.reserved[owner]:
+            if cid in self.secret and viewer != owner:
+                out.append({"hidden": True, "tier": self.cards[cid].row + 1})
+            else:
+                out.append(self._card_view(cid))
+        return out
+
+    def _market_view(self) -> tuple[dict[str, list[dict[str, Any] | None]], dict[str, int]]:
+        market = {}
+        decks = {}
+        for r, lab in enumerate(self.layout.labels):
+            market[lab] = [self._card_view(c) if c >= 0 else None for c in self.rows[r]]
+            decks[lab] = len(self.decks[r])
+        return market, decks
+
+    def _base_view(self, seat: int | None) -> dict[str, Any]:
+        """The keys every market game's view shares."""
+        self._check_seat(seat)
+        names = self.palette.names
+        market, decks = self._market_view()
+        seats = []
+        for s in range(self.players):
+            seats.append({
+                "seat": s,
+                "tokens": dict(zip(names, self.tokens[s])),
+                "bonuses": dict(zip(names, self.bonuses[s])),
+                "points": self.points[s],
+                "cards": [self._card_view(c) for c in self.bought[s]],
+                "reserved": self._reserved_view(s, seat),
+            })
+        current = self.current_player
+        view: dict[str, Any] = {
+            "game": self.name,
+            "players": self.players,
+            "viewer": seat,
+            "current_player": current,
+            "turn_of": None if self.phase == OVER else self.seat,
+            "decision": self._decision_name(),
+            "turn": self.turns + (0 if self.phase == OVER else 1),
+            "round": self.turns // self.players + (0 if self.phase == OVER else 1),
+            "first_player": self.first,
+            "final_round": self.final_round,
+            "is_over": self.phase == OVER,
+            "supply": dict(zip(names, self.supply)),
+            "market": market,
+            "decks": decks,
+            "seats": seats,
+            "legal_actions": ([a.text for a in self.legal_actions()]
+                              if seat is not None and seat == current else []),
+        }
+        if self.phase == OVER:
+            view["result"] = self.result
+        return view
+
+    def _decision_name(self) -> str:
+        return {MAIN: "action", RETURN: "return", OVER: "none"}.get(self.phase) or self._extra_decision_name()
+
+    def _extra_decision_name(self) -> str:
+        raise AssertionError(f"unknown phase {self.phase}")
+
+    # ----------------------------------------------------------------- serialisation
+
+    _SCALARS = ("seat", "phase", "turns", "final_round", "first", "passes", "capped", "stalled")
+    _LISTS = ("supply", "tokens", "bonuses", "points", "bought", "reserved", "rows", "decks", "_winners")
+
+    def _state(self) -> dict[str, Any]:
+        state: dict[str, Any] = {k: getattr(self, k) for k in self._SCALARS}
+        for k in self._LISTS:
+            state[k.lstrip("_")] = getattr(self, k)
+        state["secret"] = sorted(self.secret)
+        return state
+
+    def _restore(self, state: dict[str, Any]) -> None:
+        for k in self._SCALARS:
+            setattr(self, k, state[k])
+        for k in self._LISTS:
+            setattr(self, k, [list(x) if isinstance(x, list) else x for x in state[k.lstrip("_")]])
+        self.secret = set(state["secret"])
+
+    def _copy_state(self, other: Game) -> None:
+        o: Any = other
+        o.supply = self.supply[:]
+        o.tokens = [t[:] for t in self.tokens]
+        o.bonuses = [b[:] for b in self.bonuses]
+        o.points = self.points[:]
+        o.bought = [b[:] for b in self.bought]
+        o.reserved = [r[:] for r in self.reserved]
+        o.secret = set(self.secret)
+        o.rows = [r[:] for r in self.rows]
+        o.decks = [d[:] for d in self.decks]
+        o.seat = self.seat
+        o.phase = self.phase
+        o.turns = self.turns
+        o.final_round = self.final_round
+        o.first = self.first
+        o.passes = self.passes
+        o.capped = self.capped
+        o.stalled = self.stalled
+        o._winners = self._winners[:]
+
+    # kind → rule check / handler; games extend these dicts with their own kinds
+    _checks: ClassVar[dict[str, Callable[[Any, tuple[int, ...]], str | None]]] = {
+        "take": _check_take, "take2": _check_take2, "reserve": _check_reserve,
+        "reserve_deck": _check_reserve_deck, "buy": _check_buy, "buy_reserved": _check_buy_reserved,
+        "return": _check_return, "pass": _check_pass,
+    }
+    _handlers: ClassVar[dict[str, Callable[[Any, tuple[int, ...]], None]]] = {
+        "take": _do_take, "take2": _do_take2, "reserve": _do_reserve, "reserve_deck": _do_reserve_deck,
+        "buy": _do_buy, "buy_reserved": _do_buy_reserved, "return": _do_return, "pass": _do_pass,
+    }
+
+
+def winners_by(keys: Sequence[tuple[int, ...]]) -> list[int]:
+    """The seats whose key is greatest (several when tied): keys encode the game's tie-break order."""
+    best = max(keys)
+    return [s for s, k in enumerate(keys) if k == best]
