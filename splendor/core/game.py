@@ -34,6 +34,7 @@ class Game(ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    notation_help: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     actions: ActionTable
@@ -42,6 +43,8 @@ class Game(ABC):
     seed: int
     options: dict[str, Any]
     history: list[Action]
+    turns: int
+    """Turns completed so far; each seat's turn counts one (a Kids extra turn belongs to its turn)."""
 
     def __init__(self, players: int = 2, seed: int | None = None, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):

@@ -81,7 +81,8 @@ def market_action_specs(palette: Palette, layout: MarketLayout, buy_word: str) -
 
 
 def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
-                      extra: Callable[[list[str]], str | None] | None = None) -> Callable[[str], str]:
+                      extra: Callable[[list[str]], str | None] | None = None,
+                      extra_verbs: tuple[str, ...] = ()) -> Callable[[str], str]:
     """A function from loose text (``"Take Red, blue black"``, ``"buy 2 3"``) to canonical notation.
 
     It raises `IllegalAction` with the reason when the text is malformed; ``extra`` handles a game's own verbs.
@@ -153,8 +154,8 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
             return f"return {palette.letters[colour(rest[0])]}"
         if verb == "pass":
             return "pass"
-        raise IllegalAction(f"'{verb}' is not an action; actions are take, reserve, {buy_word}, return"
-                            + (", and the game's own (type 'help')" if extra else "") + ", pass")
+        verbs = ", ".join(("take", "reserve", buy_word, "return") + extra_verbs)
+        raise IllegalAction(f"'{verb}' is not an action; the actions are {verbs} and pass")
 
     return normalise
 
@@ -445,12 +446,12 @@ class MarketGame(Game):
         missing = shortfall(card.cost, bon, tok) - tok[wild]
         if missing <= 0:
             return None
-        if card.cost[wild] > tok[wild] and card.cost[wild]:
+        if card.cost[wild] > tok[wild]:
             name = self.palette.names[wild]
-            return (f"this card's cost includes {card.cost[wild]} {name} token(s), which no bonus replaces; "
-                    f"you hold {tok[wild]}")
+            return (f"this card's cost includes {plural(card.cost[wild], name + ' token')}, which no bonus "
+                    f"replaces; you hold {tok[wild]}")
         return (f"you cannot afford that card: it costs {self.palette.describe(card.cost)}; after your bonuses "
-                f"you are {missing} token(s) short")
+                f"you are {plural(missing, 'token')} short")
 
     def _check_buy(self, args: tuple[int, ...]) -> str | None:
         r, s = args
@@ -723,6 +724,11 @@ class MarketGame(Game):
         "take": _do_take, "take2": _do_take2, "reserve": _do_reserve, "reserve_deck": _do_reserve_deck,
         "buy": _do_buy, "buy_reserved": _do_buy_reserved, "return": _do_return, "pass": _do_pass,
     }
+
+
+def plural(n: int, word: str) -> str:
+    """``1 token``, ``2 tokens``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def winners_by(keys: Sequence[tuple[int, ...]]) -> list[int]:

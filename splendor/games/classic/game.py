@@ -13,6 +13,7 @@ from splendor.core.actions import Action
 from splendor.core.game import Game
 from splendor.core.rng import Rng
 from splendor.games.classic.cards import CARDS, NOBLES, PALETTE
+from splendor.games.classic import notation
 from splendor.games.classic.notation import ACTIONS, LAYOUT, LOOKUP, NOBLE_ACTIONS
 from splendor.games.market import EXTRA_PHASE, MarketGame, winners_by
 
@@ -31,6 +32,7 @@ class ClassicGame(MarketGame):
     name = "classic"
     title = "Splendor"
     actions = ACTIONS
+    notation_help = notation.__doc__ or ""
     palette = PALETTE
     layout = LAYOUT
     cards = CARDS

@@ -1,0 +1,5 @@
+"""``python -m splendor`` runs the ``splendor`` command."""
+
+from splendor.cli import main
+
+main()

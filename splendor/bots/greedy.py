@@ -1,0 +1,145 @@
+"""The greedy bot: a sensible one-move heuristic, the floor that the search bot must clear.
+
+For the card-market games it buys the best card it can afford (points first, then what the card's bonus does
+for nobles and for the cards it wants next), otherwise takes the tokens that bring its target cards closest,
+reserves a strong card it is far from, and returns the tokens it needs least. It reads only the seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from splendor.bots.base import Decision
+from splendor.core.actions import Action
+
+
+class MarketPlanner:
+    """Scores a market game's actions from one seat's view."""
+
+    def __init__(self, decision: Decision) -> None:
+        v = decision.view
+        self.view = v
+        self.colours = list(v["supply"])            # palette order, wild last
+        self.plain = self.colours[:-1]
+        me = v["seats"][decision.seat]
+        self.tokens = [me["tokens"][c] for c in self.colours]
+        self.bonuses = [me["bonuses"].get(c, 0) for c in self.plain]
+        self.points = me["points"]
+        self.reserved = me["reserved"]
+        self.market: dict[str, list[Any]] = v["market"]
+        self.nobles = v.get("nobles", [])
+        self.win = 15 if v["game"] == "classic" else 18
+        self.visible = [c for row in self.market.values() for c in row if c] + \
+                       [c for c in self.reserved if not c.get("hidden")]
+        self.demand = self._colour_demand()
+        ranked = sorted(self.visible, key=lambda c: -self.target_score(c))
+        self.targets = ranked[:2]
+
+    # -- what a card is worth to this seat
+    def _colour_demand(self) -> list[float]:
+        demand = [0.0] * len(self.plain)
+        for card in self.visible:
+            for i, c in enumerate(self.plain):
+                demand[i] += max(0, card["cost"].get(c, 0) - self.bonuses[i])
+        total = sum(demand) or 1.0
+        return [d / total for d in demand]
+
+    def need(self, card: dict[str, Any], extra: list[int] | None = None) -> int:
+        """Tokens still missing to buy ``card`` after bonuses, tokens (plus ``extra``) and wild tokens."""
+        tok = self.tokens if extra is None else [a + b for a, b in zip(self.tokens, extra)]
+        short = 0
+        for i, c in enumerate(self.plain):
+            short += max(0, card["cost"].get(c, 0) - self.bonuses[i] - tok[i])
+        wild_cost = card["cost"].get(self.colours[-1], 0)
+        if wild_cost:
+            short += max(0, wild_cost - tok[-1])
+            return short
+        return max(0, short - tok[-1])
+
+    def card_value(self, card: dict[str, Any]) -> float:
+        value = float(card["points"])
+        colour = card["bonus"]
+        if colour in self.plain:
+            i = self.plain.index(colour)
+            count = card.get("bonus_count", 1)
+            for noble in self.nobles:
+                req = noble["requires"].get(colour, 0)
+                if req > self.bonuses[i]:
+                    missing = sum(max(0, r - self.bonuses[self.plain.index(c)]) for c, r in noble["requires"].items())
+                    value += 3.0 * count / (missing + 1)
+            early = max(0.0, 1.0 - self.points / self.win)
+            value += 1.5 * early * count * self.demand[i] * len(self.plain)
+        return value
+
+    def target_score(self, card: dict[str, Any]) -> float:
+        return self.card_value(card) / (1 + self.need(card)) ** 1.3
+
+    # -- scoring each action
+    def score(self, action: Action) -> float:
+        kind, args = action.kind, action.args
+        if kind in ("buy", "buy_reserved"):
+            card = self._card_of(kind, args)
+            spent = sum(max(0, card["cost"].get(c, 0) - self.bonuses[i]) for i, c in enumerate(self.plain))
+            return 100 + 10 * card["points"] + 3 * self.card_value(card) - 0.2 * spent
+        if kind in ("take", "take2"):
+            gained = [0] * len(self.colours)
+            for c in args:
+                gained[c] += 1
+            if kind == "take2":
+                gained[args[0]] += 1
+            s = 0.0
+            for weight, card in zip((1.0, 0.5), self.targets):
+                s += weight * (self.need(card) - self.need(card, gained)) * (1 + self.card_value(card))
+            s += 0.1 * sum(self.demand[c] for c in args)
+            over = sum(self.tokens) + sum(gained) - 10
+            return s - (0.6 * over if over > 0 else 0) + 0.01 * sum(gained)
+        if kind in ("reserve", "reserve_deck"):
+            gold = 0.6 if self.view["supply"][self.colours[-1]] > 0 and sum(self.tokens) < 10 else 0.0
+            if kind == "reserve_deck":
+                return gold - 0.8
+            card = self.market[self._row_label(args[0])][args[1]]
+            far = self.need(card)
+            return gold + (0.4 * self.card_value(card) if card["points"] >= 3 and far >= 3 else -0.5)
+        if kind == "return":
+            c = args[0]
+            if c == len(self.colours) - 1:
+                return -5.0        # keep wild tokens
+            taken = [0] * len(self.colours)
+            taken[c] = -1
+            loss = sum(w * (self.need(card, taken) - self.need(card)) for w, card in zip((1.0, 0.5), self.targets))
+            return -loss - self.demand[c] + 0.05 * self.tokens[c]
+        return 0.0                  # noble, pass: any is fine
+
+    def _row_label(self, row: int) -> str:
+        return list(self.market)[row]
+
+    def _card_of(self, kind: str, args: tuple[int, ...]) -> dict[str, Any]:
+        if kind == "buy_reserved":
+            card: dict[str, Any] = self.reserved[args[0]]
+            return card
+        row_card: dict[str, Any] = self.market[self._row_label(args[0])][args[1]]
+        return row_card
+
+
+class GreedyBot:
+    """Greedy by a one-move heuristic; ties broken by a seeded random choice."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, decision: Decision) -> Action:
+        if len(decision.legal) == 1:
+            return decision.legal[0]
+        planner = MarketPlanner(decision)
+        best: list[Action] = []
+        best_score = float("-inf")
+        for action in decision.legal:
+            s = planner.score(action)
+            if s > best_score + 1e-9:
+                best, best_score = [action], s
+            elif abs(s - best_score) <= 1e-9:
+                best.append(action)
+        return best[self._rng.randrange(len(best))]

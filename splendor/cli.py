@@ -1,0 +1,194 @@
+"""The ``splendor`` command: play, replay, simulate, bench."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from splendor.core.errors import IllegalAction
+from splendor.core.record import Record
+from splendor.games import GAMES, new_game, replay as replay_record
+from splendor.sim import bench as run_bench, simulate as run_simulate
+from splendor.terminal.draw import draw
+from splendor.terminal.play import HUMAN, Quit, Seat, describe_result, play_terminal, save_record
+
+app = typer.Typer(help="Play the Splendor family of board games, and measure bots and the engine.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+
+def _fail(message: str) -> typer.Exit:
+    errors.print(f"[red]error:[/] {message}")
+    return typer.Exit(code=2)
+
+
+def _check_game(game: str) -> str:
+    if game not in GAMES:
+        raise _fail(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
+    return game
+
+
+def _ask(prompt: str) -> str:
+    console.print(prompt, end="", markup=False)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Option(help="Which game: " + ", ".join(GAMES))] = "classic",
+    seats: Annotated[str, typer.Option(help="Comma-separated seats in order, each 'human', a bot "
+                                            "(random, greedy) or 'name:kind', e.g. me:human,greedy")]
+    = "human,greedy",
+    seed: Annotated[Optional[int], typer.Option(help="Seed for the shuffle (random when left out)")] = None,
+    max_turns: Annotated[Optional[int], typer.Option(help="End the game as truncated after this many "
+                                                          "turns (no cap when left out)")] = None,
+    record: Annotated[Optional[Path], typer.Option(help="Save the record here at the end, without asking")]
+    = None,
+) -> None:
+    """Play a full game in the terminal, people and bots in any mix."""
+    _check_game(game)
+    try:
+        seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
+        g = new_game(game, players=len(seat_list), seed=seed, max_turns=max_turns)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    names = [s.name for s in seat_list]
+    console.print(f"[bold]{type(g).title}[/] · seed {g.seed} · seats: "
+                  + ", ".join(f"{i} {s.name} ({s.kind})" for i, s in enumerate(seat_list)))
+    console.print("Type an action (e.g. 'take w b g', 'buy 1.2'), 'moves' for the legal ones, 'help', 'quit'.")
+    try:
+        play_terminal(g, seat_list, console, _ask, seed=g.seed)
+        console.print(draw(g.view(None), names))
+        console.print(f"[bold]Game over.[/] {describe_result(g, names)}")
+    except Quit:
+        console.print(f"\nGame left after {len(g.history)} actions.")
+    path = record
+    if path is None and any(s.kind == HUMAN for s in seat_list):
+        try:
+            answer = _ask("Save the record to a file (empty to skip): ").strip()
+        except EOFError:
+            answer = ""
+        path = Path(answer) if answer else None
+    if path is not None:
+        try:
+            written = save_record(g, path)
+        except OSError as e:
+            raise _fail(f"could not save the record to {path}: {e}") from None
+        console.print(f"Record saved to {written}. Replay it with: splendor replay {written}")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A record saved by 'splendor play' or 'simulate --records'")],
+    step: Annotated[bool, typer.Option(help="Draw the table after each action and wait for Enter")] = False,
+    upto: Annotated[Optional[int], typer.Option(help="Stop after this many actions")] = None,
+) -> None:
+    """Check a record action by action, and step through it."""
+    try:
+        rec = Record.from_text(file.read_text(encoding="utf-8"))
+        g = new_game(rec.game, players=rec.players, seed=rec.seed, **rec.options)
+    except (OSError, ValueError) as e:
+        raise _fail(f"cannot read {file}: {e}") from None
+    names = [f"seat {s}" for s in range(rec.players)]
+    actions = rec.actions if upto is None else rec.actions[:upto]
+    for n, text in enumerate(actions, 1):
+        seat = g.current_player
+        try:
+            g.apply(text)
+        except IllegalAction as e:
+            raise _fail(f"action {n} of {file}, '{text}' by seat {seat}, is illegal: {e}") from None
+        console.print(f"{n:4}. seat {seat}: {text}", markup=False)
+        if step:
+            console.print(draw(g.view(None), names))
+            if _ask("Enter for the next action, q to stop: ").strip().lower() == "q":
+                return
+    console.print(draw(g.view(None), names))
+    if g.is_over:
+        console.print(f"[bold]The record is complete and legal.[/] {describe_result(g, names)}")
+    else:
+        console.print(f"The record is legal; the game is not over after {len(g.history)} actions "
+                      f"(seat {g.current_player} to decide).")
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Option(help="Which game")] = "classic",
+    players: Annotated[int, typer.Option(help="Players, 2-4")] = 2,
+    seats: Annotated[str, typer.Option(help="Bots by seat, comma-separated, repeated to fill the seats")]
+    = "random,greedy",
+    games: Annotated[int, typer.Option(help="How many games")] = 100,
+    seed: Annotated[int, typer.Option(help="Game i uses seed + i")] = 0,
+    max_turns: Annotated[int, typer.Option(help="Turn cap per game (truncated beyond)")] = 500,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
+    records: Annotated[Optional[Path], typer.Option(help="Save every game's record in this folder")] = None,
+) -> None:
+    """Play bot games and report wins per seat, mean turns, truncated games and decisions per second."""
+    _check_game(game)
+    bots = [s.strip() for s in seats.split(",") if s.strip()]
+    if not bots:
+        raise _fail("give at least one bot in --seats")
+    if games < 1:
+        raise _fail("--games must be 1 or more")
+    seat_bots = [bots[i % len(bots)] for i in range(players)]
+    if HUMAN in seat_bots:
+        raise _fail("simulate plays bots only; use 'splendor play' to play")
+    try:
+        report = run_simulate(game, players, seat_bots, games, seed, max_turns=max_turns,
+                              records=records)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    figures = report.as_dict()
+    if as_json:
+        print(json.dumps(figures, sort_keys=True))
+        return
+    table = Table(title=f"{game}: {games} games, {players} players")
+    for col in ("seat", "bot", "wins", "shared wins", "win rate"):
+        table.add_column(col)
+    for s, bot in enumerate(seat_bots):
+        table.add_row(str(s), bot, str(report.wins[s]), str(report.shared_wins[s]),
+                      f"{report.wins[s] / games:.1%}")
+    console.print(table)
+    console.print(f"mean turns {figures['mean_turns']} · truncated {report.truncated} · "
+                  f"{figures['decisions_per_second']:,.0f} decisions/s · {figures['seconds']} s")
+
+
+@app.command()
+def bench(
+    game: Annotated[str, typer.Option(help="Which game")] = "classic",
+    players: Annotated[int, typer.Option(help="Players, 2-4")] = 2,
+    seconds: Annotated[float, typer.Option(help="How long to run")] = 5.0,
+    seed: Annotated[int, typer.Option(help="Seed of the playouts")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
+) -> None:
+    """Random playouts of the reference engine on one core: decisions per second and games per second."""
+    _check_game(game)
+    try:
+        figures = run_bench(game, players=players, seconds=seconds, seed=seed)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    if as_json:
+        print(json.dumps(figures, sort_keys=True))
+        return
+    console.print(f"{game}, {players} players, random playouts: "
+                  f"[bold]{figures['decisions_per_second']:,.0f} decisions/s[/], "
+                  f"{figures['games_per_second']:,.1f} games/s "
+                  f"({figures['games']} games, {figures['decisions']} decisions in {figures['seconds']} s)")
+
+
+def main() -> None:
+    """Entry point of the ``splendor`` command."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

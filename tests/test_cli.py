@@ -1,0 +1,131 @@
+"""The ``splendor`` command end to end: the real program, driven through its standard input and output."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import splendor
+from splendor.core.record import Record
+
+SPLENDOR = str(Path(sys.executable).parent / "splendor")
+
+
+def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([SPLENDOR, *args], input=stdin, capture_output=True, text=True, timeout=timeout,
+                          env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"})
+
+
+def _random_record(seed: int, players: int = 2) -> Record:
+    g = splendor.new_game("classic", players=players, seed=seed)
+    rng = random.Random(seed)
+    while not g.is_over:
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    return g.record
+
+
+def test_play_a_whole_scripted_human_game_on_standard_input(tmp_path: Path) -> None:
+    expected = _random_record(seed=11)
+    saved = tmp_path / "game.record"
+    script = "\n".join(expected.actions) + f"\n{saved}\n"
+    out = run("play", "--seats", "ann:human,bob:human", "--seed", "11", stdin=script)
+    assert out.returncode == 0, out.stderr
+    assert "Game over." in out.stdout and "Record saved to" in out.stdout
+    assert Record.from_text(saved.read_text()).actions == expected.actions
+
+
+def test_play_explains_illegal_and_malformed_input_and_asks_again() -> None:
+    script = "take w w w\nbuy 9.9\nfly\npass\nmoves\nhelp\ntake w b g\nquit\n\n"
+    out = run("play", "--seats", "human,greedy", "--seed", "3", stdin=script)
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "Not allowed: take either up to 3 tokens of different colours, or 2 of one colour" in text
+    assert "say which card to buy as tier.slot" in text
+    assert "'fly' is not an action" in text
+    assert "pass is allowed only when you have no other legal action" in text
+    assert "Legal now: take w b g" in text
+    assert "reserve deck 3" in text
+    assert "greedy 1 (seat 1):" in text
+    assert "Game left after" in text
+    assert "Traceback" not in out.stdout + out.stderr
+
+
+def test_play_against_bots_to_the_end_and_save_the_record(tmp_path: Path) -> None:
+    saved = tmp_path / "bots.record"
+    out = run("play", "--seats", "greedy,random", "--seed", "5", "--record", str(saved))
+    assert out.returncode == 0, out.stderr
+    assert "Game over." in out.stdout
+    game = splendor.replay(saved.read_text())
+    assert game.is_over
+
+
+def test_play_with_a_bad_seat_is_a_clear_error() -> None:
+    out = run("play", "--seats", "human,wizard")
+    assert out.returncode == 2 and "unknown bot 'wizard'" in out.stderr
+    out = run("play", "--seats", "human")
+    assert out.returncode == 2 and "2 to 4 players" in out.stderr
+
+
+def test_simulate_reports_wins_turns_truncation_and_speed_as_json(tmp_path: Path) -> None:
+    out = run("simulate", "--players", "2", "--seats", "random,greedy", "--games", "6", "--seed", "4",
+              "--json", "--records", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    figures = json.loads(out.stdout)
+    assert figures["games"] == 6 and sum(figures["wins"]) + sum(figures["shared_wins"]) + figures["truncated"] >= 6
+    assert figures["wins"][1] >= 5
+    assert figures["mean_turns"] > 10 and figures["decisions_per_second"] > 0
+    records = sorted(tmp_path.glob("*.record"))
+    assert len(records) == 6
+    out = run("replay", str(records[0]))
+    assert out.returncode == 0 and "The record is complete and legal." in out.stdout
+
+
+def test_simulate_table_output() -> None:
+    out = run("simulate", "--players", "3", "--seats", "greedy", "--games", "2")
+    assert out.returncode == 0, out.stderr
+    assert "greedy" in out.stdout and "mean turns" in out.stdout
+
+
+def test_replay_checks_a_record_and_names_an_illegal_line(tmp_path: Path) -> None:
+    rec = _random_record(seed=21)
+    good = tmp_path / "good.record"
+    good.write_text(rec.to_text())
+    out = run("replay", str(good))
+    assert out.returncode == 0 and "complete and legal" in out.stdout
+    bad = tmp_path / "bad.record"
+    bad.write_text(Record(rec.game, rec.players, rec.seed, rec.options, rec.actions[:3] + ["take w w w"]).to_text())
+    out = run("replay", str(bad))
+    assert out.returncode == 2 and "action 4 of" in out.stderr and "take either up to 3" in out.stderr
+    out = run("replay", str(tmp_path / "missing.record"))
+    assert out.returncode == 2 and "cannot read" in out.stderr
+
+
+def test_replay_steps_through_on_enter(tmp_path: Path) -> None:
+    rec = _random_record(seed=2)
+    path = tmp_path / "g.record"
+    path.write_text(rec.to_text())
+    out = run("replay", str(path), "--step", stdin="\nq\n")
+    assert out.returncode == 0
+    assert "   2. seat 1:" in out.stdout and "   3. seat" not in out.stdout
+
+
+def test_bench_prints_decisions_and_games_per_second() -> None:
+    out = run("bench", "--seconds", "0.5", "--json")
+    assert out.returncode == 0, out.stderr
+    figures = json.loads(out.stdout)
+    assert figures["decisions_per_second"] > 0 and figures["games"] >= 1
+
+
+def test_help_everywhere() -> None:
+    for cmd in ([], ["play"], ["replay"], ["simulate"], ["bench"]):
+        out = run(*cmd, "--help")
+        assert out.returncode == 0 and "Usage" in out.stdout
+
+
+def test_unknown_game_is_a_clear_error() -> None:
+    out = run("simulate", "--game", "chess")
+    assert out.returncode == 2 and "unknown game 'chess'" in out.stderr
