@@ -27,9 +27,11 @@ class MarketPlanner:
         self.bonuses = [me["bonuses"].get(c, 0) for c in self.plain]
         self.points = me["points"]
         self.reserved = me["reserved"]
+        self.play_area: list[dict[str, Any]] = me["cards"]
+        self.evolution_wanted = {c["evolves_to"]: c for c in self.play_area if c.get("evolves_to")}
         self.market: dict[str, list[Any]] = v["market"]
         self.nobles = v.get("nobles", [])
-        self.win = 15 if v["game"] == "classic" else 18
+        self.win = v["points_to_win"]
         self.visible = [c for row in self.market.values() for c in row if c] + \
                        [c for c in self.reserved if not c.get("hidden")]
         self.demand = self._colour_demand()
@@ -68,6 +70,13 @@ class MarketPlanner:
                 if req > self.bonuses[i]:
                     missing = sum(max(0, r - self.bonuses[self.plain.index(c)]) for c, r in noble["requires"].items())
                     value += 3.0 * count / (missing + 1)
+            if card.get("evolves_to"):
+                value += 0.5                    # a stepping stone to more points
+            if card.get("name") in self.evolution_wanted:
+                source = self.evolution_wanted[card["name"]]
+                (colour_needed, count), = source["evolve"].items()
+                missing = max(0, count - self.bonuses[self.plain.index(colour_needed)])
+                value += (card["points"] - source["points"]) / (1 + missing)
             early = max(0.0, 1.0 - self.points / self.win)
             value += 1.5 * early * count * self.demand[i] * len(self.plain)
         return value
@@ -100,6 +109,8 @@ class MarketPlanner:
                 return gold - 0.8
             card = self.market[self._row_label(args[0])][args[1]]
             far = self.need(card)
+            if card.get("name") in self.evolution_wanted:
+                return gold + 0.5 + self.card_value(card)
             return gold + (0.4 * self.card_value(card) if card["points"] >= 3 and far >= 3 else -0.5)
         if kind == "return":
             c = args[0]
@@ -109,7 +120,18 @@ class MarketPlanner:
             taken[c] = -1
             loss = sum(w * (self.need(card, taken) - self.need(card)) for w, card in zip((1.0, 0.5), self.targets))
             return -loss - self.demand[c] + 0.05 * self.tokens[c]
-        return 0.0                  # noble, pass: any is fine
+        if kind == "evolve":
+            source = next(c for c in self.play_area if c["id"] == args[0])
+            target = self._evolution_target(source, args[1])
+            return 200 + 10 * (target["points"] - source["points"]) + target["bonus_count"]
+        return 0.0                  # noble, declining to evolve, pass: any is fine
+
+    def _evolution_target(self, source: dict[str, Any], target: int) -> dict[str, Any]:
+        if target < 4:
+            card: dict[str, Any] = self.market[str(int(source["level"]) + 1)][target]
+            return card
+        reserved: dict[str, Any] = self.reserved[target - 4]
+        return reserved
 
     def _row_label(self, row: int) -> str:
         return list(self.market)[row]

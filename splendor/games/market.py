@@ -113,11 +113,11 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
         words = text.replace(",", " ").lower().split()
         if not words:
             raise IllegalAction("type an action, e.g. 'take " + " ".join(palette.letters[:3]) + "'")
-        verb, rest = words[0], words[1:]
         if extra is not None:
-            own = extra(words)
+            own = extra(words)      # may also rewrite game-specific words in place
             if own is not None:
                 return own
+        verb, rest = words[0], words[1:]
         if verb == "take":
             if len(rest) == 1 and len(rest[0]) > 1 and all(ch in palette.letters for ch in rest[0]):
                 rest = list(rest[0])
@@ -655,6 +655,7 @@ class MarketGame(Game):
             "turn": self.turns + (0 if self.phase == OVER else 1),
             "round": self.turns // self.players + (0 if self.phase == OVER else 1),
             "first_player": self.first,
+            "points_to_win": self.win_points,
             "final_round": self.final_round,
             "is_over": self.phase == OVER,
             "supply": dict(zip(names, self.supply)),
