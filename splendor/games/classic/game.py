@@ -83,6 +83,9 @@ class ClassicGame(MarketGame):
         return "noble"
 
     def _check_noble(self, args: tuple[int, ...]) -> str | None:
+        problem = self._phase_problem("noble")
+        if problem:
+            return problem
         if self.phase != NOBLE:
             return "a noble is chosen only when several nobles may visit you at the end of your turn"
         n = args[0]

@@ -87,6 +87,9 @@ class PokemonGame(MarketGame):
         return "evolve"
 
     def _check_evolve(self, args: tuple[int, ...]) -> str | None:
+        problem = self._phase_problem("evolve")
+        if problem:
+            return problem
         if self.phase != EVOLVE:
             return "you may evolve only at the end of your turn, after returning tokens, when an evolution is possible"
         src, target = args
@@ -133,6 +136,9 @@ class PokemonGame(MarketGame):
         self._end_turn()
 
     def _check_evolve_none(self, args: tuple[int, ...]) -> str | None:
+        problem = self._phase_problem("evolve_none")
+        if problem:
+            return problem
         if self.phase != EVOLVE:
             return "there is no evolution to decline now"
         return None
