@@ -11,9 +11,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from splendor.core.errors import IllegalAction
+from splendor.core.game import Game
 from splendor.core.record import Record
 from splendor.games import GAMES, new_game, replay as replay_record
+from splendor.store import Pokedex, open_store
 from splendor.sim import bench as run_bench, simulate as run_simulate
 from splendor.terminal.draw import draw
 from splendor.terminal.play import HUMAN, Quit, Seat, describe_result, play_terminal, save_record
@@ -54,8 +58,14 @@ def play(
                                                           "turns (no cap when left out)")] = None,
     record: Annotated[Optional[Path], typer.Option(help="Save the record here at the end, without asking")]
     = None,
+    database_url: Annotated[Optional[str], typer.Option(help="Where Pokédex profiles are kept (default: "
+                                                             "$SPLENDOR_DATABASE_URL, else a file in your "
+                                                             "data folder)")] = None,
 ) -> None:
-    """Play a full game in the terminal, people and bots in any mix."""
+    """Play a full game in the terminal, people and bots in any mix.
+
+    In Splendor: Pokémon, a human seat given a name (me:human) marks that profile's Pokédex at the end.
+    """
     _check_game(game)
     try:
         seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
@@ -70,6 +80,7 @@ def play(
         play_terminal(g, seat_list, console, _ask, seed=g.seed)
         console.print(draw(g.view(None), names))
         console.print(f"[bold]Game over.[/] {describe_result(g, names)}")
+        _mark_pokedex(g, seat_list, database_url)
     except Quit:
         console.print(f"\nGame left after {len(g.history)} actions.")
     path = record
@@ -85,6 +96,47 @@ def play(
         except OSError as e:
             raise _fail(f"could not save the record to {path}: {e}") from None
         console.print(f"Record saved to {written}. Replay it with: splendor replay {written}")
+
+
+def _mark_pokedex(game: Game, seats: list[Seat], database_url: str | None) -> None:
+    """Mark the Pokédex of every named human seat of a finished Pokémon game."""
+    if game.name != "pokemon":
+        return
+    named = [(s, seat.name) for s, seat in enumerate(seats) if seat.kind == HUMAN and seat.named]
+    if not named:
+        return
+    try:
+        pokedex = Pokedex(open_store(database_url))
+        for s, name in named:
+            new = pokedex.mark(name, game.result["pokedex"][s])
+            done, total = pokedex.page(name).completion
+            console.print(f"Pokédex of {name}: {len(new)} new ({', '.join(new) or 'none'}); {done}/{total} caught.")
+    except (ValueError, SQLAlchemyError) as e:
+        raise _fail(f"could not mark the Pokédex: {e}") from None
+
+
+@app.command()
+def pokedex(
+    profile: Annotated[str, typer.Argument(help="The profile's name, as in --seats me:human")],
+    database_url: Annotated[Optional[str], typer.Option(help="Where profiles are kept")] = None,
+) -> None:
+    """Show a profile's Pokédex: all 55 Pokémon by evolution line, marked where caught."""
+    try:
+        page = Pokedex(open_store(database_url)).page(profile)
+    except (ValueError, SQLAlchemyError) as e:
+        raise _fail(str(e)) from None
+    done, total = page.completion
+    table = Table(title=f"Pokédex of {page.profile}: {done}/{total} caught (✓ caught, with the number of games)",
+                  show_header=False)
+    for _ in range(4):
+        table.add_column()
+    labels = [f"line {i + 1}" for i in range(len(page.lines) - 2)] + ["rare", "legendary"]
+    for label, line in zip(labels, page.lines):
+        cells = [f"[green]✓ {p}[/] ({page.marked[p]})" if p in page.marked else f"[dim]· {p}[/]" for p in line]
+        for i in range(0, len(cells), 3):
+            row = cells[i:i + 3]
+            table.add_row(label if i == 0 else "", *row, *[""] * (3 - len(row)))
+    console.print(table)
 
 
 @app.command()

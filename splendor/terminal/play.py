@@ -22,6 +22,7 @@ class Seat:
 
     name: str
     kind: str
+    named: bool = False
 
     @classmethod
     def parse(cls, spec: str, index: int) -> Seat:
@@ -33,7 +34,9 @@ class Seat:
         kind = kind.strip().lower()
         if kind != HUMAN:
             make_bot(kind)  # raises ValueError naming the known bots
-        return cls(name=name.strip() or (f"{kind} {index}" if kind != HUMAN else f"player {index}"), kind=kind)
+        if name.strip():
+            return cls(name=name.strip(), kind=kind, named=True)
+        return cls(name=f"{kind} {index}" if kind != HUMAN else f"player {index}", kind=kind)
 
 
 class Quit(Exception):
@@ -46,7 +49,7 @@ def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable
     bots: dict[int, Bot] = {s: make_bot(seat.kind, seed=seed * 16 + s)
                             for s, seat in enumerate(seats) if seat.kind != HUMAN}
     names = [seat.name for seat in seats]
-    shown_for: tuple[int, int] | None = None
+    drawn_at = hinted_at = -1           # len(history) when the table was last drawn / choices last listed
     while not game.is_over:
         seat = game.current_player
         assert seat is not None
@@ -55,10 +58,14 @@ def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable
             game.apply(action)
             console.print(f"[cyan]{names[seat]}[/] (seat {seat}): {action}")
             continue
-        if shown_for != (seat, len(game.history)):
-            console.print(draw(game.view(seat), names))
-            shown_for = (seat, len(game.history))
         view = game.view(seat)
+        if drawn_at != len(game.history):
+            console.print(draw(view, names))
+            drawn_at = len(game.history)
+        if view["decision"] != "action" and hinted_at != len(game.history):
+            console.print(f"[bold]Choose ({view['decision']}):[/] " + " | ".join(view["legal_actions"]),
+                          highlight=False)
+            hinted_at = len(game.history)
         prompt = f"{names[seat]} (seat {seat}, {view['decision']}) > "
         try:
             line = ask(prompt)
@@ -77,7 +84,7 @@ def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable
             console.print("Legal now: " + " | ".join(a.text for a in game.legal_actions()), markup=False)
             continue
         if command in ("board", "show"):
-            shown_for = None
+            drawn_at = -1
             continue
         try:
             game.apply(line)

@@ -1,0 +1,77 @@
+"""Opening the store: which database, its engine, and bringing its schema up to date."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib.resources import files
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from platformdirs import user_data_dir
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+ENV_VAR = "SPLENDOR_DATABASE_URL"
+
+
+def default_url() -> str:
+    """SQLite in the user's data folder, e.g. ``~/.local/share/splendor/splendor.db`` on Linux."""
+    folder = Path(user_data_dir("splendor", appauthor=False))
+    return f"sqlite:///{folder / 'splendor.db'}"
+
+
+def database_url(explicit: str | None = None) -> str:
+    """The database to use: ``explicit`` if given, else ``$SPLENDOR_DATABASE_URL``, else the default file."""
+    return explicit or os.environ.get(ENV_VAR) or default_url()
+
+
+class Store:
+    """An open database: its engine and a session factory. Use ``with store.session() as s:``."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session committed at the end of the block, rolled back if it raises."""
+        with self._sessions() as s, s.begin():
+            yield s
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _migrations_config(engine: Engine) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(files("splendor.store").joinpath("migrations")))
+    cfg.attributes["engine"] = engine
+    return cfg
+
+
+def open_store(url: str | None = None) -> Store:
+    """Open (creating if need be) the store at ``url`` and upgrade its schema to the newest migration.
+
+    A SQLite file's folder is created; ``ValueError`` says when the URL cannot be used.
+    """
+    url = database_url(url)
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+        Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    try:
+        engine = create_engine(url)
+    except Exception as e:  # noqa: BLE001 - SQLAlchemy raises several kinds for a bad URL
+        raise ValueError(f"cannot use the database URL {url!r}: {e}") from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    command.upgrade(_migrations_config(engine), "head")
+    return Store(engine)
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()

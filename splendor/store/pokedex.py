@@ -1,0 +1,79 @@
+"""The Pokédex kept per player profile across games (ruling 17)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from splendor.games.pokemon.cards import POKEMON, evolution_lines
+from splendor.store.database import Store
+from splendor.store.models import PokedexMark, Profile
+
+_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
+
+
+def check_profile_name(name: str) -> str:
+    """A profile name, stripped; ``ValueError`` unless it is 1-40 letters, digits, spaces, ``.'-_``."""
+    name = name.strip()
+    if not _NAME.match(name):
+        raise ValueError(f"{name!r} is not a profile name: use 1-40 letters, digits, spaces or .'-_")
+    return name
+
+
+@dataclass(frozen=True)
+class PokedexPage:
+    """A profile's Pokédex: which of the 55 Pokémon are marked, by evolution line."""
+
+    profile: str
+    marked: dict[str, int]             # Pokémon → games in which it was caught
+    lines: list[list[str]]
+
+    @property
+    def completion(self) -> tuple[int, int]:
+        """(marked, total)."""
+        return len(self.marked), len(POKEMON)
+
+
+class Pokedex:
+    """Marks Pokémon on profiles, and reads a profile's page."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def mark(self, profile: str, caught: list[str]) -> list[str]:
+        """Mark the Pokémon caught in one game on ``profile`` (created if new). Returns the newly marked ones."""
+        name = check_profile_name(profile)
+        unknown = [p for p in caught if p not in POKEMON]
+        if unknown:
+            raise ValueError(f"not Pokémon of this game: {', '.join(unknown)}")
+        new: list[str] = []
+        with self.store.session() as s:
+            prof = s.scalar(select(Profile).where(Profile.name == name))
+            if prof is None:
+                prof = Profile(name=name)
+                s.add(prof)
+                s.flush()
+            existing = {m.pokemon: m for m in s.scalars(select(PokedexMark).where(
+                PokedexMark.profile_id == prof.id))}
+            for pokemon in dict.fromkeys(caught):
+                if pokemon in existing:
+                    existing[pokemon].games += 1
+                else:
+                    s.add(PokedexMark(profile_id=prof.id, pokemon=pokemon, games=1))
+                    new.append(pokemon)
+        return new
+
+    def page(self, profile: str) -> PokedexPage:
+        """The profile's Pokédex (empty for an unknown profile)."""
+        name = check_profile_name(profile)
+        with self.store.session() as s:
+            rows = s.execute(select(PokedexMark.pokemon, PokedexMark.games).join(Profile).where(
+                Profile.name == name)).all()
+        return PokedexPage(profile=name, marked={p: g for p, g in rows}, lines=evolution_lines())
+
+    def profiles(self) -> list[str]:
+        """Every profile name, sorted."""
+        with self.store.session() as s:
+            return sorted(s.scalars(select(Profile.name)))
