@@ -21,10 +21,14 @@ class Palette:
     names: tuple[str, ...]
     letters: tuple[str, ...]
     display: tuple[str, ...]
+    spoken: tuple[str, ...] = ()
+    """How rule messages name each colour (defaults to ``names``), e.g. ``Heal Ball (pink)``."""
 
     def __post_init__(self) -> None:
         if not (len(self.names) == len(self.letters) == len(self.display)):
             raise ValueError("a palette needs one letter and one display name per colour")
+        if self.spoken and len(self.spoken) != len(self.names):
+            raise ValueError("a palette's spoken names need one per colour")
         if len(set(self.letters)) != len(self.letters) or len(set(self.names)) != len(self.names):
             raise ValueError("palette names and letters must be distinct")
 
@@ -47,11 +51,15 @@ class Palette:
             return self.names.index(w)
         raise KeyError(word)
 
+    def word(self, i: int) -> str:
+        """The colour as rule messages say it."""
+        return self.spoken[i] if self.spoken else self.names[i]
+
     def counts(self, values: tuple[int, ...] | list[int], *, skip_zero: bool = False) -> dict[str, int]:
         """A colour-name → count mapping of a tuple indexed by colour (JSON-ready)."""
         return {n: v for n, v in zip(self.names, values) if v or not skip_zero}
 
     def describe(self, values: tuple[int, ...] | list[int]) -> str:
         """Counts in players' words, e.g. ``"2 red, 1 blue"``; ``"nothing"`` when all are zero."""
-        parts = [f"{v} {self.names[i]}" for i, v in enumerate(values) if v]
+        parts = [f"{v} {self.word(i)}" for i, v in enumerate(values) if v]
         return ", ".join(parts) if parts else "nothing"

@@ -88,7 +88,7 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
     It raises `IllegalAction` with the reason when the text is malformed; ``extra`` handles a game's own verbs.
     """
     row_of = {lab: r for r, lab in enumerate(layout.labels)}
-    colours = ", ".join(f"{palette.letters[i]} ({palette.names[i]})" for i in palette.plain)
+    colours = ", ".join(f"{palette.letters[i]} ({palette.word(i)})" for i in palette.plain)
 
     def colour(word: str) -> int:
         try:
@@ -123,7 +123,7 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
                 rest = list(rest[0])
             cs = sorted(colour(w) for w in rest)
             if palette.wild in cs:
-                raise IllegalAction(f"{palette.names[palette.wild]} tokens cannot be taken; "
+                raise IllegalAction(f"{palette.word(palette.wild)} tokens cannot be taken; "
                                     "one comes with a reservation")
             if not cs:
                 raise IllegalAction("say which colours to take, e.g. 'take "
@@ -392,10 +392,9 @@ class MarketGame(Game):
         p = self._phase_problem("take")
         if p:
             return p
-        names = self.palette.names
         for c in args:
             if not self.supply[c]:
-                return f"there is no {names[c]} token left in the supply"
+                return f"there is no {self.palette.word(c)} token left in the supply"
         if len(args) < 3:
             left = sum(1 for c in self.palette.plain if self.supply[c])
             if left >= 3:
@@ -410,7 +409,7 @@ class MarketGame(Game):
         c = args[0]
         if self.supply[c] < 4:
             return (f"take two of one colour needs at least 4 in the supply before taking; "
-                    f"{self.palette.names[c]} has {self.supply[c]}")
+                    f"{self.palette.word(c)} has {self.supply[c]}")
         return None
 
     def _row_word(self, r: int) -> str:
@@ -447,7 +446,7 @@ class MarketGame(Game):
         if missing <= 0:
             return None
         if card.cost[wild] > tok[wild]:
-            name = self.palette.names[wild]
+            name = self.palette.word(wild)
             return (f"this card's cost includes {plural(card.cost[wild], name + ' token')}, which no bonus "
                     f"replaces; you hold {tok[wild]}")
         return (f"you cannot afford that card: it costs {self.palette.describe(card.cost)}; after your bonuses "
@@ -478,7 +477,7 @@ class MarketGame(Game):
         if p:
             return p
         if not self.tokens[self.seat][args[0]]:
-            return f"you hold no {self.palette.names[args[0]]} token to return"
+            return f"you hold no {self.palette.word(args[0])} token to return"
         return None
 
     def _check_pass(self, args: tuple[int, ...]) -> str | None:

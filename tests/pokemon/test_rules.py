@@ -57,16 +57,16 @@ def test_take_reads_ball_names() -> None:
 
 def test_take_never_a_master_ball() -> None:
     g = new()
-    with pytest.raises(IllegalAction, match="master tokens cannot be taken"):
+    with pytest.raises(IllegalAction, match="Master Ball tokens cannot be taken"):
         g.apply("take r b m")
-    with pytest.raises(IllegalAction, match="master tokens cannot be taken"):
+    with pytest.raises(IllegalAction, match="Master Ball tokens cannot be taken"):
         g.apply("take m m")
 
 
 def test_take_two_of_a_colour_needs_four_before_taking() -> None:
     g = new()
     give_tokens(g, 1, pink=1)
-    with pytest.raises(IllegalAction, match="needs at least 4 in the supply before taking; pink has 3"):
+    with pytest.raises(IllegalAction, match=r"needs at least 4 in the supply before taking; Heal Ball \(pink\) has 3"):
         g.apply("take p p")
     g.apply("take y y")
     assert g.tokens[0][Y] == 2
@@ -170,7 +170,7 @@ def test_rare_and_legendary_need_a_master_ball_that_no_bonus_replaces() -> None:
     for cid in ids("Charmander") + ids("Squirtle")[:2]:
         give_card(g, 0, cid)
     give_tokens(g, 0, red=3, black=2)
-    with pytest.raises(IllegalAction, match="includes 1 master token, which no bonus replaces"):
+    with pytest.raises(IllegalAction, match="includes 1 Master Ball token, which no bonus replaces"):
         g.apply("catch rare")
     give_tokens(g, 0, master=1)
     g.apply("catch rare")

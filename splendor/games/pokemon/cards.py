@@ -14,6 +14,8 @@ PALETTE = Palette(
     names=("red", "blue", "black", "pink", "yellow", "master"),
     letters=("r", "b", "k", "p", "y", "m"),
     display=("Poké Ball", "Great Ball", "Ultra Ball", "Heal Ball", "Quick Ball", "Master Ball"),
+    spoken=("Poké Ball (red)", "Great Ball (blue)", "Ultra Ball (black)", "Heal Ball (pink)", "Quick Ball (yellow)",
+            "Master Ball"),
 )
 BALLS = PALETTE.names
 LEVELS = ("1", "2", "3", "rare", "legendary")

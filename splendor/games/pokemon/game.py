@@ -98,7 +98,7 @@ class PokemonGame(MarketGame):
             return f"{card.name} #{src} is not in your play area"
         have = self.bonuses[self.seat][card.evolve_bonus]
         if have < card.evolve_count:
-            return (f"{card.name} evolves with {card.evolve_count} {PALETTE.display[card.evolve_bonus]} bonuses "
+            return (f"{card.name} evolves with {card.evolve_count} {PALETTE.word(card.evolve_bonus)} bonuses "
                     f"from your play area; you have {have} (tokens do not count)")
         if target < SLOTS_PER_ROW:
             cid = self.rows[card.row + 1][target]
