@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -17,6 +17,8 @@ from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.record import Record
 from splendor.games import GAMES, new_game, replay as replay_record
+from splendor.games.kids.board import BoardError, assemble, read_side
+from splendor.games.kids.svg import svg as kids_svg
 from splendor.store import Pokedex, open_store
 from splendor.sim import bench as run_bench, simulate as run_simulate
 from splendor.terminal.draw import draw
@@ -37,6 +39,16 @@ def _check_game(game: str) -> str:
     if game not in GAMES:
         raise _fail(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
     return game
+
+
+def _kids_options(game: str, short: bool, mysteries: bool, board: str | None) -> dict[str, Any]:
+    """The Kids-only options given on the command line (an error for another game)."""
+    given = {k: v for k, v in (("short", short), ("mysteries", mysteries), ("board", board)) if v}
+    if given and game != "kids":
+        raise ValueError(f"--{'/--'.join(given)} belong to Splendor Kids, not {game}")
+    if board:
+        given["board"] = [part.strip() for part in board.split(",") if part.strip()]
+    return given
 
 
 def _ask(prompt: str) -> str:
@@ -61,6 +73,10 @@ def play(
     database_url: Annotated[Optional[str], typer.Option(help="Where Pokédex profiles are kept (default: "
                                                              "$SPLENDOR_DATABASE_URL, else a file in your "
                                                              "data folder)")] = None,
+    short: Annotated[bool, typer.Option(help="Kids: the short game (sections A1 and A3)")] = False,
+    mysteries: Annotated[bool, typer.Option(help="Kids: the Mysteries in the Kingdom of Splendor variant")] = False,
+    board: Annotated[Optional[str], typer.Option(help="Kids: comma-separated sides in order, shipped names "
+                                                      "(A1-front, A2-back, ...) or side files")] = None,
 ) -> None:
     """Play a full game in the terminal, people and bots in any mix.
 
@@ -69,7 +85,8 @@ def play(
     _check_game(game)
     try:
         seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
-        g = new_game(game, players=len(seat_list), seed=seed, max_turns=max_turns)
+        g = new_game(game, players=len(seat_list), seed=seed, max_turns=max_turns,
+                     **_kids_options(game, short, mysteries, board))
     except ValueError as e:
         raise _fail(str(e)) from None
     names = [s.name for s in seat_list]
@@ -183,6 +200,9 @@ def simulate(
     max_turns: Annotated[int, typer.Option(help="Turn cap per game (truncated beyond)")] = 500,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
     records: Annotated[Optional[Path], typer.Option(help="Save every game's record in this folder")] = None,
+    short: Annotated[bool, typer.Option(help="Kids: the short game")] = False,
+    mysteries: Annotated[bool, typer.Option(help="Kids: the Mysteries variant")] = False,
+    board: Annotated[Optional[str], typer.Option(help="Kids: comma-separated sides or side files")] = None,
 ) -> None:
     """Play bot games and report wins per seat, mean turns, truncated games and decisions per second."""
     _check_game(game)
@@ -196,7 +216,7 @@ def simulate(
         raise _fail("simulate plays bots only; use 'splendor play' to play")
     try:
         report = run_simulate(game, players, seat_bots, games, seed, max_turns=max_turns,
-                              records=records)
+                              records=records, options=_kids_options(game, short, mysteries, board))
     except ValueError as e:
         raise _fail(str(e)) from None
     figures = report.as_dict()
@@ -235,6 +255,56 @@ def bench(
                   f"[bold]{figures['decisions_per_second']:,.0f} decisions/s[/], "
                   f"{figures['games_per_second']:,.1f} games/s "
                   f"({figures['games']} games, {figures['decisions']} decisions in {figures['seconds']} s)")
+
+
+kids_app = typer.Typer(help="Splendor Kids boards: check a transcribed board, draw a board.", no_args_is_help=True)
+app.add_typer(kids_app, name="kids")
+
+
+@kids_app.command("check-board")
+def check_board(
+    files: Annotated[list[Path], typer.Argument(help="Side files (TOML) to check; several sides in order A1, A2, "
+                                                     "A3 are also checked to join")],
+) -> None:
+    """Check board side files and explain every problem, so a printed board can be transcribed and played."""
+    datas = []
+    failed = False
+    for file in files:
+        try:
+            datas.append(read_side(file))
+            console.print(f"[green]ok[/] {file}: a playable side ({datas[-1]['section']} {datas[-1]['side']})")
+        except BoardError as e:
+            failed = True
+            errors.print(f"[red]{file}[/] cannot be played:")
+            for problem in e.problems:
+                errors.print(f"  - {problem}", markup=False)
+    if not failed and len(datas) > 1:
+        try:
+            joined = assemble(datas)
+            console.print(f"[green]ok[/] the sides join into a board of {len(joined.spaces)} spaces and "
+                          f"{len(joined.roads)} roads. Play it: splendor play --game kids --board "
+                          + ",".join(str(f) for f in files))
+        except ValueError as e:
+            failed = True
+            errors.print(f"the sides do not join: {e}", markup=False)
+    if failed:
+        raise typer.Exit(code=1)
+
+
+@kids_app.command("picture")
+def picture(
+    out: Annotated[Path, typer.Argument(help="Where to write the SVG picture")],
+    sides: Annotated[str, typer.Option(help="Comma-separated sides or side files, in order A1, A2, A3")]
+    = "A1-front,A2-front,A3-front",
+) -> None:
+    """Draw a board (shipped sides or your own files) as an SVG picture."""
+    try:
+        g = new_game("kids", players=2, seed=0, board=[p.strip() for p in sides.split(",")],
+                     short=len(sides.split(",")) == 2)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    out.write_text(kids_svg(g.view(None)), encoding="utf-8")
+    console.print(f"Wrote {out}")
 
 
 def main() -> None:

@@ -2,7 +2,9 @@
 
 For the card-market games it buys the best card it can afford (points first, then what the card's bonus does
 for nobles and for the cards it wants next), otherwise takes the tokens that bring its target cards closest,
-reserves a strong card it is far from, and returns the tokens it needs least. It reads only the seat's view.
+reserves a strong card it is far from, and returns the tokens it needs least. In Splendor Kids it plans the
+cheapest route to the Palace (villages and cities make a road cheaper), moves along it when it can pay, and
+otherwise collects toward its next road. It reads only the seat's view.
 """
 
 from __future__ import annotations
@@ -144,6 +146,114 @@ class MarketPlanner:
         return row_card
 
 
+KIDS_COLOURS = ("black", "red", "green", "brown", "blue")
+TOKEN_KEYS = KIDS_COLOURS + ("gold", "treasure")
+
+
+class KidsPlanner:
+    """Scores Splendor Kids actions from one traveler's view: a cheapest route, and tokens toward it."""
+
+    def __init__(self, decision: Decision) -> None:
+        v = decision.view
+        self.view = v
+        self.seat = decision.seat
+        me = v["seats"][decision.seat]
+        self.me = me
+        self.tokens = [me["tokens"][c] for c in KIDS_COLOURS]
+        self.wild = me["tokens"]["gold"] + me["treasure"]
+        self.tiles = [sum(1 for t in me["city_tiles"] if t["colour"] == c and t["active"]) for c in KIDS_COLOURS]
+        board = v["board"]
+        self.kind = {s["id"]: s["kind"] for s in board["spaces"]}
+        self.roads = {r["number"]: r for r in board["roads"]}
+        self.out: dict[str, list[dict[str, Any]]] = {}
+        for r in board["roads"]:
+            self.out.setdefault(r["from"], []).append(r)
+        self.dist = self._distances()
+        self.route = self._route(me["space"])
+
+    def _distances(self) -> dict[str, float]:
+        """Estimated resources still to pay from each space to the Palace (villages and cities discount)."""
+        dist: dict[str, float] = {}
+
+        def d(space: str) -> float:
+            if space in dist:
+                return dist[space]
+            if self.kind[space] == "palace":
+                dist[space] = 0.0
+                return 0.0
+            best = min((self._road_cost(r) + d(r["to"]) for r in self.out.get(space, [])), default=99.0)
+            dist[space] = best
+            return best
+
+        for space in self.kind:
+            d(space)
+        return dist
+
+    def _road_cost(self, road: dict[str, Any]) -> float:
+        bonus = {"village": 2.0, "city": 1.0}.get(self.kind[road["to"]], 0.0)
+        return len(road["cost"]) + 1.0 - bonus
+
+    def _route(self, space: str) -> list[dict[str, Any]]:
+        route = []
+        while self.kind.get(space) != "palace" and self.out.get(space):
+            road = min(self.out[space], key=lambda r: self._road_cost(r) + self.dist[r["to"]])
+            route.append(road)
+            space = road["to"]
+        return route
+
+    def _short(self, road: dict[str, Any], extra: list[int] | None = None) -> int:
+        have = [t + k + (extra[i] if extra else 0) for i, (t, k) in enumerate(zip(self.tokens, self.tiles))]
+        need = 0
+        for i, c in enumerate(KIDS_COLOURS):
+            need += max(0, road["cost"].count(c) - have[i])
+        return need
+
+    def _need_weights(self) -> list[float]:
+        weights = [0.0] * 5
+        for w, road in zip((1.0, 0.6, 0.3), self.route):
+            for c in road["cost"]:
+                weights[KIDS_COLOURS.index(c)] += w
+        return weights
+
+    def score(self, action: Action) -> float:
+        kind, args = action.kind, action.args
+        if kind == "move":
+            road = self.roads[args[0]]
+            progress = self.dist[self.me["space"]] - self.dist[road["to"]]
+            words = action.text.split(" pay ", 1)[1].split()
+            spent = sum(2.0 if w == "y" else 2.5 if w == "t" else 0.6 if w.startswith("tile:") else 1.0
+                        for w in words)
+            return 50 + 5 * progress + self._road_cost(road) * 0 - spent
+        if kind in ("take", "take2", "take_gold"):
+            gained = [0] * 5
+            for c in args:
+                gained[c] += 2 if kind == "take2" else 1
+            s = 0.0
+            for w, road in zip((1.0, 0.5), self.route):
+                before = max(0, self._short(road) - self.wild)
+                after = max(0, self._short(road, gained) - self.wild - (1 if kind == "take_gold" else 0))
+                s += w * (before - after)
+            weights = self._need_weights()
+            s += 0.1 * sum(weights[c] * gained[c] for c in range(5))
+            over = self.me["purse_total"] + (1 if kind == "take_gold" else sum(gained)) - 8
+            return s - (0.8 * over if over > 0 else 0) + (0.3 if kind == "take_gold" else 0)
+        if kind in ("return", "discard", "give"):
+            c = args[0]
+            if c >= 5:
+                return -5.0 - c              # keep gold and the Treasure
+            keep = self._need_weights()[c] / (1 + self.tokens[c])
+            if kind == "give":
+                behind = self.dist.get(self.view["seats"][args[1]]["space"], 0.0)
+                return -keep + 0.01 * behind
+            return -keep
+        if kind == "city_market":
+            colour = self.view["marketplace"][args[0]]
+            return 1.0 + self._need_weights()[KIDS_COLOURS.index(colour)]
+        if kind == "city_stack":
+            return 1.0
+        return 0.0                          # medal, pass
+
+
 class GreedyBot:
     """Greedy by a one-move heuristic; ties broken by a seeded random choice."""
 
@@ -155,7 +265,8 @@ class GreedyBot:
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
             return decision.legal[0]
-        planner = MarketPlanner(decision)
+        planner: MarketPlanner | KidsPlanner = (KidsPlanner(decision) if decision.game == "kids"
+                                                else MarketPlanner(decision))
         best: list[Action] = []
         best_score = float("-inf")
         for action in decision.legal:

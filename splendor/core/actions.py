@@ -49,7 +49,7 @@ class Action:
 
 
 class ActionTable:
-    """Every action of a game, in index order, with the parser that reads their notation.
+    """Every action of a game, built at once, in index order, with the parser that reads their notation.
 
     ``normalise`` turns what a person typed into the canonical text (or raises `IllegalAction` saying what is
     malformed); the table then looks the text up.
@@ -88,3 +88,52 @@ class ActionTable:
         if action is None:
             raise IllegalAction(f"'{text.strip()}' is not an action of {self._title}")
         return action
+
+
+class ComputedActionTable(ActionTable):
+    """An action space too large to build at once (Splendor Kids: every road times every payment).
+
+    ``decode(index)`` gives ``(kind, args, text)``; ``encode(kind, args)`` the index, or None when no action has
+    them; ``read(text)`` the ``(kind, args)`` a text names, or raises `IllegalAction` saying what is malformed.
+    Actions are made on first use and kept, so they are still interned: ``parse(str(a)) is a``.
+    """
+
+    def __init__(self, size: int, decode: Callable[[int], tuple[str, tuple[int, ...], str]],
+                 encode: Callable[[str, tuple[int, ...]], int | None],
+                 read: Callable[[str], tuple[str, tuple[int, ...]]], game_title: str) -> None:
+        self._size = size
+        self._decode = decode
+        self._encode = encode
+        self._read = read
+        self._title = game_title
+        self._made: dict[int, Action] = {}
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Action]:
+        return (self[i] for i in range(self._size))
+
+    def __getitem__(self, index: int) -> Action:
+        action = self._made.get(index)
+        if action is None:
+            if not 0 <= index < self._size:
+                raise IndexError(index)
+            kind, args, text = self._decode(index)
+            action = self._made[index] = Action(index, kind, args, text)
+        return action
+
+    def get(self, kind: str, *args: int) -> Action:
+        index = self._encode(kind, args)
+        if index is None:
+            raise KeyError((kind, args))
+        return self[index]
+
+    def parse(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise IllegalAction(f"an action is text or an Action, not {type(text).__name__}")
+        kind, args = self._read(text)
+        index = self._encode(kind, args)
+        if index is None:
+            raise IllegalAction(f"'{text.strip()}' is not an action of {self._title}")
+        return self[index]

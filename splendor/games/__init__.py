@@ -17,6 +17,7 @@ from splendor.core.record import Record
 GAMES: dict[str, str] = {
     "classic": "splendor.games.classic:ClassicGame",
     "pokemon": "splendor.games.pokemon:PokemonGame",
+    "kids": "splendor.games.kids:KidsGame",
 }
 
 

@@ -13,10 +13,10 @@ from rich.text import Text
 STYLES = {
     "white": "bold white on grey23", "blue": "bold bright_blue", "green": "bold green", "red": "bold red",
     "black": "bold white on grey11", "gold": "bold yellow", "pink": "bold magenta", "yellow": "bold yellow",
-    "master": "bold white on purple",
+    "master": "bold white on purple", "brown": "bold white on dark_orange3", "treasure": "bold yellow",
 }
 LETTERS = {"white": "w", "blue": "b", "green": "g", "red": "r", "black": "k", "gold": "y", "pink": "p",
-           "yellow": "y", "master": "m"}
+           "yellow": "y", "master": "m", "brown": "h", "treasure": "t"}
 
 Drawer = Callable[[dict[str, Any], list[str]], RenderableType]
 DRAWERS: dict[str, Drawer] = {}
@@ -185,3 +185,108 @@ def draw_pokemon(view: dict[str, Any], names: list[str]) -> RenderableType:
 
 
 DRAWERS["pokemon"] = draw_pokemon
+
+
+KIDS_ICONS = {"port": "⚓ port", "city": "▣ city", "village": "▲ village", "palace": "♛ PALACE"}
+KIDS_NAMES = {"black": "mushroom", "red": "apple", "green": "cabbage", "brown": "hazelnut", "blue": "water",
+              "gold": "gold coin"}
+
+
+def _banner_text(cost: list[str]) -> Text:
+    text = Text()
+    for i, colour in enumerate(cost):
+        if i:
+            text.append(" ")
+        text.append(LETTERS[colour], style=STYLES[colour])
+    return text
+
+
+def draw_kids(view: dict[str, Any], names: list[str]) -> RenderableType:
+    """Splendor Kids: the board section by section (spaces, pawns, roads and banners), the purses, and the roads
+    the traveler to move can take with what each costs them."""
+    board = view["board"]
+    parts: list[RenderableType] = []
+    status = f"Splendor Kids · turn {view['turn']} · round {view['round']}"
+    if view["mysteries"]:
+        status += " · Mysteries"
+    if view["gates_closed"] and not view["is_over"]:
+        status += " · THE GATES ARE CLOSING: last round"
+    parts.append(Text(status, style="bold"))
+    parts.append(Text(board["credit"], style="dim italic"))
+    legend = Text("Resources: ")
+    for colour, word in KIDS_NAMES.items():
+        legend.append(f"{LETTERS[colour]}={word} ", style=STYLES[colour])
+    parts.append(legend)
+    pawns: dict[str, list[str]] = {}
+    for sv in view["seats"]:
+        pawns.setdefault(sv["space"], []).append(f"{sv['seat']}:{names[sv['seat']]}")
+    out: dict[str, list[dict[str, Any]]] = {}
+    for road in board["roads"]:
+        out.setdefault(road["from"], []).append(road)
+    space_name = {sp["id"]: sp["name"] for sp in board["spaces"]}
+    for side in reversed(board["sides"]):
+        section = side[:2]
+        parts.append(Text(f"── {side} ──", style="bold"))
+        for sp in sorted((s for s in board["spaces"] if s["section"] == section), key=lambda s: (s["y"], s["x"])):
+            line = Text(f"  {KIDS_ICONS[sp['kind']]:10} {sp['name']}", style="bold" if sp["kind"] == "palace" else "")
+            tile = view["village_tiles"].get(sp["id"])
+            if tile:
+                line.append(f" [{tile}]", style="green")
+            if sp["id"] in pawns:
+                line.append("  ◉ " + ", ".join(pawns[sp["id"]]), style="bold cyan")
+            parts.append(line)
+            for road in out.get(sp["id"], []):
+                r = Text(f"      road {road['number']:>2} → {space_name[road['to']]}: ")
+                r.append_text(_banner_text(road["cost"]))
+                parts.append(r)
+    supply = Text("Supply: ", style="bold")
+    supply.append_text(counts(view["supply"], skip_zero=False))
+    supply.append(f" · City tile stack: {view['city_stack']}")
+    if view["marketplace"] is not None:
+        supply.append(" · Marketplace: ")
+        supply.append_text(_banner_text([c for c in view["marketplace"] if c]) if any(view["marketplace"])
+                           else Text("empty"))
+    parts.append(supply)
+    parts.append(Text("Travelers", style="bold underline"))
+    for sv in view["seats"]:
+        line = Text("▶ " if sv["seat"] == view["turn_of"] else "  ")
+        line.append(f"{sv['seat']} {names[sv['seat']]} at {space_name[sv['space']]}", style="bold")
+        line.append(f" · purse {sv['purse_total']}/8: ")
+        line.append_text(counts(sv["tokens"]))
+        if sv["treasure"]:
+            line.append(f" +{sv['treasure']} Treasure", style="yellow")
+        line.append(" · City tiles: ")
+        tiles = Text()
+        for t in sv["city_tiles"]:
+            tiles.append(LETTERS[t["colour"]] if t["active"] else f"({LETTERS[t['colour']]})",
+                         style=STYLES[t["colour"]] if t["active"] else "dim")
+            tiles.append(" ")
+        line.append_text(tiles if sv["city_tiles"] else Text("-", style="dim"))
+        if sv["medal"]:
+            line.append(f" · Queen's Medal {sv['medal']}", style="yellow")
+        if sv["queens_gem"]:
+            line.append(" · holds the Queen's Gem", style="bold magenta")
+        parts.append(line)
+    viewer = view["viewer"]
+    if viewer is not None and viewer == view["current_player"] and view["decision"] == "action":
+        me = view["seats"][viewer]
+        moves: dict[int, list[str]] = {}
+        for text in view["legal_actions"]:
+            if text.startswith("move "):
+                number, _, pay = text.removeprefix("move ").partition(" pay ")
+                moves.setdefault(int(number), []).append(pay)
+        parts.append(Text("Roads from here (used tiles in brackets cannot pay):", style="bold"))
+        for road in out.get(me["space"], []):
+            r = Text(f"  road {road['number']} → {space_name[road['to']]} costs ")
+            r.append_text(_banner_text(road["cost"]))
+            pays = moves.get(road["number"], [])
+            if pays:
+                r.append(f": you can pay, e.g. 'move {road['number']} pay {pays[0]}'"
+                         + (f" ({len(pays)} ways)" if len(pays) > 1 else ""), style="green")
+            else:
+                r.append(": you cannot pay it yet", style="dim")
+            parts.append(r)
+    return Group(*parts)
+
+
+DRAWERS["kids"] = draw_kids

@@ -1,0 +1,752 @@
+"""Splendor Kids: travelers race from the Port to the Palace of Splendor, paying resources along one-way roads.
+
+Every rule of ``shared/rules/kids-rulebook.txt`` (with the "Mysteries in the Kingdom of Splendor" variant) and
+rulings 1-8 and 18-24. A turn is one main action (take tokens, or move along one road paying its banner), then
+whatever it sets off, each decision taken by the seat it belongs to: returning tokens over the purse's 8 (the
+receiver of a Kind-Hearted Thief's gift included), a Drought's discards, the Thief's gift, a Marketplace City
+tile, a Queen's Medal; a village grants an extra turn within the same turn.
+
+The steps still to happen are a queue (``pending``): each is either automatic or waits for one seat's decision,
+so an action never has to know what follows it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+from typing import Any, ClassVar
+
+from splendor.core.actions import Action
+from splendor.core.errors import IllegalAction
+from splendor.core.game import Game
+from splendor.core.rng import Rng
+from splendor.games.kids import notation
+from splendor.games.kids.board import SECTIONS, SIDES, Board, BoardError, Road, assemble, read_side
+from splendor.games.kids.notation import (ACTIONS, GOLD, MARKET_SLOTS, MEDALS, PALETTE, PAYMENTS, RESOURCE_COUNT,
+                                          TREASURE, payment_text, payments)
+
+PURSE_LIMIT = 8
+DROUGHT_LIMIT = 5
+CITY_TILES_PER_COLOUR = 4
+VILLAGE_TILES = ("tornado", "treasure", "treasure", "drought", "drought", "thief", "thief", "queens_gem")
+EFFECT_NAMES = {"tornado": "Tornado", "treasure": "Treasure", "drought": "Drought", "thief": "Kind-Hearted Thief",
+                "queens_gem": "Queen's Gem"}
+
+
+def _board_option(board: Any) -> list[Any] | None:
+    """Normalise the ``board`` option: None, or a list of shipped side names and/or side files (read now, so the
+    record carries the data and replays without the files)."""
+    if board is None:
+        return None
+    if isinstance(board, (str, Path)):
+        board = [p for p in str(board).split(",") if p.strip()]
+    if not isinstance(board, (list, tuple)) or not board:
+        raise ValueError("board must be a list of sides: shipped names like A1-front, or side files")
+    refs: list[Any] = []
+    for item in board:
+        if isinstance(item, dict):
+            refs.append(item)
+        elif isinstance(item, (str, Path)) and str(item).strip() in _shipped_names():
+            refs.append(str(item).strip())
+        elif isinstance(item, (str, Path)):
+            if not Path(str(item).strip()).exists():
+                raise ValueError(f"unknown board side {str(item).strip()!r}: neither a shipped side "
+                                 f"({', '.join(sorted(_shipped_names()))}) nor a file")
+            refs.append(read_side(str(item).strip()))
+        else:
+            raise ValueError(f"a board side is a shipped name or a file path, not {item!r}")
+    return refs
+
+
+def _shipped_names() -> set[str]:
+    return {f"{s}-{side}" for s in SECTIONS for side in SIDES}
+
+
+class KidsGame(Game):
+    """Splendor Kids for 2-4 travelers.
+
+    >>> import splendor
+    >>> g = splendor.new_game("kids", players=2, seed=1)
+    >>> g.apply("take k r g"); g.current_player
+    1
+    """
+
+    name = "kids"
+    title = "Splendor Kids"
+    actions = ACTIONS
+    notation_help = notation.__doc__ or ""
+    palette = PALETTE
+    tokens_per_colour: ClassVar[dict[int, int]] = {2: 3, 3: 5, 4: 7}
+    gold_coins = 7
+
+    board: Board
+    side_refs: list[Any]
+    supply: list[int]
+    purse: list[list[int]]          # per seat: 5 resources, gold coins, Treasures
+    active: list[list[int]]         # per seat: active City tiles by colour
+    used: list[list[int]]           # per seat: used City tiles by colour
+    space: list[str]
+    stack: list[int]                # City tiles, top last
+    market: list[int]               # the Marketplace (Mysteries): colours, -1 where empty
+    market_open: bool
+    village_tiles: dict[str, str]   # face-down tiles on A2 villages (Mysteries)
+    flipped: dict[str, str]         # village → effect, once flipped
+    aside: list[str]                # unused Village tiles, unseen
+    boxed_tiles: list[int]          # City tiles a Tornado swept away
+    boxed_treasures: int            # Treasures spent or returned
+    medals_left: list[int]
+    medal: list[int | None]
+    gem: int | None
+    seat: int
+    pending: list[list[Any]]
+    turns: int
+    first: int
+    gates_closed: bool
+    capped: bool
+    _winners: list[int]
+
+    # ----------------------------------------------------------------- options and setup
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        max_turns = options.pop("max_turns", None)
+        first = options.pop("first_player", 0)
+        short = options.pop("short", False)
+        mysteries = options.pop("mysteries", False)
+        board = options.pop("board", None)
+        if options:
+            raise ValueError(f"Splendor Kids has no option {', '.join(sorted(options))}; its options are short, "
+                             "mysteries, board, max_turns and first_player")
+        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
+            raise ValueError("max_turns must be a whole number of 1 or more, or None for no cap")
+        if first != "random" and (isinstance(first, bool) or not isinstance(first, int)
+                                  or not 0 <= first < self.players):
+            raise ValueError(f"first_player must be a seat from 0 to {self.players - 1}, or 'random'")
+        if not isinstance(short, bool) or not isinstance(mysteries, bool):
+            raise ValueError("short and mysteries are true or false")
+        if short and mysteries:
+            raise ValueError("the Mysteries variant uses all three sections, so it cannot be short")
+        try:
+            refs = _board_option(board)
+        except BoardError as e:
+            raise ValueError(str(e)) from None
+        if refs is not None:
+            sections = [r["section"] if isinstance(r, dict) else r[:2] for r in refs]
+            want = ["A1", "A3"] if short else ["A1", "A2", "A3"]
+            if sections != want:
+                raise ValueError(f"this game needs the sides of sections {', '.join(want)} in that order, "
+                                 f"not {', '.join(sections)}")
+        return {"max_turns": max_turns, "first_player": first, "short": short, "mysteries": mysteries,
+                "board": refs}
+
+    def _setup(self) -> None:
+        rng = Rng(self.seed)
+        opts = self.options
+        if opts["board"] is None:
+            sections = ("A1", "A3") if opts["short"] else SECTIONS
+            self.side_refs = [f"{s}-{SIDES[rng.below(2)]}" for s in sections]
+        else:
+            self.side_refs = list(opts["board"])
+        self.board = assemble(self.side_refs)
+        self._index_board()
+        per = self.tokens_per_colour[self.players]
+        self.supply = [per] * RESOURCE_COUNT + [self.gold_coins]
+        self.purse = [[0] * 7 for _ in range(self.players)]
+        self.active = [[0] * RESOURCE_COUNT for _ in range(self.players)]
+        self.used = [[0] * RESOURCE_COUNT for _ in range(self.players)]
+        self.space = [self.board.port] * self.players
+        self.stack = [c for c in range(RESOURCE_COUNT) for _ in range(CITY_TILES_PER_COLOUR)]
+        rng.shuffle(self.stack)
+        self.market, self.market_open = [], False
+        self.village_tiles, self.flipped, self.aside = {}, {}, []
+        if opts["mysteries"]:
+            self.market = [self.stack.pop() for _ in range(MARKET_SLOTS)]
+            self.market_open = True
+            tiles = list(VILLAGE_TILES)
+            rng.shuffle(tiles)
+            for village in self.board.villages("A2"):
+                self.village_tiles[village] = tiles.pop()
+            self.aside = tiles
+        self.boxed_tiles, self.boxed_treasures = [], 0
+        self.medals_left = list(range(MEDALS))
+        self.medal = [None] * self.players
+        self.gem = None
+        first = opts["first_player"]
+        self.first = rng.below(self.players) if first == "random" else first
+        self.seat = self.first
+        self.pending = []
+        self.turns = 0
+        self.gates_closed = False
+        self.capped = False
+        self._winners = []
+
+    def _index_board(self) -> None:
+        self._roads_from: dict[str, list[Road]] = {sid: self.board.roads_from(sid) for sid in self.board.spaces}
+        self._road_by_number = {r.number: r for r in self.board.roads}
+
+    # ----------------------------------------------------------------- protocol
+
+    @property
+    def current_player(self) -> int | None:
+        if self.is_over:
+            return None
+        if self.pending and self.pending[0][0] in ("return", "drought"):
+            seat: int = self.pending[0][1]
+            return seat
+        return self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def phase(self) -> str:
+        """``action`` (the main action), ``return``, ``drought``, ``thief``, ``city``, ``medal`` or ``over``."""
+        if self.pending:
+            step: str = self.pending[0][0]
+            return step
+        return "action"
+
+    @property
+    def scores(self) -> list[int]:
+        """1 for each traveler in the Palace, else 0."""
+        return [1 if self.space[s] == self.board.palace else 0 for s in range(self.players)]
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    @property
+    def truncated(self) -> bool:
+        return self.capped
+
+    def parse(self, text: str) -> Action:
+        """Read an action; ``move N`` alone names the road's only legal payment, if there is just one."""
+        if isinstance(text, str) and text.split()[:1] == ["move"] and len(text.split()) == 2:
+            kind, args = notation.read(text)
+            if kind == "move_any":
+                options = [a for a in self.legal_actions() if a.kind == "move" and a.args[0] == args[0]]
+                if len(options) == 1:
+                    return options[0]
+                if not options:
+                    raise IllegalAction(self._why_no_move(args[0]))
+                raise IllegalAction(f"road {args[0]} can be paid in {len(options)} ways; say which, e.g. "
+                                    f"'{options[0]}'")
+        return self.actions.parse(text)
+
+    def apply(self, action: Action | str) -> None:
+        if isinstance(action, str):
+            action = self.parse(action)
+        super().apply(action)
+
+    def is_legal(self, action: Action | str) -> bool:
+        try:
+            if isinstance(action, str):
+                action = self.parse(action)
+        except IllegalAction:
+            return False
+        return self.why_illegal(action) is None
+
+    # ----------------------------------------------------------------- legal actions
+
+    def legal_actions(self) -> list[Action]:
+        phase = self.phase
+        get = ACTIONS.get
+        if phase == "action":
+            acts = self._main_actions()
+            return acts if acts else [get("pass")]
+        if phase in ("return", "drought"):
+            seat = self.pending[0][1]
+            kind = "return" if phase == "return" else "discard"
+            return [get(kind, c) for c, n in enumerate(self.purse[seat]) if n]
+        if phase == "thief":
+            return [get("give", c, s) for c in range(6) if self.purse[self.seat][c]
+                    for s in range(self.players) if s != self.seat]
+        if phase == "city":
+            acts = [get("city_stack")] if self.stack else []
+            return acts + [get("city_market", i) for i, t in enumerate(self.market) if t >= 0]
+        if phase == "medal":
+            return [get("medal", m) for m in self.medals_left]
+        return []
+
+    def _main_actions(self) -> list[Action]:
+        seat = self.seat
+        if self.space[seat] == self.board.palace:
+            return []
+        get = ACTIONS.get
+        sup = self.supply
+        avail = [c for c in range(RESOURCE_COUNT) if sup[c]]
+        acts = []
+        if len(avail) >= 3:
+            acts += [get("take", *combo) for combo in combinations(avail, 3)]
+        else:
+            acts += [get("take", *avail)] if len(avail) == 2 else []
+            acts += [get("take", c) for c in avail]
+        acts += [get("take2", c) for c in range(RESOURCE_COUNT) if sup[c] >= 2]
+        if sup[GOLD]:
+            acts.append(get("take_gold"))
+        purse, active = self.purse[seat], self.active[seat]
+        for road in self._roads_from[self.space[seat]]:
+            for code in payments(road.cost, purse, active, purse[TREASURE]):
+                acts.append(get("move", road.number, code))
+        acts.sort(key=lambda a: a.index)
+        return acts
+
+    # ----------------------------------------------------------------- legality, in players' words
+
+    def why_illegal(self, action: Action) -> str | None:
+        if self.is_over:
+            return "the game is over"
+        kind = action.kind
+        phase = self.phase
+        if phase in ("return", "drought"):
+            seat = self.pending[0][1]
+            want = "return" if phase == "return" else "discard"
+            if kind != want:
+                limit = PURSE_LIMIT if phase == "return" else DROUGHT_LIMIT
+                return (f"traveler {seat} holds {sum(self.purse[seat])} tokens and must {want} down to {limit} "
+                        "before anything else")
+            if not self.purse[seat][action.args[0]]:
+                return f"traveler {seat} holds no {self._token_word(action.args[0])} to {want}"
+            return None
+        if phase == "thief" and kind != "give":
+            return "the Kind-Hearted Thief: give one of your tokens to another traveler first ('give r to 2')"
+        if phase == "city" and kind not in ("city_stack", "city_market"):
+            return "you reached a city: take the top City tile ('city stack') or one from the Marketplace first"
+        if phase == "medal" and kind != "medal":
+            return "you reached the Palace: choose a Queen's Medal first ('medal N')"
+        if phase == "action" and kind in ("return", "discard", "give", "city_stack", "city_market", "medal"):
+            return {"return": f"tokens are returned only when a purse holds more than {PURSE_LIMIT}",
+                    "discard": "tokens are discarded only in a Drought",
+                    "give": "a token is given only when you find the Kind-Hearted Thief",
+                    "medal": "a medal is chosen only on reaching the Palace"}.get(
+                kind, "a City tile is taken only on reaching a city")
+        check = getattr(self, f"_check_{kind}")
+        reason: str | None = check(action.args)
+        return reason
+
+    def _token_word(self, c: int) -> str:
+        return "Treasure" if c == TREASURE else PALETTE.word(c)
+
+    def _in_palace(self) -> str | None:
+        if self.space[self.seat] == self.board.palace:
+            return "you are in the Palace: travelers there pass"
+        return None
+
+    def _check_take(self, args: tuple[int, ...]) -> str | None:
+        p = self._in_palace()
+        if p:
+            return p
+        for c in args:
+            if not self.supply[c]:
+                return f"there is no {PALETTE.word(c)} left in the supply"
+        left = sum(1 for c in range(RESOURCE_COUNT) if self.supply[c])
+        if len(args) < 3 and left >= 3:
+            return (f"take 3 resources of different colours; fewer only when fewer than 3 colours are left "
+                    f"(there are {left})")
+        return None
+
+    def _check_take2(self, args: tuple[int, ...]) -> str | None:
+        p = self._in_palace()
+        if p:
+            return p
+        c = args[0]
+        if self.supply[c] < 2:
+            return f"take two of one colour needs 2 in the supply; {PALETTE.word(c)} has {self.supply[c]}"
+        return None
+
+    def _check_take_gold(self, args: tuple[int, ...]) -> str | None:
+        p = self._in_palace()
+        if p:
+            return p
+        if not self.supply[GOLD]:
+            return "there is no gold coin left in the supply"
+        return None
+
+    def _why_no_move(self, number: int) -> str:
+        road = self._road_by_number.get(number)
+        if road is None:
+            return f"there is no road {number} on this board"
+        if road.start != self.space[self.seat]:
+            here = self.board.spaces[self.space[self.seat]].name
+            return f"road {number} leaves {self.board.spaces[road.start].name}, not {here}, where you are"
+        need = ", ".join(PALETTE.word(c) for c in road.cost)
+        return (f"you cannot pay road {number}'s banner ({need}) with your tokens, active City tiles and gold "
+                "coins")
+
+    def _check_move(self, args: tuple[int, ...]) -> str | None:
+        p = self._in_palace()
+        if p:
+            return p
+        number, code = args
+        road = self._road_by_number.get(number)
+        if road is None or road.start != self.space[self.seat]:
+            return self._why_no_move(number)
+        pay = PAYMENTS[code]
+        purse, active = self.purse[self.seat], self.active[self.seat]
+        banner = [0] * RESOURCE_COUNT
+        for c in road.cost:
+            banner[c] += 1
+        wild = 0
+        for c in range(RESOURCE_COUNT):
+            covered = pay[c] + pay[5 + c]
+            if covered > banner[c]:
+                return (f"road {number}'s banner asks {banner[c]} {PALETTE.word(c)}; you would pay {covered}: "
+                        "a traveler pays exactly the banner, never more")
+            wild += banner[c] - covered
+            if pay[c] > purse[c]:
+                return f"you hold {purse[c]} {PALETTE.word(c)} token(s), not {pay[c]}"
+            if pay[5 + c] > active[c]:
+                return f"you have {active[c]} active {PALETTE.word(c)} City tile(s), not {pay[5 + c]}"
+        if pay[10] + pay[11] != wild:
+            return (f"this payment leaves {wild} of the banner to gold coins or the Treasure, but names "
+                    f"{pay[10] + pay[11]}: a traveler pays exactly the banner")
+        if pay[10] > purse[GOLD]:
+            return f"you hold {purse[GOLD]} gold coin(s), not {pay[10]}"
+        if pay[11] > purse[TREASURE]:
+            return f"you hold {purse[TREASURE]} Treasure(s), not {pay[11]}"
+        return None
+
+    def _check_pass(self, args: tuple[int, ...]) -> str | None:
+        if self.phase != "action" or self._main_actions():
+            return "pass is allowed only in the Palace or when you have no other legal action"
+        return None
+
+    def _check_give(self, args: tuple[int, ...]) -> str | None:
+        c, to = args
+        if to == self.seat:
+            return "the Thief's gift goes to another traveler, not to yourself"
+        if to >= self.players:
+            return f"there is no traveler {to}; seats are 0 to {self.players - 1}"
+        if not self.purse[self.seat][c]:
+            return f"you hold no {PALETTE.word(c)} to give"
+        return None
+
+    def _check_city_stack(self, args: tuple[int, ...]) -> str | None:
+        if not self.stack:
+            return "the City tile stack is empty; take one from the Marketplace"
+        return None
+
+    def _check_city_market(self, args: tuple[int, ...]) -> str | None:
+        if not self.market_open:
+            return "there is no Marketplace in this game" if not self.options["mysteries"] else \
+                "a Tornado swept the Marketplace away; take the top of the stack"
+        if self.market[args[0]] < 0:
+            return f"Marketplace slot {args[0] + 1} is empty"
+        return None
+
+    def _check_medal(self, args: tuple[int, ...]) -> str | None:
+        if args[0] not in self.medals_left:
+            return f"medal {args[0] + 1} has already been given"
+        return None
+
+    # ----------------------------------------------------------------- carrying out
+
+    def _do(self, action: Action) -> None:
+        getattr(self, f"_do_{action.kind}")(action.args)
+        self._advance()
+
+    def _gain(self, seat: int, c: int, n: int = 1) -> None:
+        self.supply[c] -= n
+        self.purse[seat][c] += n
+
+    def _do_take(self, args: tuple[int, ...]) -> None:
+        for c in args:
+            self._gain(self.seat, c)
+        self._after_take()
+
+    def _do_take2(self, args: tuple[int, ...]) -> None:
+        self._gain(self.seat, args[0], 2)
+        self._after_take()
+
+    def _do_take_gold(self, args: tuple[int, ...]) -> None:
+        self._gain(self.seat, GOLD)
+        self._after_take()
+
+    def _after_take(self) -> None:
+        self.pending = [["return", self.seat], ["end_turn"]]
+
+    def _do_move(self, args: tuple[int, ...]) -> None:
+        number, code = args
+        seat = self.seat
+        pay = PAYMENTS[code]
+        purse, active, used = self.purse[seat], self.active[seat], self.used[seat]
+        for c in range(RESOURCE_COUNT):
+            if pay[c]:
+                purse[c] -= pay[c]
+                self.supply[c] += pay[c]
+            if pay[5 + c]:
+                active[c] -= pay[5 + c]
+                used[c] += pay[5 + c]
+        purse[GOLD] -= pay[10]
+        self.supply[GOLD] += pay[10]
+        purse[TREASURE] -= pay[11]
+        self.boxed_treasures += pay[11]
+        road = self._road_by_number[number]
+        self.space[seat] = road.end
+        kind = self.board.spaces[road.end].kind
+        if kind == "city":
+            self.pending = [["city"], ["end_turn"]]
+        elif kind == "palace":
+            self.gates_closed = True
+            self.pending = [["medal"], ["end_turn"]]
+        else:
+            self.pending = self._village_steps(road.end) + [["extra_turn"]]
+
+    def _village_steps(self, village: str) -> list[list[Any]]:
+        """Flip a face-down Village tile (Mysteries) and apply it; the steps it sets off."""
+        effect = self.village_tiles.pop(village, None)
+        if effect is None:
+            return []
+        self.flipped[village] = effect
+        seat = self.seat
+        if effect == "tornado":
+            self.boxed_tiles += [t for t in self.market if t >= 0]
+            self.market = [-1] * MARKET_SLOTS
+            self.market_open = False
+            return []
+        if effect == "treasure":
+            self.purse[seat][TREASURE] += 1
+            return [["return", seat]]
+        if effect == "drought":
+            return [["drought", (seat + i) % self.players] for i in range(self.players)]
+        if effect == "thief":
+            return [["thief"]]
+        self.gem = seat
+        return []
+
+    def _do_return(self, args: tuple[int, ...]) -> None:
+        self._give_back(self.pending[0][1], args[0])
+
+    def _do_discard(self, args: tuple[int, ...]) -> None:
+        self._give_back(self.pending[0][1], args[0])
+
+    def _give_back(self, seat: int, c: int) -> None:
+        self.purse[seat][c] -= 1
+        if c == TREASURE:
+            self.boxed_treasures += 1
+        else:
+            self.supply[c] += 1
+
+    def _do_give(self, args: tuple[int, ...]) -> None:
+        c, to = args
+        self.purse[self.seat][c] -= 1
+        self.purse[to][c] += 1
+        self.pending[0] = ["return", to]
+
+    def _take_city_tile(self, colour: int) -> None:
+        seat = self.seat
+        self.active[seat][colour] += 1
+        for c in range(RESOURCE_COUNT):
+            self.active[seat][c] += self.used[seat][c]
+            self.used[seat][c] = 0
+
+    def _do_city_stack(self, args: tuple[int, ...]) -> None:
+        self.pending.pop(0)
+        self._take_city_tile(self.stack.pop())
+
+    def _do_city_market(self, args: tuple[int, ...]) -> None:
+        self.pending.pop(0)
+        colour = self.market[args[0]]
+        self.market[args[0]] = self.stack.pop() if self.stack else -1
+        self._take_city_tile(colour)
+
+    def _do_medal(self, args: tuple[int, ...]) -> None:
+        self.pending.pop(0)
+        self.medals_left.remove(args[0])
+        self.medal[self.seat] = args[0]
+
+    def _do_pass(self, args: tuple[int, ...]) -> None:
+        self.pending = [["end_turn"]]
+
+    def _advance(self) -> None:
+        """Carry out the automatic steps at the head of the queue until one waits for a decision."""
+        while self.pending:
+            step = self.pending[0]
+            kind = step[0]
+            if kind == "return":
+                if sum(self.purse[step[1]]) > PURSE_LIMIT:
+                    return
+            elif kind == "drought":
+                if sum(self.purse[step[1]]) > DROUGHT_LIMIT:
+                    return
+            elif kind == "thief":
+                if any(self.purse[self.seat][:6]) and self.players > 1:
+                    return
+            elif kind == "city":
+                if self.market_open and any(t >= 0 for t in self.market):
+                    return
+                self.pending.pop(0)
+                if self.stack:
+                    self._take_city_tile(self.stack.pop())
+                else:
+                    self._take_city_tile_none()
+                continue
+            elif kind == "medal":
+                if len(self.medals_left) > 1:
+                    return
+                self.pending.pop(0)
+                if self.medals_left:
+                    self.medal[self.seat] = self.medals_left.pop()
+                continue
+            elif kind == "extra_turn":
+                self.pending.pop(0)
+                return
+            elif kind == "end_turn":
+                self.pending.pop(0)
+                self._end_turn()
+                return
+            elif kind == "over":
+                return
+            self.pending.pop(0)
+
+    def _take_city_tile_none(self) -> None:
+        """An empty stack gives no tile; the used tiles are made active all the same (ruling 22)."""
+        seat = self.seat
+        for c in range(RESOURCE_COUNT):
+            self.active[seat][c] += self.used[seat][c]
+            self.used[seat][c] = 0
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        nxt = (self.seat + 1) % self.players
+        if self.gates_closed and nxt == self.first:
+            self._finish()
+            return
+        cap = self.options["max_turns"]
+        if cap is not None and self.turns >= cap:
+            self.capped = True
+            self.pending = [["over"]]
+            self._winners = []
+            return
+        self.seat = nxt
+
+    def _finish(self) -> None:
+        """The gates have closed and the round is complete: everyone in the Palace wins, unless the holder of the
+        Queen's Gem is there, who wins alone. (The supply always holds tokens that a traveler outside the Palace
+        may take, so the game cannot stall before someone arrives.)"""
+        self.pending = [["over"]]
+        arrived = [s for s in range(self.players) if self.space[s] == self.board.palace]
+        self._winners = [self.gem] if self.gem in arrived else arrived
+
+    def _result_details(self) -> dict[str, Any]:
+        details: dict[str, Any] = {
+            "in_palace": [self.space[s] == self.board.palace for s in range(self.players)],
+            "medals": [None if m is None else m + 1 for m in self.medal],
+            "queens_gem": self.gem,
+        }
+        if self.is_over and self.gem is not None and self._winners == [self.gem] and sum(details["in_palace"]) > 1:
+            details["tie_break"] = "the traveler holding the Queen's Gem reached the Palace and wins alone"
+        return details
+
+    # ----------------------------------------------------------------- views and state
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        self._check_seat(seat)
+        names = PALETTE.names
+        over = self.is_over
+        current = self.current_player
+        seats = []
+        for s in range(self.players):
+            tiles = [{"colour": names[c], "active": True} for c in range(RESOURCE_COUNT)
+                     for _ in range(self.active[s][c])]
+            tiles += [{"colour": names[c], "active": False} for c in range(RESOURCE_COUNT)
+                      for _ in range(self.used[s][c])]
+            seats.append({
+                "seat": s,
+                "space": self.space[s],
+                "in_palace": self.space[s] == self.board.palace,
+                "tokens": dict(zip(names, self.purse[s][:6])),
+                "treasure": self.purse[s][TREASURE],
+                "purse_total": sum(self.purse[s]),
+                "city_tiles": tiles,
+                "medal": None if self.medal[s] is None else self.medal[s] + 1,
+                "queens_gem": self.gem == s,
+            })
+        v: dict[str, Any] = {
+            "game": self.name,
+            "players": self.players,
+            "viewer": seat,
+            "current_player": current,
+            "turn_of": None if over else self.seat,
+            "decision": "none" if over else self.phase,
+            "turn": self.turns + (0 if over else 1),
+            "round": self.turns // self.players + (0 if over else 1),
+            "first_player": self.first,
+            "final_round": self.gates_closed,
+            "gates_closed": self.gates_closed,
+            "is_over": over,
+            "short": self.options["short"],
+            "mysteries": self.options["mysteries"],
+            "supply": dict(zip(names, self.supply)),
+            "board": self.board.as_view(),
+            "seats": seats,
+            "city_stack": len(self.stack),
+            "marketplace": ([None if t < 0 else names[t] for t in self.market] if self.market_open else None),
+            "village_tiles": {**{v: "face down" for v in self.village_tiles},
+                              **{v: EFFECT_NAMES[e] for v, e in self.flipped.items()}},
+            "village_tiles_aside": len(self.aside),
+            "medals_left": [m + 1 for m in self.medals_left],
+            "legal_actions": [a.text for a in self.legal_actions()] if seat is not None and seat == current else [],
+        }
+        if over:
+            v["result"] = self.result
+        return v
+
+    def move_options(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The roads out of a traveler's space, each with its banner and the payments open to them now."""
+        s = self.seat if seat is None else seat
+        out = []
+        for road in self._roads_from[self.space[s]]:
+            codes = payments(road.cost, self.purse[s], self.active[s], self.purse[s][TREASURE])
+            out.append({"road": road.number, "to": road.end, "to_name": self.board.spaces[road.end].name,
+                        "kind": self.board.spaces[road.end].kind, "cost": [PALETTE.names[c] for c in road.cost],
+                        "payments": [payment_text(PAYMENTS[c]) for c in codes]})
+        return out
+
+    _SCALARS = ("seat", "turns", "first", "gates_closed", "capped", "gem", "market_open",
+                "boxed_treasures")
+    _LISTS = ("supply", "purse", "active", "used", "space", "stack", "market", "aside", "boxed_tiles",
+              "medals_left", "medal", "pending", "_winners")
+
+    def _state(self) -> dict[str, Any]:
+        state: dict[str, Any] = {k: getattr(self, k) for k in self._SCALARS}
+        for k in self._LISTS:
+            state[k.lstrip("_")] = getattr(self, k)
+        state["side_refs"] = self.side_refs
+        state["village_tiles"] = self.village_tiles
+        state["flipped"] = self.flipped
+        return state
+
+    def _restore(self, state: dict[str, Any]) -> None:
+        for k in self._SCALARS:
+            setattr(self, k, state[k])
+        for k in self._LISTS:
+            setattr(self, k, [list(x) if isinstance(x, list) else x for x in state[k.lstrip("_")]])
+        self.side_refs = list(state["side_refs"])
+        self.village_tiles = dict(state["village_tiles"])
+        self.flipped = dict(state["flipped"])
+        self.board = assemble(self.side_refs)
+        self._index_board()
+
+    def _copy_state(self, other: Game) -> None:
+        o: Any = other
+        o.board, o.side_refs = self.board, self.side_refs
+        o._roads_from, o._road_by_number = self._roads_from, self._road_by_number
+        for k in self._SCALARS:
+            setattr(o, k, getattr(self, k))
+        o.supply = self.supply[:]
+        o.purse = [p[:] for p in self.purse]
+        o.active = [a[:] for a in self.active]
+        o.used = [u[:] for u in self.used]
+        o.space = self.space[:]
+        o.stack = self.stack[:]
+        o.market = self.market[:]
+        o.aside = self.aside[:]
+        o.boxed_tiles = self.boxed_tiles[:]
+        o.medals_left = self.medals_left[:]
+        o.medal = self.medal[:]
+        o.pending = [p[:] for p in self.pending]
+        o._winners = self._winners[:]
+        o.village_tiles = dict(self.village_tiles)
+        o.flipped = dict(self.flipped)
+
