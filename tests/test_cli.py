@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import splendor
 from splendor.core.record import Record
 
@@ -19,8 +21,8 @@ def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Complet
                           env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"})
 
 
-def _random_record(seed: int, players: int = 2) -> Record:
-    g = splendor.new_game("classic", players=players, seed=seed)
+def _random_record(seed: int, players: int = 2, game: str = "classic", **options: object) -> Record:
+    g = splendor.new_game(game, players=players, seed=seed, **options)
     rng = random.Random(seed)
     while not g.is_over:
         acts = g.legal_actions()
@@ -28,11 +30,15 @@ def _random_record(seed: int, players: int = 2) -> Record:
     return g.record
 
 
-def test_play_a_whole_scripted_human_game_on_standard_input(tmp_path: Path) -> None:
-    expected = _random_record(seed=11)
+@pytest.mark.parametrize(("game", "flags"), [("classic", []), ("pokemon", []), ("kids", []),
+                                             ("kids", ["--mysteries"]), ("kids", ["--short"])])
+def test_play_a_whole_scripted_human_game_on_standard_input(tmp_path: Path, game: str, flags: list[str]) -> None:
+    options = {f.removeprefix("--"): True for f in flags}
+    expected = _random_record(seed=11, game=game, **options)
     saved = tmp_path / "game.record"
     script = "\n".join(expected.actions) + f"\n{saved}\n"
-    out = run("play", "--seats", "ann:human,bob:human", "--seed", "11", stdin=script)
+    out = run("play", "--game", game, "--seats", "ann:human,bob:human", "--seed", "11", *flags,
+              "--database-url", f"sqlite:///{tmp_path}/p.db", stdin=script)
     assert out.returncode == 0, out.stderr
     assert "Game over." in out.stdout and "Record saved to" in out.stdout
     assert Record.from_text(saved.read_text()).actions == expected.actions
@@ -61,6 +67,19 @@ def test_play_against_bots_to_the_end_and_save_the_record(tmp_path: Path) -> Non
     assert "Game over." in out.stdout
     game = splendor.replay(saved.read_text())
     assert game.is_over
+
+
+def test_kids_options_belong_to_kids() -> None:
+    out = run("play", "--game", "classic", "--mysteries")
+    assert out.returncode == 2 and "belong to Splendor Kids" in out.stderr
+
+
+def test_play_kids_shows_the_roads_and_what_they_cost() -> None:
+    out = run("play", "--game", "kids", "--seats", "human,greedy", "--seed", "1", stdin="quit\n\n")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "Roads from here" in text and "road 1 →" in text and "not the published board" not in text
+    assert "Board designed by the splendor project" in text
 
 
 def test_play_with_a_bad_seat_is_a_clear_error() -> None:
