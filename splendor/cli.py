@@ -9,10 +9,12 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from splendor.bots.base import make_bot
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.record import Record
@@ -255,6 +257,144 @@ def bench(
                   f"[bold]{figures['decisions_per_second']:,.0f} decisions/s[/], "
                   f"{figures['games_per_second']:,.1f} games/s "
                   f"({figures['games']} games, {figures['decisions']} decisions in {figures['seconds']} s)")
+
+
+@app.command()
+def arena(
+    bots: Annotated[str, typer.Option(help="Comma-separated bots, one per seat: random, greedy, "
+                                           "ismcts[:easy|medium|hard|ITERATIONS], cmd:PROGRAM")],
+    game: Annotated[str, typer.Option(help="Which game")] = "classic",
+    players: Annotated[Optional[int], typer.Option(help="Players (default: as many as bots)")] = None,
+    games: Annotated[int, typer.Option(help="How many games")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the bots")] = 0,
+    backend: Annotated[str, typer.Option(help="local, process or ray")] = "process",
+    workers: Annotated[Optional[int], typer.Option(help="Worker processes (default: all cores)")] = None,
+    address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
+    out: Annotated[Optional[Path], typer.Option(help="Folder for every game's record and summary.json")] = None,
+    max_turns: Annotated[int, typer.Option(help="Turn cap per game (truncated beyond)")] = 500,
+    move_time: Annotated[float, typer.Option(help="Seconds an outside bot has per decision")] = 5.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON")] = False,
+) -> None:
+    """Play a tournament with seats rotated, and rate the bots (wins, 95% intervals, OpenSkill)."""
+    _check_game(game)
+    from splendor.arena import BACKENDS, run_matches, schedule, standings
+    from splendor.arena.schedule import entry_names
+
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    players = players or len(specs)
+    if backend not in BACKENDS:
+        raise _fail(f"unknown back end {backend!r}; the back ends are {', '.join(BACKENDS)}")
+    try:
+        for spec in set(specs):
+            make_bot(spec)
+        matches = schedule(game, players, specs, games, seed, options={"max_turns": max_turns},
+                           move_time=move_time)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    results = []
+    with Progress(console=errors, transient=True) as progress:
+        task = progress.add_task(f"{game}: {games} games on {backend}", total=games)
+        try:
+            for r in run_matches(matches, backend=backend, workers=workers, address=address):
+                results.append(r)
+                progress.advance(task)
+        except (RuntimeError, ValueError) as e:
+            raise _fail(str(e)) from None
+    table_rows = standings(results, entry_names(specs))
+    summary = {"game": game, "players": players, "games": games, "seed": seed, "backend": backend,
+               "standings": [t.as_dict() for t in table_rows],
+               "truncated": sum(1 for r in results if r.status == "truncated"),
+               "forfeits": [dict(r.forfeit, game=r.index) for r in sorted(results, key=lambda x: x.index)
+                            if r.forfeit],
+               "mean_turns": round(sum(r.turns for r in results) / len(results), 2),
+               "seconds_per_decision": round(sum(r.seconds for r in results) / max(1, sum(r.decisions
+                                                                                          for r in results)), 5)}
+    if out is not None:
+        (out / "records").mkdir(parents=True, exist_ok=True)
+        for r in results:
+            (out / "records" / f"game-{r.index:05d}.record").write_text(r.record, encoding="utf-8")
+        (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    if as_json:
+        print(json.dumps(summary, sort_keys=True))
+        return
+    table = Table(title=f"{game}: {games} games, {players} players, seats rotated")
+    for col in ("bot", "games", "wins", "shared", "win rate", "95% interval", "rating (μ−3σ)", "forfeits"):
+        table.add_column(col)
+    for t in table_rows:
+        low, high = t.interval
+        table.add_row(t.bot, str(t.games), str(t.wins), str(t.shared), f"{t.win_rate:.1%}",
+                      f"{low:.1%}–{high:.1%}", f"{t.rating:.2f}", str(t.forfeits))
+    console.print(table)
+    console.print(f"mean turns {summary['mean_turns']} · truncated {summary['truncated']} · "
+                  f"{summary['seconds_per_decision']:.4f} s per decision")
+    for f in summary["forfeits"]:
+        console.print(f"[yellow]forfeit[/] game {f['game']}: {f['bot']} (seat {f['seat']}): {f['reason']}",
+                      highlight=False)
+    if out is not None:
+        console.print(f"Records and summary.json in {out}")
+
+
+@app.command()
+def hint(
+    file: Annotated[Path, typer.Argument(help="A game record")],
+    upto: Annotated[Optional[int], typer.Option(help="The position after this many actions (default: the end)")]
+    = None,
+    iterations: Annotated[int, typer.Option(help="Search iterations")] = 1500,
+    seed: Annotated[int, typer.Option(help="Search seed")] = 0,
+) -> None:
+    """The move the search bot prefers in a recorded position, and its estimated win chance."""
+    from splendor.bots.search import hint as search_hint
+
+    try:
+        g = replay_record(Record.from_text(file.read_text(encoding="utf-8")), upto=upto)
+        advice = search_hint(g, iterations=iterations, seed=seed)
+    except (OSError, ValueError) as e:
+        raise _fail(str(e)) from None
+    console.print(f"Seat {advice['seat']} should play [bold]{advice['action']}[/] "
+                  f"(estimated win chance {advice['win_chance']:.0%}, {advice['iterations']} iterations).")
+    for alt in advice["alternatives"]:  # type: ignore[attr-defined]
+        console.print(f"  {alt['action']:<28} visits {alt['visits']:>5}  win chance {alt['win_chance']:.0%}",
+                      markup=False)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
+    database_url: Annotated[Optional[str], typer.Option(help="Where games and profiles are kept (default: "
+                                                             "$SPLENDOR_DATABASE_URL, else SQLite in your data "
+                                                             "folder)")] = None,
+    bot_workers: Annotated[Optional[int], typer.Option(help="Processes that think for bots")] = None,
+    requests_per_second: Annotated[float, typer.Option(help="Requests a client address may make per second")]
+    = 500.0,
+    request_burst: Annotated[int, typer.Option(help="Requests a client address may make at once")] = 1000,
+    max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = 64 * 1024,
+) -> None:
+    """Run the game server: HTTP + WebSocket API, games kept in the store and resumed after a restart."""
+    import logging
+
+    import uvicorn
+
+    from splendor.server import Settings, create_app
+    from splendor.store.database import database_url as resolve_url
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    extra = {} if bot_workers is None else {"bot_workers": bot_workers}
+    settings = Settings(database_url=database_url, requests_per_second=requests_per_second,
+                        request_burst=request_burst, max_body_bytes=max_body, **extra)
+    console.print(f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "
+                  f"store: {_safe_url(resolve_url(database_url))}", highlight=False)
+    uvicorn.run(create_app(settings), host=host, port=port, access_log=False, log_level="info")
+
+
+def _safe_url(url: str) -> str:
+    """A database URL with any password blanked."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - show nothing rather than a secret
+        return "(custom database)"
 
 
 kids_app = typer.Typer(help="Splendor Kids boards: check a transcribed board, draw a board.", no_args_is_help=True)

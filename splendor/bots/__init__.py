@@ -4,6 +4,6 @@ A bot sees what its seat may see (the seat's view and the legal actions) and ans
 ``make_bot("greedy", seed=1)`` builds one by name.
 """
 
-from splendor.bots.base import BOTS, Bot, Decision, decide, make_bot
+from splendor.bots.base import BOTS, Bot, Decision, Forfeit, decide, decision_for, make_bot
 
-__all__ = ["BOTS", "Bot", "Decision", "decide", "make_bot"]
+__all__ = ["BOTS", "Bot", "Decision", "Forfeit", "decide", "decision_for", "make_bot"]

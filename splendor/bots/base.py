@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from splendor.core.actions import Action
@@ -12,12 +14,26 @@ from splendor.core.game import Game
 
 @dataclass(frozen=True)
 class Decision:
-    """What a bot is shown when it must decide: its seat's view and the legal actions, nothing hidden."""
+    """What a bot is shown when it must decide: its seat's view and the legal actions, nothing hidden.
+
+    ``sample(rng)`` deals a full state consistent with the view (the engine's ``determinize``), for bots that
+    search; the real hidden state is never handed over.
+    """
 
     game: str
     seat: int
     view: dict[str, Any]
     legal: list[Action]
+    sample: Callable[[random.Random], Game] | None = field(default=None, compare=False, repr=False)
+
+
+class Forfeit(Exception):
+    """A bot lost its game by failing to answer properly (late, illegal, malformed, or not at all)."""
+
+    def __init__(self, seat: int, reason: str) -> None:
+        super().__init__(f"seat {seat} forfeits: {reason}")
+        self.seat = seat
+        self.reason = reason
 
 
 class Bot(Protocol):
@@ -33,27 +49,45 @@ class Bot(Protocol):
 BOTS: dict[str, str] = {
     "random": "splendor.bots.random_bot:RandomBot",
     "greedy": "splendor.bots.greedy:GreedyBot",
+    "ismcts": "splendor.bots.search:SearchBot",
+    "cmd": "splendor.bots.external:ExternalBot",
 }
+BOT_SPECS = "random, greedy, ismcts[:easy|medium|hard|ITERATIONS], cmd:PROGRAM"
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its name, e.g. ``make_bot("greedy", seed=3)`` (``ValueError`` naming the known bots)."""
-    name = spec.strip().lower()
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {spec!r}; the bots are {', '.join(sorted(BOTS))}")
+    """A bot from its spec: ``random``, ``greedy``, ``ismcts:hard`` (or ``ismcts:800`` iterations),
+    ``cmd:./mybot`` (an outside program speaking the line protocol). ``ValueError`` names the known bots."""
+    name, _, arg = spec.strip().partition(":")
+    name = name.lower()
+    if name not in BOTS or (name == "cmd" and not arg) or (name in ("random", "greedy") and arg):
+        raise ValueError(f"unknown bot {spec!r}; the bots are {BOT_SPECS}")
     module, _, attr = BOTS[name].partition(":")
     cls = getattr(importlib.import_module(module), attr)
-    bot: Bot = cls(seed=seed)
+    bot: Bot
+    if name == "ismcts":
+        level = arg.lower() or "medium"
+        bot = cls(seed=seed, iterations=int(level)) if level.isdigit() else cls(seed=seed, level=level)
+    elif name == "cmd":
+        bot = cls(arg, seed=seed)
+    else:
+        bot = cls(seed=seed)
     return bot
+
+
+def decision_for(game: Game) -> Decision:
+    """The Decision of the seat that must decide now: its view, the legal actions, and a sampler."""
+    seat = game.current_player
+    if seat is None:
+        raise ValueError("the game is over: nobody has a decision to make")
+    return Decision(game=game.name, seat=seat, view=game.view(seat), legal=game.legal_actions(),
+                    sample=lambda rng: game.determinize(seat, rng))
 
 
 def decide(bot: Bot, game: Game) -> Action:
     """Ask ``bot`` for the current player's action, showing it only that seat's view."""
-    seat = game.current_player
-    if seat is None:
-        raise ValueError("the game is over: nobody has a decision to make")
-    decision = Decision(game=game.name, seat=seat, view=game.view(seat), legal=game.legal_actions())
+    decision = decision_for(game)
     action = bot.choose(decision)
-    if action not in decision.legal:
+    if not isinstance(action, Action) or action not in decision.legal:
         raise ValueError(f"bot {bot.name} chose {action}, which is not legal now")
     return action

@@ -16,6 +16,7 @@ records, results and serialisation the same way for every game.
 from __future__ import annotations
 
 import json
+import random
 import secrets
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
@@ -127,6 +128,35 @@ class Game(ABC):
     def _copy_state(self, other: Game) -> None:
         """Copy the mutable state into ``other`` (a bare instance), sharing nothing mutable."""
 
+    @abstractmethod
+    def determinize(self, seat: int | None, rng: random.Random) -> Game:
+        """A full state consistent with what ``seat`` sees, its hidden parts dealt at random from what that seat
+        cannot see (for search). The deal starts from a canonical order, so it depends only on the seat's
+        information and ``rng``: two states that look the same to the seat give the same result."""
+
+    @abstractmethod
+    def progress(self) -> list[float]:
+        """Per seat, a rough estimate of how far along it is (a game-defined heuristic for search; bigger is
+        better; about one unit per turn of advantage). Never shown to players."""
+
+    def playout_action(self, rng: random.Random) -> Action:
+        """A quick, plausible action for the player to move, for search playouts (games give a smarter one).
+
+        It reads the whole state, so only call it on states the caller may see in full (determinizations).
+        """
+        legal = self.legal_actions()
+        return legal[rng.randrange(len(legal))]
+
+    def hint(self, seat: int | None = None, iterations: int = 1500, seed: int = 0) -> dict[str, Any]:
+        """The move the search bot prefers for ``seat`` (the seat to decide) and its estimated win chance.
+
+        A convenience over ``splendor.bots.search.hint``, imported only when called, so that the kernel still
+        depends on nothing above it when it loads.
+        """
+        from splendor.bots.search import hint
+
+        return hint(self, seat, iterations=iterations, seed=seed)
+
     def _result_details(self) -> dict[str, Any]:
         """Game-specific facts for ``result`` (tie-breaks, Pokédex marks)."""
         return {}
@@ -147,6 +177,14 @@ class Game(ABC):
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason)
+        self._do(action)
+        self.history.append(action)
+
+    def apply_legal(self, action: Action) -> None:
+        """Play an action taken from ``legal_actions()`` of this very state, skipping the check (for playouts).
+
+        Anything else must go through ``apply``: an unchecked illegal action corrupts the state.
+        """
         self._do(action)
         self.history.append(action)
 

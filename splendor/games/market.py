@@ -11,6 +11,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+import random
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -604,6 +605,77 @@ class MarketGame(Game):
     @abstractmethod
     def _decide_winners(self) -> list[int]:
         """The winning seats by the game's order of tie-breaks."""
+
+    # ----------------------------------------------------------------- search
+
+    def determinize(self, seat: int | None, rng: random.Random) -> Game:
+        g: Any = self.clone()
+        unseen = {c for s in range(self.players) if s != seat for c in self.reserved[s] if c in self.secret}
+        for r in range(len(self.decks)):
+            pool = sorted(self.decks[r] + [c for c in unseen if self.cards[c].row == r])
+            rng.shuffle(pool)
+            for s in range(self.players):
+                if s == seat:
+                    continue
+                hand = g.reserved[s]
+                for i, c in enumerate(hand):
+                    if c in unseen and self.cards[c].row == r:
+                        hand[i] = pool.pop()
+            g.decks[r] = pool
+        g.secret = {g.reserved[s][i] for s in range(self.players) for i, c in enumerate(self.reserved[s])
+                    if c in self.secret}          # a secret slot stays secret, whichever card it now holds
+        game: Game = g
+        return game
+
+    def progress(self) -> list[float]:
+        """Points, plus a little for each card bonus (the engine that earns later points), in points."""
+        return [self.points[s] + 0.4 * sum(self.bonuses[s]) + 0.1 * sum(self.tokens[s])
+                for s in range(self.players)]
+
+    def playout_action(self, rng: random.Random) -> Action:
+        """Buy the most valuable card you can (points first); otherwise take the tokens that bring the nearest
+        good card closest; return what that card needs least; take any follow-up decision at random."""
+        legal = self.legal_actions()
+        if self.phase == MAIN:
+            best, best_value = None, -1.0
+            for a in legal:
+                if a.kind == "buy" or a.kind == "buy_reserved":
+                    cid = self.rows[a.args[0]][a.args[1]] if a.kind == "buy" else self.reserved[self.seat][a.args[0]]
+                    card = self.cards[cid]
+                    value = card.points * 3 + card.bonus_count + rng.random()
+                    if value > best_value:
+                        best, best_value = a, value
+            if best is not None:
+                return best
+            want = self._wanted_colours()
+            takes = [a for a in legal if a.kind in ("take", "take2")]
+            if takes:
+                return max(takes, key=lambda a: sum(want[c] for c in a.args) * (2 if a.kind == "take2" else 1)
+                           + rng.random() * 0.5)
+        elif self.phase == RETURN:
+            want = self._wanted_colours()
+            return min(legal, key=lambda a: want[a.args[0]] + rng.random() * 0.1)
+        return legal[rng.randrange(len(legal))]
+
+    def _wanted_colours(self) -> list[float]:
+        """How much the seat to move wants each colour: the shortfalls of its nearest good cards."""
+        seat = self.seat
+        tok, bon = self.tokens[seat], self.bonuses[seat]
+        wild = len(tok) - 1
+        want = [0.0] * (wild + 1)
+        candidates = [c for row in self.rows[:3] for c in row if c >= 0] + self.reserved[seat]
+        scored = []
+        for cid in candidates:
+            cost = self.cards[cid].cost
+            short = [max(0, cost[c] - bon[c] - tok[c]) for c in range(wild)]
+            total = sum(short)
+            scored.append(((self.cards[cid].points + 1) / (1 + total), short))
+        scored.sort(key=lambda t: -t[0])
+        for weight, short in scored[:2]:
+            for c in range(wild):
+                want[c] += weight * short[c]
+        want[wild] = 10.0                    # never return a wild token if another will do
+        return want
 
     # ----------------------------------------------------------------- views
 

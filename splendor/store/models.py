@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint, func
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, func
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -35,3 +35,47 @@ class PokedexMark(Base):
     first_caught_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     games: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
     profile: Mapped[Profile] = relationship(back_populates="marks")
+
+
+class GameRow(Base):
+    """A game on the server: its header (game, players, seed, options) and where it stands."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), nullable=False)
+    players: Mapped[int] = mapped_column(Integer, nullable=False)
+    seed: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    options: Mapped[str] = mapped_column(Text, nullable=False)          # JSON
+    status: Mapped[str] = mapped_column(String(12), nullable=False, default="ongoing")
+    actions: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    seats: Mapped[list[SeatRow]] = relationship(back_populates="game", cascade="all, delete-orphan",
+                                                order_by="SeatRow.seat")
+
+
+class SeatRow(Base):
+    """Who plays a seat: a person (known by a hash of the seat's secret) or a bot."""
+
+    __tablename__ = "game_seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), nullable=False)         # human | bot
+    bot: Mapped[str | None] = mapped_column(String(40))
+    name: Mapped[str | None] = mapped_column(String(40))
+    token_hash: Mapped[str | None] = mapped_column(String(64))
+    game: Mapped[GameRow] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    """One accepted action, in order: the game is its header plus these rows."""
+
+    __tablename__ = "game_actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)      # 1, 2, 3, ...
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    action: Mapped[str] = mapped_column(String(80), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from splendor.games.pokemon.cards import POKEMON, evolution_lines
 from splendor.store.database import Store
@@ -36,6 +37,22 @@ class PokedexPage:
         return len(self.marked), len(POKEMON)
 
 
+def mark_caught(s: Session, profile: str, caught: list[str]) -> None:
+    """Within an open session, mark the Pokémon caught in one game on a profile (created if new)."""
+    name = check_profile_name(profile)
+    prof = s.scalar(select(Profile).where(Profile.name == name))
+    if prof is None:
+        prof = Profile(name=name)
+        s.add(prof)
+        s.flush()
+    existing = {m.pokemon: m for m in s.scalars(select(PokedexMark).where(PokedexMark.profile_id == prof.id))}
+    for pokemon in dict.fromkeys(caught):
+        if pokemon in existing:
+            existing[pokemon].games += 1
+        else:
+            s.add(PokedexMark(profile_id=prof.id, pokemon=pokemon, games=1))
+
+
 class Pokedex:
     """Marks Pokémon on profiles, and reads a profile's page."""
 
@@ -48,21 +65,10 @@ class Pokedex:
         unknown = [p for p in caught if p not in POKEMON]
         if unknown:
             raise ValueError(f"not Pokémon of this game: {', '.join(unknown)}")
-        new: list[str] = []
         with self.store.session() as s:
-            prof = s.scalar(select(Profile).where(Profile.name == name))
-            if prof is None:
-                prof = Profile(name=name)
-                s.add(prof)
-                s.flush()
-            existing = {m.pokemon: m for m in s.scalars(select(PokedexMark).where(
-                PokedexMark.profile_id == prof.id))}
-            for pokemon in dict.fromkeys(caught):
-                if pokemon in existing:
-                    existing[pokemon].games += 1
-                else:
-                    s.add(PokedexMark(profile_id=prof.id, pokemon=pokemon, games=1))
-                    new.append(pokemon)
+            before = {p for p, in s.execute(select(PokedexMark.pokemon).join(Profile).where(Profile.name == name))}
+            mark_caught(s, name, caught)
+        new = [p for p in dict.fromkeys(caught) if p not in before]
         return new
 
     def page(self, profile: str) -> PokedexPage:

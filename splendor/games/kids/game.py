@@ -12,6 +12,7 @@ so an action never has to know what follows it.
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 from pathlib import Path
 from typing import Any, ClassVar
@@ -180,8 +181,27 @@ class KidsGame(Game):
         self._winners = []
 
     def _index_board(self) -> None:
+        """Lookups derived from the board, shared by clones: roads by space and number, and each space's cheapest
+        cost to the Palace (a village counts 2 less, a city 1 less) for ``progress``."""
         self._roads_from: dict[str, list[Road]] = {sid: self.board.roads_from(sid) for sid in self.board.spaces}
         self._road_by_number = {r.number: r for r in self.board.roads}
+        discount = {"village": 2.0, "city": 1.0}
+        dist: dict[str, float] = {}
+        for sid in sorted(self.board.spaces, key=lambda k: self.board.spaces[k].y):   # the Palace side first
+            dist[sid] = 0.0 if sid == self.board.palace else min(
+                (len(r.cost) - discount.get(self.board.spaces[r.end].kind, 0.0) + dist[r.end]
+                 for r in self._roads_from[sid]), default=99.0)
+        self._distance = dist
+        moves: dict[str, int] = {}
+        for sid in sorted(self.board.spaces, key=lambda k: self.board.spaces[k].y):
+            if sid == self.board.palace:
+                moves[sid] = 0
+                continue
+            best = min(self._roads_from[sid], key=lambda r: len(r.cost) - discount.get(
+                self.board.spaces[r.end].kind, 0.0) + dist[r.end])
+            extra = 0 if self.board.spaces[best.end].kind == "village" else 1
+            moves[sid] = extra + moves[best.end]
+        self._moves = moves
 
     # ----------------------------------------------------------------- protocol
 
@@ -638,6 +658,51 @@ class KidsGame(Game):
             details["tie_break"] = "the traveler holding the Queen's Gem reached the Palace and wins alone"
         return details
 
+    # ----------------------------------------------------------------- search
+
+    def determinize(self, seat: int | None, rng: random.Random) -> Game:
+        """The City stack and the face-down (and set-aside) Village tiles dealt anew; every seat sees the same."""
+        g: Any = self.clone()
+        g.stack = sorted(self.stack)
+        rng.shuffle(g.stack)
+        tiles = sorted(list(self.village_tiles.values()) + self.aside)
+        rng.shuffle(tiles)
+        g.village_tiles = {v: tiles.pop() for v in self.village_tiles}
+        g.aside = tiles
+        game: Game = g
+        return game
+
+    def playout_action(self, rng: random.Random) -> Action:
+        """Move along the road that gets closest to the Palace when you can pay it; else take tokens."""
+        legal = self.legal_actions()
+        if self.phase == "action":
+            moves = [a for a in legal if a.kind == "move"]
+            if moves and rng.random() < 0.9:
+                dist = self._distance
+                return min(moves, key=lambda a: (dist[self._road_by_number[a.args[0]].end], rng.random()))
+            takes = [a for a in legal if a.kind == "take" and len(a.args) == 3] or \
+                [a for a in legal if a.kind != "move"] or legal
+            return takes[rng.randrange(len(takes))]
+        return legal[rng.randrange(len(legal))]
+
+    def progress(self) -> list[float]:
+        """Minus the estimated turns a traveler still needs to reach the Palace, times 2.5 (so one turn weighs
+        about what a couple of points do in the card games). A turn of taking brings about 2.5 resources;
+        the resources already held (tokens and active City tiles) count toward the cheapest remaining cost;
+        each move is a turn, and a village on the way gives one back (already in the distance)."""
+        out = []
+        for s in range(self.players):
+            space = self.space[s]
+            if space == self.board.palace:
+                out.append(2.5 * (10.0 - 0.01 * self.turns))
+                continue
+            cost = self._distance[space]
+            moves = self._moves[space]
+            held = sum(self.purse[s]) + sum(self.active[s])
+            turns = moves + max(0.0, cost - held) / 2.5
+            out.append(-2.5 * turns)
+        return out
+
     # ----------------------------------------------------------------- views and state
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -732,6 +797,7 @@ class KidsGame(Game):
         o: Any = other
         o.board, o.side_refs = self.board, self.side_refs
         o._roads_from, o._road_by_number = self._roads_from, self._road_by_number
+        o._distance, o._moves = self._distance, self._moves
         for k in self._SCALARS:
             setattr(o, k, getattr(self, k))
         o.supply = self.supply[:]

@@ -1,0 +1,252 @@
+"""Information-set Monte Carlo tree search (SO-ISMCTS, Cowling, Powley and Whitehouse 2012).
+
+Each iteration deals a full state consistent with what the bot's seat sees (``Decision.sample``: the engine's
+``determinize``), walks a tree of actions with UCB1 using availability counts (an action is only a candidate in
+the determinizations where it is legal), adds one node, plays out with a light policy for at most ``depth``
+decisions, and scores the end with the game's ``progress`` estimate (or the real result when the game ended).
+Every seat's decisions are in the tree, each node scored for the seat that chose it.
+
+The evaluation is a plug-in (`Evaluator`): a learned policy-and-value network can replace the playouts, and its
+priors then steer selection (PUCT), as AlphaZero does.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from splendor.bots.base import Decision
+from splendor.core.actions import Action
+from splendor.core.game import Game
+
+LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 1500}
+"""Iterations per decision for each level (hard stays under one second a move on one core of this machine)."""
+
+PREFERRED = frozenset({"buy", "buy_reserved", "evolve", "noble", "move", "medal", "city_market", "city_stack"})
+
+# How promising each kind of action is before any search: progress first, three tokens next, reserving least.
+KIND_WEIGHT = {"buy": 4.0, "buy_reserved": 4.0, "evolve": 4.0, "move": 3.0, "take2": 1.5, "reserve": 0.6,
+               "reserve_deck": 0.3, "evolve_none": 0.5}
+
+
+def kind_priors(legal: Sequence[Action]) -> list[float]:
+    """Priors from the kinds of the actions alone (three different tokens weigh more than fewer)."""
+    weights = []
+    for a in legal:
+        if a.kind == "take":
+            weights.append(2.0 if len(a.args) == 3 else 1.0)
+        else:
+            weights.append(KIND_WEIGHT.get(a.kind, 1.0))
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def light_policy(legal: Sequence[Action], rng: random.Random) -> Action:
+    """A cheap playout policy that reads only the actions: mostly progress (buy, catch, evolve, move), else take
+    three tokens, rarely anything else."""
+    progress = [a for a in legal if a.kind in PREFERRED]
+    if progress and rng.random() < 0.9:
+        return progress[rng.randrange(len(progress))]
+    takes = [a for a in legal if a.kind == "take" and len(a.args) >= 2]
+    if takes and rng.random() < 0.85:
+        return takes[rng.randrange(len(takes))]
+    return legal[rng.randrange(len(legal))]
+
+
+def outcome(game: Game) -> list[float]:
+    """Each seat's share of a finished game: 1 for a sole winner, 1/k for a shared victory, 1/n when truncated."""
+    winners = game.winners
+    n = game.players
+    if not winners:
+        return [1.0 / n] * n
+    return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+
+
+class Evaluator(Protocol):
+    """What the search asks about a position: a value per seat in [0, 1], and optional priors over actions."""
+
+    def value(self, game: Game, rng: random.Random) -> list[float]:
+        """Each seat's expected share of the win from here (the game is not necessarily over)."""
+        ...
+
+    def priors(self, game: Game, legal: Sequence[Action]) -> list[float] | None:
+        """A probability per legal action, or None for plain UCB."""
+        ...
+
+
+@dataclass
+class PlayoutEvaluator:
+    """Play out with the game's playout policy for at most ``depth`` decisions; score the end with
+    ``progress``."""
+
+    depth: int = 8
+    scale: float = 2.5
+
+    def value(self, game: Game, rng: random.Random) -> list[float]:
+        steps = 0
+        while not game.is_over and steps < self.depth:
+            game.apply_legal(game.playout_action(rng))
+            steps += 1
+        if game.is_over:
+            return outcome(game)
+        p = game.progress()
+        out = []
+        for s in range(len(p)):
+            lead = p[s] - max(p[t] for t in range(len(p)) if t != s)
+            out.append(1.0 / (1.0 + math.exp(-lead / self.scale)))
+        return out
+
+    def priors(self, game: Game, legal: Sequence[Action]) -> list[float] | None:
+        return kind_priors(legal)
+
+
+class Node:
+    """Statistics of one action in the tree, for the seat that chose it."""
+
+    __slots__ = ("seat", "visits", "total", "avail", "children")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.children: dict[int, Node] = {}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: each root action's visits and mean value, best first."""
+
+    actions: list[tuple[Action, int, float]]
+    iterations: int
+    seconds: float
+
+    @property
+    def best(self) -> Action:
+        return self.actions[0][0]
+
+    @property
+    def win_chance(self) -> float:
+        """The estimated share of the win after the best action."""
+        return self.actions[0][2]
+
+
+class SearchBot:
+    """The ISMCTS bot. ``iterations`` (reproducible with a seed) or ``seconds`` bound each decision."""
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
+                 level: str | None = None, exploration: float = 3.0, evaluator: Evaluator | None = None) -> None:
+        if level is not None:
+            if level not in LEVELS:
+                raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+            iterations = LEVELS[level]
+        if iterations is None and seconds is None:
+            iterations = LEVELS["medium"]
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be 1 or more")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.evaluator: Evaluator = evaluator or PlayoutEvaluator()
+        self.name = f"ismcts:{level}" if level else "ismcts"
+        self._rng = random.Random(seed)
+
+    def choose(self, decision: Decision) -> Action:
+        if len(decision.legal) == 1:
+            return decision.legal[0]
+        return self.search(decision).best
+
+    def search(self, decision: Decision) -> SearchResult:
+        """Run the search for this decision and report every root action's statistics."""
+        if decision.sample is None:
+            raise ValueError("the search bot needs a Decision that can sample states (made by decide())")
+        rng = self._rng
+        root = Node(decision.seat)
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds is not None else math.inf
+        limit = self.iterations if self.iterations is not None else 1 << 60
+        done = 0
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            self._iterate(root, decision.sample(rng), rng)
+            done += 1
+        stats = []
+        for action in decision.legal:
+            child = root.children.get(action.index)
+            if child is not None and child.visits:
+                stats.append((action, child.visits, child.total / child.visits))
+            else:
+                stats.append((action, 0, 0.0))
+        stats.sort(key=lambda t: (-t[1], -t[2], t[0].index))
+        return SearchResult(actions=stats, iterations=done, seconds=time.perf_counter() - start)
+
+    def _iterate(self, root: Node, game: Game, rng: random.Random) -> None:
+        """One iteration: select by PUCT with availability counts (plain UCB when the evaluator gives no
+        priors), expand one node, evaluate, and back the values up, each node for the seat that chose it."""
+        node = root
+        root.visits += 1
+        path: list[Node] = []
+        c = self.exploration
+        while not game.is_over:
+            legal = game.legal_actions()
+            seat = game.current_player
+            assert seat is not None
+            children = node.children
+            priors = self.evaluator.priors(game, legal)
+            if priors is None:
+                fresh = [a for a in legal if a.index not in children]
+                if fresh:
+                    action = fresh[rng.randrange(len(fresh))]
+                else:
+                    action = max(legal, key=lambda a: self._ucb(children[a.index]))
+            else:
+                explore = c * math.sqrt(node.visits)
+                action, best_score = legal[0], -math.inf
+                for a, p in zip(legal, priors):
+                    child = children.get(a.index)
+                    q, n = (child.total / child.visits, child.visits) if child and child.visits else (0.5, 0)
+                    score = q + explore * p / (1 + n)
+                    if score > best_score:
+                        action, best_score = a, score
+            for a in legal:
+                child = children.get(a.index)
+                if child is not None:
+                    child.avail += 1
+            child = children.get(action.index)
+            game.apply_legal(action)
+            if child is None:
+                child = children[action.index] = Node(seat)
+                child.avail = 1
+                path.append(child)
+                break
+            path.append(child)
+            node = child
+        values = outcome(game) if game.is_over else self.evaluator.value(game, rng)
+        for n in path:
+            n.visits += 1
+            n.total += values[n.seat]
+
+    def _ucb(self, child: Node) -> float:
+        return child.total / child.visits + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
+
+
+def hint(game: Game, seat: int | None = None, iterations: int = LEVELS["hard"], seed: int = 0) -> dict[str, object]:
+    """The move the search prefers for ``seat`` (default: the seat to decide) and its estimated win chance.
+
+    The search sees only what that seat may see.
+    """
+    from splendor.bots.base import decision_for
+
+    seat = game.current_player if seat is None else seat
+    if seat is None or game.is_over:
+        raise ValueError("the game is over: there is nothing to hint")
+    if seat != game.current_player:
+        raise ValueError(f"it is seat {game.current_player}'s decision, not seat {seat}'s")
+    result = SearchBot(seed=seed, iterations=iterations).search(decision_for(game))
+    return {"seat": seat, "action": result.best.text, "win_chance": round(result.win_chance, 3),
+            "alternatives": [{"action": a.text, "visits": v, "win_chance": round(q, 3)}
+                             for a, v, q in result.actions[:5]],
+            "iterations": result.iterations}

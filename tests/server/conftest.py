@@ -1,0 +1,110 @@
+"""Real server processes for the tests, on SQLite and on a real PostgreSQL server that the tests start."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SPLENDOR = str(Path(sys.executable).parent / "splendor")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``splendor serve`` in its own process, with its log kept."""
+
+    def __init__(self, url: str, log: Path, *extra: str) -> None:
+        self.db_url, self.log, self.extra = url, log, extra
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen([SPLENDOR, "serve", "--port", str(self.port), "--database-url", self.db_url,
+                                          "--bot-workers", "1", *self.extra], stdout=out, stderr=out,
+                                         start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start:\n" + self.log.read_text())
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=20)
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=20)
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base, timeout=30)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    folder = tempfile.mkdtemp(prefix="splendor-pg-")
+    script = str(ROOT / "scripts" / "postgres.sh")
+    out = subprocess.run([script, "start", folder, str(free_port())], capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        raise RuntimeError(f"could not start PostgreSQL for the tests: {out.stderr}")
+    try:
+        yield out.stdout.strip().splitlines()[-1]
+    finally:
+        subprocess.run([script, "stop", folder], timeout=60)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/server.db"
+    url: str = request.getfixturevalue("postgres_url")
+    _reset_postgres(url)
+    return url
+
+
+def _reset_postgres(url: str) -> None:
+    from sqlalchemy import create_engine, text
+    engine = create_engine(url)
+    with engine.begin() as c:
+        c.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+    engine.dispose()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path}/server.db", tmp_path / "server.log").start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def create(client: httpx.Client, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json={"game": game, "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    return body

@@ -1,0 +1,204 @@
+"""The server through its real HTTP and WebSocket interfaces: creating, joining, playing to the end with people
+and bots, bad input, races, bounds, and logs."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+import splendor
+from tests.server.conftest import Server, create
+
+HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+
+
+def act(client: httpx.Client, game: dict, seat: int, action: str, **extra: object) -> httpx.Response:
+    token = game["seats"][seat]["token"]
+    return client.post(f"/api/games/{game['id']}/actions", json={"seat": seat, "action": action, **extra},
+                       headers={"x-seat-token": token})
+
+
+def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) -> None:
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2, seed=5)
+        assert g["seats"][0]["link"].endswith(f"/play/{g['id']}?seat=0&token={g['seats'][0]['token']}")
+        assert g["spectator_link"].endswith(f"/watch/{g['id']}")
+        joined = c.post(f"/api/games/{g['id']}/seats/0/join", json={"name": "ann"},
+                        headers={"x-seat-token": g["seats"][0]["token"]})
+        assert joined.status_code == 200 and joined.json()["you"] == 0
+        rng = random.Random(1)
+        while True:
+            seat_views = [c.get(f"/api/games/{g['id']}", params={"seat": s},
+                                headers={"x-seat-token": g["seats"][s]["token"]}).json() for s in (0, 1)]
+            view = seat_views[0]["view"]
+            if view["is_over"]:
+                break
+            seat = view["current_player"]
+            legal = seat_views[seat]["view"]["legal_actions"]
+            r = act(c, g, seat, rng.choice(legal))
+            assert r.status_code == 200, r.text
+        record = c.get(f"/api/games/{g['id']}/record")
+        assert record.status_code == 200
+        assert splendor.replay(record.text).is_over
+        listing = c.get("/api/games").json()["games"]
+        assert listing[0]["id"] == g["id"] and listing[0]["status"] in ("won", "shared")
+        replay = c.get(f"/api/games/{g['id']}/replay", params={"upto": 3}).json()
+        assert replay["upto"] == 3 and replay["view"]["viewer"] is None
+
+
+@pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
+def test_human_against_bots_and_bot_only_games_finish(server: Server, game: str) -> None:
+    with server.client() as c:
+        bots = create(c, game, [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], seed=3,
+                      options={"max_turns": 200})
+        mixed = create(c, game, [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:easy"}], seed=4)
+        deadline = time.monotonic() + 120
+        while c.get(f"/api/games/{bots['id']}").json()["view"]["is_over"] is False:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        rng = random.Random(2)
+        for _ in range(6):
+            payload = c.get(f"/api/games/{mixed['id']}", params={"seat": 0},
+                            headers={"x-seat-token": mixed["seats"][0]["token"]}).json()
+            while payload["view"]["current_player"] != 0:
+                time.sleep(0.1)
+                payload = c.get(f"/api/games/{mixed['id']}", params={"seat": 0},
+                                headers={"x-seat-token": mixed["seats"][0]["token"]}).json()
+            assert act(c, mixed, 0, rng.choice(payload["view"]["legal_actions"])).status_code == 200
+
+
+def test_websocket_pushes_each_seat_its_own_view_after_every_change(server: Server) -> None:
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2, seed=9)
+        ws_url = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws"
+        with connect(f"{ws_url}?seat=0&token={g['seats'][0]['token']}") as a, \
+                connect(f"{ws_url}?seat=1&token={g['seats'][1]['token']}") as b, connect(ws_url) as watcher:
+            for sock in (a, b, watcher):
+                assert json.loads(sock.recv(timeout=10))["actions"] == 0
+            a.send(json.dumps({"type": "action", "action": "reserve deck 2"}))
+            pushed = [json.loads(sock.recv(timeout=10)) for sock in (a, b, watcher)]
+            assert [p["actions"] for p in pushed] == [1, 1, 1]
+            assert pushed[0]["view"]["seats"][0]["reserved"][0].get("id") is not None
+            assert pushed[1]["view"]["seats"][0]["reserved"] == [{"hidden": True, "tier": 2}]
+            assert pushed[2]["view"]["seats"][0]["reserved"] == [{"hidden": True, "tier": 2}]
+            a.send(json.dumps({"type": "action", "action": "take w b g"}))
+            error = json.loads(a.recv(timeout=10))
+            assert error == {"type": "error", "status": 409, "detail": "it is not your decision: seat 1 decides now"}
+            watcher.send(json.dumps({"type": "action", "action": "take w b g"}))
+            assert json.loads(watcher.recv(timeout=10))["detail"] == "spectators do not act"
+
+
+def test_a_websocket_with_a_wrong_secret_is_refused(server: Server) -> None:
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2)
+        ws_url = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws?seat=0&token=nope"
+        with pytest.raises(Exception):
+            with connect(ws_url) as sock:
+                sock.recv(timeout=5)
+
+
+def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> None:
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2, seed=2)
+        gid = g["id"]
+        cases = [
+            (c.post("/api/games", content=b"{not json", headers={"content-type": "application/json"}), 422, "JSON"),
+            (c.post("/api/games", json={"game": "chess", "seats": HUMANS2}), 404, "unknown game 'chess'"),
+            (c.post("/api/games", json={"game": "classic", "seats": HUMANS2[:1]}), 422, "at least 2"),
+            (c.post("/api/games", json={"game": "classic", "seats": [{"kind": "bot", "bot": "cmd:rm -rf /"},
+                                                                    {"kind": "human"}]}), 400, "unknown bot"),
+            (c.post("/api/games", json={"game": "kids", "seats": HUMANS2, "options": {"short": True,
+                                                                                  "mysteries": True}}),
+             400, "cannot be short"),
+            (act(c, g, 0, "fly away"), 400, "'fly' is not an action"),
+            (act(c, g, 0, "take w w"), 200, ""),
+            (act(c, g, 0, "take b g r"), 409, "it is not your decision: seat 1 decides now"),
+            (act(c, g, 1, "take w w"), 409, "needs at least 4 in the supply before taking; white has 2"),
+            (c.post(f"/api/games/{gid}/actions", json={"seat": 1, "action": "take b g r"},
+                    headers={"x-seat-token": g["seats"][0]["token"]}), 403, "wrong or missing secret for seat 1"),
+            (c.post(f"/api/games/{gid}/actions", json={"seat": 1, "action": "take b g r"}), 403, "secret"),
+            (c.get(f"/api/games/{gid}", params={"seat": 1}), 403, "secret"),
+            (c.get(f"/api/games/{gid}", params={"seat": 7}), 422, ""),
+            (c.get("/api/games/0123456789abcdef0123456789abcdef"), 404, "no game"),
+            (c.get(f"/api/games/{gid}/record"), 409, "published when the game ends"),
+            (act(c, g, 1, "take b g r", expect=0), 409, "has moved on"),
+        ]
+        for response, status, words in cases:
+            assert response.status_code == status, (response.status_code, response.text)
+            assert words in response.text
+        state = c.get(f"/api/games/{gid}").json()
+        assert state["actions"] == 1
+
+
+def test_two_actions_racing_for_one_seat_exactly_one_is_accepted(server: Server) -> None:
+    with server.client() as c:
+        for round_ in range(5):
+            g = create(c, "classic", HUMANS2, seed=round_)
+            results: list[int] = []
+
+            def send(action: str) -> None:
+                with httpx.Client(base_url=server.base, timeout=30) as own:
+                    results.append(act(own, g, 0, action).status_code)
+
+            threads = [threading.Thread(target=send, args=(a,)) for a in ("take w b g", "take r k w", "take w w")]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert sorted(results) == [200, 409, 409]
+            assert c.get(f"/api/games/{g['id']}").json()["actions"] == 1
+
+
+def test_a_bots_thinking_never_stalls_another_game(server: Server) -> None:
+    with server.client() as c:
+        slow = create(c, "classic", [{"kind": "bot", "bot": "ismcts:hard"}, {"kind": "bot", "bot": "ismcts:hard"}])
+        fast = create(c, "classic", HUMANS2, seed=1)
+        time.sleep(0.3)
+        before = c.get(f"/api/games/{slow['id']}").json()["actions"]
+        for action in ("take w b g", "take r k w", "take b g r"):
+            seat = c.get(f"/api/games/{fast['id']}").json()["view"]["current_player"]
+            assert act(c, fast, seat, action).status_code == 200
+        after = c.get(f"/api/games/{slow['id']}").json()["actions"]
+        assert after - before <= 2       # the hard bots were still thinking while the other game went on
+
+
+def test_request_size_and_rate_are_bounded(tmp_path: Path) -> None:
+    s = Server(f"sqlite:///{tmp_path}/b.db", tmp_path / "b.log", "--requests-per-second", "5",
+               "--request-burst", "8", "--max-body", "2000").start()
+    try:
+        with s.client() as c:
+            big = c.post("/api/games", content=b"x" * 5000, headers={"content-type": "application/json"})
+            assert big.status_code == 413 and "over 2000 bytes" in big.text
+            codes = [c.get("/api/health").status_code for _ in range(30)]
+            assert 429 in codes and codes[0] == 200
+    finally:
+        s.stop()
+
+
+def test_no_log_line_carries_a_secret(server: Server) -> None:
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2)
+        act(c, g, 0, "take w b g")
+        ws_url = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws?seat=1&token={g['seats'][1]['token']}"
+        with connect(ws_url) as sock:
+            sock.recv(timeout=10)
+        c.get(f"/api/games/{g['id']}", params={"seat": 0, "token": g["seats"][0]["token"]})
+    server.stop()
+    log = server.log.read_text()
+    assert "seat 0 played take w b g" in log
+    for seat in g["seats"]:
+        assert seat["token"] not in log
+
+
+def test_openapi_schema_documents_the_api(server: Server) -> None:
+    with server.client() as c:
+        schema = c.get("/openapi.json").json()
+    assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
+            "/api/games/{game_id}/record", "/api/games/{game_id}/replay"} <= set(schema["paths"])

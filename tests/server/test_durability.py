@@ -1,0 +1,163 @@
+"""A game is its record: every accepted action is committed before the answer; after kill -9 and a restart every
+game resumes exactly, bots included; on SQLite and on a real PostgreSQL server. And no payload ever shows a seat
+what it may not see: every view a seat received equals, exactly, that seat's view replayed from the record."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+import splendor
+from splendor.store import Pokedex, open_store
+from splendor.store.games import GameStore, SeatInfo
+from tests.server.conftest import Server, create
+
+HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+
+
+def seat_get(c: httpx.Client, g: dict[str, Any], seat: int) -> dict[str, Any]:
+    r = c.get(f"/api/games/{g['id']}", params={"seat": seat}, headers={"x-seat-token": g["seats"][seat]["token"]})
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def test_the_store_keeps_games_and_refuses_a_second_action_with_the_same_number(database_url: str) -> None:
+    store = open_store(database_url)
+    games = GameStore(store)
+    games.create("a" * 32, "classic", 2, 7, {"max_turns": None}, [SeatInfo(0, "human", None, "ann", "h"),
+                                                                   SeatInfo(1, "bot", "greedy", "greedy", None)])
+    games.append("a" * 32, 1, 0, "take w b g", "ongoing")
+    with pytest.raises(Exception):
+        games.append("a" * 32, 1, 1, "take r k w", "ongoing")
+    stored = games.load("a" * 32)
+    assert stored is not None and stored.actions == ["take w b g"] and stored.seats[1].bot == "greedy"
+    assert [g.id for g in games.unfinished()] == ["a" * 32]
+    games.append("a" * 32, 2, 1, "take r k w", "won", pokedex=[("ann", ["Mew", "Abra"])])
+    assert games.unfinished() == [] and games.listing()[0]["status"] == "won"
+    assert Pokedex(store).page("ann").completion == (2, 55)
+    store.close()
+
+
+def test_after_kill_9_and_a_restart_every_game_resumes_exactly_bots_included(database_url: str,
+                                                                             tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    server = Server(database_url, log).start()
+    with server.client() as c:
+        mine = create(c, "kids", [{"kind": "human"}, {"kind": "human"}], seed=11, options={"mysteries": True})
+        bots = create(c, "pokemon", [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], seed=12,
+                      options={"max_turns": 400})
+        rng = random.Random(3)
+        for _ in range(12):
+            seat = seat_get(c, mine, 0)["view"]["current_player"]
+            legal = seat_get(c, mine, seat)["view"]["legal_actions"]
+            r = c.post(f"/api/games/{mine['id']}/actions", json={"seat": seat, "action": rng.choice(legal)},
+                       headers={"x-seat-token": mine["seats"][seat]["token"]})
+            assert r.status_code == 200
+        before = [seat_get(c, mine, s) for s in (0, 1)]
+        time.sleep(0.5)
+    server.kill9()                                            # mid-game, bots thinking
+    server = Server(database_url, log).start()
+    try:
+        with server.client() as c:
+            after = [seat_get(c, mine, s) for s in (0, 1)]
+            assert after == before
+            deadline = time.monotonic() + 180
+            while not c.get(f"/api/games/{bots['id']}").json()["view"]["is_over"]:
+                assert time.monotonic() < deadline, "the bots' game did not resume"
+                time.sleep(0.3)
+            record = c.get(f"/api/games/{bots['id']}/record").text
+            final = c.get(f"/api/games/{bots['id']}").json()["view"]
+            assert splendor.replay(record).view(None) == final
+    finally:
+        server.stop()
+
+
+def _play_and_collect(server: Server, game: str, options: dict[str, Any]) -> tuple[str, list[str], list[tuple[
+        int | None, dict]]]:
+    """Play a whole game by HTTP for both seats while every seat and a spectator listen on WebSockets; return
+    the record and every (seat, payload) received."""
+    received: list[tuple[int | None, dict]] = []
+    with server.client() as c:
+        g = create(c, game, HUMANS2, seed=21, options=options)
+        ws = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws"
+        with ExitStack() as stack:
+            socks = {0: stack.enter_context(connect(f"{ws}?seat=0&token={g['seats'][0]['token']}")),
+                     1: stack.enter_context(connect(f"{ws}?seat=1&token={g['seats'][1]['token']}")),
+                     None: stack.enter_context(connect(ws))}
+            rng = random.Random(5)
+            while True:
+                payloads = {s: seat_get(c, g, s) for s in (0, 1)}
+                received += [(s, p) for s, p in payloads.items()]
+                view = payloads[0]["view"]
+                if view["is_over"]:
+                    break
+                seat = view["current_player"]
+                legal = payloads[seat]["view"]["legal_actions"]
+                r = c.post(f"/api/games/{g['id']}/actions", json={"seat": seat, "action": rng.choice(legal)},
+                           headers={"x-seat-token": g["seats"][seat]["token"]})
+                assert r.status_code == 200
+                received.append((seat, r.json()))
+                wrong = c.post(f"/api/games/{g['id']}/actions", json={"seat": 1 - seat, "action": legal[0]},
+                               headers={"x-seat-token": g["seats"][1 - seat]["token"]})
+                received.append((1 - seat, {"error": wrong.json()}))
+            time.sleep(0.3)
+            for s, sock in socks.items():
+                while True:
+                    try:
+                        received.append((s, json.loads(sock.recv(timeout=0.5))))
+                    except TimeoutError:
+                        break
+        secrets = [g["seats"][0]["token"], g["seats"][1]["token"]]
+        return c.get(f"/api/games/{g['id']}/record").text, secrets, received
+
+
+@pytest.mark.parametrize(("game", "options"), [("classic", {}), ("pokemon", {}), ("kids", {"mysteries": True})])
+def test_no_response_or_push_shows_a_seat_what_it_may_not_see(server: Server, game: str,
+                                                               options: dict[str, Any]) -> None:
+    record, secrets, received = _play_and_collect(server, game, {"max_turns": 60, **options})
+    states = [splendor.replay(record, upto=n) for n in range(len(splendor.Record.from_text(record).actions) + 1)]
+    pushes = 0
+    for seat, payload in received:
+        text = json.dumps(payload)
+        assert '"seed"' not in text and not any(secret in text for secret in secrets)
+        if "error" in payload:
+            continue
+        assert payload["view"] == states[payload["actions"]].view(seat)
+        pushes += 1
+    assert pushes > 20
+
+
+def test_a_finished_pokemon_game_marks_the_pokedex_of_its_named_human_seats(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/p.db"
+    server = Server(url, tmp_path / "s.log").start()
+    try:
+        with server.client() as c:
+            g = create(c, "pokemon", [{"kind": "human", "name": "misty"}, {"kind": "bot", "bot": "greedy"}],
+                       seed=4, options={"max_turns": 400})
+            rng = random.Random(1)
+            while True:
+                p = seat_get(c, g, 0)
+                if p["view"]["is_over"]:
+                    break
+                if p["view"]["current_player"] != 0:
+                    time.sleep(0.05)
+                    continue
+                legal = p["view"]["legal_actions"]
+                buys = [a for a in legal if a.startswith(("catch", "evolve"))]
+                c.post(f"/api/games/{g['id']}/actions", json={"seat": 0, "action": rng.choice(buys or legal),
+                                                              "expect": p["actions"]},
+                       headers={"x-seat-token": g["seats"][0]["token"]})
+            caught = p["view"]["result"]["pokedex"][0]
+    finally:
+        server.stop()
+    page = Pokedex(open_store(url)).page("misty")
+    assert set(page.marked) == set(caught) and caught

@@ -1,0 +1,136 @@
+"""The arena: seats rotated, standings and ratings, outside bots and their forfeits, and the same results on
+every back end (Ray included)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import splendor
+from splendor.arena import play_match, run_matches, schedule, standings
+from splendor.arena.standings import wilson
+from splendor.bots import Decision
+from splendor.bots.external import ExternalBot
+
+SPLENDOR = str(Path(sys.executable).parent / "splendor")
+EXAMPLE = f"{sys.executable} {Path(__file__).parent.parent / 'examples' / 'outside_bot.py'}"
+
+
+def test_seats_and_first_player_rotate_over_each_deal() -> None:
+    matches = schedule("classic", 3, ["a", "b", "c"], 6, seed=10)
+    assert [m.bots for m in matches[:3]] == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    assert [m.seed for m in matches] == [10, 10, 10, 11, 11, 11]
+    for bot in "abc":
+        assert sorted(m.bots.index(bot) for m in matches[:3]) == [0, 1, 2]
+
+
+def test_a_bot_entered_twice_is_told_apart() -> None:
+    matches = schedule("classic", 2, ["greedy", "greedy"], 2, seed=0)
+    assert matches[0].names == ("greedy#1", "greedy#2") and matches[1].names == ("greedy#2", "greedy#1")
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(95, 100)
+    assert 0.88 < low < 0.9 < 0.95 < high < 0.98
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_standings_count_wins_and_rate_the_winner_higher() -> None:
+    matches = schedule("classic", 2, ["greedy", "random"], 6, seed=3)
+    results = [play_match(m) for m in matches]
+    table = {s.bot: s for s in standings(results, ["greedy", "random"])}
+    assert table["greedy"].games == table["random"].games == 6
+    assert table["greedy"].wins == 6 and table["greedy"].rating > table["random"].rating
+
+
+def _outside(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "bot.py"
+    script.write_text(textwrap.dedent(f"""
+        import json, sys, time
+        for line in sys.stdin:
+            m = json.loads(line)
+            if m["type"] == "start":
+                print(json.dumps({{"type": "ready", "name": "test"}}), flush=True)
+            elif m["type"] == "decide":
+        {textwrap.indent(textwrap.dedent(body), "        ")}
+            else:
+                break
+        """))
+    return f"{sys.executable} {script}"
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ('time.sleep(3); print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)', "no answer within"),
+    ('print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)', "not a legal action"),
+    ('print("hello", flush=True)', "not JSON"),
+    ('sys.exit(1)', "closed its output"),
+])
+def test_an_outside_bot_that_fails_forfeits_with_the_reason_and_the_arena_goes_on(tmp_path: Path, body: str,
+                                                                                 reason: str) -> None:
+    program = _outside(tmp_path, body)
+    matches = schedule("classic", 2, [f"cmd:{program}", "greedy"], 2, seed=1, move_time=1.0)
+    results = [play_match(m) for m in matches]
+    assert all(r.status == "forfeit" for r in results)
+    for r in results:
+        assert r.forfeit is not None and reason in r.forfeit["reason"]
+        assert r.winners == (1 - r.forfeit["seat"],)
+        notes = splendor.Record.from_text(r.record).notes
+        assert reason in notes["forfeit"]["reason"]
+
+
+def test_the_example_outside_bot_plays_whole_games() -> None:
+    results = [play_match(m) for m in schedule("classic", 2, [f"cmd:{EXAMPLE}", "random"], 2, seed=2)]
+    assert all(r.status in ("won", "shared") and r.forfeit is None for r in results)
+    assert splendor.replay(results[0].record).is_over
+
+
+def test_an_outside_bot_is_shown_only_its_seats_view() -> None:
+    g = splendor.new_game("classic", players=2, seed=1)
+    g.apply("reserve deck 1")
+    from splendor.bots import decision_for
+    decision = decision_for(g)
+    assert isinstance(decision, Decision) and decision.view["seats"][0]["reserved"] == [{"hidden": True, "tier": 1}]
+    bot = ExternalBot(EXAMPLE)
+    try:
+        assert bot.choose(decision) in decision.legal
+    finally:
+        bot.finish({})
+
+
+def test_the_same_seeds_give_the_same_results_on_every_back_end() -> None:
+    matches = schedule("classic", 2, ["ismcts:12", "greedy"], 4, seed=21, options={"max_turns": 300})
+    outcomes = {}
+    for backend in ("local", "process", "ray"):
+        results = sorted(run_matches(matches, backend=backend, workers=2), key=lambda r: r.index)
+        outcomes[backend] = [(r.winners, r.scores, r.record) for r in results]
+        table = [s.as_dict() for s in standings(results, ["ismcts:12", "greedy"])]
+        outcomes[backend + " table"] = json.dumps(table)  # type: ignore[assignment]
+    assert outcomes["local"] == outcomes["process"] == outcomes["ray"]
+    assert outcomes["local table"] == outcomes["process table"] == outcomes["ray table"]
+
+
+def test_arena_command_end_to_end(tmp_path: Path) -> None:
+    out = subprocess.run([SPLENDOR, "arena", "--bots", f"greedy,cmd:{EXAMPLE}", "--games", "4", "--seed", "3",
+                          "--backend", "local", "--out", str(tmp_path), "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["games"] == 4 and {s["bot"] for s in summary["standings"]} == {"greedy", f"cmd:{EXAMPLE}"}
+    assert len(list((tmp_path / "records").glob("*.record"))) == 4
+    assert json.loads((tmp_path / "summary.json").read_text()) == summary
+
+
+def test_hint_command(tmp_path: Path) -> None:
+    g = splendor.new_game("classic", players=2, seed=6)
+    g.apply("take w b g")
+    path = tmp_path / "g.record"
+    path.write_text(g.record.to_text())
+    out = subprocess.run([SPLENDOR, "hint", str(path), "--iterations", "80"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "Seat 1 should play" in out.stdout and "win chance" in out.stdout
