@@ -56,7 +56,11 @@ def test_a_bot_is_shown_its_seats_view_and_the_legal_actions_only() -> None:
     shown = spy.seen[0]
     assert shown.seat == 1 and shown.view == g.view(1) and shown.legal == g.legal_actions()
     assert shown.view["seats"][0]["reserved"] == [{"hidden": True, "tier": 1}]
-    assert set(vars(shown)) == {"game", "seat", "view", "legal"}
+    assert set(vars(shown)) == {"game", "seat", "view", "legal", "sample"}
+    assert shown.sample is not None
+    import random
+    sampled = shown.sample(random.Random(1))
+    assert sampled is not g and sampled.view(1) == g.view(1)
     assert action == g.legal_actions()[0]
 
 
@@ -81,5 +85,5 @@ def test_seeded_bots_play_the_same_game_twice() -> None:
 
 
 def test_unknown_bot_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="unknown bot 'wizard'; the bots are greedy, random"):
+    with pytest.raises(ValueError, match="unknown bot .wizard.; the bots are random, greedy, ismcts"):
         make_bot("wizard")

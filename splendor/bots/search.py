@@ -1,13 +1,13 @@
 """Information-set Monte Carlo tree search (SO-ISMCTS, Cowling, Powley and Whitehouse 2012).
 
 Each iteration deals a full state consistent with what the bot's seat sees (``Decision.sample``: the engine's
-``determinize``), walks a tree of actions with UCB1 using availability counts (an action is only a candidate in
-the determinizations where it is legal), adds one node, plays out with a light policy for at most ``depth``
-decisions, and scores the end with the game's ``progress`` estimate (or the real result when the game ended).
-Every seat's decisions are in the tree, each node scored for the seat that chose it.
+``determinize``), walks a tree of actions with PUCT using availability counts (an action is only a candidate in
+the determinizations where it is legal), adds one node, plays out with the game's ``playout_action`` for at most
+``depth`` decisions, and scores the end with the game's ``progress`` estimate (or the real result when the game
+ended). Every seat's decisions are in the tree, each node scored for the seat that chose it.
 
-The evaluation is a plug-in (`Evaluator`): a learned policy-and-value network can replace the playouts, and its
-priors then steer selection (PUCT), as AlphaZero does.
+The evaluation is a plug-in (`Evaluator`): the default gives priors from the kinds of the actions and values from
+playouts; a learned policy-and-value network can replace both, as AlphaZero does.
 """
 
 from __future__ import annotations
@@ -26,8 +26,6 @@ from splendor.core.game import Game
 LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 1500}
 """Iterations per decision for each level (hard stays under one second a move on one core of this machine)."""
 
-PREFERRED = frozenset({"buy", "buy_reserved", "evolve", "noble", "move", "medal", "city_market", "city_stack"})
-
 # How promising each kind of action is before any search: progress first, three tokens next, reserving least.
 KIND_WEIGHT = {"buy": 4.0, "buy_reserved": 4.0, "evolve": 4.0, "move": 3.0, "take2": 1.5, "reserve": 0.6,
                "reserve_deck": 0.3, "evolve_none": 0.5}
@@ -43,18 +41,6 @@ def kind_priors(legal: Sequence[Action]) -> list[float]:
             weights.append(KIND_WEIGHT.get(a.kind, 1.0))
     total = sum(weights)
     return [w / total for w in weights]
-
-
-def light_policy(legal: Sequence[Action], rng: random.Random) -> Action:
-    """A cheap playout policy that reads only the actions: mostly progress (buy, catch, evolve, move), else take
-    three tokens, rarely anything else."""
-    progress = [a for a in legal if a.kind in PREFERRED]
-    if progress and rng.random() < 0.9:
-        return progress[rng.randrange(len(progress))]
-    takes = [a for a in legal if a.kind == "take" and len(a.args) >= 2]
-    if takes and rng.random() < 0.85:
-        return takes[rng.randrange(len(takes))]
-    return legal[rng.randrange(len(legal))]
 
 
 def outcome(game: Game) -> list[float]:

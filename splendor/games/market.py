@@ -655,7 +655,9 @@ class MarketGame(Game):
         elif self.phase == RETURN:
             want = self._wanted_colours()
             return min(legal, key=lambda a: want[a.args[0]] + rng.random() * 0.1)
-        return legal[rng.randrange(len(legal))]
+        forward = [a for a in legal if a.kind == "evolve"]       # evolving is never worse than declining
+        pool = forward or legal
+        return pool[rng.randrange(len(pool))]
 
     def _wanted_colours(self) -> list[float]:
         """How much the seat to move wants each colour: the shortfalls of its nearest good cards."""

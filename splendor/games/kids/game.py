@@ -193,12 +193,14 @@ class KidsGame(Game):
                  for r in self._roads_from[sid]), default=99.0)
         self._distance = dist
         moves: dict[str, int] = {}
+        self._next_road: dict[str, Road] = {}
         for sid in sorted(self.board.spaces, key=lambda k: self.board.spaces[k].y):
             if sid == self.board.palace:
                 moves[sid] = 0
                 continue
             best = min(self._roads_from[sid], key=lambda r: len(r.cost) - discount.get(
                 self.board.spaces[r.end].kind, 0.0) + dist[r.end])
+            self._next_road[sid] = best
             extra = 0 if self.board.spaces[best.end].kind == "village" else 1
             moves[sid] = extra + moves[best.end]
         self._moves = moves
@@ -680,10 +682,36 @@ class KidsGame(Game):
             if moves and rng.random() < 0.9:
                 dist = self._distance
                 return min(moves, key=lambda a: (dist[self._road_by_number[a.args[0]].end], rng.random()))
-            takes = [a for a in legal if a.kind == "take" and len(a.args) == 3] or \
-                [a for a in legal if a.kind != "move"] or legal
-            return takes[rng.randrange(len(takes))]
+            takes = [a for a in legal if a.kind != "move"]
+            if not takes:
+                return legal[rng.randrange(len(legal))]
+            need = self._needs(self.seat)
+            return max(takes, key=lambda a: self._take_value(a, need) + rng.random() * 0.3)
+        if self.phase in ("return", "drought"):
+            need = self._needs(self.pending[0][1])
+            return min(legal, key=lambda a: (need[a.args[0]] if a.args[0] < RESOURCE_COUNT else 5)
+                       + rng.random() * 0.3)
         return legal[rng.randrange(len(legal))]
+
+    def _needs(self, seat: int) -> list[int]:
+        """What the next road of the cheapest route still asks of this traveler, per resource colour."""
+        road = self._next_road.get(self.space[seat])
+        need = [0] * RESOURCE_COUNT
+        if road is not None:
+            for c in road.cost:
+                need[c] += 1
+            for c in range(RESOURCE_COUNT):
+                need[c] = max(0, need[c] - self.purse[seat][c] - self.active[seat][c])
+        return need
+
+    @staticmethod
+    def _take_value(action: Action, need: list[int]) -> float:
+        if action.kind == "take_gold":
+            return 0.9 if any(need) else 0.1
+        gained = [0] * RESOURCE_COUNT
+        for c in action.args:
+            gained[c] += 2 if action.kind == "take2" else 1
+        return sum(min(g, n) for g, n in zip(gained, need)) + 0.1 * sum(gained)
 
     def progress(self) -> list[float]:
         """Minus the estimated turns a traveler still needs to reach the Palace, times 2.5 (so one turn weighs
@@ -797,7 +825,7 @@ class KidsGame(Game):
         o: Any = other
         o.board, o.side_refs = self.board, self.side_refs
         o._roads_from, o._road_by_number = self._roads_from, self._road_by_number
-        o._distance, o._moves = self._distance, self._moves
+        o._distance, o._moves, o._next_road = self._distance, self._moves, self._next_road
         for k in self._SCALARS:
             setattr(o, k, getattr(self, k))
         o.supply = self.supply[:]
