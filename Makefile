@@ -19,6 +19,7 @@ play: $(STAMP)
 	$(BIN)/splendor play --game classic --seats human,greedy
 
 test: $(STAMP)
+	scripts/chromium.sh >/dev/null
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from splendor.core.record import Record
@@ -16,10 +18,17 @@ from splendor.games import GAMES, replay
 from splendor.server.guards import BoundsMiddleware, RateLimiter, RedactSecrets
 from splendor.server.live import GameManager, Refused, Watcher
 from splendor.server.settings import Settings
-from splendor.store import open_store
+from splendor.store import Pokedex, open_store
 from splendor.store.games import GameStore
 
 log = logging.getLogger("splendor.server")
+WEB = Path(__file__).parent / "web"
+
+
+def _page(name: str) -> Any:
+    async def page() -> FileResponse:
+        return FileResponse(WEB / name, media_type="text/html")
+    return page
 
 
 class SeatSpec(BaseModel):
@@ -71,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = open_store(settings.database_url)
         manager = GameManager(GameStore(store), settings.bot_workers)
         app.state.manager = manager
+        app.state.store = store
         await manager.start()
         try:
             yield
@@ -166,6 +176,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"id": live.id, "upto": min(upto, total), "total": total, "seats": live.seat_list(),
                 "action": live.game.history[upto - 1].text if 0 < upto <= total else None,
                 "view": game.view(None)}
+
+    @app.get("/api/games/{game_id}/board.svg", response_class=Response)
+    async def board_svg(game_id: str) -> Response:
+        """A Kids game's board with the pawns, as SVG (only public things: roads, pawns, flipped tiles)."""
+        live = await manager().get(game_id)
+        if live.game.name != "kids":
+            raise Refused(404, "only Splendor Kids has a board")
+        from splendor.games.kids.svg import svg
+        return Response(svg(live.game.view(None)), media_type="image/svg+xml")
+
+    @app.get("/api/pokedex/{profile}")
+    async def pokedex(profile: str) -> dict[str, Any]:
+        """A profile's Pokédex: every Pokémon by evolution line, marked where caught."""
+        import asyncio
+        try:
+            page = await asyncio.to_thread(Pokedex(app.state.store).page, profile)
+        except ValueError as e:
+            raise Refused(400, str(e)) from None
+        done, total = page.completion
+        return {"profile": page.profile, "lines": page.lines, "marked": page.marked, "caught": done, "total": total}
+
+    for page_name, path in (("index.html", "/"), ("table.html", "/play/{game_id}"), ("table.html", "/watch/{game_id}"),
+                            ("table.html", "/replay/{game_id}"), ("pokedex.html", "/pokedex/{profile}")):
+        app.add_api_route(path, _page(page_name), methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.websocket("/api/games/{game_id}/ws")
     async def socket(ws: WebSocket, game_id: str, seat: int | None = None, token: str | None = None) -> None:

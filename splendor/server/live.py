@@ -48,6 +48,7 @@ class LiveGame:
     id: str
     game: Game
     seats: list[SeatInfo]
+    log: list[dict[str, Any]] = field(default_factory=list)   # every action: seat and text (all public)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
@@ -59,7 +60,7 @@ class LiveGame:
     def payload(self, seat: int | None) -> dict[str, Any]:
         """What a seat (or a spectator) receives: the game's id, its seats and that seat's view."""
         return {"id": self.id, "game": self.game.name, "seats": self.seat_list(), "you": seat,
-                "actions": len(self.game.history), "view": self.game.view(seat)}
+                "actions": len(self.game.history), "log": self.log[-60:], "view": self.game.view(seat)}
 
 
 class GameManager:
@@ -92,9 +93,11 @@ class GameManager:
     @staticmethod
     def _rebuild(s: StoredGame) -> LiveGame:
         game = new_game(s.game, players=s.players, seed=s.seed, **s.options)
-        for text in s.actions:
+        log = []
+        for n, text in enumerate(s.actions, 1):
+            log.append({"n": n, "seat": game.current_player, "action": text})
             game.apply(text)
-        return LiveGame(id=s.id, game=game, seats=s.seats)
+        return LiveGame(id=s.id, game=game, seats=s.seats, log=log)
 
     # ----------------------------------------------------------------- creating and finding
 
@@ -186,6 +189,7 @@ class GameManager:
             await asyncio.to_thread(self.store.append, game_id, len(after.history), seat, action.text,
                                     after.status, marks)
             live.game = after
+            live.log.append({"n": len(after.history), "seat": seat, "action": action.text})
             log.info("game %s: seat %d played %s", game_id, seat, action.text)
         await self.broadcast(live)
         self._schedule_bot(live)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 
 from splendor.store.database import Store
 from splendor.store.models import ActionRow, GameRow, SeatRow
@@ -61,7 +61,7 @@ class GameStore:
         same number, so two racing writers cannot both succeed. A finished Pokémon game's marks go in the same
         transaction."""
         with self.store.session() as s:
-            s.add(ActionRow(game_id=game_id, number=number, seat=seat, action=action))
+            s.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
             s.execute(update(GameRow).where(GameRow.id == game_id).values(
                 actions=number, status=status, updated_at=datetime.now(timezone.utc)))
             for profile, caught in pokedex or []:

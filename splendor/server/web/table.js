@@ -1,0 +1,168 @@
+// A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking.
+import { api, el, params } from "/static/common.js";
+import { describe } from "/static/words.js";
+import { renderMarket, marketPrompt } from "/static/market.js";
+import { renderKids, kidsPrompt } from "/static/kids.js";
+
+const TITLES = { classic: "Splendor", pokemon: "Splendor: Pokémon", kids: "Splendor Kids" };
+const parts = location.pathname.split("/");
+const mode = parts[1];                       // play | watch | replay
+const gameId = parts[2];
+const query = params();
+const seat = mode === "play" ? Number(query.get("seat")) : null;
+const token = query.get("token");
+const state = { payload: null, selection: [], busy: false, upto: 0, total: 0, retry: 500 };
+
+function seatName(s) {
+  const info = state.payload.seats[s];
+  const name = info.name || (info.kind === "bot" ? info.bot : `seat ${s}`);
+  return s === seat ? `${name} (you)` : name;
+}
+
+export async function send(action) {
+  const error = document.getElementById("error");
+  error.textContent = "";
+  state.selection = [];
+  try {
+    await api(`/api/games/${gameId}/actions`, { method: "POST", headers: { "x-seat-token": token },
+      body: JSON.stringify({ seat, action, expect: state.payload.actions }) });
+  } catch (e) {
+    error.textContent = `Not allowed: ${e.message}`;
+    render();
+  }
+}
+
+function ctx() {
+  const view = state.payload.view;
+  const legal = new Set(view.legal_actions);
+  return { view, game: state.payload.game, me: seat, legal, mine: legal.size > 0, send, state, render, gameId,
+           seatName };
+}
+
+function renderStatus() {
+  const { view } = state.payload;
+  const status = document.getElementById("status");
+  status.classList.toggle("mine", view.legal_actions.length > 0);
+  if (mode === "replay") {
+    status.textContent = state.upto === 0 ? "Replay: the start" :
+      `Replay: action ${state.upto} of ${state.total} — ${seatName(state.lastSeat)} ${describe(state.payload.game,
+        state.lastAction)}`;
+  } else if (view.is_over) {
+    status.textContent = "The game is over.";
+  } else if (view.legal_actions.length) {
+    status.textContent = view.decision === "action" ? "Your turn." : `Your decision: ${view.decision}.`;
+  } else {
+    status.textContent = `${seatName(view.current_player)} is deciding (${view.decision}).`;
+  }
+  if (view.final_round && !view.is_over) status.textContent += " Last round!";
+}
+
+function renderLog() {
+  const log = document.getElementById("log");
+  const entries = (state.payload.log || []).slice().reverse();
+  log.replaceChildren(...entries.map((e) => el("li", { value: e.n },
+    `${seatName(e.seat)} ${describe(state.payload.game, e.action)}.`)));
+}
+
+function renderEnd() {
+  const box = document.getElementById("end");
+  const { view } = state.payload;
+  if (!view.is_over || !view.result) { box.replaceChildren(); return; }
+  const r = view.result;
+  const names = r.winners.map(seatName);
+  const verdict = r.status === "truncated" ? "The game reached its turn limit: no winner."
+    : r.status === "shared" ? `${names.join(" and ")} share the victory!` : `${names[0]} wins!`;
+  const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
+    el("td", {}, r.winners.includes(i) ? "🏆 winner" : "")));
+  const items = [el("h2", {}, "Game over"), el("p", { class: "status" }, verdict)];
+  if (r.tie_break) items.push(el("p", {}, `Tie-break: ${r.tie_break}.`));
+  items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, "player"),
+    el("th", {}, state.payload.game === "kids" ? "in the Palace" : "points"), el("th", {}))), el("tbody", {}, rows)));
+  if (r.pokedex) {
+    items.push(el("h2", {}, "Pokédex marks"));
+    r.pokedex.forEach((caught, i) => items.push(el("p", {}, `${seatName(i)}: ${caught.join(", ") || "none"}`,
+      state.payload.seats[i].kind === "human" && state.payload.seats[i].name ? " " : "",
+      state.payload.seats[i].kind === "human" && state.payload.seats[i].name
+        ? el("a", { href: `/pokedex/${encodeURIComponent(state.payload.seats[i].name)}` }, "(Pokédex)") : "")));
+  }
+  items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
+    "Download the record"), " · ", el("a", { href: `/replay/${gameId}` }, "Replay it step by step")));
+  box.replaceChildren(el("section", { class: "panel", id: "game-over" }, ...items));
+}
+
+export function render() {
+  if (!state.payload) return;
+  document.getElementById("title").textContent = ` ${TITLES[state.payload.game]}`;
+  document.title = `splendor — ${TITLES[state.payload.game]}`;
+  renderStatus();
+  const c = ctx();
+  const table = document.getElementById("table");
+  const prompt = document.getElementById("prompt");
+  if (c.game === "kids") { renderKids(table, c); prompt.replaceChildren(...kidsPrompt(c)); }
+  else { renderMarket(table, c); prompt.replaceChildren(...marketPrompt(c)); }
+  renderLog();
+  renderEnd();
+  document.body.dataset.actions = state.payload.actions;
+  document.body.dataset.over = state.payload.view.is_over;
+  document.getElementById("command").hidden = !(mode === "play" && c.mine);
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const q = mode === "play" ? `?seat=${seat}&token=${encodeURIComponent(token)}` : "";
+  const ws = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${q}`);
+  ws.onopen = () => { state.retry = 500; };
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") { state.payload = message; render(); }
+    else if (message.type === "error") document.getElementById("error").textContent = message.detail;
+  };
+  ws.onclose = (event) => {
+    if (event.code === 4403 || event.code === 4404) {
+      document.getElementById("status").textContent = event.reason || "This link is not valid.";
+      return;
+    }
+    document.getElementById("status").textContent = "Connection lost — reconnecting…";
+    setTimeout(connect, state.retry);
+    state.retry = Math.min(state.retry * 2, 8000);
+  };
+}
+
+async function loadReplay(upto) {
+  const data = await api(`/api/games/${gameId}/replay?upto=${upto}`);
+  state.upto = data.upto; state.total = data.total;
+  const log = [];
+  state.payload = { game: data.view.game, seats: data.seats, view: data.view, actions: data.upto, log };
+  if (data.upto > 0) {
+    const full = await api(`/api/games/${gameId}`);
+    state.payload.log = full.log.filter((e) => e.n <= data.upto);
+    const last = state.payload.log[state.payload.log.length - 1];
+    state.lastSeat = last ? last.seat : 0; state.lastAction = data.action;
+  }
+  document.getElementById("step").textContent = `${data.upto} / ${data.total}`;
+  render();
+}
+
+document.getElementById("command").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("command-text");
+  if (input.value.trim()) send(input.value.trim());
+  input.value = "";
+});
+
+if (mode === "replay") {
+  document.getElementById("replay-controls").hidden = false;
+  const go = (n) => loadReplay(Math.max(0, Math.min(state.total, n))).catch((e) => {
+    document.getElementById("error").textContent = e.message; });
+  document.getElementById("first").onclick = () => go(0);
+  document.getElementById("prev").onclick = () => go(state.upto - 1);
+  document.getElementById("next").onclick = () => go(state.upto + 1);
+  document.getElementById("last").onclick = () => go(state.total);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") go(state.upto + 1);
+    if (e.key === "ArrowLeft") go(state.upto - 1);
+  });
+  go(0);
+} else {
+  connect();
+}

@@ -1,0 +1,228 @@
+"""The browser client in a real browser: Playwright driving Debian's Chromium (installed by scripts/chromium.sh)
+against a real server process. Saves each game's table, desktop and phone width, into docs/screenshots."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+import splendor
+from splendor.bots import decide, make_bot
+from tests.server.conftest import ROOT, Server, create
+
+SHOTS = ROOT / "docs" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    path = subprocess.run([str(ROOT / "scripts" / "chromium.sh")], capture_output=True, text=True,
+                          check=True).stdout.strip().splitlines()[-1]
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser: Browser, width: int = 1100) -> Page:
+    """A page that keeps the script errors it meets in ``page.errors``."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: page.errors.append(str(e)))  # type: ignore[attr-defined]
+    return page
+
+
+def open_page(browser: Browser, url: str, width: int = 1100) -> Page:
+    page = new_page(browser, width)
+    page.goto(url)
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    return page
+
+
+def actions(page: Page) -> int:
+    return int(page.evaluate("document.body.dataset.actions"))
+
+
+def wait_past(page: Page, n: int, timeout: float = 20) -> None:
+    try:
+        page.wait_for_function(f"Number(document.body.dataset.actions) > {n}", timeout=timeout * 1000)
+    except Exception:
+        page.screenshot(path="/tmp/stuck.png", full_page=True)
+        raise
+
+
+def api_act(c: httpx.Client, g: dict[str, Any], seat: int, action: str) -> None:
+    r = c.post(f"/api/games/{g['id']}/actions", json={"seat": seat, "action": action},
+               headers={"x-seat-token": g["seats"][seat]["token"]})
+    assert r.status_code == 200, r.text
+
+
+def my_turn(page: Page) -> bool:
+    return bool(page.evaluate("document.getElementById('status').classList.contains('mine')"))
+
+
+def take_by_clicks(page: Page) -> None:
+    """Pick tokens on the supply: three colours are sent on the third click; with fewer colours left, Take."""
+    before = actions(page)
+    chips = "#supply button.chip:not([data-colour='gold']):not([data-colour='master'])"
+    for i in range(min(3, page.locator(chips).count())):
+        page.locator(chips).nth(i).click()
+    take = "#supply button.primary:not([disabled])"
+    page.wait_for_function(f"Number(document.body.dataset.actions) > {before} || document.querySelector(\"{take}\")")
+    if actions(page) == before and page.locator(take).count():
+        page.locator(take).click()
+
+
+def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(server: Server,
+                                                                               browser: Browser) -> None:
+    page = open_lobby(browser, server)
+    page.click("#create")
+    link = page.locator("[data-open-seat='0']")
+    link.click()
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    deadline = time.monotonic() + 240
+    while page.evaluate("document.body.dataset.over") != "true":
+        assert time.monotonic() < deadline, "the game did not end"
+        if not my_turn(page):
+            time.sleep(0.05)
+            continue
+        before = actions(page)
+        if page.locator("#decision button").count():
+            page.locator("#decision button").first.click()
+        elif page.locator("#market button.card.affordable, [data-where='reserved'].affordable").count():
+            page.locator("#market button.card.affordable, [data-where='reserved'].affordable").first.click()
+            page.locator(".menu button.primary").first.click()
+        else:
+            take_by_clicks(page)
+            if actions(page) == before and not page.locator("#supply button.chip").count():
+                page.locator("#command-text").fill("pass")
+                page.locator("#command button").click()
+        wait_past(page, before)
+    assert page.locator("#game-over").is_visible()
+    assert "Download the record" in page.locator("#game-over").inner_text()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def open_lobby(browser: Browser, server: Server) -> Page:
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-seat-kind='1']")
+    return page
+
+
+def test_a_pokemon_evolution_is_offered_and_made_by_a_click(server: Server, browser: Browser) -> None:
+    game = splendor.new_game("pokemon", players=2, seed=0)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    while not (game.view(None)["decision"] == "evolve" and game.current_player == 0):
+        game.apply(decide(bots[game.current_player], game))  # type: ignore[index]
+    with server.client() as c:
+        g = create(c, "pokemon", [{"kind": "human", "name": "ash"}, {"kind": "human"}], seed=0)
+        for n, text in enumerate(a.text for a in game.history):
+            seat = splendor.replay(game.record, upto=n).current_player
+            api_act(c, g, seat, text)  # type: ignore[arg-type]
+    page = open_page(browser, g["seats"][0]["link"])
+    assert "evolve" in page.locator("#decision").inner_text().lower()
+    before = actions(page)
+    page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").first.click()
+    wait_past(page, before)
+    assert page.locator("[data-seat='0']").inner_text().count("trainer tile: —") == 0
+    page.screenshot(path=str(SHOTS / "pokemon-desktop.png"), full_page=True)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_kids_move_along_a_road_and_a_return_over_the_purse_limit(server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human"}] * 3, seed=2,
+                   options={"short": True, "board": ["A1-front", "A3-front"]})
+        for seat, text in ((0, "take k r g"), (1, "take h b k"), (2, "take h b r"), (0, "take k r g"),
+                           (1, "take g h b"), (2, "take y")):
+            api_act(c, g, seat, text)
+        page = open_page(browser, g["seats"][0]["link"])
+        assert "Roads from here" in page.inner_text("#roads")
+        before = actions(page)
+        take_by_clicks(page)                                     # 6 + 3 = 9 tokens: over the purse's 8
+        wait_past(page, before)
+        assert "more than 8" in page.locator("#decision").inner_text()
+        before = actions(page)
+        page.locator("#decision button").first.click()
+        wait_past(page, before)
+        assert c.get(f"/api/games/{g['id']}").json()["view"]["seats"][0]["purse_total"] == 8
+        api_act(c, g, 1, "take y")
+        api_act(c, g, 2, "take y")
+        page.wait_for_function("document.getElementById('status').classList.contains('mine')")
+        page.locator("#roads button:has-text('move')").first.click()
+        before = actions(page)
+        page.locator("#payments button.primary").first.click()
+        wait_past(page, before)
+        here = c.get(f"/api/games/{g['id']}").json()["view"]["seats"][0]["space"]
+        assert here != "A1.port"
+        page.screenshot(path=str(SHOTS / "kids-desktop.png"), full_page=True)
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_two_browsers_as_two_seats_see_each_others_moves_live(server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
+    ann = open_page(browser, g["seats"][0]["link"])
+    bob = open_page(browser, g["seats"][1]["link"])
+    take_by_clicks(ann)
+    wait_past(bob, 0)
+    assert "ann takes" in bob.inner_text("#log")
+    assert my_turn(bob) and not my_turn(ann)
+    take_by_clicks(bob)
+    wait_past(ann, 1)
+    assert "bob takes" in ann.inner_text("#log")
+
+
+def test_a_reload_mid_game_rejoins_the_seat_where_it_was(server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human"}, {"kind": "human"}], seed=6)
+        api_act(c, g, 0, "reserve deck 1")
+        api_act(c, g, 1, "take w b g")
+    page = open_page(browser, g["seats"][0]["link"])
+    page.reload()
+    page.wait_for_function("Number(document.body.dataset.actions) === 2")
+    assert my_turn(page) and "face-down" not in page.inner_text("[data-seat='0']")
+    assert "reserved" in page.inner_text("[data-seat='0']")
+
+
+@pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
+def test_the_table_fits_a_phone_width_screen(server: Server, browser: Browser, game: str) -> None:
+    with server.client() as c:
+        g = create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}], seed=3)
+    for width, label in ((1100, "desktop"), (375, "phone")):
+        page = open_page(browser, g["seats"][0]["link"], width=width)
+        if game == "kids":
+            page.wait_for_selector("#board svg")
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"{game} at {width}px is {overflow}px too wide"
+        if not (SHOTS / f"{game}-{label}.png").exists() or label == "phone" or game == "classic":
+            page.screenshot(path=str(SHOTS / f"{game}-{label}.png"), full_page=True)
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_replay_and_pokedex_pages(server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}], seed=8,
+                   options={"max_turns": 6})
+        deadline = time.monotonic() + 60
+        while not c.get(f"/api/games/{g['id']}").json()["view"]["is_over"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    page = new_page(browser)
+    page.goto(f"{server.base}/replay/{g['id']}")
+    page.wait_for_function("document.getElementById('step').textContent.startsWith('0 /')")
+    page.click("#next")
+    page.wait_for_function("document.getElementById('step').textContent.startsWith('1 /')")
+    assert "action 1 of 6" in page.inner_text("#status")
+    page.goto(f"{server.base}/pokedex/ash")
+    page.wait_for_function("document.getElementById('heading').textContent.includes('/55')")
+    assert page.errors == []  # type: ignore[attr-defined]
