@@ -1,7 +1,8 @@
 """Load on a real server process: many bot-versus-bot games at once, played through the HTTP and WebSocket API.
 
 Every game's two seats are "human" seats driven by this script (a random legal action each time a seat's
-WebSocket says it is its turn), so every action goes through the full path: HTTP request, rule check, commit to
+WebSocket says it is its turn, after a short think time like a quick player's; ``--think 0`` plays as fast as
+possible and measures the server's ceiling instead), so every action goes through the full path: HTTP request, rule check, commit to
 the store, push of each seat's view. Reports accepted actions per second, latency percentiles of an action, and
 checks that nothing was lost: every game's record replays to the state the server reports.
 
@@ -40,36 +41,56 @@ def free_port() -> int:
 
 
 async def seat_loop(base: str, game: dict, seat: int, latencies: list[float], deadline: float,
-                    client: httpx.AsyncClient, rng: random.Random) -> int:
-    """Play one seat until the game ends or time runs out; returns the actions it had accepted."""
+                    client: httpx.AsyncClient, rng: random.Random, think: float, via: str) -> int:
+    """Play one seat until the game ends or time runs out; returns the actions it had accepted.
+
+    ``via="http"`` posts each action; ``via="ws"`` sends it on the WebSocket and times it until the push that
+    shows it accepted."""
     token = game["seats"][seat]["token"]
     url = base.replace("http", "ws") + f"/api/games/{game['id']}/ws?seat={seat}&token={token}"
     accepted = 0
     async with websockets.connect(url, max_size=2**22) as ws:
+        message: dict | None = None
         while time.monotonic() < deadline:
-            try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic())))
-            except (asyncio.TimeoutError, websockets.ConnectionClosed):
-                break
+            if message is None:
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(),
+                                                                timeout=max(0.1, deadline - time.monotonic())))
+                except (asyncio.TimeoutError, websockets.ConnectionClosed):
+                    break
             if message.get("type") != "state":
+                message = None
                 continue
             view = message["view"]
             if view["is_over"]:
                 break
             if view["current_player"] != seat:
+                message = None
                 continue
             action = rng.choice(view["legal_actions"])
+            if think:
+                await asyncio.sleep(think * (0.5 + rng.random()))
             start = time.perf_counter()
+            if via == "ws":
+                await ws.send(json.dumps({"type": "action", "action": action, "expect": message["actions"]}))
+                while True:
+                    reply = json.loads(await ws.recv())
+                    if reply.get("type") == "error" or reply.get("actions", 0) > message["actions"]:
+                        break
+                latencies.append(time.perf_counter() - start)
+                accepted += reply.get("type") == "state"
+                message = reply if reply.get("type") == "state" else None   # it may be our decision again
+                continue
             r = await client.post(f"/api/games/{game['id']}/actions",
                                   json={"seat": seat, "action": action, "expect": message["actions"]},
                                   headers={"x-seat-token": token})
             latencies.append(time.perf_counter() - start)
-            if r.status_code == 200:
-                accepted += 1
+            accepted += r.status_code == 200
+            message = None
     return accepted
 
 
-async def run(base: str, games: int, seconds: float, game_name: str) -> dict[str, object]:
+async def run(base: str, games: int, seconds: float, game_name: str, think: float, via: str) -> dict[str, object]:
     latencies: list[float] = []
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=200)) as client:
         created = []
@@ -80,8 +101,8 @@ async def run(base: str, games: int, seconds: float, game_name: str) -> dict[str
             created.append(r.json())
         deadline = time.monotonic() + seconds
         start = time.monotonic()
-        counts = await asyncio.gather(*[seat_loop(base, g, s, latencies, deadline, client, random.Random(i * 2 + s))
-                                        for i, g in enumerate(created) for s in (0, 1)])
+        counts = await asyncio.gather(*[seat_loop(base, g, s, latencies, deadline, client, random.Random(i * 2 + s),
+                                                  think, via) for i, g in enumerate(created) for s in (0, 1)])
         elapsed = time.monotonic() - start
         lost = 0
         for g in created:
@@ -91,7 +112,7 @@ async def run(base: str, games: int, seconds: float, game_name: str) -> dict[str
                 if splendor.replay(record).view(None) != state["view"]:
                     lost += 1
     latencies.sort()
-    return {"games": games, "seconds": round(elapsed, 1), "accepted_actions": sum(counts),
+    return {"games": games, "via": via, "think_seconds": think, "seconds": round(elapsed, 1), "accepted_actions": sum(counts),
             "actions_per_second": round(sum(counts) / elapsed, 1),
             "p50_ms": round(1000 * statistics.median(latencies), 1),
             "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1),
@@ -104,6 +125,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--game", default="classic")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--via", choices=("http", "ws"), default="http", help="send actions by HTTP or WebSocket")
+    parser.add_argument("--think", type=float, default=0.15,
+                        help="mean seconds a player thinks before acting (0: as fast as possible)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="splendor-load-")
     url = args.database_url or f"sqlite:///{folder}/load.db"
@@ -119,7 +143,7 @@ def main() -> None:
                     break
             except httpx.HTTPError:
                 time.sleep(0.2)
-        print(json.dumps(asyncio.run(run(base, args.games, args.seconds, args.game))))
+        print(json.dumps(asyncio.run(run(base, args.games, args.seconds, args.game, args.think, args.via))))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,6 +24,11 @@ from splendor.store.games import GameStore
 
 log = logging.getLogger("splendor.server")
 WEB = Path(__file__).parent / "web"
+
+
+def as_json(payload: dict[str, Any]) -> Response:
+    """A payload that is JSON-ready already (views are), sent without FastAPI's slower generic encoding."""
+    return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
 
 
 def _page(name: str) -> Any:
@@ -132,11 +138,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}")
     async def view(game_id: str, seat: Annotated[int | None, Query(ge=0, le=3)] = None,
-                   token: str | None = None, x_seat_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+                   token: str | None = None, x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """A seat's view (with its secret), or the spectator's view (no seat)."""
         live = await manager().get(game_id)
         manager().check_seat(live, seat, secret(token, x_seat_token))
-        return live.payload(seat)
+        return as_json(live.payload(seat))
 
     @app.post("/api/games/{game_id}/seats/{seat}/join")
     async def join(game_id: str, seat: int, body: JoinRequest, token: str | None = None,
@@ -148,11 +154,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: ActionRequest, token: str | None = None,
-                  x_seat_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+                  x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """Play an action for a seat. Refused with the rule's words (409), a malformed action (400), out of turn
         (409) or a wrong secret (403); nothing changes then. Accepted only once committed to the store."""
         live = await manager().act(game_id, body.seat, body.action, secret(token, x_seat_token), body.expect)
-        return live.payload(body.seat)
+        return as_json(live.payload(body.seat))
 
     @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse)
     async def record(game_id: str) -> str:

@@ -4,7 +4,9 @@ store before anyone hears of it, and bots think in worker processes."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import signal
 import uuid
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -69,7 +71,7 @@ class GameManager:
     def __init__(self, games: GameStore, bot_workers: int) -> None:
         self.store = games
         self.live: dict[str, LiveGame] = {}
-        self._pool = ProcessPoolExecutor(max_workers=bot_workers)
+        self._pool = ProcessPoolExecutor(max_workers=bot_workers, initializer=_worker_signals)
         self._closing = False
 
     # ----------------------------------------------------------------- life cycle
@@ -88,7 +90,7 @@ class GameManager:
         for live in self.live.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self._pool.shutdown, wait=True, cancel_futures=True)
 
     @staticmethod
     def _rebuild(s: StoredGame) -> LiveGame:
@@ -250,9 +252,17 @@ class GameManager:
 
     async def _send(self, live: LiveGame, watcher: Watcher) -> None:
         try:
-            await watcher.socket.send_json({"type": "state", **live.payload(watcher.seat)})
+            await watcher.socket.send_text(json.dumps({"type": "state", **live.payload(watcher.seat)},
+                                                      separators=(",", ":")))
         except Exception:                                          # noqa: BLE001 - a closed socket
             self.unwatch(live, watcher)
+
+
+def _worker_signals() -> None:
+    """A bot worker is forked from the server and would inherit its graceful-shutdown handlers, and so outlive
+    it: restore the default, so that stopping the server stops its workers."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _plausible_id(game_id: str) -> bool:

@@ -60,12 +60,18 @@ class GameStore:
         """Record action ``number`` (1-based). The primary key (game, number) refuses a second action with the
         same number, so two racing writers cannot both succeed. A finished Pokémon game's marks go in the same
         transaction."""
-        with self.store.session() as s:
-            s.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(
+        if pokedex:
+            with self.store.session() as s:
+                s.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
+                s.execute(update(GameRow).where(GameRow.id == game_id).values(
+                    actions=number, status=status, updated_at=datetime.now(timezone.utc)))
+                for profile, caught in pokedex:
+                    mark_caught(s, profile, caught)
+            return
+        with self.store.engine.begin() as conn:          # the common case, without an ORM session
+            conn.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(
                 actions=number, status=status, updated_at=datetime.now(timezone.utc)))
-            for profile, caught in pokedex or []:
-                mark_caught(s, profile, caught)
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.store.session() as s:

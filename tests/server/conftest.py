@@ -20,6 +20,14 @@ ROOT = Path(__file__).resolve().parents[2]
 SPLENDOR = str(Path(sys.executable).parent / "splendor")
 
 
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -51,9 +59,17 @@ class Server:
         raise RuntimeError("the server did not start:\n" + self.log.read_text())
 
     def stop(self) -> None:
+        """Stop the server as an operator would (SIGTERM); then check that nothing of it is left running."""
         if self.proc is not None and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             self.proc.wait(timeout=20)
+        if self.proc is not None:
+            deadline = time.monotonic() + 10
+            while _group_alive(self.proc.pid):
+                if time.monotonic() > deadline:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                    raise AssertionError("the server's bot workers outlived it")
+                time.sleep(0.1)
 
     def kill9(self) -> None:
         assert self.proc is not None
