@@ -71,6 +71,18 @@ class Game(ABC):
             raise ValueError(f"{self.title} has no option {', '.join(sorted(options))}")
         return options
 
+    def _turn_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Take out and check the options every game has: ``max_turns`` (ruling 4: a cap that ends the game as
+        truncated; None for none) and ``first_player`` (ruling 1: a seat, or ``"random"``)."""
+        max_turns = options.pop("max_turns", None)
+        first = options.pop("first_player", 0)
+        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
+            raise ValueError("max_turns must be a whole number of 1 or more, or None for no cap")
+        if first != "random" and (isinstance(first, bool) or not isinstance(first, int)
+                                  or not 0 <= first < self.players):
+            raise ValueError(f"first_player must be a seat from 0 to {self.players - 1}, or 'random'")
+        return {"max_turns": max_turns, "first_player": first}
+
     @abstractmethod
     def _setup(self) -> None:
         """Lay out a new game from ``self.seed``, ``self.players`` and ``self.options``."""

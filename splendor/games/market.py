@@ -221,18 +221,11 @@ class MarketGame(Game):
     # ----------------------------------------------------------------- options and setup
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        max_turns = options.pop("max_turns", None)
-        first = options.pop("first_player", 0)
+        common = self._turn_options(options)
         if options:
             raise ValueError(f"{self.title} has no option {', '.join(sorted(options))}; "
                              "its options are max_turns and first_player")
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int)
-                                      or max_turns < 1):
-            raise ValueError("max_turns must be a whole number of 1 or more, or None for no cap")
-        if first != "random" and (isinstance(first, bool) or not isinstance(first, int)
-                                  or not 0 <= first < self.players):
-            raise ValueError(f"first_player must be a seat from 0 to {self.players - 1}, or 'random'")
-        return {"max_turns": max_turns, "first_player": first}
+        return common
 
     def _setup(self) -> None:
         rng = Rng(self.seed)

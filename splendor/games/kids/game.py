@@ -109,19 +109,13 @@ class KidsGame(Game):
     # ----------------------------------------------------------------- options and setup
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        max_turns = options.pop("max_turns", None)
-        first = options.pop("first_player", 0)
+        common = self._turn_options(options)
         short = options.pop("short", False)
         mysteries = options.pop("mysteries", False)
         board = options.pop("board", None)
         if options:
             raise ValueError(f"Splendor Kids has no option {', '.join(sorted(options))}; its options are short, "
                              "mysteries, board, max_turns and first_player")
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
-            raise ValueError("max_turns must be a whole number of 1 or more, or None for no cap")
-        if first != "random" and (isinstance(first, bool) or not isinstance(first, int)
-                                  or not 0 <= first < self.players):
-            raise ValueError(f"first_player must be a seat from 0 to {self.players - 1}, or 'random'")
         if not isinstance(short, bool) or not isinstance(mysteries, bool):
             raise ValueError("short and mysteries are true or false")
         if short and mysteries:
@@ -136,8 +130,7 @@ class KidsGame(Game):
             if sections != want:
                 raise ValueError(f"this game needs the sides of sections {', '.join(want)} in that order, "
                                  f"not {', '.join(sections)}")
-        return {"max_turns": max_turns, "first_player": first, "short": short, "mysteries": mysteries,
-                "board": refs}
+        return {**common, "short": short, "mysteries": mysteries, "board": refs}
 
     def _setup(self) -> None:
         rng = Rng(self.seed)
