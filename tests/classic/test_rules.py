@@ -7,6 +7,7 @@ import pytest
 import splendor
 from splendor import IllegalAction
 from splendor.games.classic.cards import CARDS, NOBLES
+from splendor.games.classic.game import ClassicGame
 from tests.classic.positions import (B, G, K, R, W, Y, all_card_ids, give_bonuses, give_card, give_tokens, new,
                                      noble_requiring, place, set_nobles, total_tokens)
 
@@ -176,7 +177,7 @@ def test_reserve_from_an_empty_deck_is_refused() -> None:
 # ----------------------------------------------------------------------------- buying
 
 
-def _put_and_fund(g, cid: int, slot: int = 0, **tokens: int):  # type: ignore[no-untyped-def]
+def _put_and_fund(g: ClassicGame, cid: int, slot: int = 0, **tokens: int) -> None:
     place(g, cid, slot)
     give_tokens(g, 0, **tokens)
 

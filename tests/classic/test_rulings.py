@@ -8,6 +8,7 @@ import pytest
 
 import splendor
 from splendor import IllegalAction
+from splendor.games.classic.game import ClassicGame
 from tests.classic.positions import (B, G, K, R, W, Y, give_bonuses, give_tokens, new, noble_requiring, place,
                                      set_nobles)
 
@@ -47,7 +48,7 @@ def test_ruling_2_the_round_is_completed_up_to_the_seat_before_the_first() -> No
     assert g.is_over and g.winners == [3]
 
 
-def _stuck(g) -> None:  # type: ignore[no-untyped-def]
+def _stuck(g: ClassicGame) -> None:
     """A reachable dead end: an empty market, all coloured tokens held, reserved cards nobody can pay for."""
     for r in range(3):
         g.decks[r] = [c for c in g.rows[r] if c >= 0] + g.decks[r]

@@ -7,6 +7,7 @@ import pytest
 
 import splendor
 from splendor import IllegalAction
+from splendor.games.kids.game import KidsGame
 from tests.kids.positions import B, G, H, K, R, T, Y, give_tiles, give_tokens, new, tiles_total, tokens_total
 
 MARC, CATHERINE, OLIVIER = 0, 1, 2
@@ -209,7 +210,7 @@ def test_pawns_may_share_spaces() -> None:
 # ----------------------------------------------------------------------------- the Palace and the end
 
 
-def _near_palace(g, seat: int, space: str = "A3.court") -> None:  # type: ignore[no-untyped-def]
+def _near_palace(g: KidsGame, seat: int, space: str = "A3.court") -> None:
     g.space[seat] = space
     give_tokens(g, seat, blue=1)
 

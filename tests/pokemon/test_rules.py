@@ -6,6 +6,7 @@ import pytest
 
 from splendor import IllegalAction
 from splendor.games.pokemon.cards import CARDS, evolution_lines
+from splendor.games.pokemon.game import PokemonGame
 from tests.market_positions import all_card_ids, give_card, give_reserved, give_tokens, place
 from tests.pokemon.positions import B, K, M, P, R, Y, card_costing, ids, new
 
@@ -219,7 +220,7 @@ def test_ten_balls_at_the_end_of_the_turn_master_balls_included() -> None:
 # ----------------------------------------------------------------------------- evolution
 
 
-def _emma_ready_to_evolve():  # type: ignore[no-untyped-def]
+def _emma_ready_to_evolve() -> tuple[PokemonGame, int, int]:
     g = new()
     bulbasaur = ids("Bulbasaur")[0]
     for cid in (bulbasaur, ids("Poliwag")[0], ids("Snorlax")[0]):
