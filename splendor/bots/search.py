@@ -27,16 +27,23 @@ LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 1500}
 """Iterations per decision for each level (hard stays under one second a move on one core of this machine)."""
 
 # How promising each kind of action is before any search: progress first, three tokens next, reserving least.
-KIND_WEIGHT = {"buy": 4.0, "buy_reserved": 4.0, "evolve": 4.0, "move": 3.0, "take2": 1.5, "reserve": 0.6,
+KIND_WEIGHT = {"buy": 4.0, "buy_reserved": 4.0, "evolve": 4.0, "move": 6.0, "take2": 1.5, "reserve": 0.6,
                "reserve_deck": 0.3, "evolve_none": 0.5}
 
 
 def kind_priors(legal: Sequence[Action]) -> list[float]:
-    """Priors from the kinds of the actions alone (three different tokens weigh more than fewer)."""
+    """Priors from the kinds of the actions alone (three different tokens weigh more than fewer). The ways of
+    paying one road share that road's weight, so a road with many payments is not favoured over one with few."""
+    per_road: dict[int, int] = {}
+    for a in legal:
+        if a.kind == "move":
+            per_road[a.args[0]] = per_road.get(a.args[0], 0) + 1
     weights = []
     for a in legal:
         if a.kind == "take":
             weights.append(2.0 if len(a.args) == 3 else 1.0)
+        elif a.kind == "move":
+            weights.append(KIND_WEIGHT["move"] / per_road[a.args[0]])
         else:
             weights.append(KIND_WEIGHT.get(a.kind, 1.0))
     total = sum(weights)
