@@ -223,7 +223,7 @@ class KidsPlanner:
             words = action.text.split(" pay ", 1)[1].split()
             spent = sum(2.0 if w == "y" else 2.5 if w == "t" else 0.6 if w.startswith("tile:") else 1.0
                         for w in words)
-            return 50 + 5 * progress + self._road_cost(road) * 0 - spent
+            return 50 + 5 * progress - spent
         if kind in ("take", "take2", "take_gold"):
             gained = [0] * 5
             for c in args:

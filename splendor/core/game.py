@@ -185,7 +185,7 @@ class Game(ABC):
         Raises `IllegalAction` naming the rule when it is not legal now; the state is then unchanged.
         """
         if not isinstance(action, Action):
-            action = self.actions.parse(action)
+            action = self.parse(action)
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason)
@@ -204,7 +204,7 @@ class Game(ABC):
         """True when ``action`` could be applied now."""
         try:
             if not isinstance(action, Action):
-                action = self.actions.parse(action)
+                action = self.parse(action)
         except IllegalAction:
             return False
         return self.why_illegal(action) is None

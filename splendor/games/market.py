@@ -264,11 +264,8 @@ class MarketGame(Game):
 
     @property
     def current_player(self) -> int | None:
-        return None if self.phase == OVER else self._decider()
-
-    def _decider(self) -> int:
-        """The seat that decides in the current phase (the seat whose turn it is, unless a game says else)."""
-        return self.seat
+        """In the market games every decision of a turn is made by the seat whose turn it is."""
+        return None if self.phase == OVER else self.seat
 
     @property
     def is_over(self) -> bool:

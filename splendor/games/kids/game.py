@@ -248,19 +248,6 @@ class KidsGame(Game):
                                     f"'{options[0]}'")
         return self.actions.parse(text)
 
-    def apply(self, action: Action | str) -> None:
-        if isinstance(action, str):
-            action = self.parse(action)
-        super().apply(action)
-
-    def is_legal(self, action: Action | str) -> bool:
-        try:
-            if isinstance(action, str):
-                action = self.parse(action)
-        except IllegalAction:
-            return False
-        return self.why_illegal(action) is None
-
     # ----------------------------------------------------------------- legal actions
 
     def legal_actions(self) -> list[Action]:
