@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -68,13 +69,6 @@ class ActionRequest(BaseModel):
                                                                "has moved on since")
 
 
-class JoinRequest(BaseModel):
-    """Taking a seat with its secret, optionally giving a name."""
-
-    model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(default=None, max_length=40)
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The application: a store, a manager of live games, and the routes."""
     settings = settings or Settings()
@@ -133,7 +127,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games")
     async def listing() -> dict[str, Any]:
         """Games, newest first, in progress and finished."""
-        import asyncio
         return {"games": await asyncio.to_thread(manager().store.listing, settings.max_games_listed)}
 
     @app.get("/api/games/{game_id}")
@@ -145,12 +138,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return as_json(live.payload(seat))
 
     @app.post("/api/games/{game_id}/seats/{seat}/join")
-    async def join(game_id: str, seat: int, body: JoinRequest, token: str | None = None,
-                   x_seat_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        """Take a seat with its secret: answers the seat's view (the name is kept for this session's display)."""
+    async def join(game_id: str, seat: int, token: str | None = None,
+                   x_seat_token: Annotated[str | None, Header()] = None) -> Response:
+        """Take a seat with its secret (checked): answers the seat's view. Names are given when the game is
+        created."""
         live = await manager().get(game_id)
         manager().check_seat(live, seat, secret(token, x_seat_token))
-        return live.payload(seat)
+        return as_json(live.payload(seat))
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: ActionRequest, token: str | None = None,
@@ -195,7 +189,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/pokedex/{profile}")
     async def pokedex(profile: str) -> dict[str, Any]:
         """A profile's Pokédex: every Pokémon by evolution line, marked where caught."""
-        import asyncio
         try:
             page = await asyncio.to_thread(Pokedex(app.state.store).page, profile)
         except ValueError as e:

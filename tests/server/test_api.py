@@ -30,9 +30,9 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
         g = create(c, "classic", HUMANS2, seed=5)
         assert g["seats"][0]["link"].endswith(f"/play/{g['id']}?seat=0&token={g['seats'][0]['token']}")
         assert g["spectator_link"].endswith(f"/watch/{g['id']}")
-        joined = c.post(f"/api/games/{g['id']}/seats/0/join", json={"name": "ann"},
-                        headers={"x-seat-token": g["seats"][0]["token"]})
+        joined = c.post(f"/api/games/{g['id']}/seats/0/join", headers={"x-seat-token": g["seats"][0]["token"]})
         assert joined.status_code == 200 and joined.json()["you"] == 0
+        assert c.post(f"/api/games/{g['id']}/seats/1/join", headers={"x-seat-token": "x"}).status_code == 403
         rng = random.Random(1)
         while True:
             seat_views = [c.get(f"/api/games/{g['id']}", params={"seat": s},
