@@ -20,6 +20,7 @@ from splendor.games import GAMES, new_game
 from splendor.server.bots import SERVER_BOTS, bot_move, bot_seed
 from splendor.server.guards import new_token, token_hash, token_matches
 from splendor.store.games import GameStore, SeatInfo, StoredGame
+from splendor.store.pokedex import check_profile_name
 
 log = logging.getLogger("splendor.server")
 
@@ -114,6 +115,11 @@ class GameManager:
         for i, spec in enumerate(seats):
             kind = spec.get("kind")
             name_ = spec.get("name")
+            if name_ is not None:
+                try:
+                    name_ = check_profile_name(name_)     # also the Pokédex profile a Pokémon game marks
+                except ValueError as e:
+                    raise Refused(400, f"seat {i}: {e}") from None
             if kind == HUMAN:
                 tokens[i] = new_token()
                 infos.append(SeatInfo(seat=i, kind=HUMAN, bot=None, name=name_, token_hash=token_hash(tokens[i])))

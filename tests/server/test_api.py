@@ -114,6 +114,8 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
             (c.post("/api/games", json={"game": "classic", "seats": HUMANS2[:1]}), 422, "at least 2"),
             (c.post("/api/games", json={"game": "classic", "seats": [{"kind": "bot", "bot": "cmd:rm -rf /"},
                                                                     {"kind": "human"}]}), 400, "unknown bot"),
+            (c.post("/api/games", json={"game": "pokemon", "seats": [{"kind": "human", "name": "a/b"},
+                                                                    {"kind": "human"}]}), 400, "not a profile name"),
             (c.post("/api/games", json={"game": "kids", "seats": HUMANS2, "options": {"short": True,
                                                                                   "mysteries": True}}),
              400, "cannot be short"),
