@@ -22,6 +22,7 @@ from splendor.games import GAMES, new_game, replay as replay_record
 from splendor.games.kids.board import BoardError, assemble, read_side
 from splendor.games.kids.svg import svg as kids_svg
 from splendor.store import Pokedex, open_store
+from splendor.store.pokedex import check_profile_name
 from splendor.sim import bench as run_bench, simulate as run_simulate
 from splendor.terminal.draw import draw
 from splendor.terminal.play import HUMAN, Quit, Seat, describe_result, play_terminal, save_record
@@ -87,6 +88,10 @@ def play(
     _check_game(game)
     try:
         seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
+        if game == "pokemon":
+            for seat in seat_list:
+                if seat.kind == HUMAN and seat.named:
+                    check_profile_name(seat.name)          # fail now, not after the game
         g = new_game(game, players=len(seat_list), seed=seed, max_turns=max_turns,
                      **_kids_options(game, short, mysteries, board))
     except ValueError as e:

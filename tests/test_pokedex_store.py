@@ -81,3 +81,10 @@ def test_unnamed_and_bot_seats_mark_nothing(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert Pokedex(open_store(url)).profiles() == []
+
+
+def test_a_bad_profile_name_is_refused_before_the_game_starts(tmp_path: Path) -> None:
+    out = subprocess.run([SPLENDOR, "play", "--game", "pokemon", "--seats", "a/b:human,greedy",
+                          "--database-url", f"sqlite:///{tmp_path}/p.db"], input="", capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 2 and "not a profile name" in out.stderr
