@@ -80,7 +80,7 @@ function supply(c) {
 }
 
 function market(c) {
-  const rows = c.game === "pokemon" ? ["3", "2", "1"] : ["3", "2", "1"];
+  const rows = ["3", "2", "1"];                 // the highest tier on top, as on the table
   const grid = [];
   for (const row of rows) {
     const deckAction = `reserve deck ${row}`;
