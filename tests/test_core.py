@@ -83,6 +83,7 @@ def test_record_text_round_trips_and_skips_comments() -> None:
     rec = Record(game="classic", players=2, seed=7, options={"max_turns": None}, actions=["take w b g", "pass"])
     text = rec.to_text()
     assert Record.from_text("# a comment\n" + text) == rec
+    assert str(rec) == text
 
 
 @pytest.mark.parametrize(("text", "why"), [

@@ -45,6 +45,9 @@ class Record:
         lines.extend(self.actions)
         return "\n".join(lines) + "\n"
 
+    def __str__(self) -> str:
+        return self.to_text()
+
     @classmethod
     def from_text(cls, text: str) -> Record:
         """Read a record's text; ``ValueError`` says what is wrong with it."""
