@@ -325,28 +325,24 @@ class MarketGame(Game):
         gold = tok[wild]
         have = [bon[c] + tok[c] for c in range(wild)]
         cards = self.cards
-        buy = lk.buy
-        for r in range(len(rows)):
-            row = rows[r]
-            for s in range(len(row)):
-                cid = row[s]
-                if cid >= 0:
-                    cost = cards[cid].cost
-                    need = cost[wild]
-                    for c in range(wild):
-                        d = cost[c] - have[c]
-                        if d > 0:
-                            need += d
-                    if need <= gold:
-                        acts.append(buy[r][s])
-        for i, cid in enumerate(reserved):
+
+        def affordable(cid: int) -> bool:      # core.tokens.can_afford, unrolled over what is held (hot path)
             cost = cards[cid].cost
             need = cost[wild]
             for c in range(wild):
                 d = cost[c] - have[c]
                 if d > 0:
                     need += d
-            if need <= gold:
+            return need <= gold
+
+        buy = lk.buy
+        for r in range(len(rows)):
+            row = rows[r]
+            for s in range(len(row)):
+                if row[s] >= 0 and affordable(row[s]):
+                    acts.append(buy[r][s])
+        for i, cid in enumerate(reserved):
+            if affordable(cid):
                 acts.append(lk.buy_reserved[i])
         return acts
 

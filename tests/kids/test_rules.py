@@ -256,38 +256,27 @@ def test_the_first_arrival_closes_the_gates_and_the_round_is_completed() -> None
 
 
 def test_a_traveler_in_the_palace_passes() -> None:
+    """Ruling 23. (By the rules an arrival never gets another turn, since the round ends first: a position.)"""
     g = new(3)
-    _near_palace(g, MARC)
-    g.apply("move 8 pay b")
-    g.apply("medal 1")
-    g.apply("take k r g")
-    g.apply("take k r g")
-    assert g.is_over  # Marc was first: the round ended with seat 2
-    g2 = new(3, first_player=2)
-    _near_palace(g2, MARC)
-    g2.apply("take k r g")                                  # seat 2
-    g2.apply("move 8 pay b")                                # Marc arrives
-    g2.apply("medal 1")
-    g2.apply("take k r g")                                  # seat 1, the last of the round
-    assert g2.is_over
+    g.space[MARC] = "A3.palace"
+    give_tokens(g, MARC, red=1)
+    assert [a.text for a in g.legal_actions()] == ["pass"]
+    with pytest.raises(IllegalAction, match="you are in the Palace: travelers there pass"):
+        g.apply("take k r g")
+    g.apply("pass")
+    assert g.current_player == CATHERINE and g.space[MARC] == "A3.palace"
 
 
-def test_travelers_in_the_palace_pass_while_the_round_goes_on() -> None:
+def test_after_the_first_arrival_the_others_play_out_the_round() -> None:
     g = new(3, first_player=1)
     _near_palace(g, CATHERINE)
     g.apply("move 8 pay b")                                 # Catherine (first) arrives
     g.apply("medal 1")
+    assert g.gates_closed and g.current_player == OLIVIER
     g.apply("take k r g")                                   # Olivier
-    g.apply("take k r g")                                   # Marc: end
-    assert g.is_over
-    g3 = new(2, max_turns=10)
-    _near_palace(g3, 0)
-    g3.gates_closed = False
-    g3.apply("move 8 pay b")
-    g3.apply("medal 1")
-    assert not g3.is_over
-    g3.apply("take k r g")
-    assert g3.is_over
+    assert not g.is_over and g.current_player == MARC
+    g.apply("take k r g")                                   # Marc, the seat before the first: the end
+    assert g.is_over and g.winners == [CATHERINE]
 
 
 def test_every_traveler_in_the_palace_wins() -> None:
