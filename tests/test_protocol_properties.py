@@ -181,3 +181,20 @@ def test_action_space_is_fixed_per_player_count(name: str) -> None:
         assert len(a.actions) == len(b.actions)
         assert [str(a.actions[i]) for i in range(0, len(a.actions), 97)] == \
             [str(b.actions[i]) for i in range(0, len(b.actions), 97)]
+
+
+VARIANTS = [(name, {}) for name in GAMES] + [("kids", {"mysteries": True})]
+
+
+@pytest.mark.parametrize(("name", "options"), VARIANTS, ids=lambda x: x if isinstance(x, str) else str(x))
+@given(seed=seeds, n=players)
+def test_the_playout_policy_always_chooses_a_legal_action(name: str, options: dict[str, object], seed: int,
+                                                          n: int) -> None:
+    """The search's playouts take their own short cuts (Kids lists only the chosen road's payment), so the
+    policy is checked against the full legal list in every phase, driving the game itself to the end."""
+    game = random_game(name, n, seed, **options)
+    rng = random.Random(seed)
+    while not game.is_over:
+        action = game.playout_action(rng)
+        assert action in game.legal_actions(), f"{action} in phase {getattr(game, 'phase', '?')}"
+        game.apply(action)

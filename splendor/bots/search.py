@@ -73,15 +73,16 @@ class Evaluator(Protocol):
 
 @dataclass
 class PlayoutEvaluator:
-    """Play out with the game's playout policy for at most ``depth`` decisions; score the end with
-    ``progress``."""
+    """Play out with the game's playout policy for at most ``depth`` decisions (by default the game's
+    ``playout_depth``); score the end with ``progress``."""
 
-    depth: int = 8
+    depth: int | None = None
     scale: float = 2.5
 
     def value(self, game: Game, rng: random.Random) -> list[float]:
         steps = 0
-        while not game.is_over and steps < self.depth:
+        depth = game.playout_depth if self.depth is None else self.depth
+        while not game.is_over and steps < depth:
             game.apply_legal(game.playout_action(rng))
             steps += 1
         if game.is_over:

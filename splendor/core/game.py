@@ -38,6 +38,8 @@ class Game(ABC):
     notation_help: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    playout_depth: ClassVar[int] = 8
+    """How many decisions a search playout plays before it scores the position with ``progress``."""
     actions: ActionTable
 
     players: int
