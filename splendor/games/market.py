@@ -296,6 +296,10 @@ class MarketGame(Game):
         return self._extra_actions()
 
     def _main_actions(self) -> list[Action]:
+        return self._take_actions() + self._reserve_actions() + self._buy_actions()
+
+    def _take_actions(self) -> list[Action]:
+        """Three tokens of different colours (fewer when fewer colours are left), or two of a colour with 4+."""
         lk = self.lookup
         sup = self.supply
         mask = 0
@@ -306,11 +310,13 @@ class MarketGame(Game):
         for c in range(len(sup) - 1):
             if sup[c] >= 4:
                 acts.append(lk.take2[c])
-        seat = self.seat
-        reserved = self.reserved[seat]
-        rows = self.rows
-        decks = self.decks
-        if len(reserved) < RESERVE_LIMIT:
+        return acts
+
+    def _reserve_actions(self) -> list[Action]:
+        lk = self.lookup
+        acts: list[Action] = []
+        if len(self.reserved[self.seat]) < RESERVE_LIMIT:
+            rows, decks = self.rows, self.decks
             for r in self.layout.reservable:
                 row = rows[r]
                 res = lk.reserve[r]
@@ -319,6 +325,12 @@ class MarketGame(Game):
                         acts.append(res[s])
                 if decks[r]:
                     acts.append(lk.reserve_deck[r])
+        return acts
+
+    def _buy_actions(self) -> list[Action]:
+        """The cards of the market and of the seat's reservations that it can pay for now."""
+        lk = self.lookup
+        seat = self.seat
         tok = self.tokens[seat]
         bon = self.bonuses[seat]
         wild = len(tok) - 1
@@ -335,13 +347,15 @@ class MarketGame(Game):
                     need += d
             return need <= gold
 
+        acts = []
         buy = lk.buy
+        rows = self.rows
         for r in range(len(rows)):
             row = rows[r]
             for s in range(len(row)):
                 if row[s] >= 0 and affordable(row[s]):
                     acts.append(buy[r][s])
-        for i, cid in enumerate(reserved):
+        for i, cid in enumerate(self.reserved[seat]):
             if affordable(cid):
                 acts.append(lk.buy_reserved[i])
         return acts
@@ -622,25 +636,25 @@ class MarketGame(Game):
 
     def playout_action(self, rng: random.Random) -> Action:
         """Buy the most valuable card you can (points first); otherwise take the tokens that bring the nearest
-        good card closest; return what that card needs least; take any follow-up decision at random."""
-        legal = self.legal_actions()
+        good card closest; return what that card needs least; take any follow-up decision at random. In the
+        main phase only the buys, then the takes, are listed: playouts spend most of the search's time."""
         if self.phase == MAIN:
             best, best_value = None, -1.0
-            for a in legal:
-                if a.kind == "buy" or a.kind == "buy_reserved":
-                    cid = self.rows[a.args[0]][a.args[1]] if a.kind == "buy" else self.reserved[self.seat][a.args[0]]
-                    card = self.cards[cid]
-                    value = card.points * 3 + card.bonus_count + rng.random()
-                    if value > best_value:
-                        best, best_value = a, value
+            for a in self._buy_actions():
+                cid = self.rows[a.args[0]][a.args[1]] if a.kind == "buy" else self.reserved[self.seat][a.args[0]]
+                card = self.cards[cid]
+                value = card.points * 3 + card.bonus_count + rng.random()
+                if value > best_value:
+                    best, best_value = a, value
             if best is not None:
                 return best
-            want = self._wanted_colours()
-            takes = [a for a in legal if a.kind in ("take", "take2")]
+            takes = self._take_actions()
             if takes:
+                want = self._wanted_colours()
                 return max(takes, key=lambda a: sum(want[c] for c in a.args) * (2 if a.kind == "take2" else 1)
                            + rng.random() * 0.5)
-        elif self.phase == RETURN:
+        legal = self.legal_actions()
+        if self.phase == RETURN:
             want = self._wanted_colours()
             return min(legal, key=lambda a: want[a.args[0]] + rng.random() * 0.1)
         forward = [a for a in legal if a.kind == "evolve"]       # evolving is never worse than declining
@@ -648,22 +662,33 @@ class MarketGame(Game):
         return pool[rng.randrange(len(pool))]
 
     def _wanted_colours(self) -> list[float]:
-        """How much the seat to move wants each colour: the shortfalls of its nearest good cards."""
+        """How much the seat to move wants each colour: the shortfalls of its two nearest good cards."""
         seat = self.seat
         tok, bon = self.tokens[seat], self.bonuses[seat]
         wild = len(tok) - 1
-        want = [0.0] * (wild + 1)
-        candidates = [c for row in self.rows[:3] for c in row if c >= 0] + self.reserved[seat]
-        scored = []
-        for cid in candidates:
-            cost = self.cards[cid].cost
-            short = [max(0, cost[c] - bon[c] - tok[c]) for c in range(wild)]
-            total = sum(short)
-            scored.append(((self.cards[cid].points + 1) / (1 + total), short))
-        scored.sort(key=lambda t: -t[0])
-        for weight, short in scored[:2]:
+        have = [bon[c] + tok[c] for c in range(wild)]
+        cards = self.cards
+        first = second = (-1.0, -1)
+        for cid in [c for row in self.rows[:3] for c in row if c >= 0] + self.reserved[seat]:
+            cost = cards[cid].cost
+            total = 0
             for c in range(wild):
-                want[c] += weight * short[c]
+                d = cost[c] - have[c]
+                if d > 0:
+                    total += d
+            score = (cards[cid].points + 1) / (1 + total)
+            if score > first[0]:
+                first, second = (score, cid), first
+            elif score > second[0]:
+                second = (score, cid)
+        want = [0.0] * (wild + 1)
+        for weight, cid in (first, second):
+            if cid >= 0:
+                cost = cards[cid].cost
+                for c in range(wild):
+                    d = cost[c] - have[c]
+                    if d > 0:
+                        want[c] += weight * d
         want[wild] = 10.0                    # never return a wild token if another will do
         return want
 
