@@ -344,7 +344,8 @@ def hint(
     file: Annotated[Path, typer.Argument(help="A game record")],
     upto: Annotated[Optional[int], typer.Option(help="The position after this many actions (default: the end)")]
     = None,
-    iterations: Annotated[int, typer.Option(help="Search iterations")] = 1500,
+    iterations: Annotated[Optional[int], typer.Option(help="Search iterations (default: the hard level's)")]
+    = None,
     seed: Annotated[int, typer.Option(help="Search seed")] = 0,
 ) -> None:
     """The move the search bot prefers in a recorded position, and its estimated win chance."""

@@ -23,8 +23,23 @@ from splendor.bots.base import Decision
 from splendor.core.actions import Action
 from splendor.core.game import Game
 
-LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 1500}
+LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 2500}
 """Iterations per decision for each level (hard stays under one second a move on one core of this machine)."""
+
+GAME_LEVELS: dict[str, dict[str, int]] = {"kids": {"hard": 2000}}
+"""Where a game's iterations cost more (Kids playouts run to the Palace), its own budgets, so that every game's
+hard keeps to one second a move."""
+
+
+def level_iterations(level: str, game: str | None = None) -> int:
+    """The iterations a level spends on one decision of ``game``.
+
+    >>> level_iterations("hard", "classic"), level_iterations("hard", "kids")
+    (2500, 2000)
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    return GAME_LEVELS.get(game or "", {}).get(level, LEVELS[level])
 
 # How promising each kind of action is before any search: progress first, three tokens next, reserving least.
 KIND_WEIGHT = {"buy": 4.0, "buy_reserved": 4.0, "evolve": 4.0, "move": 6.0, "take2": 1.5, "reserve": 0.6,
@@ -135,13 +150,12 @@ class SearchBot:
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  level: str | None = None, exploration: float = 3.0, evaluator: Evaluator | None = None) -> None:
         if level is not None:
-            if level not in LEVELS:
-                raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-            iterations = LEVELS[level]
+            iterations = level_iterations(level)
         if iterations is None and seconds is None:
             iterations = LEVELS["medium"]
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be 1 or more")
+        self.level = level
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -162,7 +176,10 @@ class SearchBot:
         root = Node(decision.seat)
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else math.inf
-        limit = self.iterations if self.iterations is not None else 1 << 60
+        if self.level is not None:
+            limit = level_iterations(self.level, decision.game)
+        else:
+            limit = self.iterations if self.iterations is not None else 1 << 60
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             self._iterate(root, decision.sample(rng), rng)
@@ -227,8 +244,10 @@ class SearchBot:
         return child.total / child.visits + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
 
 
-def hint(game: Game, seat: int | None = None, iterations: int = LEVELS["hard"], seed: int = 0) -> dict[str, object]:
-    """The move the search prefers for ``seat`` (default: the seat to decide) and its estimated win chance.
+def hint(game: Game, seat: int | None = None, iterations: int | None = None,
+         seed: int = 0) -> dict[str, object]:
+    """The move the search prefers for ``seat`` (default: the seat to decide) and its estimated win chance, by
+    default with the iterations of the hard level.
 
     The search sees only what that seat may see.
     """
@@ -239,6 +258,8 @@ def hint(game: Game, seat: int | None = None, iterations: int = LEVELS["hard"], 
         raise ValueError("the game is over: there is nothing to hint")
     if seat != game.current_player:
         raise ValueError(f"it is seat {game.current_player}'s decision, not seat {seat}'s")
+    if iterations is None:
+        iterations = level_iterations("hard", game.name)
     result = SearchBot(seed=seed, iterations=iterations).search(decision_for(game))
     return {"seat": seat, "action": result.best.text, "win_chance": round(result.win_chance, 3),
             "alternatives": [{"action": a.text, "visits": v, "win_chance": round(q, 3)}

@@ -161,8 +161,9 @@ class Game(ABC):
         legal = self.legal_actions()
         return legal[rng.randrange(len(legal))]
 
-    def hint(self, seat: int | None = None, iterations: int = 1500, seed: int = 0) -> dict[str, Any]:
-        """The move the search bot prefers for ``seat`` (the seat to decide) and its estimated win chance.
+    def hint(self, seat: int | None = None, iterations: int | None = None, seed: int = 0) -> dict[str, Any]:
+        """The move the search bot prefers for ``seat`` (the seat to decide) and its estimated win chance
+        (by default with the hard level's iterations).
 
         A convenience over ``splendor.bots.search.hint``, imported only when called, so that the kernel still
         depends on nothing above it when it loads.
