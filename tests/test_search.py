@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import splendor
 from splendor.bots import decide, decision_for, make_bot
-from splendor.bots.search import LEVELS, SearchBot, hint
+from splendor.bots.search import GAME_LEVELS, LEVELS, SearchBot, hint, level_iterations
 from tests.playouts import playout, random_game
 
 GAMES = sorted(splendor.GAMES)
@@ -101,6 +101,16 @@ def test_levels_and_specs() -> None:
     assert make_bot("ismcts:64").iterations == 64  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="unknown level 'godlike'"):
         make_bot("ismcts:godlike")
+
+
+def test_a_level_spends_its_games_own_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    for game, budgets in GAME_LEVELS.items():
+        assert game in splendor.GAMES and set(budgets) <= set(LEVELS)
+    assert level_iterations("hard", "kids") < level_iterations("hard", "classic") == LEVELS["hard"]
+    monkeypatch.setitem(GAME_LEVELS, "kids", {"easy": 7})
+    for game, spent in (("kids", 7), ("classic", LEVELS["easy"])):
+        g = splendor.new_game(game, players=2, seed=1)
+        assert SearchBot(seed=1, level="easy").search(decision_for(g)).iterations == spent
 
 
 def test_hint_names_a_legal_move_and_a_win_chance() -> None:
