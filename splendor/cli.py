@@ -322,9 +322,10 @@ def arena(
     if as_json:
         print(json.dumps(summary, sort_keys=True))
         return
-    table = Table(title=f"{game}: {games} games, {players} players, seats rotated")
-    for col in ("bot", "games", "wins", "shared", "win rate", "95% interval", "rating (μ−3σ)", "forfeits"):
-        table.add_column(col)
+    table = Table(title=f"{game}: {games} games, {players} players, seats rotated",
+                  caption="rating: OpenSkill μ − 3σ")
+    for col in ("bot", "games", "wins", "shared", "win rate", "95% interval", "rating", "forfeits"):
+        table.add_column(col, no_wrap=col in ("bot", "95% interval"))   # narrow terminals wrap the others
     for t in table_rows:
         low, high = t.interval
         table.add_row(t.bot, str(t.games), str(t.wins), str(t.shared), f"{t.win_rate:.1%}",
