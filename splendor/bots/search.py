@@ -147,7 +147,8 @@ class SearchResult:
 
 
 class SearchBot:
-    """The ISMCTS bot. ``iterations`` (reproducible with a seed) or ``seconds`` bound each decision."""
+    """The ISMCTS bot. ``iterations`` (reproducible with a seed) or ``seconds`` bound each decision; a ``level``
+    spends that level's iterations for the game being played (``level_iterations``)."""
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  level: str | None = None, exploration: float = 3.0, evaluator: Evaluator | None = None) -> None:
