@@ -105,6 +105,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def secret(token: str | None, header: str | None) -> str | None:
         return header or token
 
+    async def checked_view(game_id: str, seat: int | None, given: str | None) -> Response:
+        """The view of ``seat`` once its secret is checked (no seat: the spectator's view)."""
+        live = await manager().get(game_id)
+        manager().check_seat(live, seat, given)
+        return as_json(live.payload(seat))
+
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         return {"ok": True, "games": sorted(GAMES), "live": len(manager().live)}
@@ -133,18 +139,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def view(game_id: str, seat: Annotated[int | None, Query(ge=0, le=3)] = None,
                    token: str | None = None, x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """A seat's view (with its secret), or the spectator's view (no seat)."""
-        live = await manager().get(game_id)
-        manager().check_seat(live, seat, secret(token, x_seat_token))
-        return as_json(live.payload(seat))
+        return await checked_view(game_id, seat, secret(token, x_seat_token))
 
     @app.post("/api/games/{game_id}/seats/{seat}/join")
     async def join(game_id: str, seat: int, token: str | None = None,
                    x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """Take a seat with its secret (checked): answers the seat's view. Names are given when the game is
         created."""
-        live = await manager().get(game_id)
-        manager().check_seat(live, seat, secret(token, x_seat_token))
-        return as_json(live.payload(seat))
+        return await checked_view(game_id, seat, secret(token, x_seat_token))
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: ActionRequest, token: str | None = None,
