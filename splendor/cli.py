@@ -19,7 +19,7 @@ from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.record import Record
 from splendor.games import GAMES, new_game, replay as replay_record
-from splendor.games.kids.board import BoardError, assemble, read_side
+from splendor.games.kids.board import BoardError, assemble, read_side, read_sides
 from splendor.games.kids.svg import svg as kids_svg
 from splendor.store import Pokedex, open_store
 from splendor.store.pokedex import check_profile_name
@@ -50,7 +50,7 @@ def _kids_options(game: str, short: bool, mysteries: bool, board: str | None) ->
     if given and game != "kids":
         raise ValueError(f"--{'/--'.join(given)} belong to Splendor Kids, not {game}")
     if board:
-        given["board"] = [part.strip() for part in board.split(",") if part.strip()]
+        given["board"] = read_sides(board.split(","))
     return given
 
 
@@ -237,7 +237,7 @@ def simulate(
         table.add_row(str(s), bot, str(report.wins[s]), str(report.shared_wins[s]),
                       f"{report.wins[s] / games:.1%}")
     console.print(table)
-    console.print(f"mean turns {figures['mean_turns']} · truncated {report.truncated} · "
+    console.print(f"mean turns {figures['mean_turns']} · truncated {report.truncated} · stalled {report.stalled} · "
                   f"{figures['decisions_per_second']:,.0f} decisions/s · {figures['seconds']} s")
 
 
@@ -446,7 +446,7 @@ def picture(
 ) -> None:
     """Draw a board (shipped sides or your own files) as an SVG picture."""
     try:
-        g = new_game("kids", players=2, seed=0, board=[p.strip() for p in sides.split(",")],
+        g = new_game("kids", players=2, seed=0, board=read_sides(sides.split(",")),
                      short=len(sides.split(",")) == 2)
     except ValueError as e:
         raise _fail(str(e)) from None

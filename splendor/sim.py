@@ -33,6 +33,7 @@ class SimulationReport:
     wins: list[int] = field(default_factory=list)
     shared_wins: list[int] = field(default_factory=list)
     truncated: int = 0
+    stalled: int = 0
     turns: int = 0
     decisions: int = 0
     seconds: float = 0.0
@@ -42,6 +43,7 @@ class SimulationReport:
         return {
             "game": self.game, "players": self.players, "seats": self.seats, "games": self.games,
             "wins": self.wins, "shared_wins": self.shared_wins, "truncated": self.truncated,
+            "stalled": self.stalled,
             "mean_turns": round(self.turns / self.games, 2) if self.games else 0.0,
             "decisions": self.decisions,
             "decisions_per_second": round(self.decisions / self.seconds, 1) if self.seconds else 0.0,
@@ -73,6 +75,8 @@ def simulate(game: str, players: int, seats: list[str], games: int, seed: int,
         report.turns += g.turns
         if g.truncated:
             report.truncated += 1
+        if g.stalled:
+            report.stalled += 1
         winners = g.winners
         for w in winners:
             if len(winners) == 1:

@@ -114,16 +114,18 @@ def test_a_clone_is_independent_of_its_original(name: str, seed: int, n: int) ->
 
 @pytest.mark.parametrize("name", GAMES)
 @given(seed=seeds, n=players, cap=st.integers(min_value=1, max_value=300))
-def test_every_game_ends_with_a_winner_a_shared_victory_or_truncation(name: str, seed: int, n: int,
+def test_every_game_ends_with_a_winner_a_shared_victory_truncation_or_a_stall(name: str, seed: int, n: int,
                                                                       cap: int) -> None:
     game = random_game(name, n, seed, max_turns=cap)
     for _ in playout(game, random.Random(seed)):
         pass
     result = game.result
     assert game.is_over and game.current_player is None and game.legal_actions() == []
-    assert result["status"] in ("won", "shared", "truncated")
+    assert result["status"] in ("won", "shared", "truncated", "stalled")
     if result["status"] == "truncated":
         assert game.winners == [] and game.turns == cap
+    elif result["status"] == "stalled":
+        assert game.winners == [] and game.stalled
     else:
         assert len(game.winners) == (1 if result["status"] == "won" else len(game.winners))
         assert len(game.winners) >= 1

@@ -31,7 +31,7 @@ class MatchResult:
 
     index: int
     bots: tuple[str, ...]                 # per seat, the name in the standings
-    status: str                           # won | shared | truncated | forfeit
+    status: str                           # won | shared | truncated | stalled | forfeit
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     turns: int
@@ -41,7 +41,7 @@ class MatchResult:
     forfeit: dict[str, Any] | None = None
 
     def ranks(self) -> list[int]:
-        """Rank per seat for ratings: winners 1, everyone else 2 (a truncated game: all 1)."""
+        """Rank per seat for ratings: winners 1, everyone else 2 (a truncated or stalled game: all 1)."""
         if not self.winners:
             return [1] * len(self.bots)
         return [1 if s in self.winners else 2 for s in range(len(self.bots))]

@@ -13,6 +13,19 @@ from collections.abc import Callable, Iterable, Iterator
 from splendor.core.errors import IllegalAction
 
 
+def number(word: str) -> int | None:
+    """The whole number a word of notation spells in ASCII digits (at most 6), else None.
+
+    ``str.isdigit`` is not enough: it is true of ``²`` and ``⑧``, which ``int`` then refuses.
+
+    >>> number("12"), number("²"), number("-1")
+    (12, None, None)
+    """
+    if 0 < len(word) <= 6 and word.isascii() and word.isdigit():
+        return int(word)
+    return None
+
+
 class Action:
     """One decision a player can make, e.g. ``take w b g`` or ``buy 2.3``.
 
@@ -78,6 +91,21 @@ class ActionTable:
     def get(self, kind: str, *args: int) -> Action:
         """The action of that kind and arguments (``KeyError`` if the game has none)."""
         return self._by_key[(kind, args)]
+
+    def own(self, action: Action) -> Action | None:
+        """This table's own action that ``action`` stands for, or None when it is not one of this game's.
+
+        An action is this game's when its index names, in this table, an action of the same kind, arguments
+        and text: a hand-built ``Action`` or one parsed by another game is refused, while a copy of this
+        game's own action (one that crossed a process boundary, say) is accepted as the original.
+        """
+        index = action.index
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self):
+            return None
+        mine = self[index]
+        if mine is action or (mine.kind == action.kind and mine.args == action.args and mine.text == action.text):
+            return mine
+        return None
 
     def parse(self, text: str) -> Action:
         """The action a text names, in canonical or loose form; `IllegalAction` explains malformed text."""

@@ -27,7 +27,7 @@ from splendor.core.record import Record
 
 STATE_FORMAT = "splendor-state/1"
 
-ONGOING, WON, SHARED, TRUNCATED = "ongoing", "won", "shared", "truncated"
+ONGOING, WON, SHARED, TRUNCATED, STALLED = "ongoing", "won", "shared", "truncated", "stalled"
 
 
 class Game(ABC):
@@ -48,6 +48,8 @@ class Game(ABC):
     history: list[Action]
     turns: int
     """Turns completed so far; each seat's turn counts one (a Kids extra turn belongs to its turn)."""
+    stalled: bool = False
+    """True when the game ended because every seat had to pass for a whole round (ruling 4): no winner."""
 
     def __init__(self, players: int = 2, seed: int | None = None, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
@@ -182,13 +184,27 @@ class Game(ABC):
         """The action a text names (`IllegalAction` if it names none)."""
         return self.actions.parse(text)
 
+    def own_action(self, action: Action | str) -> Action:
+        """This game's own action for ``action`` (its text, or an `Action` of this game's table).
+
+        Only this game's own actions are carried out: a hand-built `Action`, or one that another game parsed,
+        would otherwise be done as whatever its kind and arguments say and recorded under its text. Raises
+        `IllegalAction` for anything else.
+        """
+        if not isinstance(action, Action):
+            return self.parse(action)
+        own = self.actions.own(action)
+        if own is None:
+            raise IllegalAction(f"{action!r} is not an action of {self.title}: play an action from "
+                                "legal_actions(), or its text")
+        return own
+
     def apply(self, action: Action | str) -> None:
         """Play ``action`` (or its text) for the current player.
 
         Raises `IllegalAction` naming the rule when it is not legal now; the state is then unchanged.
         """
-        if not isinstance(action, Action):
-            action = self.parse(action)
+        action = self.own_action(action)
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason)
@@ -206,8 +222,7 @@ class Game(ABC):
     def is_legal(self, action: Action | str) -> bool:
         """True when ``action`` could be applied now."""
         try:
-            if not isinstance(action, Action):
-                action = self.parse(action)
+            action = self.own_action(action)
         except IllegalAction:
             return False
         return self.why_illegal(action) is None
@@ -241,11 +256,14 @@ class Game(ABC):
 
     @property
     def status(self) -> str:
-        """``ongoing``, ``won`` (one winner), ``shared`` (several) or ``truncated`` (turn cap, no winner)."""
+        """``ongoing``, ``won`` (one winner), ``shared`` (several), ``truncated`` (turn cap, no winner) or
+        ``stalled`` (a whole round of forced passes, no winner: ruling 4)."""
         if not self.is_over:
             return ONGOING
         if self.truncated:
             return TRUNCATED
+        if self.stalled:
+            return STALLED
         return WON if len(self.winners) == 1 else SHARED
 
     @property
@@ -271,13 +289,37 @@ class Game(ABC):
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a game from the parsed output of ``to_json``."""
-        game = object.__new__(cls)
-        game.players = data["players"]
-        game.seed = data["seed"]
-        game.options = data["options"]
-        game._restore(data["state"])
-        game.history = [game.actions.parse(t) for t in data["history"]]
+        """Rebuild a game from the parsed output of ``to_json``, proven: the game is replayed from its header
+        (players, seed, options) and history, and the result must be exactly the saved state.
+
+        So a loaded game is always one the rules can reach: a damaged, edited or impossible state (fifty gold
+        tokens, a history that does not lead to the state) raises ``ValueError`` naming what is wrong.
+        """
+        for key, kind in (("players", int), ("seed", int), ("options", dict), ("history", list),
+                          ("state", dict)):
+            if key not in data:
+                raise ValueError(f"the saved game has no {key!r}")
+            if not isinstance(data[key], kind) or isinstance(data[key], bool):
+                raise ValueError(f"the saved game's {key!r} must be a JSON {kind.__name__}")
+        try:
+            game = cls(players=data["players"], seed=data["seed"], **data["options"])
+        except TypeError as e:
+            raise ValueError(f"the saved game's options are not {cls.title}'s: {e}") from None
+        if game.options != data["options"]:
+            raise ValueError("the saved game's options are not in the form the game records them")
+        for n, text in enumerate(data["history"], 1):
+            if not isinstance(text, str):
+                raise ValueError(f"action {n} of the saved history is not text")
+            try:
+                game.apply(text)
+            except IllegalAction as e:
+                raise ValueError(f"action {n} of the saved history, {text!r}, is illegal: {e}") from None
+        replayed = json.loads(json.dumps(game._state()))
+        saved = data["state"]
+        if replayed != saved:
+            differ = sorted(k for k in set(replayed) | set(saved) if replayed.get(k) != saved.get(k))
+            raise ValueError("the saved state is not where its history leads: "
+                             f"{', '.join(map(repr, differ))} differ")
         return game
 
     def _check_seat(self, seat: int | None) -> None:

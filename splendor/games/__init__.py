@@ -38,17 +38,20 @@ def new_game(name: str, players: int = 2, seed: int | None = None, **options: An
 
 
 def load(text: str) -> Game:
-    """A game from ``game.to_json()`` text, exactly as it was (``ValueError`` on damaged text)."""
+    """A game from ``game.to_json()`` text, exactly as it was.
+
+    The state is proven by replaying the saved history from the saved header (see ``Game.from_state``):
+    ``ValueError`` says what is wrong with damaged, edited or impossible text.
+    """
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, TypeError) as e:
         raise ValueError(f"not a saved game: {e}") from None
+    except RecursionError:
+        raise ValueError("not a saved game: its JSON is nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise ValueError(f"not a saved game: expected JSON with \"format\": \"{STATE_FORMAT}\"")
-    try:
-        return game_class(data["game"]).from_state(data)
-    except (KeyError, TypeError, IndexError, IllegalAction) as e:
-        raise ValueError(f"the saved game is damaged: {e!r}") from None
+    return game_class(data.get("game")).from_state(data)
 
 
 def replay(record: Record | str, upto: int | None = None) -> Game:

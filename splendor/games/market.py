@@ -15,7 +15,7 @@ import random
 from itertools import combinations
 from typing import Any, ClassVar
 
-from splendor.core.actions import Action, ActionTable
+from splendor.core.actions import Action, ActionTable, number
 from splendor.core.colours import Palette
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
@@ -102,10 +102,10 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
             words = words[0].split(".")
         if len(words) == 1 and words[0] in row_of and layout.sizes[row_of[words[0]]] == 1:
             return words[0]
-        if len(words) != 2 or words[0] not in row_of or not words[1].isdigit():
+        if len(words) != 2 or words[0] not in row_of or number(words[1]) is None:
             raise IllegalAction(f"say which card to {verb} as tier.slot, e.g. '{verb} 2.3' "
                                 f"(tiers {', '.join(layout.labels)}, slots 1-{max(layout.sizes)})")
-        r, s = row_of[words[0]], int(words[1])
+        r, s = row_of[words[0]], int(words[1])          # ASCII digits, checked above
         if not 1 <= s <= layout.sizes[r]:
             raise IllegalAction(f"tier {words[0]} has slots 1-{layout.sizes[r]}, not {s}")
         return layout.slot_text(r, s - 1)
@@ -144,7 +144,7 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
             return "reserve " + slot(rest, "reserve")
         if verb == buy_word:
             if rest and rest[0] in ("reserved", "hand"):
-                if len(rest) != 2 or not rest[1].isdigit() or not 1 <= int(rest[1]) <= RESERVE_LIMIT:
+                if len(rest) != 2 or not 1 <= (number(rest[1]) or 0) <= RESERVE_LIMIT:
                     raise IllegalAction(f"say which reserved card to {buy_word}, e.g. "
                                         f"'{buy_word} reserved 1' (1-{RESERVE_LIMIT})")
                 return f"{buy_word} reserved {int(rest[1])}"
@@ -585,9 +585,10 @@ class MarketGame(Game):
         if self.final_round and nxt == self.first:
             self._finish()
             return
-        if self.passes >= self.players:
+        if self.passes >= self.players:           # ruling 4: nobody can ever move again; no winner
             self.stalled = True
-            self._finish()
+            self.phase = OVER
+            self._winners = []
             return
         cap = self.options["max_turns"]
         if cap is not None and self.turns >= cap:

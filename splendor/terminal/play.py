@@ -100,13 +100,13 @@ def describe_result(game: Game, names: list[str]) -> str:
     scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result["scores"]))
     if result["status"] == "truncated":
         return f"The game stopped at its turn cap with no winner. Points: {scores}."
+    if result["status"] == "stalled":
+        return f"No seat could act for a whole round, so the game ended there with no winner. Points: {scores}."
     winners = " and ".join(names[w] for w in result["winners"])
     verb = "share the victory" if result["status"] == "shared" else "wins"
     text = f"{winners} {verb}. Points: {scores}."
     if "tie_break" in result:
         text += f" ({result['tie_break']}.)"
-    if result.get("stalled"):
-        text += " (No seat could act for a whole round, so the game ended there.)"
     return text
 
 

@@ -75,12 +75,15 @@ def test_ruling_3_pass_is_never_legal_while_another_action_is() -> None:
         g.apply("pass")
 
 
-def test_ruling_3_a_game_where_no_seat_can_act_for_a_round_ends() -> None:
+def test_ruling_4_a_game_where_every_seat_had_to_pass_for_a_round_ends_stalled_with_no_winner() -> None:
     g = new(2)
     _stuck(g)
+    g.points[0] = 3                        # a lead on points does not make a winner: nobody reached 15
     g.apply("pass")
+    assert not g.is_over
     g.apply("pass")
-    assert g.is_over and g.result["stalled"] and g.result["status"] in ("won", "shared")
+    assert g.is_over and g.stalled and not g.truncated and g.winners == []
+    assert g.result["status"] == "stalled" and g.result["scores"] == [3, 0] and "tie_break" not in g.result
 
 
 def test_ruling_4_a_turn_cap_ends_the_game_as_truncated_with_no_winner() -> None:

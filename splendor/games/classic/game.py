@@ -106,8 +106,8 @@ class ClassicGame(MarketGame):
         return winners_by([(self.points[s], -len(self.bought[s])) for s in range(self.players)])
 
     def _result_details(self) -> dict[str, Any]:
-        details: dict[str, Any] = {"cards_bought": [len(b) for b in self.bought], "stalled": self.stalled}
-        if self.is_over and not self.truncated:
+        details: dict[str, Any] = {"cards_bought": [len(b) for b in self.bought]}
+        if self.is_over and self._winners:        # not truncated, not stalled
             top = max(self.points)
             tied = [s for s in range(self.players) if self.points[s] == top]
             if len(tied) > 1 and len(self._winners) < len(tied):

@@ -19,7 +19,7 @@ in any order and case; the canonical text lists colours in this order. Tiers are
 
 from __future__ import annotations
 
-from splendor.core.actions import ActionTable
+from splendor.core.actions import ActionTable, number
 from splendor.core.errors import IllegalAction
 from splendor.games.classic.cards import NOBLES, PALETTE
 from splendor.games.market import MarketLayout, MarketLookup, market_action_specs, market_normaliser
@@ -30,9 +30,9 @@ LAYOUT = MarketLayout(labels=("1", "2", "3"), sizes=(4, 4, 4), reservable=(0, 1,
 def _own_verbs(words: list[str]) -> str | None:
     if words[0] != "noble":
         return None
-    if len(words) != 2 or not words[1].isdigit() or int(words[1]) >= len(NOBLES):
+    if len(words) != 2 or (n := number(words[1])) is None or n >= len(NOBLES):
         raise IllegalAction(f"say which noble by its number, e.g. 'noble 3' (0-{len(NOBLES) - 1})")
-    return f"noble {int(words[1])}"
+    return f"noble {n}"
 
 
 def _specs() -> list[tuple[str, tuple, str]]:

@@ -44,6 +44,8 @@ from typing import Any
 FORMAT = "splendor-kids-board/1"
 SECTIONS = ("A1", "A2", "A3")
 SIDES = ("front", "back")
+SHIPPED_SIDES = tuple(f"{section}-{side}" for section in SECTIONS for side in SIDES)
+"""The names of the six sides the project ships: ``A1-front`` … ``A3-back``."""
 KINDS = ("port", "city", "village", "palace")
 LANES = ("west", "middle", "east")
 LANE_X = {"west": 120, "middle": 300, "east": 480}
@@ -149,6 +151,12 @@ def read_side(path: str | Path) -> dict[str, Any]:
     except OSError as e:
         raise BoardError(str(path), [f"cannot read the file: {e.strerror or e}"]) from None
     return parse_side(text, str(path))
+
+
+def read_sides(parts: list[str]) -> list[str | dict[str, Any]]:
+    """A board option from what a person typed: shipped side names stay names, anything else is read as a side
+    file (for the command line: the game itself never opens a file). `BoardError` explains a bad file."""
+    return [part if part in SHIPPED_SIDES else read_side(part) for part in (p.strip() for p in parts) if part]
 
 
 def check_side(data: dict[str, Any]) -> list[str]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from functools import cache
 from itertools import combinations
-from pathlib import Path
 from typing import Any, ClassVar
 
 from splendor.core.actions import Action
@@ -23,7 +22,8 @@ from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.rng import Rng
 from splendor.games.kids import notation
-from splendor.games.kids.board import SECTIONS, SIDES, Board, BoardError, Road, assemble, read_side
+from splendor.games.kids.board import (SECTIONS, SHIPPED_SIDES, SIDES, Board, BoardError, Road, assemble,
+                                      check_side)
 from splendor.games.kids.notation import (ACTIONS, GOLD, MARKET_SLOTS, MEDALS, PALETTE, PAYMENT_CODE, PAYMENTS,
                                           RESOURCE_COUNT, TREASURE, banner_counts, payment_text, payments)
 
@@ -36,32 +36,33 @@ EFFECT_NAMES = {"tornado": "Tornado", "treasure": "Treasure", "drought": "Drough
 
 
 def _board_option(board: Any) -> list[Any] | None:
-    """Normalise the ``board`` option: None, or a list of shipped side names and/or side files (read now, so the
-    record carries the data and replays without the files)."""
+    """Normalise the ``board`` option: None, or a list of sides, each a shipped side name (``A1-front``) or a
+    side's data (a dict, as ``board.read_side`` reads it from a file), checked here.
+
+    The game never opens a file: a caller that may read files (the command line) reads them first, so the record
+    carries the data and replays without them, and nothing given to a game (over the server, say) names a path.
+    """
     if board is None:
         return None
-    if isinstance(board, (str, Path)):
-        board = [p for p in str(board).split(",") if p.strip()]
+    if isinstance(board, str):
+        board = [p for p in board.split(",") if p.strip()]
     if not isinstance(board, (list, tuple)) or not board:
-        raise ValueError("board must be a list of sides: shipped names like A1-front, or side files")
+        raise ValueError("board must be a list of sides: shipped names like A1-front, or sides' data")
     refs: list[Any] = []
     for item in board:
         if isinstance(item, dict):
+            problems = check_side(item)
+            if problems:
+                raise BoardError("a board side", problems)
             refs.append(item)
-        elif isinstance(item, (str, Path)) and str(item).strip() in _shipped_names():
-            refs.append(str(item).strip())
-        elif isinstance(item, (str, Path)):
-            if not Path(str(item).strip()).exists():
-                raise ValueError(f"unknown board side {str(item).strip()!r}: neither a shipped side "
-                                 f"({', '.join(sorted(_shipped_names()))}) nor a file")
-            refs.append(read_side(str(item).strip()))
+        elif isinstance(item, str) and item.strip() in SHIPPED_SIDES:
+            refs.append(item.strip())
+        elif isinstance(item, str):
+            raise ValueError(f"unknown board side {item.strip()[:40]!r}; the shipped sides are "
+                             f"{', '.join(SHIPPED_SIDES)}")
         else:
-            raise ValueError(f"a board side is a shipped name or a file path, not {item!r}")
+            raise ValueError(f"a board side is a shipped side name like A1-front, not {type(item).__name__}")
     return refs
-
-
-def _shipped_names() -> set[str]:
-    return {f"{s}-{side}" for s in SECTIONS for side in SIDES}
 
 
 @cache

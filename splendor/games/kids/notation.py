@@ -30,7 +30,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations, product
 
-from splendor.core.actions import ComputedActionTable
+from splendor.core.actions import ComputedActionTable, number
 from splendor.core.colours import Palette
 from splendor.core.errors import IllegalAction
 
@@ -187,9 +187,9 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
             raise IllegalAction(f"{verb} one token at a time, e.g. '{verb} k'")
         return verb, (_token(rest[0], plain + "yt"),)
     if verb == "give":
-        if len(rest) != 3 or rest[1] != "to" or not rest[2].isdigit() or int(rest[2]) >= MAX_SEATS:
+        if len(rest) != 3 or rest[1] != "to" or (to := number(rest[2])) is None or to >= MAX_SEATS:
             raise IllegalAction("say which token and to which traveler's seat, e.g. 'give r to 2'")
-        return "give", (_token(rest[0], plain + "y"), int(rest[2]))
+        return "give", (_token(rest[0], plain + "y"), to)
     if verb == "city":
         if rest == ["stack"]:
             return "city_stack", ()
@@ -203,9 +203,8 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
     if verb == "pass":
         return "pass", ()
     if verb == "move":
-        if not rest or not rest[0].isdigit() or not 1 <= int(rest[0]) <= MAX_ROADS:
+        if not rest or (road := number(rest[0])) is None or not 1 <= road <= MAX_ROADS:
             raise IllegalAction("say which road by its number, e.g. 'move 3' or 'move 3 pay k k r'")
-        road = int(rest[0])
         if len(rest) == 1:
             return "move_any", (road,)
         if rest[1] != "pay" or len(rest) < 3:

@@ -159,9 +159,8 @@ class PokemonGame(MarketGame):
             "pokedex": [self.pokedex(s) for s in range(self.players)],
             "under_tile": [len(u) for u in self.under_tile],
             "play_area": [len(b) for b in self.bought],
-            "stalled": self.stalled,
         }
-        if self.is_over and not self.truncated:
+        if self.is_over and self._winners:        # not truncated, not stalled
             top = max(self.points)
             tied = [s for s in range(self.players) if self.points[s] == top]
             if len(tied) > 1:

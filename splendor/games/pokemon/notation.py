@@ -22,7 +22,7 @@ in your play area, shown beside it.
 
 from __future__ import annotations
 
-from splendor.core.actions import ActionTable
+from splendor.core.actions import ActionTable, number
 from splendor.core.errors import IllegalAction
 from splendor.games.market import RESERVE_LIMIT, MarketLayout, MarketLookup, market_action_specs, market_normaliser
 from splendor.games.pokemon.cards import CARDS, LEVELS, PALETTE
@@ -58,22 +58,23 @@ def _own_verbs(words: list[str]) -> str | None:
     if len(rest) < 2:
         raise IllegalAction(usage)
     src = rest[0].lstrip("#")
-    if not src.isdigit() or int(src) >= len(CARDS):
+    card_id = number(src)
+    if card_id is None or card_id >= len(CARDS):
         raise IllegalAction(f"'{rest[0]}' is not a card id; {usage}")
-    card = CARDS[int(src)]
+    card = CARDS[card_id]
     if not card.evolves_to:
         raise IllegalAction(f"{card.name} (#{card.id}) does not evolve: only level 1 and 2 Pokémon do")
     where = rest[1:]
     if len(where) == 1 and "." in where[0]:
         where = where[0].split(".")
-    if len(where) == 2 and where[0] in ("reserved", "hand") and where[1].isdigit() \
-            and 1 <= int(where[1]) <= RESERVE_LIMIT:
-        return f"evolve {card.id} reserved {int(where[1])}"
-    if len(where) == 2 and where[1].isdigit() and 1 <= int(where[1]) <= SLOTS_PER_ROW:
+    place = number(where[1]) if len(where) == 2 else None
+    if place is not None and where[0] in ("reserved", "hand") and 1 <= place <= RESERVE_LIMIT:
+        return f"evolve {card.id} reserved {place}"
+    if place is not None and 1 <= place <= SLOTS_PER_ROW:
         if where[0] != LAYOUT.labels[card.row + 1]:
             raise IllegalAction(f"{card.name} evolves into a level {LAYOUT.labels[card.row + 1]} card, "
                                 f"not one at level {where[0]}")
-        return f"evolve {card.id} {where[0]}.{where[1]}"
+        return f"evolve {card.id} {where[0]}.{place}"
     raise IllegalAction(usage)
 
 

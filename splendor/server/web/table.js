@@ -71,6 +71,7 @@ function renderEnd() {
   const r = view.result;
   const names = r.winners.map(seatName);
   const verdict = r.status === "truncated" ? "The game reached its turn limit: no winner."
+    : r.status === "stalled" ? "No seat could act for a whole round, so the game ended there: no winner."
     : r.status === "shared" ? `${names.join(" and ")} share the victory!` : `${names[0]} wins!`;
   const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
     el("td", {}, r.winners.includes(i) ? "🏆 winner" : "")));
