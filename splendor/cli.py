@@ -25,6 +25,7 @@ from splendor.store import Pokedex, open_store
 from splendor.store.pokedex import check_profile_name
 from splendor.sim import bench as run_bench, simulate as run_simulate
 from splendor.terminal.draw import draw
+from splendor.terminal.profiles import TerminalProfiles, secrets_file
 from splendor.terminal.play import HUMAN, Quit, Seat, describe_result, play_terminal, save_record
 
 app = typer.Typer(help="Play the Splendor family of board games, and measure bots and the engine.",
@@ -88,10 +89,7 @@ def play(
     _check_game(game)
     try:
         seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
-        if game == "pokemon":
-            for seat in seat_list:
-                if seat.kind == HUMAN and seat.named:
-                    check_profile_name(seat.name)          # fail now, not after the game
+        profile_secrets = _prove_profiles(game, seat_list, database_url)    # fail now, not after the game
         g = new_game(game, players=len(seat_list), seed=seed, max_turns=max_turns,
                      **_kids_options(game, short, mysteries, board))
     except ValueError as e:
@@ -104,7 +102,7 @@ def play(
         play_terminal(g, seat_list, console, _ask, seed=g.seed)
         console.print(draw(g.view(None), names))
         console.print(f"[bold]Game over.[/] {describe_result(g, names)}")
-        _mark_pokedex(g, seat_list, database_url)
+        _mark_pokedex(g, seat_list, database_url, profile_secrets)
     except Quit:
         console.print(f"\nGame left after {len(g.history)} actions.")
     path = record
@@ -122,8 +120,24 @@ def play(
         console.print(f"Record saved to {written}. Replay it with: splendor replay {written}")
 
 
-def _mark_pokedex(game: Game, seats: list[Seat], database_url: str | None) -> None:
-    """Mark the Pokédex of every named human seat of a finished Pokémon game."""
+def _prove_profiles(game: str, seats: list[Seat], database_url: str | None) -> dict[str, str]:
+    """For a Pokémon game, the secret of each profile a human seat is named after: kept by this terminal, or
+    claimed now (an error if someone else holds the profile)."""
+    named = [seat.name for seat in seats if seat.kind == HUMAN and seat.named]
+    if game != "pokemon" or not named:
+        return {}
+    for name in named:
+        check_profile_name(name)
+    try:
+        profiles = TerminalProfiles(Pokedex(open_store(database_url)), secrets_file(database_url))
+        return {name: profiles.secret(name) for name in named}
+    except SQLAlchemyError as e:
+        raise ValueError(f"could not open the Pokédex store: {e}") from None
+
+
+def _mark_pokedex(game: Game, seats: list[Seat], database_url: str | None, secrets: dict[str, str]) -> None:
+    """Mark the Pokédex of every named human seat of a finished Pokémon game (their profiles were proved before
+    the game)."""
     if game.name != "pokemon":
         return
     named = [(s, seat.name) for s, seat in enumerate(seats) if seat.kind == HUMAN and seat.named]
@@ -132,7 +146,7 @@ def _mark_pokedex(game: Game, seats: list[Seat], database_url: str | None) -> No
     try:
         pokedex = Pokedex(open_store(database_url))
         for s, name in named:
-            new = pokedex.mark(name, game.result["pokedex"][s])
+            new = pokedex.mark(name, game.result["pokedex"][s], secrets.get(name))
             done, total = pokedex.page(name).completion
             console.print(f"Pokédex of {name}: {len(new)} new ({', '.join(new) or 'none'}); {done}/{total} caught.")
     except (ValueError, SQLAlchemyError) as e:

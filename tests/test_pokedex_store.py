@@ -12,6 +12,7 @@ from sqlalchemy import inspect
 
 import splendor
 from splendor.store import Pokedex, open_store
+from splendor.store.pokedex import NotYourProfile, ProfileClaimed
 
 SPLENDOR = str(Path(sys.executable).parent / "splendor")
 
@@ -26,9 +27,10 @@ def test_the_schema_is_created_by_migrations_and_reopening_is_harmless(tmp_path:
 
 def test_marks_accumulate_per_profile_and_count_games(tmp_path: Path) -> None:
     dex = Pokedex(open_store(f"sqlite:///{tmp_path}/s.db"))
-    assert dex.mark("ash", ["Pidgey", "Mew", "Pidgey"]) == ["Pidgey", "Mew"]
-    assert dex.mark("ash", ["Mew", "Abra"]) == ["Abra"]
-    assert dex.mark("misty", ["Lapras"]) == ["Lapras"]
+    ash, misty = dex.claim("ash"), dex.claim("misty")
+    assert dex.mark("ash", ["Pidgey", "Mew", "Pidgey"], ash) == ["Pidgey", "Mew"]
+    assert dex.mark("ash", ["Mew", "Abra"], ash) == ["Abra"]
+    assert dex.mark("misty", ["Lapras"], misty) == ["Lapras"]
     page = dex.page("ash")
     assert page.marked == {"Pidgey": 1, "Mew": 2, "Abra": 1} and page.completion == (3, 55)
     assert dex.page("nobody").marked == {}
@@ -39,10 +41,31 @@ def test_bad_profile_names_and_unknown_pokemon_are_refused(tmp_path: Path) -> No
     dex = Pokedex(open_store(f"sqlite:///{tmp_path}/s.db"))
     for bad in ("", "  ", "x" * 41, "a/b", "<script>"):
         with pytest.raises(ValueError, match="not a profile name"):
-            dex.mark(bad, ["Mew"])
+            dex.mark(bad, ["Mew"], "secret")
+        with pytest.raises(ValueError, match="not a profile name"):
+            dex.claim(bad)
     with pytest.raises(ValueError, match="not Pokémon of this game: Pikachu"):
-        dex.mark("ash", ["Pikachu"])
+        dex.mark("ash", ["Pikachu"], "secret")
     assert dex.profiles() == []
+
+
+def test_a_profile_is_marked_only_by_the_holder_of_its_secret(tmp_path: Path) -> None:
+    dex = Pokedex(open_store(f"sqlite:///{tmp_path}/s.db"))
+    secret = dex.claim("ash")
+    with pytest.raises(ProfileClaimed, match="already claimed"):
+        dex.claim("ash")
+    for wrong in (None, "", "guess", secret + "x"):
+        with pytest.raises(NotYourProfile):
+            dex.mark("ash", ["Mew"], wrong)
+    with pytest.raises(NotYourProfile):
+        dex.mark("gary", ["Mew"], secret)                 # an unclaimed profile has no owner to prove
+    assert dex.page("ash").marked == {} and dex.owns("ash", secret) and not dex.owns("ash", "guess")
+    assert dex.mark("ash", ["Mew"], secret) == ["Mew"]
+    store = open_store(f"sqlite:///{tmp_path}/s.db")
+    from sqlalchemy import text
+    with store.engine.connect() as conn:
+        stored = conn.execute(text("SELECT secret_hash FROM profiles WHERE name = 'ash'")).scalar()
+    assert stored and secret not in stored               # only a hash is kept
 
 
 def _scripted_pokemon_game(seed: int) -> tuple[list[str], list[list[str]]]:
@@ -72,6 +95,15 @@ def test_the_pokedex_is_kept_across_two_terminal_games_and_a_restart(tmp_path: P
     assert f"Pokédex of ash: {len(expected)}/55 caught" in out.stdout
     page = Pokedex(open_store(url)).page("ash")
     assert set(page.marked) == expected
+
+
+def test_the_terminal_refuses_a_profile_that_another_player_claimed(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/p.db"
+    Pokedex(open_store(url)).claim("brock")                # claimed elsewhere; this terminal has no secret
+    out = subprocess.run([SPLENDOR, "play", "--game", "pokemon", "--seats", "brock:human,greedy",
+                          "--database-url", url], input="", capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "already claimed" in out.stderr
+    assert (tmp_path / "p.db.profiles.json").exists() is False
 
 
 def test_unnamed_and_bot_seats_mark_nothing(tmp_path: Path) -> None:

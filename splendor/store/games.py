@@ -23,6 +23,8 @@ class SeatInfo:
     bot: str | None
     name: str | None
     token_hash: str | None
+    profile: str | None = None
+    """The Pokédex profile this seat proved it owns (a finished Pokémon game marks it)."""
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,8 @@ class GameStore:
         with self.store.session() as s:
             row = GameRow(id=game_id, game=game, players=players, seed=seed, options=json.dumps(options),
                           status="ongoing", actions=0)
-            row.seats = [SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash)
-                         for x in seats]
+            row.seats = [SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash,
+                                 profile=x.profile) for x in seats]
             s.add(row)
 
     def append(self, game_id: str, number: int, seat: int, action: str, status: str,
@@ -72,6 +74,18 @@ class GameStore:
             conn.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
             conn.execute(update(GameRow).where(GameRow.id == game_id).values(
                 actions=number, status=status, updated_at=datetime.now(timezone.utc)))
+
+    def action_at(self, game_id: str, number: int) -> str | None:
+        """The text of action ``number`` of a game, if it is stored (to tell whether a write that seemed to fail
+        was in fact committed)."""
+        with self.store.engine.connect() as conn:
+            return conn.execute(select(ActionRow.action).where(ActionRow.game_id == game_id,
+                                                               ActionRow.number == number)).scalar()
+
+    def set_profile(self, game_id: str, seat: int, profile: str) -> None:
+        """Record that ``seat`` proved it owns the Pokédex ``profile``."""
+        with self.store.session() as s:
+            s.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(profile=profile))
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.store.session() as s:
@@ -100,8 +114,8 @@ class GameStore:
     def _stored(s: Any, row: GameRow) -> StoredGame:
         actions = list(s.scalars(select(ActionRow.action).where(ActionRow.game_id == row.id)
                                  .order_by(ActionRow.number)))
-        seats = [SeatInfo(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash)
-                 for x in row.seats]
+        seats = [SeatInfo(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash,
+                          profile=x.profile) for x in row.seats]
         return StoredGame(id=row.id, game=row.game, players=row.players, seed=row.seed,
                           options=json.loads(row.options), status=row.status, seats=seats, actions=actions,
                           created_at=row.created_at)

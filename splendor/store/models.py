@@ -13,12 +13,14 @@ class Base(DeclarativeBase):
 
 
 class Profile(Base):
-    """A player known by name across games (the owner of a Pokédex)."""
+    """A player known by name across games (the owner of a Pokédex), claimed with a secret that only its owner
+    holds; only its hash is kept."""
 
     __tablename__ = "profiles"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True, nullable=False)
+    secret_hash: Mapped[str | None] = mapped_column(String(64))          # set once the profile is claimed
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     marks: Mapped[list[PokedexMark]] = relationship(back_populates="profile", cascade="all, delete-orphan")
 
@@ -66,6 +68,7 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(40))
     name: Mapped[str | None] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64))
+    profile: Mapped[str | None] = mapped_column(String(40))              # the Pokédex it proved it owns
     game: Mapped[GameRow] = relationship(back_populates="seats")
 
 
