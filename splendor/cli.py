@@ -390,6 +390,12 @@ def serve(
     = 500.0,
     request_burst: Annotated[int, typer.Option(help="Requests a client address may make at once")] = 1000,
     max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = 64 * 1024,
+    games_per_client: Annotated[int, typer.Option(help="Unfinished games one client address may create")] = 50,
+    write_retry_seconds: Annotated[float, typer.Option(help="How long a refused write to the store is retried "
+                                                            "before the action is answered 503")] = 5.0,
+    allow_chosen_seeds: Annotated[bool, typer.Option(help="Let games with two or more people be created with a "
+                                                          "chosen seed (for a private server or tests: the "
+                                                          "creator then knows every deck)")] = False,
 ) -> None:
     """Run the game server: HTTP + WebSocket API, games kept in the store and resumed after a restart."""
     import logging
@@ -402,10 +408,12 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     extra = {} if bot_workers is None else {"bot_workers": bot_workers}
     settings = Settings(database_url=database_url, requests_per_second=requests_per_second,
-                        request_burst=request_burst, max_body_bytes=max_body, **extra)
+                        request_burst=request_burst, max_body_bytes=max_body, games_per_client=games_per_client,
+                        write_retry_seconds=write_retry_seconds, allow_chosen_seeds=allow_chosen_seeds, **extra)
     console.print(f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "
                   f"store: {_safe_url(resolve_url(database_url))}", highlight=False)
-    uvicorn.run(create_app(settings), host=host, port=port, access_log=False, log_level="info")
+    uvicorn.run(create_app(settings), host=host, port=port, access_log=False, log_level="info",
+                ws_max_size=settings.max_frame_bytes)
 
 
 def _safe_url(url: str) -> str:

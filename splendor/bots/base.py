@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from splendor.core.actions import Action
+from splendor.core.actions import Action, number
 from splendor.core.game import Game
 
 
@@ -67,7 +67,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     bot: Bot
     if name == "ismcts":
         level = arg.lower() or "medium"
-        bot = cls(seed=seed, iterations=int(level)) if level.isdigit() else cls(seed=seed, level=level)
+        iterations = number(level)
+        bot = cls(seed=seed, iterations=iterations) if iterations is not None else cls(seed=seed, level=level)
     elif name == "cmd":
         bot = cls(arg, seed=seed)
     else:

@@ -6,25 +6,29 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path
+from pathlib import Path as FilePath
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
 
 from splendor.core.record import Record
 from splendor.games import GAMES, replay
-from splendor.server.guards import BoundsMiddleware, RateLimiter, RedactSecrets
-from splendor.server.live import GameManager, Refused, Watcher
+from splendor.server.guards import BoundsMiddleware, RateLimiter, RedactSecrets, client_address
+from splendor.server.live import GameManager, Refused
 from splendor.server.settings import Settings
+from splendor.server.socket import serve_socket
 from splendor.store import Pokedex, open_store
 from splendor.store.games import GameStore
+from splendor.store.pokedex import ProfileClaimed
 
 log = logging.getLogger("splendor.server")
-WEB = Path(__file__).parent / "web"
+WEB = FilePath(__file__).parent / "web"
 
 
 def as_json(payload: dict[str, Any]) -> Response:
@@ -38,14 +42,39 @@ def _page(name: str) -> Any:
     return page
 
 
+class Problem(BaseModel):
+    """Why a request was refused, in words a person can act on. Nothing changed."""
+
+    detail: str
+
+
+_WHY = {400: "Malformed: bad options, an unknown bot, malformed action text.",
+        403: "A wrong or missing secret (a seat's or a profile's); acting for a bot's seat.",
+        404: "No such game or seat.",
+        409: "Refused by the rules or the game's state (the rule's words), out of turn, `expect` behind the game.",
+        413: "The request body is over the server's limit.",
+        429: "Too many requests from this address, or too many unfinished games created by it.",
+        503: "The game store cannot take the write now (locked, full, unreachable): nothing changed; try again."}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI description of a route's refusals; every route can also meet 413, 429 and 503."""
+    return {status: {"model": Problem, "description": _WHY[status]}
+            for status in sorted({*statuses, 413, 429, 503})}
+
+
 class SeatSpec(BaseModel):
     """One seat of a new game."""
 
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"]
-    bot: str | None = Field(default=None, description="random, greedy, ismcts:easy, ismcts:medium, ismcts:hard")
-    name: str | None = Field(default=None, max_length=40, description="shown to others; for Pokémon, the profile "
-                                                                      "whose Pokédex is marked")
+    bot: str | None = Field(default=None, max_length=40,
+                            description="random, greedy, ismcts:easy, ismcts:medium, ismcts:hard")
+    name: str | None = Field(default=None, max_length=40, description="shown to the others")
+    profile: str | None = Field(default=None, max_length=40, description="Pokémon: the Pokédex profile this seat "
+                                                                         "marks when the game ends (with its secret)")
+    profile_secret: str | None = Field(default=None, max_length=100, description="the profile's secret, from "
+                                                                                 "POST /api/profiles")
 
 
 class NewGame(BaseModel):
@@ -56,17 +85,34 @@ class NewGame(BaseModel):
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     options: dict[str, Any] = Field(default_factory=dict, description="max_turns, first_player; Kids: short, "
                                                                      "mysteries, board (shipped side names)")
-    seed: int | None = Field(default=None, ge=0, lt=2**62)
+    seed: int | None = Field(default=None, ge=0, lt=2**62, strict=True,
+                             description="only for a game with at most one person (practice, puzzles): whoever "
+                                         "chooses the seed knows every deck")
 
 
 class ActionRequest(BaseModel):
     """An action for a seat, in the game's notation."""
 
     model_config = ConfigDict(extra="forbid")
-    seat: int = Field(ge=0, le=3)
+    seat: int = Field(ge=0, le=3, strict=True)
     action: str = Field(min_length=1, max_length=80)
-    expect: int | None = Field(default=None, ge=0, description="the number of actions you saw; refused if the game "
-                                                               "has moved on since")
+    expect: int | None = Field(default=None, ge=0, strict=True,
+                               description="the number of actions you saw; refused if the game has moved on since")
+
+
+class ProfileRequest(BaseModel):
+    """A Pokédex profile to claim."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=40)
+
+
+class ProfileLink(BaseModel):
+    """A Pokédex profile for a seat, with the secret that proves it is the seat holder's."""
+
+    model_config = ConfigDict(extra="forbid")
+    profile: str = Field(min_length=1, max_length=40)
+    secret: str = Field(min_length=1, max_length=100)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -78,7 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_store(settings.database_url)
-        manager = GameManager(GameStore(store), settings.bot_workers)
+        manager = GameManager(GameStore(store), Pokedex(store), settings)
         app.state.manager = manager
         app.state.store = store
         await manager.start()
@@ -102,6 +148,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def refused(_: Request, e: Refused) -> JSONResponse:
         return JSONResponse({"detail": e.message}, status_code=e.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        """FastAPI's 422, without echoing the input (a NaN or an infinity in it could not even be encoded)."""
+        errors = [{"loc": [p if isinstance(p, (str, int)) else str(p) for p in err.get("loc", ())],
+                   "msg": str(err.get("msg", "invalid")), "type": str(err.get("type", "value_error"))}
+                  for err in e.errors()]
+        return JSONResponse({"detail": errors}, status_code=422)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def store_down(_: Request, e: SQLAlchemyError) -> JSONResponse:
+        log.warning("the store failed: %s", type(e).__name__)
+        return JSONResponse({"detail": "the game store cannot be reached now; try again in a moment"},
+                            status_code=503)
+
     def secret(token: str | None, header: str | None) -> str | None:
         return header or token
 
@@ -115,11 +175,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, Any]:
         return {"ok": True, "games": sorted(GAMES), "live": len(manager().live)}
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses=refusals(400, 403, 404))
     async def create(body: NewGame, request: Request) -> dict[str, Any]:
-        """Create a game. The answer holds each human seat's secret link: it is shown once and never stored."""
+        """Create a game. The answer holds each human seat's secret link: it is shown once and never stored.
+
+        A seed may be chosen only when at most one person plays; one client address may have a bounded number
+        of unfinished games (429 beyond)."""
         live, tokens = await manager().create(body.game, [s.model_dump() for s in body.seats], body.options,
-                                             body.seed)
+                                             body.seed, client_address(request.scope))
         base = str(request.base_url).rstrip("/")
         seats = []
         for s in live.seat_list():
@@ -130,25 +193,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seats.append(entry)
         return {"id": live.id, "game": live.game.name, "seats": seats, "spectator_link": f"{base}/watch/{live.id}"}
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=refusals())
     async def listing() -> dict[str, Any]:
         """Games, newest first, in progress and finished."""
         return {"games": await asyncio.to_thread(manager().store.listing, settings.max_games_listed)}
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses=refusals(403, 404))
     async def view(game_id: str, seat: Annotated[int | None, Query(ge=0, le=3)] = None,
                    token: str | None = None, x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """A seat's view (with its secret), or the spectator's view (no seat)."""
         return await checked_view(game_id, seat, secret(token, x_seat_token))
 
-    @app.post("/api/games/{game_id}/seats/{seat}/join")
-    async def join(game_id: str, seat: int, token: str | None = None,
+    @app.post("/api/games/{game_id}/seats/{seat}/join", responses=refusals(403, 404))
+    async def join(game_id: str, seat: Annotated[int, Path(ge=0, le=3)], token: str | None = None,
                    x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """Take a seat with its secret (checked): answers the seat's view. Names are given when the game is
         created."""
         return await checked_view(game_id, seat, secret(token, x_seat_token))
 
-    @app.post("/api/games/{game_id}/actions")
+    @app.post("/api/games/{game_id}/seats/{seat}/profile", responses=refusals(400, 403, 404, 409))
+    async def link_profile(game_id: str, seat: Annotated[int, Path(ge=0, le=3)], body: ProfileLink,
+                           token: str | None = None,
+                           x_seat_token: Annotated[str | None, Header()] = None) -> Response:
+        """Pokémon: link the seat (its secret) to a Pokédex profile (its secret), which the game marks when it
+        ends. Answers the seat's view."""
+        live = await manager().link_profile(game_id, seat, secret(token, x_seat_token), body.profile, body.secret)
+        return as_json(live.payload(seat))
+
+    @app.post("/api/games/{game_id}/actions", responses=refusals(400, 403, 404, 409))
     async def act(game_id: str, body: ActionRequest, token: str | None = None,
                   x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """Play an action for a seat. Refused with the rule's words (409), a malformed action (400), out of turn
@@ -156,7 +228,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await manager().act(game_id, body.seat, body.action, secret(token, x_seat_token), body.expect)
         return as_json(live.payload(body.seat))
 
-    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse)
+    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=refusals(404, 409))
     async def record(game_id: str) -> str:
         """The record of a finished game (while a game goes on, it would reveal the hidden cards)."""
         live = await manager().get(game_id)
@@ -167,7 +239,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rec.notes = {"server_game": live.id, "seats": live.seat_list()}
         return rec.to_text()
 
-    @app.get("/api/games/{game_id}/replay")
+    @app.get("/api/games/{game_id}/replay", responses=refusals(404, 409))
     async def replay_view(game_id: str, upto: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
         """A finished game's spectator view after ``upto`` actions, for step-by-step replays."""
         live = await manager().get(game_id)
@@ -179,7 +251,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "action": live.game.history[upto - 1].text if 0 < upto <= total else None,
                 "view": game.view(None)}
 
-    @app.get("/api/games/{game_id}/board.svg", response_class=Response)
+    @app.get("/api/games/{game_id}/board.svg", response_class=Response,
+             responses={200: {"content": {"image/svg+xml": {}}, "description": "the board"}, **refusals(404)})
     async def board_svg(game_id: str) -> Response:
         """A Kids game's board with the pawns, as SVG (only public things: roads, pawns, flipped tiles)."""
         live = await manager().get(game_id)
@@ -188,7 +261,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from splendor.games.kids.svg import svg
         return Response(svg(live.game.view(None)), media_type="image/svg+xml")
 
-    @app.get("/api/pokedex/{profile}")
+    @app.post("/api/profiles", status_code=201, responses=refusals(400, 409))
+    async def claim_profile(body: ProfileRequest) -> dict[str, Any]:
+        """Claim a Pokédex profile: answers its secret, shown once (only a hash is kept). Keep it: it is what lets
+        a seat mark this profile's Pokédex. 409 when the name is already claimed."""
+        try:
+            token = await asyncio.to_thread(Pokedex(app.state.store).claim, body.name)
+        except ProfileClaimed as e:
+            raise Refused(409, str(e)) from None
+        except ValueError as e:
+            raise Refused(400, str(e)) from None
+        return {"name": body.name.strip(), "secret": token}
+
+    @app.get("/api/pokedex/{profile}", responses=refusals(400))
     async def pokedex(profile: str) -> dict[str, Any]:
         """A profile's Pokédex: every Pokémon by evolution line, marked where caught."""
         try:
@@ -206,43 +291,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/api/games/{game_id}/ws")
     async def socket(ws: WebSocket, game_id: str, seat: int | None = None, token: str | None = None) -> None:
         """Pushes ``{"type": "state", ...}`` with the seat's (or a spectator's) view after every change; accepts
-        ``{"type": "action", "action": "...", "expect": n}`` from a seat."""
-        try:
-            live = await manager().get(game_id)
-            manager().check_seat(live, seat, token)
-        except Refused as e:
-            await ws.close(code=4403 if e.status == 403 else 4404, reason=e.message[:100])
-            return
-        await ws.accept()
-        watcher = Watcher(ws, seat)
-        await manager().watch(live, watcher)
-        try:
-            while True:
-                try:
-                    message = await ws.receive_json()
-                except ValueError:
-                    await ws.send_json({"type": "error", "status": 400, "detail": "send JSON messages"})
-                    continue
-                if not isinstance(message, dict) or message.get("type") != "action":
-                    await ws.send_json({"type": "error", "status": 400,
-                                        "detail": 'send {"type": "action", "action": "..."}'})
-                    continue
-                if seat is None:
-                    await ws.send_json({"type": "error", "status": 403, "detail": "spectators do not act"})
-                    continue
-                text = message.get("action")
-                if not isinstance(text, str) or not text.strip() or len(text) > 80:
-                    await ws.send_json({"type": "error", "status": 400, "detail": "action must be short text"})
-                    continue
-                expect = message.get("expect")
-                try:
-                    await manager().act(game_id, seat, text, token,
-                                        expect if isinstance(expect, int) else None)
-                except Refused as e:
-                    await ws.send_json({"type": "error", "status": e.status, "detail": e.message})
-        except WebSocketDisconnect:
-            pass
-        finally:
-            manager().unwatch(live, watcher)
+        ``{"type": "action", "action": "...", "expect": n}`` from a seat (see ``splendor.server.socket``)."""
+        await serve_socket(manager(), settings, ws, game_id, seat, token)
 
     return app

@@ -1,14 +1,34 @@
-"""Bots on the server: which may sit at a table, and the worker function that thinks in another process."""
+"""Bots on the server: which may sit at a table, the worker processes they think in, and the fair order in which
+their decisions are served.
+
+Workers are started with ``spawn`` (a fresh interpreter, not a fork of the server): they inherit neither the
+listening socket nor the database's files, and each watches its parent and exits when the server dies, even by
+``kill -9``, so a restart on the same port always works. Quick bots (random, greedy) have a worker of their
+own, so their replies never wait behind a search; search decisions share the other workers, served round-robin
+across the clients that created the games, so one client's many games cannot starve another's.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import ctypes
 import hashlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import OrderedDict, deque
+from concurrent.futures import ProcessPoolExecutor
 
 from splendor.bots.base import decide, make_bot
 from splendor.games import load
 
 SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard")
 """Bots a game on the server may seat (never an outside program: the server runs no command it is sent)."""
+
+QUICK_BOTS = ("random", "greedy")
+"""Bots that answer in milliseconds: they think in a worker of their own."""
 
 
 def bot_seed(game_id: str, action_number: int) -> int:
@@ -21,3 +41,93 @@ def bot_move(state: str, spec: str, seed: int) -> str:
     view and samples of what it cannot see), and return the action's text."""
     game = load(state)
     return decide(make_bot(spec, seed=seed), game).text
+
+
+def _ready() -> bool:
+    return True
+
+
+def _worker_start(parent: int) -> None:
+    """In each worker: ignore the server's shutdown signals' handlers, and exit as soon as the server is gone."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:                                                   # Linux: the kernel kills us when the parent dies
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)    # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+    def watch() -> None:                                   # everywhere: notice being orphaned within a second
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+class BotPool:
+    """Worker processes for bot decisions, with a fair queue for the search bots."""
+
+    def __init__(self, search_workers: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        args = (os.getpid(),)
+        self._quick = ProcessPoolExecutor(1, mp_context=context, initializer=_worker_start, initargs=args)
+        self._search = ProcessPoolExecutor(search_workers, mp_context=context, initializer=_worker_start,
+                                           initargs=args)
+        self._free = search_workers
+        self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+
+    async def warm(self) -> None:
+        """Start the quick worker now, so the first greedy reply does not wait for an interpreter to start."""
+        await asyncio.get_running_loop().run_in_executor(self._quick, _ready)
+
+    async def move(self, client: str, state: str, spec: str, seed: int) -> str:
+        """The bot's action text for the game in ``state``, computed in a worker."""
+        loop = asyncio.get_running_loop()
+        if spec in QUICK_BOTS:
+            return await loop.run_in_executor(self._quick, bot_move, state, spec, seed)
+        await self._take_slot(client)
+        try:
+            return await loop.run_in_executor(self._search, bot_move, state, spec, seed)
+        finally:
+            self._give_slot()
+
+    async def _take_slot(self, client: str) -> None:
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(client, deque()).append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._give_slot()                           # the slot was handed over as we were cancelled
+            else:
+                queue = self._waiting.get(client)
+                if queue is not None and turn in queue:
+                    queue.remove(turn)
+                    if not queue:
+                        del self._waiting[client]
+            raise
+
+    def _give_slot(self) -> None:
+        """Hand a freed slot to the next client in turn (round-robin), or keep it free."""
+        while self._waiting:
+            client, queue = next(iter(self._waiting.items()))
+            turn = queue.popleft()
+            if queue:
+                self._waiting.move_to_end(client)
+            else:
+                del self._waiting[client]
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._free += 1
+
+    def shutdown(self) -> None:
+        """Stop the workers (waiting for none of the queued decisions)."""
+        for pool in (self._quick, self._search):
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -1,30 +1,41 @@
 """Live games: each in memory with a lock, its seats, its watchers; every accepted action is committed to the
-store before anyone hears of it, and bots think in worker processes."""
+store before anyone hears of it, and bots think in worker processes.
+
+Nothing a client does can stall another: pushes go through each watcher's own bounded queue, bot decisions are
+served fairly across clients, a failed write is retried and then refused with a 503 (the game stays as it was,
+and a bot tries again later), and finished games are read back into a bounded cache only.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
-import signal
+import time
 import uuid
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fastapi import WebSocket
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.games import GAMES, new_game
-from splendor.server.bots import SERVER_BOTS, bot_move, bot_seed
-from splendor.server.guards import new_token, token_hash, token_matches
+from splendor.server.bots import SERVER_BOTS, BotPool, bot_seed
+from splendor.server.settings import Settings
+from splendor.server.watchers import TOO_SLOW, Watcher
 from splendor.store.games import GameStore, SeatInfo, StoredGame
-from splendor.store.pokedex import check_profile_name
+from splendor.store.pokedex import Pokedex, check_profile_name
+from splendor.store.secrets import new_secret, secret_hash, secret_matches
 
 log = logging.getLogger("splendor.server")
 
 HUMAN, BOT = "human", "bot"
+RESERVED_OPTIONS = ("name", "players", "seed")
+"""Keys that are fields of a new game, never options."""
 
 
 class Refused(Exception):
@@ -37,42 +48,44 @@ class Refused(Exception):
 
 
 @dataclass
-class Watcher:
-    """A WebSocket that receives a seat's (or a spectator's) view after every change."""
-
-    socket: WebSocket
-    seat: int | None
-
-
-@dataclass
 class LiveGame:
     """A game being played: the engine's state, its seats, a lock that orders actions, and its watchers."""
 
     id: str
     game: Game
     seats: list[SeatInfo]
+    owner: str = ""                                            # the client address that created it ("" resumed)
     log: list[dict[str, Any]] = field(default_factory=list)   # every action: seat and text (all public)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
+    bot_failures: int = 0
 
     def seat_list(self) -> list[dict[str, Any]]:
         """The seats as anyone may see them (no secrets)."""
-        return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name} for s in self.seats]
+        return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "profile": s.profile}
+                for s in self.seats]
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """What a seat (or a spectator) receives: the game's id, its seats and that seat's view."""
         return {"id": self.id, "game": self.game.name, "seats": self.seat_list(), "you": seat,
                 "actions": len(self.game.history), "log": self.log[-60:], "view": self.game.view(seat)}
 
+    @property
+    def bots_only(self) -> bool:
+        return all(s.kind == BOT for s in self.seats)
+
 
 class GameManager:
     """Every live game of the server, and the one path by which an action is accepted."""
 
-    def __init__(self, games: GameStore, bot_workers: int) -> None:
+    def __init__(self, games: GameStore, pokedex: Pokedex, settings: Settings) -> None:
         self.store = games
-        self.live: dict[str, LiveGame] = {}
-        self._pool = ProcessPoolExecutor(max_workers=bot_workers, initializer=_worker_signals)
+        self.pokedex = pokedex
+        self.settings = settings
+        self.live: dict[str, LiveGame] = {}                    # unfinished games
+        self.finished: OrderedDict[str, LiveGame] = OrderedDict()   # finished ones, most recently seen last
+        self.bots = BotPool(settings.bot_workers)
         self._closing = False
 
     # ----------------------------------------------------------------- life cycle
@@ -83,6 +96,7 @@ class GameManager:
         for s in stored:
             self.live[s.id] = self._rebuild(s)
         log.info("resumed %d unfinished game(s)", len(stored))
+        asyncio.get_running_loop().create_task(self.bots.warm())
         for live in self.live.values():
             self._schedule_bot(live)
 
@@ -91,7 +105,7 @@ class GameManager:
         for live in self.live.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
-        await asyncio.to_thread(self._pool.shutdown, wait=True, cancel_futures=True)
+        await asyncio.to_thread(self.bots.shutdown)
 
     @staticmethod
     def _rebuild(s: StoredGame) -> LiveGame:
@@ -104,30 +118,38 @@ class GameManager:
 
     # ----------------------------------------------------------------- creating and finding
 
-    async def create(self, name: str, seats: list[dict[str, Any]], options: dict[str, Any],
-                     seed: int | None) -> tuple[LiveGame, dict[int, str]]:
+    async def create(self, name: str, seats: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
+                     client: str) -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it and each human seat's secret (shown once, never stored)."""
         if name not in GAMES:
             raise Refused(404, f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}")
-        if "board" in options and any(not isinstance(b, str) for b in options["board"] or []):
-            raise Refused(400, "a board on the server is a list of shipped side names, e.g. A1-front")
+        self._check_options(options)
+        humans = sum(1 for s in seats if s.get("kind") == HUMAN)
+        if seed is not None and humans > 1 and not self.settings.allow_chosen_seeds:
+            raise Refused(400, "a seed may be chosen only when one person plays (practice, puzzles): with two or "
+                               "more people, whoever chose it would know every deck")
+        self._check_client_bounds(client, bots_only=humans == 0)
         infos, tokens = [], {}
         for i, spec in enumerate(seats):
             kind = spec.get("kind")
-            name_ = spec.get("name")
-            if name_ is not None:
+            display = spec.get("name")
+            if display is not None:
                 try:
-                    name_ = check_profile_name(name_)     # also the Pokédex profile a Pokémon game marks
+                    display = check_profile_name(display)
                 except ValueError as e:
                     raise Refused(400, f"seat {i}: {e}") from None
             if kind == HUMAN:
-                tokens[i] = new_token()
-                infos.append(SeatInfo(seat=i, kind=HUMAN, bot=None, name=name_, token_hash=token_hash(tokens[i])))
+                profile = await self._proved_profile(name, i, spec.get("profile"), spec.get("profile_secret"))
+                tokens[i] = new_secret()
+                infos.append(SeatInfo(seat=i, kind=HUMAN, bot=None, name=display, token_hash=secret_hash(tokens[i]),
+                                      profile=profile))
             elif kind == BOT:
                 bot = spec.get("bot") or "greedy"
                 if bot not in SERVER_BOTS:
                     raise Refused(400, f"unknown bot {bot!r}; the server's bots are {', '.join(SERVER_BOTS)}")
-                infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=name_ or bot, token_hash=None))
+                if spec.get("profile") is not None:
+                    raise Refused(400, f"seat {i} is a bot: only a person's seat keeps a Pokédex")
+                infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=display or bot, token_hash=None))
             else:
                 raise Refused(400, f"seat {i} must be of kind human or bot, not {kind!r}")
         try:
@@ -135,24 +157,79 @@ class GameManager:
         except ValueError as e:
             raise Refused(400, str(e)) from None
         game_id = uuid.uuid4().hex
-        await asyncio.to_thread(self.store.create, game_id, name, game.players, game.seed, game.options, infos)
-        live = LiveGame(id=game_id, game=game, seats=infos)
+        await self._write(lambda: self.store.create(game_id, name, game.players, game.seed, game.options, infos))
+        live = LiveGame(id=game_id, game=game, seats=infos, owner=client)
         self.live[game_id] = live
         log.info("game %s created: %s for %d seats", game_id, name, game.players)
         self._schedule_bot(live)
         return live, tokens
 
+    @staticmethod
+    def _check_options(options: dict[str, Any]) -> None:
+        """What the server refuses in options before the engine sees them: the fields of a game, and any board
+        that is not a list of shipped side names (nothing in a request names a file on the server)."""
+        misplaced = [k for k in RESERVED_OPTIONS if k in options]
+        if misplaced:
+            raise Refused(400, f"{', '.join(misplaced)} {'is a field' if len(misplaced) == 1 else 'are fields'} "
+                               "of the new game, not options")
+        if "board" in options:
+            board = options["board"]
+            if board is not None and (not isinstance(board, list) or not board
+                                      or not all(isinstance(b, str) and len(b) <= 16 for b in board)):
+                raise Refused(400, "a board on the server is a list of shipped side names, e.g. "
+                                   '["A1-front", "A2-back", "A3-front"]')
+
+    def _check_client_bounds(self, client: str, bots_only: bool) -> None:
+        mine = [g for g in self.live.values() if g.owner == client]
+        if len(mine) >= self.settings.games_per_client:
+            raise Refused(429, f"you have {len(mine)} unfinished games on this server, the most allowed: finish "
+                               "one first")
+        if bots_only and sum(1 for g in mine if g.bots_only) >= self.settings.bot_games_per_client:
+            raise Refused(429, f"you have {self.settings.bot_games_per_client} unfinished games between bots, the "
+                               "most allowed: wait for one to end")
+
+    async def _proved_profile(self, game: str, seat: int, profile: Any, secret: Any) -> str | None:
+        """The Pokédex profile a seat is linked to, once its secret is checked (None when none is asked)."""
+        if profile is None:
+            return None
+        if game != "pokemon":
+            raise Refused(400, "only Splendor: Pokémon keeps a Pokédex")
+        if not isinstance(profile, str) or not isinstance(secret, (str, type(None))):
+            raise Refused(400, "a profile is a name and its secret")
+        try:
+            name = check_profile_name(profile)
+            owned = await self._read(lambda: self.pokedex.owns(name, secret))
+        except ValueError as e:
+            raise Refused(400, f"seat {seat}: {e}") from None
+        if not owned:
+            raise Refused(403, f"seat {seat}: wrong or missing secret for the profile {name!r}")
+        return name
+
     async def get(self, game_id: str) -> LiveGame:
-        """A live game, or a finished one read back from the store."""
+        """A live game, or a finished one (kept in a bounded cache, or read back from the store)."""
         live = self.live.get(game_id)
         if live is not None:
             return live
-        stored = await asyncio.to_thread(self.store.load, game_id) if _plausible_id(game_id) else None
+        live = self.finished.get(game_id)
+        if live is not None:
+            self.finished.move_to_end(game_id)
+            return live
+        stored = await self._read(lambda: self.store.load(game_id)) if _plausible_id(game_id) else None
         if stored is None:
             raise Refused(404, f"no game {game_id!r}")
-        live = self._rebuild(stored)
-        self.live[game_id] = live
+        live = self.live.get(game_id) or self._rebuild(stored)     # another request may have read it meanwhile
+        if live.game.is_over:
+            self._keep_finished(live)
+        else:                                                      # unfinished yet not live: cannot happen
+            self.live[game_id] = live
         return live
+
+    def _keep_finished(self, live: LiveGame) -> None:
+        self.live.pop(live.id, None)
+        self.finished[live.id] = live
+        self.finished.move_to_end(live.id)
+        while len(self.finished) > self.settings.finished_games_kept:
+            self.finished.popitem(last=False)
 
     @staticmethod
     def check_seat(live: LiveGame, seat: int | None, token: str | None) -> None:
@@ -164,8 +241,23 @@ class GameManager:
         info = live.seats[seat]
         if info.kind != HUMAN:
             raise Refused(403, f"seat {seat} is played by a bot")
-        if not token_matches(token, info.token_hash):
+        if not secret_matches(token, info.token_hash):
             raise Refused(403, f"wrong or missing secret for seat {seat}")
+
+    async def link_profile(self, game_id: str, seat: int, token: str | None, profile: str,
+                           secret: str | None) -> LiveGame:
+        """Link a seat to the Pokédex profile its holder proves they own: the game marks it when it ends."""
+        live = await self.get(game_id)
+        self.check_seat(live, seat, token)
+        async with live.lock:
+            if live.game.is_over:
+                raise Refused(409, "the game is over: its Pokédex marks are already given")
+            name = await self._proved_profile(live.game.name, seat, profile, secret)
+            assert name is not None
+            await self._write(lambda: self.store.set_profile(game_id, seat, name))
+            live.seats = [replace(s, profile=name) if s.seat == seat else s for s in live.seats]
+        self.broadcast(live)
+        return live
 
     # ----------------------------------------------------------------- acting
 
@@ -194,81 +286,143 @@ class GameManager:
             after = game.clone()
             after.apply(action)
             marks = self._pokedex_marks(live, after)
-            await asyncio.to_thread(self.store.append, game_id, len(after.history), seat, action.text,
-                                    after.status, marks)
+            number = len(after.history)
+            await self._write(lambda: self.store.append(game_id, number, seat, action.text, after.status, marks),
+                              committed=lambda: self.store.action_at(game_id, number) == action.text)
             live.game = after
-            live.log.append({"n": len(after.history), "seat": seat, "action": action.text})
+            live.log.append({"n": number, "seat": seat, "action": action.text})
             log.info("game %s: seat %d played %s", game_id, seat, action.text)
-        await self.broadcast(live)
-        self._schedule_bot(live)
+        self.broadcast(live)
+        if after.is_over:
+            self._keep_finished(live)
+        else:
+            self._schedule_bot(live)
         return live
 
     @staticmethod
     def _pokedex_marks(live: LiveGame, after: Game) -> list[tuple[str, list[str]]]:
-        """A finished Pokémon game marks the Pokédex of its named human seats."""
+        """A finished Pokémon game marks the Pokédex of the human seats that proved a profile."""
         if after.name != "pokemon" or not after.is_over:
             return []
         caught = after.result["pokedex"]
-        return [(s.name, caught[s.seat]) for s in live.seats if s.kind == HUMAN and s.name]
+        return [(s.profile, caught[s.seat]) for s in live.seats if s.kind == HUMAN and s.profile]
+
+    # ----------------------------------------------------------------- the store, retried
+
+    async def _write(self, write: Callable[[], None], committed: Callable[[], bool] | None = None) -> None:
+        """Run a write in a thread, retrying while the store refuses it (locked, full, unreachable) for up to
+        ``write_retry_seconds``; then refuse with a 503 (nothing changed). A retry that meets its own earlier
+        write (an attempt that committed but reported failure) counts as done."""
+        deadline = time.monotonic() + self.settings.write_retry_seconds
+        delay, failed = 0.05, False
+        while True:
+            try:
+                await asyncio.to_thread(write)
+                return
+            except IntegrityError:
+                if failed and committed is not None and await asyncio.to_thread(committed):
+                    return
+                raise Refused(409, "the game has moved on: another action was accepted first") from None
+            except SQLAlchemyError as e:
+                failed = True
+                reason = _store_problem(e)
+                log.warning("the store refused a write (%s); %s", reason,
+                            "retrying" if time.monotonic() + delay < deadline else "giving up")
+                if time.monotonic() + delay >= deadline:
+                    raise Refused(503, f"the game store cannot take writes now ({reason}); nothing changed: "
+                                       "try again in a moment") from None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+
+    @staticmethod
+    async def _read(read: Callable[[], Any]) -> Any:
+        try:
+            return await asyncio.to_thread(read)
+        except SQLAlchemyError as e:
+            raise Refused(503, f"the game store cannot be read now ({_store_problem(e)}); try again in a "
+                               "moment") from None
 
     # ----------------------------------------------------------------- bots
 
-    def _schedule_bot(self, live: LiveGame) -> None:
+    def _schedule_bot(self, live: LiveGame, after: float = 0.0) -> None:
         game = live.game
         if self._closing or game.is_over or (live.bot_task is not None and not live.bot_task.done()):
             return
         seat = game.current_player
         if seat is None or live.seats[seat].kind != BOT:
             return
-        live.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(live, seat))
+        live.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(live, seat, after))
 
-    async def _bot_turn(self, live: LiveGame, seat: int) -> None:
+    async def _bot_turn(self, live: LiveGame, seat: int, after: float) -> None:
+        if after:
+            await asyncio.sleep(after)
         game = live.game
         number = len(game.history)
         spec = live.seats[seat].bot or "greedy"
         try:
-            text = await asyncio.get_running_loop().run_in_executor(
-                self._pool, bot_move, game.to_json(), spec, bot_seed(live.id, number))
+            text = await self.bots.move(live.owner, game.to_json(), spec, bot_seed(live.id, number))
             live.bot_task = None
             await self.act(live.id, seat, text, expect=number, by_bot=True)
+            live.bot_failures = 0
         except asyncio.CancelledError:
             raise
         except Refused as e:
-            log.warning("game %s: bot %s's move was refused: %s", live.id, spec, e.message)
             live.bot_task = None
-            self._schedule_bot(live)
-        except Exception:                                          # noqa: BLE001 - a bot must not kill the loop
+            if e.status == 409:                           # the game moved on meanwhile: decide again now
+                self._schedule_bot(live)
+                return
+            self._retry_bot(live, spec, e.message)
+        except Exception as e:                                     # noqa: BLE001 - a bot must not kill the loop
             log.exception("game %s: bot %s failed", live.id, spec)
             live.bot_task = None
+            self._retry_bot(live, spec, repr(e))
+
+    def _retry_bot(self, live: LiveGame, spec: str, why: str) -> None:
+        """A bot whose move could not be made tries again later (backing off to 30 s), never gives up."""
+        live.bot_failures += 1
+        delay = min(30.0, 0.25 * 2 ** live.bot_failures)
+        log.warning("game %s: bot %s will try again in %.1f s: %s", live.id, spec, delay, why)
+        self._schedule_bot(live, after=delay)
 
     # ----------------------------------------------------------------- watchers
 
-    async def watch(self, live: LiveGame, watcher: Watcher) -> None:
+    def watch(self, live: LiveGame, socket: WebSocket, seat: int | None) -> Watcher:
+        """A new watcher of the game, sent the current state at once."""
+        watcher = Watcher(socket, seat, self.settings.watcher_queue, self.settings.send_timeout)
+        if len(live.watchers) >= self.settings.watchers_per_game:
+            watcher.close(TOO_SLOW, f"this game has {len(live.watchers)} watchers, the most allowed")
+            return watcher
         live.watchers.append(watcher)
-        await self._send(live, watcher)
+        watcher.push(_state_text(live, seat))
+        return watcher
 
-    def unwatch(self, live: LiveGame, watcher: Watcher) -> None:
+    @staticmethod
+    def unwatch(live: LiveGame, watcher: Watcher) -> None:
         if watcher in live.watchers:
             live.watchers.remove(watcher)
 
-    async def broadcast(self, live: LiveGame) -> None:
-        """Push every watcher its own view."""
+    def broadcast(self, live: LiveGame) -> None:
+        """Queue every watcher its own view (one view per seat, shared by that seat's watchers); never waits."""
+        texts: dict[int | None, str] = {}
         for watcher in list(live.watchers):
-            await self._send(live, watcher)
+            if watcher.closed:
+                self.unwatch(live, watcher)
+                continue
+            if watcher.seat not in texts:
+                texts[watcher.seat] = _state_text(live, watcher.seat)
+            if not watcher.push(texts[watcher.seat]):
+                self.unwatch(live, watcher)
 
-    async def _send(self, live: LiveGame, watcher: Watcher) -> None:
-        try:
-            await watcher.socket.send_text(json.dumps({"type": "state", **live.payload(watcher.seat)},
-                                                      separators=(",", ":")))
-        except Exception:                                          # noqa: BLE001 - a closed socket
-            self.unwatch(live, watcher)
+
+def _state_text(live: LiveGame, seat: int | None) -> str:
+    return json.dumps({"type": "state", **live.payload(seat)}, separators=(",", ":"))
 
 
-def _worker_signals() -> None:
-    """A bot worker is forked from the server and would inherit its graceful-shutdown handlers, and so outlive
-    it: restore the default, so that stopping the server stops its workers."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def _store_problem(e: SQLAlchemyError) -> str:
+    """A short reason for a store error, without SQL or parameters."""
+    original = getattr(e, "orig", None) or e
+    first = str(original).strip().splitlines()
+    return (first[0] if first else type(original).__name__)[:100]
 
 
 def _plausible_id(game_id: str) -> bool:

@@ -1,4 +1,4 @@
-"""The server's settings, with embedded defaults."""
+"""The server's settings, with embedded defaults. ``docs/server.md`` says why each bound is what it is."""
 
 from __future__ import annotations
 
@@ -8,11 +8,26 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Settings:
-    """Where the store is, how many processes think for bots, and the bounds on requests."""
+    """Where the store is, how many processes think for bots, and the bounds on what clients may ask."""
 
     database_url: str | None = None          # None: $SPLENDOR_DATABASE_URL, else SQLite in the user's data folder
     bot_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
+    # requests
     max_body_bytes: int = 64 * 1024
     requests_per_second: float = 500.0        # per client address, sustained
     request_burst: int = 1000                 # per client address, at once
     max_games_listed: int = 200
+    # games
+    games_per_client: int = 50                # unfinished games one client address may have created
+    bot_games_per_client: int = 4             # of which bot-only games (their bots think without pause)
+    allow_chosen_seeds: bool = False          # True: any game may be created with a seed (private servers, tests)
+    finished_games_kept: int = 64             # finished games kept in memory after their last look
+    # WebSockets
+    max_frame_bytes: int = 16 * 1024          # a larger message closes the connection (1009)
+    messages_per_second: float = 10.0         # per connection, sustained
+    message_burst: int = 30                   # per connection, at once
+    watcher_queue: int = 32                   # pushes a watcher may have waiting before it is dropped
+    send_timeout: float = 10.0                # seconds one push may take before its watcher is dropped
+    watchers_per_game: int = 64
+    # the store
+    write_retry_seconds: float = 5.0          # how long an action's write is retried before a 503

@@ -27,7 +27,7 @@ def act(client: httpx.Client, game: dict, seat: int, action: str, **extra: objec
 
 def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) -> None:
     with server.client() as c:
-        g = create(c, "classic", HUMANS2, seed=5)
+        g = create(c, "classic", HUMANS2)
         assert g["seats"][0]["link"].endswith(f"/play/{g['id']}?seat=0&token={g['seats'][0]['token']}")
         assert g["spectator_link"].endswith(f"/watch/{g['id']}")
         joined = c.post(f"/api/games/{g['id']}/seats/0/join", headers={"x-seat-token": g["seats"][0]["token"]})
@@ -76,7 +76,7 @@ def test_human_against_bots_and_bot_only_games_finish(server: Server, game: str)
 
 def test_websocket_pushes_each_seat_its_own_view_after_every_change(server: Server) -> None:
     with server.client() as c:
-        g = create(c, "classic", HUMANS2, seed=9)
+        g = create(c, "classic", HUMANS2)
         ws_url = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws"
         with connect(f"{ws_url}?seat=0&token={g['seats'][0]['token']}") as a, \
                 connect(f"{ws_url}?seat=1&token={g['seats'][1]['token']}") as b, connect(ws_url) as watcher:
@@ -106,7 +106,7 @@ def test_a_websocket_with_a_wrong_secret_is_refused(server: Server) -> None:
 
 def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> None:
     with server.client() as c:
-        g = create(c, "classic", HUMANS2, seed=2)
+        g = create(c, "classic", HUMANS2)
         gid = g["id"]
         cases = [
             (c.post("/api/games", content=b"{not json", headers={"content-type": "application/json"}), 422, "JSON"),
@@ -142,7 +142,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
 def test_two_actions_racing_for_one_seat_exactly_one_is_accepted(server: Server) -> None:
     with server.client() as c:
         for round_ in range(5):
-            g = create(c, "classic", HUMANS2, seed=round_)
+            g = create(c, "classic", HUMANS2)
             results: list[int] = []
 
             def send(action: str) -> None:
@@ -161,7 +161,7 @@ def test_two_actions_racing_for_one_seat_exactly_one_is_accepted(server: Server)
 def test_a_bots_thinking_never_stalls_another_game(server: Server) -> None:
     with server.client() as c:
         slow = create(c, "classic", [{"kind": "bot", "bot": "ismcts:hard"}, {"kind": "bot", "bot": "ismcts:hard"}])
-        fast = create(c, "classic", HUMANS2, seed=1)
+        fast = create(c, "classic", HUMANS2)
         time.sleep(0.3)
         before = c.get(f"/api/games/{slow['id']}").json()["actions"]
         for action in ("take w b g", "take r k w", "take b g r"):

@@ -52,7 +52,7 @@ def test_after_kill_9_and_a_restart_every_game_resumes_exactly_bots_included(dat
     log = tmp_path / "server.log"
     server = Server(database_url, log).start()
     with server.client() as c:
-        mine = create(c, "kids", [{"kind": "human"}, {"kind": "human"}], seed=11, options={"mysteries": True})
+        mine = create(c, "kids", [{"kind": "human"}, {"kind": "human"}], options={"mysteries": True})
         bots = create(c, "pokemon", [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], seed=12,
                       options={"max_turns": 400})
         rng = random.Random(3)
@@ -87,7 +87,7 @@ def _play_and_collect(server: Server, game: str, options: dict[str, Any]) -> tup
     the record and every (seat, payload) received."""
     received: list[tuple[int | None, dict]] = []
     with server.client() as c:
-        g = create(c, game, HUMANS2, seed=21, options=options)
+        g = create(c, game, HUMANS2, options=options)
         ws = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws"
         with ExitStack() as stack:
             socks = {0: stack.enter_context(connect(f"{ws}?seat=0&token={g['seats'][0]['token']}")),
@@ -136,28 +136,55 @@ def test_no_response_or_push_shows_a_seat_what_it_may_not_see(server: Server, ga
     assert pushes > 20
 
 
-def test_a_finished_pokemon_game_marks_the_pokedex_of_its_named_human_seats(tmp_path: Path) -> None:
+def _play_pokemon_to_its_end(c: httpx.Client, g: dict[str, Any]) -> list[str]:
+    """Seat 0 (a person) plays against a greedy bot until the end; returns what seat 0 caught."""
+    rng = random.Random(1)
+    while True:
+        p = seat_get(c, g, 0)
+        if p["view"]["is_over"]:
+            caught: list[str] = p["view"]["result"]["pokedex"][0]
+            return caught
+        if p["view"]["current_player"] != 0:
+            time.sleep(0.05)
+            continue
+        legal = p["view"]["legal_actions"]
+        buys = [a for a in legal if a.startswith(("catch", "evolve"))]
+        c.post(f"/api/games/{g['id']}/actions", json={"seat": 0, "action": rng.choice(buys or legal),
+                                                      "expect": p["actions"]},
+               headers={"x-seat-token": g["seats"][0]["token"]})
+
+
+def test_a_finished_pokemon_game_marks_only_the_profiles_its_seats_proved(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/p.db"
     server = Server(url, tmp_path / "s.log").start()
     try:
         with server.client() as c:
-            g = create(c, "pokemon", [{"kind": "human", "name": "misty"}, {"kind": "bot", "bot": "greedy"}],
-                       seed=4, options={"max_turns": 400})
-            rng = random.Random(1)
-            while True:
-                p = seat_get(c, g, 0)
-                if p["view"]["is_over"]:
-                    break
-                if p["view"]["current_player"] != 0:
-                    time.sleep(0.05)
-                    continue
-                legal = p["view"]["legal_actions"]
-                buys = [a for a in legal if a.startswith(("catch", "evolve"))]
-                c.post(f"/api/games/{g['id']}/actions", json={"seat": 0, "action": rng.choice(buys or legal),
-                                                              "expect": p["actions"]},
-                       headers={"x-seat-token": g["seats"][0]["token"]})
-            caught = p["view"]["result"]["pokedex"][0]
+            claimed = c.post("/api/profiles", json={"name": "misty"})
+            assert claimed.status_code == 201
+            secret = claimed.json()["secret"]
+            assert c.post("/api/profiles", json={"name": "misty"}).status_code == 409
+            bot = {"kind": "bot", "bot": "greedy"}
+            wrong = c.post("/api/games", json={"game": "pokemon", "seats": [
+                {"kind": "human", "profile": "misty", "profile_secret": "guess"}, bot]})
+            assert wrong.status_code == 403 and "secret for the profile" in wrong.text
+            # a seat merely named after the profile marks nothing
+            impostor = create(c, "pokemon", [{"kind": "human", "name": "misty"}, bot], seed=5,
+                              options={"max_turns": 400})
+            # the owner proves it at creation, or later with the seat's own secret
+            owner = create(c, "pokemon", [{"kind": "human", "name": "misty", "profile": "misty",
+                                           "profile_secret": secret}, bot], seed=4, options={"max_turns": 400})
+            later = create(c, "pokemon", [{"kind": "human"}, bot], seed=6, options={"max_turns": 400})
+            link = f"/api/games/{later['id']}/seats/0/profile"
+            assert c.post(link, json={"profile": "misty", "secret": secret}).status_code == 403   # no seat secret
+            assert c.post(link, json={"profile": "misty", "secret": "guess"},
+                          headers={"x-seat-token": later["seats"][0]["token"]}).status_code == 403
+            linked = c.post(link, json={"profile": "misty", "secret": secret},
+                            headers={"x-seat-token": later["seats"][0]["token"]})
+            assert linked.status_code == 200 and linked.json()["seats"][0]["profile"] == "misty"
+            _play_pokemon_to_its_end(c, impostor)
+            caught = set(_play_pokemon_to_its_end(c, owner)) | set(_play_pokemon_to_its_end(c, later))
+            page = c.get("/api/pokedex/misty").json()
     finally:
         server.stop()
-    page = Pokedex(open_store(url)).page("misty")
-    assert set(page.marked) == set(caught) and caught
+    assert set(page["marked"]) == caught and caught
+    assert page["marked"] == Pokedex(open_store(url)).page("misty").marked

@@ -1,0 +1,100 @@
+"""A game's WebSocket: the seat's (or a spectator's) view pushed after every change, actions from a seat.
+
+Every message a client sends is answered, never fatal: a binary frame, text that is not JSON (or JSON nested too
+deeply to read), a message of the wrong shape, an ``expect`` that is not a whole number or an illegal action each
+get ``{"type": "error", "status", "detail"}`` and the connection stays. What is bounded closes it: a frame over
+the size limit (1009, by the server), messages faster than the rate limit (1008), a watcher too slow to read its
+pushes (1013, see ``watchers``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from splendor.server.live import GameManager, Refused
+from splendor.server.settings import Settings
+from splendor.server.watchers import POLICY
+
+ACTION_SHAPE = 'send {"type": "action", "action": "...", "expect": N} (expect is optional)'
+
+
+class MessageRate:
+    """A token bucket for one connection's messages."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.last = float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def error(status: int, detail: str) -> str:
+    return json.dumps({"type": "error", "status": status, "detail": detail}, separators=(",", ":"))
+
+
+def read_action(message: dict[str, Any]) -> tuple[str, int | None]:
+    """The action text and ``expect`` of a client's message, or `Refused` (400) saying what is wrong."""
+    text = message.get("text")
+    if text is None:
+        raise Refused(400, "send text frames holding JSON, not binary ones")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Refused(400, "send JSON messages: " + ACTION_SHAPE) from None
+    except RecursionError:
+        raise Refused(400, "the message is nested too deeply: " + ACTION_SHAPE) from None
+    if not isinstance(data, dict) or data.get("type") != "action":
+        raise Refused(400, ACTION_SHAPE)
+    action = data.get("action")
+    if not isinstance(action, str) or not action.strip() or len(action) > 80:
+        raise Refused(400, "action must be text of 1 to 80 characters, in the game's notation")
+    expect = data.get("expect")
+    if expect is not None and (type(expect) is not int or expect < 0):
+        raise Refused(400, "expect must be a whole number of zero or more: the number of actions you saw")
+    return action, expect
+
+
+async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, game_id: str, seat: int | None,
+                       token: str | None) -> None:
+    """Serve one WebSocket of a game until the client leaves or breaks a bound."""
+    try:
+        live = await manager.get(game_id)
+        manager.check_seat(live, seat, token)
+    except Refused as e:
+        await ws.close(code=4403 if e.status == 403 else 4404, reason=e.message[:100])
+        return
+    await ws.accept()
+    watcher = manager.watch(live, ws, seat)
+    rate = MessageRate(settings.messages_per_second, settings.message_burst)
+    try:
+        while not watcher.closed:
+            try:
+                message = await ws.receive()
+            except (RuntimeError, WebSocketDisconnect):           # closed under us (a dropped watcher)
+                break
+            if message["type"] == "websocket.disconnect":
+                break
+            if not rate.allow():
+                watcher.close(POLICY, "too many messages: slow down")
+                break
+            try:
+                text, expect = read_action(message)
+                if seat is None:
+                    raise Refused(403, "spectators do not act")
+                await manager.act(game_id, seat, text, token, expect)
+            except Refused as e:
+                watcher.push(error(e.status, e.message))
+    finally:
+        manager.unwatch(live, watcher)
+        await watcher.finish()

@@ -1,0 +1,75 @@
+"""Watchers: the WebSockets that receive a seat's (or a spectator's) view after every change.
+
+Each watcher has its own bounded queue and its own sending task, so a slow or silent client can never hold up
+the path that accepts an action, schedules a bot, or feeds the other watchers: pushing is a non-blocking put.
+A watcher whose queue fills up, or whose send does not finish in time, has fallen behind and is dropped (its
+socket is closed with code 1013, "try again later"; a client reconnects and gets the current state at once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from fastapi import WebSocket
+
+log = logging.getLogger("splendor.server")
+
+TOO_SLOW = 1013          # WebSocket close code "try again later"
+POLICY = 1008            # WebSocket close code "policy violation"
+
+
+class Watcher:
+    """One WebSocket of a game, fed through a queue of at most ``queue_size`` messages."""
+
+    def __init__(self, socket: WebSocket, seat: int | None, queue_size: int, send_timeout: float) -> None:
+        self.socket = socket
+        self.seat = seat
+        self.send_timeout = send_timeout
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self.closed = False
+        self.close_code, self.close_reason = TOO_SLOW, "you fell behind: reconnect for the current state"
+        self.task = asyncio.get_running_loop().create_task(self._send_all())
+
+    def push(self, text: str) -> bool:
+        """Queue a message without waiting; a watcher whose queue is full has fallen behind and is dropped."""
+        if self.closed:
+            return False
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close(TOO_SLOW, "you fell behind: reconnect for the current state")
+            return False
+        return True
+
+    def close(self, code: int, reason: str) -> None:
+        """Stop sending and close the socket (from the sending task, after nothing more is queued)."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code, self.close_reason = code, reason
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+    async def _send_all(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
+        except (asyncio.TimeoutError, Exception) as e:        # noqa: BLE001 - a closed or stuck socket
+            if not isinstance(e, asyncio.TimeoutError):
+                log.debug("a watcher's socket failed: %r", e)
+            self.closed = True
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.socket.close(code=self.close_code, reason=self.close_reason),
+                                   self.send_timeout)
+
+    async def finish(self) -> None:
+        """Close and wait for the sending task to end (when the connection ends)."""
+        self.close(1000, "")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.task, self.send_timeout + 1)
