@@ -173,7 +173,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "games": sorted(GAMES), "live": len(manager().live)}
+        return {"ok": True, "games": sorted(GAMES), "live": len(manager().live),
+                "finished_in_memory": len(manager().finished)}
 
     @app.post("/api/games", status_code=201, responses=refusals(400, 403, 404))
     async def create(body: NewGame, request: Request) -> dict[str, Any]:

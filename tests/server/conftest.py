@@ -38,9 +38,9 @@ def free_port() -> int:
 class Server:
     """``splendor serve`` in its own process, with its log kept."""
 
-    def __init__(self, url: str, log: Path, *extra: str) -> None:
+    def __init__(self, url: str, log: Path, *extra: str, port: int | None = None) -> None:
         self.db_url, self.log, self.extra = url, log, extra
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -72,9 +72,22 @@ class Server:
                 time.sleep(0.1)
 
     def kill9(self) -> None:
+        """Kill the server and everything it started at once (a whole machine's crash)."""
         assert self.proc is not None
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=20)
+
+    def kill9_main(self) -> None:
+        """Kill the main process alone, as the kernel's OOM killer or an operator's ``kill -9 PID`` would: its
+        bot workers are left to notice by themselves."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=20)
+
+    def survivors(self) -> bool:
+        """True while any process of the server's group is still alive."""
+        assert self.proc is not None
+        return _group_alive(self.proc.pid)
 
     def client(self) -> httpx.Client:
         return httpx.Client(base_url=self.base, timeout=30)
