@@ -8,13 +8,12 @@ import logging
 from collections.abc import AsyncIterator
 from pathlib import Path as FilePath
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from splendor.core.record import Record
@@ -22,10 +21,11 @@ from splendor.games import GAMES, replay
 from splendor.server.guards import BoundsMiddleware, RateLimiter, RedactSecrets, client_address
 from splendor.server.live import GameManager, Refused
 from splendor.server.settings import Settings
+from splendor.server.schemas import ActionRequest, NewGame, ProfileLink, ProfileRequest, refusals
 from splendor.server.socket import serve_socket
 from splendor.store import Pokedex, open_store
 from splendor.store.games import GameStore
-from splendor.store.pokedex import ProfileClaimed
+from splendor.store.pokedex import PROFILE_NAME, ProfileClaimed
 
 log = logging.getLogger("splendor.server")
 WEB = FilePath(__file__).parent / "web"
@@ -40,79 +40,6 @@ def _page(name: str) -> Any:
     async def page() -> FileResponse:
         return FileResponse(WEB / name, media_type="text/html")
     return page
-
-
-class Problem(BaseModel):
-    """Why a request was refused, in words a person can act on. Nothing changed."""
-
-    detail: str
-
-
-_WHY = {400: "Malformed: bad options, an unknown bot, malformed action text.",
-        403: "A wrong or missing secret (a seat's or a profile's); acting for a bot's seat.",
-        404: "No such game or seat.",
-        409: "Refused by the rules or the game's state (the rule's words), out of turn, `expect` behind the game.",
-        413: "The request body is over the server's limit.",
-        429: "Too many requests from this address, or too many unfinished games created by it.",
-        503: "The game store cannot take the write now (locked, full, unreachable): nothing changed; try again."}
-
-
-def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI description of a route's refusals; every route can also meet 413, 429 and 503."""
-    return {status: {"model": Problem, "description": _WHY[status]}
-            for status in sorted({*statuses, 413, 429, 503})}
-
-
-class SeatSpec(BaseModel):
-    """One seat of a new game."""
-
-    model_config = ConfigDict(extra="forbid")
-    kind: Literal["human", "bot"]
-    bot: str | None = Field(default=None, max_length=40,
-                            description="random, greedy, ismcts:easy, ismcts:medium, ismcts:hard")
-    name: str | None = Field(default=None, max_length=40, description="shown to the others")
-    profile: str | None = Field(default=None, max_length=40, description="Pokémon: the Pokédex profile this seat "
-                                                                         "marks when the game ends (with its secret)")
-    profile_secret: str | None = Field(default=None, max_length=100, description="the profile's secret, from "
-                                                                                 "POST /api/profiles")
-
-
-class NewGame(BaseModel):
-    """A game to create: which game, its seats in order, its options."""
-
-    model_config = ConfigDict(extra="forbid")
-    game: str = Field(description="classic, pokemon or kids")
-    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
-    options: dict[str, Any] = Field(default_factory=dict, description="max_turns, first_player; Kids: short, "
-                                                                     "mysteries, board (shipped side names)")
-    seed: int | None = Field(default=None, ge=0, lt=2**62, strict=True,
-                             description="only for a game with at most one person (practice, puzzles): whoever "
-                                         "chooses the seed knows every deck")
-
-
-class ActionRequest(BaseModel):
-    """An action for a seat, in the game's notation."""
-
-    model_config = ConfigDict(extra="forbid")
-    seat: int = Field(ge=0, le=3, strict=True)
-    action: str = Field(min_length=1, max_length=80)
-    expect: int | None = Field(default=None, ge=0, strict=True,
-                               description="the number of actions you saw; refused if the game has moved on since")
-
-
-class ProfileRequest(BaseModel):
-    """A Pokédex profile to claim."""
-
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40)
-
-
-class ProfileLink(BaseModel):
-    """A Pokédex profile for a seat, with the secret that proves it is the seat holder's."""
-
-    model_config = ConfigDict(extra="forbid")
-    profile: str = Field(min_length=1, max_length=40)
-    secret: str = Field(min_length=1, max_length=100)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -182,8 +109,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         A seed may be chosen only when at most one person plays; one client address may have a bounded number
         of unfinished games (429 beyond)."""
-        live, tokens = await manager().create(body.game, [s.model_dump() for s in body.seats], body.options,
-                                             body.seed, client_address(request.scope))
+        live, tokens = await manager().create(body.game, [s.model_dump() for s in body.seats],
+                                             body.options.model_dump(exclude_defaults=True), body.seed,
+                                             client_address(request.scope))
         base = str(request.base_url).rstrip("/")
         seats = []
         for s in live.seat_list():
@@ -229,8 +157,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await manager().act(game_id, body.seat, body.action, secret(token, x_seat_token), body.expect)
         return as_json(live.payload(body.seat))
 
-    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=refusals(404, 409))
-    async def record(game_id: str) -> str:
+    @app.get("/api/games/{game_id}/record", response_class=Response,
+             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                              "description": "the record: a header line, then one action a line"},
+                        **refusals(404, 409)})
+    async def record(game_id: str) -> Response:
         """The record of a finished game (while a game goes on, it would reveal the hidden cards)."""
         live = await manager().get(game_id)
         if not live.game.is_over:
@@ -238,7 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                "hidden cards")
         rec: Record = live.game.record
         rec.notes = {"server_game": live.id, "seats": live.seat_list()}
-        return rec.to_text()
+        return PlainTextResponse(rec.to_text())
 
     @app.get("/api/games/{game_id}/replay", responses=refusals(404, 409))
     async def replay_view(game_id: str, upto: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
@@ -253,7 +184,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "view": game.view(None)}
 
     @app.get("/api/games/{game_id}/board.svg", response_class=Response,
-             responses={200: {"content": {"image/svg+xml": {}}, "description": "the board"}, **refusals(404)})
+             responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                              "description": "the board"}, **refusals(404)})
     async def board_svg(game_id: str) -> Response:
         """A Kids game's board with the pawns, as SVG (only public things: roads, pawns, flipped tiles)."""
         live = await manager().get(game_id)
@@ -275,7 +207,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"name": body.name.strip(), "secret": token}
 
     @app.get("/api/pokedex/{profile}", responses=refusals(400))
-    async def pokedex(profile: str) -> dict[str, Any]:
+    async def pokedex(profile: Annotated[str, Path(pattern=PROFILE_NAME.pattern, max_length=40)]) -> dict[str, Any]:
         """A profile's Pokédex: every Pokémon by evolution line, marked where caught."""
         try:
             page = await asyncio.to_thread(Pokedex(app.state.store).page, profile)

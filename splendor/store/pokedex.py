@@ -18,13 +18,13 @@ from splendor.store.database import Store
 from splendor.store.models import PokedexMark, Profile
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
 
-_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
+PROFILE_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
 
 
 def check_profile_name(name: str) -> str:
     """A profile name, stripped; ``ValueError`` unless it is 1-40 letters, digits, spaces, ``.'-_``."""
     name = name.strip()
-    if not _NAME.match(name):
+    if not PROFILE_NAME.match(name):
         raise ValueError(f"{name!r} is not a profile name: use 1-40 letters, digits, spaces or .'-_")
     return name
 

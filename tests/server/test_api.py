@@ -110,12 +110,12 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
         gid = g["id"]
         cases = [
             (c.post("/api/games", content=b"{not json", headers={"content-type": "application/json"}), 422, "JSON"),
-            (c.post("/api/games", json={"game": "chess", "seats": HUMANS2}), 404, "unknown game 'chess'"),
+            (c.post("/api/games", json={"game": "chess", "seats": HUMANS2}), 422, "'classic', 'pokemon' or 'kids'"),
             (c.post("/api/games", json={"game": "classic", "seats": HUMANS2[:1]}), 422, "at least 2"),
             (c.post("/api/games", json={"game": "classic", "seats": [{"kind": "bot", "bot": "cmd:rm -rf /"},
-                                                                    {"kind": "human"}]}), 400, "unknown bot"),
+                                                                    {"kind": "human"}]}), 422, "ismcts:hard"),
             (c.post("/api/games", json={"game": "pokemon", "seats": [{"kind": "human", "name": "a/b"},
-                                                                    {"kind": "human"}]}), 400, "not a profile name"),
+                                                                    {"kind": "human"}]}), 422, "pattern"),
             (c.post("/api/games", json={"game": "kids", "seats": HUMANS2, "options": {"short": True,
                                                                                   "mysteries": True}}),
              400, "cannot be short"),

@@ -54,7 +54,7 @@ def test_a_kids_board_over_the_api_is_only_shipped_side_names_and_no_path_is_ope
                       5, True, "A1-front", [], ["A1-front", 3, "A3-front"]):
             r = c.post("/api/games", json={"game": "kids", "seats": HUMANS2, "options": {"board": board}},
                        timeout=5)
-            assert r.status_code == 400, (board, r.text)
+            assert r.status_code == 422, (board, r.text)
             assert "TOML" not in r.text and "root" not in r.text
         assert c.get("/api/health", timeout=2).status_code == 200      # the event loop never blocked
         ok = c.post("/api/games", json={"game": "kids", "seats": HUMANS2,
@@ -177,15 +177,17 @@ def test_a_locked_store_answers_503_changes_nothing_and_the_bots_carry_on_afterw
 def test_bad_options_seeds_and_action_texts_are_4xx_never_500(server: Server) -> None:
     with server.client() as c:
         bodies: list[tuple[str | dict[str, Any], int]] = [
-            ({"game": "classic", "seats": HUMANS2, "options": {"name": "x"}}, 400),
-            ({"game": "classic", "seats": HUMANS2, "options": {"players": 3}}, 400),
-            ({"game": "classic", "seats": HUMANS2, "options": {"seed": 3}}, 400),
-            ({"game": "kids", "seats": HUMANS2, "options": {"board": 5}}, 400),
-            ({"game": "kids", "seats": HUMANS2, "options": {"board": True}}, 400),
+            ({"game": "classic", "seats": HUMANS2, "options": {"name": "x"}}, 422),
+            ({"game": "classic", "seats": HUMANS2, "options": {"players": 3}}, 422),
+            ({"game": "classic", "seats": HUMANS2, "options": {"seed": 3}}, 422),
+            ({"game": "kids", "seats": HUMANS2, "options": {"board": 5}}, 422),
+            ({"game": "kids", "seats": HUMANS2, "options": {"board": True}}, 422),
             ('{"game": "classic", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"max_turns": 1e400}}',
-             400),
+             422),
             ('{"game": "classic", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"max_turns": NaN}}',
-             400),
+             422),
+            ({"game": "classic", "seats": HUMANS2, "options": {"short": True}}, 400),
+            ({"game": "kids", "seats": HUMANS2, "options": {"board": ["A1-front", "A3-front"]}}, 400),
             ('{"game": "classic", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": NaN}', 422),
             ('{"game": "classic", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": Infinity}', 422),
             ('{"game": "classic", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": 1e400}', 422),

@@ -1,0 +1,130 @@
+"""The shapes of what the API takes and answers, as pydantic models: they are its OpenAPI schema, so the schema
+says exactly what is accepted (names, bots, options, whole numbers), and what is refused and why."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+
+from splendor.games.kids.board import SHIPPED_SIDES
+from splendor.server.bots import SERVER_BOTS
+from splendor.store.pokedex import PROFILE_NAME
+
+def _whole_number(value: Any) -> Any:
+    """JSON's idea of a whole number: an integer, or a number with no fraction (``7.0``); never text or a bool."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("must be a whole number")
+    if isinstance(value, float):
+        if not math.isfinite(value) or not value.is_integer():
+            raise ValueError("must be a whole number")
+        return int(value)
+    return value
+
+
+def whole_number(**bounds: int) -> Any:
+    """An integer field type that reads what JSON Schema calls an integer (``7``, ``7.0``) and refuses ``"7"``,
+    ``true`` and ``7.5``, within ``bounds`` (``ge``, ``le``, ``lt``)."""
+    return Annotated[int, Field(**bounds), BeforeValidator(_whole_number)]
+
+
+Seed = whole_number(ge=0, le=2**53 - 1)            # exact in JSON numbers and JavaScript alike
+SeatNumber = whole_number(ge=0, le=3)
+ActionCount = whole_number(ge=0)
+
+
+class Problem(BaseModel):
+    """Why a request was refused, in words a person can act on. Nothing changed."""
+
+    detail: str
+
+
+_WHY = {400: "Malformed: bad options, an unknown bot, malformed action text.",
+        403: "A wrong or missing secret (a seat's or a profile's); acting for a bot's seat.",
+        404: "No such game or seat.",
+        409: "Refused by the rules or the game's state (the rule's words), out of turn, `expect` behind the game.",
+        413: "The request body is over the server's limit.",
+        429: "Too many requests from this address, or too many unfinished games created by it.",
+        503: "The game store cannot take the write now (locked, full, unreachable): nothing changed; try again."}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI description of a route's refusals; every route can also meet 413, 429 and 503."""
+    return {status: {"model": Problem, "description": _WHY[status],
+                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+            for status in sorted({*statuses, 413, 429, 503})}
+
+
+Name = Annotated[str, Field(pattern=PROFILE_NAME.pattern, max_length=40)]
+"""A seat's or a profile's name: 1-40 letters, digits, spaces or .'-_, starting with a letter or digit."""
+
+BotName = Literal[SERVER_BOTS]  # type: ignore[valid-type]
+SideName = Literal[SHIPPED_SIDES]  # type: ignore[valid-type]
+
+
+class SeatSpec(BaseModel):
+    """One seat of a new game."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"]
+    bot: BotName | None = Field(default=None, description="a bot seat's bot (greedy when left out)")
+    name: Name | None = Field(default=None, description="shown to the others")
+    profile: Name | None = Field(default=None, description="Pokémon: the Pokédex profile this seat marks when the "
+                                                           "game ends (with its secret)")
+    profile_secret: str | None = Field(default=None, max_length=100, description="the profile's secret, from "
+                                                                                 "POST /api/profiles")
+
+
+class GameOptions(BaseModel):
+    """A new game's options. Which ones a game has is its rules' business: one it has not is refused (400)."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_turns: whole_number(ge=1, le=100_000) | None = Field(  # type: ignore[valid-type]
+        default=None, description="a turn cap: the game ends there as truncated, with no winner (ruling 4)")
+    first_player: Literal["random"] | SeatNumber = Field(  # type: ignore[valid-type]
+        default=0, description="the seat that starts, or random (ruling 1)")
+    short: StrictBool = Field(default=False, description="Kids: the short game, sections A1 and A3")
+    mysteries: StrictBool = Field(default=False, description="Kids: the Mysteries in the Kingdom variant")
+    board: list[SideName] | None = Field(default=None, min_length=2, max_length=3,  # type: ignore[valid-type]
+                                         description="Kids: the board's sides in order, e.g. A1-front, A2-back, "
+                                                     "A3-front (random when left out)")
+
+
+class NewGame(BaseModel):
+    """A game to create: which game, its seats in order, its options."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["classic", "pokemon", "kids"]
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+    options: GameOptions = Field(default_factory=GameOptions)
+    seed: Seed | None = Field(default=None,
+                             description="only for a game with at most one person (practice, puzzles): whoever "
+                                         "chooses the seed knows every deck")
+
+
+class ActionRequest(BaseModel):
+    """An action for a seat, in the game's notation."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: SeatNumber
+    action: str = Field(min_length=1, max_length=80)
+    expect: ActionCount | None = Field(default=None,
+                               description="the number of actions you saw; refused if the game has moved on since")
+
+
+class ProfileRequest(BaseModel):
+    """A Pokédex profile to claim."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+
+
+class ProfileLink(BaseModel):
+    """A Pokédex profile for a seat, with the secret that proves it is the seat holder's."""
+
+    model_config = ConfigDict(extra="forbid")
+    profile: Name
+    secret: str = Field(min_length=1, max_length=100)
+
+
