@@ -263,6 +263,48 @@ def test_mysteries_thief_with_nothing_to_give_does_nothing() -> None:
     assert g.current_player == 0 and g.view(0)["decision"] == "action"
 
 
+def test_ruling_25_the_treasure_counts_toward_a_droughts_five_and_a_discarded_treasure_leaves_the_game() -> None:
+    g = mysteries()
+    set_tile(g, "A2.ford", "drought")
+    at_hilltop(g, 0)
+    give_tokens(g, 0, black=4, red=2)                  # 6 after paying, with the Treasure 7
+    g.purse[0][T] = 1
+    g.apply(TO_FORD)
+    assert g.view(0)["decision"] == "drought" and "discard t" in {a.text for a in g.legal_actions()}
+    g.apply("discard t")
+    g.apply("discard k")
+    assert sum(g.purse[0]) == 5 and g.purse[0][T] == 0 and g.boxed_treasures == 1
+    assert tokens_total(g)[5] == 7                     # it never became a gold coin in the supply
+
+
+def test_ruling_25_a_treasure_returned_over_the_purse_limit_leaves_the_game() -> None:
+    g = mysteries()
+    give_tokens(g, 0, black=4, red=3)
+    g.purse[0][T] = 1                                  # 8 in the purse
+    g.apply("take g h b")                              # 11: three to return
+    assert "return t" in {a.text for a in g.legal_actions()}
+    g.apply("return t")
+    g.apply("return k")
+    g.apply("return k")
+    assert sum(g.purse[0]) == 8 and g.boxed_treasures == 1 and g.supply[Y] == 7
+
+
+def test_ruling_25_the_thief_never_gives_the_treasure_and_a_traveler_holding_only_it_gives_nothing() -> None:
+    g = mysteries()
+    set_tile(g, "A2.ford", "thief")
+    at_hilltop(g, 0)
+    g.purse[0][T] = 1
+    g.apply(TO_FORD)
+    assert g.current_player == 0 and g.view(0)["decision"] == "action" and g.purse[0][T] == 1
+    g2 = mysteries()
+    set_tile(g2, "A2.ford", "thief")
+    at_hilltop(g2, 0)
+    g2.purse[0][T] = 1
+    give_tokens(g2, 0, gold=1)
+    g2.apply(TO_FORD)
+    assert {a.text for a in g2.legal_actions()} == {"give y to 1", "give y to 2"}
+
+
 def test_mysteries_hidden_stack_and_tiles_never_leak() -> None:
     g = mysteries()
     for seat in (None, 0, 1, 2):

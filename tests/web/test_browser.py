@@ -226,3 +226,29 @@ def test_replay_and_pokedex_pages(server: Server, browser: Browser) -> None:
     page.goto(f"{server.base}/pokedex/ash")
     page.wait_for_function("document.getElementById('heading').textContent.includes('/55')")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_browser_claims_a_profile_and_keeps_its_pokemon_games_in_that_pokedex(server: Server,
+                                                                                browser: Browser) -> None:
+    page = open_lobby(browser, server)
+    page.fill("#claim-name", "dawn")
+    page.click("#claim")
+    page.wait_for_selector("#me-name")
+    assert page.inner_text("#me-name") == "dawn"
+    page.select_option("#game", "pokemon")
+    assert page.locator("#mark-me").is_checked()
+    page.click("#create")
+    page.locator("[data-open-seat='0']").click()
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    assert "dawn's Pokédex" in page.inner_text("#keep")
+    with server.client() as c:                          # the profile is taken now: another browser cannot claim it
+        assert c.post("/api/profiles", json={"name": "dawn"}).status_code == 409
+        # a game whose seat the browser links later, with the button
+        g = create(c, "pokemon", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_selector("#keep-in-pokedex")
+    page.click("#keep-in-pokedex")
+    page.wait_for_function("document.getElementById('keep').textContent.includes(\"dawn's Pokédex\")")
+    with server.client() as c:
+        assert c.get(f"/api/games/{g['id']}").json()["seats"][0]["profile"] == "dawn"
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -41,3 +41,17 @@ export async function api(path, options = {}) {
 }
 
 export function params() { return new URLSearchParams(location.search); }
+
+// The Pokédex profile this browser claimed: its name and its secret, kept here only (the server keeps a hash).
+const PROFILE_KEY = "splendor-profile";
+
+export function myProfile() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(PROFILE_KEY) || "null");
+    return kept && typeof kept.name === "string" && typeof kept.secret === "string" ? kept : null;
+  } catch (e) { return null; }
+}
+
+export function keepProfile(name, secret) { localStorage.setItem(PROFILE_KEY, JSON.stringify({ name, secret })); }
+
+export function forgetProfile() { localStorage.removeItem(PROFILE_KEY); }

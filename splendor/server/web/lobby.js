@@ -1,5 +1,5 @@
 // The lobby: create a game (game, options, 2-4 seats each a person or a bot), copy its links, see the games.
-import { api, el } from "/static/common.js";
+import { api, el, forgetProfile, keepProfile, myProfile } from "/static/common.js";
 
 const TITLES = { classic: "Splendor", pokemon: "Splendor: Pokémon", kids: "Splendor Kids" };
 const BOTS = [["greedy", "greedy bot"], ["ismcts:easy", "search bot, easy"], ["ismcts:medium", "search bot, medium"],
@@ -30,6 +30,11 @@ async function create(event) {
     const name = document.querySelector(`[data-seat-name="${sel.dataset.seatKind}"]`).value.trim() || null;
     return sel.value === "human" ? { kind: "human", name } : { kind: "bot", bot: sel.value, name };
   });
+  const me = myProfile();
+  if (game === "pokemon" && me && document.getElementById("mark-me").checked && seats[0].kind === "human") {
+    seats[0].profile = me.name;
+    seats[0].profile_secret = me.secret;
+  }
   const options = {};
   if (game === "kids") {
     if (document.getElementById("short").checked) options.short = true;
@@ -60,9 +65,41 @@ async function refresh() {
       : el("a", { href: `/replay/${g.id}` }, "replay")))));
 }
 
+// The profile this browser claimed, or a form to claim one: a Pokédex is marked only by its owner.
+function drawMe() {
+  const box = document.getElementById("me");
+  const me = myProfile();
+  if (me) {
+    box.replaceChildren(el("p", {}, "This browser plays as ", el("strong", { id: "me-name" }, me.name), ". ",
+      el("a", { href: `/pokedex/${encodeURIComponent(me.name)}` }, "Open your Pokédex"), " · ",
+      el("button", { type: "button", onclick: () => { if (confirm("Forget this profile on this browser? " +
+        "Without its secret nobody can mark it again.")) { forgetProfile(); drawMe(); } } }, "Forget it")));
+  } else {
+    const name = el("input", { id: "claim-name", placeholder: "your name", "aria-label": "profile name to claim",
+      maxlength: 40 });
+    const error = el("span", { class: "error", role: "alert" });
+    const claim = async () => {
+      try {
+        const made = await api("/api/profiles", { method: "POST", body: JSON.stringify({ name: name.value.trim() }) });
+        keepProfile(made.name, made.secret);
+        drawMe();
+      } catch (e) { error.textContent = e.message; }
+    };
+    box.replaceChildren(el("p", {}, "Claim a name to keep a Pokédex across your Pokémon games. Its secret stays in "
+      + "this browser: only this browser can mark it."), el("div", { class: "row" }, name,
+      el("button", { type: "button", id: "claim", onclick: claim }, "Claim"), error));
+  }
+  showMarkMe();
+}
+
+function showMarkMe() {
+  document.getElementById("mark-me-label").hidden = !(myProfile() && document.getElementById("game").value === "pokemon");
+}
+
 document.getElementById("players").addEventListener("change", drawSeats);
 document.getElementById("game").addEventListener("change", (e) => {
   document.getElementById("kids-options").hidden = e.target.value !== "kids";
+  showMarkMe();
 });
 document.getElementById("new-game").addEventListener("submit", create);
 document.getElementById("show-pokedex").addEventListener("click", () => {
@@ -70,5 +107,6 @@ document.getElementById("show-pokedex").addEventListener("click", () => {
   if (name) location.href = `/pokedex/${encodeURIComponent(name)}`;
 });
 drawSeats();
+drawMe();
 refresh();
 setInterval(refresh, 5000);

@@ -1,5 +1,5 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking.
-import { api, el, params } from "/static/common.js";
+import { api, el, myProfile, params } from "/static/common.js";
 import { describe } from "/static/words.js";
 import { renderMarket, marketPrompt } from "/static/market.js";
 import { renderKids, kidsPrompt } from "/static/kids.js";
@@ -82,17 +82,38 @@ function renderEnd() {
   if (r.pokedex) {
     items.push(el("h2", {}, "Pokédex marks"));
     r.pokedex.forEach((caught, i) => items.push(el("p", {}, `${seatName(i)}: ${caught.join(", ") || "none"}`,
-      state.payload.seats[i].kind === "human" && state.payload.seats[i].name ? " " : "",
-      state.payload.seats[i].kind === "human" && state.payload.seats[i].name
-        ? el("a", { href: `/pokedex/${encodeURIComponent(state.payload.seats[i].name)}` }, "(Pokédex)") : "")));
+      state.payload.seats[i].profile ? " " : "",
+      state.payload.seats[i].profile
+        ? el("a", { href: `/pokedex/${encodeURIComponent(state.payload.seats[i].profile)}` }, "(Pokédex)") : "")));
   }
   items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
     "Download the record"), " · ", el("a", { href: `/replay/${gameId}` }, "Replay it step by step")));
   box.replaceChildren(el("section", { class: "panel", id: "game-over" }, ...items));
 }
 
+// Pokémon: offer to keep this game in the Pokédex of the profile this browser owns, until the seat has one.
+function renderKeep() {
+  const box = document.getElementById("keep");
+  const me = myProfile();
+  const mine = mode === "play" && state.payload.game === "pokemon" && !state.payload.view.is_over;
+  const linked = mine && state.payload.seats[seat].profile;
+  if (!mine || !me || linked) {
+    box.replaceChildren(...(linked ? [el("p", { class: "note" }, `This game goes into ${linked}'s Pokédex.`)] : []));
+    return;
+  }
+  if (box.dataset.profile === me.name && box.childElementCount) return;
+  box.dataset.profile = me.name;
+  box.replaceChildren(el("button", { type: "button", id: "keep-in-pokedex", onclick: async () => {
+    try {
+      await api(`/api/games/${gameId}/seats/${seat}/profile`, { method: "POST", headers: { "x-seat-token": token },
+        body: JSON.stringify({ profile: me.name, secret: me.secret }) });
+    } catch (e) { document.getElementById("error").textContent = e.message; }
+  } }, `Keep this game in my Pokédex (${me.name})`));
+}
+
 export function render() {
   if (!state.payload) return;
+  renderKeep();
   document.getElementById("title").textContent = ` ${TITLES[state.payload.game]}`;
   document.title = `splendor — ${TITLES[state.payload.game]}`;
   renderStatus();
