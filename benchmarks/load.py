@@ -95,7 +95,7 @@ async def run(base: str, games: int, seconds: float, game_name: str, think: floa
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=200)) as client:
         created = []
         for i in range(games):
-            r = await client.post("/api/games", json={"game": game_name, "seed": i,
+            r = await client.post("/api/games", json={"game": game_name,
                                                       "seats": [{"kind": "human"}, {"kind": "human"}],
                                                       "options": {"max_turns": 150}})
             created.append(r.json())
@@ -133,7 +133,8 @@ def main() -> None:
     url = args.database_url or f"sqlite:///{folder}/load.db"
     port = free_port()
     server = subprocess.Popen([SPLENDOR, "serve", "--port", str(port), "--database-url", url,
-                               "--requests-per-second", "100000", "--request-burst", "100000"],
+                               "--requests-per-second", "100000", "--request-burst", "100000",
+                               "--games-per-client", "100000", "--messages-per-second", "1000"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:

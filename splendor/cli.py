@@ -391,6 +391,8 @@ def serve(
     request_burst: Annotated[int, typer.Option(help="Requests a client address may make at once")] = 1000,
     max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = 64 * 1024,
     games_per_client: Annotated[int, typer.Option(help="Unfinished games one client address may create")] = 50,
+    messages_per_second: Annotated[float, typer.Option(help="WebSocket messages one connection may send per "
+                                                            "second (a burst of three seconds' worth)")] = 10.0,
     write_retry_seconds: Annotated[float, typer.Option(help="How long a refused write to the store is retried "
                                                             "before the action is answered 503")] = 5.0,
     allow_chosen_seeds: Annotated[bool, typer.Option(help="Let games with two or more people be created with a "
@@ -409,7 +411,9 @@ def serve(
     extra = {} if bot_workers is None else {"bot_workers": bot_workers}
     settings = Settings(database_url=database_url, requests_per_second=requests_per_second,
                         request_burst=request_burst, max_body_bytes=max_body, games_per_client=games_per_client,
-                        write_retry_seconds=write_retry_seconds, allow_chosen_seeds=allow_chosen_seeds, **extra)
+                        write_retry_seconds=write_retry_seconds, allow_chosen_seeds=allow_chosen_seeds,
+                        messages_per_second=messages_per_second, message_burst=max(1, int(3 * messages_per_second)),
+                        **extra)
     console.print(f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "
                   f"store: {_safe_url(resolve_url(database_url))}", highlight=False)
     uvicorn.run(create_app(settings), host=host, port=port, access_log=False, log_level="info",
