@@ -21,7 +21,7 @@ from splendor.games import GAMES, replay
 from splendor.server.guards import BoundsMiddleware, RateLimiter, RedactSecrets, client_address
 from splendor.server.live import GameManager, Refused
 from splendor.server.settings import Settings
-from splendor.server.schemas import ActionRequest, NewGame, ProfileLink, ProfileRequest, refusals
+from splendor.server.schemas import NAME_RULE, ActionRequest, NewGame, ProfileLink, ProfileRequest, refusals
 from splendor.server.socket import serve_socket
 from splendor.store import Pokedex, open_store
 from splendor.store.games import GameStore
@@ -79,7 +79,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
         """FastAPI's 422, without echoing the input (a NaN or an infinity in it could not even be encoded)."""
         errors = [{"loc": [p if isinstance(p, (str, int)) else str(p) for p in err.get("loc", ())],
-                   "msg": str(err.get("msg", "invalid")), "type": str(err.get("type", "value_error"))}
+                   "msg": NAME_RULE if err.get("type") == "string_pattern_mismatch" else str(err.get("msg", "invalid")),
+                   "type": str(err.get("type", "value_error"))}
                   for err in e.errors()]
         return JSONResponse({"detail": errors}, status_code=422)
 

@@ -58,6 +58,8 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 Name = Annotated[str, Field(pattern=PROFILE_NAME.pattern, max_length=40)]
 """A seat's or a profile's name: 1-40 letters, digits, spaces or .'-_, starting with a letter or digit."""
+NAME_RULE = "a name is 1-40 letters, digits, spaces or .'-_, starting with a letter or digit"
+"""What a refused name is told (the only patterns in the schema are names)."""
 
 BotName = Literal[SERVER_BOTS]  # type: ignore[valid-type]
 SideName = Literal[SHIPPED_SIDES]  # type: ignore[valid-type]

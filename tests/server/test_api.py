@@ -115,7 +115,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
             (c.post("/api/games", json={"game": "classic", "seats": [{"kind": "bot", "bot": "cmd:rm -rf /"},
                                                                     {"kind": "human"}]}), 422, "ismcts:hard"),
             (c.post("/api/games", json={"game": "pokemon", "seats": [{"kind": "human", "name": "a/b"},
-                                                                    {"kind": "human"}]}), 422, "pattern"),
+                                                                    {"kind": "human"}]}), 422, "a name is 1-40 letters"),
             (c.post("/api/games", json={"game": "kids", "seats": HUMANS2, "options": {"short": True,
                                                                                   "mysteries": True}}),
              400, "cannot be short"),

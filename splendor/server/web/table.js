@@ -23,6 +23,7 @@ export async function send(action) {
   const error = document.getElementById("error");
   error.textContent = "";
   state.selection = [];
+  render();                         // the tokens picked for the action are cleared now, not when the answer comes
   try {
     await api(`/api/games/${gameId}/actions`, { method: "POST", headers: { "x-seat-token": token },
       body: JSON.stringify({ seat, action, expect: state.payload.actions }) });
