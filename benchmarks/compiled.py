@@ -1,0 +1,136 @@
+"""The compiled engine against the reference engine: decisions per CPU-second, and (``--compare``) a long run of
+the differential test.
+
+Speed, for each covered game and 2-4 players, all measured in this one run so that the ratios are fair:
+
+- reference: ``legal_actions()`` plus ``apply`` of a uniformly chosen action (``splendor.sim.bench``);
+- compiled, stepped from Python: ``legal_mask()`` plus ``step(index)`` of a uniformly chosen legal index;
+- compiled playouts: whole games inside compiled code (``splendor.compiled.playouts``), random and buy-first.
+
+``--compare N`` plays N games per player count side by side in both engines (random and buy-first choices),
+comparing the legal actions and the whole state after every action, and reports the games and steps compared and
+the differences found. ``--first-start`` times the first start with Numba's cache emptied (the compile cost).
+
+Run: ``.venv/bin/python benchmarks/compiled.py [--seconds 3] [--compare 0] [--first-start]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import platform
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import splendor
+import splendor.compiled as compiled
+from splendor.compiled.classic import to_state
+from splendor.sim import bench
+
+
+def stepped(name: str, players: int, seconds: float) -> float:
+    """Decisions per CPU-second of the compiled engine stepped from Python."""
+    rng = random.Random(0)
+    warm = compiled.new_game(name, players=players, seed=0)              # compile before timing
+    warm.step(int(np.flatnonzero(warm.legal_mask())[0]))
+    decisions, start = 0, time.process_time()
+    seed = 0
+    while time.process_time() - start < seconds:
+        game = compiled.new_game(name, players=players, seed=seed)
+        seed += 1
+        while not game.is_over:
+            legal = np.flatnonzero(game.legal_mask())
+            game.step(int(legal[rng.randrange(len(legal))]))
+            decisions += 1
+    return decisions / (time.process_time() - start)
+
+
+def in_playouts(name: str, players: int, seconds: float, policy: str) -> float:
+    """Decisions per CPU-second of whole games played inside compiled code."""
+    compiled.playouts(name, players=players, games=5, seed=0, policy=policy)         # compiled already
+    games, decisions, start = 200, 0, time.process_time()
+    seed = 1
+    while time.process_time() - start < seconds:
+        decisions += compiled.playouts(name, players=players, games=games, seed=seed, policy=policy)
+        seed += games
+    return decisions / (time.process_time() - start)
+
+
+def compare(name: str, games: int) -> tuple[int, int, int]:
+    """Games and steps compared side by side, and the differences found."""
+    played = steps = differences = 0
+    for players in (2, 3, 4):
+        for seed in range(games):
+            reference = splendor.new_game(name, players=players, seed=seed)
+            fast = compiled.from_reference(reference)
+            rng = random.Random(seed)
+            buy_first = seed % 2 == 1
+            while not reference.is_over:
+                legal = reference.legal_actions()
+                if np.flatnonzero(fast.legal_mask()).tolist() != [a.index for a in legal]:
+                    differences += 1
+                    break
+                buys = [a for a in legal if a.kind in ("buy", "buy_reserved")] if buy_first else []
+                pool = buys or legal
+                action = pool[rng.randrange(len(pool))]
+                reference.apply(action)
+                fast.step(action.index)
+                steps += 1
+                if to_state(fast.state) != reference._state():        # the test compares to_json(); this is faster
+                    differences += 1
+                    break
+            played += 1
+    return played, steps, differences
+
+
+def first_start() -> tuple[float, float]:
+    """Seconds for a fresh interpreter to import the compiled engine and play one game: with Numba's cache
+    emptied, and again with the cache it wrote."""
+    cache = Path(compiled.__file__).parent / "__pycache__"
+    for entry in cache.glob("*.nb*"):
+        entry.unlink()
+    code = "import splendor.compiled as c; c.playouts('classic', games=1)"
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    cold = time.perf_counter() - start
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return cold, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--compare", type=int, default=0, help="games per player count to compare side by side")
+    parser.add_argument("--first-start", action="store_true")
+    args = parser.parse_args()
+    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+          f"{datetime.date.today()}, one core\n")
+    print("| game | players | reference | compiled, stepped from Python | compiled playouts, random | "
+          "compiled playouts, buy-first | playouts ÷ reference |\n|---|---|---|---|---|---|---|")
+    for name in compiled.COVERED:
+        for players in (2, 3, 4):
+            ref = bench(name, players, args.seconds)["decisions_per_second"]
+            step = stepped(name, players, args.seconds)
+            rand = in_playouts(name, players, args.seconds, "random")
+            buy = in_playouts(name, players, args.seconds, "buyfirst")
+            print(f"| {name} | {players} | {ref:,.0f} | {step:,.0f} | {rand:,.0f} | {buy:,.0f} | {rand / ref:,.0f}× |",
+                  flush=True)
+    if args.compare:
+        for name in compiled.COVERED:
+            start = time.perf_counter()
+            games, steps, differences = compare(name, args.compare)
+            print(f"\n{name}: {games:,} games, {steps:,} steps compared, {differences} differences "
+                  f"({time.perf_counter() - start:.0f} s)")
+    if args.first_start:
+        cold, warm = first_start()
+        print(f"\nfirst start with an empty cache: {cold:.1f} s; next start: {warm:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

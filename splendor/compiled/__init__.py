@@ -1,0 +1,141 @@
+"""The compiled engine: the rules of ``splendor.games`` as flat integer arrays and Numba-compiled functions, for
+search playouts, self-play and RL, where the reference engine's Python is the bottleneck.
+
+The reference engine stays the one readable statement of the rules; the compiled one is proven equal to it
+(``tests/test_compiled.py`` plays both side by side and compares the legal actions and the whole state after every
+action). So far it covers classic Splendor; Splendor: Pokémon and Splendor Kids are played by the reference engine
+only, and asking the compiled engine for them is a clear ``ValueError``.
+
+    >>> import splendor, splendor.compiled as compiled
+    >>> game = splendor.new_game("classic", players=2, seed=1)
+    >>> fast = compiled.from_reference(game)
+    >>> fast.step(int(fast.legal_mask().nonzero()[0][0])); fast.to_reference().history
+    [Action('take w b g')]
+
+Numba compiles on first use and caches what it compiled beside the module, so only the very first start pays it
+(see ``docs/benchmarks.md``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from splendor.compiled import classic as _classic
+from splendor.core.errors import IllegalAction
+from splendor.core.game import Game
+
+COVERED = ("classic",)
+"""The games the compiled engine plays."""
+
+POLICIES = ("random", "buyfirst")
+
+
+def _check_covered(name: str) -> None:
+    if name not in COVERED:
+        raise ValueError(f"the compiled engine covers {', '.join(COVERED)} so far, not {name!r}: play it with the "
+                         "reference engine (splendor.new_game)")
+
+
+class CompiledGame:
+    """A game in the compiled engine: its state is one ``int64`` array, its actions the reference's indices."""
+
+    def __init__(self, name: str, players: int, seed: int, options: dict[str, Any], state: np.ndarray,
+                 history: list[int]) -> None:
+        self.name, self.players, self.seed, self.options = name, players, seed, options
+        self.state = state
+        self.history = history
+        self._mask = np.zeros(_classic.ACTION_COUNT, dtype=np.bool_)
+
+    @property
+    def num_actions(self) -> int:
+        return _classic.ACTION_COUNT
+
+    def legal_mask(self) -> np.ndarray:
+        """A bool array over the game's action indices: true exactly at ``legal_actions()``'s indices."""
+        mask = np.zeros(_classic.ACTION_COUNT, dtype=np.bool_)
+        _classic.legal_mask_into(self.state, mask)
+        return mask
+
+    def step(self, index: int) -> None:
+        """Play the action with this index; `IllegalAction` (nothing changes) unless it is legal now."""
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) \
+                or not 0 <= index < _classic.ACTION_COUNT:
+            raise IllegalAction(f"an action index is from 0 to {_classic.ACTION_COUNT - 1}, not {index!r}")
+        _classic.legal_mask_into(self.state, self._mask)
+        if not self._mask[index]:
+            raise IllegalAction(f"action {int(index)} is not legal now")
+        _classic.step(self.state, int(index))
+        self.history.append(int(index))
+
+    def clone(self) -> CompiledGame:
+        """An independent copy (one array copy)."""
+        return CompiledGame(self.name, self.players, self.seed, self.options, self.state.copy(), self.history[:])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.state[_classic.PHASE] == _classic.OVER)
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.is_over else int(self.state[_classic.SEAT])
+
+    @property
+    def winners(self) -> list[int]:
+        s = self.state
+        return [int(x) for x in s[_classic.WINNERS: _classic.WINNERS + s[_classic.WINNERS_N]]]
+
+    @property
+    def scores(self) -> list[int]:
+        return [int(x) for x in self.state[_classic.POINTS: _classic.POINTS + self.players]]
+
+    def to_reference(self) -> Game:
+        """The reference game in exactly this state (its ``to_json()`` is what the reference engine would write)."""
+        from splendor.games.classic.game import ClassicGame
+
+        game = object.__new__(ClassicGame)
+        game.players, game.seed, game.options = self.players, self.seed, dict(self.options)
+        game._restore(_classic.to_state(self.state))
+        game.history = [ClassicGame.actions[i] for i in self.history]
+        return game
+
+    def __repr__(self) -> str:
+        return f"<CompiledGame {self.name} players={self.players} seed={self.seed} actions={len(self.history)}>"
+
+
+def from_reference(game: Game) -> CompiledGame:
+    """The compiled game in the same state as the reference ``game`` (hidden parts included)."""
+    _check_covered(game.name)
+    state = _classic.from_state(game.players, game.options, game._state())
+    return CompiledGame(game.name, game.players, game.seed, dict(game.options), state,
+                        [a.index for a in game.history])
+
+
+def new_game(name: str, players: int = 2, seed: int = 0, max_turns: int | None = None,
+             first_player: int | str = 0) -> CompiledGame:
+    """A new compiled game dealt from ``seed`` exactly as ``splendor.new_game`` deals it."""
+    _check_covered(name)
+    from splendor.games import new_game as reference_game
+
+    options = reference_game(name, players=players, seed=seed, max_turns=max_turns,
+                             first_player=first_player).options          # checks players and options
+    state = _classic.setup(players, seed, -1 if first_player == "random" else int(first_player),
+                           -1 if max_turns is None else max_turns)
+    return CompiledGame(name, players, seed, options, state, [])
+
+
+def playouts(name: str, players: int = 2, games: int = 1, seed: int = 0, policy: str = "random",
+             max_turns: int | None = None) -> int:
+    """Play ``games`` whole games inside compiled code (seeds ``seed``, ``seed + 1``, …), every decision by
+    ``policy`` (``random``: uniform over the legal actions; ``buyfirst``: uniform over the buys when there are
+    any); returns how many decisions were played."""
+    _check_covered(name)
+    if policy not in POLICIES:
+        raise ValueError(f"policy is one of {', '.join(POLICIES)}, not {policy!r}")
+    if not 2 <= players <= 4:
+        raise ValueError("players must be from 2 to 4")
+    return int(_classic.playouts(players, games, seed, policy == "buyfirst", -1 if max_turns is None else max_turns))
+
+
+__all__ = ["COVERED", "CompiledGame", "from_reference", "new_game", "playouts"]

@@ -1,0 +1,133 @@
+"""The compiled engine is the reference engine, faster: the same deals, the same legal actions and the same state
+after every action, compared side by side (a short run here; ``benchmarks/compiled.py --compare`` runs it long)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import splendor
+import splendor.compiled as compiled
+from splendor.bots import decide, make_bot
+from splendor.core.actions import Action
+from splendor.core.game import Game
+
+Policy = Callable[[Game, list[Action], random.Random], Action]
+
+
+def uniform(game: Game, legal: list[Action], rng: random.Random) -> Action:
+    return legal[rng.randrange(len(legal))]
+
+
+def buy_first(game: Game, legal: list[Action], rng: random.Random) -> Action:
+    buys = [a for a in legal if a.kind in ("buy", "buy_reserved")]
+    return (buys or legal)[rng.randrange(len(buys or legal))]
+
+
+def compare(reference: Game, policy: Policy, rng: random.Random, steps: int = 10_000) -> int:
+    """Play ``reference`` on by ``policy`` while a compiled twin follows; assert that they agree at every step
+    (legal actions, the whole state, the outcome). Returns the steps compared."""
+    fast = compiled.from_reference(reference)
+    assert fast.to_reference().to_json() == reference.to_json()
+    n = 0
+    while not reference.is_over and n < steps:
+        legal = reference.legal_actions()
+        assert np.flatnonzero(fast.legal_mask()).tolist() == [a.index for a in legal], reference.record
+        action = policy(reference, legal, rng)
+        reference.apply(action)
+        fast.step(action.index)
+        assert fast.to_reference().to_json() == reference.to_json(), reference.record
+        n += 1
+    assert fast.is_over == reference.is_over and fast.winners == reference.winners
+    assert fast.scores == reference.scores and fast.current_player == reference.current_player
+    return n
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("first_player", [0, "random"])
+def test_a_compiled_game_is_dealt_exactly_as_the_reference_deals_it(players: int, first_player: int | str) -> None:
+    for seed in [0, 1, 2**40 + 7, 2**62 + 5] + list(range(3, 40)):
+        reference = splendor.new_game("classic", players=players, seed=seed, first_player=first_player)
+        fast = compiled.new_game("classic", players=players, seed=seed, first_player=first_player)
+        assert fast.to_reference().to_json() == reference.to_json()
+
+
+@pytest.mark.parametrize("policy", [uniform, buy_first], ids=["random", "buyfirst"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_and_buy_first_games_agree_at_every_step(policy: Policy, players: int) -> None:
+    steps = sum(compare(splendor.new_game("classic", players=players, seed=seed), policy, random.Random(seed))
+                for seed in range(25))
+    assert steps > 1000
+
+
+def test_greedy_bots_games_agree_at_every_step() -> None:
+    for seed in range(6):
+        bots = [make_bot("greedy", seed=seed * 10 + s) for s in range(3)]
+
+        def greedy(game: Game, legal: list[Action], rng: random.Random) -> Action:
+            return decide(bots[game.current_player], game)  # type: ignore[index]
+
+        compare(splendor.new_game("classic", players=3, seed=seed), greedy, random.Random(seed))
+
+
+def test_turn_caps_and_stalls_end_the_same_way() -> None:
+    for seed in range(10):
+        compare(splendor.new_game("classic", players=2, seed=seed, max_turns=7 + seed), uniform, random.Random(seed))
+    from tests.classic.test_rulings import _stuck
+    from tests.classic.positions import new
+    stuck = new(2)
+    _stuck(stuck)
+    compare(stuck, uniform, random.Random(0))
+    assert stuck.status == "stalled"
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**62), players=st.integers(2, 4), prefix=st.integers(0, 150),
+       cap=st.none() | st.integers(1, 60))
+def test_from_any_reachable_state_the_engines_agree(seed: int, players: int, prefix: int, cap: int | None) -> None:
+    reference = splendor.new_game("classic", players=players, seed=seed, max_turns=cap, first_player="random")
+    rng = random.Random(seed)
+    for _ in range(prefix):
+        if reference.is_over:
+            break
+        reference.apply(buy_first(reference, reference.legal_actions(), rng))
+    compare(reference, uniform, rng, steps=40)
+
+
+def test_an_illegal_index_is_refused_and_changes_nothing() -> None:
+    fast = compiled.new_game("classic", players=2, seed=3)
+    before = fast.state.copy()
+    for index in (45, 60, 76, -1, 77, 10**9, True):
+        with pytest.raises(splendor.IllegalAction):
+            fast.step(index)  # type: ignore[arg-type]
+    assert np.array_equal(fast.state, before) and fast.history == []
+
+
+def test_a_clone_is_independent() -> None:
+    fast = compiled.new_game("classic", players=2, seed=3)
+    twin = fast.clone()
+    twin.step(0)
+    assert fast.history == [] and not np.array_equal(fast.state, twin.state)
+
+
+def test_playouts_are_deterministic_and_play_whole_games() -> None:
+    for policy in compiled.POLICIES:
+        a = compiled.playouts("classic", players=3, games=50, seed=9, policy=policy)
+        assert a == compiled.playouts("classic", players=3, games=50, seed=9, policy=policy)
+        assert 50 * 20 < a < 50 * 2000
+    assert compiled.playouts("classic", players=2, games=20, seed=1, max_turns=4) <= 20 * 4 * 5
+
+
+def test_games_the_compiled_engine_does_not_cover_are_a_clear_error() -> None:
+    for name in ("pokemon", "kids"):
+        with pytest.raises(ValueError, match="covers classic so far"):
+            compiled.playouts(name)
+        with pytest.raises(ValueError, match="covers classic so far"):
+            compiled.from_reference(splendor.new_game(name))
+    with pytest.raises(ValueError, match="policy"):
+        compiled.playouts("classic", policy="smart")
