@@ -131,3 +131,28 @@ def test_games_the_compiled_engine_does_not_cover_are_a_clear_error() -> None:
             compiled.from_reference(splendor.new_game(name))
     with pytest.raises(ValueError, match="policy"):
         compiled.playouts("classic", policy="smart")
+
+
+def test_a_batch_plays_each_of_its_games_exactly_as_a_single_game() -> None:
+    seeds = list(range(100, 116))
+    batch = compiled.Batch("classic", games=16, players=3)
+    batch.reset(seeds)
+    singles = [compiled.new_game("classic", players=3, seed=s) for s in seeds]
+    rng = random.Random(5)
+    while not batch.over().all():
+        masks = batch.masks()
+        actions = []
+        for game, mask in zip(singles, masks):
+            assert np.array_equal(mask, game.legal_mask())
+            legal = np.flatnonzero(mask)
+            actions.append(int(legal[rng.randrange(len(legal))]) if len(legal) and rng.random() < 0.9 else -1)
+        batch.step(actions)
+        for game, action in zip(singles, actions):
+            if action >= 0:
+                game.step(action)
+        for i, game in enumerate(singles):
+            assert np.array_equal(batch.states[i], game.state)
+    before = batch.states.copy()
+    with pytest.raises(splendor.IllegalAction, match="game 0"):
+        batch.step([0] * 16)
+    assert np.array_equal(batch.states, before)

@@ -125,6 +125,62 @@ def new_game(name: str, players: int = 2, seed: int = 0, max_turns: int | None =
     return CompiledGame(name, players, seed, options, state, [])
 
 
+class Batch:
+    """Many games of one kind at once, one row of ``states`` each, for vectorised RL environments: reset, the
+    legal masks and a step of every game, each one call into compiled code.
+
+    >>> batch = Batch("classic", games=4, players=2)
+    >>> batch.reset(seeds=[1, 2, 3, 4]); masks = batch.masks(); masks.shape
+    (4, 77)
+    >>> batch.step(masks.argmax(axis=1)); batch.over().tolist()
+    [False, False, False, False]
+    """
+
+    def __init__(self, name: str, games: int, players: int = 2, max_turns: int | None = None) -> None:
+        _check_covered(name)
+        if not 2 <= players <= 4 or games < 1:
+            raise ValueError("a batch holds one or more games of 2 to 4 players")
+        self.name, self.players, self.max_turns = name, players, max_turns
+        self.states = np.zeros((games, _classic.SIZE), dtype=np.int64)
+        self._masks = np.zeros((games, _classic.ACTION_COUNT), dtype=np.bool_)
+
+    def reset(self, seeds: Any) -> None:
+        """Deal every game anew, game ``i`` from ``seeds[i]`` (as ``splendor.new_game`` deals that seed)."""
+        seeds = np.asarray(seeds, dtype=np.int64)
+        if seeds.shape != (self.states.shape[0],) or (seeds < 0).any():
+            raise ValueError(f"give {self.states.shape[0]} seeds of zero or more")
+        _classic.batch_reset(self.states, self.players, seeds, 0, -1 if self.max_turns is None else self.max_turns)
+
+    def masks(self) -> np.ndarray:
+        """The legal masks, one row a game (a copy: it stays as it is when the games move on)."""
+        _classic.batch_masks(self.states, self._masks)
+        return self._masks.copy()
+
+    def step(self, actions: Any) -> None:
+        """Play ``actions[i]`` in game ``i`` (-1: leave that game as it is). `IllegalAction` names the first game
+        whose action is not legal; then no game moves."""
+        actions = np.asarray(actions, dtype=np.int64)
+        games = self.states.shape[0]
+        if actions.shape != (games,) or ((actions < -1) | (actions >= _classic.ACTION_COUNT)).any():
+            raise IllegalAction(f"give one action index (or -1) for each of the {games} games")
+        _classic.batch_masks(self.states, self._masks)
+        moving = actions >= 0
+        legal = self._masks[np.arange(games), np.where(moving, actions, 0)] | ~moving
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise IllegalAction(f"action {int(actions[i])} is not legal now in game {i}")
+        _classic.batch_step(self.states, actions)
+
+    def over(self) -> np.ndarray:
+        """Which games have ended."""
+        return self.states[:, _classic.PHASE] == _classic.OVER
+
+    def game(self, i: int) -> CompiledGame:
+        """Game ``i`` as a `CompiledGame` (a copy; its history is not kept by the batch)."""
+        return CompiledGame(self.name, self.players, 0, {"max_turns": self.max_turns, "first_player": 0},
+                            self.states[i].copy(), [])
+
+
 def playouts(name: str, players: int = 2, games: int = 1, seed: int = 0, policy: str = "random",
              max_turns: int | None = None) -> int:
     """Play ``games`` whole games inside compiled code (seeds ``seed``, ``seed + 1``, …), every decision by
@@ -138,4 +194,4 @@ def playouts(name: str, players: int = 2, games: int = 1, seed: int = 0, policy:
     return int(_classic.playouts(players, games, seed, policy == "buyfirst", -1 if max_turns is None else max_turns))
 
 
-__all__ = ["COVERED", "CompiledGame", "from_reference", "new_game", "playouts"]
+__all__ = ["COVERED", "Batch", "CompiledGame", "from_reference", "new_game", "playouts"]

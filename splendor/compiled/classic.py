@@ -447,6 +447,31 @@ def playout_from(s: np.ndarray, rng: np.ndarray, buy_first: bool, limit: int) ->
     return n
 
 
+# ----------------------------------------------------------------------------- many games at once
+
+
+@njit(cache=True)
+def batch_reset(states: np.ndarray, players: int, seeds: np.ndarray, first_player: int, max_turns: int) -> None:
+    """Deal game ``i`` of ``states`` (one row a game) anew from ``seeds[i]``."""
+    for i in range(states.shape[0]):
+        states[i, :] = setup(players, seeds[i], first_player, max_turns)
+
+
+@njit(cache=True)
+def batch_masks(states: np.ndarray, masks: np.ndarray) -> None:
+    """Set ``masks[i]`` to the legal actions of game ``i`` (all false once it is over)."""
+    for i in range(states.shape[0]):
+        legal_mask_into(states[i], masks[i])
+
+
+@njit(cache=True)
+def batch_step(states: np.ndarray, actions: np.ndarray) -> None:
+    """Play ``actions[i]`` in game ``i`` (the caller checked them against the masks); -1 leaves a game as it is."""
+    for i in range(states.shape[0]):
+        if actions[i] >= 0:
+            step(states[i], actions[i])
+
+
 # ----------------------------------------------------------------------------- to and from the reference
 
 
