@@ -29,7 +29,7 @@ import numpy as np
 
 import splendor
 import splendor.compiled as compiled
-from splendor.compiled.classic import to_state
+from splendor.compiled.market import to_state
 from splendor.sim import bench
 
 

@@ -25,7 +25,7 @@ def uniform(game: Game, legal: list[Action], rng: random.Random) -> Action:
 
 
 def buy_first(game: Game, legal: list[Action], rng: random.Random) -> Action:
-    buys = [a for a in legal if a.kind in ("buy", "buy_reserved")]
+    buys = [a for a in legal if a.kind in ("buy", "buy_reserved", "evolve")]
     return (buys or legal)[rng.randrange(len(buys or legal))]
 
 
@@ -48,36 +48,55 @@ def compare(reference: Game, policy: Policy, rng: random.Random, steps: int = 10
     return n
 
 
+GAMES = compiled.COVERED
+
+
+@pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("first_player", [0, "random"])
-def test_a_compiled_game_is_dealt_exactly_as_the_reference_deals_it(players: int, first_player: int | str) -> None:
-    for seed in [0, 1, 2**40 + 7, 2**62 + 5] + list(range(3, 40)):
-        reference = splendor.new_game("classic", players=players, seed=seed, first_player=first_player)
-        fast = compiled.new_game("classic", players=players, seed=seed, first_player=first_player)
+def test_a_compiled_game_is_dealt_exactly_as_the_reference_deals_it(name: str, players: int,
+                                                                     first_player: int | str) -> None:
+    for seed in [0, 1, 2**40 + 7, 2**62 + 5] + list(range(3, 30)):
+        reference = splendor.new_game(name, players=players, seed=seed, first_player=first_player)
+        fast = compiled.new_game(name, players=players, seed=seed, first_player=first_player)
         assert fast.to_reference().to_json() == reference.to_json()
 
 
+@pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("policy", [uniform, buy_first], ids=["random", "buyfirst"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_and_buy_first_games_agree_at_every_step(policy: Policy, players: int) -> None:
-    steps = sum(compare(splendor.new_game("classic", players=players, seed=seed), policy, random.Random(seed))
-                for seed in range(25))
+def test_random_and_buy_first_games_agree_at_every_step(name: str, policy: Policy, players: int) -> None:
+    steps = sum(compare(splendor.new_game(name, players=players, seed=seed), policy, random.Random(seed))
+                for seed in range(20))
     assert steps > 1000
 
 
-def test_greedy_bots_games_agree_at_every_step() -> None:
-    for seed in range(6):
+@pytest.mark.parametrize("name", GAMES)
+def test_greedy_bots_games_agree_at_every_step(name: str) -> None:
+    for seed in range(5):
         bots = [make_bot("greedy", seed=seed * 10 + s) for s in range(3)]
 
         def greedy(game: Game, legal: list[Action], rng: random.Random) -> Action:
             return decide(bots[game.current_player], game)  # type: ignore[index]
 
-        compare(splendor.new_game("classic", players=3, seed=seed), greedy, random.Random(seed))
+        compare(splendor.new_game(name, players=3, seed=seed), greedy, random.Random(seed))
 
 
-def test_turn_caps_and_stalls_end_the_same_way() -> None:
+def test_pokemon_evolutions_are_offered_and_made_the_same_way() -> None:
+    evolutions = 0
+    for seed in range(40):
+        reference = splendor.new_game("pokemon", players=2, seed=seed)
+        compare(reference, buy_first, random.Random(seed))
+        evolutions += sum(1 for a in reference.history if a.kind == "evolve")
+    assert evolutions > 20                     # the comparison did meet evolutions, from the display and the hand
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_turn_caps_and_stalls_end_the_same_way(name: str) -> None:
     for seed in range(10):
-        compare(splendor.new_game("classic", players=2, seed=seed, max_turns=7 + seed), uniform, random.Random(seed))
+        compare(splendor.new_game(name, players=2, seed=seed, max_turns=7 + seed), uniform, random.Random(seed))
+    if name != "classic":
+        return
     from tests.classic.test_rulings import _stuck
     from tests.classic.positions import new
     stuck = new(2)
@@ -86,11 +105,12 @@ def test_turn_caps_and_stalls_end_the_same_way() -> None:
     assert stuck.status == "stalled"
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**62), players=st.integers(2, 4), prefix=st.integers(0, 150),
-       cap=st.none() | st.integers(1, 60))
-def test_from_any_reachable_state_the_engines_agree(seed: int, players: int, prefix: int, cap: int | None) -> None:
-    reference = splendor.new_game("classic", players=players, seed=seed, max_turns=cap, first_player="random")
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(GAMES), seed=st.integers(0, 2**62), players=st.integers(2, 4),
+       prefix=st.integers(0, 150), cap=st.none() | st.integers(1, 60))
+def test_from_any_reachable_state_the_engines_agree(name: str, seed: int, players: int, prefix: int,
+                                                    cap: int | None) -> None:
+    reference = splendor.new_game(name, players=players, seed=seed, max_turns=cap, first_player="random")
     rng = random.Random(seed)
     for _ in range(prefix):
         if reference.is_over:
@@ -99,10 +119,11 @@ def test_from_any_reachable_state_the_engines_agree(seed: int, players: int, pre
     compare(reference, uniform, rng, steps=40)
 
 
-def test_an_illegal_index_is_refused_and_changes_nothing() -> None:
-    fast = compiled.new_game("classic", players=2, seed=3)
+@pytest.mark.parametrize("name", GAMES)
+def test_an_illegal_index_is_refused_and_changes_nothing(name: str) -> None:
+    fast = compiled.new_game(name, players=2, seed=3)
     before = fast.state.copy()
-    for index in (45, 60, 76, -1, 77, 10**9, True):
+    for index in (45, 60, 68, fast.num_actions - 1, -1, fast.num_actions, 10**9, True):
         with pytest.raises(splendor.IllegalAction):
             fast.step(index)  # type: ignore[arg-type]
     assert np.array_equal(fast.state, before) and fast.history == []
@@ -115,29 +136,30 @@ def test_a_clone_is_independent() -> None:
     assert fast.history == [] and not np.array_equal(fast.state, twin.state)
 
 
-def test_playouts_are_deterministic_and_play_whole_games() -> None:
+@pytest.mark.parametrize("name", GAMES)
+def test_playouts_are_deterministic_and_play_whole_games(name: str) -> None:
     for policy in compiled.POLICIES:
-        a = compiled.playouts("classic", players=3, games=50, seed=9, policy=policy)
-        assert a == compiled.playouts("classic", players=3, games=50, seed=9, policy=policy)
+        a = compiled.playouts(name, players=3, games=50, seed=9, policy=policy)
+        assert a == compiled.playouts(name, players=3, games=50, seed=9, policy=policy)
         assert 50 * 20 < a < 50 * 2000
-    assert compiled.playouts("classic", players=2, games=20, seed=1, max_turns=4) <= 20 * 4 * 5
+    assert compiled.playouts(name, players=2, games=20, seed=1, max_turns=4) <= 20 * 4 * 6
 
 
 def test_games_the_compiled_engine_does_not_cover_are_a_clear_error() -> None:
-    for name in ("pokemon", "kids"):
-        with pytest.raises(ValueError, match="covers classic so far"):
-            compiled.playouts(name)
-        with pytest.raises(ValueError, match="covers classic so far"):
-            compiled.from_reference(splendor.new_game(name))
+    with pytest.raises(ValueError, match="covers classic, pokemon so far, not 'kids'"):
+        compiled.playouts("kids")
+    with pytest.raises(ValueError, match="covers classic, pokemon so far"):
+        compiled.from_reference(splendor.new_game("kids"))
     with pytest.raises(ValueError, match="policy"):
         compiled.playouts("classic", policy="smart")
 
 
-def test_a_batch_plays_each_of_its_games_exactly_as_a_single_game() -> None:
+@pytest.mark.parametrize("name", GAMES)
+def test_a_batch_plays_each_of_its_games_exactly_as_a_single_game(name: str) -> None:
     seeds = list(range(100, 116))
-    batch = compiled.Batch("classic", games=16, players=3)
+    batch = compiled.Batch(name, games=16, players=3)
     batch.reset(seeds)
-    singles = [compiled.new_game("classic", players=3, seed=s) for s in seeds]
+    singles = [compiled.new_game(name, players=3, seed=s) for s in seeds]
     rng = random.Random(5)
     while not batch.over().all():
         masks = batch.masks()

@@ -3,8 +3,8 @@ search playouts, self-play and RL, where the reference engine's Python is the bo
 
 The reference engine stays the one readable statement of the rules; the compiled one is proven equal to it
 (``tests/test_compiled.py`` plays both side by side and compares the legal actions and the whole state after every
-action). So far it covers classic Splendor; Splendor: Pokémon and Splendor Kids are played by the reference engine
-only, and asking the compiled engine for them is a clear ``ValueError``.
+action). It covers classic Splendor and Splendor: Pokémon; Splendor Kids is played by the reference engine only,
+and asking the compiled engine for it is a clear ``ValueError``.
 
     >>> import splendor, splendor.compiled as compiled
     >>> game = splendor.new_game("classic", players=2, seed=1)
@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from splendor.compiled import classic as _classic
+from splendor.compiled import market as _market
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 
-COVERED = ("classic",)
+COVERED = ("classic", "pokemon")
 """The games the compiled engine plays."""
 
 POLICIES = ("random", "buyfirst")
@@ -46,27 +46,27 @@ class CompiledGame:
         self.name, self.players, self.seed, self.options = name, players, seed, options
         self.state = state
         self.history = history
-        self._mask = np.zeros(_classic.ACTION_COUNT, dtype=np.bool_)
+        self._actions = int(_market.ACTION_COUNT[_market.KINDS[name]])
+        self._mask = np.zeros(_market.MAX_ACTIONS, dtype=np.bool_)
+        self._scratch = np.zeros(_market.MAX_ACTIONS, dtype=np.bool_)
 
     @property
     def num_actions(self) -> int:
-        return _classic.ACTION_COUNT
+        return self._actions
 
     def legal_mask(self) -> np.ndarray:
         """A bool array over the game's action indices: true exactly at ``legal_actions()``'s indices."""
-        mask = np.zeros(_classic.ACTION_COUNT, dtype=np.bool_)
-        _classic.legal_mask_into(self.state, mask)
-        return mask
+        _market.legal_mask_into(self.state, self._mask)
+        return self._mask[: self._actions].copy()
 
     def step(self, index: int) -> None:
         """Play the action with this index; `IllegalAction` (nothing changes) unless it is legal now."""
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) \
-                or not 0 <= index < _classic.ACTION_COUNT:
-            raise IllegalAction(f"an action index is from 0 to {_classic.ACTION_COUNT - 1}, not {index!r}")
-        _classic.legal_mask_into(self.state, self._mask)
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self._actions:
+            raise IllegalAction(f"an action index is from 0 to {self._actions - 1}, not {index!r}")
+        _market.legal_mask_into(self.state, self._mask)
         if not self._mask[index]:
             raise IllegalAction(f"action {int(index)} is not legal now")
-        _classic.step(self.state, int(index))
+        _market.step(self.state, int(index), self._scratch)
         self.history.append(int(index))
 
     def clone(self) -> CompiledGame:
@@ -75,29 +75,30 @@ class CompiledGame:
 
     @property
     def is_over(self) -> bool:
-        return bool(self.state[_classic.PHASE] == _classic.OVER)
+        return bool(self.state[_market.PHASE] == _market.OVER)
 
     @property
     def current_player(self) -> int | None:
-        return None if self.is_over else int(self.state[_classic.SEAT])
+        return None if self.is_over else int(self.state[_market.SEAT])
 
     @property
     def winners(self) -> list[int]:
         s = self.state
-        return [int(x) for x in s[_classic.WINNERS: _classic.WINNERS + s[_classic.WINNERS_N]]]
+        return [int(x) for x in s[_market.WINNERS: _market.WINNERS + s[_market.WINNERS_N]]]
 
     @property
     def scores(self) -> list[int]:
-        return [int(x) for x in self.state[_classic.POINTS: _classic.POINTS + self.players]]
+        return [int(x) for x in self.state[_market.POINTS: _market.POINTS + self.players]]
 
     def to_reference(self) -> Game:
         """The reference game in exactly this state (its ``to_json()`` is what the reference engine would write)."""
-        from splendor.games.classic.game import ClassicGame
+        from splendor.games import game_class
 
-        game = object.__new__(ClassicGame)
+        cls = game_class(self.name)
+        game = object.__new__(cls)
         game.players, game.seed, game.options = self.players, self.seed, dict(self.options)
-        game._restore(_classic.to_state(self.state))
-        game.history = [ClassicGame.actions[i] for i in self.history]
+        game._restore(_market.to_state(self.state))
+        game.history = [cls.actions[i] for i in self.history]
         return game
 
     def __repr__(self) -> str:
@@ -107,7 +108,7 @@ class CompiledGame:
 def from_reference(game: Game) -> CompiledGame:
     """The compiled game in the same state as the reference ``game`` (hidden parts included)."""
     _check_covered(game.name)
-    state = _classic.from_state(game.players, game.options, game._state())
+    state = _market.from_state(_market.KINDS[game.name], game.players, game.options, game._state())
     return CompiledGame(game.name, game.players, game.seed, dict(game.options), state,
                         [a.index for a in game.history])
 
@@ -120,8 +121,8 @@ def new_game(name: str, players: int = 2, seed: int = 0, max_turns: int | None =
 
     options = reference_game(name, players=players, seed=seed, max_turns=max_turns,
                              first_player=first_player).options          # checks players and options
-    state = _classic.setup(players, seed, -1 if first_player == "random" else int(first_player),
-                           -1 if max_turns is None else max_turns)
+    state = _market.setup(_market.KINDS[name], players, seed, -1 if first_player == "random" else int(first_player),
+                          -1 if max_turns is None else max_turns)
     return CompiledGame(name, players, seed, options, state, [])
 
 
@@ -141,39 +142,42 @@ class Batch:
         if not 2 <= players <= 4 or games < 1:
             raise ValueError("a batch holds one or more games of 2 to 4 players")
         self.name, self.players, self.max_turns = name, players, max_turns
-        self.states = np.zeros((games, _classic.SIZE), dtype=np.int64)
-        self._masks = np.zeros((games, _classic.ACTION_COUNT), dtype=np.bool_)
+        self._kind = _market.KINDS[name]
+        self._actions = int(_market.ACTION_COUNT[self._kind])
+        self.states = np.zeros((games, _market.SIZE), dtype=np.int64)
+        self._masks = np.zeros((games, _market.MAX_ACTIONS), dtype=np.bool_)
 
     def reset(self, seeds: Any) -> None:
         """Deal every game anew, game ``i`` from ``seeds[i]`` (as ``splendor.new_game`` deals that seed)."""
         seeds = np.asarray(seeds, dtype=np.int64)
         if seeds.shape != (self.states.shape[0],) or (seeds < 0).any():
             raise ValueError(f"give {self.states.shape[0]} seeds of zero or more")
-        _classic.batch_reset(self.states, self.players, seeds, 0, -1 if self.max_turns is None else self.max_turns)
+        _market.batch_reset(self.states, self._kind, self.players, seeds, 0,
+                            -1 if self.max_turns is None else self.max_turns)
 
     def masks(self) -> np.ndarray:
         """The legal masks, one row a game (a copy: it stays as it is when the games move on)."""
-        _classic.batch_masks(self.states, self._masks)
-        return self._masks.copy()
+        _market.batch_masks(self.states, self._masks)
+        return self._masks[:, : self._actions].copy()
 
     def step(self, actions: Any) -> None:
         """Play ``actions[i]`` in game ``i`` (-1: leave that game as it is). `IllegalAction` names the first game
         whose action is not legal; then no game moves."""
         actions = np.asarray(actions, dtype=np.int64)
         games = self.states.shape[0]
-        if actions.shape != (games,) or ((actions < -1) | (actions >= _classic.ACTION_COUNT)).any():
+        if actions.shape != (games,) or ((actions < -1) | (actions >= self._actions)).any():
             raise IllegalAction(f"give one action index (or -1) for each of the {games} games")
-        _classic.batch_masks(self.states, self._masks)
+        _market.batch_masks(self.states, self._masks)
         moving = actions >= 0
         legal = self._masks[np.arange(games), np.where(moving, actions, 0)] | ~moving
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             raise IllegalAction(f"action {int(actions[i])} is not legal now in game {i}")
-        _classic.batch_step(self.states, actions)
+        _market.batch_step(self.states, actions)
 
     def over(self) -> np.ndarray:
         """Which games have ended."""
-        return self.states[:, _classic.PHASE] == _classic.OVER
+        return self.states[:, _market.PHASE] == _market.OVER
 
     def game(self, i: int) -> CompiledGame:
         """Game ``i`` as a `CompiledGame` (a copy; its history is not kept by the batch)."""
@@ -191,7 +195,8 @@ def playouts(name: str, players: int = 2, games: int = 1, seed: int = 0, policy:
         raise ValueError(f"policy is one of {', '.join(POLICIES)}, not {policy!r}")
     if not 2 <= players <= 4:
         raise ValueError("players must be from 2 to 4")
-    return int(_classic.playouts(players, games, seed, policy == "buyfirst", -1 if max_turns is None else max_turns))
+    return int(_market.playouts(_market.KINDS[name], players, games, seed, policy == "buyfirst",
+                                -1 if max_turns is None else max_turns))
 
 
 __all__ = ["COVERED", "Batch", "CompiledGame", "from_reference", "new_game", "playouts"]
