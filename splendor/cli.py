@@ -22,7 +22,7 @@ from splendor.games import GAMES, new_game, replay as replay_record
 from splendor.games.kids.board import BoardError, assemble, read_side, read_sides
 from splendor.games.kids.svg import svg as kids_svg
 from splendor.store import Pokedex, open_store
-from splendor.store.pokedex import check_profile_name
+from splendor.store.pokedex import NotYourProfile, check_profile_name
 from splendor.sim import bench as run_bench, simulate as run_simulate
 from splendor.terminal.draw import draw
 from splendor.terminal.profiles import TerminalProfiles, secrets_file
@@ -149,7 +149,7 @@ def _mark_pokedex(game: Game, seats: list[Seat], database_url: str | None, secre
             new = pokedex.mark(name, game.result["pokedex"][s], secrets.get(name))
             done, total = pokedex.page(name).completion
             console.print(f"Pokédex of {name}: {len(new)} new ({', '.join(new) or 'none'}); {done}/{total} caught.")
-    except (ValueError, SQLAlchemyError) as e:
+    except (ValueError, NotYourProfile, SQLAlchemyError) as e:
         raise _fail(f"could not mark the Pokédex: {e}") from None
 
 

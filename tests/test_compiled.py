@@ -178,3 +178,17 @@ def test_a_batch_plays_each_of_its_games_exactly_as_a_single_game(name: str) -> 
     with pytest.raises(splendor.IllegalAction, match="game 0"):
         batch.step([0] * 16)
     assert np.array_equal(batch.states, before)
+
+
+def test_a_step_never_trusts_a_mask_of_an_earlier_state() -> None:
+    game, rng, checked = compiled.new_game("pokemon", players=2, seed=11), random.Random(3), 0
+    while not game.is_over and checked < 20:
+        before = game.legal_mask()
+        game.step(int(rng.choice(np.flatnonzero(before))))
+        now = game.clone().legal_mask()
+        stale = np.flatnonzero(before & ~now)
+        if len(stale):
+            with pytest.raises(splendor.IllegalAction):
+                game.step(int(stale[0]))
+            checked += 1
+    assert checked == 20

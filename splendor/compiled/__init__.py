@@ -39,7 +39,10 @@ def _check_covered(name: str) -> None:
 
 
 class CompiledGame:
-    """A game in the compiled engine: its state is one ``int64`` array, its actions the reference's indices."""
+    """A game in the compiled engine: its state is one ``int64`` array, its actions the reference's indices.
+
+    ``state`` is for reading: change the game through ``step`` only (the legal mask it last computed is kept for
+    the next ``step``)."""
 
     def __init__(self, name: str, players: int, seed: int, options: dict[str, Any], state: np.ndarray,
                  history: list[int]) -> None:
@@ -48,6 +51,7 @@ class CompiledGame:
         self.history = history
         self._actions = int(_market.ACTION_COUNT[_market.KINDS[name]])
         self._mask = np.zeros(_market.MAX_ACTIONS, dtype=np.bool_)
+        self._mask_fresh = False             # the mask is of this very state (legal_mask, then step: one mask)
         self._scratch = np.zeros(_market.MAX_ACTIONS, dtype=np.bool_)
 
     @property
@@ -57,16 +61,20 @@ class CompiledGame:
     def legal_mask(self) -> np.ndarray:
         """A bool array over the game's action indices: true exactly at ``legal_actions()``'s indices."""
         _market.legal_mask_into(self.state, self._mask)
+        self._mask_fresh = True
         return self._mask[: self._actions].copy()
 
     def step(self, index: int) -> None:
         """Play the action with this index; `IllegalAction` (nothing changes) unless it is legal now."""
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self._actions:
             raise IllegalAction(f"an action index is from 0 to {self._actions - 1}, not {index!r}")
-        _market.legal_mask_into(self.state, self._mask)
+        if not self._mask_fresh:
+            _market.legal_mask_into(self.state, self._mask)
+            self._mask_fresh = True
         if not self._mask[index]:
             raise IllegalAction(f"action {int(index)} is not legal now")
         _market.step(self.state, int(index), self._scratch)
+        self._mask_fresh = False
         self.history.append(int(index))
 
     def clone(self) -> CompiledGame:
@@ -128,7 +136,8 @@ def new_game(name: str, players: int = 2, seed: int = 0, max_turns: int | None =
 
 class Batch:
     """Many games of one kind at once, one row of ``states`` each, for vectorised RL environments: reset, the
-    legal masks and a step of every game, each one call into compiled code.
+    legal masks and a step of every game, each one call into compiled code. ``states`` is for reading: change
+    the games through ``reset`` and ``step``.
 
     >>> batch = Batch("classic", games=4, players=2)
     >>> batch.reset(seeds=[1, 2, 3, 4]); masks = batch.masks(); masks.shape
@@ -146,6 +155,7 @@ class Batch:
         self._actions = int(_market.ACTION_COUNT[self._kind])
         self.states = np.zeros((games, _market.SIZE), dtype=np.int64)
         self._masks = np.zeros((games, _market.MAX_ACTIONS), dtype=np.bool_)
+        self._masks_fresh = False
 
     def reset(self, seeds: Any) -> None:
         """Deal every game anew, game ``i`` from ``seeds[i]`` (as ``splendor.new_game`` deals that seed)."""
@@ -154,10 +164,12 @@ class Batch:
             raise ValueError(f"give {self.states.shape[0]} seeds of zero or more")
         _market.batch_reset(self.states, self._kind, self.players, seeds, 0,
                             -1 if self.max_turns is None else self.max_turns)
+        self._masks_fresh = False
 
     def masks(self) -> np.ndarray:
         """The legal masks, one row a game (a copy: it stays as it is when the games move on)."""
         _market.batch_masks(self.states, self._masks)
+        self._masks_fresh = True
         return self._masks[:, : self._actions].copy()
 
     def step(self, actions: Any) -> None:
@@ -167,13 +179,16 @@ class Batch:
         games = self.states.shape[0]
         if actions.shape != (games,) or ((actions < -1) | (actions >= self._actions)).any():
             raise IllegalAction(f"give one action index (or -1) for each of the {games} games")
-        _market.batch_masks(self.states, self._masks)
+        if not self._masks_fresh:
+            _market.batch_masks(self.states, self._masks)
+            self._masks_fresh = True
         moving = actions >= 0
         legal = self._masks[np.arange(games), np.where(moving, actions, 0)] | ~moving
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             raise IllegalAction(f"action {int(actions[i])} is not legal now in game {i}")
         _market.batch_step(self.states, actions)
+        self._masks_fresh = False
 
     def over(self) -> np.ndarray:
         """Which games have ended."""

@@ -2,7 +2,7 @@
 cards the reference engine deals from the same seed.
 
 The generator's whole state is one unsigned 64-bit integer, kept in a one-element ``uint64`` array so that compiled
-functions can advance it in place.
+functions can advance it in place (``rng = np.array([seed], dtype=np.uint64)``).
 """
 
 from __future__ import annotations
@@ -14,11 +14,6 @@ _GOLDEN = uint64(0x9E3779B97F4A7C15)
 _MIX1 = uint64(0xBF58476D1CE4E5B9)
 _MIX2 = uint64(0x94D049BB133111EB)
 _MASK = uint64(0xFFFFFFFFFFFFFFFF)
-
-
-def new_rng(seed: int) -> np.ndarray:
-    """A generator seeded like ``Rng(seed)`` (the seed taken modulo 2^64)."""
-    return np.array([seed & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64)
 
 
 @njit(cache=True)

@@ -200,7 +200,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Claim a Pokédex profile: answers its secret, shown once (only a hash is kept). Keep it: it is what lets
         a seat mark this profile's Pokédex. 409 when the name is already claimed."""
         try:
-            token = await asyncio.to_thread(Pokedex(app.state.store).claim, body.name)
+            token = await asyncio.to_thread(manager().pokedex.claim, body.name)
         except ProfileClaimed as e:
             raise Refused(409, str(e)) from None
         except ValueError as e:
@@ -211,7 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def pokedex(profile: Annotated[str, Path(pattern=PROFILE_NAME.pattern, max_length=40)]) -> dict[str, Any]:
         """A profile's Pokédex: every Pokémon by evolution line, marked where caught."""
         try:
-            page = await asyncio.to_thread(Pokedex(app.state.store).page, profile)
+            page = await asyncio.to_thread(manager().pokedex.page, profile)
         except ValueError as e:
             raise Refused(400, str(e)) from None
         done, total = page.completion

@@ -22,7 +22,7 @@ from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
 
 from splendor.bots.base import decide, make_bot
-from splendor.games import load
+from splendor.games import replay
 
 SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard")
 """Bots a game on the server may seat (never an outside program: the server runs no command it is sent)."""
@@ -36,10 +36,10 @@ def bot_seed(game_id: str, action_number: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{game_id}:{action_number}".encode()).digest()[:6], "big")
 
 
-def bot_move(state: str, spec: str, seed: int) -> str:
-    """In a worker process: load the game, let the bot decide for the seat to move (it sees only that seat's
-    view and samples of what it cannot see), and return the action's text."""
-    game = load(state)
+def bot_move(record: str, spec: str, seed: int) -> str:
+    """In a worker process: replay the game's record, let the bot decide for the seat to move (it sees only that
+    seat's view and samples of what it cannot see), and return the action's text."""
+    game = replay(record)
     return decide(make_bot(spec, seed=seed), game).text
 
 
@@ -83,14 +83,14 @@ class BotPool:
         """Start the quick worker now, so the first greedy reply does not wait for an interpreter to start."""
         await asyncio.get_running_loop().run_in_executor(self._quick, _ready)
 
-    async def move(self, client: str, state: str, spec: str, seed: int) -> str:
-        """The bot's action text for the game in ``state``, computed in a worker."""
+    async def move(self, client: str, record: str, spec: str, seed: int) -> str:
+        """The bot's action text for the game of ``record`` (its text), computed in a worker."""
         loop = asyncio.get_running_loop()
         if spec in QUICK_BOTS:
-            return await loop.run_in_executor(self._quick, bot_move, state, spec, seed)
+            return await loop.run_in_executor(self._quick, bot_move, record, spec, seed)
         await self._take_slot(client)
         try:
-            return await loop.run_in_executor(self._search, bot_move, state, spec, seed)
+            return await loop.run_in_executor(self._search, bot_move, record, spec, seed)
         finally:
             self._give_slot()
 

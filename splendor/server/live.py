@@ -360,7 +360,7 @@ class GameManager:
         number = len(game.history)
         spec = live.seats[seat].bot or "greedy"
         try:
-            text = await self.bots.move(live.owner, game.to_json(), spec, bot_seed(live.id, number))
+            text = await self.bots.move(live.owner, game.record.to_text(), spec, bot_seed(live.id, number))
             live.bot_task = None
             await self.act(live.id, seat, text, expect=number, by_bot=True)
             live.bot_failures = 0

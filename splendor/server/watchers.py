@@ -60,9 +60,8 @@ class Watcher:
                 if text is None:
                     break
                 await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
-        except (asyncio.TimeoutError, Exception) as e:        # noqa: BLE001 - a closed or stuck socket
-            if not isinstance(e, asyncio.TimeoutError):
-                log.debug("a watcher's socket failed: %r", e)
+        except Exception as e:                                  # noqa: BLE001 - a stuck (timeout) or closed socket
+            log.debug("a watcher is dropped: %r", e)
             self.closed = True
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.socket.close(code=self.close_code, reason=self.close_reason),

@@ -96,12 +96,6 @@ class Pokedex:
             stored = s.scalar(select(Profile.secret_hash).where(Profile.name == name))
         return secret_matches(secret, stored)
 
-    def claimed(self, profile: str) -> bool:
-        """True when someone has claimed the profile."""
-        name = check_profile_name(profile)
-        with self.store.session() as s:
-            return bool(s.scalar(select(Profile.secret_hash).where(Profile.name == name)))
-
     def mark(self, profile: str, caught: list[str], secret: str | None) -> list[str]:
         """Mark the Pokémon caught in one game on ``profile``, for its owner (``secret`` proves it:
         `NotYourProfile` otherwise). Returns the newly marked ones."""
