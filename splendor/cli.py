@@ -14,7 +14,7 @@ from rich.table import Table
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from splendor.bots.base import make_bot
+from splendor.bots.base import BOT_SPECS, make_bot
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.record import Record
@@ -280,8 +280,7 @@ def bench(
 
 @app.command()
 def arena(
-    bots: Annotated[str, typer.Option(help="Comma-separated bots, one per seat: random, greedy, "
-                                           "ismcts[:easy|medium|hard|ITERATIONS], cmd:PROGRAM")],
+    bots: Annotated[str, typer.Option(help=f"Comma-separated bots, one per seat: {BOT_SPECS}")],
     game: Annotated[str, typer.Option(help="Which game")] = "classic",
     players: Annotated[Optional[int], typer.Option(help="Players (default: as many as bots)")] = None,
     games: Annotated[int, typer.Option(help="How many games")] = 20,

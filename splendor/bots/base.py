@@ -52,12 +52,13 @@ BOTS: dict[str, str] = {
     "ismcts": "splendor.bots.search:SearchBot",
     "cmd": "splendor.bots.external:ExternalBot",
 }
-BOT_SPECS = "random, greedy, ismcts[:easy|medium|hard|ITERATIONS], cmd:PROGRAM"
+BOT_SPECS = "random, greedy, ismcts[:easy|medium|hard|ITERATIONS][@compiled|reference], cmd:PROGRAM"
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its spec: ``random``, ``greedy``, ``ismcts:hard`` (or ``ismcts:800`` iterations),
-    ``cmd:./mybot`` (an outside program speaking the line protocol). ``ValueError`` names the known bots."""
+    """A bot from its spec: ``random``, ``greedy``, ``ismcts:hard`` (or ``ismcts:800`` iterations; a search
+    runs on the compiled engine where it can, ``ismcts:hard@reference`` forces the Python one), ``cmd:./mybot``
+    (an outside program speaking the line protocol). ``ValueError`` names the known bots."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
     if name not in BOTS or (name == "cmd" and not arg) or (name in ("random", "greedy") and arg):
@@ -66,9 +67,14 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     cls = getattr(importlib.import_module(module), attr)
     bot: Bot
     if name == "ismcts":
-        level = arg.lower() or "medium"
+        level, at, engine = arg.lower().partition("@")
+        level = level or "medium"
+        engine = engine if at else "auto"
+        if engine not in ("compiled", "reference", "auto") or (at and engine == "auto"):
+            raise ValueError(f"unknown bot {spec!r}; the bots are {BOT_SPECS}")
         iterations = number(level)
-        bot = cls(seed=seed, iterations=iterations) if iterations is not None else cls(seed=seed, level=level)
+        bot = (cls(seed=seed, iterations=iterations, engine=engine) if iterations is not None
+               else cls(seed=seed, level=level, engine=engine))
     elif name == "cmd":
         bot = cls(arg, seed=seed)
     else:

@@ -22,6 +22,7 @@ from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
 
 from splendor.bots.base import decide, make_bot
+from splendor.bots.search import warm_compiled_search
 from splendor.games import replay
 
 SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard")
@@ -67,6 +68,13 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+def _search_worker_start(parent: int) -> None:
+    """A search worker: as `_worker_start`, then load (or, the very first time, compile) the compiled search, so
+    that no player's first decision against a search bot waits for Numba."""
+    _worker_start(parent)
+    warm_compiled_search()
+
+
 class BotPool:
     """Worker processes for bot decisions, with a fair queue for the search bots."""
 
@@ -74,14 +82,16 @@ class BotPool:
         context = multiprocessing.get_context("spawn")
         args = (os.getpid(),)
         self._quick = ProcessPoolExecutor(1, mp_context=context, initializer=_worker_start, initargs=args)
-        self._search = ProcessPoolExecutor(search_workers, mp_context=context, initializer=_worker_start,
+        self._search = ProcessPoolExecutor(search_workers, mp_context=context, initializer=_search_worker_start,
                                            initargs=args)
         self._free = search_workers
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
 
     async def warm(self) -> None:
-        """Start the quick worker now, so the first greedy reply does not wait for an interpreter to start."""
-        await asyncio.get_running_loop().run_in_executor(self._quick, _ready)
+        """Start the workers now, so the first reply does not wait for an interpreter to start (nor a search
+        worker for the compiled search to load)."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(loop.run_in_executor(self._quick, _ready), loop.run_in_executor(self._search, _ready))
 
     async def move(self, client: str, record: str, spec: str, seed: int) -> str:
         """The bot's action text for the game of ``record`` (its text), computed in a worker."""

@@ -1,0 +1,174 @@
+"""The search in compiled code is the Python search's algorithm on the compiled engine: its determinizations are
+consistent with the seat's view and leak nothing, its playout policy and evaluation are the market games' own,
+and the bot built on it plays and finds what the Python search finds."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import splendor
+import splendor.compiled as compiled
+from splendor.bots import decision_for, make_bot
+from splendor.bots import compiled_search as cs
+from splendor.bots.search import COMPILED_LEVELS, SearchBot, hint
+from splendor.compiled import market as m
+from splendor.core.game import Game
+from tests.playouts import playout, random_game
+
+MARKET_GAMES = ("classic", "pokemon")
+
+
+def _cards(game: Game) -> Counter[int]:
+    """Every card of the game wherever it is (display, decks, hands, bought, under the trainer tile)."""
+    state = game._state()
+    held: Counter[int] = Counter()
+    for key in ("rows", "decks", "reserved", "bought", "under"):
+        for part in state.get(key, []):
+            held.update(c for c in part if c >= 0)
+    return held
+
+
+def _determinized(game: Game, seat: int, seed: int) -> Game:
+    root = compiled.from_reference(game)
+    out = np.empty_like(root.state)
+    pool = np.empty(m.DECK_ROOM + m.MAX_SEATS * m.RESERVE_LIMIT, dtype=np.int64)
+    cs.determinize_into(root.state, seat, np.array([seed], dtype=np.uint64), out, pool)
+    root.state = out
+    return root.to_reference()
+
+
+@pytest.mark.parametrize("name", MARKET_GAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**40), n=st.integers(min_value=2, max_value=4))
+def test_compiled_determinization_keeps_the_seats_view_and_every_card(name: str, seed: int, n: int) -> None:
+    game = random_game(name, n, seed)
+    for step, g in enumerate(playout(game, random.Random(seed))):
+        if step % 13:
+            continue
+        for seat in range(n):
+            d = _determinized(g, seat, step)
+            assert d.view(seat) == g.view(seat)
+            assert _cards(d) == _cards(g)
+            if seat == g.current_player:
+                assert d.legal_actions() == g.legal_actions()
+
+
+@pytest.mark.parametrize("name", MARKET_GAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**40), n=st.integers(min_value=2, max_value=4))
+def test_compiled_determinization_leaks_nothing(name: str, seed: int, n: int) -> None:
+    """Two states alike to a seat, different in what it cannot see, are dealt alike from the same seed."""
+    game = random_game(name, n, seed)
+    for step, g in enumerate(playout(game, random.Random(seed))):
+        if step % 17:
+            continue
+        for seat in range(n):
+            twin = g.determinize(seat, random.Random(step))
+            assert _determinized(g, seat, 5).to_json() == _determinized(twin, seat, 5).to_json()
+
+
+def test_compiled_determinization_deals_a_face_down_reserve_anew() -> None:
+    g = splendor.new_game("classic", players=2, seed=3)
+    g.apply("reserve deck 3")
+    secret = g.reserved[0][0]  # type: ignore[attr-defined]
+    assert len({_determinized(g, 1, i).reserved[0][0] for i in range(12)}) > 1  # type: ignore[attr-defined]
+    assert {_determinized(g, 0, i).reserved[0][0] for i in range(5)} == {secret}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", MARKET_GAMES)
+def test_the_compiled_playout_policy_is_the_market_games_own(name: str) -> None:
+    """The wanted colours and progress equal the reference's; the action is legal; a buy is taken whenever
+    there is one, the most valuable by points then bonuses (the random part is below 1)."""
+    rng = np.array([7], dtype=np.uint64)
+    want = np.zeros(m.COLOURS)
+    mask = np.zeros(m.MAX_ACTIONS, dtype=np.bool_)
+    for seed in range(6):
+        for g in playout(random_game(name, 2 + seed % 3, seed), random.Random(seed)):
+            fast = compiled.from_reference(g)
+            s = fast.state
+            if g.phase != m.OVER:  # type: ignore[attr-defined]
+                cs._wanted_colours(s, want)
+                assert want.tolist() == pytest.approx(g._wanted_colours())  # type: ignore[attr-defined]
+            assert [cs.progress(s, p, 1.2, 0.05) for p in range(g.players)] == pytest.approx(g.progress())
+            count = m.legal_mask_into(s, mask)
+            legal = g.legal_actions()
+            a = cs.playout_action(s, mask, count, rng, want)
+            assert a in [x.index for x in legal]
+            buys = [x for x in legal if x.kind in ("buy", "buy_reserved")]
+            if g.phase == m.MAIN and buys:  # type: ignore[attr-defined]
+                def worth(x: object) -> int:
+                    card = g.cards[cs._card_of_buy(s, x.index)]  # type: ignore[attr-defined]
+                    return int(card.points * 3 + card.bonus_count)
+                assert worth(g.actions[a]) >= max(worth(x) for x in buys)
+                assert {cs._card_of_buy(s, x.index) for x in buys} <= _cards(g).keys()
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_both_engines_find_the_only_winning_purchase(engine: str) -> None:
+    """Last turn of the final round: seat 1 has 15 points; seat 0 has 14 and wins only by buying 2 points."""
+    from tests.classic.positions import give_tokens, place
+
+    g = splendor.new_game("classic", players=2, seed=4, first_player=1)
+    g.apply("take w b g")
+    cid = next(c.id for c in g.cards if c.row == 1 and c.points == 2 and max(c.cost) <= 4)  # type: ignore[attr-defined]
+    place(g, cid, 0)  # type: ignore[arg-type]
+    cost = g.cards[cid].cost  # type: ignore[attr-defined]
+    give_tokens(g, 0, **{n: v for n, v in zip(("white", "blue", "green", "red", "black"), cost) if v})  # type: ignore[arg-type]
+    g.points[0], g.points[1], g.final_round = 14, 15, True  # type: ignore[attr-defined]
+    g.apply(SearchBot(seed=0, iterations=300, engine=engine).choose(decision_for(g)))
+    assert g.is_over and g.winners == [0]
+
+
+@pytest.mark.parametrize("name", MARKET_GAMES)
+def test_the_compiled_search_is_reproducible_and_sees_only_its_seat(name: str) -> None:
+    g = splendor.new_game(name, players=3, seed=8)
+    g.apply(g.actions.get("reserve_deck", 1))
+    for _ in range(4):
+        g.apply(g.legal_actions()[0])
+    twin = g.determinize(g.current_player, random.Random(3))  # type: ignore[arg-type]
+    assert twin.to_json() != g.to_json()
+    results = [SearchBot(seed=4, iterations=500, engine="compiled").search(decision_for(x)) for x in (g, g, twin)]
+    seen = [[(a.text, v, round(q, 12)) for a, v, q in r.actions] for r in results]
+    assert seen[0] == seen[1] == seen[2]
+    assert results[0].iterations == 500 and sum(v for _, v, _ in results[0].actions) == 500
+
+
+def test_the_levels_spend_the_compiled_budget_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(COMPILED_LEVELS, "hard", 700)
+    g = splendor.new_game("pokemon", players=2, seed=1)
+    assert SearchBot(seed=1, level="hard").search(decision_for(g)).iterations == 700
+    assert SearchBot(seed=1, level="hard", engine="reference").search(decision_for(g)).iterations == 2500
+    assert hint(g)["iterations"] == 700
+    kids = splendor.new_game("kids", players=2, seed=1)
+    assert SearchBot(seed=1, level="easy").search(decision_for(kids)).iterations == 10
+
+
+def test_the_compiled_engine_asked_for_where_it_cannot_serve_is_a_clear_error() -> None:
+    kids = splendor.new_game("kids", players=2, seed=1)
+    with pytest.raises(ValueError, match="does not play 'kids'"):
+        SearchBot(engine="compiled").search(decision_for(kids))
+    with pytest.raises(ValueError, match="engine is one of"):
+        SearchBot(engine="gpu")
+
+
+def test_a_time_bound_compiled_search_stops_in_time_and_grows_its_tree() -> None:
+    g = splendor.new_game("classic", players=2, seed=2)
+    result = SearchBot(seed=1, seconds=0.3).search(decision_for(g))
+    assert result.iterations > 1000 and result.seconds < 1.0
+    assert sum(v for _, v, _ in result.actions) == result.iterations
+
+
+def test_the_hard_bot_plays_a_whole_game_on_the_compiled_engine() -> None:
+    g = splendor.new_game("pokemon", players=2, seed=11, max_turns=300)
+    bots = [SearchBot(seed=1, iterations=3000), make_bot("greedy", seed=2)]
+    while not g.is_over:
+        seat = g.current_player
+        assert seat is not None
+        g.apply(bots[seat].choose(decision_for(g)))
+    assert g.is_over
