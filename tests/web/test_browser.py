@@ -72,7 +72,7 @@ def my_turn(page: Page) -> bool:
 def take_by_clicks(page: Page) -> None:
     """Pick tokens on the supply: three colours are sent on the third click; with fewer colours left, Take."""
     before = actions(page)
-    chips = "#supply button.chip:not([data-colour='gold']):not([data-colour='master'])"
+    chips = "#supply button.chip:not([aria-disabled='true'])"
     for i in range(min(3, page.locator(chips).count())):
         page.locator(chips).nth(i).click()
     take = "#supply button.primary:not([disabled])"
@@ -102,7 +102,7 @@ def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(
             page.locator(".menu button.primary").first.click()
         else:
             take_by_clicks(page)
-            if actions(page) == before and not page.locator("#supply button.chip").count():
+            if actions(page) == before and not page.locator("#supply button.chip:not([aria-disabled])").count():
                 page.locator("#command-text").fill("pass")
                 page.locator("#command button").click()
         wait_past(page, before)
@@ -251,4 +251,75 @@ def test_a_browser_claims_a_profile_and_keeps_its_pokemon_games_in_that_pokedex(
     page.wait_for_function("document.getElementById('keep').textContent.includes(\"dawn's Pokédex\")")
     with server.client() as c:
         assert c.get(f"/api/games/{g['id']}").json()["seats"][0]["profile"] == "dawn"
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def _two_humans(server: Server, game: str = "classic", seed: int = 4) -> dict[str, Any]:
+    with server.client() as c:
+        return create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=seed)
+
+
+def test_a_double_click_on_an_action_sends_it_once(server: Server, browser: Browser) -> None:
+    """Reserve (from a card's menu) double-clicked: one request, no "the game has moved on" error."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"])
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None)
+    page.locator("#market button.card").first.click()
+    page.locator(".menu button.primary", has_text="Reserve").dblclick()
+    wait_past(page, 0)
+    page.wait_for_timeout(300)
+    assert len(posts) == 1 and actions(page) == 1
+    assert page.inner_text("#error") == ""
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_an_update_under_the_pointer_keeps_the_element_and_the_focus(server: Server, browser: Browser) -> None:
+    """Bob's move arrives while Ann hovers a card and has the focus on a token: both stay the same elements
+    (changed in place), so the click lands and the keyboard goes on where it was."""
+    g = _two_humans(server)
+    ann = open_page(browser, g["seats"][0]["link"])
+    with server.client() as c:
+        api_act(c, g, 0, "take w b g")
+    wait_past(ann, 0)
+    card = ann.locator("#market button.card").first
+    assert card.get_attribute("aria-disabled") == "true"   # not Ann's turn: the card waits, a button already
+    card.hover()
+    ann.evaluate("document.querySelector('#market button.card').marked = 'yes'")      # a property of the element
+    ann.locator("[data-key='supply:red']").focus()
+    ann.evaluate("document.querySelector(\"[data-key='supply:red']\").marked = 'yes'")
+    with server.client() as c:
+        api_act(c, g, 1, "take k k")
+    wait_past(ann, 1)
+    assert ann.locator("[data-key='supply:black'].changed").count() == 1       # what Bob did is marked
+    assert ann.locator("[data-key='seat:1:token:black'].changed").count() == 1
+    assert ann.locator("[data-key='supply:white'].changed").count() == 0
+    assert ann.title().startswith("● Your turn")
+    assert ann.evaluate("document.querySelector('#market button.card').marked") == "yes"
+    assert ann.evaluate("document.activeElement.dataset.key") == "supply:red"
+    assert ann.evaluate("document.activeElement.marked") == "yes"
+    ann.keyboard.press("Enter")                            # the focused red token is picked
+    assert ann.locator("[data-key='supply:red'].selected").count() == 1
+    card.click()                                           # the hovered card opens its menu, focus moves in
+    assert ann.evaluate("document.activeElement.closest('.menu') !== null")
+    ann.keyboard.press("Escape")
+    assert ann.locator(".menu").count() == 0
+    assert ann.evaluate("document.activeElement.classList.contains('card')")
+    assert ann.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_card_menu_at_phone_width_is_covered_by_nothing(server: Server, browser: Browser) -> None:
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"], width=375)
+    cards = page.locator("#market button.card")
+    for i in (0, 3):                                       # a card at each edge of a row
+        cards.nth(i).click()
+        for button in page.locator(".menu button").all():
+            box = button.bounding_box()
+            assert box is not None and box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 375
+            hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.menu') !== null",
+                                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+            assert hit, "something covers the menu"
+        page.locator(".menu button", has_text="Cancel").click()
+        assert page.locator(".menu").count() == 0
     assert page.errors == []  # type: ignore[attr-defined]

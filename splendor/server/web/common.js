@@ -1,4 +1,7 @@
-// Shared helpers of the browser client: API calls, colours (each with a letter and a symbol), plain words.
+// Shared helpers of the browser client: building and morphing elements, API calls, colours (each with a letter
+// and a symbol), plain words.
+import morphdom from "/static/vendor/morphdom.js";
+
 export const LETTER = { white: "w", blue: "b", green: "g", red: "r", black: "k", gold: "y", pink: "p",
   yellow: "y", master: "m", brown: "h", treasure: "t" };
 export const SYMBOL = { white: "◇", blue: "●", green: "▲", red: "♦", black: "■", gold: "★", pink: "♥",
@@ -6,22 +9,82 @@ export const SYMBOL = { white: "◇", blue: "●", green: "▲", red: "♦", bla
 export const KIDS_WORD = { black: "mushroom", red: "apple", green: "cabbage", brown: "hazelnut", blue: "water",
   gold: "gold coin", treasure: "Treasure" };
 
+// A node's handlers live in node._on and are called through one listener per event type that reads them at the
+// time of the event. When morph() keeps an element and drops its freshly built twin, it moves the twin's handlers
+// onto the kept element: the element under the pointer or the focus stays, and does what the new page says.
+// An element marked aria-disabled (an action is in flight) ignores its handlers.
+function wire(node, type) {
+  node._wired = node._wired || new Set();
+  if (node._wired.has(type)) return;
+  node._wired.add(type);
+  node.addEventListener(type, (event) => {
+    const handler = node._on && node._on[type];
+    if (handler && node.getAttribute("aria-disabled") !== "true") handler(event);
+  });
+}
+
+export function on(node, type, handler) {
+  node._on = node._on || {};
+  node._on[type] = handler;
+  wire(node, type);
+  return node;
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k.startsWith("on")) { if (v) on(node, k.slice(2), v); }
     else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c.nodeType ? c : String(c));
   return node;
 }
 
+// Elements are matched across updates by id, else by data-key (what they show), so an update changes the page
+// in place: the same card, chip or button stays the same element.
+function nodeKey(node) {
+  if (node.nodeType !== 1) return undefined;
+  return node.id || node.getAttribute("data-key") || undefined;
+}
+
+function keepHandlers(from, to) {
+  from._on = to._on;
+  for (const type of Object.keys(to._on || {})) wire(from, type);
+  return true;
+}
+
+export function keyed(node, key) { node.setAttribute("data-key", key); return node; }
+
+// Make target's children those given, changing only what differs. With highlight, the keyed elements that are
+// new or whose text changed are marked "changed" for a moment (the innermost ones: the token count, not its seat).
+export function morph(target, children, highlight = false) {
+  const fresh = target.cloneNode(false);
+  for (const c of [children].flat(2)) if (c !== null && c !== undefined) fresh.append(c.nodeType ? c : String(c));
+  const before = new Map();
+  if (highlight) for (const node of target.querySelectorAll("[data-key]")) before.set(node.dataset.key, node.textContent);
+  morphdom(target, fresh, { childrenOnly: true, getNodeKey: nodeKey, onBeforeElUpdated: keepHandlers });
+  if (!highlight || !before.size) return;
+  const changed = [...target.querySelectorAll("[data-key]")].filter((node) =>
+    before.get(node.dataset.key) !== node.textContent);
+  for (const node of changed) {
+    if (changed.some((other) => other !== node && node.contains(other))) continue;
+    node.classList.remove("changed");
+    void node.offsetWidth;                         // restart the animation when it changes again
+    node.classList.add("changed");
+    setTimeout(() => node.classList.remove("changed"), 2500);
+  }
+}
+
+// A token. With opts.button it is always a button (aria-disabled while it cannot be picked), so it stays the same
+// element, focusable, whether or not it is the seat's turn.
 export function chip(colour, count = null, opts = {}) {
   const label = `${SYMBOL[colour] || ""}${LETTER[colour] || colour}`;
-  const tag = opts.onclick ? "button" : "span";
+  const tag = opts.onclick || opts.button ? "button" : "span";
   const node = el(tag, { class: `chip c-${colour}`, title: opts.title || colour, "data-colour": colour,
-    "aria-label": `${opts.title || colour}${count !== null ? " " + count : ""}`, onclick: opts.onclick }, label);
+    "aria-label": `${opts.title || colour}${count !== null ? " " + count : ""}`, onclick: opts.onclick,
+    type: tag === "button" ? "button" : null, "aria-disabled": tag === "button" && !opts.onclick ? "true" : null },
+    label);
   if (count !== null) node.append(el("span", { class: "n" }, ` ${count}`));
   return node;
 }

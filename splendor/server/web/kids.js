@@ -1,16 +1,23 @@
 // Splendor Kids: the board (the server's SVG picture, roads clickable), purses, City tiles, the Marketplace.
-import { chip, el, KIDS_WORD, LETTER } from "/static/common.js";
+import { chip, el, KIDS_WORD, LETTER, morph, on } from "/static/common.js";
 import { describe } from "/static/words.js";
 
-let svgCache = { key: null, text: "" };
+// The board's picture after each action, fetched once: the table is drawn from the cache at once (so an update
+// never replaces the board with a placeholder under the pointer), and drawn again when a new picture arrives.
+const svgCache = { key: null, text: "", loading: null };
 
-async function boardSvg(c) {
+function boardSvg(c) {
   const key = `${c.gameId}:${c.state.payload.actions}`;
-  if (svgCache.key !== key) {
-    const response = await fetch(`/api/games/${c.gameId}/board.svg`);
-    svgCache = { key, text: await response.text() };
+  if (svgCache.key === key) return svgCache.text;
+  if (svgCache.loading !== key) {
+    svgCache.loading = key;
+    fetch(`/api/games/${c.gameId}/board.svg`).then((r) => r.text()).then((text) => {
+      if (svgCache.loading !== key) return;
+      Object.assign(svgCache, { key, text, loading: null });
+      c.render();
+    }).catch(() => { svgCache.loading = null; });
   }
-  return svgCache.text;
+  return svgCache.text || null;
 }
 
 function movesByRoad(c) {
@@ -22,23 +29,24 @@ function movesByRoad(c) {
 }
 
 function board(c) {
-  const box = el("section", { class: "panel board", id: "board" }, "loading the board…");
+  const box = el("section", { class: "panel board", id: "board" });
+  const text = boardSvg(c);
+  if (text === null) { box.append("loading the board…"); return box; }
+  box.innerHTML = text;
   const roads = movesByRoad(c);
-  boardSvg(c).then((text) => {
-    box.innerHTML = text;
-    for (const node of box.querySelectorAll(".road")) {
-      const n = node.getAttribute("data-road");
-      if (roads[n] && c.view.decision === "action") {
-        node.classList.add("can-pay");
-        node.setAttribute("tabindex", "0");
-        node.setAttribute("role", "button");
-        node.setAttribute("aria-label", `road ${n}: move`);
-        const open = () => { c.state.road = n; c.render(); };
-        node.addEventListener("click", open);
-        node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") open(); });
-      }
+  for (const node of box.querySelectorAll(".road")) {
+    const n = node.getAttribute("data-road");
+    node.setAttribute("data-key", `road:${n}`);
+    if (roads[n] && c.view.decision === "action") {
+      node.classList.add("can-pay");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", `road ${n}: move`);
+      const open = () => { c.state.road = n; c.state.focusNext = "#payments button"; c.render(); };
+      on(node, "click", open);
+      on(node, "keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); open(); } });
     }
-  });
+  }
   return box;
 }
 
@@ -49,15 +57,17 @@ function roadChoices(c) {
   const out = c.view.board.roads.filter((r) => here && r.from === here.space);
   const rows = out.map((r) => el("div", { class: "row", "data-road": r.number },
     el("strong", {}, `Road ${r.number} → ${names[r.to]}:`), ...r.cost.map((col) => chip(col, null, { title: KIDS_WORD[col] })),
-    roads[r.number] ? el("button", { onclick: () => { c.state.road = String(r.number); c.render(); } }, "move")
+    roads[r.number] ? el("button", { "data-key": `road-move:${r.number}`, onclick: () => {
+      c.state.road = String(r.number); c.state.focusNext = "#payments button"; c.render(); } }, "move")
       : el("span", {}, " (you cannot pay it yet)")));
   const parts = [el("h2", {}, "Roads from here"), ...rows];
   if (c.state.road && roads[c.state.road]) {
     const pays = roads[c.state.road];
     parts.push(el("div", { class: "prompt panel", id: "payments" }, el("strong", {},
       `Pay road ${c.state.road}:`), ...pays.map((a) => el("button", { class: "primary", "data-action": a,
-      onclick: () => { c.state.road = null; c.send(a); } }, describe("kids", a).replace(/^moves along road \d+, /, ""))),
-    el("button", { onclick: () => { c.state.road = null; c.render(); } }, "Cancel")));
+      "data-key": `act:${a}`, "data-sends": a, onclick: () => { c.state.road = null; c.send(a); } },
+      describe("kids", a).replace(/^moves along road \d+, /, ""))),
+    el("button", { "data-key": "cancel-road", onclick: () => { c.state.road = null; c.render(); } }, "Cancel")));
   }
   return el("section", { class: "panel", id: "roads" }, ...parts);
 }
@@ -77,15 +87,16 @@ function supply(c) {
   };
   const chips = Object.entries(c.view.supply).map(([colour, n]) => {
     const can = choosing && takes.some((t) => t.split(" ").includes(LETTER[colour]));
-    const node = chip(colour, n, { title: KIDS_WORD[colour], onclick: can ? () => pick(colour) : null });
+    const node = chip(colour, n, { title: KIDS_WORD[colour], onclick: can ? () => pick(colour) : null, button: true });
+    node.setAttribute("data-key", `supply:${colour}`);
     if (c.state.selection.includes(colour)) node.classList.add("selected");
     return node;
   });
   const sel = c.state.selection;
   const current = "take " + sel.map((x) => LETTER[x]).join(" ");
-  const extra = sel.length ? [el("button", { class: "primary", disabled: !c.legal.has(current),
-    onclick: () => c.send(current) }, "Take"), el("button", { onclick: () => { c.state.selection = []; c.render(); } },
-    "Clear")] : [];
+  const extra = sel.length ? [el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current),
+    "data-sends": current, onclick: () => c.send(current) }, "Take"), el("button", { "data-key": "clear",
+    onclick: () => { c.state.selection = []; c.render(); } }, "Clear")] : [];
   const market = c.view.marketplace ? el("div", { class: "row" }, "Marketplace:",
     ...c.view.marketplace.map((t) => t ? chip(t, null, { title: `${KIDS_WORD[t]} City tile` }) : el("span", {}, "—"))) : null;
   return el("section", { class: "panel", id: "supply" }, el("h2", {}, choosing ? "Supply — pick resources to take"
@@ -96,7 +107,7 @@ function supply(c) {
 function travelers(c) {
   const names = Object.fromEntries(c.view.board.spaces.map((s) => [s.id, s.name]));
   return el("section", { class: "seats" }, ...c.view.seats.map((s) => el("div", {
-    class: `panel seat${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat },
+    class: `panel seat${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat, "data-key": `seat:${s.seat}` },
     el("h2", {}, `${c.seatName(s.seat)} — ${names[s.space]}`),
     el("div", { class: "row" }, `purse ${s.purse_total}/8 `, ...Object.entries(s.tokens).filter(([, n]) => n)
       .map(([col, n]) => chip(col, n, { title: KIDS_WORD[col] })), s.treasure ? chip("treasure", s.treasure) : null),
@@ -113,7 +124,7 @@ export function renderKids(root, c) {
   const parts = [el("p", { class: "small" }, c.view.board.credit)];
   if (c.mine && c.view.decision === "action") parts.push(roadChoices(c));
   parts.push(supply(c), board(c), travelers(c));
-  root.replaceChildren(...parts);
+  morph(root, parts, c.moved);
 }
 
 export function kidsPrompt(c) {
@@ -124,6 +135,6 @@ export function kidsPrompt(c) {
     city: "You reached a city: take a City tile.", medal: "You reached the Palace: choose a Queen's Medal." }[decision]
     || `Choose (${decision}).`;
   const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", "data-action": a,
-    onclick: () => c.send(a) }, describe("kids", a).replace(/^\w/, (x) => x.toUpperCase())));
+    "data-key": `act:${a}`, "data-sends": a, onclick: () => c.send(a) }, describe("kids", a).replace(/^\w/, (x) => x.toUpperCase())));
   return [el("section", { class: "panel prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
 }

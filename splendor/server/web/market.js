@@ -1,5 +1,5 @@
 // Classic Splendor and Splendor: Pokémon: the market, nobles or rare and legendary rows, the supply, the seats.
-import { chip, el, LETTER } from "/static/common.js";
+import { chip, el, keyed, LETTER, morph } from "/static/common.js";
 import { colourName, describe } from "/static/words.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
@@ -26,21 +26,38 @@ function cardFace(c, card, extra = {}) {
   return face;
 }
 
+// A card in its place: always a "slot" (the card, and its menu of actions below it when open, above any
+// neighbour), so opening or closing a menu, or any update, keeps the card's element where it was.
 function cardButton(c, card, slot, where) {
   const buy = where === "reserved" ? `${BUY[c.game]} reserved ${slot}` : `${BUY[c.game]} ${slot}`;
   const reserve = where === "market" ? `reserve ${slot}` : null;
   const options = [[buy, c.game === "pokemon" ? "Catch" : "Buy"], [reserve, "Reserve"]]
     .filter(([a]) => a && c.legal.has(a));
-  const open = c.state.menu === `${where}:${slot}`;
-  const attrs = { class: `card${c.legal.has(buy) ? " affordable" : ""}`, "data-slot": slot, "data-where": where };
-  if (!card || card.hidden || !options.length) return el("div", attrs, ...[].concat(cardFace(c, card)));
-  attrs.onclick = () => { c.state.menu = open ? null : `${where}:${slot}`; c.render(); };
+  const menuKey = `${where}:${slot}`;
+  const open = c.state.menu === menuKey;
+  const key = card && !card.hidden ? `card:${card.id}` : `card:${where}:${slot}`;
+  const attrs = { class: `card${c.legal.has(buy) ? " affordable" : ""}`, "data-slot": slot, "data-where": where,
+    "data-key": key };
+  const wrap = (...inner) => el("div", { class: "slot", "data-key": `slot:${menuKey}` }, ...inner);
+  if (!card || card.hidden) return wrap(el("div", attrs, ...[].concat(cardFace(c, card))));
+  if (!options.length) {           // a button still, so that it stays the same element when it becomes yours to act on
+    return wrap(el("button", { ...attrs, type: "button", "aria-disabled": "true" }, ...cardFace(c, card)));
+  }
+  attrs.onclick = () => {
+    c.state.menu = open ? null : menuKey;
+    c.state.focusNext = open ? null : `[data-key="menu:${menuKey}"] button`;
+    c.render();
+  };
   attrs["aria-label"] = `${card.name || "card"} ${card.points} points; ${options.map((o) => o[1]).join(" or ")}`;
+  attrs["aria-expanded"] = open ? "true" : "false";
   const node = el("button", attrs, ...cardFace(c, card));
-  if (!open) return node;
-  return el("div", {}, node, el("div", { class: "menu" }, ...options.map(([action, label]) =>
-    el("button", { class: "primary", onclick: () => { c.state.menu = null; c.send(action); } }, label)),
-    el("button", { onclick: () => { c.state.menu = null; c.render(); } }, "Cancel")));
+  if (!open) return wrap(node);
+  const close = () => { c.state.menu = null; c.state.focusNext = `[data-key="${key}"]`; c.render(); };
+  return wrap(node, el("div", { class: "menu", "data-key": `menu:${menuKey}`, role: "group",
+    onkeydown: (e) => { if (e.key === "Escape") close(); } },
+    ...options.map(([action, label]) => el("button", { class: "primary", "data-key": `act:${action}`,
+      "data-sends": action, onclick: () => { c.state.menu = null; c.send(action); } }, label)),
+    el("button", { "data-key": `cancel:${menuKey}`, onclick: close }, "Cancel")));
 }
 
 function takeOptions(c) { return [...c.legal].filter((a) => a.startsWith("take ")); }
@@ -66,15 +83,17 @@ function supply(c) {
   const chips = Object.entries(c.view.supply).map(([colour, n]) => {
     const can = choosing && colour !== wild && takes.some((t) => t.split(" ").includes(LETTER[colour]));
     const node = chip(colour, n, { title: `${colourName(c.game, LETTER[colour])} (${colour})`,
-      onclick: can ? () => pick(c, colour) : null });
+      onclick: can ? () => pick(c, colour) : null, button: true });
+    node.setAttribute("data-key", `supply:${colour}`);
     if (c.state.selection.includes(colour)) node.classList.add("selected");
     return node;
   });
   const sel = c.state.selection;
   const current = "take " + sel.map((x) => LETTER[x]).join(" ");
   const extra = sel.length ? [el("span", {}, `chosen: ${sel.map((x) => colourName(c.game, LETTER[x])).join(", ")}`),
-    el("button", { class: "primary", disabled: !c.legal.has(current), onclick: () => c.send(current) }, "Take"),
-    el("button", { onclick: () => { c.state.selection = []; c.render(); } }, "Clear")] : [];
+    el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current), "data-sends": current,
+      onclick: () => c.send(current) }, "Take"),
+    el("button", { "data-key": "clear", onclick: () => { c.state.selection = []; c.render(); } }, "Clear")] : [];
   return el("section", { class: "panel", id: "supply" }, el("h2", {}, choosing ? "Supply — pick tokens to take" : "Supply"),
     el("div", { class: "row" }, ...chips, ...extra));
 }
@@ -85,9 +104,10 @@ function market(c) {
   for (const row of rows) {
     const deckAction = `reserve deck ${row}`;
     grid.push(c.legal.has(deckAction)
-      ? el("button", { class: "deck", onclick: () => c.send(deckAction), "aria-label": `reserve from the ${row} deck`,
+      ? el("button", { class: "deck", "data-key": `deck:${row}`, "data-sends": deckAction,
+        onclick: () => c.send(deckAction), "aria-label": `reserve from the ${row} deck`,
         title: "reserve the top card of this deck" }, `${row}`, el("br"), `deck ${c.view.decks[row]}`)
-      : el("div", { class: "deck" }, `${row}`, el("br"), `deck ${c.view.decks[row]}`));
+      : el("div", { class: "deck", "data-key": `deck:${row}` }, `${row}`, el("br"), `deck ${c.view.decks[row]}`));
     c.view.market[row].forEach((card, i) => grid.push(cardButton(c, card, slotText(row, i), "market")));
   }
   const parts = [];
@@ -96,7 +116,7 @@ function market(c) {
       el("div", {}, el("div", {}, `${r} (deck ${c.view.decks[r]})`), cardButton(c, c.view.market[r][0], r, "market")))));
   } else {
     parts.push(el("div", { class: "row", id: "nobles" }, el("strong", {}, "Nobles:"), ...c.view.nobles.map((n) =>
-      el("span", { class: "noble", "data-noble": n.id }, `noble ${n.id} · ${n.points}★ needs `,
+      el("span", { class: "noble", "data-noble": n.id, "data-key": `noble:${n.id}` }, `noble ${n.id} · ${n.points}★ needs `,
         ...Object.entries(n.requires).map(([col, k]) => chip(col, k))))));
   }
   parts.push(el("div", { class: "market", id: "market" }, ...grid));
@@ -106,9 +126,11 @@ function market(c) {
 function seats(c) {
   return el("section", { class: "seats" }, ...c.view.seats.map((s) => {
     const mine = s.seat === c.me;
-    const body = [el("h2", {}, `${c.seatName(s.seat)} — ${s.points}★`),
-      el("div", { class: "row" }, "tokens ", ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) => chip(col, n))),
-      el("div", { class: "row" }, "bonuses ", ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) => chip(col, n))),
+    const body = [el("h2", { "data-key": `seat:${s.seat}:points` }, `${c.seatName(s.seat)} — ${s.points}★`),
+      el("div", { class: "row" }, "tokens ", ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
+        keyed(chip(col, n), `seat:${s.seat}:token:${col}`))),
+      el("div", { class: "row" }, "bonuses ", ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) =>
+        keyed(chip(col, n), `seat:${s.seat}:bonus:${col}`))),
       el("div", {}, `${s.cards.length} ${c.game === "pokemon" ? "Pokémon" : "cards"}`)];
     if (c.game === "pokemon") {
       body.push(el("div", { class: "small" }, "play area: " + (s.cards.map((k) => `#${k.id} ${k.name}`).join(", ") || "—")));
@@ -120,19 +142,20 @@ function seats(c) {
       body.push(el("div", {}, "reserved:"), el("div", { class: "row" }, ...s.reserved.map((card, i) =>
         mine ? cardButton(c, card, i + 1, "reserved") : el("div", { class: "card" }, ...[].concat(cardFace(c, card))))));
     }
-    return el("div", { class: `panel seat${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat }, ...body);
+    return el("div", { class: `panel seat${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat,
+      "data-key": `seat:${s.seat}` }, ...body);
   }));
 }
 
 export function renderMarket(root, c) {
-  root.replaceChildren(supply(c), market(c), seats(c));
+  morph(root, [supply(c), market(c), seats(c)], c.moved);
 }
 
 export function marketPrompt(c) {
   const decision = c.view.decision;
   if (!c.mine || decision === "action") return [];
   const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", onclick: () => c.send(a),
-    "data-action": a }, decision === "return" ? [chip(Object.keys(c.view.supply).find(
+    "data-action": a, "data-key": `act:${a}`, "data-sends": a }, decision === "return" ? [chip(Object.keys(c.view.supply).find(
       (col) => LETTER[col] === a.split(" ")[1]), null), " return"] : describe(c.game, a).replace(/^\w/, (x) => x.toUpperCase())));
   const title = { return: "You hold more than 10 tokens: choose one to return.",
     noble: "Several nobles may visit you: choose one.",

@@ -1,5 +1,5 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking.
-import { api, el, myProfile, params } from "/static/common.js";
+import { api, el, morph, myProfile, params } from "/static/common.js";
 import { describe } from "/static/words.js";
 import { renderMarket, marketPrompt } from "/static/market.js";
 import { renderKids, kidsPrompt } from "/static/kids.js";
@@ -11,7 +11,8 @@ const gameId = parts[2];
 const query = params();
 const seat = mode === "play" ? Number(query.get("seat")) : null;
 const token = query.get("token");
-const state = { payload: null, selection: [], busy: false, upto: 0, total: 0, retry: 500 };
+const state = { payload: null, selection: [], busy: false, upto: 0, total: 0, retry: 500, menu: null, road: null,
+  focusNext: null };
 
 function seatName(s) {
   const info = state.payload.seats[s];
@@ -19,16 +20,28 @@ function seatName(s) {
   return s === seat ? `${name} (you)` : name;
 }
 
+// Take a state from the server (the answer to an action, or a push), unless one already shown is newer.
+function accept(payload) {
+  if (!state.payload || payload.actions >= state.payload.actions) state.payload = payload;
+}
+
+// Send one action. While it is in flight every control of the table is marked aria-disabled and ignores clicks,
+// so a double click sends once; the answer carries the new state, drawn at once.
 export async function send(action) {
+  if (state.busy) return;
   const error = document.getElementById("error");
   error.textContent = "";
   state.selection = [];
+  state.menu = null;
+  state.busy = true;
   render();                         // the tokens picked for the action are cleared now, not when the answer comes
   try {
-    await api(`/api/games/${gameId}/actions`, { method: "POST", headers: { "x-seat-token": token },
-      body: JSON.stringify({ seat, action, expect: state.payload.actions }) });
+    accept(await api(`/api/games/${gameId}/actions`, { method: "POST", headers: { "x-seat-token": token },
+      body: JSON.stringify({ seat, action, expect: state.payload.actions }) }));
   } catch (e) {
     error.textContent = `Not allowed: ${e.message}`;
+  } finally {
+    state.busy = false;
     render();
   }
 }
@@ -36,8 +49,37 @@ export async function send(action) {
 function ctx() {
   const view = state.payload.view;
   const legal = new Set(view.legal_actions);
+  // moved: the game went on since the table was last drawn (not merely a menu opened), so what changed is marked
+  const moved = state.drawn !== undefined && state.payload.actions !== state.drawn;
   return { view, game: state.payload.game, me: seat, legal, mine: legal.size > 0, send, state, render, gameId,
-           seatName };
+           seatName, moved };
+}
+
+// The tab's title says when it is your turn (seen from another tab), and an optional short sound, once a turn.
+const SOUND_KEY = "splendor-sound";
+
+function announceTurn(mine) {
+  const name = TITLES[state.payload.game];
+  document.title = mine && mode === "play" ? `● Your turn — ${name}` : `splendor — ${name}`;
+  document.getElementById("sound-label").hidden = mode !== "play";
+  const toggle = document.getElementById("sound-on");
+  toggle.checked = localStorage.getItem(SOUND_KEY) === "on";
+  if (mine && !state.wasMine && toggle.checked && state.drawn !== undefined) chime();
+  state.wasMine = mine;
+}
+
+function chime() {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.35);
+  } catch (e) { /* no audio here: the title still says it */ }
 }
 
 function renderStatus() {
@@ -61,14 +103,14 @@ function renderStatus() {
 function renderLog() {
   const log = document.getElementById("log");
   const entries = (state.payload.log || []).slice().reverse();
-  log.replaceChildren(...entries.map((e) => el("li", { value: e.n },
+  morph(log, entries.map((e) => el("li", { value: e.n, "data-key": `log:${e.n}` },
     `${seatName(e.seat)} ${describe(state.payload.game, e.action)}.`)));
 }
 
 function renderEnd() {
   const box = document.getElementById("end");
   const { view } = state.payload;
-  if (!view.is_over || !view.result) { box.replaceChildren(); return; }
+  if (!view.is_over || !view.result) { morph(box); return; }
   const r = view.result;
   const names = r.winners.map(seatName);
   const verdict = r.status === "truncated" ? "The game reached its turn limit: no winner."
@@ -89,7 +131,7 @@ function renderEnd() {
   }
   items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
     "Download the record"), " · ", el("a", { href: `/replay/${gameId}` }, "Replay it step by step")));
-  box.replaceChildren(el("section", { class: "panel", id: "game-over" }, ...items));
+  morph(box, [el("section", { class: "panel", id: "game-over" }, ...items)]);
 }
 
 // Pokémon: offer to keep this game in the Pokédex of the profile this browser owns, until the seat has one.
@@ -116,15 +158,25 @@ export function render() {
   if (!state.payload) return;
   renderKeep();
   document.getElementById("title").textContent = ` ${TITLES[state.payload.game]}`;
-  document.title = `splendor — ${TITLES[state.payload.game]}`;
   renderStatus();
   const c = ctx();
+  announceTurn(c.mine);
   const table = document.getElementById("table");
   const prompt = document.getElementById("prompt");
-  if (c.game === "kids") { renderKids(table, c); prompt.replaceChildren(...kidsPrompt(c)); }
-  else { renderMarket(table, c); prompt.replaceChildren(...marketPrompt(c)); }
+  if (c.game === "kids") { renderKids(table, c); morph(prompt, kidsPrompt(c)); }
+  else { renderMarket(table, c); morph(prompt, marketPrompt(c)); }
   renderLog();
   renderEnd();
+  for (const control of document.querySelectorAll("#table button, #table [role=button], #prompt button")) {
+    if (state.busy) control.setAttribute("aria-disabled", "true");
+  }
+  document.body.classList.toggle("busy", state.busy);
+  if (state.focusNext) {
+    const target = document.querySelector(state.focusNext);
+    state.focusNext = null;
+    if (target) target.focus();
+  }
+  state.drawn = state.payload.actions;
   document.body.dataset.actions = state.payload.actions;
   document.body.dataset.over = state.payload.view.is_over;
   document.getElementById("command").hidden = !(mode === "play" && c.mine);
@@ -137,7 +189,7 @@ function connect() {
   ws.onopen = () => { state.retry = 500; };
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") { state.payload = message; render(); }
+    if (message.type === "state") { accept(message); render(); }
     else if (message.type === "error") document.getElementById("error").textContent = message.detail;
   };
   ws.onclose = (event) => {
@@ -165,6 +217,10 @@ async function loadReplay(upto) {
   document.getElementById("step").textContent = `${data.upto} / ${data.total}`;
   render();
 }
+
+document.getElementById("sound-on").addEventListener("change", (event) => {
+  localStorage.setItem(SOUND_KEY, event.target.checked ? "on" : "off");
+});
 
 document.getElementById("command").addEventListener("submit", (event) => {
   event.preventDefault();
