@@ -394,6 +394,9 @@ def serve(
                                                             "second (a burst of three seconds' worth)")] = 10.0,
     write_retry_seconds: Annotated[float, typer.Option(help="How long a refused write to the store is retried "
                                                             "before the action is answered 503")] = 5.0,
+    bot_pause: Annotated[float, typer.Option(min=0.0, max=30.0, help="Seconds a bot playing people waits after "
+                                                                    "the last action, so that each move can be "
+                                                                    "seen (0: at once)")] = 1.0,
     allow_chosen_seeds: Annotated[bool, typer.Option(help="Let games with two or more people be created with a "
                                                           "chosen seed (for a private server or tests: the "
                                                           "creator then knows every deck)")] = False,
@@ -411,6 +414,7 @@ def serve(
     settings = Settings(database_url=database_url, requests_per_second=requests_per_second,
                         request_burst=request_burst, max_body_bytes=max_body, games_per_client=games_per_client,
                         write_retry_seconds=write_retry_seconds, allow_chosen_seeds=allow_chosen_seeds,
+                        bot_pause_seconds=bot_pause,
                         messages_per_second=messages_per_second, message_burst=max(1, int(3 * messages_per_second)),
                         **extra)
     console.print(f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "

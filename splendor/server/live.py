@@ -359,8 +359,12 @@ class GameManager:
         game = live.game
         number = len(game.history)
         spec = live.seats[seat].bot or "greedy"
+        started = time.monotonic()
         try:
             text = await self.bots.move(live.owner, game.record.to_text(), spec, bot_seed(live.id, number))
+            pause = 0.0 if live.bots_only else self.settings.bot_pause_seconds   # people see each move happen
+            if started + pause > time.monotonic():
+                await asyncio.sleep(started + pause - time.monotonic())
             live.bot_task = None
             await self.act(live.id, seat, text, expect=number, by_bot=True)
             live.bot_failures = 0

@@ -47,7 +47,8 @@ class Server:
     def start(self) -> Server:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen([SPLENDOR, "serve", "--port", str(self.port), "--database-url", self.db_url,
-                                          "--bot-workers", "1", *self.extra], stdout=out, stderr=out,
+                                          "--bot-workers", "1", "--bot-pause", "0", *self.extra], stdout=out,
+                                         stderr=out,
                                          start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -204,3 +204,23 @@ def test_openapi_schema_documents_the_api(server: Server) -> None:
         schema = c.get("/openapi.json").json()
     assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
             "/api/games/{game_id}/record", "/api/games/{game_id}/replay"} <= set(schema["paths"])
+
+
+def test_a_bot_playing_people_pauses_before_its_move_and_bots_alone_do_not(tmp_path: Path) -> None:
+    """The bot pause (1 s by default, 0.8 s here): a person sees each bot move happen; bot-only games run on."""
+    server = Server(f"sqlite:///{tmp_path}/p.db", tmp_path / "p.log", "--bot-pause", "0.8").start()
+    try:
+        with server.client() as c:
+            g = create(c, "classic", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], seed=3)
+            start = time.monotonic()
+            assert act(c, g, 0, "take w b g").status_code == 200
+            while c.get(f"/api/games/{g['id']}").json()["actions"] < 2:
+                time.sleep(0.02)
+            assert time.monotonic() - start >= 0.8
+            bots = create(c, "classic", [{"kind": "bot", "bot": "greedy"}] * 2, options={"max_turns": 20})
+            start = time.monotonic()
+            while c.get(f"/api/games/{bots['id']}").json()["actions"] < 20:
+                assert time.monotonic() - start < 8, "a bot-only game paused between moves"
+                time.sleep(0.05)
+    finally:
+        server.stop()
