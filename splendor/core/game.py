@@ -174,6 +174,19 @@ class Game(ABC):
 
         return hint(self, seat, iterations=iterations, seed=seed)
 
+    def public_details(self, action: Action, after: Game) -> dict[str, Any]:
+        """What every seat may see of ``action``, taken in this state and giving ``after``, beyond its text: the
+        card it bought or reserved, the noble that visited, the tile taken (for the log). Nothing hidden: a card
+        reserved from a deck stays unnamed until it is played.
+
+        >>> import splendor
+        >>> g = splendor.new_game("classic", players=2, seed=1)
+        >>> a = g.parse("reserve 1.1"); after = g.clone(); after.apply(a)
+        >>> g.public_details(a, after)["card"]["tier"]
+        1
+        """
+        return {}
+
     def _result_details(self) -> dict[str, Any]:
         """Game-specific facts for ``result`` (tie-breaks, Pokédex marks)."""
         return {}

@@ -695,6 +695,14 @@ class MarketGame(Game):
 
     # ----------------------------------------------------------------- views
 
+    def public_details(self, action: Action, after: Game) -> dict[str, Any]:
+        details: dict[str, Any] = {}
+        if action.kind in ("buy", "reserve"):
+            details["card"] = self._card_view(self.rows[action.args[0]][action.args[1]])
+        elif action.kind == "buy_reserved":
+            details["card"] = self._card_view(self.reserved[self.seat][action.args[0]])
+        return details
+
     @abstractmethod
     def _card_view(self, cid: int) -> dict[str, Any]:
         """A card as JSON-ready data."""

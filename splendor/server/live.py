@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import WebSocket
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from splendor.core.actions import Action
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.games import GAMES, new_game
@@ -76,6 +77,12 @@ class LiveGame:
         return all(s.kind == BOT for s in self.seats)
 
 
+def _log_entry(number: int, before: Game, action: Action, after: Game) -> dict[str, Any]:
+    """One line of a game's log: who did what, and what everyone saw of it (``Game.public_details``)."""
+    return {"n": number, "seat": before.current_player, "action": action.text,
+            "details": before.public_details(action, after)}
+
+
 class GameManager:
     """Every live game of the server, and the one path by which an action is accepted."""
 
@@ -112,8 +119,11 @@ class GameManager:
         game = new_game(s.game, players=s.players, seed=s.seed, **s.options)
         log = []
         for n, text in enumerate(s.actions, 1):
-            log.append({"n": n, "seat": game.current_player, "action": text})
-            game.apply(text)
+            action = game.parse(text)
+            after = game.clone()
+            after.apply(action)
+            log.append(_log_entry(n, game, action, after))
+            game = after
         return LiveGame(id=s.id, game=game, seats=s.seats, log=log)
 
     # ----------------------------------------------------------------- creating and finding
@@ -290,7 +300,7 @@ class GameManager:
             await self._write(lambda: self.store.append(game_id, number, seat, action.text, after.status, marks),
                               committed=lambda: self.store.action_at(game_id, number) == action.text)
             live.game = after
-            live.log.append({"n": number, "seat": seat, "action": action.text})
+            live.log.append(_log_entry(number, game, action, after))
             log.info("game %s: seat %d played %s", game_id, seat, action.text)
         self.broadcast(live)
         if after.is_over:

@@ -271,6 +271,7 @@ def test_a_double_click_on_an_action_sends_it_once(server: Server, browser: Brow
     page.wait_for_timeout(300)
     assert len(posts) == 1 and actions(page) == 1
     assert page.inner_text("#error") == ""
+    assert "reserves a tier 3 card (" in page.inner_text("#log")      # the log names the card
     assert page.errors == []  # type: ignore[attr-defined]
 
 

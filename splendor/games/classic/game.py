@@ -129,6 +129,14 @@ class ClassicGame(MarketGame):
         return {"id": noble.id, "points": noble.points,
                 "requires": {g: v for g, v in zip(PALETTE.names, noble.requires) if v}}
 
+    def public_details(self, action: Action, after: Game) -> dict[str, Any]:
+        details = super().public_details(action, after)
+        seat = self.seat
+        came = [n for n in after.seat_nobles[seat] if n not in self.seat_nobles[seat]]  # type: ignore[attr-defined]
+        if came:                                  # chosen, or the one that visits by itself at the end of a turn
+            details["nobles"] = [self._noble_view(n) for n in came]
+        return details
+
     def view(self, seat: int | None) -> dict[str, Any]:
         v = self._base_view(seat)
         v["nobles"] = [self._noble_view(n) for n in self.nobles]

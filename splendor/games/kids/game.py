@@ -512,6 +512,28 @@ class KidsGame(Game):
         else:
             self.pending = self._village_steps(road.end) + [["extra_turn"]]
 
+    def public_details(self, action: Action, after: Game) -> dict[str, Any]:
+        o: Any = after
+        seat = self.seat
+        details: dict[str, Any] = {}
+        if action.kind == "move":
+            space = self.board.spaces[self._road_by_number[action.args[0]].end]
+            details["to"] = {"name": space.name, "kind": space.kind}
+            if space.kind == "village":
+                details["extra_turn"] = True
+            flipped = [v for v in o.flipped if v not in self.flipped]
+            if flipped:
+                details["village_tile"] = EFFECT_NAMES[o.flipped[flipped[0]]]
+        gained = []                              # City tiles, chosen or taken by themselves on arrival
+        for c in range(RESOURCE_COUNT):
+            more = o.active[seat][c] + o.used[seat][c] - self.active[seat][c] - self.used[seat][c]
+            gained += [PALETTE.names[c]] * max(0, more)
+        if gained:
+            details["city_tiles"] = gained
+        if o.medal[seat] != self.medal[seat]:
+            details["medal"] = o.medal[seat] + 1         # as the view numbers them, from 1
+        return details
+
     def _village_steps(self, village: str) -> list[list[Any]]:
         """Flip a face-down Village tile (Mysteries) and apply it; the steps it sets off."""
         effect = self.village_tiles.pop(village, None)

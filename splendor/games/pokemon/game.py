@@ -186,6 +186,13 @@ class PokemonGame(MarketGame):
                 "cost": dict(zip(PALETTE.names, c.cost)), "evolves_to": c.evolves_to or None,
                 "evolve": {PALETTE.names[c.evolve_bonus]: c.evolve_count} if c.evolves_to else {}}
 
+    def public_details(self, action: Action, after: Game) -> dict[str, Any]:
+        details = super().public_details(action, after)
+        if action.kind == "evolve":
+            details["card"] = self._card_view(action.args[0])
+            details["into"] = self._card_view(after.bought[self.seat][-1])  # type: ignore[attr-defined]
+        return details
+
     def view(self, seat: int | None) -> dict[str, Any]:
         v = self._base_view(seat)
         for s, sv in enumerate(v["seats"]):

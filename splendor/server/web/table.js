@@ -89,7 +89,7 @@ function renderStatus() {
   if (mode === "replay") {
     status.textContent = state.upto === 0 ? "Replay: the start" :
       `Replay: action ${state.upto} of ${state.total} — ${seatName(state.lastSeat)} ${describe(state.payload.game,
-        state.lastAction)}`;
+        state.lastAction, state.lastDetails)}`;
   } else if (view.is_over) {
     status.textContent = "The game is over.";
   } else if (view.legal_actions.length) {
@@ -104,7 +104,7 @@ function renderLog() {
   const log = document.getElementById("log");
   const entries = (state.payload.log || []).slice().reverse();
   morph(log, entries.map((e) => el("li", { value: e.n, "data-key": `log:${e.n}` },
-    `${seatName(e.seat)} ${describe(state.payload.game, e.action)}.`)));
+    `${seatName(e.seat)} ${describe(state.payload.game, e.action, e.details)}.`)));
 }
 
 function renderEnd() {
@@ -213,6 +213,7 @@ async function loadReplay(upto) {
     state.payload.log = full.log.filter((e) => e.n <= data.upto);
     const last = state.payload.log[state.payload.log.length - 1];
     state.lastSeat = last ? last.seat : 0; state.lastAction = data.action;
+    state.lastDetails = last ? last.details : null;
   }
   document.getElementById("step").textContent = `${data.upto} / ${data.total}`;
   render();

@@ -22,9 +22,45 @@ function where(slot, game) {
   return `the card at ${game === "pokemon" ? "level" : "tier"} ${tier}, slot ${n}`;
 }
 
-export function describe(game, text) {
+// A card in words: "Pikachu (level 1, 1★, Poké Ball bonus)"; "a tier 2 card: 2★, red bonus, costs 5 black".
+export function cardWords(game, card) {
+  const ball = (colour) => game === "pokemon" ? (BALL_NAMES[colour] || colour) : colour;
+  const costs = Object.entries(card.cost || {}).filter(([, n]) => n).map(([c, n]) => `${n} ${ball(c)}`);
+  const worth = [card.points ? `${card.points}★` : "no points",
+    `${card.bonus_count > 1 ? "double " : ""}${ball(card.bonus)} bonus`, costs.length ? `costs ${list(costs)}` : "free"];
+  if (game === "pokemon") return `${card.name} (level ${card.level}, ${worth.join(", ")})`;
+  return `a tier ${card.tier} card (${worth.join(", ")})`;
+}
+
+const BALL_NAMES = { red: "Poké Ball", blue: "Great Ball", black: "Ultra Ball", pink: "Heal Ball", yellow: "Quick Ball",
+  master: "Master Ball" };
+
+function nobleWords(game, noble) {
+  const needs = Object.entries(noble.requires).map(([c, n]) => `${n} ${c}`);
+  return `noble ${noble.id} visits (${noble.points}★, for ${list(needs)} bonuses)`;
+}
+
+// What happened, in full words, when the server's log gives what everyone saw of it (details).
+export function describe(game, text, details = null) {
+  const base = describeText(game, text, details || {});
+  const then = [];
+  const d = details || {};
+  for (const noble of d.nobles || []) then.push(nobleWords(game, noble));
+  if (d.village_tile) then.push(`turns up ${d.village_tile === "Treasure" ? "a Treasure" : `the ${d.village_tile}`}`);
+  if (d.city_tiles) then.push(`takes ${list(d.city_tiles.map((c) => `a ${KIDS_WORD[c] || c} City tile`))}`);
+  if (d.medal) then.push(`receives Queen's Medal ${d.medal}`);
+  if (d.extra_turn) then.push("plays again (a village)");
+  return [base, ...then].join("; ");
+}
+
+function describeText(game, text, d) {
   const w = text.split(" ");
   const name = (l) => colourName(game, l);
+  const verb = game === "pokemon" ? "catches" : "buys";
+  if (d.card && (w[0] === "buy" || w[0] === "catch")) return `${verb} ${cardWords(game, d.card)}`;
+  if (d.card && w[0] === "reserve" && w[1] !== "deck") return `reserves ${cardWords(game, d.card)}`;
+  if (d.card && d.into && w[0] === "evolve") return `evolves ${d.card.name} into ${cardWords(game, d.into)}`;
+  if (d.to && w[0] === "move") return `${describeText(game, text, {})} to ${d.to.name}`;
   switch (w[0]) {
     case "take":
       if (w[1] === "y" && game === "kids" && w.length === 2) return "takes a gold coin";
