@@ -28,7 +28,7 @@ from splendor.arena.standings import standings
 from splendor.bots import decide, make_bot
 from splendor.bots.base import decision_for
 from splendor.bots.search import LEVELS, SearchBot, level_iterations, warm_compiled_search
-from splendor.compiled import COVERED
+from splendor.bots.compiled_search import GAMES as COVERED
 
 
 def iterations_per_second(game_name: str, after: int, iterations: int = 1000, engine: str = "auto") -> float:

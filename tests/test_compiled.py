@@ -25,7 +25,7 @@ def uniform(game: Game, legal: list[Action], rng: random.Random) -> Action:
 
 
 def buy_first(game: Game, legal: list[Action], rng: random.Random) -> Action:
-    buys = [a for a in legal if a.kind in ("buy", "buy_reserved", "evolve")]
+    buys = [a for a in legal if a.kind in ("buy", "buy_reserved", "evolve", "move")]
     return (buys or legal)[rng.randrange(len(buys or legal))]
 
 
@@ -49,6 +49,12 @@ def compare(reference: Game, policy: Policy, rng: random.Random, steps: int = 10
 
 
 GAMES = compiled.COVERED
+KIDS_VARIANTS: list[dict[str, object]] = [{}, {"mysteries": True}, {"short": True}]
+
+
+def variants(name: str, seed: int) -> dict[str, object]:
+    """The options of a game to compare: Kids turns through the full game, the Mysteries and the short game."""
+    return KIDS_VARIANTS[seed % 3] if name == "kids" else {}
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -57,8 +63,9 @@ GAMES = compiled.COVERED
 def test_a_compiled_game_is_dealt_exactly_as_the_reference_deals_it(name: str, players: int,
                                                                      first_player: int | str) -> None:
     for seed in [0, 1, 2**40 + 7, 2**62 + 5] + list(range(3, 30)):
-        reference = splendor.new_game(name, players=players, seed=seed, first_player=first_player)
-        fast = compiled.new_game(name, players=players, seed=seed, first_player=first_player)
+        options = variants(name, seed)
+        reference = splendor.new_game(name, players=players, seed=seed, first_player=first_player, **options)
+        fast = compiled.new_game(name, players=players, seed=seed, first_player=first_player, **options)
         assert fast.to_reference().to_json() == reference.to_json()
 
 
@@ -66,9 +73,9 @@ def test_a_compiled_game_is_dealt_exactly_as_the_reference_deals_it(name: str, p
 @pytest.mark.parametrize("policy", [uniform, buy_first], ids=["random", "buyfirst"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_and_buy_first_games_agree_at_every_step(name: str, policy: Policy, players: int) -> None:
-    steps = sum(compare(splendor.new_game(name, players=players, seed=seed), policy, random.Random(seed))
-                for seed in range(20))
-    assert steps > 1000
+    steps = sum(compare(splendor.new_game(name, players=players, seed=seed, **variants(name, seed)), policy,
+                        random.Random(seed)) for seed in range(20))
+    assert steps > 20 * 20                     # whole games: 20 decisions each at the very least
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -79,7 +86,7 @@ def test_greedy_bots_games_agree_at_every_step(name: str) -> None:
         def greedy(game: Game, legal: list[Action], rng: random.Random) -> Action:
             return decide(bots[game.current_player], game)  # type: ignore[index]
 
-        compare(splendor.new_game(name, players=3, seed=seed), greedy, random.Random(seed))
+        compare(splendor.new_game(name, players=3, seed=seed, **variants(name, seed)), greedy, random.Random(seed))
 
 
 def test_pokemon_evolutions_are_offered_and_made_the_same_way() -> None:
@@ -94,7 +101,8 @@ def test_pokemon_evolutions_are_offered_and_made_the_same_way() -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_turn_caps_and_stalls_end_the_same_way(name: str) -> None:
     for seed in range(10):
-        compare(splendor.new_game(name, players=2, seed=seed, max_turns=7 + seed), uniform, random.Random(seed))
+        compare(splendor.new_game(name, players=2, seed=seed, max_turns=7 + seed, **variants(name, seed)), uniform,
+                random.Random(seed))
     if name != "classic":
         return
     from tests.classic.test_rulings import _stuck
@@ -110,7 +118,8 @@ def test_turn_caps_and_stalls_end_the_same_way(name: str) -> None:
        prefix=st.integers(0, 150), cap=st.none() | st.integers(1, 60))
 def test_from_any_reachable_state_the_engines_agree(name: str, seed: int, players: int, prefix: int,
                                                     cap: int | None) -> None:
-    reference = splendor.new_game(name, players=players, seed=seed, max_turns=cap, first_player="random")
+    reference = splendor.new_game(name, players=players, seed=seed, max_turns=cap, first_player="random",
+                                  **variants(name, seed))
     rng = random.Random(seed)
     for _ in range(prefix):
         if reference.is_over:
@@ -145,21 +154,50 @@ def test_playouts_are_deterministic_and_play_whole_games(name: str) -> None:
     assert compiled.playouts(name, players=2, games=20, seed=1, max_turns=4) <= 20 * 4 * 6
 
 
-def test_games_the_compiled_engine_does_not_cover_are_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="covers classic, pokemon so far, not 'kids'"):
-        compiled.playouts("kids")
-    with pytest.raises(ValueError, match="covers classic, pokemon so far"):
-        compiled.from_reference(splendor.new_game("kids"))
+def test_bad_requests_are_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="plays classic, pokemon, kids, not 'chess'"):
+        compiled.playouts("chess")
     with pytest.raises(ValueError, match="policy"):
         compiled.playouts("classic", policy="smart")
+    with pytest.raises(ValueError, match="cannot be short"):
+        compiled.playouts("kids", short=True, mysteries=True)
+    with pytest.raises(ValueError, match="give no board"):
+        compiled.playouts("kids", board=["A1-front", "A2-front", "A3-back"])
+
+
+def test_kids_on_a_chosen_or_transcribed_board_plays_as_the_reference() -> None:
+    from splendor.games.kids.board import side_data
+
+    chosen = ["A1-back", "A2-front", "A3-back"]
+    transcribed = [dict(side_data("A1-front"), title="Copied")] + ["A2-back", "A3-front"]
+    for board in (chosen, transcribed):
+        for seed in range(4):
+            reference = splendor.new_game("kids", players=3, seed=seed, mysteries=True, board=board)
+            assert compiled.new_game("kids", players=3, seed=seed, mysteries=True,
+                                     board=board).to_reference().to_json() == reference.to_json()
+            compare(reference, buy_first, random.Random(seed))
+
+
+def test_kids_villages_city_tiles_and_medals_are_met_in_the_comparison() -> None:
+    """The comparison reaches every Mysteries tile, the Marketplace, the Thief's gift, a Drought's discards and
+    the Medals, not only takes and moves."""
+    kinds: set[str] = set()
+    for seed in range(40):
+        reference = splendor.new_game("kids", players=3, seed=seed, mysteries=True)
+        compare(reference, buy_first, random.Random(seed))
+        kinds.update(a.kind for a in reference.history)
+        kinds.update(f"tile:{t}" for t in reference.flipped.values())  # type: ignore[attr-defined]
+    assert {"give", "discard", "return", "city_stack", "city_market", "medal"} <= kinds
+    assert {"tile:tornado", "tile:treasure", "tile:drought", "tile:thief", "tile:queens_gem"} <= kinds
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_batch_plays_each_of_its_games_exactly_as_a_single_game(name: str) -> None:
     seeds = list(range(100, 116))
-    batch = compiled.Batch(name, games=16, players=3)
+    options = {"mysteries": True} if name == "kids" else {}
+    batch = compiled.Batch(name, games=16, players=3, **options)
     batch.reset(seeds)
-    singles = [compiled.new_game(name, players=3, seed=s) for s in seeds]
+    singles = [compiled.new_game(name, players=3, seed=s, **options) for s in seeds]
     rng = random.Random(5)
     while not batch.over().all():
         masks = batch.masks()

@@ -23,6 +23,10 @@ from numba import njit
 from splendor.compiled import market as m
 from splendor.compiled.rng import below, next64, shuffle
 
+GAMES = ("classic", "pokemon")
+"""The games searched here; Kids' search runs in Python (its compiled engine is there, its playout policy and
+evaluation not yet)."""
+
 _UNIT = 1.0 / 9007199254740992.0              # 2**-53
 
 

@@ -9,7 +9,7 @@ ended). Every seat's decisions are in the tree, each node scored for the seat th
 The evaluation is a plug-in (`Evaluator`): the default gives priors from the kinds of the actions and values from
 playouts; a learned policy-and-value network can replace both, as AlphaZero does.
 
-For the games the compiled engine plays (classic, Pokémon) the same search runs in compiled code
+For classic and Pokémon the same search runs in compiled code
 (``splendor.bots.compiled_search``, about 35 times the iterations a second), and the hard level spends that
 speed on more iterations (``COMPILED_LEVELS``). Without Numba, or with another evaluator, this module's Python
 search on the reference engine plays instead.
@@ -83,13 +83,13 @@ def compiled_search() -> Any:
 def warm_compiled_search() -> None:
     """Load the compiled search now (compiling it, the first time on a machine, about ten seconds), by a short
     search of each game it plays; nothing when Numba is missing."""
-    if compiled_search() is None:
+    module = compiled_search()
+    if module is None:
         return
     from splendor.bots.base import decision_for
-    from splendor.compiled import COVERED
     from splendor.games import new_game
 
-    for name in COVERED:
+    for name in module.GAMES:
         SearchBot(iterations=2, engine="compiled").search(decision_for(new_game(name, players=2)))
 
 # How promising each kind of action is before any search: progress first, three tokens next, reserving least.
@@ -260,19 +260,17 @@ class SearchBot:
         compiled engine was asked for and cannot serve."""
         if self.engine == "reference":
             return None
-        from splendor.compiled import COVERED
-
         reason = None
-        if game not in COVERED:
-            reason = f"the compiled engine does not play {game!r}"
+        module = compiled_search()
+        if module is None:
+            reason = "Numba cannot be imported"
+        elif game not in module.GAMES:
+            reason = f"the compiled search does not play {game!r} yet"
         elif type(self.evaluator) is not PlayoutEvaluator:
             reason = "the compiled search evaluates by playouts only"
-        module = compiled_search() if reason is None else None
-        if module is None and reason is None:
-            reason = "Numba cannot be imported"
         if reason is not None and self.engine == "compiled":
             raise ValueError(f"cannot search on the compiled engine: {reason}")
-        return module
+        return None if reason is not None else module
 
     def _search_compiled(self, module: Any, decision: Decision, limit: int, start: float) -> SearchResult:
         """The search in compiled code from one determinization of the decision (the compiled search deals the
