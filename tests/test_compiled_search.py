@@ -15,13 +15,14 @@ from hypothesis import strategies as st
 import splendor
 import splendor.compiled as compiled
 from splendor.bots import decision_for, make_bot
-from splendor.bots import compiled_search as cs
+from splendor.bots import compiled_kids as ck, compiled_market as cs
 from splendor.bots.search import COMPILED_LEVELS, SearchBot, hint
-from splendor.compiled import market as m
+from splendor.compiled import kids as kids_kernel, market as m
 from splendor.core.game import Game
 from tests.playouts import playout, random_game
 
 MARKET_GAMES = ("classic", "pokemon")
+ALL_GAMES = ("classic", "pokemon", "kids")
 
 
 def _cards(game: Game) -> Counter[int]:
@@ -150,11 +151,79 @@ def test_the_levels_spend_the_compiled_budget_there(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_compiled_engine_asked_for_where_it_cannot_serve_is_a_clear_error() -> None:
-    kids = splendor.new_game("kids", players=2, seed=1)
-    with pytest.raises(ValueError, match="does not play .kids. yet"):
-        SearchBot(engine="compiled").search(decision_for(kids))
+    class Fixed:
+        def value(self, game: Game, rng: random.Random) -> list[float]:
+            return [0.5] * game.players
+
+        def priors(self, game: Game, legal: list[object]) -> None:
+            return None
+
+    g = splendor.new_game("kids", players=2, seed=1)
+    with pytest.raises(ValueError, match="evaluates by playouts only"):
+        SearchBot(engine="compiled", evaluator=Fixed()).search(decision_for(g))  # type: ignore[arg-type]
+    assert SearchBot(iterations=30, evaluator=Fixed()).search(decision_for(g)).iterations == 30   # in Python
     with pytest.raises(ValueError, match="engine is one of"):
         SearchBot(engine="gpu")
+
+
+def _kids_states(seeds: range):  # type: ignore[no-untyped-def]
+    for seed in seeds:
+        g = random_game("kids", 2 + seed % 3, seed, mysteries=seed % 2 == 0)
+        for step, state in enumerate(playout(g, random.Random(seed))):
+            if step % 3 == 0:
+                yield state
+
+
+def test_the_compiled_kids_policy_and_progress_are_the_games_own() -> None:
+    """Progress, the next road's needs and the plain payment equal the reference's; a move chosen goes along a
+    payable road nearest the Palace; a take brings what the next road needs."""
+    need = np.zeros(5, dtype=np.int64)
+    pay = np.zeros(12, dtype=np.int64)
+    legal = np.empty(4096, dtype=np.int64)
+    rng = np.array([3], dtype=np.uint64)
+    moves = takes = 0
+    for g in _kids_states(range(8)):
+        fast = compiled.from_reference(g)
+        route = ck.Route(g, fast._kernel.tables(fast.state, fast.options))
+        s, seat = fast.state, g.seat  # type: ignore[attr-defined]
+        assert [ck.progress(s, p, route.distance, route.moves) for p in range(g.players)] == pytest.approx(
+            g.progress())
+        ck._needs(s, seat, route.next_road, need)
+        assert need.tolist() == g._needs(seat)  # type: ignore[attr-defined]
+        count = kids_kernel.legal_into(s, legal)
+        a = ck.playout_action(s, legal, count, rng, route.distance, route.next_road, need, pay)
+        action = g.actions[int(a)]
+        assert action in g.legal_actions()
+        if action.kind == "move":
+            moves += 1
+            road = g._road_by_number[action.args[0]]  # type: ignore[attr-defined]
+            payable = [r for r in g._roads_from[g.space[seat]]  # type: ignore[attr-defined]
+                       if any(x.kind == "move" and x.args[0] == r.number for x in g.legal_actions())]
+            assert g._distance[road.end] == min(g._distance[r.end] for r in payable)  # type: ignore[attr-defined]
+            purse, active = g.purse[seat], g.active[seat]  # type: ignore[attr-defined]
+            assert action.args[1] == g._plain_payment(road, purse, active)  # type: ignore[attr-defined]
+        elif action.kind in ("take", "take2") and any(g._needs(seat)):  # type: ignore[attr-defined]
+            takes += 1
+            assert any(g._needs(seat)[c] for c in action.args)  # type: ignore[attr-defined]
+    assert moves > 20 and takes > 20
+
+
+def test_the_compiled_kids_determinization_deals_the_stack_and_the_tiles_anew_and_leaks_nothing() -> None:
+    pool = np.empty(64, dtype=np.int64)
+    for g in _kids_states(range(4)):
+        fast = compiled.from_reference(g)
+        twin = compiled.from_reference(g.determinize(0, random.Random(1)))
+        outs = []
+        for root in (fast, twin):
+            out = np.empty_like(root.state)
+            ck.determinize_into(root.state, np.array([9], dtype=np.uint64), out, pool)
+            dealt = root.clone()
+            dealt.state = out
+            outs.append(dealt.to_reference())
+        assert outs[0].to_json() == outs[1].to_json()
+        for seat in range(g.players):
+            assert outs[0].view(seat) == g.view(seat)
+        assert sorted(outs[0].stack) == sorted(g.stack)  # type: ignore[attr-defined]
 
 
 def test_a_time_bound_compiled_search_stops_in_time_and_grows_its_tree() -> None:
@@ -164,8 +233,9 @@ def test_a_time_bound_compiled_search_stops_in_time_and_grows_its_tree() -> None
     assert sum(v for _, v, _ in result.actions) == result.iterations
 
 
-def test_the_hard_bot_plays_a_whole_game_on_the_compiled_engine() -> None:
-    g = splendor.new_game("pokemon", players=2, seed=11, max_turns=300)
+@pytest.mark.parametrize("name", ALL_GAMES)
+def test_the_bot_plays_a_whole_game_on_the_compiled_engine(name: str) -> None:
+    g = splendor.new_game(name, players=2, seed=11, max_turns=300, **({"mysteries": True} if name == "kids" else {}))
     bots = [SearchBot(seed=1, iterations=3000), make_bot("greedy", seed=2)]
     while not g.is_over:
         seat = g.current_player

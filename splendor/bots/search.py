@@ -9,9 +9,9 @@ ended). Every seat's decisions are in the tree, each node scored for the seat th
 The evaluation is a plug-in (`Evaluator`): the default gives priors from the kinds of the actions and values from
 playouts; a learned policy-and-value network can replace both, as AlphaZero does.
 
-For classic and Pokémon the same search runs in compiled code
-(``splendor.bots.compiled_search``, about 35 times the iterations a second), and the hard level spends that
-speed on more iterations (``COMPILED_LEVELS``). Without Numba, or with another evaluator, this module's Python
+The same search runs in compiled code (``splendor.bots.compiled_search``: about 35 times the iterations a second
+in classic and Pokémon, 15 in Kids), and the hard level spends that speed on more iterations
+(``COMPILED_LEVELS``). Without Numba, or with another evaluator, this module's Python
 search on the reference engine plays instead.
 """
 
@@ -44,6 +44,10 @@ COMPILED_LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 60000}
 times the iterations, still under one second a move (docs/bots.md); easy and medium keep their budgets, so
 they stay the gentle opponents they were."""
 
+COMPILED_GAME_LEVELS: dict[str, dict[str, int]] = {"kids": {"easy": 10, "medium": 60, "hard": 20000}}
+"""A game's own compiled budgets: Kids' playouts are longer (to the Palace), so hard spends ten times its Python
+budget rather than 24."""
+
 ENGINES = ("auto", "compiled", "reference")
 """Where the search runs: ``compiled`` when it can (``auto``), or by force either way (for comparisons)."""
 
@@ -59,7 +63,7 @@ def level_iterations(level: str, game: str | None = None, compiled: bool = False
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     if compiled:
-        return COMPILED_LEVELS[level]
+        return COMPILED_GAME_LEVELS.get(game or "", {}).get(level, COMPILED_LEVELS[level])
     return GAME_LEVELS.get(game or "", {}).get(level, LEVELS[level])
 
 
@@ -275,15 +279,13 @@ class SearchBot:
     def _search_compiled(self, module: Any, decision: Decision, limit: int, start: float) -> SearchResult:
         """The search in compiled code from one determinization of the decision (the compiled search deals the
         hidden cards anew every iteration, from what the seat sees only)."""
-        from splendor.compiled import from_reference
-
         rng = self._rng
         game = decision.sample(rng)  # type: ignore[misc]
         evaluator = self.evaluator
         assert isinstance(evaluator, PlayoutEvaluator)
         depth = game.playout_depth if evaluator.depth is None else evaluator.depth
         left = None if self.seconds is None else max(0.0, start + self.seconds - time.perf_counter())
-        found, done = module.search(from_reference(game).state, decision.seat, rng.getrandbits(63), limit, left,
+        found, done = module.search(game, decision.seat, rng.getrandbits(63), limit, left,
                                     exploration=self.exploration, depth=depth, scale=evaluator.scale)
         stats = []
         for action in decision.legal:

@@ -45,3 +45,13 @@ def shuffle(rng: np.ndarray, items: np.ndarray, length: int) -> None:
         t = items[i]
         items[i] = items[j]
         items[j] = t
+
+
+_UNIT = 1.0 / 9007199254740992.0              # 2**-53
+
+
+@njit(cache=True)
+def uniform(rng: np.ndarray) -> float:
+    """A uniform float in [0, 1) from the top 53 bits of the next output (for bots' policies; the rules draw only
+    with ``below`` and ``shuffle``)."""
+    return float(next64(rng) >> uint64(11)) * _UNIT

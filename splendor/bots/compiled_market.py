@@ -1,0 +1,213 @@
+"""What the search knows of classic Splendor and Splendor: Pokémon, in compiled code: dealing the hidden cards anew
+for a seat, the playout policy, the progress estimate and the priors of the actions' kinds, as
+``splendor.games.market`` and ``splendor.bots.search`` state them for the Python search."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from splendor.compiled import market as m
+from splendor.compiled.rng import below, shuffle, uniform
+
+
+# ----------------------------------------------------------------------------- determinization
+
+
+@njit(cache=True)
+def determinize_into(root: np.ndarray, seat: int, rng: np.ndarray, out: np.ndarray, pool: np.ndarray) -> None:
+    """``out`` := ``root`` with what ``seat`` cannot see dealt anew: each deck together with the cards the other
+    seats reserved face down from it, shuffled and dealt back (as the reference's ``determinize``). The pool is
+    sorted before the shuffle, so the deal depends only on what the seat knows, never on the hidden order."""
+    out[:] = root
+    kind = root[m.KIND]
+    players = root[m.PLAYERS]
+    for r in range(m.ROW_COUNT[kind]):             # every deck: Pokémon's rare and legendary ones too
+        n = 0
+        for i in range(root[m.DECK_N + r]):
+            pool[n] = root[m.DECKS + r * m.DECK_ROOM + i]
+            n += 1
+        for s in range(players):
+            if s == seat:
+                continue
+            for i in range(root[m.RESERVED_N + s]):
+                cid = root[m.RESERVED + s * m.RESERVE_LIMIT + i]
+                if root[m.SECRET + s * m.RESERVE_LIMIT + i] == 1 and m.CARD_ROW[kind, cid] == r:
+                    pool[n] = cid
+                    n += 1
+        pool[:n].sort()
+        shuffle(rng, pool, n)
+        for s in range(players):
+            if s == seat:
+                continue
+            for i in range(root[m.RESERVED_N + s]):
+                cid = root[m.RESERVED + s * m.RESERVE_LIMIT + i]
+                if root[m.SECRET + s * m.RESERVE_LIMIT + i] == 1 and m.CARD_ROW[kind, cid] == r:
+                    n -= 1
+                    out[m.RESERVED + s * m.RESERVE_LIMIT + i] = pool[n]
+        for i in range(n):
+            out[m.DECKS + r * m.DECK_ROOM + i] = pool[i]
+
+
+# ----------------------------------------------------------------------------- the playout policy
+
+
+@njit(cache=True)
+def _wanted_colours(s: np.ndarray, want: np.ndarray) -> None:
+    """How much the seat to move wants each colour: the shortfalls of its two nearest good cards (the market
+    games' ``_wanted_colours``)."""
+    kind = s[m.KIND]
+    seat = s[m.SEAT]
+    first_score, first_card, second_score, second_card = -1.0, -1, -1.0, -1
+    n_reserved = s[m.RESERVED_N + seat]
+    for k in range(3 * m.SLOTS + n_reserved):
+        if k < 3 * m.SLOTS:
+            cid = s[m.ROWS + k]
+        else:
+            cid = s[m.RESERVED + seat * m.RESERVE_LIMIT + k - 3 * m.SLOTS]
+        if cid < 0:
+            continue
+        total = 0
+        for c in range(m.WILD):
+            d = m.CARD_COST[kind, cid, c] - s[m.BONUS + seat * 5 + c] - s[m.TOKENS + seat * m.COLOURS + c]
+            if d > 0:
+                total += d
+        score = (m.CARD_POINTS[kind, cid] + 1) / (1 + total)
+        if score > first_score:
+            second_score, second_card = first_score, first_card
+            first_score, first_card = score, cid
+        elif score > second_score:
+            second_score, second_card = score, cid
+    want[:] = 0.0
+    for j in range(2):
+        weight, cid = (first_score, first_card) if j == 0 else (second_score, second_card)
+        if cid < 0:
+            continue
+        for c in range(m.WILD):
+            d = m.CARD_COST[kind, cid, c] - s[m.BONUS + seat * 5 + c] - s[m.TOKENS + seat * m.COLOURS + c]
+            if d > 0:
+                want[c] += weight * d
+    want[m.WILD] = 10.0                       # never return a wild token if another will do
+
+
+@njit(cache=True)
+def _card_of_buy(s: np.ndarray, a: int) -> int:
+    """The card a legal buy action takes (from the display or the seat's reserved cards)."""
+    kind = s[m.KIND]
+    if a >= m.BUY_RESERVED[kind]:
+        return s[m.RESERVED + s[m.SEAT] * m.RESERVE_LIMIT + a - m.BUY_RESERVED[kind]]
+    offset = a - m.BUY
+    for r in range(m.ROW_COUNT[kind] - 1, -1, -1):
+        if offset >= m.ROW_BUY[kind, r]:
+            return s[m.ROWS + r * m.SLOTS + offset - m.ROW_BUY[kind, r]]
+    return -1
+
+
+@njit(cache=True)
+def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray, want: np.ndarray) -> int:
+    """The market games' playout policy (``MarketGame.playout_action``): buy the most valuable card (points
+    first); otherwise take the tokens that bring the nearest good cards closest; return what they need least;
+    take any follow-up choice at random, evolving rather than declining."""
+    kind = s[m.KIND]
+    phase = s[m.PHASE]
+    if phase == m.MAIN:
+        best, best_value = -1, -1.0
+        for a in range(m.BUY, m.RETURN[kind]):
+            if mask[a]:
+                cid = _card_of_buy(s, a)
+                value = m.CARD_POINTS[kind, cid] * 3 + m.CARD_BONUS_COUNT[kind, cid] + uniform(rng)
+                if value > best_value:
+                    best, best_value = a, value
+        if best >= 0:
+            return best
+        _wanted_colours(s, want)
+        for a in range(m.RESERVE):                       # the takes: three colours, fewer, two of one
+            if mask[a]:
+                total = 0.0
+                for k in range(3):
+                    c = m.TAKE_COLOURS[a, k]
+                    if c >= 0:
+                        total += want[c]
+                value = total * (2.0 if a >= m.TAKE2 else 1.0) + uniform(rng) * 0.5
+                if value > best_value:
+                    best, best_value = a, value
+        if best >= 0:
+            return best
+    elif phase == m.RETURN_PHASE:
+        _wanted_colours(s, want)
+        best, best_value = -1, math.inf
+        for c in range(m.COLOURS):
+            a = m.RETURN[kind] + c
+            if mask[a]:
+                value = want[c] + uniform(rng) * 0.1
+                if value < best_value:
+                    best, best_value = a, value
+        return best
+    elif phase == m.CHOICE and kind == m.POKEMON and count > 1:
+        k = below(rng, count - 1)                        # evolving is never worse than declining
+        for a in range(m.ACTION_COUNT[kind]):
+            if mask[a] and a != m.EVOLVE_NONE:
+                if k == 0:
+                    return a
+                k -= 1
+    k = below(rng, count)
+    for a in range(m.ACTION_COUNT[kind]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def progress(s: np.ndarray, seat: int, bonus_weight: float, token_weight: float) -> float:
+    """Points, plus ``bonus_weight`` points a card bonus and ``token_weight`` a token (the market games'
+    ``progress``)."""
+    total = float(s[m.POINTS + seat])
+    for c in range(m.WILD):
+        total += bonus_weight * s[m.BONUS + seat * 5 + c]
+    for c in range(m.COLOURS):
+        total += token_weight * s[m.TOKENS + seat * m.COLOURS + c]
+    return total
+
+
+@njit(cache=True)
+def values_into(s: np.ndarray, out: np.ndarray, scale: float, bonus_weight: float, token_weight: float) -> None:
+    """Each seat's share of the win: the result when the game is over (a sole winner 1, shared 1/k, none 1/n),
+    else a logistic of its progress lead over the best other seat."""
+    players = s[m.PLAYERS]
+    if s[m.PHASE] == m.OVER:
+        winners = s[m.WINNERS_N]
+        for p in range(players):
+            out[p] = 1.0 / players if winners == 0 else 0.0
+        for i in range(winners):
+            out[s[m.WINNERS + i]] = 1.0 / winners
+        return
+    for p in range(players):
+        mine = progress(s, p, bonus_weight, token_weight)
+        best = -math.inf
+        for q in range(players):
+            if q != p:
+                best = max(best, progress(s, q, bonus_weight, token_weight))
+        out[p] = 1.0 / (1.0 + math.exp(-(mine - best) / scale))
+
+
+def _prior_table() -> np.ndarray:
+    """The kinds' prior weights (``search.KIND_WEIGHT``, three tokens 2, fewer 1) by [game kind, action index]."""
+    from splendor.bots.search import KIND_WEIGHT
+
+    table = np.ones((len(m.TABLES), m.MAX_ACTIONS), dtype=np.float64)
+    for kind, actions in enumerate(m.TABLES):
+        for a in actions:
+            if a.kind == "take":
+                table[kind, a.index] = 2.0 if len(a.args) == 3 else 1.0
+            else:
+                table[kind, a.index] = KIND_WEIGHT.get(a.kind, 1.0)
+    return table
+
+
+PRIORS = _prior_table()
+
+
