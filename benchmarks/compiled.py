@@ -105,24 +105,29 @@ def first_start() -> tuple[float, float]:
     return cold, time.perf_counter() - start
 
 
+def speed_table(seconds: float) -> None:
+    print("| game | players | reference | compiled, stepped from Python | compiled playouts, random | "
+          "compiled playouts, buy-first | playouts ÷ reference |\n|---|---|---|---|---|---|---|")
+    for name in compiled.COVERED:
+        for players in (2, 3, 4):
+            ref = bench(name, players, seconds)["decisions_per_second"]
+            step = stepped(name, players, seconds)
+            rand = in_playouts(name, players, seconds, "random")
+            buy = in_playouts(name, players, seconds, "buyfirst")
+            print(f"| {name} | {players} | {ref:,.0f} | {step:,.0f} | {rand:,.0f} | {buy:,.0f} | {rand / ref:,.0f}× |",
+                  flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="per speed figure (0: no speed table)")
     parser.add_argument("--compare", type=int, default=0, help="games per player count to compare side by side")
     parser.add_argument("--first-start", action="store_true")
     args = parser.parse_args()
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"{datetime.date.today()}, one core\n")
-    print("| game | players | reference | compiled, stepped from Python | compiled playouts, random | "
-          "compiled playouts, buy-first | playouts ÷ reference |\n|---|---|---|---|---|---|---|")
-    for name in compiled.COVERED:
-        for players in (2, 3, 4):
-            ref = bench(name, players, args.seconds)["decisions_per_second"]
-            step = stepped(name, players, args.seconds)
-            rand = in_playouts(name, players, args.seconds, "random")
-            buy = in_playouts(name, players, args.seconds, "buyfirst")
-            print(f"| {name} | {players} | {ref:,.0f} | {step:,.0f} | {rand:,.0f} | {buy:,.0f} | {rand / ref:,.0f}× |",
-                  flush=True)
+    if args.seconds > 0:
+        speed_table(args.seconds)
     if args.compare:
         for name in compiled.COVERED:
             start = time.perf_counter()

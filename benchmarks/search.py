@@ -92,7 +92,13 @@ def engines(games: int, speed_games: int, names: list[str], seed: int) -> None:
         if games <= 0:
             break
         bots = ["ismcts:hard", "ismcts:hard@reference"]
-        results = list(run_matches(schedule(name, 2, bots, games, seed)))
+        results = []
+        for result in run_matches(schedule(name, 2, bots, games, seed)):
+            results.append(result)
+            if len(results) % 25 == 0 and len(results) < games:     # a running tally of a long match
+                tally = {s.bot: s for s in standings(results, bots)}
+                print(f"  {name}: after {len(results)} games, new hard {tally[bots[0]].wins} wins, old hard "
+                      f"{tally[bots[1]].wins}, {tally[bots[0]].shared} shared", flush=True)
         new, old = (({s.bot: s for s in standings(results, bots)})[b] for b in bots)
         low, high = new.interval
         print(f"{name}: hard (compiled, {level_iterations('hard', name, compiled=True):,} iterations) won "
