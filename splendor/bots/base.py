@@ -55,6 +55,21 @@ BOTS: dict[str, str] = {
 BOT_SPECS = "random, greedy, ismcts[:easy|medium|hard|ITERATIONS][@compiled|reference], cmd:PROGRAM"
 
 
+def bot_display_name(spec: str) -> str:
+    """A bot's name as players say it, from its spec.
+
+    >>> bot_display_name("greedy"), bot_display_name("ismcts:hard"), bot_display_name("ismcts:800")
+    ('Greedy bot', 'Hard bot', 'Search bot (800 iterations)')
+    """
+    name, _, arg = spec.strip().partition(":")
+    if name.lower() == "ismcts":
+        level = (arg.partition("@")[0] or "medium").lower()
+        return f"Search bot ({level} iterations)" if level.isdigit() else f"{level.capitalize()} bot"
+    if name.lower() == "cmd":
+        return "Outside program"
+    return f"{name.capitalize()} bot"
+
+
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its spec: ``random``, ``greedy``, ``ismcts:hard`` (or ``ismcts:800`` iterations; a search
     runs on the compiled engine where it can, ``ismcts:hard@reference`` forces the Python one), ``cmd:./mybot``

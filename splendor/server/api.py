@@ -16,8 +16,10 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
+from splendor.bots.base import bot_display_name
 from splendor.core.record import Record
 from splendor.games import GAMES, replay
+from splendor.server.bots import SERVER_BOTS
 from splendor.server.guards import BoundsMiddleware, RateLimiter, RedactSecrets, client_address
 from splendor.server.live import GameManager, Refused
 from splendor.server.settings import Settings
@@ -103,6 +105,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, Any]:
         return {"ok": True, "games": sorted(GAMES), "live": len(manager().live),
                 "finished_in_memory": len(manager().finished)}
+
+    @app.get("/api/bots")
+    async def bots() -> dict[str, Any]:
+        """The bots a game may seat, each with its spec and its name as players say it."""
+        return {"bots": [{"spec": spec, "name": bot_display_name(spec)} for spec in SERVER_BOTS]}
 
     @app.post("/api/games", status_code=201, responses=refusals(400, 403, 404))
     async def create(body: NewGame, request: Request) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from splendor.core.actions import Action
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.games import GAMES, new_game
+from splendor.bots.base import bot_display_name
 from splendor.server.bots import SERVER_BOTS, BotPool, bot_seed
 from splendor.server.settings import Settings
 from splendor.server.watchers import TOO_SLOW, Watcher
@@ -159,7 +160,7 @@ class GameManager:
                     raise Refused(400, f"unknown bot {bot!r}; the server's bots are {', '.join(SERVER_BOTS)}")
                 if spec.get("profile") is not None:
                     raise Refused(400, f"seat {i} is a bot: only a person's seat keeps a Pokédex")
-                infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=display or bot, token_hash=None))
+                infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=display or bot_display_name(bot), token_hash=None))
             else:
                 raise Refused(400, f"seat {i} must be of kind human or bot, not {kind!r}")
         try:

@@ -224,3 +224,12 @@ def test_a_bot_playing_people_pauses_before_its_move_and_bots_alone_do_not(tmp_p
                 time.sleep(0.05)
     finally:
         server.stop()
+
+
+def test_bots_are_listed_and_seated_under_the_names_players_use(server: Server) -> None:
+    with server.client() as c:
+        bots = {b["spec"]: b["name"] for b in c.get("/api/bots").json()["bots"]}
+        assert bots["greedy"] == "Greedy bot" and bots["ismcts:hard"] == "Hard bot"
+        g = create(c, "classic", [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:easy"},
+                                  {"kind": "bot", "bot": "greedy", "name": "Gus"}])
+        assert [s["name"] for s in g["seats"]] == [None, "Easy bot", "Gus"]

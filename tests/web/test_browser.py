@@ -84,10 +84,11 @@ def take_by_clicks(page: Page) -> None:
 def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(server: Server,
                                                                                browser: Browser) -> None:
     page = open_lobby(browser, server)
-    page.click("#create")
-    link = page.locator("[data-open-seat='0']")
-    link.click()
+    page.click("#create")                                  # one person, one bot: straight to the seat
+    page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")
+    assert "Greedy bot" in page.inner_text("[data-seat='1']")
+    assert "first to 15★ · round 1" in page.inner_text("#status")
     deadline = time.monotonic() + 240
     while page.evaluate("document.body.dataset.over") != "true":
         assert time.monotonic() < deadline, "the game did not end"
@@ -108,6 +109,17 @@ def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(
         wait_past(page, before)
     assert page.locator("#game-over").is_visible()
     assert "Download the record" in page.locator("#game-over").inner_text()
+    assert page.evaluate("document.getElementById('game-over').getBoundingClientRect().top") < 200   # on top
+    first = page.url
+    page.click("#rematch")                                 # the same seats, a new game, straight to the seat
+    page.wait_for_url(lambda url: "/play/" in url and url != first)
+    page.wait_for_function("document.body.dataset.actions === '0'")
+    page.goto(server.base + "/")
+    page.wait_for_selector("#my-games tr[data-my-game]")
+    rows = page.locator("#my-games tr[data-my-game]")
+    assert rows.count() == 2
+    assert "won by" in rows.nth(1).inner_text() or "no winner" in rows.nth(1).inner_text()
+    assert "rejoin" in rows.nth(0).inner_text() and "Greedy bot" in rows.nth(0).inner_text()
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -238,7 +250,7 @@ def test_a_browser_claims_a_profile_and_keeps_its_pokemon_games_in_that_pokedex(
     page.select_option("#game", "pokemon")
     assert page.locator("#mark-me").is_checked()
     page.click("#create")
-    page.locator("[data-open-seat='0']").click()
+    page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")
     assert "dawn's Pokédex" in page.inner_text("#keep")
     with server.client() as c:                          # the profile is taken now: another browser cannot claim it

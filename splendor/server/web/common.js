@@ -118,3 +118,18 @@ export function myProfile() {
 export function keepProfile(name, secret) { localStorage.setItem(PROFILE_KEY, JSON.stringify({ name, secret })); }
 
 export function forgetProfile() { localStorage.removeItem(PROFILE_KEY); }
+
+// The games this browser plays, newest first (at most 30): each seat's link holds its secret, so it stays here.
+const GAMES_KEY = "splendor-my-games";
+
+export function myGames() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]");
+    return Array.isArray(kept) ? kept.filter((g) => g && typeof g.id === "string" && typeof g.link === "string") : [];
+  } catch (e) { return []; }
+}
+
+export function keepGame(entry) {
+  const others = myGames().filter((g) => !(g.id === entry.id && g.seat === entry.seat));
+  localStorage.setItem(GAMES_KEY, JSON.stringify([entry, ...others].slice(0, 30)));
+}

@@ -1,9 +1,8 @@
 // The lobby: create a game (game, options, 2-4 seats each a person or a bot), copy its links, see the games.
-import { api, el, forgetProfile, keepProfile, myProfile } from "/static/common.js";
+import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile } from "/static/common.js";
 
 const TITLES = { classic: "Splendor", pokemon: "Splendor: Pokémon", kids: "Splendor Kids" };
-const BOTS = [["greedy", "greedy bot"], ["ismcts:easy", "search bot, easy"], ["ismcts:medium", "search bot, medium"],
-  ["ismcts:hard", "search bot, hard"], ["random", "random bot"]];
+let BOTS = [];                          // [spec, name] of each bot the server seats (GET /api/bots)
 
 function seatRow(i) {
   const kind = el("select", { "aria-label": `seat ${i} plays`, "data-seat-kind": i },
@@ -42,6 +41,14 @@ async function create(event) {
   }
   try {
     const made = await api("/api/games", { method: "POST", body: JSON.stringify({ game, seats, options }) });
+    const people = made.seats.filter((s) => s.link);
+    if (people.length) {
+      keepGame({ id: made.id, game, seat: people[0].seat, link: people[0].link, at: Date.now() });
+    }
+    if (people.length <= 1) {             // your seat (or, bots only, the spectators' view) at once
+      location.href = people.length ? people[0].link : made.spectator_link;
+      return;
+    }
     const links = document.getElementById("links");
     links.replaceChildren(...made.seats.filter((s) => s.link).map((s) => el("p", {},
       el("label", {}, `Seat ${s.seat}${s.name ? " (" + s.name + ")" : ""}: `,
@@ -54,6 +61,28 @@ async function create(event) {
   } catch (e) {
     error.textContent = e.message;
   }
+}
+
+// The games this browser plays, with a link back to its seat, the players and, once over, the result.
+async function drawMyGames() {
+  const kept = myGames();
+  const box = document.getElementById("my-games");
+  box.hidden = !kept.length;
+  const rows = await Promise.all(kept.map(async (g) => {
+    let info = null;
+    try { info = await api(`/api/games/${g.id}`); } catch (e) { return null; }
+    const seats = info.seats.map((s) => s.name || (s.kind === "bot" ? s.bot : `Player ${s.seat + 1}`));
+    const view = info.view;
+    let state = view.is_over ? "over" : (view.current_player === g.seat ? "your turn" : "in play");
+    if (view.is_over && view.result) {
+      const winners = view.result.winners.map((w) => w === g.seat ? "you" : seats[w]);
+      state = winners.length ? `won by ${winners.join(" and ")}` : "no winner";
+    }
+    return el("tr", { "data-my-game": g.id }, el("td", {}, TITLES[info.game] || info.game),
+      el("td", {}, seats.map((n, i) => i === g.seat ? `${n} (you)` : n).join(", ")), el("td", {}, state),
+      el("td", {}, el("a", { href: g.link }, view.is_over ? "see the end" : "rejoin")));
+  }));
+  document.querySelector("#my-games tbody").replaceChildren(...rows.filter(Boolean));
 }
 
 async function refresh() {
@@ -106,7 +135,11 @@ document.getElementById("show-pokedex").addEventListener("click", () => {
   const name = document.getElementById("profile").value.trim();
   if (name) location.href = `/pokedex/${encodeURIComponent(name)}`;
 });
-drawSeats();
+api("/api/bots").then(({ bots }) => {
+  BOTS = bots.map((b) => [b.spec, b.name]);
+  drawSeats();
+}).catch((e) => { document.getElementById("create-error").textContent = `The bots are not known: ${e.message}`; });
 drawMe();
+drawMyGames();
 refresh();
 setInterval(refresh, 5000);

@@ -1,6 +1,6 @@
 // Classic Splendor and Splendor: Pokémon: the market, nobles or rare and legendary rows, the supply, the seats.
 import { chip, el, keyed, LETTER, morph } from "/static/common.js";
-import { colourName, describe } from "/static/words.js";
+import { colourName, count, describe } from "/static/words.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
 
@@ -131,7 +131,7 @@ function seats(c) {
         keyed(chip(col, n), `seat:${s.seat}:token:${col}`))),
       el("div", { class: "row" }, "bonuses ", ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) =>
         keyed(chip(col, n), `seat:${s.seat}:bonus:${col}`))),
-      el("div", {}, `${s.cards.length} ${c.game === "pokemon" ? "Pokémon" : "cards"}`)];
+      el("div", {}, c.game === "pokemon" ? `${s.cards.length} Pokémon` : count(s.cards.length, "card"))];
     if (c.game === "pokemon") {
       body.push(el("div", { class: "small" }, "play area: " + (s.cards.map((k) => `#${k.id} ${k.name}`).join(", ") || "—")));
       body.push(el("div", { class: "small" }, "trainer tile: " + (s.under_tile.map((k) => k.name).join(", ") || "—")));

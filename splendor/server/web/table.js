@@ -1,5 +1,5 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking.
-import { api, el, morph, myProfile, params } from "/static/common.js";
+import { api, el, keepGame, morph, myProfile, params } from "/static/common.js";
 import { describe } from "/static/words.js";
 import { renderMarket, marketPrompt } from "/static/market.js";
 import { renderKids, kidsPrompt } from "/static/kids.js";
@@ -16,8 +16,14 @@ const state = { payload: null, selection: [], busy: false, upto: 0, total: 0, re
 
 function seatName(s) {
   const info = state.payload.seats[s];
-  const name = info.name || (info.kind === "bot" ? info.bot : `seat ${s}`);
+  const name = info.name || (info.kind === "bot" ? info.bot : `Player ${s + 1}`);
   return s === seat ? `${name} (you)` : name;
+}
+
+// The goal and the round, in the game's words: "first to 15★ · round 3".
+function goal(view) {
+  const target = state.payload.game === "kids" ? "first to the Palace of Splendor" : `first to ${view.points_to_win}★`;
+  return `${target} · round ${view.round}`;
 }
 
 // Take a state from the server (the answer to an action, or a push), unless one already shown is newer.
@@ -93,12 +99,19 @@ function renderStatus() {
   } else if (view.is_over) {
     status.textContent = "The game is over.";
   } else if (view.legal_actions.length) {
-    status.textContent = view.decision === "action" ? "Your turn." : `Your decision: ${view.decision}.`;
+    status.textContent = view.decision === "action" ? "Your turn." : `Your decision: ${DECISIONS[view.decision]
+      || view.decision}.`;
   } else {
-    status.textContent = `${seatName(view.current_player)} is deciding (${view.decision}).`;
+    status.textContent = `${seatName(view.current_player)} is ${view.decision === "action" ? "playing"
+      : `deciding (${DECISIONS[view.decision] || view.decision})`}…`;
   }
   if (view.final_round && !view.is_over) status.textContent += " Last round!";
+  if (!view.is_over && mode !== "replay") status.textContent += ` — ${goal(view)}`;
 }
+
+const DECISIONS = { return: "tokens to return", noble: "which noble visits", evolve: "whether to evolve",
+  drought: "tokens to discard in the Drought", thief: "whom to give a token", city: "which City tile",
+  medal: "which Queen's Medal" };
 
 function renderLog() {
   const log = document.getElementById("log");
@@ -111,13 +124,14 @@ function renderEnd() {
   const box = document.getElementById("end");
   const { view } = state.payload;
   if (!view.is_over || !view.result) { morph(box); return; }
+  const first = !box.childElementCount;
   const r = view.result;
   const names = r.winners.map(seatName);
   const verdict = r.status === "truncated" ? "The game reached its turn limit: no winner."
     : r.status === "stalled" ? "No seat could act for a whole round, so the game ended there: no winner."
     : r.status === "shared" ? `${names.join(" and ")} share the victory!` : `${names[0]} wins!`;
   const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
-    el("td", {}, r.winners.includes(i) ? "🏆 winner" : "")));
+    el("td", {}, r.winners.includes(i) ? "★ winner" : "")));
   const items = [el("h2", {}, "Game over"), el("p", { class: "status" }, verdict)];
   if (r.tie_break) items.push(el("p", {}, `Tie-break: ${r.tie_break}.`));
   items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, "player"),
@@ -131,7 +145,34 @@ function renderEnd() {
   }
   items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
     "Download the record"), " · ", el("a", { href: `/replay/${gameId}` }, "Replay it step by step")));
+  if (mode === "play") {
+    items.push(el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "rematch",
+      onclick: rematch }, "Rematch (the same seats)"), el("a", { href: "/" }, "Back to the lobby")));
+    if (state.rematchLinks) items.push(state.rematchLinks);
+  }
   morph(box, [el("section", { class: "panel", id: "game-over" }, ...items)]);
+  if (first && mode !== "replay") box.scrollIntoView({ block: "start" });     // the result, at the top
+}
+
+// A new game with the same game, options and seats; you go to your seat there, and the other people's links are
+// shown for you to send them.
+async function rematch() {
+  const { view } = state.payload;
+  const seats = state.payload.seats.map((s) => s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name }
+    : { kind: "human", name: s.name });
+  const options = state.payload.game === "kids" ? { short: view.short, mysteries: view.mysteries } : {};
+  try {
+    const made = await api("/api/games", { method: "POST",
+      body: JSON.stringify({ game: state.payload.game, seats, options }) });
+    const mine = made.seats.find((s) => s.seat === seat);
+    keepGame({ id: made.id, game: state.payload.game, seat, link: mine.link, at: Date.now() });
+    const others = made.seats.filter((s) => s.link && s.seat !== seat);
+    if (!others.length) { location.href = mine.link; return; }
+    state.rematchLinks = el("div", { id: "rematch-links" }, el("p", {}, "Send the others their new links, then ",
+      el("a", { href: mine.link }, "go to your seat"), ":"), ...others.map((s) => el("p", {},
+      el("label", {}, `${s.name || `Player ${s.seat + 1}`}: `, el("input", { readonly: true, value: s.link })))));
+    render();
+  } catch (e) { document.getElementById("error").textContent = `No rematch: ${e.message}`; }
 }
 
 // Pokémon: offer to keep this game in the Pokédex of the profile this browser owns, until the seat has one.
@@ -244,5 +285,6 @@ if (mode === "replay") {
   });
   go(0);
 } else {
+  if (mode === "play") keepGame({ id: gameId, game: null, seat, link: location.pathname + location.search, at: Date.now() });
   connect();
 }

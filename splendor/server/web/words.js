@@ -87,3 +87,6 @@ function describeText(game, text, d) {
     default: return text;
   }
 }
+
+// "1 card", "3 cards".
+export function count(n, one, many = `${one}s`) { return `${n} ${n === 1 ? one : many}`; }
