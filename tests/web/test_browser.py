@@ -308,6 +308,7 @@ def test_an_update_under_the_pointer_keeps_the_element_and_the_focus(server: Ser
     assert ann.locator("[data-key='seat:1:token:black'].changed").count() == 1
     assert ann.locator("[data-key='supply:white'].changed").count() == 0
     assert ann.title().startswith("● Your turn")
+    assert ann.inner_text("#announce") == "bob takes two black."          # what a screen reader hears
     assert ann.evaluate("document.querySelector('#market button.card').marked") == "yes"
     assert ann.evaluate("document.activeElement.dataset.key") == "supply:red"
     assert ann.evaluate("document.activeElement.marked") == "yes"
@@ -336,3 +337,33 @@ def test_a_card_menu_at_phone_width_is_covered_by_nothing(server: Server, browse
         page.locator(".menu button", has_text="Cancel").click()
         assert page.locator(".menu").count() == 0
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core (the accessibility engine browsers' dev tools use) finds serious or critical on the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
+def test_axe_finds_nothing_serious_on_the_lobby_the_tables_and_the_end(server: Server, browser: Browser,
+                                                                     game: str) -> None:
+    with server.client() as c:
+        g = create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}], seed=3)
+        ended = create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}], seed=3,
+                       options={"max_turns": 1})
+        first = c.get(f"/api/games/{ended['id']}", params={"seat": 0},
+                      headers={"x-seat-token": ended["seats"][0]["token"]}).json()["view"]["legal_actions"][0]
+        api_act(c, ended, 0, first)                         # one turn each, then the turn cap ends it
+    pages = [open_lobby(browser, server), open_page(browser, g["seats"][0]["link"]),
+             open_page(browser, ended["seats"][0]["link"])]
+    if game == "kids":
+        pages[1].wait_for_selector("#board svg")
+    pages[2].wait_for_selector("#game-over")
+    for page in pages:
+        assert serious_violations(page) == [], page.url
+    page.evaluate("document.body.append(Object.assign(document.createElement('button'), {id: 'unnamed'}))")
+    assert any("button-name" in v for v in serious_violations(page))     # axe does look

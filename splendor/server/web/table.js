@@ -116,6 +116,13 @@ const DECISIONS = { return: "tokens to return", noble: "which noble visits", evo
 function renderLog() {
   const log = document.getElementById("log");
   const entries = (state.payload.log || []).slice().reverse();
+  // A screen reader hears what the others did since the last update (the live region), not the whole log.
+  const fresh = entries.filter((e) => state.heard !== undefined && e.n > state.heard && e.seat !== seat).reverse();
+  if (fresh.length) {
+    document.getElementById("announce").textContent = fresh.map((e) =>
+      `${seatName(e.seat)} ${describe(state.payload.game, e.action, e.details)}.`).join(" ");
+  }
+  state.heard = entries.length ? entries[0].n : 0;
   morph(log, entries.map((e) => el("li", { value: e.n, "data-key": `log:${e.n}` },
     `${seatName(e.seat)} ${describe(state.payload.game, e.action, e.details)}.`)));
 }
