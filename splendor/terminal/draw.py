@@ -66,7 +66,7 @@ def draw_classic(view: dict[str, Any], names: list[str]) -> RenderableType:
 
     nobles = Text("Nobles: ", style="bold")
     for n in view["nobles"]:
-        nobles.append(f"[noble {n['id']}: {n['points']}pt needs ")
+        nobles.append(f"[noble {n['id']}, {n['name']}: {n['points']}pt needs ")
         nobles.append_text(counts(n["requires"]))
         nobles.append("]  ")
     if not view["nobles"]:

@@ -20,6 +20,19 @@ from splendor.games.market import EXTRA_PHASE, MarketGame, winners_by
 NOBLE = EXTRA_PHASE  # the seat chooses among several nobles that may visit
 
 
+GEM_PLURALS = ("Diamonds", "Sapphires", "Emeralds", "Rubies", "Onyx")
+
+
+def noble_name(n: int) -> str:
+    """A noble's name, after the gems it asks for (the printed tiles' portraits are not this project's to use).
+
+    >>> noble_name(0)
+    'Patron of Rubies and Onyx'
+    """
+    gems = [GEM_PLURALS[c] for c, v in enumerate(NOBLES[n].requires) if v]
+    return "Patron of " + (" and ".join(gems) if len(gems) < 3 else f"{', '.join(gems[:-1])} and {gems[-1]}")
+
+
 class ClassicGame(MarketGame):
     """Splendor, the original game, for 2-4 players.
 
@@ -126,7 +139,7 @@ class ClassicGame(MarketGame):
     @staticmethod
     def _noble_view(n: int) -> dict[str, Any]:
         noble = NOBLES[n]
-        return {"id": noble.id, "points": noble.points,
+        return {"id": noble.id, "name": noble_name(n), "points": noble.points,
                 "requires": {g: v for g, v in zip(PALETTE.names, noble.requires) if v}}
 
     def public_details(self, action: Action, after: Game) -> dict[str, Any]:

@@ -116,7 +116,8 @@ function market(c) {
       el("div", {}, el("div", {}, `${r} (deck ${c.view.decks[r]})`), cardButton(c, c.view.market[r][0], r, "market")))));
   } else {
     parts.push(el("div", { class: "row", id: "nobles" }, el("strong", {}, "Nobles:"), ...c.view.nobles.map((n) =>
-      el("span", { class: "noble", "data-noble": n.id, "data-key": `noble:${n.id}` }, `noble ${n.id} · ${n.points}★ needs `,
+      el("span", { class: "noble", "data-noble": n.id, "data-key": `noble:${n.id}` },
+        el("strong", {}, n.name || `noble ${n.id}`), ` · ${n.points}★ for bonuses `,
         ...Object.entries(n.requires).map(([col, k]) => chip(col, k))))));
   }
   parts.push(el("div", { class: "market", id: "market" }, ...grid));
@@ -136,7 +137,7 @@ function seats(c) {
       body.push(el("div", { class: "small" }, "play area: " + (s.cards.map((k) => `#${k.id} ${k.name}`).join(", ") || "—")));
       body.push(el("div", { class: "small" }, "trainer tile: " + (s.under_tile.map((k) => k.name).join(", ") || "—")));
     } else if (s.nobles.length) {
-      body.push(el("div", {}, "nobles: " + s.nobles.map((n) => n.id).join(", ")));
+      body.push(el("div", {}, "visited by " + s.nobles.map((n) => n.name || `noble ${n.id}`).join(", ")));
     }
     if (s.reserved.length) {
       body.push(el("div", {}, "reserved:"), el("div", { class: "row" }, ...s.reserved.map((card, i) =>

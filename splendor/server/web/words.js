@@ -37,7 +37,7 @@ const BALL_NAMES = { red: "Poké Ball", blue: "Great Ball", black: "Ultra Ball",
 
 function nobleWords(game, noble) {
   const needs = Object.entries(noble.requires).map(([c, n]) => `${n} ${c}`);
-  return `noble ${noble.id} visits (${noble.points}★, for ${list(needs)} bonuses)`;
+  return `${noble.name || `noble ${noble.id}`} visits (${noble.points}★, for ${list(needs)} bonuses)`;
 }
 
 // What happened, in full words, when the server's log gives what everyone saw of it (details).
