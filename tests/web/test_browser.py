@@ -142,6 +142,12 @@ def test_a_pokemon_evolution_is_offered_and_made_by_a_click(server: Server, brow
             api_act(c, g, seat, text)  # type: ignore[arg-type]
     page = open_page(browser, g["seats"][0]["link"])
     assert "evolve" in page.locator("#decision").inner_text().lower()
+    first = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").first
+    words = first.inner_text()                             # "Evolve Bulbasaur into Ivysaur": names, not numbers
+    assert words.startswith("Evolve ") and " into " in words and "#" not in words
+    into = words.split(" into ")[1]
+    assert page.locator(".card.evolve-target").count() >= 1                 # the target card is marked
+    assert into in page.locator(".card.evolve-target").first.inner_text()
     before = actions(page)
     page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").first.click()
     wait_past(page, before)

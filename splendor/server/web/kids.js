@@ -90,7 +90,7 @@ function supply(c) {
     const node = chip(colour, n, { title: KIDS_WORD[colour], onclick: can ? () => pick(colour) : null, button: true });
     node.setAttribute("data-key", `supply:${colour}`);
     if (c.state.selection.includes(colour)) node.classList.add("selected");
-    return node;
+    return el("span", { class: "named" }, node, el("span", { class: "caption" }, KIDS_WORD[colour]));
   });
   const sel = c.state.selection;
   const current = "take " + sel.map((x) => LETTER[x]).join(" ");

@@ -36,8 +36,10 @@ function cardButton(c, card, slot, where) {
   const menuKey = `${where}:${slot}`;
   const open = c.state.menu === menuKey;
   const key = card && !card.hidden ? `card:${card.id}` : `card:${where}:${slot}`;
-  const attrs = { class: `card${c.legal.has(buy) ? " affordable" : ""}`, "data-slot": slot, "data-where": where,
-    "data-key": key };
+  const target = c.view.decision === "evolve" && card && !card.hidden
+    && Object.values(evolutions(c)).some((e) => e.target.id === card.id);
+  const attrs = { class: `card${c.legal.has(buy) ? " affordable" : ""}${target ? " evolve-target" : ""}`,
+    "data-slot": slot, "data-where": where, "data-key": key };
   const wrap = (...inner) => el("div", { class: "slot", "data-key": `slot:${menuKey}` }, ...inner);
   if (!card || card.hidden) return wrap(el("div", attrs, ...[].concat(cardFace(c, card))));
   if (!options.length) {           // a button still, so that it stays the same element when it becomes yours to act on
@@ -86,7 +88,7 @@ function supply(c) {
       onclick: can ? () => pick(c, colour) : null, button: true });
     node.setAttribute("data-key", `supply:${colour}`);
     if (c.state.selection.includes(colour)) node.classList.add("selected");
-    return node;
+    return el("span", { class: "named" }, node, el("span", { class: "caption" }, colourName(c.game, LETTER[colour])));
   });
   const sel = c.state.selection;
   const current = "take " + sel.map((x) => LETTER[x]).join(" ");
@@ -152,12 +154,33 @@ export function renderMarket(root, c) {
   morph(root, [supply(c), market(c), seats(c)], c.moved);
 }
 
+// Pokémon: the cards an evolution open now would take: {source id, target card} for each legal evolve action.
+function evolutions(c) {
+  const me = c.view.seats[c.me];
+  const out = {};
+  for (const a of c.legal) {
+    const w = a.split(" ");
+    if (w[0] !== "evolve" || w[1] === "none") continue;
+    const source = me.cards.find((k) => String(k.id) === w[1]);
+    const target = w[2] === "reserved" ? me.reserved[Number(w[3]) - 1]
+      : c.view.market[w[2].split(".")[0]][Number(w[2].split(".")[1]) - 1];
+    out[a] = { source, target };
+  }
+  return out;
+}
+
 export function marketPrompt(c) {
   const decision = c.view.decision;
   if (!c.mine || decision === "action") return [];
+  const evolving = decision === "evolve" ? evolutions(c) : {};
+  const label = (a) => {
+    if (decision === "return") return [chip(Object.keys(c.view.supply).find((col) => LETTER[col] === a.split(" ")[1]),
+      null), " return"];
+    if (evolving[a]) return `Evolve ${evolving[a].source.name} into ${evolving[a].target.name}`;
+    return describe(c.game, a).replace(/^\w/, (x) => x.toUpperCase());
+  };
   const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", onclick: () => c.send(a),
-    "data-action": a, "data-key": `act:${a}`, "data-sends": a }, decision === "return" ? [chip(Object.keys(c.view.supply).find(
-      (col) => LETTER[col] === a.split(" ")[1]), null), " return"] : describe(c.game, a).replace(/^\w/, (x) => x.toUpperCase())));
+    "data-action": a, "data-key": `act:${a}`, "data-sends": a }, label(a)));
   const title = { return: "You hold more than 10 tokens: choose one to return.",
     noble: "Several nobles may visit you: choose one.",
     evolve: "You may evolve one Pokémon (or not)." }[decision] || `Choose (${decision}).`;

@@ -109,6 +109,9 @@ function renderStatus() {
   if (!view.is_over && mode !== "replay") status.textContent += ` — ${goal(view)}`;
 }
 
+const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
+  kids: "take k r g, move 3, take y" };
+
 const DECISIONS = { return: "tokens to return", noble: "which noble visits", evolve: "whether to evolve",
   drought: "tokens to discard in the Drought", thief: "whom to give a token", city: "which City tile",
   medal: "which Queen's Medal" };
@@ -228,6 +231,7 @@ export function render() {
   document.body.dataset.actions = state.payload.actions;
   document.body.dataset.over = state.payload.view.is_over;
   document.getElementById("command").hidden = !(mode === "play" && c.mine);
+  document.getElementById("command-text").placeholder = `e.g. ${EXAMPLES[c.game]}`;   // in the game's letters
 }
 
 function connect() {
