@@ -41,20 +41,95 @@ def _space_shape(space: dict[str, Any], x: float, y: float) -> str:
             f'<text x="{x}" y="{label_y}" text-anchor="middle" font-size="11" fill="#333">{name}</text></g>')
 
 
-def _banner(road: dict[str, Any], x1: float, y1: float, x2: float, y2: float, across: bool) -> str:
+Box = tuple[float, float, float, float]          # x, y, width, height
+
+
+def _overlap(a: Box, b: Box, gap: float = 2.0) -> float:
+    """The area two boxes share, each grown by ``gap`` (0 when they are apart)."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]) + gap
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]) + gap
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+SPACE_HALF = {"city": (16, 14), "village": (15, 15), "palace": (34, 22), "port": (24, 14)}
+
+
+TILE_WORDS = {"Kind-Hearted Thief": "Thief"}     # a Village tile's name as the board shows it, where it is long
+TILE_LABEL = 6.0 * len("Queen's Gem")              # the longest Village tile's name on the board, at font size 10
+
+
+def pawn_y(space: dict[str, Any], y: float) -> float:
+    """The height of the row of pawns standing on a space: just above its shape."""
+    return y - SPACE_HALF.get(space["kind"], (24, 14))[1] - 10
+
+
+def space_boxes(view: dict[str, Any]) -> dict[str, list[Box]]:
+    """Each space's shape, its name, the row its pawns stand in, and (Mysteries) the name its Village tile will
+    show, as boxes in the picture's coordinates: what no banner may cover, whatever the state."""
+    out = {}
+    tiles = view.get("village_tiles") or {}
+    for space in view["board"]["spaces"]:
+        x, y = space["x"] + MARGIN, space["y"] + MARGIN
+        hw, hh = SPACE_HALF.get(space["kind"], (24, 14))
+        label_y = y + (34 if space["kind"] == "palace" else 28)
+        text_w = 6.2 * len(space["name"])
+        boxes = [(x - hw, y - hh, 2 * hw, 2 * hh), (x - text_w / 2, label_y - 10, text_w, 13),
+                 (x - 25, pawn_y(space, y) - 7, 12 * 3 + 14, 14)]
+        if space["id"] in tiles:
+            boxes.append((x + 27, y - 24, TILE_LABEL, 12))
+        out[space["id"]] = boxes
+    return out
+
+
+CANDIDATES = [(t, d) for d in (0.0, 13.0, -13.0, 24.0, -24.0, 36.0, -36.0)
+              for t in (0.5, 0.42, 0.58, 0.34, 0.66, 0.27, 0.73, 0.2, 0.8, 0.14, 0.86)]
+"""Where a banner may sit: a fraction of its road's length, and an offset across the road (pixels)."""
+
+
+def banner_boxes(view: dict[str, Any]) -> dict[int, Box]:
+    """Where each road's banner goes: the first place along its road (middle first, then outward, then beside
+    it) that covers no space, no name and no banner already placed; the least covered place if none is free. A
+    road into the next section keeps its banner in its own section."""
+    board = view["board"]
+    pos = {s["id"]: (s["x"] + MARGIN, s["y"] + MARGIN) for s in board["spaces"]}
+    section = {s["id"]: s["section"] for s in board["spaces"]}
+    taken: list[Box] = [box for boxes in space_boxes(view).values() for box in boxes]
+    placed: dict[int, Box] = {}
+    for road in sorted(board["roads"], key=lambda r: (len(r["cost"]), r["number"]), reverse=True):
+        (x1, y1), (x2, y2) = pos[road["from"]], pos[road["to"]]
+        across = section[road["from"]] != section[road["to"]]
+        length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
+        nx, ny = -(y2 - y1) / length, (x2 - x1) / length          # across the road
+        width = 16 * len(road["cost"]) + 22
+        best, best_cover = None, float("inf")
+        for t, d in CANDIDATES:
+            if across and t > 0.42:
+                continue
+            mx, my = x1 + (x2 - x1) * t + nx * d, y1 + (y2 - y1) * t + ny * d
+            box = (mx - width / 2, my - 10, width, 20)
+            cover = sum(_overlap(box, other) for other in taken)
+            if cover < best_cover:
+                best, best_cover = box, cover
+            if cover == 0:
+                break
+        assert best is not None
+        placed[road["number"]] = best
+        taken.append(best)
+    return placed
+
+
+def _banner(road: dict[str, Any], x1: float, y1: float, x2: float, y2: float, box: Box) -> str:
     cost = road["cost"]
-    t = 0.3 if across else 0.5          # a road into the next section shows its banner in its own section
-    mx, my = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
-    width = 16 * len(cost) + 22
+    bx, by, width, _ = box
+    my = by + 10
     parts = [f'<g class="road" data-road="{road["number"]}">',
              f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#a1887f" stroke-width="5" '
              f'stroke-linecap="round"/>',
-             f'<rect x="{mx - width / 2}" y="{my - 10}" width="{width}" height="20" rx="5" fill="#fffdf6" '
-             f'stroke="#8d6e63"/>',
-             f'<text x="{mx - width / 2 + 4}" y="{my + 4}" font-size="10" font-weight="bold" fill="#5d4037">'
+             f'<rect x="{bx}" y="{by}" width="{width}" height="20" rx="5" fill="#fffdf6" stroke="#8d6e63"/>',
+             f'<text x="{bx + 4}" y="{my + 4}" font-size="10" font-weight="bold" fill="#5d4037">'
              f'{road["number"]}</text>']
     for i, colour in enumerate(cost):
-        cx = mx - width / 2 + 24 + 16 * i
+        cx = bx + 24 + 16 * i
         parts.append(f'<circle cx="{cx}" cy="{my}" r="7" fill="{FILL[colour]}"/>'
                      f'<text x="{cx}" y="{my + 3.5}" text-anchor="middle" font-size="9" fill="{INK[colour]}">'
                      f'{LETTER[colour]}</text>')
@@ -82,24 +157,25 @@ def svg(view: dict[str, Any], size: int | None = None) -> str:
                    f' stroke="#c8bfa8" stroke-dasharray="6 4"/>'
                    f'<text x="{MARGIN + 8}" y="{top + 16}" font-size="12" fill="#7a6f57">{escape(side)} · '
                    f'{escape(board["titles"][k])}</text>')
-    section = {s["id"]: s["section"] for s in board["spaces"]}
+    boxes = banner_boxes(view)
     for road in board["roads"]:
         (x1, y1), (x2, y2) = pos[road["from"]], pos[road["to"]]
-        out.append(_banner(road, x1, y1, x2, y2, section[road["from"]] != section[road["to"]]))
+        out.append(_banner(road, x1, y1, x2, y2, boxes[road["number"]]))
     for space in board["spaces"]:
         x, y = pos[space["id"]]
         out.append(_space_shape(space, x, y))
         tile = view.get("village_tiles", {}).get(space["id"])
         if tile:
-            label = "?" if tile == "face down" else escape(tile)
-            out.append(f'<text x="{x + 18}" y="{y - 14}" font-size="10" fill="#33691e">{label}</text>')
+            label = "?" if tile == "face down" else escape(TILE_WORDS.get(tile, tile))
+            out.append(f'<text x="{x + 27}" y="{y - 14}" font-size="10" fill="#33691e">{label}</text>')
     by_space: dict[str, list[int]] = {}
     for seat in view["seats"]:
         by_space.setdefault(seat["space"], []).append(seat["seat"])
+    spaces = {s["id"]: s for s in board["spaces"]}
     for space, seats in by_space.items():
         x, y = pos[space]
         for i, s in enumerate(seats):
-            px, py = x - 18 + 12 * i, y - 24
+            px, py = x - 18 + 12 * i, pawn_y(spaces[space], y)
             out.append(f'<g class="pawn" data-seat="{s}"><circle cx="{px}" cy="{py}" r="7" fill="{PAWN[s]}" '
                        f'stroke="#000"/><text x="{px}" y="{py + 3.5}" text-anchor="middle" font-size="9" '
                        f'fill="#fff">{s}</text></g>')
