@@ -290,6 +290,8 @@ def test_a_double_click_on_an_action_sends_it_once(server: Server, browser: Brow
     assert len(posts) == 1 and actions(page) == 1
     assert page.inner_text("#error") == ""
     assert "reserves a tier 3 card (" in page.inner_text("#log")      # the log names the card
+    page.click("#how-to-play summary")
+    assert "When someone reaches 15★" in page.inner_text("#how-to-play")
     assert page.errors == []  # type: ignore[attr-defined]
 
 

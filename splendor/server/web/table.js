@@ -1,5 +1,6 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking.
 import { api, el, keepGame, morph, myProfile, params } from "/static/common.js";
+import { howToPlay } from "/static/rules.js";
 import { describe } from "/static/words.js";
 import { renderMarket, marketPrompt } from "/static/market.js";
 import { renderKids, kidsPrompt } from "/static/kids.js";
@@ -209,6 +210,8 @@ export function render() {
   if (!state.payload) return;
   renderKeep();
   document.getElementById("title").textContent = ` ${TITLES[state.payload.game]}`;
+  const help = document.getElementById("help");
+  if (!help.childElementCount) help.append(howToPlay(state.payload.game));   // once: its open state is the reader's
   renderStatus();
   const c = ctx();
   announceTurn(c.mine);
