@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from splendor.bots.compiled_values import leads_into, result_into
 from splendor.compiled import kids as k
 from splendor.compiled.rng import below, shuffle, uniform
 from splendor.games.kids.notation import GOLD, PAYMENT_CODE, RESOURCE_COUNT, TREASURE
@@ -194,19 +195,12 @@ def values_into(s: np.ndarray, out: np.ndarray, scale: float, distance: np.ndarr
     """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead."""
     players = s[k.PLAYERS]
     if k.phase(s) == k.OVER:
-        winners = s[k.WINNERS_N]
-        for p in range(players):
-            out[p] = 1.0 / players if winners == 0 else 0.0
-        for i in range(winners):
-            out[s[k.WINNERS + i]] = 1.0 / winners
+        result_into(s[k.WINNERS: k.WINNERS + s[k.WINNERS_N]], players, out)
         return
+    estimate = np.empty(players, dtype=np.float64)
     for p in range(players):
-        mine = progress(s, p, distance, moves)
-        best = -math.inf
-        for q in range(players):
-            if q != p:
-                best = max(best, progress(s, q, distance, moves))
-        out[p] = 1.0 / (1.0 + math.exp(-(mine - best) / scale))
+        estimate[p] = progress(s, p, distance, moves)
+    leads_into(estimate, players, scale, out)
 
 
 @njit(cache=True)

@@ -9,6 +9,7 @@ import math
 import numpy as np
 from numba import njit
 
+from splendor.bots.compiled_values import leads_into, result_into
 from splendor.compiled import market as m
 from splendor.compiled.rng import below, shuffle, uniform
 
@@ -152,13 +153,7 @@ def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray,
                 if k == 0:
                     return a
                 k -= 1
-    k = below(rng, count)
-    for a in range(m.ACTION_COUNT[kind]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    return m.nth_legal(mask, m.ACTION_COUNT[kind], below(rng, count))
 
 
 @njit(cache=True)
@@ -175,23 +170,15 @@ def progress(s: np.ndarray, seat: int, bonus_weight: float, token_weight: float)
 
 @njit(cache=True)
 def values_into(s: np.ndarray, out: np.ndarray, scale: float, bonus_weight: float, token_weight: float) -> None:
-    """Each seat's share of the win: the result when the game is over (a sole winner 1, shared 1/k, none 1/n),
-    else a logistic of its progress lead over the best other seat."""
+    """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead."""
     players = s[m.PLAYERS]
     if s[m.PHASE] == m.OVER:
-        winners = s[m.WINNERS_N]
-        for p in range(players):
-            out[p] = 1.0 / players if winners == 0 else 0.0
-        for i in range(winners):
-            out[s[m.WINNERS + i]] = 1.0 / winners
+        result_into(s[m.WINNERS: m.WINNERS + s[m.WINNERS_N]], players, out)
         return
+    estimate = np.empty(players, dtype=np.float64)
     for p in range(players):
-        mine = progress(s, p, bonus_weight, token_weight)
-        best = -math.inf
-        for q in range(players):
-            if q != p:
-                best = max(best, progress(s, q, bonus_weight, token_weight))
-        out[p] = 1.0 / (1.0 + math.exp(-(mine - best) / scale))
+        estimate[p] = progress(s, p, bonus_weight, token_weight)
+    leads_into(estimate, players, scale, out)
 
 
 def _prior_table() -> np.ndarray:

@@ -535,12 +535,17 @@ def choose(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray, buy_fir
                     if k == 0:
                         return a
                     k -= 1
-    k = below(rng, count)
-    for a in range(ACTION_COUNT[kind]):
+    return nth_legal(mask, ACTION_COUNT[kind], below(rng, count))
+
+
+@njit(cache=True)
+def nth_legal(mask: np.ndarray, actions: int, n: int) -> int:
+    """The ``n``-th legal action (from 0) of a mask, in index order; -1 if there are fewer."""
+    for a in range(actions):
         if mask[a]:
-            if k == 0:
+            if n == 0:
                 return a
-            k -= 1
+            n -= 1
     return -1
 
 
