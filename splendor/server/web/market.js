@@ -38,7 +38,8 @@ function cardButton(c, card, slot, where) {
   const key = card && !card.hidden ? `card:${card.id}` : `card:${where}:${slot}`;
   const target = c.view.decision === "evolve" && card && !card.hidden
     && Object.values(evolutions(c)).some((e) => e.target.id === card.id);
-  const attrs = { class: `card${c.legal.has(buy) ? " affordable" : ""}${target ? " evolve-target" : ""}`,
+  const tier = card ? ` tier-${card.tier}` : "";
+  const attrs = { class: `card${tier}${c.legal.has(buy) ? " affordable" : ""}${target ? " evolve-target" : ""}`,
     "data-slot": slot, "data-where": where, "data-key": key };
   const wrap = (...inner) => el("div", { class: "slot", "data-key": `slot:${menuKey}` }, ...inner);
   if (!card || card.hidden) return wrap(el("div", attrs, ...[].concat(cardFace(c, card))));
