@@ -78,6 +78,8 @@ def speed(games: int) -> None:
 def engines(games: int, speed_games: int, names: list[str], seed: int) -> None:
     """The search on the compiled engine against the search on the reference engine: speed, then strength."""
     for name in names:
+        if speed_games <= 0:
+            break
         for engine in ("reference", "compiled"):
             early = iterations_per_second(name, 2, 5000 if engine == "compiled" else 1000, engine)
             middle = iterations_per_second(name, 12, 5000 if engine == "compiled" else 1000, engine)
@@ -129,7 +131,8 @@ def main() -> None:
     b.add_argument("--seed", type=int, default=21)
     e = sub.add_parser("engines", help="the search on the compiled engine against the search on Python")
     e.add_argument("--games", type=int, default=200, help="games of new hard against old hard, per game")
-    e.add_argument("--speed-games", type=int, default=2, help="games against greedy timed per level and engine")
+    e.add_argument("--speed-games", type=int, default=2, help="games against greedy timed per level and engine "
+                                                             "(0: no speed figures)")
     e.add_argument("--game", action="append", choices=COVERED, help="a game (default: every compiled one)")
     e.add_argument("--seed", type=int, default=31)
     args = parser.parse_args()
