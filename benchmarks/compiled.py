@@ -90,19 +90,27 @@ def compare(name: str, games: int) -> tuple[int, int, int]:
     return played, steps, differences
 
 
-def first_start() -> tuple[float, float]:
-    """Seconds for a fresh interpreter to import the compiled engine and play one game: with Numba's cache
-    emptied, and again with the cache it wrote."""
-    cache = Path(compiled.__file__).parent / "__pycache__"
-    for entry in cache.glob("*.nb*"):
-        entry.unlink()
-    code = "import splendor.compiled as c; c.playouts('classic', games=1)"
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True)
-    cold = time.perf_counter() - start
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True)
-    return cold, time.perf_counter() - start
+def first_start() -> list[tuple[str, float, float]]:
+    """Seconds for a fresh interpreter to load the compiled engine and play a game of each kind, and to load the
+    compiled search (``warm_compiled_search``): with Numba's caches emptied, and again with the caches written."""
+    import splendor.bots.compiled_search as searched
+
+    for folder in (Path(compiled.__file__).parent, Path(searched.__file__).parent):
+        for entry in (folder / "__pycache__").glob("*.nb*"):
+            entry.unlink()
+    steps = [("the engine (classic and Kids games)",
+              "import splendor.compiled as c; c.playouts('classic', games=1); c.playouts('kids', games=1)"),
+             ("the search (a search of each game)",
+              "from splendor.bots.search import warm_compiled_search; warm_compiled_search()")]
+    out = []
+    for what, code in steps:
+        times = []
+        for _ in range(2):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            times.append(time.perf_counter() - start)
+        out.append((what, times[0], times[1]))
+    return out
 
 
 def speed_table(seconds: float) -> None:
@@ -135,8 +143,8 @@ def main() -> None:
             print(f"\n{name}: {games:,} games, {steps:,} steps compared, {differences} differences "
                   f"({time.perf_counter() - start:.0f} s)")
     if args.first_start:
-        cold, warm = first_start()
-        print(f"\nfirst start with an empty cache: {cold:.1f} s; next start: {warm:.1f} s")
+        for what, cold, warm in first_start():
+            print(f"\nfirst start of {what} with empty caches: {cold:.1f} s; next start: {warm:.1f} s")
 
 
 if __name__ == "__main__":
