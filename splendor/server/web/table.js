@@ -42,12 +42,16 @@ export async function send(action) {
   state.menu = null;
   state.busy = true;
   render();                         // the tokens picked for the action are cleared now, not when the answer comes
+  const late = new AbortController();                 // a table never stays locked: no answer in 20 s, try again
+  const timer = setTimeout(() => late.abort(), 20000);
   try {
     accept(await api(`/api/games/${gameId}/actions`, { method: "POST", headers: { "x-seat-token": token },
-      body: JSON.stringify({ seat, action, expect: state.payload.actions }) }));
+      body: JSON.stringify({ seat, action, expect: state.payload.actions }), signal: late.signal }));
   } catch (e) {
-    error.textContent = `Not allowed: ${e.message}`;
+    error.textContent = late.signal.aborted ? "The server did not answer in time: look at the table, then try again."
+      : `Not allowed: ${e.message}`;
   } finally {
+    clearTimeout(timer);
     state.busy = false;
     render();
   }
