@@ -242,3 +242,20 @@ def test_the_bot_plays_a_whole_game_on_the_compiled_engine(name: str) -> None:
         assert seat is not None
         g.apply(bots[seat].choose(decision_for(g)))
     assert g.is_over
+
+
+def test_without_numba_the_python_search_plays_with_its_own_budgets_and_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from splendor.bots import search
+
+    monkeypatch.setitem(sys.modules, "splendor.bots.compiled_search", None)     # as if it could not be imported
+    monkeypatch.setattr(search, "_compiled_module", None)
+    monkeypatch.setitem(search.LEVELS, "hard", 150)
+    g = splendor.new_game("classic", players=2, seed=1)
+    with pytest.warns(RuntimeWarning, match="the compiled search is unavailable"):
+        result = SearchBot(seed=1, level="hard").search(decision_for(g))
+    assert result.iterations == 150
+    with pytest.raises(ValueError, match="Numba cannot be imported"):
+        SearchBot(engine="compiled").search(decision_for(g))
