@@ -135,6 +135,7 @@ export function kidsPrompt(c) {
     city: "You reached a city: take a City tile.", medal: "You reached the Palace: choose a Queen's Medal." }[decision]
     || `Choose (${decision}).`;
   const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", "data-action": a,
-    "data-key": `act:${a}`, "data-sends": a, onclick: () => c.send(a) }, describe("kids", a).replace(/^\w/, (x) => x.toUpperCase())));
+    "data-key": `act:${a}`, "data-sends": a, onclick: () => c.send(a) },
+    describe("kids", a, null, c.seatName).replace(/^\w/, (x) => x.toUpperCase())));
   return [el("section", { class: "panel prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
 }

@@ -100,7 +100,7 @@ function renderStatus() {
   if (mode === "replay") {
     status.textContent = state.upto === 0 ? "Replay: the start" :
       `Replay: action ${state.upto} of ${state.total} — ${seatName(state.lastSeat)} ${describe(state.payload.game,
-        state.lastAction, state.lastDetails)}`;
+        state.lastAction, state.lastDetails, seatName)}`;
   } else if (view.is_over) {
     status.textContent = "The game is over.";
   } else if (view.legal_actions.length) {
@@ -128,11 +128,11 @@ function renderLog() {
   const fresh = entries.filter((e) => state.heard !== undefined && e.n > state.heard && e.seat !== seat).reverse();
   if (fresh.length) {
     document.getElementById("announce").textContent = fresh.map((e) =>
-      `${seatName(e.seat)} ${describe(state.payload.game, e.action, e.details)}.`).join(" ");
+      `${seatName(e.seat)} ${describe(state.payload.game, e.action, e.details, seatName)}.`).join(" ");
   }
   state.heard = entries.length ? entries[0].n : 0;
   morph(log, entries.map((e) => el("li", { value: e.n, "data-key": `log:${e.n}` },
-    `${seatName(e.seat)} ${describe(state.payload.game, e.action, e.details)}.`)));
+    `${seatName(e.seat)} ${describe(state.payload.game, e.action, e.details, seatName)}.`)));
 }
 
 function renderEnd() {

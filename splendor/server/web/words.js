@@ -41,8 +41,8 @@ function nobleWords(game, noble) {
 }
 
 // What happened, in full words, when the server's log gives what everyone saw of it (details).
-export function describe(game, text, details = null) {
-  const base = describeText(game, text, details || {});
+export function describe(game, text, details = null, nameOf = (seat) => `seat ${seat}`) {
+  const base = describeText(game, text, details || {}, nameOf);
   const then = [];
   const d = details || {};
   for (const noble of d.nobles || []) then.push(nobleWords(game, noble));
@@ -53,14 +53,14 @@ export function describe(game, text, details = null) {
   return [base, ...then].join("; ");
 }
 
-function describeText(game, text, d) {
+function describeText(game, text, d, nameOf) {
   const w = text.split(" ");
   const name = (l) => colourName(game, l);
   const verb = game === "pokemon" ? "catches" : "buys";
   if (d.card && (w[0] === "buy" || w[0] === "catch")) return `${verb} ${cardWords(game, d.card)}`;
   if (d.card && w[0] === "reserve" && w[1] !== "deck") return `reserves ${cardWords(game, d.card)}`;
   if (d.card && d.into && w[0] === "evolve") return `evolves ${d.card.name} into ${cardWords(game, d.into)}`;
-  if (d.to && w[0] === "move") return `${describeText(game, text, {})} to ${d.to.name}`;
+  if (d.to && w[0] === "move") return `${describeText(game, text, {}, nameOf)} to ${d.to.name}`;
   switch (w[0]) {
     case "take":
       if (w[1] === "y" && game === "kids" && w.length === 2) return "takes a gold coin";
@@ -80,7 +80,7 @@ function describeText(game, text, d) {
       const pay = w.slice(3).map((p) => p.startsWith("tile:") ? `a ${name(p.slice(5))} City tile` : name(p));
       return `moves along road ${w[1]}, paying ${list(pay)}`;
     }
-    case "give": return `gives a ${name(w[1])} to seat ${w[3]}`;
+    case "give": return `gives a ${name(w[1])} to ${nameOf(Number(w[3]))} (the Kind-Hearted Thief)`;
     case "city": return w[1] === "stack" ? "takes the top City tile" : `takes Marketplace tile ${w[2]}`;
     case "medal": return `receives Queen's Medal ${w[1]}`;
     case "pass": return "passes";
