@@ -259,11 +259,11 @@ def simulate(
 def bench(
     game: Annotated[str, typer.Option(help="Which game")] = "classic",
     players: Annotated[int, typer.Option(help="Players, 2-4")] = 2,
-    seconds: Annotated[float, typer.Option(help="How long to run")] = 5.0,
+    seconds: Annotated[float, typer.Option(help="How long to run, in CPU seconds")] = 5.0,
     seed: Annotated[int, typer.Option(help="Seed of the playouts")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
 ) -> None:
-    """Random playouts of the reference engine on one core: decisions per second and games per second."""
+    """Random playouts of the reference engine on one core: decisions and games per CPU-second."""
     _check_game(game)
     try:
         figures = run_bench(game, players=players, seconds=seconds, seed=seed)
@@ -275,7 +275,7 @@ def bench(
     console.print(f"{game}, {players} players, random playouts: "
                   f"[bold]{figures['decisions_per_second']:,.0f} decisions/s[/], "
                   f"{figures['games_per_second']:,.1f} games/s "
-                  f"({figures['games']} games, {figures['decisions']} decisions in {figures['seconds']} s)")
+                  f"({figures['games']} games, {figures['decisions']} decisions in {figures['seconds']} CPU-s)")
 
 
 @app.command()
