@@ -7,6 +7,7 @@ Run:
     .venv/bin/python benchmarks/search.py budget --games 40      # long: a tournament per game and budget
     .venv/bin/python benchmarks/search.py engines --games 200    # long: hard on the compiled engine vs on Python
 
+Times are CPU seconds (what a decision takes on an idle core, whatever else the machine runs).
 ``speed`` plays greedy games and times the search bot's decisions on one core (each level, for the 2-player
 game), and measures iterations per second at an early and a middle position. ``budget`` plays ``ismcts:N``
 against ``greedy`` (seats rotated, all cores) for each budget N. ``engines`` compares the search on the two engines: iterations per second and seconds per
@@ -40,9 +41,9 @@ def iterations_per_second(game_name: str, after: int, iterations: int = 1000, en
     bot = SearchBot(seed=1, iterations=iterations, engine=engine)
     if engine != "reference":
         bot.search(decision_for(g))                        # load the compiled code first
-    start = time.perf_counter()
+    start = time.process_time()
     bot.search(decision_for(g))
-    return iterations / (time.perf_counter() - start)
+    return iterations / (time.process_time() - start)
 
 
 def decision_seconds(game_name: str, level: str, games: int, engine: str = "auto") -> list[float]:
@@ -57,10 +58,10 @@ def decision_seconds(game_name: str, level: str, games: int, engine: str = "auto
             seat = g.current_player
             assert seat is not None
             choices = len(g.legal_actions())
-            start = time.perf_counter()
+            start = time.process_time()
             action = decide(bots[seat], g)
             if seat == 0 and choices > 1:
-                times.append(time.perf_counter() - start)
+                times.append(time.process_time() - start)
             g.apply(action)
     return sorted(times)
 
