@@ -17,6 +17,7 @@ search on the reference engine plays instead.
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 import time
@@ -75,7 +76,7 @@ def compiled_search() -> Any:
     global _compiled_module
     if _compiled_module is None:
         try:
-            from splendor.bots import compiled_search as module
+            module = importlib.import_module("splendor.bots.compiled_search")
         except ImportError as exc:            # Numba missing or broken: the Python search still plays
             warnings.warn(f"the compiled search is unavailable ({exc}); searching on the reference engine, "
                           "about 35 times fewer iterations a second", RuntimeWarning, stacklevel=2)
