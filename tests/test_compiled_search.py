@@ -226,10 +226,14 @@ def test_the_compiled_kids_determinization_deals_the_stack_and_the_tiles_anew_an
         assert sorted(outs[0].stack) == sorted(g.stack)  # type: ignore[attr-defined]
 
 
-def test_a_time_bound_compiled_search_stops_in_time_and_grows_its_tree() -> None:
+def test_a_time_bound_compiled_search_stops_by_the_clock() -> None:
+    """With no iteration bound only the clock can stop it (this test would never end otherwise)."""
+    from splendor.bots import compiled_search
+
     g = splendor.new_game("classic", players=2, seed=2)
-    result = SearchBot(seed=1, seconds=0.3).search(decision_for(g))
-    assert result.iterations > 1000 and result.seconds < 1.0
+    SearchBot(seed=1, iterations=2).search(decision_for(g))              # load the compiled code first
+    result = SearchBot(seed=1, seconds=0.2).search(decision_for(g))
+    assert result.iterations >= compiled_search.CHUNK and result.iterations % compiled_search.CHUNK == 0
     assert sum(v for _, v, _ in result.actions) == result.iterations
 
 
@@ -259,3 +263,14 @@ def test_without_numba_the_python_search_plays_with_its_own_budgets_and_says_so(
     assert result.iterations == 150
     with pytest.raises(ValueError, match="Numba cannot be imported"):
         SearchBot(engine="compiled").search(decision_for(g))
+
+
+def test_a_search_tree_grows_and_keeps_what_it_holds() -> None:
+    from splendor.bots.compiled_search import Tree
+
+    tree = Tree.empty(seat=1, room=4)
+    tree.visits[0], tree.nodes[0] = 7, 3
+    tree.room_for(10)
+    assert tree.visits.shape[0] >= 13 and tree.visits[0] == 7 and tree.node_seat[0] == 1
+    assert all(getattr(tree, name).shape == tree.visits.shape for name in
+               ("node_seat", "totals", "avail", "first_child", "next_sibling", "node_action"))
