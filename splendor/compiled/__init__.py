@@ -61,6 +61,9 @@ class _Market:
     def over(self, state: np.ndarray) -> bool:
         return bool(state[_market.PHASE] == _market.OVER)
 
+    def over_all(self, states: np.ndarray) -> np.ndarray:
+        return states[:, _market.PHASE] == _market.OVER
+
     def current_player(self, state: np.ndarray) -> int | None:
         return None if self.over(state) else int(state[_market.SEAT])
 
@@ -121,6 +124,9 @@ class _Kids:
 
     def over(self, state: np.ndarray) -> bool:
         return bool(_kids.phase(state) == _kids.OVER)
+
+    def over_all(self, states: np.ndarray) -> np.ndarray:
+        return (states[:, _kids.PENDING_N] > 0) & (states[:, _kids.PENDING] == _kids.OVER)
 
     def current_player(self, state: np.ndarray) -> int | None:
         seat = int(_kids.current_player(state))
@@ -351,7 +357,7 @@ class Batch:
 
     def over(self) -> np.ndarray:
         """Which games have ended."""
-        return np.array([self._kernel.over(row) for row in self.states], dtype=np.bool_)
+        return self._kernel.over_all(self.states)
 
     def game(self, i: int) -> CompiledGame:
         """Game ``i`` as a `CompiledGame` (a copy; its history is not kept by the batch)."""
