@@ -15,7 +15,8 @@ FILL = {"black": "#2f2f2f", "red": "#d8432e", "green": "#4f9d3a", "brown": "#8b5
         "gold": "#e2b93b"}
 LETTER = {"black": "k", "red": "r", "green": "g", "brown": "h", "blue": "b", "gold": "y"}
 INK = {"black": "#fff", "red": "#fff", "green": "#fff", "brown": "#fff", "blue": "#fff", "gold": "#000"}
-PAWN = ("#e53935", "#1e88e5", "#fdd835", "#8e24aa")
+PAWN = ("#e53935", "#1e88e5", "#fdd835", "#8e24aa")     # seat 0 to 3; the pawn shows the player's number, from 1
+PAWN_INK = ("#fff", "#fff", "#000", "#fff")
 MARGIN = 20
 
 
@@ -178,7 +179,7 @@ def svg(view: dict[str, Any], size: int | None = None) -> str:
             px, py = x - 18 + 12 * i, pawn_y(spaces[space], y)
             out.append(f'<g class="pawn" data-seat="{s}"><circle cx="{px}" cy="{py}" r="7" fill="{PAWN[s]}" '
                        f'stroke="#000"/><text x="{px}" y="{py + 3.5}" text-anchor="middle" font-size="9" '
-                       f'fill="#fff">{s}</text></g>')
+                       f'fill="{PAWN_INK[s]}">{s + 1}</text></g>')
     out.append(f'<text x="{MARGIN}" y="{height - 10}" font-size="11" fill="#7a6f57">{escape(board["credit"])}'
                '</text></svg>')
     return "".join(out)

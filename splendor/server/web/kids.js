@@ -108,7 +108,8 @@ function travelers(c) {
   const names = Object.fromEntries(c.view.board.spaces.map((s) => [s.id, s.name]));
   return el("section", { class: "seats" }, ...c.view.seats.map((s) => el("div", {
     class: `panel seat${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat, "data-key": `seat:${s.seat}` },
-    el("h2", {}, `${c.seatName(s.seat)} — ${names[s.space]}`),
+    el("h2", {}, el("span", { class: `pawn-mark pawn-${s.seat}`, "aria-hidden": "true" }, s.seat + 1), " ",
+      `${c.seatName(s.seat)} — ${names[s.space]}`),
     el("div", { class: "row" }, `purse ${s.purse_total}/8 `, ...Object.entries(s.tokens).filter(([, n]) => n)
       .map(([col, n]) => chip(col, n, { title: KIDS_WORD[col] })), s.treasure ? chip("treasure", s.treasure) : null),
     el("div", { class: "row" }, "City tiles ", ...s.city_tiles.map((t) => {
