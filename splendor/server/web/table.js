@@ -285,7 +285,8 @@ document.getElementById("sound-on").addEventListener("change", (event) => {
 document.getElementById("command").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = document.getElementById("command-text");
-  if (input.value.trim()) send(input.value.trim());
+  if (state.busy || !input.value.trim()) return;        // typed text waits while an action is on its way
+  send(input.value.trim());
   input.value = "";
 });
 
