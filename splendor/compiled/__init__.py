@@ -141,34 +141,24 @@ class _Kids:
 
     @staticmethod
     def tables(state: np.ndarray, options: dict[str, Any]) -> _kids.BoardTables:
-        """The board of a state: its shipped sides (from the state), or the sides given in the options."""
+        """The board of a state: the sides given in the options, or the shipped sides its seed drew."""
         if options.get("board") is not None:
-            refs = list(options["board"])
-            if all(isinstance(r, str) for r in refs):
-                return _kids.shipped_tables(tuple(refs))
-            from splendor.games.kids.board import assemble
-            return _kids.BoardTables(assemble(refs), refs)
+            return _kids.board_tables(list(options["board"]))
         sides = state[_kids.SIDE_AT: _kids.SIDE_AT + state[_kids.SECTIONS_N]]
-        return _kids.shipped_tables(tuple(_kids.SHIPPED_SIDES[int(i)] for i in sides))
+        return _kids.board_tables([_kids.SHIPPED_SIDES[int(i)] for i in sides])
 
     def to_state(self, state: np.ndarray, options: dict[str, Any]) -> dict[str, Any]:
         return _kids.to_state(state, self.tables(state, options))
 
     def from_state(self, players: int, options: dict[str, Any], state: dict[str, Any]) -> np.ndarray:
-        refs = state["side_refs"]
-        if all(isinstance(r, str) for r in refs):
-            tables = _kids.shipped_tables(tuple(refs))
-        else:
-            from splendor.games.kids.board import assemble
-            tables = _kids.BoardTables(assemble(refs), list(refs))
-        return _kids.from_state(players, options, state, tables)
+        return _kids.from_state(players, options, state, _kids.board_tables(state["side_refs"]))
 
     @staticmethod
     def _blocks(options: dict[str, Any]) -> tuple[np.ndarray, bool]:
         """The boards setup chooses from, and whether the seed draws the sides (no board given)."""
         if options.get("board") is None:
             return _kids.shipped_blocks(options["short"]), True
-        return _Kids.tables(np.zeros(_kids.STATE_SIZE, dtype=np.int64), options).block[None, :], False
+        return _kids.board_tables(list(options["board"])).block[None, :], False
 
     def setup(self, players: int, seed: int, first: int, cap: int, options: dict[str, Any]) -> np.ndarray:
         blocks, draw = self._blocks(options)

@@ -13,6 +13,7 @@ happens by itself (an extra turn, the end of the turn).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -151,14 +152,15 @@ class BoardTables:
         self.block = block
 
 
-_SHIPPED_TABLES: dict[tuple[str, ...], BoardTables] = {}
+_TABLES: dict[str, BoardTables] = {}
 
 
-def shipped_tables(refs: tuple[str, ...]) -> BoardTables:
-    """The tables of a board of shipped sides, made once."""
-    if refs not in _SHIPPED_TABLES:
-        _SHIPPED_TABLES[refs] = BoardTables(assemble(list(refs)), list(refs))
-    return _SHIPPED_TABLES[refs]
+def board_tables(refs: list[Any]) -> BoardTables:
+    """The tables of the board of these sides (shipped names or transcribed sides' data), made once per board."""
+    key = json.dumps(refs, sort_keys=True)
+    if key not in _TABLES:
+        _TABLES[key] = BoardTables(assemble(list(refs)), list(refs))
+    return _TABLES[key]
 
 
 def shipped_blocks(short: bool) -> np.ndarray:
@@ -168,7 +170,7 @@ def shipped_blocks(short: bool) -> np.ndarray:
     rows = []
     for k in range(1 << len(sections)):
         refs = tuple(f"{s}-{SIDES[(k >> i) & 1]}" for i, s in enumerate(sections))
-        rows.append(shipped_tables(refs).block)
+        rows.append(board_tables(list(refs)).block)
     return np.array(rows)
 
 
