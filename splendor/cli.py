@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -21,17 +23,27 @@ from splendor.core.record import Record
 from splendor.games import GAMES, new_game, replay as replay_record
 from splendor.games.kids.board import BoardError, assemble, read_side, read_sides
 from splendor.games.kids.svg import svg as kids_svg
+from splendor.i18n import LANGUAGES, Message, _, from_environment, translate
 from splendor.store import Pokedex, open_store
 from splendor.store.pokedex import NotYourProfile, check_profile_name
 from splendor.sim import bench as run_bench, simulate as run_simulate
 from splendor.terminal.draw import draw
 from splendor.terminal.profiles import TerminalProfiles, secrets_file
-from splendor.terminal.play import HUMAN, Quit, Seat, describe_result, play_terminal, save_record
+from splendor.terminal.play import EXAMPLES, HUMAN, Quit, Seat, describe_result, play_terminal, save_record
 
 app = typer.Typer(help="Play the Splendor family of board games, and measure bots and the engine.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
+
+
+def _language(lang: str | None) -> str:
+    """The language asked for with --lang, else the terminal's locale's; a clear error for an unknown one."""
+    if lang is None:
+        return from_environment(os.environ)
+    if lang.strip().lower() not in LANGUAGES:
+        raise _fail(f"unknown language {lang!r}; the languages are {', '.join(LANGUAGES)}")
+    return lang.strip().lower()
 
 
 def _fail(message: str) -> typer.Exit:
@@ -81,12 +93,15 @@ def play(
     mysteries: Annotated[bool, typer.Option(help="Kids: the Mysteries in the Kingdom of Splendor variant")] = False,
     board: Annotated[Optional[str], typer.Option(help="Kids: comma-separated sides in order, shipped names "
                                                       "(A1-front, A2-back, ...) or side files")] = None,
+    lang: Annotated[Optional[str], typer.Option(help="The language of the table, prompts and rule explanations: "
+                                                     + ", ".join(LANGUAGES) + " (default: your locale's)")] = None,
 ) -> None:
     """Play a full game in the terminal, people and bots in any mix.
 
     In Splendor: Pokémon, a human seat given a name (me:human) marks that profile's Pokédex at the end.
     """
     _check_game(game)
+    language = _language(lang)
     try:
         seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
         profile_secrets = _prove_profiles(game, seat_list, database_url)    # fail now, not after the game
@@ -95,20 +110,24 @@ def play(
     except ValueError as e:
         raise _fail(str(e)) from None
     names = [s.name for s in seat_list]
-    console.print(f"[bold]{type(g).title}[/] · seed {g.seed} · seats: "
-                  + ", ".join(f"{i} {s.name} ({s.kind})" for i, s in enumerate(seat_list)))
-    console.print("Type an action (e.g. 'take w b g', 'buy 1.2'), 'moves' for the legal ones, 'help', 'quit'.")
+    say = partial(translate, language=language)
+    console.print(f"[bold]{say(Message(type(g).title))}[/] · "
+                  + say(_("seed {seed} · seats: {seats}", seed=g.seed,
+                          seats=", ".join(f"{i} {s.name} ({s.kind})" for i, s in enumerate(seat_list)))))
+    console.print(say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.",
+                        examples=EXAMPLES[game])))
     try:
-        play_terminal(g, seat_list, console, _ask, seed=g.seed)
-        console.print(draw(g.view(None), names))
-        console.print(f"[bold]Game over.[/] {describe_result(g, names)}")
+        play_terminal(g, seat_list, console, _ask, seed=g.seed, language=language)
+        console.print(draw(g.view(None), names, language))
+        over = say(_("Game over."))
+        console.print(f"[bold]{over}[/] {describe_result(g, names, language)}")
         _mark_pokedex(g, seat_list, database_url, profile_secrets)
     except Quit:
-        console.print(f"\nGame left after {len(g.history)} actions.")
+        console.print("\n" + say(_("Game left after {n} actions.", n=len(g.history))))
     path = record
     if path is None and any(s.kind == HUMAN for s in seat_list):
         try:
-            answer = _ask("Save the record to a file (empty to skip): ").strip()
+            answer = _ask(say(_("Save the record to a file (empty to skip): "))).strip()
         except EOFError:
             answer = ""
         path = Path(answer) if answer else None

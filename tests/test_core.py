@@ -45,7 +45,7 @@ def test_palette_reads_letters_and_names() -> None:
         p.index("purple")
     with pytest.raises(ValueError):
         Palette(("a", "b"), ("x", "x"), ("A", "B"))
-    assert p.describe((2, 1)) == "2 white, 1 gold" and p.describe((0, 0)) == "nothing"
+    assert str(p.describe((2, 1))) == "2 white and 1 gold" and str(p.describe((0, 0))) == "nothing"
 
 
 def test_rng_is_reproducible_and_serialisable_as_one_integer() -> None:

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from splendor.core.actions import Action, number
 from splendor.core.game import Game
+from splendor.i18n import N_
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,11 @@ BOTS: dict[str, str] = {
 BOT_SPECS = "random, greedy, ismcts[:easy|medium|hard|ITERATIONS][@compiled|reference], cmd:PROGRAM"
 
 
+# A bot's name as players say it (English, and a message of the catalogs that the pages translate).
+BOT_NAMES = {"random": N_("Random bot"), "greedy": N_("Greedy bot"), "easy": N_("Easy bot"),
+             "medium": N_("Medium bot"), "hard": N_("Hard bot"), "cmd": N_("Outside program")}
+
+
 def bot_display_name(spec: str) -> str:
     """A bot's name as players say it, from its spec.
 
@@ -64,10 +70,10 @@ def bot_display_name(spec: str) -> str:
     name, _, arg = spec.strip().partition(":")
     if name.lower() == "ismcts":
         level = (arg.partition("@")[0] or "medium").lower()
-        return f"Search bot ({level} iterations)" if level.isdigit() else f"{level.capitalize()} bot"
-    if name.lower() == "cmd":
-        return "Outside program"
-    return f"{name.capitalize()} bot"
+        if level.isdigit():
+            return f"Search bot ({level} iterations)"
+        return BOT_NAMES.get(level, f"{level.capitalize()} bot")
+    return BOT_NAMES.get(name.lower(), f"{name.capitalize()} bot")
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from splendor.core.errors import IllegalAction
+from splendor.i18n import Message, _
 
 
 def number(word: str) -> int | None:
@@ -110,11 +111,11 @@ class ActionTable:
     def parse(self, text: str) -> Action:
         """The action a text names, in canonical or loose form; `IllegalAction` explains malformed text."""
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text or an Action, not {type(text).__name__}")
+            raise IllegalAction(_("an action is text or an Action, not {kind}", kind=type(text).__name__))
         canonical = self._normalise(text)
         action = self._by_text.get(canonical)
         if action is None:
-            raise IllegalAction(f"'{text.strip()}' is not an action of {self._title}")
+            raise IllegalAction(_("'{text}' is not an action of {game}", text=text.strip(), game=Message(self._title)))
         return action
 
 
@@ -159,9 +160,9 @@ class ComputedActionTable(ActionTable):
 
     def parse(self, text: str) -> Action:
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text or an Action, not {type(text).__name__}")
+            raise IllegalAction(_("an action is text or an Action, not {kind}", kind=type(text).__name__))
         kind, args = self._read(text)
         index = self._encode(kind, args)
         if index is None:
-            raise IllegalAction(f"'{text.strip()}' is not an action of {self._title}")
+            raise IllegalAction(_("'{text}' is not an action of {game}", text=text.strip(), game=Message(self._title)))
         return self[index]

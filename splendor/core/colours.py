@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from splendor.i18n import Listing, Message, _
+
 
 @dataclass(frozen=True)
 class Palette:
@@ -51,15 +53,16 @@ class Palette:
             return self.names.index(w)
         raise KeyError(word)
 
-    def word(self, i: int) -> str:
-        """The colour as rule messages say it."""
-        return self.spoken[i] if self.spoken else self.names[i]
+    def word(self, i: int) -> Message:
+        """The colour as rule messages say it, a message each language says in its words (the palettes mark
+        their names for the catalogs)."""
+        return Message(self.spoken[i] if self.spoken else self.names[i])
 
     def counts(self, values: tuple[int, ...] | list[int], *, skip_zero: bool = False) -> dict[str, int]:
         """A colour-name → count mapping of a tuple indexed by colour (JSON-ready)."""
         return {n: v for n, v in zip(self.names, values) if v or not skip_zero}
 
-    def describe(self, values: tuple[int, ...] | list[int]) -> str:
-        """Counts in players' words, e.g. ``"2 red, 1 blue"``; ``"nothing"`` when all are zero."""
-        parts = [f"{v} {self.word(i)}" for i, v in enumerate(values) if v]
-        return ", ".join(parts) if parts else "nothing"
+    def describe(self, values: tuple[int, ...] | list[int]) -> Message | Listing:
+        """Counts in players' words, e.g. ``"2 red and 1 blue"``; ``"nothing"`` when all are zero."""
+        parts = [_("{n} {colour}", n=v, colour=self.word(i)) for i, v in enumerate(values) if v]
+        return Listing(parts) if parts else _("nothing")

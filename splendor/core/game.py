@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from splendor.core.actions import Action, ActionTable
 from splendor.core.errors import IllegalAction
+from splendor.i18n import Message, _
 from splendor.core.record import Record
 
 STATE_FORMAT = "splendor-state/1"
@@ -101,7 +102,7 @@ class Game(ABC):
         """Every legal action of the current player, in a stable order (empty once the game is over)."""
 
     @abstractmethod
-    def why_illegal(self, action: Action) -> str | None:
+    def why_illegal(self, action: Action) -> Message | None:
         """None when ``action`` is legal now; otherwise the rule that forbids it, in the players' words."""
 
     @abstractmethod
@@ -208,8 +209,8 @@ class Game(ABC):
             return self.parse(action)
         own = self.actions.own(action)
         if own is None:
-            raise IllegalAction(f"{action!r} is not an action of {self.title}: play an action from "
-                                "legal_actions(), or its text")
+            raise IllegalAction(_("{action} is not an action of {game}: play an action from legal_actions(), or its "
+                                  "text", action=repr(action), game=Message(self.title)))
         return own
 
     def apply(self, action: Action | str) -> None:

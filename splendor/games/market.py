@@ -19,6 +19,7 @@ from splendor.core.actions import Action, ActionTable, number
 from splendor.core.colours import Palette
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
+from splendor.i18n import Listing, Message, _, _n
 from splendor.core.rng import Rng
 from splendor.core.tokens import payment, shortfall
 
@@ -89,13 +90,15 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
     It raises `IllegalAction` with the reason when the text is malformed; ``extra`` handles a game's own verbs.
     """
     row_of = {lab: r for r, lab in enumerate(layout.labels)}
-    colours = ", ".join(f"{palette.letters[i]} ({palette.word(i)})" for i in palette.plain)
+    colours = Listing(_("{letter} ({colour})", letter=palette.letters[i], colour=palette.word(i))
+                      for i in palette.plain)
 
     def colour(word: str) -> int:
         try:
             return palette.index(word)
         except KeyError:
-            raise IllegalAction(f"'{word}' is not a colour; the colours are {colours}") from None
+            raise IllegalAction(_("'{word}' is not a colour; the colours are {colours}", word=word,
+                                  colours=colours)) from None
 
     def slot(words: list[str], verb: str) -> str:
         if len(words) == 1 and "." in words[0]:
@@ -103,17 +106,20 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
         if len(words) == 1 and words[0] in row_of and layout.sizes[row_of[words[0]]] == 1:
             return words[0]
         if len(words) != 2 or words[0] not in row_of or number(words[1]) is None:
-            raise IllegalAction(f"say which card to {verb} as tier.slot, e.g. '{verb} 2.3' "
-                                f"(tiers {', '.join(layout.labels)}, slots 1-{max(layout.sizes)})")
+            raise IllegalAction(_("say which card to {verb} as tier.slot, e.g. '{verb} 2.3' (tiers {tiers}, "
+                                  "slots 1-{slots})", verb=verb, tiers=", ".join(layout.labels),
+                                  slots=max(layout.sizes)))
         r, s = row_of[words[0]], int(words[1])          # ASCII digits, checked above
         if not 1 <= s <= layout.sizes[r]:
-            raise IllegalAction(f"tier {words[0]} has slots 1-{layout.sizes[r]}, not {s}")
+            raise IllegalAction(_("tier {tier} has slots 1-{slots}, not {slot}", tier=words[0],
+                                  slots=layout.sizes[r], slot=s))
         return layout.slot_text(r, s - 1)
 
     def normalise(text: str) -> str:
         words = text.replace(",", " ").lower().split()
         if not words:
-            raise IllegalAction("type an action, e.g. 'take " + " ".join(palette.letters[:3]) + "'")
+            raise IllegalAction(_("type an action, e.g. '{example}'",
+                                  example="take " + " ".join(palette.letters[:3])))
         if extra is not None:
             own = extra(words)      # may also rewrite game-specific words in place
             if own is not None:
@@ -124,39 +130,41 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
                 rest = list(rest[0])
             cs = sorted(colour(w) for w in rest)
             if palette.wild in cs:
-                raise IllegalAction(f"{palette.word(palette.wild)} tokens cannot be taken; "
-                                    "one comes with a reservation")
+                raise IllegalAction(_("{wild} tokens cannot be taken; one comes with a reservation",
+                                      wild=palette.word(palette.wild)))
             if not cs:
-                raise IllegalAction("say which colours to take, e.g. 'take "
-                                    + " ".join(palette.letters[:3]) + "'")
+                raise IllegalAction(_("say which colours to take, e.g. '{example}'",
+                                      example="take " + " ".join(palette.letters[:3])))
             if len(cs) == 2 and cs[0] == cs[1]:
                 return f"take {palette.letters[cs[0]]} {palette.letters[cs[0]]}"
             if len(set(cs)) != len(cs) or len(cs) > 3:
-                raise IllegalAction("take either up to 3 tokens of different colours, or 2 of one colour")
+                raise IllegalAction(_("take either up to 3 tokens of different colours, or 2 of one colour"))
             return "take " + " ".join(palette.letters[c] for c in cs)
         if verb == "reserve":
             if rest and rest[0] == "deck":
                 if len(rest) != 2 or rest[1] not in row_of or rest[1] not in {layout.labels[r]
                                                                                for r in layout.reservable}:
-                    raise IllegalAction("say which deck to reserve from, e.g. 'reserve deck 1' (decks "
-                                        + ", ".join(layout.labels[r] for r in layout.reservable) + ")")
+                    raise IllegalAction(_("say which deck to reserve from, e.g. 'reserve deck 1' (decks {decks})",
+                                          decks=", ".join(layout.labels[r] for r in layout.reservable)))
                 return f"reserve deck {rest[1]}"
             return "reserve " + slot(rest, "reserve")
         if verb == buy_word:
             if rest and rest[0] in ("reserved", "hand"):
                 if len(rest) != 2 or not 1 <= (number(rest[1]) or 0) <= RESERVE_LIMIT:
-                    raise IllegalAction(f"say which reserved card to {buy_word}, e.g. "
-                                        f"'{buy_word} reserved 1' (1-{RESERVE_LIMIT})")
+                    raise IllegalAction(_("say which reserved card to {verb}, e.g. '{verb} reserved 1' "
+                                          "(1-{most})", verb=buy_word, most=RESERVE_LIMIT))
                 return f"{buy_word} reserved {int(rest[1])}"
             return f"{buy_word} " + slot(rest, buy_word)
         if verb == "return":
             if len(rest) != 1:
-                raise IllegalAction("return one token at a time, e.g. 'return " + palette.letters[0] + "'")
+                raise IllegalAction(_("return one token at a time, e.g. '{example}'",
+                                      example="return " + palette.letters[0]))
             return f"return {palette.letters[colour(rest[0])]}"
         if verb == "pass":
             return "pass"
         verbs = ", ".join(("take", "reserve", buy_word, "return") + extra_verbs)
-        raise IllegalAction(f"'{verb}' is not an action; the actions are {verbs} and pass")
+        raise IllegalAction(_("'{verb}' is not an action; the actions are {verbs} and pass", verb=verb,
+                              verbs=verbs))
 
     return normalise
 
@@ -366,79 +374,80 @@ class MarketGame(Game):
 
     # ----------------------------------------------------------------- legality, in players' words
 
-    def why_illegal(self, action: Action) -> str | None:
+    def why_illegal(self, action: Action) -> Message | None:
         if self.phase == OVER:
-            return "the game is over"
+            return _("the game is over")
         check = self._checks.get(action.kind)
         if check is None:
-            return f"'{action}' is not an action of {self.title}"
+            return _("'{action}' is not an action of {game}", action=action.text, game=Message(self.title))
         return check(self, action.args)
 
-    def _phase_problem(self, kind: str) -> str | None:
+    def _phase_problem(self, kind: str) -> Message | None:
         """Why an action of ``kind`` is out of place in the current phase, if it is."""
         phase = self.phase
         if phase == RETURN and kind != "return":
             n = sum(self.tokens[self.seat])
-            return f"you hold {n} tokens; return tokens down to {TOKEN_LIMIT} before anything else"
+            return _("you hold {n} tokens; return tokens down to {most} before anything else", n=n,
+                     most=TOKEN_LIMIT)
         if phase == MAIN and kind == "return":
-            return f"tokens are returned only when you hold more than {TOKEN_LIMIT} after your action"
+            return _("tokens are returned only when you hold more than {most} after your action", most=TOKEN_LIMIT)
         if phase >= EXTRA_PHASE:
             return self._extra_phase_problem(kind)
         return None
 
-    def _extra_phase_problem(self, kind: str) -> str | None:
+    def _extra_phase_problem(self, kind: str) -> Message | None:
         return None
 
-    def _check_take(self, args: tuple[int, ...]) -> str | None:
+    def _check_take(self, args: tuple[int, ...]) -> Message | None:
         p = self._phase_problem("take")
         if p:
             return p
         for c in args:
             if not self.supply[c]:
-                return f"there is no {self.palette.word(c)} token left in the supply"
+                return _("there is no {colour} token left in the supply", colour=self.palette.word(c))
         if len(args) < 3:
             left = sum(1 for c in self.palette.plain if self.supply[c])
             if left >= 3:
-                return ("take 3 tokens of different colours; fewer only when fewer than 3 colours are left "
-                        f"in the supply (there are {left})")
+                return _("take 3 tokens of different colours; fewer only when fewer than 3 colours are left in "
+                         "the supply (there are {left})", left=left)
         return None
 
-    def _check_take2(self, args: tuple[int, ...]) -> str | None:
+    def _check_take2(self, args: tuple[int, ...]) -> Message | None:
         p = self._phase_problem("take2")
         if p:
             return p
         c = args[0]
         if self.supply[c] < 4:
-            return (f"take two of one colour needs at least 4 in the supply before taking; "
-                    f"{self.palette.word(c)} has {self.supply[c]}")
+            return _("take two of one colour needs at least 4 in the supply before taking; {colour} has {left}",
+                     colour=self.palette.word(c), left=self.supply[c])
         return None
 
-    def _row_word(self, r: int) -> str:
-        return f"tier {self.layout.labels[r]}"
+    def _row_word(self, r: int) -> Message:
+        return _("tier {tier}", tier=self.layout.labels[r])
 
-    def _check_reserve_limit(self) -> str | None:
+    def _check_reserve_limit(self) -> Message | None:
         if len(self.reserved[self.seat]) >= RESERVE_LIMIT:
-            return f"you already hold {RESERVE_LIMIT} reserved cards, the most allowed"
+            return _("you already hold {most} reserved cards, the most allowed", most=RESERVE_LIMIT)
         return None
 
-    def _check_reserve(self, args: tuple[int, ...]) -> str | None:
+    def _check_reserve(self, args: tuple[int, ...]) -> Message | None:
         r, s = args
         p = self._phase_problem("reserve") or self._check_reserve_limit()
         if p:
             return p
         if self.rows[r][s] < 0:
-            return f"there is no card at {self.layout.slot_text(r, s)} to reserve"
+            return _("there is no card at {slot} to reserve", slot=self.layout.slot_text(r, s))
         return None
 
-    def _check_reserve_deck(self, args: tuple[int, ...]) -> str | None:
+    def _check_reserve_deck(self, args: tuple[int, ...]) -> Message | None:
         p = self._phase_problem("reserve") or self._check_reserve_limit()
         if p:
             return p
         if not self.decks[args[0]]:
-            return f"the {self._row_word(args[0])} deck is empty"
+            return _("the {row} deck is empty", row=self._row_word(args[0]))
         return None
 
-    def _cannot_afford(self, cid: int) -> str | None:
+    def _cannot_afford(self, cid: int) -> Message | None:
         card = self.cards[cid]
         seat = self.seat
         tok, bon = self.tokens[seat], self.bonuses[seat]
@@ -447,43 +456,45 @@ class MarketGame(Game):
         if missing <= 0:
             return None
         if card.cost[wild] > tok[wild]:
-            name = self.palette.word(wild)
-            return (f"this card's cost includes {plural(card.cost[wild], name + ' token')}, which no bonus "
-                    f"replaces; you hold {tok[wild]}")
-        return (f"you cannot afford that card: it costs {self.palette.describe(card.cost)}; after your bonuses "
-                f"you are {plural(missing, 'token')} short")
+            return _n("this card's cost includes {n} {wild} token, which no bonus replaces; you hold {held}",
+                      "this card's cost includes {n} {wild} tokens, which no bonus replaces; you hold {held}",
+                      card.cost[wild], wild=self.palette.word(wild), held=tok[wild])
+        return _n("you cannot afford that card: it costs {cost}; after your bonuses you are {n} token short",
+                  "you cannot afford that card: it costs {cost}; after your bonuses you are {n} tokens short",
+                  missing, cost=self.palette.describe(card.cost))
 
-    def _check_buy(self, args: tuple[int, ...]) -> str | None:
+    def _check_buy(self, args: tuple[int, ...]) -> Message | None:
         r, s = args
         p = self._phase_problem("buy")
         if p:
             return p
         cid = self.rows[r][s]
         if cid < 0:
-            return f"there is no card at {self.layout.slot_text(r, s)}"
+            return _("there is no card at {slot}", slot=self.layout.slot_text(r, s))
         return self._cannot_afford(cid)
 
-    def _check_buy_reserved(self, args: tuple[int, ...]) -> str | None:
+    def _check_buy_reserved(self, args: tuple[int, ...]) -> Message | None:
         p = self._phase_problem("buy")
         if p:
             return p
         hand = self.reserved[self.seat]
         if args[0] >= len(hand):
-            return (f"you have no reserved card {args[0] + 1}" +
-                    (f"; you hold {len(hand)}" if hand else "; you hold none"))
+            if not hand:
+                return _("you have no reserved card {number}; you hold none", number=args[0] + 1)
+            return _("you have no reserved card {number}; you hold {held}", number=args[0] + 1, held=len(hand))
         return self._cannot_afford(hand[args[0]])
 
-    def _check_return(self, args: tuple[int, ...]) -> str | None:
+    def _check_return(self, args: tuple[int, ...]) -> Message | None:
         p = self._phase_problem("return")
         if p:
             return p
         if not self.tokens[self.seat][args[0]]:
-            return f"you hold no {self.palette.word(args[0])} token to return"
+            return _("you hold no {colour} token to return", colour=self.palette.word(args[0]))
         return None
 
-    def _check_pass(self, args: tuple[int, ...]) -> str | None:
+    def _check_pass(self, args: tuple[int, ...]) -> Message | None:
         if self.phase != MAIN or self._main_actions():
-            return "pass is allowed only when you have no other legal action"
+            return _("pass is allowed only when you have no other legal action")
         return None
 
     # ----------------------------------------------------------------- carrying out
@@ -811,7 +822,7 @@ class MarketGame(Game):
         o._winners = self._winners[:]
 
     # kind → rule check / handler; games extend these dicts with their own kinds
-    _checks: ClassVar[dict[str, Callable[[Any, tuple[int, ...]], str | None]]] = {
+    _checks: ClassVar[dict[str, Callable[[Any, tuple[int, ...]], Message | None]]] = {
         "take": _check_take, "take2": _check_take2, "reserve": _check_reserve,
         "reserve_deck": _check_reserve_deck, "buy": _check_buy, "buy_reserved": _check_buy_reserved,
         "return": _check_return, "pass": _check_pass,
@@ -820,11 +831,6 @@ class MarketGame(Game):
         "take": _do_take, "take2": _do_take2, "reserve": _do_reserve, "reserve_deck": _do_reserve_deck,
         "buy": _do_buy, "buy_reserved": _do_buy_reserved, "return": _do_return, "pass": _do_pass,
     }
-
-
-def plural(n: int, word: str) -> str:
-    """``1 token``, ``2 tokens``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def winners_by(keys: Sequence[tuple[int, ...]]) -> list[int]:

@@ -19,11 +19,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from splendor.bots.base import bot_display_name
 from splendor.core.record import Record
 from splendor.games import GAMES, replay
+from splendor.i18n import negotiate, translate, web_catalog
 from splendor.server.bots import SERVER_BOTS
 from splendor.server.guards import BoundsMiddleware, RateLimiter, RedactSecrets, client_address
 from splendor.server.live import GameManager, Refused
 from splendor.server.settings import Settings
-from splendor.server.schemas import NAME_RULE, ActionRequest, NewGame, ProfileLink, ProfileRequest, refusals
+from splendor.server.schemas import (NAME_RULE, ActionRequest, Language, NewGame, ProfileLink, ProfileRequest,
+                                     refusals)
 from splendor.server.socket import serve_socket
 from splendor.store import Pokedex, open_store
 from splendor.store.games import GameStore
@@ -74,8 +76,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return m
 
     @app.exception_handler(Refused)
-    async def refused(_: Request, e: Refused) -> JSONResponse:
-        return JSONResponse({"detail": e.message}, status_code=e.status)
+    async def refused(request: Request, e: Refused) -> JSONResponse:
+        """A refusal, said in the reader's language (``Accept-Language``; English by default)."""
+        language = negotiate(request.headers.get("accept-language"))
+        return JSONResponse({"detail": translate(e.message, language)}, status_code=e.status,
+                            headers={"content-language": language, "vary": "accept-language"})
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
@@ -105,6 +110,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, Any]:
         return {"ok": True, "games": sorted(GAMES), "live": len(manager().live),
                 "finished_in_memory": len(manager().finished)}
+
+    @app.get("/api/messages/{language}")
+    async def messages(language: Language) -> JSONResponse:
+        """The words of the web pages in ``language``: each English message's translation, and the language's plural
+        categories (``Intl.PluralRules`` names) with the plural form each one takes. English needs none."""
+        return JSONResponse(web_catalog(language.value), headers={"cache-control": "public, max-age=3600"})
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
@@ -230,9 +241,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def socket(ws: WebSocket, game_id: str, seat: int | None = None, token: str | None = None) -> None:
+    async def socket(ws: WebSocket, game_id: str, seat: int | None = None, token: str | None = None,
+                     lang: str | None = None) -> None:
         """Pushes ``{"type": "state", ...}`` with the seat's (or a spectator's) view after every change; accepts
-        ``{"type": "action", "action": "...", "expect": n}`` from a seat (see ``splendor.server.socket``)."""
-        await serve_socket(manager(), settings, ws, game_id, seat, token)
+        ``{"type": "action", "action": "...", "expect": n}`` from a seat (see ``splendor.server.socket``). Its
+        refusals are said in ``lang`` (else the ``Accept-Language`` of the handshake)."""
+        language = negotiate(lang or ws.headers.get("accept-language"))
+        await serve_socket(manager(), settings, ws, game_id, seat, token, language)
 
     return app

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from splendor.core.actions import Action
 from splendor.core.errors import IllegalAction
+from splendor.i18n import Message, _
 from splendor.core.game import Game
 from splendor.games import GAMES, new_game
 from splendor.bots.base import bot_display_name
@@ -43,8 +44,8 @@ RESERVED_OPTIONS = ("name", "players", "seed")
 class Refused(Exception):
     """A request the server refuses, with the HTTP status and a message the client may see."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, message: Message | str) -> None:
+        super().__init__(str(message))
         self.status = status
         self.message = message
 
@@ -282,15 +283,16 @@ class GameManager:
         async with live.lock:
             game = live.game
             if game.is_over:
-                raise Refused(409, "the game is over")
+                raise Refused(409, _("the game is over"))
             if expect is not None and expect != len(game.history):
-                raise Refused(409, f"the game has moved on: {len(game.history)} actions, not {expect}")
+                raise Refused(409, _("the game has moved on: {actions} actions, not {expected}",
+                                     actions=len(game.history), expected=expect))
             if seat != game.current_player:
-                raise Refused(409, f"it is not your decision: seat {game.current_player} decides now")
+                raise Refused(409, _("it is not your decision: seat {seat} decides now", seat=game.current_player))
             try:
                 action = game.parse(text)
             except IllegalAction as e:
-                raise Refused(400, str(e)) from None
+                raise Refused(400, e.reason) from None
             reason = game.why_illegal(action)
             if reason is not None:
                 raise Refused(409, reason)
@@ -333,7 +335,7 @@ class GameManager:
             except IntegrityError:
                 if failed and committed is not None and await asyncio.to_thread(committed):
                     return
-                raise Refused(409, "the game has moved on: another action was accepted first") from None
+                raise Refused(409, _("the game has moved on: another action was accepted first")) from None
             except SQLAlchemyError as e:
                 failed = True
                 reason = _store_problem(e)

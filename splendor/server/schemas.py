@@ -4,11 +4,13 @@ says exactly what is accepted (names, bots, options, whole numbers), and what is
 from __future__ import annotations
 
 import math
+from enum import Enum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
 from splendor.games.kids.board import SHIPPED_SIDES
+from splendor.i18n import LANGUAGES
 from splendor.server.bots import SERVER_BOTS
 from splendor.store.pokedex import PROFILE_NAME
 
@@ -28,6 +30,9 @@ def whole_number(**bounds: int) -> Any:
     ``true`` and ``7.5``, within ``bounds`` (``ge``, ``le``, ``lt``)."""
     return Annotated[int, Field(**bounds), BeforeValidator(_whole_number)]
 
+
+Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)      # type: ignore[misc]
+"""A language the project speaks, by its code: en, sl, ko, zh."""
 
 Seed = whole_number(ge=0, le=2**53 - 1)            # exact in JSON numbers and JavaScript alike
 SeatNumber = whole_number(ge=0, le=3)

@@ -15,6 +15,7 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from splendor.i18n import SOURCE_LANGUAGE, translate
 from splendor.server.live import GameManager, Refused
 from splendor.server.settings import Settings
 from splendor.server.watchers import POLICY
@@ -37,6 +38,11 @@ class MessageRate:
             return False
         self.tokens -= 1
         return True
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a WebSocket close frame carries (123 bytes of UTF-8), never inside a character."""
+    return text.encode("utf-8")[:120].decode("utf-8", "ignore")
 
 
 def error(status: int, detail: str) -> str:
@@ -66,13 +72,13 @@ def read_action(message: dict[str, Any]) -> tuple[str, int | None]:
 
 
 async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, game_id: str, seat: int | None,
-                       token: str | None) -> None:
+                       token: str | None, language: str = SOURCE_LANGUAGE) -> None:
     """Serve one WebSocket of a game until the client leaves or breaks a bound."""
     try:
         live = await manager.get(game_id)
         manager.check_seat(live, seat, token)
     except Refused as e:
-        await ws.close(code=4403 if e.status == 403 else 4404, reason=e.message[:100])
+        await ws.close(code=4403 if e.status == 403 else 4404, reason=close_reason(translate(e.message, language)))
         return
     await ws.accept()
     watcher = manager.watch(live, ws, seat)
@@ -94,7 +100,7 @@ async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, 
                     raise Refused(403, "spectators do not act")
                 await manager.act(game_id, seat, text, token, expect)
             except Refused as e:
-                watcher.push(error(e.status, e.message))
+                watcher.push(error(e.status, translate(e.message, language)))
     finally:
         manager.unwatch(live, watcher)
         await watcher.finish()

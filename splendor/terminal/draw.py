@@ -10,6 +10,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from splendor.i18n import SOURCE_LANGUAGE, Message, _, _n, translate
+
 STYLES = {
     "white": "bold white on grey23", "blue": "bold bright_blue", "green": "bold green", "red": "bold red",
     "black": "bold white on grey11", "gold": "bold yellow", "pink": "bold magenta", "yellow": "bold yellow",
@@ -18,7 +20,9 @@ STYLES = {
 LETTERS = {"white": "w", "blue": "b", "green": "g", "red": "r", "black": "k", "gold": "y", "pink": "p",
            "yellow": "y", "master": "m", "brown": "h", "treasure": "t"}
 
-Drawer = Callable[[dict[str, Any], list[str]], RenderableType]
+Say = Callable[[Message], str]
+"""Renders a message in the reader's language."""
+Drawer = Callable[[dict[str, Any], list[str], Say], RenderableType]
 DRAWERS: dict[str, Drawer] = {}
 
 
@@ -33,22 +37,22 @@ def counts(values: dict[str, int], *, skip_zero: bool = True) -> Text:
     return text if text else Text("-", style="dim")
 
 
-def draw(view: dict[str, Any], names: list[str]) -> RenderableType:
-    """The whole table as one renderable, for the game the view belongs to."""
+def draw(view: dict[str, Any], names: list[str], language: str = SOURCE_LANGUAGE) -> RenderableType:
+    """The whole table as one renderable in ``language``, for the game the view belongs to."""
     drawer = DRAWERS.get(view["game"])
     if drawer is None:
         raise ValueError(f"no terminal drawing for game {view['game']!r}")
-    return drawer(view, names)
+    return drawer(view, names, lambda message: translate(message, language))
 
 
-def classic_card(card: dict[str, Any] | None) -> Text:
+def classic_card(card: dict[str, Any] | None, say: Say = str) -> Text:
     """One development card: points, bonus and cost."""
     if card is None:
-        return Text("(empty)", style="dim")
+        return Text(say(_("(empty)")), style="dim")
     if card.get("hidden"):
-        return Text(f"[tier {card['tier']} card, face down]", style="dim italic")
+        return Text(say(_("[tier {tier} card, face down]", tier=card["tier"])), style="dim italic")
     text = Text()
-    text.append(f"{card['points']}pt " if card["points"] else "    ", style="bold")
+    text.append(f"{card['points']}★ " if card["points"] else "   ", style="bold")
     colour = card["bonus"]
     text.append(f"+{LETTERS[colour]}", style=STYLES[colour])
     text.append("  ")
@@ -56,40 +60,50 @@ def classic_card(card: dict[str, Any] | None) -> Text:
     return text
 
 
-def draw_classic(view: dict[str, Any], names: list[str]) -> RenderableType:
-    """Classic Splendor: nobles, market, supply and every seat."""
-    parts: list[RenderableType] = []
-    status = f"Splendor · turn {view['turn']} · round {view['round']}"
-    if view["final_round"] and not view["is_over"]:
-        status += " · FINAL ROUND"
-    parts.append(Text(status, style="bold"))
+def _status(say: Say, game: Message, view: dict[str, Any]) -> str:
+    status = say(_("{game} · turn {turn} · round {round}", game=game, turn=view["turn"], round=view["round"]))
+    if view.get("points_to_win"):
+        status += " · " + say(_("{points}★ to win", points=view["points_to_win"]))
+    if view.get("final_round") and not view["is_over"]:
+        status += " · " + say(_("FINAL ROUND"))
+    return status
 
-    nobles = Text("Nobles: ", style="bold")
+
+def _slot_columns(table: Table, say: Say) -> None:
+    for s in range(4):
+        table.add_column(say(_("slot {slot}", slot=s + 1)))
+
+
+def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> RenderableType:
+    """Classic Splendor: nobles, market, supply and every seat."""
+    parts: list[RenderableType] = [Text(_status(say, _("Splendor"), view), style="bold")]
+
+    nobles = Text(say(_("Nobles:")) + " ", style="bold")
     for n in view["nobles"]:
-        nobles.append(f"[noble {n['id']}, {n['name']}: {n['points']}pt needs ")
+        nobles.append("[" + say(_("noble {number}, {name}: {points}★ needs", number=n["id"], name=Message(n["name"]),
+                                  points=n["points"])) + " ")
         nobles.append_text(counts(n["requires"]))
         nobles.append("]  ")
     if not view["nobles"]:
-        nobles.append("none left", style="dim")
+        nobles.append(say(_("none left")), style="dim")
     parts.append(nobles)
 
-    market = Table(title="Market", show_header=True, header_style="bold", expand=False)
-    market.add_column("tier")
-    market.add_column("deck", justify="right")
-    for s in range(4):
-        market.add_column(f"slot {s + 1}")
+    market = Table(title=say(_("Market")), show_header=True, header_style="bold", expand=False)
+    market.add_column(say(_("tier")))
+    market.add_column(say(_("deck")), justify="right")
+    _slot_columns(market, say)
     for tier in ("3", "2", "1"):
         market.add_row(tier, str(view["decks"][tier]),
-                       *[classic_card(c) for c in view["market"][tier]])
+                       *[classic_card(c, say) for c in view["market"][tier]])
     parts.append(market)
 
-    supply = Text("Supply: ", style="bold")
+    supply = Text(say(_("Supply:")) + " ", style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
     parts.append(supply)
 
-    seats = Table(title="Players", show_header=True, header_style="bold")
-    for col in ("seat", "points", "tokens", "bonuses", "cards", "reserved", "nobles"):
-        seats.add_column(col)
+    seats = Table(title=say(_("Players")), show_header=True, header_style="bold")
+    for col in (_("seat"), _("points"), _("tokens"), _("bonuses"), _("cards"), _("reserved"), _("nobles")):
+        seats.add_column(say(col))
     for sv in view["seats"]:
         s = sv["seat"]
         marker = "▶ " if s == view["turn_of"] else "  "
@@ -97,11 +111,11 @@ def draw_classic(view: dict[str, Any], names: list[str]) -> RenderableType:
         reserved = Text()
         for i, card in enumerate(sv["reserved"], 1):
             reserved.append(f"{i}: ")
-            reserved.append_text(classic_card(card))
+            reserved.append_text(classic_card(card, say))
             reserved.append("\n")
         seats.add_row(label, str(sv["points"]), counts(sv["tokens"]), counts(sv["bonuses"]),
                       str(len(sv["cards"])), reserved if sv["reserved"] else Text("-", style="dim"),
-                      ", ".join(f"noble {n['id']}" for n in sv["nobles"]) or "-")
+                      ", ".join(say(_("noble {number}", number=n["id"])) for n in sv["nobles"]) or "-")
     parts.append(seats)
     return Group(*parts)
 
@@ -109,77 +123,74 @@ def draw_classic(view: dict[str, Any], names: list[str]) -> RenderableType:
 DRAWERS["classic"] = draw_classic
 
 
-def pokemon_card(card: dict[str, Any] | None, sep: str = "\n") -> Text:
+def pokemon_card(card: dict[str, Any] | None, sep: str = "\n", say: Say = str) -> Text:
     """One Pokémon card: id, name, points, bonus, cost and evolution condition (parts joined by ``sep``)."""
     if card is None:
-        return Text("(empty)", style="dim")
+        return Text(say(_("(empty)")), style="dim")
     if card.get("hidden"):
-        return Text(f"[level {card['tier']} card, face down]", style="dim italic")
+        return Text(say(_("[level {level} card, face down]", level=card["tier"])), style="dim italic")
     text = Text()
-    text.append(f"#{card['id']} {card['name']}", style="bold")
-    text.append(f" {card['points']}pt " if card["points"] else " ")
+    text.append(f"#{card['id']} {say(Message(card['name']))}", style="bold")
+    text.append(f" {card['points']}★ " if card["points"] else " ")
     colour = card["bonus"]
     text.append(f"+{LETTERS[colour]}" + ("x2" if card["bonus_count"] == 2 else ""), style=STYLES[colour])
-    text.append(f"{sep}cost ")
+    text.append(sep + say(_("cost")) + " ")
     text.append_text(counts(card["cost"]))
     if card["evolves_to"]:
         (colour_needed, n), = card["evolve"].items()
-        text.append(f"{sep}→ {card['evolves_to']} with {n}")
+        text.append(sep + say(_("→ {pokemon} with {n}", pokemon=Message(card["evolves_to"]), n=n)))
         text.append(LETTERS[colour_needed], style=STYLES[colour_needed])
     return text
 
 
-def draw_pokemon(view: dict[str, Any], names: list[str]) -> RenderableType:
+def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> RenderableType:
     """Splendor: Pokémon: the display (levels, rare, legendary), the supply and every trainer."""
-    parts: list[RenderableType] = []
-    status = f"Splendor: Pokémon · turn {view['turn']} · round {view['round']} · {view['points_to_win']} points to win"
-    if view["final_round"] and not view["is_over"]:
-        status += " · FINAL ROUND"
-    parts.append(Text(status, style="bold"))
-    balls = Text("Balls: ")
+    parts: list[RenderableType] = [Text(_status(say, _("Splendor: Pokémon"), view), style="bold")]
+    balls = Text(say(_("Balls:")) + " ")
     for colour, ball in view["ball_names"].items():
-        balls.append(f"{LETTERS[colour]}={ball} ", style=STYLES[colour])
+        balls.append(f"{LETTERS[colour]}={say(Message(ball))} ", style=STYLES[colour])
     parts.append(balls)
-    display = Table(title="Display", show_header=True, header_style="bold")
-    display.add_column("level")
-    display.add_column("deck", justify="right")
-    for s in range(4):
-        display.add_column(f"slot {s + 1}")
-    special = [pokemon_card(view["market"][lv][0]) for lv in ("rare", "legendary")]
-    display.add_row("rare | legendary", f"{view['decks']['rare']} | {view['decks']['legendary']}",
+    display = Table(title=say(_("Display")), show_header=True, header_style="bold")
+    display.add_column(say(_("level")))
+    display.add_column(say(_("deck")), justify="right")
+    _slot_columns(display, say)
+    special = [pokemon_card(view["market"][lv][0], say=say) for lv in ("rare", "legendary")]
+    display.add_row(say(_("rare | legendary")), f"{view['decks']['rare']} | {view['decks']['legendary']}",
                     special[0], special[1], "", "")
     for level in ("3", "2", "1"):
-        display.add_row(level, str(view["decks"][level]), *[pokemon_card(c) for c in view["market"][level]])
+        display.add_row(level, str(view["decks"][level]),
+                        *[pokemon_card(c, say=say) for c in view["market"][level]])
     parts.append(display)
-    supply = Text("Supply: ", style="bold")
+    supply = Text(say(_("Supply:")) + " ", style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
     parts.append(supply)
-    parts.append(Text("Trainers", style="bold underline"))
+    parts.append(Text(say(_("Trainers")), style="bold underline"))
     for sv in view["seats"]:
         s = sv["seat"]
         head = Text("▶ " if s == view["turn_of"] else "  ")
-        head.append(f"{s} {names[s]}: {sv['points']} points", style="bold")
-        head.append(" · balls ")
+        head.append(f"{s} {names[s]}: {sv['points']}★", style="bold")
+        head.append(" · " + say(_("balls")) + " ")
         head.append_text(counts(sv["tokens"]))
-        head.append(" · bonuses ")
+        head.append(" · " + say(_("bonuses")) + " ")
         head.append_text(counts(sv["bonuses"]))
         parts.append(head)
-        area = Text("    play area: ")
+        area = Text("    " + say(_("play area:")) + " ")
         for i, c in enumerate(sv["cards"]):
             if i:
                 area.append(", ")
-            area.append(f"#{c['id']} {c['name']} ")
+            area.append(f"#{c['id']} {say(Message(c['name']))} ")
             area.append(f"+{LETTERS[c['bonus']]}" + ("x2" if c["bonus_count"] == 2 else ""), style=STYLES[c["bonus"]])
             if c["points"]:
-                area.append(f" {c['points']}pt")
+                area.append(f" {c['points']}★")
         if not sv["cards"]:
             area.append("-", style="dim")
         parts.append(area)
         if sv["under_tile"]:
-            parts.append(Text("    under the trainer tile: " + ", ".join(c["name"] for c in sv["under_tile"])))
+            parts.append(Text("    " + say(_("under the trainer tile: {pokemon}", pokemon=", ".join(
+                say(Message(c["name"])) for c in sv["under_tile"])))))
         for i, card in enumerate(sv["reserved"], 1):
-            line = Text(f"    reserved {i}: ")
-            line.append_text(pokemon_card(card, sep=" · "))
+            line = Text("    " + say(_("reserved {number}:", number=i)) + " ")
+            line.append_text(pokemon_card(card, sep=" · ", say=say))
             parts.append(line)
     return Group(*parts)
 
@@ -187,9 +198,12 @@ def draw_pokemon(view: dict[str, Any], names: list[str]) -> RenderableType:
 DRAWERS["pokemon"] = draw_pokemon
 
 
-KIDS_ICONS = {"port": "⚓ port", "city": "▣ city", "village": "▲ village", "palace": "♛ PALACE"}
-KIDS_NAMES = {"black": "mushroom", "red": "apple", "green": "cabbage", "brown": "hazelnut", "blue": "water",
-              "gold": "gold coin"}
+KIDS_ICONS = {"port": ("⚓", _("port")), "city": ("▣", _("city")), "village": ("▲", _("village")),
+              "palace": ("♛", _("PALACE"))}
+KIDS_NAMES = {"black": _("mushroom"), "red": _("apple"), "green": _("cabbage"), "brown": _("hazelnut"),
+              "blue": _("water"), "gold": _("gold coin")}
+TILE_NAMES = {"Tornado": _("Tornado"), "Treasure": _("Treasure"), "Drought": _("Drought"),
+              "Kind-Hearted Thief": _("Kind-Hearted Thief"), "Queen's Gem": _("Queen's Gem")}
 
 
 def _banner_text(cost: list[str]) -> Text:
@@ -201,21 +215,21 @@ def _banner_text(cost: list[str]) -> Text:
     return text
 
 
-def draw_kids(view: dict[str, Any], names: list[str]) -> RenderableType:
+def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> RenderableType:
     """Splendor Kids: the board section by section (spaces, pawns, roads and banners), the purses, and the roads
     the traveler to move can take with what each costs them."""
     board = view["board"]
     parts: list[RenderableType] = []
-    status = f"Splendor Kids · turn {view['turn']} · round {view['round']}"
+    status = _status(say, _("Splendor Kids"), view)
     if view["mysteries"]:
-        status += " · Mysteries"
+        status += " · " + say(_("Mysteries"))
     if view["gates_closed"] and not view["is_over"]:
-        status += " · THE GATES ARE CLOSING: last round"
+        status += " · " + say(_("THE GATES ARE CLOSING: last round"))
     parts.append(Text(status, style="bold"))
-    parts.append(Text(board["credit"], style="dim italic"))
-    legend = Text("Resources: ")
+    parts.append(Text(say(Message(board["credit"])), style="dim italic"))
+    legend = Text(say(_("Resources:")) + " ")
     for colour, word in KIDS_NAMES.items():
-        legend.append(f"{LETTERS[colour]}={word} ", style=STYLES[colour])
+        legend.append(f"{LETTERS[colour]}={say(word)} ", style=STYLES[colour])
     parts.append(legend)
     pawns: dict[str, list[str]] = {}
     for sv in view["seats"]:
@@ -228,34 +242,37 @@ def draw_kids(view: dict[str, Any], names: list[str]) -> RenderableType:
         section = side[:2]
         parts.append(Text(f"── {side} ──", style="bold"))
         for sp in sorted((s for s in board["spaces"] if s["section"] == section), key=lambda s: (s["y"], s["x"])):
-            line = Text(f"  {KIDS_ICONS[sp['kind']]:10} {sp['name']}", style="bold" if sp["kind"] == "palace" else "")
+            icon, kind = KIDS_ICONS[sp["kind"]]
+            line = Text(f"  {icon} {say(kind)} · {sp['name']}", style="bold" if sp["kind"] == "palace" else "")
             tile = view["village_tiles"].get(sp["id"])
             if tile:
-                line.append(f" [{tile}]", style="green")
+                line.append(f" [{say(TILE_NAMES[tile]) if tile in TILE_NAMES else tile}]", style="green")
             if sp["id"] in pawns:
                 line.append("  ◉ " + ", ".join(pawns[sp["id"]]), style="bold cyan")
             parts.append(line)
             for road in out.get(sp["id"], []):
-                r = Text(f"      road {road['number']:>2} → {space_name[road['to']]}: ")
+                r = Text("      " + say(_("road {road} → {place}:", road=road["number"],
+                                              place=space_name[road["to"]])) + " ")
                 r.append_text(_banner_text(road["cost"]))
                 parts.append(r)
-    supply = Text("Supply: ", style="bold")
+    supply = Text(say(_("Supply:")) + " ", style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
-    supply.append(f" · City tile stack: {view['city_stack']}")
+    supply.append(" · " + say(_("City tile stack: {left}", left=view["city_stack"])))
     if view["marketplace"] is not None:
-        supply.append(" · Marketplace: ")
+        supply.append(" · " + say(_("Marketplace:")) + " ")
         supply.append_text(_banner_text([c for c in view["marketplace"] if c]) if any(view["marketplace"])
-                           else Text("empty"))
+                           else Text(say(_("empty"))))
     parts.append(supply)
-    parts.append(Text("Travelers", style="bold underline"))
+    parts.append(Text(say(_("Travelers")), style="bold underline"))
     for sv in view["seats"]:
         line = Text("▶ " if sv["seat"] == view["turn_of"] else "  ")
-        line.append(f"{sv['seat']} {names[sv['seat']]} at {space_name[sv['space']]}", style="bold")
-        line.append(f" · purse {sv['purse_total']}/8: ")
+        line.append(say(_("{seat} {name} at {place}", seat=sv["seat"], name=names[sv["seat"]],
+                          place=space_name[sv["space"]])), style="bold")
+        line.append(" · " + say(_("purse {held}/8:", held=sv["purse_total"])) + " ")
         line.append_text(counts(sv["tokens"]))
         if sv["treasure"]:
-            line.append(f" +{sv['treasure']} Treasure", style="yellow")
-        line.append(" · City tiles: ")
+            line.append(" " + say(_n("+{n} Treasure", "+{n} Treasures", sv["treasure"])), style="yellow")
+        line.append(" · " + say(_("City tiles:")) + " ")
         tiles = Text()
         for t in sv["city_tiles"]:
             tiles.append(LETTERS[t["colour"]] if t["active"] else f"({LETTERS[t['colour']]})",
@@ -263,9 +280,9 @@ def draw_kids(view: dict[str, Any], names: list[str]) -> RenderableType:
             tiles.append(" ")
         line.append_text(tiles if sv["city_tiles"] else Text("-", style="dim"))
         if sv["medal"]:
-            line.append(f" · Queen's Medal {sv['medal']}", style="yellow")
+            line.append(" · " + say(_("Queen's Medal {medal}", medal=sv["medal"])), style="yellow")
         if sv["queens_gem"]:
-            line.append(" · holds the Queen's Gem", style="bold magenta")
+            line.append(" · " + say(_("holds the Queen's Gem")), style="bold magenta")
         parts.append(line)
     viewer = view["viewer"]
     if viewer is not None and viewer == view["current_player"] and view["decision"] == "action":
@@ -273,18 +290,23 @@ def draw_kids(view: dict[str, Any], names: list[str]) -> RenderableType:
         moves: dict[int, list[str]] = {}
         for text in view["legal_actions"]:
             if text.startswith("move "):
-                number, _, pay = text.removeprefix("move ").partition(" pay ")
+                number, _sep, pay = text.removeprefix("move ").partition(" pay ")
                 moves.setdefault(int(number), []).append(pay)
-        parts.append(Text("Roads from here (used tiles in brackets cannot pay):", style="bold"))
+        parts.append(Text(say(_("Roads from here (used tiles in brackets cannot pay):")), style="bold"))
         for road in out.get(me["space"], []):
-            r = Text(f"  road {road['number']} → {space_name[road['to']]} costs ")
+            r = Text("  " + say(_("road {road} → {place} costs", road=road["number"],
+                                  place=space_name[road["to"]])) + " ")
             r.append_text(_banner_text(road["cost"]))
             pays = moves.get(road["number"], [])
-            if pays:
-                r.append(f": you can pay, e.g. 'move {road['number']} pay {pays[0]}'"
-                         + (f" ({len(pays)} ways)" if len(pays) > 1 else ""), style="green")
+            example = f"move {road['number']} pay {pays[0]}" if pays else ""
+            if len(pays) > 1:
+                r.append(": " + say(_n("you can pay, e.g. '{example}' ({n} way)",
+                                       "you can pay, e.g. '{example}' ({n} ways)", len(pays), example=example)),
+                         style="green")
+            elif pays:
+                r.append(": " + say(_("you can pay, e.g. '{example}'", example=example)), style="green")
             else:
-                r.append(": you cannot pay it yet", style="dim")
+                r.append(": " + say(_("you cannot pay it yet")), style="dim")
             parts.append(r)
     return Group(*parts)
 

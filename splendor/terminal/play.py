@@ -11,9 +11,12 @@ from rich.console import Console
 from splendor.bots.base import Bot, decide, make_bot
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
+from splendor.i18n import SOURCE_LANGUAGE, Listing, Message, N_, _, translate
 from splendor.terminal.draw import draw
 
 HUMAN = "human"
+# A common turn of each game, in its own notation (the same in every language).
+EXAMPLES = {"classic": "'take w b g', 'buy 1.2'", "pokemon": "'take r b k', 'catch 2.1'", "kids": "'take k r g', 'move 3'"}
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,7 @@ class Seat:
         spec = spec.strip()
         if not spec:
             raise ValueError(f"seat {index} is empty; give human or a bot name")
-        name, _, kind = spec.partition(":") if ":" in spec else ("", "", spec)
+        name, _sep, kind = spec.partition(":") if ":" in spec else ("", "", spec)
         kind = kind.strip().lower()
         if kind != HUMAN:
             make_bot(kind)  # raises ValueError naming the known bots
@@ -39,13 +42,85 @@ class Seat:
         return cls(name=f"{kind} {index}" if kind != HUMAN else f"player {index}", kind=kind)
 
 
+# What 'help' shows: each kind of action in words, and how it is typed (the notation is the same in every
+# language). The full notation, with the action index, is each game's notation module's documentation.
+HELP: dict[str, tuple[tuple[str, str], ...]] = {
+    "classic": (
+        (N_("take 3 tokens of different colours"), "take w b g"),
+        (N_("take 2 tokens of one colour (4 or more in the supply)"), "take r r"),
+        (N_("take fewer colours (only when fewer than 3 are left)"), "take w b"),
+        (N_("reserve a face-up card, tier.slot"), "reserve 2.3"),
+        (N_("reserve the top card of a tier's deck"), "reserve deck 2"),
+        (N_("buy a face-up card, tier.slot"), "buy 1.4"),
+        (N_("buy one of your reserved cards"), "buy reserved 1"),
+        (N_("return a token (when holding more than 10)"), "return y"),
+        (N_("choose a noble (when several may visit)"), "noble 7"),
+        (N_("pass (only when nothing else is legal)"), "pass"),
+        (N_("Colours: w white, b blue, g green, r red, k black, y gold. Tiers 1-3, slots 1-4 from the left."), ""),
+    ),
+    "pokemon": (
+        (N_("take 3 balls of different colours"), "take r b k"),
+        (N_("take 2 balls of one colour (4 or more in the supply)"), "take y y"),
+        (N_("take fewer colours (only when fewer than 3 are left)"), "take r b"),
+        (N_("reserve a face-up card, level.slot"), "reserve 2.3"),
+        (N_("reserve the top card of a level's deck"), "reserve deck 2"),
+        (N_("catch a face-up Pokémon"), "catch 1.4, catch rare, catch legendary"),
+        (N_("catch one of your reserved Pokémon"), "catch reserved 1"),
+        (N_("return a ball (when holding more than 10)"), "return m"),
+        (N_("evolve the Pokémon #ID into the card at level.slot, or into a reserved card"),
+         "evolve 12 2.3, evolve 12 reserved 1"),
+        (N_("do not evolve"), "evolve none"),
+        (N_("pass (only when nothing else is legal)"), "pass"),
+        (N_("Balls: r Poké Ball (red), b Great Ball (blue), k Ultra Ball (black), p Heal Ball (pink), y Quick Ball "
+            "(yellow), m Master Ball. #ID is the number shown beside a card in your play area."), ""),
+    ),
+    "kids": (
+        (N_("take 3 resources of different colours"), "take k r g"),
+        (N_("take 2 of one resource (2 or more in the supply)"), "take h h"),
+        (N_("take 1 gold coin"), "take y"),
+        (N_("move along road N (say how you pay when there are several ways)"), "move 7, move 7 pay k k r tile:h"),
+        (N_("return a token (purse over 8)"), "return h"),
+        (N_("discard a token (Drought)"), "discard k"),
+        (N_("give a token to a traveler (Kind-Hearted Thief)"), "give r to 2"),
+        (N_("take the top City tile, or one from the Marketplace"), "city stack, city market 2"),
+        (N_("choose a Queen's Medal"), "medal 3"),
+        (N_("pass (in the Palace, or when nothing else is legal)"), "pass"),
+        (N_("Resources: k mushroom, r apple, g cabbage, h hazelnut, b water; y gold coin, t the Treasure. "
+            "tile:h pays with an active hazelnut City tile."), ""),
+    ),
+}
+
+
+def help_text(game: str, language: str = SOURCE_LANGUAGE) -> str:
+    """The actions of ``game`` and how each is typed, in ``language``."""
+    lines = []
+    for words, typed in HELP[game]:
+        said = translate(Message(words), language)
+        lines.append(f"  {typed:<40} {said}" if typed else said)
+    return "\n".join(lines)
+
+
+# Each kind of decision a seat may face, as the prompt names it.
+DECISIONS = {"action": N_("your action"), "return": N_("tokens to return"), "noble": N_("which noble visits"),
+             "evolve": N_("whether to evolve"), "drought": N_("tokens to discard in the Drought"),
+             "thief": N_("whom to give a token"), "city": N_("which City tile"), "medal": N_("which Queen's Medal")}
+
+
+def decision_words(decision: str) -> Message:
+    return Message(DECISIONS.get(decision, decision))
+
+
 class Quit(Exception):
     """The person at the keyboard left the game."""
 
 
 def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable[[str], str],
-                  seed: int = 0) -> Game:
-    """Play ``game`` to its end or until a person quits (raises `Quit`); returns the game."""
+                  seed: int = 0, language: str = SOURCE_LANGUAGE) -> Game:
+    """Play ``game`` to its end or until a person quits (raises `Quit`); returns the game. Everything is said in
+    ``language``; actions are typed in the game's notation, which is the same in every language."""
+    def say(message: Message) -> str:
+        return translate(message, language)
+
     bots: dict[int, Bot] = {s: make_bot(seat.kind, seed=seed * 16 + s)
                             for s, seat in enumerate(seats) if seat.kind != HUMAN}
     names = [seat.name for seat in seats]
@@ -56,17 +131,19 @@ def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable
         if seat in bots:
             action = decide(bots[seat], game)
             game.apply(action)
-            console.print(f"[cyan]{names[seat]}[/] (seat {seat}): {action}")
+            where = say(_("seat {seat}", seat=seat))
+            console.print(f"[cyan]{names[seat]}[/] ({where}): {action}")
             continue
         view = game.view(seat)
         if drawn_at != len(game.history):
-            console.print(draw(view, names))
+            console.print(draw(view, names, language))
             drawn_at = len(game.history)
         if view["decision"] != "action" and hinted_at != len(game.history):
-            console.print(f"[bold]Choose ({view['decision']}):[/] " + " | ".join(view["legal_actions"]),
-                          highlight=False)
+            choose = say(_("Choose ({decision}):", decision=decision_words(view["decision"])))
+            console.print(f"[bold]{choose}[/] " + " | ".join(view["legal_actions"]), highlight=False)
             hinted_at = len(game.history)
-        prompt = f"{names[seat]} (seat {seat}, {view['decision']}) > "
+        prompt = say(_("{name} (seat {seat}, {decision}) > ", name=names[seat], seat=seat,
+                       decision=decision_words(view["decision"])))
         try:
             line = ask(prompt)
         except EOFError:
@@ -77,11 +154,11 @@ def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable
         if command in ("quit", "exit"):
             raise Quit
         if command == "help":
-            console.print(type(game).notation_help, markup=False)
-            console.print("Other commands: moves (list legal actions), board (draw the table again), quit.")
+            console.print(help_text(game.name, language), markup=False)
+            console.print(say(_("Other commands: moves (list legal actions), board (draw the table again), quit.")))
             continue
         if command in ("moves", "legal"):
-            console.print("Legal now: " + " | ".join(a.text for a in game.legal_actions()), markup=False)
+            console.print(say(_("Legal now:")) + " " + " | ".join(a.text for a in game.legal_actions()), markup=False)
             continue
         if command in ("board", "show"):
             drawn_at = -1
@@ -89,25 +166,30 @@ def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable
         try:
             game.apply(line)
         except IllegalAction as e:
-            console.print(f"[red]Not allowed:[/] {e}", markup=True, highlight=False)
-            console.print("Type 'moves' to list what is legal, or 'help' for the notation.")
+            refused = say(_("Not allowed:"))
+            console.print(f"[red]{refused}[/] {e.explain(language)}", markup=True, highlight=False)
+            console.print(say(_("Type 'moves' to list what is legal, or 'help' for the notation.")))
     return game
 
 
-def describe_result(game: Game, names: list[str]) -> str:
-    """The end of a game in words."""
+def describe_result(game: Game, names: list[str], language: str = SOURCE_LANGUAGE) -> str:
+    """The end of a game in words, in ``language``."""
     result = game.result
     scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result["scores"]))
     if result["status"] == "truncated":
-        return f"The game stopped at its turn cap with no winner. Points: {scores}."
-    if result["status"] == "stalled":
-        return f"No seat could act for a whole round, so the game ended there with no winner. Points: {scores}."
-    winners = " and ".join(names[w] for w in result["winners"])
-    verb = "share the victory" if result["status"] == "shared" else "wins"
-    text = f"{winners} {verb}. Points: {scores}."
+        text = _("The game stopped at its turn cap with no winner. Points: {scores}.", scores=scores)
+    elif result["status"] == "stalled":
+        text = _("No seat could act for a whole round, so the game ended there with no winner. Points: {scores}.",
+                 scores=scores)
+    elif result["status"] == "shared":
+        text = _("{players} share the victory. Points: {scores}.",
+                 players=Listing(names[w] for w in result["winners"]), scores=scores)
+    else:
+        text = _("{player} wins. Points: {scores}.", player=names[result["winners"][0]], scores=scores)
+    said = translate(text, language)
     if "tie_break" in result:
-        text += f" ({result['tie_break']}.)"
-    return text
+        said += f" ({translate(Message(result['tie_break']), language)}.)"
+    return said
 
 
 def save_record(game: Game, path: str | Path) -> Path:

@@ -258,7 +258,7 @@ def test_a_browser_claims_a_profile_and_keeps_its_pokemon_games_in_that_pokedex(
     page.click("#create")
     page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")
-    assert "dawn's Pokédex" in page.inner_text("#keep")
+    assert "Pokédex of dawn" in page.inner_text("#keep")
     with server.client() as c:                          # the profile is taken now: another browser cannot claim it
         assert c.post("/api/profiles", json={"name": "dawn"}).status_code == 409
         # a game whose seat the browser links later, with the button
@@ -266,7 +266,7 @@ def test_a_browser_claims_a_profile_and_keeps_its_pokemon_games_in_that_pokedex(
     page.goto(g["seats"][0]["link"])
     page.wait_for_selector("#keep-in-pokedex")
     page.click("#keep-in-pokedex")
-    page.wait_for_function("document.getElementById('keep').textContent.includes(\"dawn's Pokédex\")")
+    page.wait_for_function("document.getElementById('keep').textContent.includes('Pokédex of dawn')")
     with server.client() as c:
         assert c.get(f"/api/games/{g['id']}").json()["seats"][0]["profile"] == "dawn"
     assert page.errors == []  # type: ignore[attr-defined]

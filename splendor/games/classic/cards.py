@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 from splendor.core.colours import Palette
+from splendor.i18n import N_
 from splendor.games.market import Card
 
 PALETTE = Palette(
-    names=("white", "blue", "green", "red", "black", "gold"),
+    names=(N_("white"), N_("blue"), N_("green"), N_("red"), N_("black"), N_("gold")),
     letters=("w", "b", "g", "r", "k", "y"),
-    display=("White (diamond)", "Blue (sapphire)", "Green (emerald)", "Red (ruby)", "Black (onyx)",
-             "Gold (joker)"),
+    display=(N_("White (diamond)"), N_("Blue (sapphire)"), N_("Green (emerald)"), N_("Red (ruby)"),
+             N_("Black (onyx)"), N_("Gold (joker)")),
 )
 GEMS = PALETTE.names[:5]
 

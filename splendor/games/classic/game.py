@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from splendor.core.actions import Action
 from splendor.core.game import Game
 from splendor.core.rng import Rng
+from splendor.i18n import Message, N_, _
 from splendor.games.classic.cards import CARDS, NOBLES, PALETTE
 from splendor.games.classic import notation
 from splendor.games.classic.notation import ACTIONS, LAYOUT, LOOKUP, NOBLE_ACTIONS
@@ -20,17 +21,29 @@ from splendor.games.market import EXTRA_PHASE, MarketGame, winners_by
 NOBLE = EXTRA_PHASE  # the seat chooses among several nobles that may visit
 
 
-GEM_PLURALS = ("Diamonds", "Sapphires", "Emeralds", "Rubies", "Onyx")
+# The printed tiles' portraits are not this project's to use: a noble is named after the gems it asks for, by
+# the bonus colours of its requirement (white, blue, green, red, black = diamond, sapphire, emerald, ruby, onyx).
+NOBLE_NAMES: dict[tuple[int, ...], str] = {
+    (3, 4): N_("Patron of Rubies and Onyx"),
+    (2, 3): N_("Patron of Emeralds and Rubies"),
+    (1, 2): N_("Patron of Sapphires and Emeralds"),
+    (0, 4): N_("Patron of Diamonds and Onyx"),
+    (0, 1): N_("Patron of Diamonds and Sapphires"),
+    (2, 3, 4): N_("Patron of Emeralds, Rubies and Onyx"),
+    (1, 2, 3): N_("Patron of Sapphires, Emeralds and Rubies"),
+    (0, 3, 4): N_("Patron of Diamonds, Rubies and Onyx"),
+    (0, 1, 4): N_("Patron of Diamonds, Sapphires and Onyx"),
+    (0, 1, 2): N_("Patron of Diamonds, Sapphires and Emeralds"),
+}
 
 
 def noble_name(n: int) -> str:
-    """A noble's name, after the gems it asks for (the printed tiles' portraits are not this project's to use).
+    """Noble ``n``'s name (English; a message id of the catalogs), after the gems it asks for.
 
     >>> noble_name(0)
     'Patron of Rubies and Onyx'
     """
-    gems = [GEM_PLURALS[c] for c, v in enumerate(NOBLES[n].requires) if v]
-    return "Patron of " + (" and ".join(gems) if len(gems) < 3 else f"{', '.join(gems[:-1])} and {gems[-1]}")
+    return NOBLE_NAMES[tuple(c for c, v in enumerate(NOBLES[n].requires) if v)]
 
 
 class ClassicGame(MarketGame):
@@ -43,7 +56,7 @@ class ClassicGame(MarketGame):
     """
 
     name = "classic"
-    title = "Splendor"
+    title = N_("Splendor")
     actions = ACTIONS
     notation_help = notation.__doc__ or ""
     palette = PALETTE
@@ -87,26 +100,26 @@ class ClassicGame(MarketGame):
     def _extra_actions(self) -> list[Action]:
         return [NOBLE_ACTIONS[n] for n in sorted(self._eligible_nobles())]
 
-    def _extra_phase_problem(self, kind: str) -> str | None:
+    def _extra_phase_problem(self, kind: str) -> Message | None:
         if kind != "noble":
-            return "several nobles may visit you: choose one with 'noble N' before anything else"
+            return _("several nobles may visit you: choose one with 'noble N' before anything else")
         return None
 
     def _extra_decision_name(self) -> str:
         return "noble"
 
-    def _check_noble(self, args: tuple[int, ...]) -> str | None:
+    def _check_noble(self, args: tuple[int, ...]) -> Message | None:
         problem = self._phase_problem("noble")
         if problem:
             return problem
         if self.phase != NOBLE:
-            return "a noble is chosen only when several nobles may visit you at the end of your turn"
+            return _("a noble is chosen only when several nobles may visit you at the end of your turn")
         n = args[0]
         if n not in self.nobles:
-            return f"noble {n} is not on the display"
+            return _("noble {number} is not on the display", number=n)
         if n not in self._eligible_nobles():
             need = PALETTE.describe(NOBLES[n].requires)
-            return f"noble {n} requires card bonuses of {need}; tokens do not count"
+            return _("noble {number} requires card bonuses of {need}; tokens do not count", number=n, need=need)
         return None
 
     def _do_noble(self, args: tuple[int, ...]) -> None:
@@ -124,9 +137,9 @@ class ClassicGame(MarketGame):
             top = max(self.points)
             tied = [s for s in range(self.players) if self.points[s] == top]
             if len(tied) > 1 and len(self._winners) < len(tied):
-                details["tie_break"] = "tied on points; the tied player with fewer development cards wins"
+                details["tie_break"] = N_("tied on points; the tied player with fewer development cards wins")
             elif len(self._winners) > 1:
-                details["tie_break"] = "tied on points and on development cards: the victory is shared"
+                details["tie_break"] = N_("tied on points and on development cards: the victory is shared")
         return details
 
     # ----------------------------------------------------------------- views and state

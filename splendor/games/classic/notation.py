@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from splendor.core.actions import ActionTable, number
 from splendor.core.errors import IllegalAction
+from splendor.i18n import _
 from splendor.games.classic.cards import NOBLES, PALETTE
 from splendor.games.market import MarketLayout, MarketLookup, market_action_specs, market_normaliser
 
@@ -31,7 +32,7 @@ def _own_verbs(words: list[str]) -> str | None:
     if words[0] != "noble":
         return None
     if len(words) != 2 or (n := number(words[1])) is None or n >= len(NOBLES):
-        raise IllegalAction(f"say which noble by its number, e.g. 'noble 3' (0-{len(NOBLES) - 1})")
+        raise IllegalAction(_("say which noble by its number, e.g. 'noble 3' (0-{last})", last=len(NOBLES) - 1))
     return f"noble {n}"
 
 

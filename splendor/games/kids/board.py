@@ -41,6 +41,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from splendor.i18n import N_
+
 FORMAT = "splendor-kids-board/1"
 SECTIONS = ("A1", "A2", "A3")
 SIDES = ("front", "back")
@@ -53,7 +55,8 @@ RESOURCES = ("black", "red", "green", "brown", "blue")
 WIDTH, HEIGHT = 600, 360
 MAX_COST = 5
 MAX_SIDE_ROADS = 24             # three sides then number at most 72 roads, the action index's room
-CREDIT = "Board designed by the splendor project: the published board's layout is not available."
+CREDIT = N_("Board designed by the splendor project: the published board's layout is not available.")
+CUSTOM_CREDIT = N_("custom board, transcribed by its owner")
 
 
 class BoardError(ValueError):
@@ -118,7 +121,7 @@ class Board:
         return {
             "sides": list(self.sides),
             "titles": list(self.titles),
-            "credit": "custom board, transcribed by its owner" if self.custom else CREDIT,
+            "credit": CUSTOM_CREDIT if self.custom else CREDIT,
             "width": WIDTH,
             "height": HEIGHT * len(self.sides),
             "spaces": [{"id": s.id, "kind": s.kind, "name": s.name, "section": s.section, "x": s.x, "y": s.y}

@@ -21,6 +21,7 @@ from splendor.core.actions import Action
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.rng import Rng
+from splendor.i18n import Listing, Message, N_, _, _n
 from splendor.games.kids import notation
 from splendor.games.kids.board import (SECTIONS, SHIPPED_SIDES, SIDES, Board, BoardError, Road, assemble,
                                       check_side)
@@ -93,7 +94,7 @@ class KidsGame(Game):
     """
 
     name = "kids"
-    title = "Splendor Kids"
+    title = N_("Splendor Kids")
     actions = ACTIONS
     notation_help = notation.__doc__ or ""
     palette = PALETTE
@@ -265,8 +266,8 @@ class KidsGame(Game):
                     return options[0]
                 if not options:
                     raise IllegalAction(self._why_no_move(args[0]))
-                raise IllegalAction(f"road {args[0]} can be paid in {len(options)} ways; say which, e.g. "
-                                    f"'{options[0]}'")
+                raise IllegalAction(_("road {road} can be paid in {ways} ways; say which, e.g. '{example}'",
+                                      road=args[0], ways=len(options), example=options[0].text))
         return self.actions.parse(text)
 
     # ----------------------------------------------------------------- legal actions
@@ -313,87 +314,96 @@ class KidsGame(Game):
 
     # ----------------------------------------------------------------- legality, in players' words
 
-    def why_illegal(self, action: Action) -> str | None:
+    def why_illegal(self, action: Action) -> Message | None:
         if self.is_over:
-            return "the game is over"
+            return _("the game is over")
         kind = action.kind
         phase = self.phase
         if phase in ("return", "drought"):
             seat = self.pending[0][1]
             want = "return" if phase == "return" else "discard"
+            held = sum(self.purse[seat])
             if kind != want:
-                limit = PURSE_LIMIT if phase == "return" else DROUGHT_LIMIT
-                return (f"traveler {seat} holds {sum(self.purse[seat])} tokens and must {want} down to {limit} "
-                        "before anything else")
+                if phase == "return":
+                    return _("traveler {seat} holds {held} tokens and must return down to {most} before anything "
+                             "else", seat=seat, held=held, most=PURSE_LIMIT)
+                return _("traveler {seat} holds {held} tokens and must discard down to {most} before anything else",
+                         seat=seat, held=held, most=DROUGHT_LIMIT)
             if not self.purse[seat][action.args[0]]:
-                return f"traveler {seat} holds no {self._token_word(action.args[0])} to {want}"
+                if phase == "return":
+                    return _("traveler {seat} holds no {token} to return", seat=seat,
+                             token=self._token_word(action.args[0]))
+                return _("traveler {seat} holds no {token} to discard", seat=seat,
+                         token=self._token_word(action.args[0]))
             return None
         if phase == "thief" and kind != "give":
-            return "the Kind-Hearted Thief: give one of your tokens to another traveler first ('give r to 2')"
+            return _("the Kind-Hearted Thief: give one of your tokens to another traveler first ('give r to 2')")
         if phase == "city" and kind not in ("city_stack", "city_market"):
-            return "you reached a city: take the top City tile ('city stack') or one from the Marketplace first"
+            return _("you reached a city: take the top City tile ('city stack') or one from the Marketplace first")
         if phase == "medal" and kind != "medal":
-            return "you reached the Palace: choose a Queen's Medal first ('medal N')"
+            return _("you reached the Palace: choose a Queen's Medal first ('medal N')")
         if phase == "action" and kind in ("return", "discard", "give", "city_stack", "city_market", "medal"):
-            return {"return": f"tokens are returned only when a purse holds more than {PURSE_LIMIT}",
-                    "discard": "tokens are discarded only in a Drought",
-                    "give": "a token is given only when you find the Kind-Hearted Thief",
-                    "medal": "a medal is chosen only on reaching the Palace"}.get(
-                kind, "a City tile is taken only on reaching a city")
+            return {"return": _("tokens are returned only when a purse holds more than {most}", most=PURSE_LIMIT),
+                    "discard": _("tokens are discarded only in a Drought"),
+                    "give": _("a token is given only when you find the Kind-Hearted Thief"),
+                    "medal": _("a medal is chosen only on reaching the Palace")}.get(
+                kind, _("a City tile is taken only on reaching a city"))
         check = getattr(self, f"_check_{kind}")
-        reason: str | None = check(action.args)
+        reason: Message | None = check(action.args)
         return reason
 
-    def _token_word(self, c: int) -> str:
-        return "Treasure" if c == TREASURE else PALETTE.word(c)
+    def _token_word(self, c: int) -> Message:
+        return _("Treasure") if c == TREASURE else PALETTE.word(c)
 
-    def _in_palace(self) -> str | None:
+    def _in_palace(self) -> Message | None:
         if self.space[self.seat] == self.board.palace:
-            return "you are in the Palace: travelers there pass"
+            return _("you are in the Palace: travelers there pass")
         return None
 
-    def _check_take(self, args: tuple[int, ...]) -> str | None:
+    def _check_take(self, args: tuple[int, ...]) -> Message | None:
         p = self._in_palace()
         if p:
             return p
         for c in args:
             if not self.supply[c]:
-                return f"there is no {PALETTE.word(c)} left in the supply"
+                return _("there is no {resource} left in the supply", resource=PALETTE.word(c))
         left = sum(1 for c in range(RESOURCE_COUNT) if self.supply[c])
         if len(args) < 3 and left >= 3:
-            return (f"take 3 resources of different colours; fewer only when fewer than 3 colours are left "
-                    f"(there are {left})")
+            return _("take 3 resources of different colours; fewer only when fewer than 3 colours are left "
+                     "(there are {left})", left=left)
         return None
 
-    def _check_take2(self, args: tuple[int, ...]) -> str | None:
+    def _check_take2(self, args: tuple[int, ...]) -> Message | None:
         p = self._in_palace()
         if p:
             return p
         c = args[0]
         if self.supply[c] < 2:
-            return f"take two of one colour needs 2 in the supply; {PALETTE.word(c)} has {self.supply[c]}"
+            return _("take two of one colour needs 2 in the supply; {resource} has {left}",
+                     resource=PALETTE.word(c), left=self.supply[c])
         return None
 
-    def _check_take_gold(self, args: tuple[int, ...]) -> str | None:
+    def _check_take_gold(self, args: tuple[int, ...]) -> Message | None:
         p = self._in_palace()
         if p:
             return p
         if not self.supply[GOLD]:
-            return "there is no gold coin left in the supply"
+            return _("there is no gold coin left in the supply")
         return None
 
-    def _why_no_move(self, number: int) -> str:
+    def _why_no_move(self, number: int) -> Message:
         road = self._road_by_number.get(number)
         if road is None:
-            return f"there is no road {number} on this board"
+            return _("there is no road {road} on this board", road=number)
         if road.start != self.space[self.seat]:
             here = self.board.spaces[self.space[self.seat]].name
-            return f"road {number} leaves {self.board.spaces[road.start].name}, not {here}, where you are"
-        need = ", ".join(PALETTE.word(c) for c in road.cost)
-        return (f"you cannot pay road {number}'s banner ({need}) with your tokens, active City tiles and gold "
-                "coins")
+            return _("road {road} leaves {start}, not {here}, where you are", road=number,
+                     start=self.board.spaces[road.start].name, here=here)
+        need = Listing(PALETTE.word(c) for c in road.cost)
+        return _("you cannot pay road {road}'s banner ({banner}) with your tokens, active City tiles and gold coins",
+                 road=number, banner=need)
 
-    def _check_move(self, args: tuple[int, ...]) -> str | None:
+    def _check_move(self, args: tuple[int, ...]) -> Message | None:
         p = self._in_palace()
         if p:
             return p
@@ -410,53 +420,59 @@ class KidsGame(Game):
         for c in range(RESOURCE_COUNT):
             covered = pay[c] + pay[5 + c]
             if covered > banner[c]:
-                return (f"road {number}'s banner asks {banner[c]} {PALETTE.word(c)}; you would pay {covered}: "
-                        "a traveler pays exactly the banner, never more")
+                return _("road {road}'s banner asks {asked} {resource}; you would pay {covered}: a traveler pays "
+                         "exactly the banner, never more", road=number, asked=banner[c], resource=PALETTE.word(c),
+                         covered=covered)
             wild += banner[c] - covered
             if pay[c] > purse[c]:
-                return f"you hold {purse[c]} {PALETTE.word(c)} token(s), not {pay[c]}"
+                return _n("you hold {n} {resource} token, not {named}", "you hold {n} {resource} tokens, not {named}",
+                          purse[c], resource=PALETTE.word(c), named=pay[c])
             if pay[5 + c] > active[c]:
-                return f"you have {active[c]} active {PALETTE.word(c)} City tile(s), not {pay[5 + c]}"
+                return _n("you have {n} active {resource} City tile, not {named}",
+                          "you have {n} active {resource} City tiles, not {named}", active[c],
+                          resource=PALETTE.word(c), named=pay[5 + c])
         if pay[10] + pay[11] != wild:
-            return (f"this payment leaves {wild} of the banner to gold coins or the Treasure, but names "
-                    f"{pay[10] + pay[11]}: a traveler pays exactly the banner")
+            return _("this payment leaves {wild} of the banner to gold coins or the Treasure, but names {named}: a "
+                     "traveler pays exactly the banner", wild=wild, named=pay[10] + pay[11])
         if pay[10] > purse[GOLD]:
-            return f"you hold {purse[GOLD]} gold coin(s), not {pay[10]}"
+            return _n("you hold {n} gold coin, not {named}", "you hold {n} gold coins, not {named}", purse[GOLD],
+                      named=pay[10])
         if pay[11] > purse[TREASURE]:
-            return f"you hold {purse[TREASURE]} Treasure(s), not {pay[11]}"
+            return _n("you hold {n} Treasure, not {named}", "you hold {n} Treasures, not {named}", purse[TREASURE],
+                      named=pay[11])
         return None
 
-    def _check_pass(self, args: tuple[int, ...]) -> str | None:
+    def _check_pass(self, args: tuple[int, ...]) -> Message | None:
         if self.phase != "action" or self._main_actions():
-            return "pass is allowed only in the Palace or when you have no other legal action"
+            return _("pass is allowed only in the Palace or when you have no other legal action")
         return None
 
-    def _check_give(self, args: tuple[int, ...]) -> str | None:
+    def _check_give(self, args: tuple[int, ...]) -> Message | None:
         c, to = args
         if to == self.seat:
-            return "the Thief's gift goes to another traveler, not to yourself"
+            return _("the Thief's gift goes to another traveler, not to yourself")
         if to >= self.players:
-            return f"there is no traveler {to}; seats are 0 to {self.players - 1}"
+            return _("there is no traveler {seat}; seats are 0 to {last}", seat=to, last=self.players - 1)
         if not self.purse[self.seat][c]:
-            return f"you hold no {PALETTE.word(c)} to give"
+            return _("you hold no {resource} to give", resource=PALETTE.word(c))
         return None
 
-    def _check_city_stack(self, args: tuple[int, ...]) -> str | None:
+    def _check_city_stack(self, args: tuple[int, ...]) -> Message | None:
         if not self.stack:
-            return "the City tile stack is empty; take one from the Marketplace"
+            return _("the City tile stack is empty; take one from the Marketplace")
         return None
 
-    def _check_city_market(self, args: tuple[int, ...]) -> str | None:
+    def _check_city_market(self, args: tuple[int, ...]) -> Message | None:
         if not self.market_open:
-            return "there is no Marketplace in this game" if not self.options["mysteries"] else \
-                "a Tornado swept the Marketplace away; take the top of the stack"
+            return _("there is no Marketplace in this game") if not self.options["mysteries"] else \
+                _("a Tornado swept the Marketplace away; take the top of the stack")
         if self.market[args[0]] < 0:
-            return f"Marketplace slot {args[0] + 1} is empty"
+            return _("Marketplace slot {slot} is empty", slot=args[0] + 1)
         return None
 
-    def _check_medal(self, args: tuple[int, ...]) -> str | None:
+    def _check_medal(self, args: tuple[int, ...]) -> Message | None:
         if args[0] not in self.medals_left:
-            return f"medal {args[0] + 1} has already been given"
+            return _("medal {medal} has already been given", medal=args[0] + 1)
         return None
 
     # ----------------------------------------------------------------- carrying out
@@ -677,7 +693,7 @@ class KidsGame(Game):
             "queens_gem": self.gem,
         }
         if self.is_over and self.gem is not None and self._winners == [self.gem] and sum(details["in_palace"]) > 1:
-            details["tie_break"] = "the traveler holding the Queen's Gem reached the Palace and wins alone"
+            details["tie_break"] = N_("the traveler holding the Queen's Gem reached the Palace and wins alone")
         return details
 
     # ----------------------------------------------------------------- search

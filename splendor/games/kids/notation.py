@@ -32,13 +32,15 @@ from itertools import combinations, product
 
 from splendor.core.actions import ComputedActionTable, number
 from splendor.core.colours import Palette
+from splendor.i18n import Listing, Message, N_, _
 from splendor.core.errors import IllegalAction
 
 PALETTE = Palette(
     names=("black", "red", "green", "brown", "blue", "gold"),
     letters=("k", "r", "g", "h", "b", "y"),
-    display=("Mushroom", "Apple", "Cabbage", "Hazelnut", "Water", "Gold coin"),
-    spoken=("mushroom (black)", "apple (red)", "cabbage (green)", "hazelnut (brown)", "water (blue)", "gold coin"),
+    display=(N_("Mushroom"), N_("Apple"), N_("Cabbage"), N_("Hazelnut"), N_("Water"), N_("Gold coin")),
+    spoken=(N_("mushroom (black)"), N_("apple (red)"), N_("cabbage (green)"), N_("hazelnut (brown)"),
+            N_("water (blue)"), N_("gold coin")),
 )
 RESOURCE_COUNT = 5
 GOLD = 5
@@ -154,16 +156,17 @@ def _token(word: str, allow: str) -> int:
         w = PALETTE.letters[PALETTE.names.index(w)]
     if w in TOKEN_LETTERS and w in allow:
         return TOKEN_LETTERS.index(w)
-    names = ", ".join(f"{TOKEN_LETTERS[i]} ({(PALETTE.spoken + ('the Treasure',))[i]})" for i in range(7)
-                      if TOKEN_LETTERS[i] in allow)
-    raise IllegalAction(f"'{word}' is not a token here; say one of {names}")
+    spoken = PALETTE.spoken + (N_("the Treasure"),)
+    names = Listing(_("{letter} ({token})", letter=TOKEN_LETTERS[i], token=Message(spoken[i])) for i in range(7)
+                    if TOKEN_LETTERS[i] in allow)
+    raise IllegalAction(_("'{word}' is not a token here; say one of {names}", word=word, names=names))
 
 
 def read(text: str) -> tuple[str, tuple[int, ...]]:
     """The (kind, args) a text names; `IllegalAction` explains malformed text."""
     words = text.replace(",", " ").lower().split()
     if not words:
-        raise IllegalAction("type an action, e.g. 'take k r g' or 'move 3'")
+        raise IllegalAction(_("type an action, e.g. 'take k r g' or 'move 3'"))
     words = [_WORDS.get(w, w) for w in words]
     verb, rest = words[0], words[1:]
     plain = "krghb"
@@ -173,42 +176,42 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
         if rest == ["y"]:
             return "take_gold", ()
         if not rest:
-            raise IllegalAction("say what to take, e.g. 'take k r g', 'take h h' or 'take y'")
+            raise IllegalAction(_("say what to take, e.g. 'take k r g', 'take h h' or 'take y'"))
         cs = sorted(_token(w, plain + "y") for w in rest)
         if GOLD in cs:
-            raise IllegalAction("a gold coin is taken alone: 'take y'")
+            raise IllegalAction(_("a gold coin is taken alone: 'take y'"))
         if len(cs) == 2 and cs[0] == cs[1]:
             return "take2", (cs[0],)
         if len(set(cs)) != len(cs) or len(cs) > 3:
-            raise IllegalAction("take 3 resources of different colours, 2 of one colour, or 1 gold coin")
+            raise IllegalAction(_("take 3 resources of different colours, 2 of one colour, or 1 gold coin"))
         return "take", tuple(cs)
     if verb in ("return", "discard"):
         if len(rest) != 1:
-            raise IllegalAction(f"{verb} one token at a time, e.g. '{verb} k'")
+            raise IllegalAction(_("{verb} one token at a time, e.g. '{verb} k'", verb=verb))
         return verb, (_token(rest[0], plain + "yt"),)
     if verb == "give":
         if len(rest) != 3 or rest[1] != "to" or (to := number(rest[2])) is None or to >= MAX_SEATS:
-            raise IllegalAction("say which token and to which traveler's seat, e.g. 'give r to 2'")
+            raise IllegalAction(_("say which token and to which traveler's seat, e.g. 'give r to 2'"))
         return "give", (_token(rest[0], plain + "y"), to)
     if verb == "city":
         if rest == ["stack"]:
             return "city_stack", ()
         if len(rest) == 2 and rest[0] in ("market", "marketplace") and rest[1] in ("1", "2", "3"):
             return "city_market", (int(rest[1]) - 1,)
-        raise IllegalAction("say 'city stack' or 'city market N' (N from 1 to 3)")
+        raise IllegalAction(_("say 'city stack' or 'city market N' (N from 1 to 3)"))
     if verb == "medal":
         if len(rest) != 1 or rest[0] not in ("1", "2", "3", "4"):
-            raise IllegalAction("say which medal, e.g. 'medal 2' (1-4)")
+            raise IllegalAction(_("say which medal, e.g. 'medal 2' (1-4)"))
         return "medal", (int(rest[0]) - 1,)
     if verb == "pass":
         return "pass", ()
     if verb == "move":
         if not rest or (road := number(rest[0])) is None or not 1 <= road <= MAX_ROADS:
-            raise IllegalAction("say which road by its number, e.g. 'move 3' or 'move 3 pay k k r'")
+            raise IllegalAction(_("say which road by its number, e.g. 'move 3' or 'move 3 pay k k r'"))
         if len(rest) == 1:
             return "move_any", (road,)
         if rest[1] != "pay" or len(rest) < 3:
-            raise IllegalAction("list the payment after 'pay', e.g. 'move 3 pay k k tile:r y'")
+            raise IllegalAction(_("list the payment after 'pay', e.g. 'move 3 pay k k tile:r y'"))
         p = [0] * 12
         for w in rest[2:]:
             if w.startswith(("tile:", "city:")):
@@ -219,10 +222,10 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
                 p[c if c < GOLD else (10 if c == GOLD else 11)] += 1
         code = PAYMENT_CODE.get(tuple(p))
         if code is None:
-            raise IllegalAction(f"a payment is 1 to {MAX_PAY} resources, with at most 2 Treasures")
+            raise IllegalAction(_("a payment is 1 to {most} resources, with at most 2 Treasures", most=MAX_PAY))
         return "move", (road, code)
-    raise IllegalAction(f"'{verb}' is not an action; the actions are take, move, return, discard, give, city, "
-                        "medal and pass")
+    raise IllegalAction(_("'{verb}' is not an action; the actions are take, move, return, discard, give, city, "
+                          "medal and pass", verb=verb))
 
 
 ACTIONS = ComputedActionTable(SIZE, decode, encode, read, "Splendor Kids")

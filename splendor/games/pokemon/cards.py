@@ -8,14 +8,16 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 from splendor.core.colours import Palette
+from splendor.i18n import N_
 from splendor.games.market import Card
 
 PALETTE = Palette(
     names=("red", "blue", "black", "pink", "yellow", "master"),
     letters=("r", "b", "k", "p", "y", "m"),
-    display=("Poké Ball", "Great Ball", "Ultra Ball", "Heal Ball", "Quick Ball", "Master Ball"),
-    spoken=("Poké Ball (red)", "Great Ball (blue)", "Ultra Ball (black)", "Heal Ball (pink)", "Quick Ball (yellow)",
-            "Master Ball"),
+    display=(N_("Poké Ball"), N_("Great Ball"), N_("Ultra Ball"), N_("Heal Ball"), N_("Quick Ball"),
+             N_("Master Ball")),
+    spoken=(N_("Poké Ball (red)"), N_("Great Ball (blue)"), N_("Ultra Ball (black)"), N_("Heal Ball (pink)"),
+            N_("Quick Ball (yellow)"), N_("Master Ball")),
 )
 BALLS = PALETTE.names
 LEVELS = ("1", "2", "3", "rare", "legendary")

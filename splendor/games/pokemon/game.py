@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from splendor.core.actions import Action
 from splendor.core.game import Game
 from splendor.core.rng import Rng
+from splendor.i18n import Message, N_, _
 from splendor.games.market import EXTRA_PHASE, MarketGame, winners_by
 from splendor.games.pokemon import notation
 from splendor.games.pokemon.cards import CARDS, PALETTE
@@ -30,7 +31,7 @@ class PokemonGame(MarketGame):
     """
 
     name = "pokemon"
-    title = "Splendor: Pokémon"
+    title = N_("Splendor: Pokémon")
     actions = ACTIONS
     notation_help = notation.__doc__ or ""
     palette = PALETTE
@@ -78,38 +79,41 @@ class PokemonGame(MarketGame):
     def _extra_actions(self) -> list[Action]:
         return self._evolutions() + [EVOLVE_NONE]
 
-    def _extra_phase_problem(self, kind: str) -> str | None:
+    def _extra_phase_problem(self, kind: str) -> Message | None:
         if kind not in ("evolve", "evolve_none"):
-            return "your turn ends with a choice: evolve one Pokémon (see 'moves') or 'evolve none'"
+            return _("your turn ends with a choice: evolve one Pokémon (see 'moves') or 'evolve none'")
         return None
 
     def _extra_decision_name(self) -> str:
         return "evolve"
 
-    def _check_evolve(self, args: tuple[int, ...]) -> str | None:
+    def _check_evolve(self, args: tuple[int, ...]) -> Message | None:
         problem = self._phase_problem("evolve")
         if problem:
             return problem
         if self.phase != EVOLVE:
-            return "you may evolve only at the end of your turn, after returning tokens, when an evolution is possible"
+            return _("you may evolve only at the end of your turn, after returning tokens, when an evolution is "
+                     "possible")
         src, target = args
         card = CARDS[src]
         if src not in self.bought[self.seat]:
-            return f"{card.name} #{src} is not in your play area"
+            return _("{pokemon} #{id} is not in your play area", pokemon=Message(card.name), id=src)
         have = self.bonuses[self.seat][card.evolve_bonus]
         if have < card.evolve_count:
-            return (f"{card.name} evolves with {card.evolve_count} {PALETTE.word(card.evolve_bonus)} bonuses "
-                    f"from your play area; you have {have} (tokens do not count)")
+            return _("{pokemon} evolves with {n} {colour} bonuses from your play area; you have {have} (tokens "
+                     "do not count)", pokemon=Message(card.name), n=card.evolve_count,
+                     colour=PALETTE.word(card.evolve_bonus), have=have)
         if target < SLOTS_PER_ROW:
             cid = self.rows[card.row + 1][target]
-            where = f"at {LAYOUT.labels[card.row + 1]}.{target + 1}"
+            where = _("at {slot}", slot=LAYOUT.slot_text(card.row + 1, target))
         else:
             hand = self.reserved[self.seat]
             i = target - SLOTS_PER_ROW
             cid = hand[i] if i < len(hand) else -1
-            where = f"as your reserved card {i + 1}"
+            where = _("as your reserved card {number}", number=i + 1)
         if cid < 0 or CARDS[cid].name != card.evolves_to:
-            return f"{card.name} evolves into {card.evolves_to}, and there is no {card.evolves_to} {where}"
+            return _("{pokemon} evolves into {into}, and there is no {into} {where}", pokemon=Message(card.name),
+                     into=Message(card.evolves_to), where=where)
         return None
 
     def _do_evolve(self, args: tuple[int, ...]) -> None:
@@ -135,12 +139,12 @@ class PokemonGame(MarketGame):
     def _do_evolve_none(self, args: tuple[int, ...]) -> None:
         self._end_turn()
 
-    def _check_evolve_none(self, args: tuple[int, ...]) -> str | None:
+    def _check_evolve_none(self, args: tuple[int, ...]) -> Message | None:
         problem = self._phase_problem("evolve_none")
         if problem:
             return problem
         if self.phase != EVOLVE:
-            return "there is no evolution to decline now"
+            return _("there is no evolution to decline now")
         return None
 
     # ----------------------------------------------------------------- the end
@@ -167,13 +171,14 @@ class PokemonGame(MarketGame):
                 under = max(len(self.under_tile[s]) for s in tied)
                 tied_under = [s for s in tied if len(self.under_tile[s]) == under]
                 if len(tied_under) < len(tied):
-                    details["tie_break"] = "tied on points; the tied player with most cards under the trainer tile wins"
+                    details["tie_break"] = N_("tied on points; the tied player with most cards under the trainer tile "
+                                              "wins")
                 elif len(self._winners) < len(tied):
-                    details["tie_break"] = ("tied on points and cards under the trainer tile; the tied player with "
-                                            "most Pokémon in the play area wins")
+                    details["tie_break"] = N_("tied on points and cards under the trainer tile; the tied player with "
+                                              "most Pokémon in the play area wins")
                 else:
-                    details["tie_break"] = ("tied on points, cards under the trainer tile and Pokémon in the play "
-                                            "area: the victory is shared")
+                    details["tie_break"] = N_("tied on points, cards under the trainer tile and Pokémon in the play "
+                                              "area: the victory is shared")
         return details
 
     # ----------------------------------------------------------------- views and state

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from splendor.core.actions import ActionTable, number
 from splendor.core.errors import IllegalAction
+from splendor.i18n import Message, _
 from splendor.games.market import RESERVE_LIMIT, MarketLayout, MarketLookup, market_action_specs, market_normaliser
 from splendor.games.pokemon.cards import CARDS, LEVELS, PALETTE
 
@@ -49,21 +50,22 @@ def _own_verbs(words: list[str]) -> str | None:
     words[:] = [_BALL_WORDS.get(w, w) for w in words]
     verb, rest = words[0], words[1:]
     if verb == "reserve" and rest and rest[0] in ("rare", "legendary"):
-        raise IllegalAction("rare and legendary cards cannot be reserved")
+        raise IllegalAction(_("rare and legendary cards cannot be reserved"))
     if verb != "evolve":
         return None
     if rest == ["none"] or rest == ["no"]:
         return "evolve none"
-    usage = "say 'evolve ID LEVEL.SLOT' (e.g. 'evolve 12 2.3'), 'evolve ID reserved N', or 'evolve none'"
+    usage = _("say 'evolve ID LEVEL.SLOT' (e.g. 'evolve 12 2.3'), 'evolve ID reserved N', or 'evolve none'")
     if len(rest) < 2:
         raise IllegalAction(usage)
     src = rest[0].lstrip("#")
     card_id = number(src)
     if card_id is None or card_id >= len(CARDS):
-        raise IllegalAction(f"'{rest[0]}' is not a card id; {usage}")
+        raise IllegalAction(_("'{word}' is not a card id; {usage}", word=rest[0], usage=usage))
     card = CARDS[card_id]
     if not card.evolves_to:
-        raise IllegalAction(f"{card.name} (#{card.id}) does not evolve: only level 1 and 2 Pokémon do")
+        raise IllegalAction(_("{pokemon} (#{id}) does not evolve: only level 1 and 2 Pokémon do",
+                              pokemon=Message(card.name), id=card.id))
     where = rest[1:]
     if len(where) == 1 and "." in where[0]:
         where = where[0].split(".")
@@ -72,8 +74,8 @@ def _own_verbs(words: list[str]) -> str | None:
         return f"evolve {card.id} reserved {place}"
     if place is not None and 1 <= place <= SLOTS_PER_ROW:
         if where[0] != LAYOUT.labels[card.row + 1]:
-            raise IllegalAction(f"{card.name} evolves into a level {LAYOUT.labels[card.row + 1]} card, "
-                                f"not one at level {where[0]}")
+            raise IllegalAction(_("{pokemon} evolves into a level {level} card, not one at level {asked}",
+                                  pokemon=Message(card.name), level=LAYOUT.labels[card.row + 1], asked=where[0]))
         return f"evolve {card.id} {where[0]}.{place}"
     raise IllegalAction(usage)
 

@@ -1,13 +1,16 @@
 // Shared helpers of the browser client: building and morphing elements, API calls, colours (each with a letter
 // and a symbol), plain words.
 import morphdom from "/static/vendor/morphdom.js";
+import { N_, language, t } from "/static/i18n.js";
 
 export const LETTER = { white: "w", blue: "b", green: "g", red: "r", black: "k", gold: "y", pink: "p",
   yellow: "y", master: "m", brown: "h", treasure: "t" };
 export const SYMBOL = { white: "◇", blue: "●", green: "▲", red: "♦", black: "■", gold: "★", pink: "♥",
   yellow: "✦", master: "M", brown: "⬢", treasure: "✪" };
-export const KIDS_WORD = { black: "mushroom", red: "apple", green: "cabbage", brown: "hazelnut", blue: "water",
-  gold: "gold coin", treasure: "Treasure" };
+// Each colour's plain name, a token's label when its caller gives none.
+const COLOUR_WORD = { white: N_("white"), blue: N_("blue"), green: N_("green"), red: N_("red"), black: N_("black"),
+  gold: N_("gold"), pink: N_("pink"), yellow: N_("yellow"), master: N_("Master Ball"), brown: N_("brown"),
+  treasure: N_("Treasure") };
 
 // A node's handlers live in node._on and are called through one listener per event type that reads them at the
 // time of the event. When morph() keeps an element and drops its freshly built twin, it moves the twin's handlers
@@ -81,8 +84,9 @@ export function morph(target, children, highlight = false) {
 export function chip(colour, count = null, opts = {}) {
   const label = `${SYMBOL[colour] || ""}${LETTER[colour] || colour}`;
   const tag = opts.onclick || opts.button ? "button" : "span";
-  const node = el(tag, { class: `chip c-${colour}`, title: opts.title || colour, "data-colour": colour,
-    "aria-label": `${opts.title || colour}${count !== null ? " " + count : ""}`, onclick: opts.onclick,
+  const title = opts.title || (COLOUR_WORD[colour] ? t(COLOUR_WORD[colour]) : colour);
+  const node = el(tag, { class: `chip c-${colour}`, title, "data-colour": colour,
+    "aria-label": `${title}${count !== null ? " " + count : ""}`, onclick: opts.onclick,
     type: tag === "button" ? "button" : null, "aria-disabled": tag === "button" && !opts.onclick ? "true" : null },
     label);
   if (count !== null) node.append(el("span", { class: "n" }, ` ${count}`));
@@ -91,7 +95,8 @@ export function chip(colour, count = null, opts = {}) {
 
 export async function api(path, options = {}) {
   const { headers = {}, ...rest } = options;
-  const response = await fetch(path, { ...rest, headers: { "content-type": "application/json", ...headers } });
+  const response = await fetch(path, { ...rest, headers: { "content-type": "application/json",
+    "accept-language": language, ...headers } });          // refusals come back in the reader's language
   const text = await response.text();
   let body = text;
   try { body = JSON.parse(text); } catch (e) { /* plain text */ }

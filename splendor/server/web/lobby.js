@@ -1,16 +1,20 @@
 // The lobby: create a game (game, options, 2-4 seats each a person or a bot), copy its links, see the games.
 import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile } from "/static/common.js";
+import { N_, list, speak, t } from "/static/i18n.js";
 
-const TITLES = { classic: "Splendor", pokemon: "Splendor: Pokémon", kids: "Splendor Kids" };
+const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
+const title = (game) => (TITLES[game] ? t(TITLES[game]) : game);
+const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), truncated: N_("turn limit reached"),
+  stalled: N_("stalled") };
 let BOTS = [];                          // [spec, name] of each bot the server seats (GET /api/bots)
 
 function seatRow(i) {
-  const kind = el("select", { "aria-label": `seat ${i} plays`, "data-seat-kind": i },
-    el("option", { value: "human" }, "a person"), ...BOTS.map(([v, t]) => el("option", { value: v }, t)));
+  const kind = el("select", { "aria-label": t("seat {seat} plays", { seat: i }), "data-seat-kind": i },
+    el("option", { value: "human" }, t("a person")), ...BOTS.map(([v, name]) => el("option", { value: v }, t(name))));
   if (i > 0) kind.value = "greedy";
-  const name = el("input", { placeholder: "name (optional)", "aria-label": `seat ${i} name`, "data-seat-name": i,
-    maxlength: 40 });
-  return el("div", { class: "row" }, el("strong", {}, `Seat ${i}`), kind, name);
+  const name = el("input", { placeholder: t("name (optional)"), "aria-label": t("seat {seat} name", { seat: i }),
+    "data-seat-name": i, maxlength: 40 });
+  return el("div", { class: "row" }, el("strong", {}, t("Seat {seat}", { seat: i })), kind, name);
 }
 
 function drawSeats() {
@@ -51,11 +55,12 @@ async function create(event) {
     }
     const links = document.getElementById("links");
     links.replaceChildren(...made.seats.filter((s) => s.link).map((s) => el("p", {},
-      el("label", {}, `Seat ${s.seat}${s.name ? " (" + s.name + ")" : ""}: `,
+      el("label", {}, s.name ? t("Seat {seat} ({name}):", { seat: s.seat, name: s.name })
+        : t("Seat {seat}:", { seat: s.seat }), " ",
         el("input", { readonly: true, value: s.link, "data-link-seat": s.seat, onfocus: (e) => e.target.select() })),
-      " ", el("a", { href: s.link, "data-open-seat": s.seat }, "open"))),
-    el("p", {}, el("label", {}, "Spectators: ", el("input", { readonly: true, value: made.spectator_link })), " ",
-      el("a", { href: made.spectator_link }, "watch")));
+      " ", el("a", { href: s.link, "data-open-seat": s.seat }, t("open")))),
+    el("p", {}, el("label", {}, t("Spectators:"), " ", el("input", { readonly: true, value: made.spectator_link })), " ",
+      el("a", { href: made.spectator_link }, t("watch"))));
     document.getElementById("created").hidden = false;
     refresh();
   } catch (e) {
@@ -71,16 +76,18 @@ async function drawMyGames() {
   const rows = await Promise.all(kept.map(async (g) => {
     let info = null;
     try { info = await api(`/api/games/${g.id}`); } catch (e) { return null; }
-    const seats = info.seats.map((s) => s.name || (s.kind === "bot" ? s.bot : `Player ${s.seat + 1}`));
+    const seats = info.seats.map((s) => (s.name ? (s.kind === "bot" ? t(s.name) : s.name)
+      : (s.kind === "bot" ? s.bot : t("Player {number}", { number: s.seat + 1 }))));
     const view = info.view;
-    let state = view.is_over ? "over" : (view.current_player === g.seat ? "your turn" : "in play");
+    let state = view.is_over ? t("over") : (view.current_player === g.seat ? t("your turn") : t("in play"));
     if (view.is_over && view.result) {
-      const winners = view.result.winners.map((w) => w === g.seat ? "you" : seats[w]);
-      state = winners.length ? `won by ${winners.join(" and ")}` : "no winner";
+      const winners = view.result.winners.map((w) => w === g.seat ? t("you") : seats[w]);
+      state = winners.length ? t("won by {players}", { players: list(winners) }) : t("no winner");
     }
-    return el("tr", { "data-my-game": g.id }, el("td", {}, TITLES[info.game] || info.game),
-      el("td", {}, seats.map((n, i) => i === g.seat ? `${n} (you)` : n).join(", ")), el("td", {}, state),
-      el("td", {}, el("a", { href: g.link }, view.is_over ? "see the end" : "rejoin")));
+    return el("tr", { "data-my-game": g.id }, el("td", {}, title(info.game)),
+      el("td", {}, seats.map((n, i) => i === g.seat ? t("{name} (you)", { name: n }) : n).join(", ")),
+      el("td", {}, state),
+      el("td", {}, el("a", { href: g.link }, view.is_over ? t("see the end") : t("rejoin"))));
   }));
   document.querySelector("#my-games tbody").replaceChildren(...rows.filter(Boolean));
 }
@@ -89,9 +96,10 @@ async function refresh() {
   const { games } = await api("/api/games");
   const body = document.querySelector("#games tbody");
   body.replaceChildren(...games.map((g) => el("tr", {},
-    el("td", {}, TITLES[g.game] || g.game), el("td", {}, g.players), el("td", {}, g.status), el("td", {}, g.actions),
-    el("td", {}, g.status === "ongoing" ? el("a", { href: `/watch/${g.id}` }, "watch")
-      : el("a", { href: `/replay/${g.id}` }, "replay")))));
+    el("td", {}, title(g.game)), el("td", {}, g.players), el("td", {}, STATUS[g.status] ? t(STATUS[g.status]) : g.status),
+    el("td", {}, g.actions),
+    el("td", {}, g.status === "ongoing" ? el("a", { href: `/watch/${g.id}` }, t("watch"))
+      : el("a", { href: `/replay/${g.id}` }, t("replay"))))));
 }
 
 // The profile this browser claimed, or a form to claim one: a Pokédex is marked only by its owner.
@@ -99,12 +107,12 @@ function drawMe() {
   const box = document.getElementById("me");
   const me = myProfile();
   if (me) {
-    box.replaceChildren(el("p", {}, "This browser plays as ", el("strong", { id: "me-name" }, me.name), ". ",
-      el("a", { href: `/pokedex/${encodeURIComponent(me.name)}` }, "Open your Pokédex"), " · ",
-      el("button", { type: "button", onclick: () => { if (confirm("Forget this profile on this browser? " +
-        "Without its secret nobody can mark it again.")) { forgetProfile(); drawMe(); } } }, "Forget it")));
+    box.replaceChildren(el("p", {}, t("This browser plays as:"), " ", el("strong", { id: "me-name" }, me.name), " · ",
+      el("a", { href: `/pokedex/${encodeURIComponent(me.name)}` }, t("Open your Pokédex")), " · ",
+      el("button", { type: "button", onclick: () => { if (confirm(t("Forget this profile on this browser? " +
+        "Without its secret nobody can mark it again."))) { forgetProfile(); drawMe(); } } }, t("Forget it"))));
   } else {
-    const name = el("input", { id: "claim-name", placeholder: "your name", "aria-label": "profile name to claim",
+    const name = el("input", { id: "claim-name", placeholder: t("your name"), "aria-label": t("profile name to claim"),
       maxlength: 40 });
     const error = el("span", { class: "error", role: "alert" });
     const claim = async () => {
@@ -114,9 +122,9 @@ function drawMe() {
         drawMe();
       } catch (e) { error.textContent = e.message; }
     };
-    box.replaceChildren(el("p", {}, "Claim a name to keep a Pokédex across your Pokémon games. Its secret stays in "
-      + "this browser: only this browser can mark it."), el("div", { class: "row" }, name,
-      el("button", { type: "button", id: "claim", onclick: claim }, "Claim"), error));
+    box.replaceChildren(el("p", {}, t("Claim a name to keep a Pokédex across your Pokémon games. Its secret stays in "
+      + "this browser: only this browser can mark it.")), el("div", { class: "row" }, name,
+      el("button", { type: "button", id: "claim", onclick: claim }, t("Claim")), error));
   }
   showMarkMe();
 }
@@ -125,6 +133,7 @@ function showMarkMe() {
   document.getElementById("mark-me-label").hidden = !(myProfile() && document.getElementById("game").value === "pokemon");
 }
 
+speak();
 document.getElementById("players").addEventListener("change", drawSeats);
 document.getElementById("game").addEventListener("change", (e) => {
   document.getElementById("kids-options").hidden = e.target.value !== "kids";
@@ -138,7 +147,9 @@ document.getElementById("show-pokedex").addEventListener("click", () => {
 api("/api/bots").then(({ bots }) => {
   BOTS = bots.map((b) => [b.spec, b.name]);
   drawSeats();
-}).catch((e) => { document.getElementById("create-error").textContent = `The bots are not known: ${e.message}`; });
+}).catch((e) => {
+  document.getElementById("create-error").textContent = t("The bots are not known: {reason}", { reason: e.message });
+});
 drawMe();
 drawMyGames();
 refresh();

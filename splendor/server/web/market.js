@@ -1,28 +1,36 @@
 // Classic Splendor and Splendor: Pokémon: the market, nobles or rare and legendary rows, the supply, the seats.
 import { chip, el, keyed, LETTER, morph } from "/static/common.js";
-import { colourName, count, describe } from "/static/words.js";
+import { t, tn } from "/static/i18n.js";
+import { actionLabel, colourName, tokenName } from "/static/words.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
 
 function slotText(row, i) { return row === "rare" || row === "legendary" ? row : `${row}.${i + 1}`; }
 
-function costChips(cost) {
-  return el("span", { class: "cost" }, ...Object.entries(cost).filter(([, n]) => n).map(([c, n]) => chip(c, n)));
+function costChips(c, cost) {
+  return el("span", { class: "cost" }, ...Object.entries(cost).filter(([, n]) => n)
+    .map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) })));
 }
 
 function cardFace(c, card, extra = {}) {
-  if (!card) return el("div", { class: "card empty" }, "empty");
-  if (card.hidden) return el("div", { class: "card" }, `face-down ${c.game === "pokemon" ? "level" : "tier"} ${card.tier}`);
+  if (!card) return el("div", { class: "card empty" }, t("empty"));
+  if (card.hidden) {
+    return el("div", { class: "card" }, c.game === "pokemon" ? t("face-down level {tier}", { tier: card.tier })
+      : t("face-down tier {tier}", { tier: card.tier }));
+  }
   const face = [el("span", {}, el("span", { class: "pts" }, card.points ? `${card.points}★ ` : ""),
-    chip(card.bonus, card.bonus_count > 1 ? `×${card.bonus_count}` : null, { title: `bonus ${card.bonus}` }))];
+    chip(card.bonus, card.bonus_count > 1 ? `×${card.bonus_count}` : null,
+      { title: t("{colour} bonus", { colour: tokenName(c.game, card.bonus) }) }))];
   if (c.game === "pokemon") {
-    face.unshift(el("span", { class: "name" }, `#${card.id} ${card.name}`));
+    face.unshift(el("span", { class: "name" }, `#${card.id} ${t(card.name)}`));
     if (card.evolves_to) {
       const [[colour, n]] = Object.entries(card.evolve);
-      face.push(el("span", {}, `→ ${card.evolves_to}: `, chip(colour, n, { title: `evolves with ${n} ${colour}` })));
+      face.push(el("span", {}, `→ ${t(card.evolves_to)}: `, chip(colour, n,
+        { title: tn("evolves with {n} {colour} bonus", "evolves with {n} {colour} bonuses", n,
+          { colour: tokenName(c.game, colour) }) })));
     }
   }
-  face.push(costChips(card.cost));
+  face.push(costChips(c, card.cost));
   return face;
 }
 
@@ -31,7 +39,7 @@ function cardFace(c, card, extra = {}) {
 function cardButton(c, card, slot, where) {
   const buy = where === "reserved" ? `${BUY[c.game]} reserved ${slot}` : `${BUY[c.game]} ${slot}`;
   const reserve = where === "market" ? `reserve ${slot}` : null;
-  const options = [[buy, c.game === "pokemon" ? "Catch" : "Buy"], [reserve, "Reserve"]]
+  const options = [[buy, c.game === "pokemon" ? t("Catch") : t("Buy")], [reserve, t("Reserve")]]
     .filter(([a]) => a && c.legal.has(a));
   const menuKey = `${where}:${slot}`;
   const open = c.state.menu === menuKey;
@@ -51,7 +59,8 @@ function cardButton(c, card, slot, where) {
     c.state.focusNext = open ? null : `[data-key="menu:${menuKey}"] button`;
     c.render();
   };
-  attrs["aria-label"] = `${card.name || "card"} ${card.points} points; ${options.map((o) => o[1]).join(" or ")}`;
+  attrs["aria-label"] = tn("{card}, {n} point: {choices}", "{card}, {n} points: {choices}", card.points,
+    { card: card.name ? t(card.name) : t("card"), choices: options.map((o) => o[1]).join(" / ") });
   attrs["aria-expanded"] = open ? "true" : "false";
   const node = el("button", attrs, ...cardFace(c, card));
   if (!open) return wrap(node);
@@ -60,7 +69,7 @@ function cardButton(c, card, slot, where) {
     onkeydown: (e) => { if (e.key === "Escape") close(); } },
     ...options.map(([action, label]) => el("button", { class: "primary", "data-key": `act:${action}`,
       "data-sends": action, onclick: () => { c.state.menu = null; c.send(action); } }, label)),
-    el("button", { "data-key": `cancel:${menuKey}`, onclick: close }, "Cancel")));
+    el("button", { "data-key": `cancel:${menuKey}`, onclick: close }, t("Cancel"))));
 }
 
 function takeOptions(c) { return [...c.legal].filter((a) => a.startsWith("take ")); }
@@ -85,7 +94,7 @@ function supply(c) {
   const wild = Object.keys(c.view.supply).pop();
   const chips = Object.entries(c.view.supply).map(([colour, n]) => {
     const can = choosing && colour !== wild && takes.some((t) => t.split(" ").includes(LETTER[colour]));
-    const node = chip(colour, n, { title: `${colourName(c.game, LETTER[colour])} (${colour})`,
+    const node = chip(colour, n, { title: tokenName(c.game, colour),
       onclick: can ? () => pick(c, colour) : null, button: true });
     node.setAttribute("data-key", `supply:${colour}`);
     if (c.state.selection.includes(colour)) node.classList.add("selected");
@@ -93,11 +102,13 @@ function supply(c) {
   });
   const sel = c.state.selection;
   const current = "take " + sel.map((x) => LETTER[x]).join(" ");
-  const extra = sel.length ? [el("span", {}, `chosen: ${sel.map((x) => colourName(c.game, LETTER[x])).join(", ")}`),
+  const extra = sel.length ? [el("span", {}, t("chosen: {tokens}",
+    { tokens: sel.map((x) => colourName(c.game, LETTER[x])).join(", ") })),
     el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current), "data-sends": current,
-      onclick: () => c.send(current) }, "Take"),
-    el("button", { "data-key": "clear", onclick: () => { c.state.selection = []; c.render(); } }, "Clear")] : [];
-  return el("section", { class: "panel", id: "supply" }, el("h2", {}, choosing ? "Supply — pick tokens to take" : "Supply"),
+      onclick: () => c.send(current) }, t("Take")),
+    el("button", { "data-key": "clear", onclick: () => { c.state.selection = []; c.render(); } }, t("Clear"))] : [];
+  return el("section", { class: "panel", id: "supply" }, el("h2", {}, choosing
+    ? (c.game === "pokemon" ? t("Supply — pick balls to take") : t("Supply — pick tokens to take")) : t("Supply")),
     el("div", { class: "row" }, ...chips, ...extra));
 }
 
@@ -108,20 +119,23 @@ function market(c) {
     const deckAction = `reserve deck ${row}`;
     grid.push(c.legal.has(deckAction)
       ? el("button", { class: "deck", "data-key": `deck:${row}`, "data-sends": deckAction,
-        onclick: () => c.send(deckAction), "aria-label": `reserve from the ${row} deck`,
-        title: "reserve the top card of this deck" }, `${row}`, el("br"), `deck ${c.view.decks[row]}`)
-      : el("div", { class: "deck", "data-key": `deck:${row}` }, `${row}`, el("br"), `deck ${c.view.decks[row]}`));
+        onclick: () => c.send(deckAction), "aria-label": t("reserve from the {row} deck", { row }),
+        title: t("reserve the top card of this deck") }, `${row}`, el("br"), t("deck {left}", { left: c.view.decks[row] }))
+      : el("div", { class: "deck", "data-key": `deck:${row}` }, `${row}`, el("br"),
+        t("deck {left}", { left: c.view.decks[row] })));
     c.view.market[row].forEach((card, i) => grid.push(cardButton(c, card, slotText(row, i), "market")));
   }
   const parts = [];
   if (c.game === "pokemon") {
     parts.push(el("div", { class: "row", id: "specials" }, ...["rare", "legendary"].map((r) =>
-      el("div", {}, el("div", {}, `${r} (deck ${c.view.decks[r]})`), cardButton(c, c.view.market[r][0], r, "market")))));
+      el("div", {}, el("div", {}, r === "rare" ? t("rare (deck {left})", { left: c.view.decks[r] })
+        : t("legendary (deck {left})", { left: c.view.decks[r] })), cardButton(c, c.view.market[r][0], r, "market")))));
   } else {
-    parts.push(el("div", { class: "row", id: "nobles" }, el("strong", {}, "Nobles:"), ...c.view.nobles.map((n) =>
+    parts.push(el("div", { class: "row", id: "nobles" }, el("strong", {}, t("Nobles:")), ...c.view.nobles.map((n) =>
       el("span", { class: "noble", "data-noble": n.id, "data-key": `noble:${n.id}` },
-        el("strong", {}, n.name || `noble ${n.id}`), ` · ${n.points}★ for bonuses `,
-        ...Object.entries(n.requires).map(([col, k]) => chip(col, k))))));
+        el("strong", {}, n.name ? t(n.name) : t("noble {number}", { number: n.id })),
+        ` · ${t("{points}★ for bonuses", { points: n.points })} `,
+        ...Object.entries(n.requires).map(([col, k]) => chip(col, k, { title: tokenName(c.game, col) }))))));
   }
   parts.push(el("div", { class: "market", id: "market" }, ...grid));
   return el("section", { class: "panel" }, ...parts);
@@ -130,20 +144,26 @@ function market(c) {
 function seats(c) {
   return el("section", { class: "seats" }, ...c.view.seats.map((s) => {
     const mine = s.seat === c.me;
+    const named = (col) => ({ title: tokenName(c.game, col) });
     const body = [el("h2", { "data-key": `seat:${s.seat}:points` }, `${c.seatName(s.seat)} — ${s.points}★`),
-      el("div", { class: "row" }, "tokens ", ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
-        keyed(chip(col, n), `seat:${s.seat}:token:${col}`))),
-      el("div", { class: "row" }, "bonuses ", ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) =>
-        keyed(chip(col, n), `seat:${s.seat}:bonus:${col}`))),
-      el("div", {}, c.game === "pokemon" ? `${s.cards.length} Pokémon` : count(s.cards.length, "card"))];
+      el("div", { class: "row" }, c.game === "pokemon" ? t("balls") : t("tokens"), " ",
+        ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
+          keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`))),
+      el("div", { class: "row" }, t("bonuses"), " ", ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) =>
+        keyed(chip(col, n, named(col)), `seat:${s.seat}:bonus:${col}`))),
+      el("div", {}, c.game === "pokemon" ? tn("{n} Pokémon", "{n} Pokémon", s.cards.length)
+        : tn("{n} card", "{n} cards", s.cards.length))];
     if (c.game === "pokemon") {
-      body.push(el("div", { class: "small" }, "play area: " + (s.cards.map((k) => `#${k.id} ${k.name}`).join(", ") || "—")));
-      body.push(el("div", { class: "small" }, "trainer tile: " + (s.under_tile.map((k) => k.name).join(", ") || "—")));
+      body.push(el("div", { class: "small" }, t("play area: {cards}",
+        { cards: s.cards.map((k) => `#${k.id} ${t(k.name)}`).join(", ") || "—" })));
+      body.push(el("div", { class: "small" }, t("trainer tile: {cards}",
+        { cards: s.under_tile.map((k) => t(k.name)).join(", ") || "—" })));
     } else if (s.nobles.length) {
-      body.push(el("div", {}, "visited by " + s.nobles.map((n) => n.name || `noble ${n.id}`).join(", ")));
+      body.push(el("div", {}, t("visited by {nobles}",
+        { nobles: s.nobles.map((n) => (n.name ? t(n.name) : t("noble {number}", { number: n.id }))).join(", ") })));
     }
     if (s.reserved.length) {
-      body.push(el("div", {}, "reserved:"), el("div", { class: "row" }, ...s.reserved.map((card, i) =>
+      body.push(el("div", {}, t("reserved:")), el("div", { class: "row" }, ...s.reserved.map((card, i) =>
         mine ? cardButton(c, card, i + 1, "reserved") : el("div", { class: "card" }, ...[].concat(cardFace(c, card))))));
     }
     return el("div", { class: `panel seat${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat,
@@ -175,15 +195,23 @@ export function marketPrompt(c) {
   if (!c.mine || decision === "action") return [];
   const evolving = decision === "evolve" ? evolutions(c) : {};
   const label = (a) => {
-    if (decision === "return") return [chip(Object.keys(c.view.supply).find((col) => LETTER[col] === a.split(" ")[1]),
-      null), " return"];
-    if (evolving[a]) return `Evolve ${evolving[a].source.name} into ${evolving[a].target.name}`;
-    return describe(c.game, a).replace(/^\w/, (x) => x.toUpperCase());
+    if (decision === "return") {
+      const colour = Object.keys(c.view.supply).find((col) => LETTER[col] === a.split(" ")[1]);
+      return [chip(colour, null, { title: tokenName(c.game, colour) }), " ", actionLabel(c.game, a, c.seatName)];
+    }
+    if (evolving[a]) {
+      return t("Evolve {pokemon} into {into}", { pokemon: t(evolving[a].source.name), into: t(evolving[a].target.name) });
+    }
+    if (a.startsWith("noble ")) {
+      const noble = c.view.nobles.find((n) => String(n.id) === a.split(" ")[1]);
+      if (noble && noble.name) return t(noble.name);
+    }
+    return actionLabel(c.game, a, c.seatName);
   };
   const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", onclick: () => c.send(a),
     "data-action": a, "data-key": `act:${a}`, "data-sends": a }, label(a)));
-  const title = { return: "You hold more than 10 tokens: choose one to return.",
-    noble: "Several nobles may visit you: choose one.",
-    evolve: "You may evolve one Pokémon (or not)." }[decision] || `Choose (${decision}).`;
+  const title = { return: t("You hold more than 10 tokens: choose one to return."),
+    noble: t("Several nobles may visit you: choose one."),
+    evolve: t("You may evolve one Pokémon (or not).") }[decision] || t("Choose ({decision}).", { decision });
   return [el("section", { class: "panel prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
 }

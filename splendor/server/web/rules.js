@@ -1,46 +1,47 @@
 // "How to play": each game's rules in a few lines, as the table plays them (docs/classic.md, pokemon.md, kids.md
 // hold the full statement and the project's rulings).
 import { el } from "/static/common.js";
+import { N_, t } from "/static/i18n.js";
 
 const RULES = {
   classic: [
-    "On your turn, do one thing: take 3 tokens of different colours; take 2 tokens of one colour (only when 4 or "
+    N_("On your turn, do one thing: take 3 tokens of different colours; take 2 tokens of one colour (only when 4 or "
       + "more of it are left); reserve a card (into your hand, at most 3, with a gold token if any is left); or buy "
-      + "a card from the table or your hand.",
-    "A card's cost is paid with tokens, less one for each bonus of that colour you own: every card you buy gives a "
-      + "permanent bonus (its gem). Gold pays for any colour.",
-    "You may hold 10 tokens at most: return the extra at the end of your turn.",
-    "A noble visits you at the end of your turn when your bonuses meet what it asks for (3★); if several could, "
-      + "you choose one.",
-    "When someone reaches 15★, the round is played to its end. Most points wins; on a tie, fewer cards wins.",
+      + "a card from the table or your hand."),
+    N_("A card's cost is paid with tokens, less one for each bonus of that colour you own: every card you buy gives a "
+      + "permanent bonus (its gem). Gold pays for any colour."),
+    N_("You may hold 10 tokens at most: return the extra at the end of your turn."),
+    N_("A noble visits you at the end of your turn when your bonuses meet what it asks for (3★); if several could, "
+      + "you choose one."),
+    N_("When someone reaches 15★, the round is played to its end. Most points wins; on a tie, fewer cards wins."),
   ],
   pokemon: [
-    "On your turn, do one thing: take 3 balls of different colours; take 2 of one colour (only when 4 or more are "
+    N_("On your turn, do one thing: take 3 balls of different colours; take 2 of one colour (only when 4 or more are "
       + "left); reserve a Pokémon (at most 3, with a Master Ball if any is left); or catch a Pokémon from the table "
-      + "or your hand.",
-    "A Pokémon's cost is paid with balls, less one for each bonus of that colour in your play area. A Master Ball "
+      + "or your hand."),
+    N_("A Pokémon's cost is paid with balls, less one for each bonus of that colour in your play area. A Master Ball "
       + "stands in for any colour; rare and legendary Pokémon also cost one Master Ball, which only a Master Ball "
-      + "pays, and give two bonuses.",
-    "You may hold 10 balls at most. Then, if your bonuses allow it, you may evolve one Pokémon into the next one "
-      + "(from the table or your hand, for free): the old card goes under your trainer tile.",
-    "When someone reaches 18★, the round is played to its end. Most points wins; on a tie, most cards under the "
-      + "trainer tile, then most Pokémon in play. Every Pokémon you catch goes into your Pokédex.",
+      + "pays, and give two bonuses."),
+    N_("You may hold 10 balls at most. Then, if your bonuses allow it, you may evolve one Pokémon into the next one "
+      + "(from the table or your hand, for free): the old card goes under your trainer tile."),
+    N_("When someone reaches 18★, the round is played to its end. Most points wins; on a tie, most cards under the "
+      + "trainer tile, then most Pokémon in play. Every Pokémon you catch goes into your Pokédex."),
   ],
   kids: [
-    "Travel from the Port to the Palace of Splendor. On your turn, do one thing: take 3 resources of different "
+    N_("Travel from the Port to the Palace of Splendor. On your turn, do one thing: take 3 resources of different "
       + "kinds; take 2 of one kind; take a gold coin; or move along a road, paying exactly its banner with "
-      + "resources, active City tiles and gold coins (any kind).",
-    "Your purse holds 8 tokens at most: return the extra. Arriving in a city, take a City tile: it pays one "
+      + "resources, active City tiles and gold coins (any kind)."),
+    N_("Your purse holds 8 tokens at most: return the extra. Arriving in a city, take a City tile: it pays one "
       + "resource of its kind on a later road, and all your used tiles turn active again. A village gives you "
-      + "another turn.",
-    "Reaching the Palace, take a Queen's Medal; the gates close and the round is played to its end. Everyone in "
-      + "the Palace then shares the victory.",
-    "Mysteries variant: the middle villages hide tiles (a Tornado, a Treasure, a Drought, the Kind-Hearted Thief, "
-      + "the Queen's Gem, whose holder wins alone in the Palace) and three City tiles lie open in the Marketplace.",
+      + "another turn."),
+    N_("Reaching the Palace, take a Queen's Medal; the gates close and the round is played to its end. Everyone in "
+      + "the Palace then shares the victory."),
+    N_("Mysteries variant: the middle villages hide tiles (a Tornado, a Treasure, a Drought, the Kind-Hearted Thief, "
+      + "the Queen's Gem, whose holder wins alone in the Palace) and three City tiles lie open in the Marketplace."),
   ],
 };
 
 export function howToPlay(game) {
-  return el("details", { class: "panel", id: "how-to-play" }, el("summary", {}, "How to play"),
-    el("ul", {}, ...RULES[game].map((line) => el("li", {}, line))));
+  return el("details", { class: "panel", id: "how-to-play" }, el("summary", {}, t("How to play")),
+    el("ul", {}, ...RULES[game].map((line) => el("li", {}, t(line)))));
 }

@@ -1,11 +1,12 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking.
 import { api, el, keepGame, morph, myProfile, params } from "/static/common.js";
+import { N_, language, list, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { describe } from "/static/words.js";
 import { renderMarket, marketPrompt } from "/static/market.js";
 import { renderKids, kidsPrompt } from "/static/kids.js";
 
-const TITLES = { classic: "Splendor", pokemon: "Splendor: Pokémon", kids: "Splendor Kids" };
+const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 const parts = location.pathname.split("/");
 const mode = parts[1];                       // play | watch | replay
 const gameId = parts[2];
@@ -17,14 +18,16 @@ const state = { payload: null, selection: [], busy: false, upto: 0, total: 0, re
 
 function seatName(s) {
   const info = state.payload.seats[s];
-  const name = info.name || (info.kind === "bot" ? info.bot : `Player ${s + 1}`);
-  return s === seat ? `${name} (you)` : name;
+  const name = info.name ? (info.kind === "bot" ? t(info.name) : info.name)
+    : (info.kind === "bot" ? info.bot : t("Player {number}", { number: s + 1 }));
+  return s === seat ? t("{name} (you)", { name }) : name;
 }
 
 // The goal and the round, in the game's words: "first to 15★ · round 3".
 function goal(view) {
-  const target = state.payload.game === "kids" ? "first to the Palace of Splendor" : `first to ${view.points_to_win}★`;
-  return `${target} · round ${view.round}`;
+  const target = state.payload.game === "kids" ? t("first to the Palace of Splendor")
+    : t("first to {points}★", { points: view.points_to_win });
+  return `${target} · ${t("round {round}", { round: view.round })}`;
 }
 
 // Take a state from the server (the answer to an action, or a push), unless one already shown is newer.
@@ -48,8 +51,8 @@ export async function send(action) {
     accept(await api(`/api/games/${gameId}/actions`, { method: "POST", headers: { "x-seat-token": token },
       body: JSON.stringify({ seat, action, expect: state.payload.actions }), signal: late.signal }));
   } catch (e) {
-    error.textContent = late.signal.aborted ? "The server did not answer in time: look at the table, then try again."
-      : `Not allowed: ${e.message}`;
+    error.textContent = late.signal.aborted ? t("The server did not answer in time: look at the table, then try again.")
+      : t("Not allowed: {reason}", { reason: e.message });
   } finally {
     clearTimeout(timer);
     state.busy = false;
@@ -70,8 +73,8 @@ function ctx() {
 const SOUND_KEY = "splendor-sound";
 
 function announceTurn(mine) {
-  const name = TITLES[state.payload.game];
-  document.title = mine && mode === "play" ? `● Your turn — ${name}` : `splendor — ${name}`;
+  const name = t(TITLES[state.payload.game]);
+  document.title = mine && mode === "play" ? `● ${t("Your turn")} — ${name}` : `splendor — ${name}`;
   document.getElementById("sound-label").hidden = mode !== "play";
   const toggle = document.getElementById("sound-on");
   toggle.checked = localStorage.getItem(SOUND_KEY) === "on";
@@ -98,28 +101,30 @@ function renderStatus() {
   const status = document.getElementById("status");
   status.classList.toggle("mine", view.legal_actions.length > 0);
   if (mode === "replay") {
-    status.textContent = state.upto === 0 ? "Replay: the start" :
-      `Replay: action ${state.upto} of ${state.total} — ${seatName(state.lastSeat)} ${describe(state.payload.game,
-        state.lastAction, state.lastDetails, seatName)}`;
+    status.textContent = state.upto === 0 ? t("Replay: the start") :
+      t("Replay: action {n} of {total} — {what}", { n: state.upto, total: state.total,
+        what: describe(state.payload.game, state.lastAction, state.lastDetails, seatName, state.lastSeat) });
   } else if (view.is_over) {
-    status.textContent = "The game is over.";
+    status.textContent = t("The game is over.");
   } else if (view.legal_actions.length) {
-    status.textContent = view.decision === "action" ? "Your turn." : `Your decision: ${DECISIONS[view.decision]
-      || view.decision}.`;
+    status.textContent = view.decision === "action" ? t("Your turn.")
+      : t("Your decision: {decision}.", { decision: DECISIONS[view.decision] ? t(DECISIONS[view.decision]) : view.decision });
   } else {
-    status.textContent = `${seatName(view.current_player)} is ${view.decision === "action" ? "playing"
-      : `deciding (${DECISIONS[view.decision] || view.decision})`}…`;
+    const player = seatName(view.current_player);
+    status.textContent = view.decision === "action" ? t("{player} is playing…", { player })
+      : t("{player} is deciding ({decision})…", { player,
+        decision: DECISIONS[view.decision] ? t(DECISIONS[view.decision]) : view.decision });
   }
-  if (view.final_round && !view.is_over) status.textContent += " Last round!";
+  if (view.final_round && !view.is_over) status.textContent += ` ${t("Last round!")}`;
   if (!view.is_over && mode !== "replay") status.textContent += ` — ${goal(view)}`;
 }
 
 const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
   kids: "take k r g, move 3, take y" };
 
-const DECISIONS = { return: "tokens to return", noble: "which noble visits", evolve: "whether to evolve",
-  drought: "tokens to discard in the Drought", thief: "whom to give a token", city: "which City tile",
-  medal: "which Queen's Medal" };
+const DECISIONS = { return: N_("tokens to return"), noble: N_("which noble visits"), evolve: N_("whether to evolve"),
+  drought: N_("tokens to discard in the Drought"), thief: N_("whom to give a token"), city: N_("which City tile"),
+  medal: N_("which Queen's Medal") };
 
 function renderLog() {
   const log = document.getElementById("log");
@@ -128,11 +133,11 @@ function renderLog() {
   const fresh = entries.filter((e) => state.heard !== undefined && e.n > state.heard && e.seat !== seat).reverse();
   if (fresh.length) {
     document.getElementById("announce").textContent = fresh.map((e) =>
-      `${seatName(e.seat)} ${describe(state.payload.game, e.action, e.details, seatName)}.`).join(" ");
+      `${describe(state.payload.game, e.action, e.details, seatName, e.seat)}.`).join(" ");
   }
   state.heard = entries.length ? entries[0].n : 0;
   morph(log, entries.map((e) => el("li", { value: e.n, "data-key": `log:${e.n}` },
-    `${seatName(e.seat)} ${describe(state.payload.game, e.action, e.details, seatName)}.`)));
+    `${describe(state.payload.game, e.action, e.details, seatName, e.seat)}.`)));
 }
 
 function renderEnd() {
@@ -142,27 +147,30 @@ function renderEnd() {
   const first = !box.childElementCount;
   const r = view.result;
   const names = r.winners.map(seatName);
-  const verdict = r.status === "truncated" ? "The game reached its turn limit: no winner."
-    : r.status === "stalled" ? "No seat could act for a whole round, so the game ended there: no winner."
-    : r.status === "shared" ? `${names.join(" and ")} share the victory!` : `${names[0]} wins!`;
+  const verdict = r.status === "truncated" ? t("The game reached its turn limit: no winner.")
+    : r.status === "stalled" ? t("No seat could act for a whole round, so the game ended there: no winner.")
+    : r.status === "shared" ? t("{players} share the victory!", { players: list(names) })
+    : t("{player} wins!", { player: names[0] });
   const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
-    el("td", {}, r.winners.includes(i) ? "★ winner" : "")));
-  const items = [el("h2", {}, "Game over"), el("p", { class: "status" }, verdict)];
-  if (r.tie_break) items.push(el("p", {}, `Tie-break: ${r.tie_break}.`));
-  items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, "player"),
-    el("th", {}, state.payload.game === "kids" ? "in the Palace" : "points"), el("th", {}))), el("tbody", {}, rows)));
+    el("td", {}, r.winners.includes(i) ? `★ ${t("winner")}` : "")));
+  const items = [el("h2", {}, t("Game over")), el("p", { class: "status" }, verdict)];
+  if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
+  items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),
+    el("th", {}, state.payload.game === "kids" ? t("in the Palace") : t("points")), el("th", {}))),
+    el("tbody", {}, rows)));
   if (r.pokedex) {
-    items.push(el("h2", {}, "Pokédex marks"));
-    r.pokedex.forEach((caught, i) => items.push(el("p", {}, `${seatName(i)}: ${caught.join(", ") || "none"}`,
+    items.push(el("h2", {}, t("Pokédex marks")));
+    r.pokedex.forEach((caught, i) => items.push(el("p", {},
+      `${seatName(i)}: ${caught.map((p) => t(p)).join(", ") || t("none")}`,
       state.payload.seats[i].profile ? " " : "",
       state.payload.seats[i].profile
-        ? el("a", { href: `/pokedex/${encodeURIComponent(state.payload.seats[i].profile)}` }, "(Pokédex)") : "")));
+        ? el("a", { href: `/pokedex/${encodeURIComponent(state.payload.seats[i].profile)}` }, t("(Pokédex)")) : "")));
   }
   items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
-    "Download the record"), " · ", el("a", { href: `/replay/${gameId}` }, "Replay it step by step")));
+    t("Download the record")), " · ", el("a", { href: `/replay/${gameId}` }, t("Replay it step by step"))));
   if (mode === "play") {
     items.push(el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "rematch",
-      onclick: rematch }, "Rematch (the same seats)"), el("a", { href: "/" }, "Back to the lobby")));
+      onclick: rematch }, t("Rematch (the same seats)")), el("a", { href: "/" }, t("Back to the lobby"))));
     if (state.rematchLinks) items.push(state.rematchLinks);
   }
   morph(box, [el("section", { class: "panel", id: "game-over" }, ...items)]);
@@ -183,11 +191,13 @@ async function rematch() {
     keepGame({ id: made.id, game: state.payload.game, seat, link: mine.link, at: Date.now() });
     const others = made.seats.filter((s) => s.link && s.seat !== seat);
     if (!others.length) { location.href = mine.link; return; }
-    state.rematchLinks = el("div", { id: "rematch-links" }, el("p", {}, "Send the others their new links, then ",
-      el("a", { href: mine.link }, "go to your seat"), ":"), ...others.map((s) => el("p", {},
-      el("label", {}, `${s.name || `Player ${s.seat + 1}`}: `, el("input", { readonly: true, value: s.link })))));
+    state.rematchLinks = el("div", { id: "rematch-links" }, el("p", {},
+      t("Send the others their new links, then go to your seat:"), " ", el("a", { href: mine.link },
+        t("your seat"))), ...others.map((s) => el("p", {},
+      el("label", {}, `${s.name || t("Player {number}", { number: s.seat + 1 })}: `,
+        el("input", { readonly: true, value: s.link })))));
     render();
-  } catch (e) { document.getElementById("error").textContent = `No rematch: ${e.message}`; }
+  } catch (e) { document.getElementById("error").textContent = t("No rematch: {reason}", { reason: e.message }); }
 }
 
 // Pokémon: offer to keep this game in the Pokédex of the profile this browser owns, until the seat has one.
@@ -197,7 +207,8 @@ function renderKeep() {
   const mine = mode === "play" && state.payload.game === "pokemon" && !state.payload.view.is_over;
   const linked = mine && state.payload.seats[seat].profile;
   if (!mine || !me || linked) {
-    box.replaceChildren(...(linked ? [el("p", { class: "note" }, `This game goes into ${linked}'s Pokédex.`)] : []));
+    box.replaceChildren(...(linked ? [el("p", { class: "note" },
+      t("This game goes into the Pokédex of {profile}.", { profile: linked }))] : []));
     return;
   }
   if (box.dataset.profile === me.name && box.childElementCount) return;
@@ -207,13 +218,13 @@ function renderKeep() {
       await api(`/api/games/${gameId}/seats/${seat}/profile`, { method: "POST", headers: { "x-seat-token": token },
         body: JSON.stringify({ profile: me.name, secret: me.secret }) });
     } catch (e) { document.getElementById("error").textContent = e.message; }
-  } }, `Keep this game in my Pokédex (${me.name})`));
+  } }, t("Keep this game in my Pokédex ({profile})", { profile: me.name })));
 }
 
 export function render() {
   if (!state.payload) return;
   renderKeep();
-  document.getElementById("title").textContent = ` ${TITLES[state.payload.game]}`;
+  document.getElementById("title").textContent = ` ${t(TITLES[state.payload.game])}`;
   const help = document.getElementById("help");
   if (!help.childElementCount) help.append(howToPlay(state.payload.game));   // once: its open state is the reader's
   renderStatus();
@@ -238,12 +249,12 @@ export function render() {
   document.body.dataset.actions = state.payload.actions;
   document.body.dataset.over = state.payload.view.is_over;
   document.getElementById("command").hidden = !(mode === "play" && c.mine);
-  document.getElementById("command-text").placeholder = `e.g. ${EXAMPLES[c.game]}`;   // in the game's letters
+  document.getElementById("command-text").placeholder = t("e.g. {example}", { example: EXAMPLES[c.game] });
 }
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const q = mode === "play" ? `?seat=${seat}&token=${encodeURIComponent(token)}` : "";
+  const q = mode === "play" ? `?seat=${seat}&token=${encodeURIComponent(token)}&lang=${language}` : `?lang=${language}`;
   const ws = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${q}`);
   ws.onopen = () => { state.retry = 500; };
   ws.onmessage = (event) => {
@@ -253,10 +264,10 @@ function connect() {
   };
   ws.onclose = (event) => {
     if (event.code === 4403 || event.code === 4404) {
-      document.getElementById("status").textContent = event.reason || "This link is not valid.";
+      document.getElementById("status").textContent = event.reason || t("This link is not valid.");
       return;
     }
-    document.getElementById("status").textContent = "Connection lost — reconnecting…";
+    document.getElementById("status").textContent = t("Connection lost — reconnecting…");
     setTimeout(connect, state.retry);
     state.retry = Math.min(state.retry * 2, 8000);
   };
@@ -278,6 +289,7 @@ async function loadReplay(upto) {
   render();
 }
 
+speak();
 document.getElementById("sound-on").addEventListener("change", (event) => {
   localStorage.setItem(SOUND_KEY, event.target.checked ? "on" : "off");
 });

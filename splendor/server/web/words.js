@@ -1,92 +1,148 @@
-// Actions in plain words, for the log and the buttons.
-import { KIDS_WORD } from "/static/common.js";
+// Actions in full sentences of the reader's language, for the log, the announcements and the buttons. Each
+// sentence is one message with its values filled in (never English words glued together).
+import { N_, list, t } from "/static/i18n.js";
 
+// The tokens' names as the table says them, by game and letter.
 const MARKET_COLOURS = {
-  classic: { w: "white", b: "blue", g: "green", r: "red", k: "black", y: "gold" },
-  pokemon: { r: "Poké Ball", b: "Great Ball", k: "Ultra Ball", p: "Heal Ball", y: "Quick Ball", m: "Master Ball" },
+  classic: { w: N_("white"), b: N_("blue"), g: N_("green"), r: N_("red"), k: N_("black"), y: N_("gold") },
+  pokemon: { r: N_("Poké Ball"), b: N_("Great Ball"), k: N_("Ultra Ball"), p: N_("Heal Ball"), y: N_("Quick Ball"),
+    m: N_("Master Ball") },
 };
+export const KIDS_WORD = { black: N_("mushroom"), red: N_("apple"), green: N_("cabbage"), brown: N_("hazelnut"),
+  blue: N_("water"), gold: N_("gold coin"), treasure: N_("Treasure") };
 const KIDS_LETTER = { k: "black", r: "red", g: "green", h: "brown", b: "blue", y: "gold", t: "treasure" };
+const BALL_NAMES = { red: "r", blue: "b", black: "k", pink: "p", yellow: "y", master: "m" };
+const CLASSIC_NAMES = { white: "w", blue: "b", green: "g", red: "r", black: "k", gold: "y" };
 
-function list(items) {
-  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+// A token's name by its letter ("r" → "red", "Poké Ball", "apple").
+export function colourName(game, letter) {
+  if (game === "kids") return KIDS_LETTER[letter] ? t(KIDS_WORD[KIDS_LETTER[letter]]) : letter;
+  return MARKET_COLOURS[game][letter] ? t(MARKET_COLOURS[game][letter]) : letter;
 }
 
-export function colourName(game, letter) {
-  if (game === "kids") return KIDS_WORD[KIDS_LETTER[letter]] || letter;
-  return MARKET_COLOURS[game][letter] || letter;
+// A token's name by its colour ("pink" → "Heal Ball", "black" in Kids → "mushroom").
+export function tokenName(game, colour) {
+  if (game === "kids") return KIDS_WORD[colour] ? t(KIDS_WORD[colour]) : colour;
+  const letter = (game === "pokemon" ? BALL_NAMES : CLASSIC_NAMES)[colour];
+  return letter ? colourName(game, letter) : colour;
+}
+
+// A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)".
+export function cardWords(game, card) {
+  const costs = Object.entries(card.cost || {}).filter(([, n]) => n)
+    .map(([c, n]) => t("{n} {colour}", { n, colour: tokenName(game, c) }));
+  const worth = [card.points ? `${card.points}★` : t("no points"),
+    card.bonus_count > 1 ? t("double {colour} bonus", { colour: tokenName(game, card.bonus) })
+      : t("{colour} bonus", { colour: tokenName(game, card.bonus) }),
+    costs.length ? t("costs {cost}", { cost: list(costs) }) : t("free")].join(", ");
+  if (game === "pokemon") return t("{pokemon} (level {level}, {worth})", { pokemon: t(card.name), level: card.level, worth });
+  return t("a tier {tier} card ({worth})", { tier: card.tier, worth });
 }
 
 function where(slot, game) {
-  if (slot === "rare" || slot === "legendary") return `the ${slot} Pokémon`;
+  if (slot === "rare") return t("the rare Pokémon");
+  if (slot === "legendary") return t("the legendary Pokémon");
   const [tier, n] = slot.split(".");
-  return `the card at ${game === "pokemon" ? "level" : "tier"} ${tier}, slot ${n}`;
+  return game === "pokemon" ? t("the card at level {tier}, slot {slot}", { tier, slot: n })
+    : t("the card at tier {tier}, slot {slot}", { tier, slot: n });
 }
-
-// A card in words: "Pikachu (level 1, 1★, Poké Ball bonus)"; "a tier 2 card: 2★, red bonus, costs 5 black".
-export function cardWords(game, card) {
-  const ball = (colour) => game === "pokemon" ? (BALL_NAMES[colour] || colour) : colour;
-  const costs = Object.entries(card.cost || {}).filter(([, n]) => n).map(([c, n]) => `${n} ${ball(c)}`);
-  const worth = [card.points ? `${card.points}★` : "no points",
-    `${card.bonus_count > 1 ? "double " : ""}${ball(card.bonus)} bonus`, costs.length ? `costs ${list(costs)}` : "free"];
-  if (game === "pokemon") return `${card.name} (level ${card.level}, ${worth.join(", ")})`;
-  return `a tier ${card.tier} card (${worth.join(", ")})`;
-}
-
-const BALL_NAMES = { red: "Poké Ball", blue: "Great Ball", black: "Ultra Ball", pink: "Heal Ball", yellow: "Quick Ball",
-  master: "Master Ball" };
 
 function nobleWords(game, noble) {
-  const needs = Object.entries(noble.requires).map(([c, n]) => `${n} ${c}`);
-  return `${noble.name || `noble ${noble.id}`} visits (${noble.points}★, for ${list(needs)} bonuses)`;
+  const needs = list(Object.entries(noble.requires).map(([c, n]) => t("{n} {colour}", { n, colour: tokenName(game, c) })));
+  return t("{noble} visits ({points}★, for bonuses of {needs})",
+    { noble: noble.name ? t(noble.name) : t("noble {number}", { number: noble.id }), points: noble.points, needs });
 }
 
-// What happened, in full words, when the server's log gives what everyone saw of it (details).
-export function describe(game, text, details = null, nameOf = (seat) => `seat ${seat}`) {
-  const base = describeText(game, text, details || {}, nameOf);
-  const then = [];
+const VILLAGE_TILES = { Tornado: N_("turns up the Tornado"), Treasure: N_("turns up a Treasure"),
+  Drought: N_("turns up the Drought"), "Kind-Hearted Thief": N_("turns up the Kind-Hearted Thief"),
+  "Queen's Gem": N_("turns up the Queen's Gem") };
+
+// What a player did, as a sentence: "Ana buys a tier 2 card (...); Patron of Rubies and Onyx visits (...)".
+// details is what everyone saw of it (the server's log), when known; nameOf(seat) names a seat.
+export function describe(game, text, details = null, nameOf = (seat) => t("seat {seat}", { seat }), actor = null) {
+  const player = actor === null ? "" : nameOf(actor);
   const d = details || {};
+  const then = [];
   for (const noble of d.nobles || []) then.push(nobleWords(game, noble));
-  if (d.village_tile) then.push(`turns up ${d.village_tile === "Treasure" ? "a Treasure" : `the ${d.village_tile}`}`);
-  if (d.city_tiles) then.push(`takes ${list(d.city_tiles.map((c) => `a ${KIDS_WORD[c] || c} City tile`))}`);
-  if (d.medal) then.push(`receives Queen's Medal ${d.medal}`);
-  if (d.extra_turn) then.push("plays again (a village)");
-  return [base, ...then].join("; ");
+  if (d.village_tile) then.push(VILLAGE_TILES[d.village_tile] ? t(VILLAGE_TILES[d.village_tile]) : d.village_tile);
+  if (d.city_tiles) {
+    then.push(t("takes {tiles}", { tiles: list(d.city_tiles.map((c) => t("a {resource} City tile",
+      { resource: tokenName("kids", c) }))) }));
+  }
+  if (d.medal) then.push(t("receives Queen's Medal {medal}", { medal: d.medal }));
+  if (d.extra_turn) then.push(t("plays again (a village)"));
+  return [sentence(game, text, d, nameOf, player), ...then].join("; ");
 }
 
-function describeText(game, text, d, nameOf) {
+function sentence(game, text, d, nameOf, player) {
   const w = text.split(" ");
   const name = (l) => colourName(game, l);
-  const verb = game === "pokemon" ? "catches" : "buys";
-  if (d.card && (w[0] === "buy" || w[0] === "catch")) return `${verb} ${cardWords(game, d.card)}`;
-  if (d.card && w[0] === "reserve" && w[1] !== "deck") return `reserves ${cardWords(game, d.card)}`;
-  if (d.card && d.into && w[0] === "evolve") return `evolves ${d.card.name} into ${cardWords(game, d.into)}`;
-  if (d.to && w[0] === "move") return `${describeText(game, text, {}, nameOf)} to ${d.to.name}`;
+  const p = { player };
+  if (d.card && w[0] === "buy") return t("{player} buys {card}", { ...p, card: cardWords(game, d.card) });
+  if (d.card && w[0] === "catch") return t("{player} catches {card}", { ...p, card: cardWords(game, d.card) });
+  if (d.card && w[0] === "reserve" && w[1] !== "deck") {
+    return t("{player} reserves {card}", { ...p, card: cardWords(game, d.card) });
+  }
+  if (d.card && d.into && w[0] === "evolve") {
+    return t("{player} evolves {pokemon} into {card}", { ...p, pokemon: t(d.card.name), card: cardWords(game, d.into) });
+  }
   switch (w[0]) {
     case "take":
-      if (w[1] === "y" && game === "kids" && w.length === 2) return "takes a gold coin";
-      if (w.length === 3 && w[1] === w[2]) return `takes two ${name(w[1])}`;
-      return `takes ${list(w.slice(1).map(name))}`;
-    case "reserve": return w[1] === "deck" ? `reserves the top card of the ${w[2]} deck` : `reserves ${where(w[1], game)}`;
-    case "buy": case "catch":
-      return w[1] === "reserved" ? `${w[0] === "buy" ? "buys" : "catches"} reserved card ${w[2]}`
-        : `${w[0] === "buy" ? "buys" : "catches"} ${where(w[1], game)}`;
-    case "return": return `returns a ${name(w[1])}`;
-    case "discard": return `discards a ${name(w[1])} (Drought)`;
-    case "noble": return `is visited by noble ${w[1]}`;
+      if (w[1] === "y" && game === "kids" && w.length === 2) return t("{player} takes a gold coin", p);
+      if (w.length === 3 && w[1] === w[2]) return t("{player} takes two {token}", { ...p, token: name(w[1]) });
+      return t("{player} takes {tokens}", { ...p, tokens: list(w.slice(1).map(name)) });
+    case "reserve":
+      if (w[1] !== "deck") return t("{player} reserves {card}", { ...p, card: where(w[1], game) });
+      return game === "pokemon" ? t("{player} reserves the top card of the level {tier} deck", { ...p, tier: w[2] })
+        : t("{player} reserves the top card of the tier {tier} deck", { ...p, tier: w[2] });
+    case "buy":
+      return w[1] === "reserved" ? t("{player} buys reserved card {number}", { ...p, number: w[2] })
+        : t("{player} buys {card}", { ...p, card: where(w[1], game) });
+    case "catch":
+      return w[1] === "reserved" ? t("{player} catches reserved card {number}", { ...p, number: w[2] })
+        : t("{player} catches {card}", { ...p, card: where(w[1], game) });
+    case "return": return t("{player} returns one {token}", { ...p, token: name(w[1]) });
+    case "discard": return t("{player} discards one {token} (Drought)", { ...p, token: name(w[1]) });
+    case "noble": return t("{player} is visited by noble {number}", { ...p, number: w[1] });
     case "evolve":
-      return w[1] === "none" ? "does not evolve"
-        : `evolves #${w[1]} into ${w[2] === "reserved" ? "reserved card " + w[3] : where(w[2], game)}`;
+      if (w[1] === "none") return t("{player} does not evolve", p);
+      return t("{player} evolves #{id} into {card}", { ...p, id: w[1],
+        card: w[2] === "reserved" ? t("reserved card {number}", { number: w[3] }) : where(w[2], game) });
     case "move": {
-      const pay = w.slice(3).map((p) => p.startsWith("tile:") ? `a ${name(p.slice(5))} City tile` : name(p));
-      return `moves along road ${w[1]}, paying ${list(pay)}`;
+      const payment = list(w.slice(3).map((x) => x.startsWith("tile:")
+        ? t("a {resource} City tile", { resource: name(x.slice(5)) }) : name(x)));
+      return d.to ? t("{player} moves along road {road} to {place}, paying {payment}",
+        { ...p, road: w[1], place: d.to.name, payment })
+        : t("{player} moves along road {road}, paying {payment}", { ...p, road: w[1], payment });
     }
-    case "give": return `gives a ${name(w[1])} to ${nameOf(Number(w[3]))} (the Kind-Hearted Thief)`;
-    case "city": return w[1] === "stack" ? "takes the top City tile" : `takes Marketplace tile ${w[2]}`;
-    case "medal": return `receives Queen's Medal ${w[1]}`;
-    case "pass": return "passes";
-    default: return text;
+    case "give":
+      return t("{player} gives one {token} to {receiver} (the Kind-Hearted Thief)",
+        { ...p, token: name(w[1]), receiver: nameOf(Number(w[3])) });
+    case "city":
+      return w[1] === "stack" ? t("{player} takes the top City tile", p)
+        : t("{player} takes Marketplace tile {slot}", { ...p, slot: w[2] });
+    case "medal": return t("{player} receives Queen's Medal {medal}", { ...p, medal: w[1] });
+    case "pass": return t("{player} passes", p);
+    default: return `${player} ${text}`;
   }
 }
 
-// "1 card", "3 cards".
-export function count(n, one, many = `${one}s`) { return `${n} ${n === 1 ? one : many}`; }
+// An action as a button says it, to the one who will do it: "Return one red", "Give one apple to Ana".
+export function actionLabel(game, text, nameOf) {
+  const w = text.split(" ");
+  const name = (l) => colourName(game, l);
+  switch (w[0]) {
+    case "return": return t("Return one {token}", { token: name(w[1]) });
+    case "discard": return t("Discard one {token}", { token: name(w[1]) });
+    case "noble": return t("Noble {number}", { number: w[1] });
+    case "evolve": return w[1] === "none" ? t("Do not evolve") : t("Evolve #{id}", { id: w[1] });
+    case "give": return t("Give one {token} to {receiver}", { token: name(w[1]), receiver: nameOf(Number(w[3])) });
+    case "city": return w[1] === "stack" ? t("Take the top City tile")
+      : t("Take Marketplace tile {slot}", { slot: w[2] });
+    case "medal": return t("Queen's Medal {medal}", { medal: w[1] });
+    case "move": return t("Pay {payment}", { payment: list(w.slice(3).map((x) => x.startsWith("tile:")
+      ? t("a {resource} City tile", { resource: name(x.slice(5)) }) : name(x))) });
+    case "pass": return t("Pass");
+    default: return text;
+  }
+}

@@ -1,0 +1,98 @@
+// The words of the pages in the reader's language. The catalogs are the project's gettext catalogs
+// (splendor/i18n/locale), which the server gives as JSON; English is the language the pages are written in.
+// The language is the one chosen with the switch (kept in this browser), else the browser's own, else English.
+export const LANGUAGES = { en: "English", sl: "Slovenščina", ko: "한국어", zh: "中文" };
+const KEY = "splendor-language";
+
+function chosen() {
+  const kept = localStorage.getItem(KEY);
+  if (kept && LANGUAGES[kept]) return kept;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split(/[-_]/)[0];
+    if (LANGUAGES[base]) return base;
+  }
+  return "en";
+}
+
+export const language = chosen();
+let catalog = { messages: {}, plurals: {} };
+if (language !== "en") {
+  try {
+    const response = await fetch(`/api/messages/${language}`);
+    if (response.ok) catalog = await response.json();
+  } catch (e) { /* no catalog: the pages stay in English */ }
+}
+document.documentElement.lang = language;
+
+function fill(template, params) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+// A message in the reader's language: t("{name} wins!", { name }).
+export function t(message, params = {}) {
+  const found = catalog.messages[message];
+  return fill(typeof found === "string" ? found : message, params);
+}
+
+// A message whose words follow a number n ({n} in the text), by the language's plural rule.
+export function tn(one, many, n, params = {}) {
+  const found = catalog.messages[one];
+  let template = n === 1 ? one : many;
+  if (Array.isArray(found)) {
+    const form = catalog.plurals[new Intl.PluralRules(language).select(n)];
+    template = found[form ?? found.length - 1];
+  }
+  return fill(template, { ...params, n });
+}
+
+// Marks a constant for the catalogs without translating it (tables of names, read later with t(name)).
+export function N_(message) { return message; }
+
+// Several items joined as the language joins a list: "red, blue and green", "빨강, 파랑 및 초록".
+export function list(items) {
+  const locale = language === "en" ? "en-GB" : language;        // the project writes British English
+  return new Intl.ListFormat(locale, { style: "long", type: "conjunction" }).format(items.map(String));
+}
+
+// The static text of a page: each element marked data-t shows its text in the reader's language, and each
+// attribute named in its data-t-attr (placeholder, aria-label, title) too.
+export function translatePage(root = document) {
+  for (const node of root.querySelectorAll("[data-t]")) {
+    if (node.dataset.english === undefined) node.dataset.english = node.textContent.replace(/\s+/g, " ").trim();
+    node.textContent = t(node.dataset.english);
+  }
+  for (const node of root.querySelectorAll("[data-t-attr]")) {
+    for (const name of node.dataset.tAttr.split(" ")) {
+      const key = `english${name.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase())}`;
+      if (node.dataset[key] === undefined) node.dataset[key] = node.getAttribute(name) || "";
+      node.setAttribute(name, t(node.dataset[key]));
+    }
+  }
+}
+
+// A switch between the languages (a labelled select); choosing one keeps it in this browser and reloads the page.
+export function languageSwitch() {
+  const select = document.createElement("select");
+  select.id = "language";
+  select.setAttribute("aria-label", t("Language"));
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.lang = code;
+    option.textContent = name;
+    select.append(option);
+  }
+  select.value = language;
+  select.addEventListener("change", () => {
+    localStorage.setItem(KEY, select.value);
+    location.reload();
+  });
+  return select;
+}
+
+// Put the switch in the page's header and translate the page's static text.
+export function speak() {
+  translatePage();
+  const header = document.querySelector("header.top");
+  if (header && !document.getElementById("language")) header.append(languageSwitch());
+}

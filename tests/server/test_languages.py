@@ -1,0 +1,55 @@
+"""The server speaks the reader's language: refusals over HTTP (Accept-Language) and WebSocket (?lang=), and the
+catalogs the pages read."""
+
+from __future__ import annotations
+
+import json
+
+from websockets.sync.client import connect
+
+from tests.server.conftest import Server, create
+
+HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+
+
+def test_a_refused_action_is_explained_in_the_language_the_request_asks_for(server: Server) -> None:
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2)
+        token = g["seats"][0]["token"]
+        url = f"/api/games/{g['id']}/actions"
+        said = {}
+        for accept in ("ko-KR,ko;q=0.9,en;q=0.8", "sl", "zh-CN", "de", None):
+            headers = {"x-seat-token": token, **({"accept-language": accept} if accept else {})}
+            r = c.post(url, json={"seat": 0, "action": "take w w w"}, headers=headers)
+            assert r.status_code == 400
+            said[accept] = (r.json()["detail"], r.headers["content-language"])
+        assert said[None] == ("take either up to 3 tokens of different colours, or 2 of one colour", "en")
+        assert said["de"][1] == "en"
+        assert said["ko-KR,ko;q=0.9,en;q=0.8"] == ("서로 다른 색의 토큰을 3개까지 가져오거나, 같은 색 2개를 가져오세요", "ko")
+        assert said["sl"] == ("vzemi največ 3 žetone različnih barv ali 2 iste barve", "sl")
+        assert said["zh-CN"][1] == "zh" and "不同颜色" in said["zh-CN"][0]
+        r = c.post(url, json={"seat": 1, "action": "take w b g"},
+                   headers={"x-seat-token": g["seats"][1]["token"], "accept-language": "sl"})
+        assert r.status_code == 409 and r.json()["detail"] == "zdaj ne odločaš ti: odloča sedež 0"
+
+
+def test_a_websocket_refusal_is_said_in_its_lang(server: Server) -> None:
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2)
+    ws_url = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws"
+    with connect(f"{ws_url}?seat=1&token={g['seats'][1]['token']}&lang=zh") as sock:
+        assert json.loads(sock.recv(timeout=10))["type"] == "state"
+        sock.send(json.dumps({"type": "action", "action": "take w b g"}))
+        assert json.loads(sock.recv(timeout=10)) == {"type": "error", "status": 409,
+                                                      "detail": "现在不是你决定：由座位 0 决定"}
+
+
+def test_the_pages_catalogs_are_served_for_each_language_and_only_those(server: Server) -> None:
+    with server.client() as c:
+        for code in ("sl", "ko", "zh"):
+            body = c.get(f"/api/messages/{code}").json()
+            assert body["language"] == code and len(body["messages"]) > 500
+        assert c.get("/api/messages/en").json()["messages"] == {}
+        r = c.get("/api/messages/xx")
+        assert r.status_code == 422
+        assert c.get("/api/messages/..%2F..%2Fetc").status_code in (404, 422)

@@ -1,0 +1,91 @@
+"""Each language in a real browser: chosen from the browser's own language or with the switch, every page and
+table drawn in it at a phone's width without overflow, and a refused action explained in it."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.server.conftest import Server, create
+from tests.web.test_browser import SHOTS, browser, wait_past  # noqa: F401  (browser is a fixture)
+
+# Words each language's table shows (the supply's heading, the log's heading), and the browser locale it comes from.
+WORDS = {"sl": ("sl-SI", "Zaloga", "Kaj se je zgodilo"), "ko": ("ko-KR", "공급처", "진행 기록"),
+         "zh": ("zh-CN", "供应区", "对局记录"), "en": ("en-GB", "Supply", "What happened")}
+SHOT_OF = {("classic", "sl"), ("pokemon", "ko"), ("kids", "zh")}
+
+
+def page_in(browser: Browser, locale: str, width: int) -> Page:
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: page.errors.append(str(e)))  # type: ignore[attr-defined]
+    return page
+
+
+def overflow(page: Page) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+
+
+@pytest.mark.parametrize("language", ["sl", "ko", "zh"])
+def test_each_language_draws_the_lobby_and_every_table_at_375_px(server: Server, browser: Browser,  # noqa: F811
+                                                                   language: str) -> None:
+    locale, supply, log = WORDS[language]
+    page = page_in(browser, locale, 375)
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-seat-kind]")
+    assert page.evaluate("document.documentElement.lang") == language
+    assert page.locator("#language").input_value() == language
+    assert page.inner_text("h1 >> nth=0") != "New game"
+    assert overflow(page) <= 1, f"the lobby in {language} is {overflow(page)}px too wide"
+    with server.client() as c:
+        games = {game: create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}], seed=3)
+                 for game in ("classic", "pokemon", "kids")}
+    for game, g in games.items():
+        page.goto(g["seats"][0]["link"])
+        page.wait_for_function("document.body.dataset.actions !== undefined")
+        if game == "kids":
+            page.wait_for_selector("#board svg")
+        text = page.inner_text("main")
+        assert supply in text and log in text, f"{game} in {language}"
+        assert "Your turn" not in text and "How to play" not in text
+        assert overflow(page) <= 1, f"{game} in {language} is {overflow(page)}px too wide"
+        if (game, language) in SHOT_OF:
+            page.screenshot(path=str(SHOTS / f"{game}-phone-{language}.png"), full_page=True)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_switch_changes_the_language_and_this_browser_keeps_it(server: Server, browser: Browser) -> None:  # noqa: F811
+    page = page_in(browser, "en-GB", 1100)
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-seat-kind]")
+    assert page.inner_text("#create") == "Create the game"
+    page.select_option("#language", "ko")
+    page.wait_for_function("document.documentElement.lang === 'ko'")
+    page.wait_for_selector("[data-seat-kind]")
+    assert page.inner_text("#create") == "게임 만들기"
+    page.click("#create")                                  # a person against a bot: straight to the seat
+    page.wait_for_url("**/play/**")
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    assert "공급처" in page.inner_text("#supply")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_refused_typed_action_and_the_log_are_in_the_players_language(server: Server,
+                                                                        browser: Browser) -> None:  # noqa: F811
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ana"}, {"kind": "bot", "bot": "greedy"}], seed=3)
+    page = page_in(browser, "sl-SI", 1100)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    page.fill("#command-text", "take w w w")
+    page.press("#command-text", "Enter")
+    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    assert page.inner_text("#error") == "Ni dovoljeno: vzemi največ 3 žetone različnih barv ali 2 iste barve"
+    page.fill("#command-text", "take w b g")
+    page.press("#command-text", "Enter")
+    wait_past(page, 1)
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
+    entries = page.locator("#log li").all_inner_texts()
+    assert "ana (ti) vzame: bela, modra in zelena." in entries
+    assert page.errors == []  # type: ignore[attr-defined]
