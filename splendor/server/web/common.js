@@ -59,6 +59,9 @@ function keepHandlers(from, to) {
 
 export function keyed(node, key) { node.setAttribute("data-key", key); return node; }
 
+// When this element's count grows after another seat's move, a picture of the element keyed ``from`` flies to it.
+export function travelsFrom(node, from) { node.setAttribute("data-travel", from); return node; }
+
 // Make target's children those given, changing only what differs. With highlight, the keyed elements that are
 // new or whose text changed are marked "changed" for a moment (the innermost ones: the token count, not its seat).
 export function morph(target, children, highlight = false) {
@@ -66,6 +69,7 @@ export function morph(target, children, highlight = false) {
   for (const c of [children].flat(2)) if (c !== null && c !== undefined) fresh.append(c.nodeType ? c : String(c));
   const before = new Map();
   if (highlight) for (const node of target.querySelectorAll("[data-key]")) before.set(node.dataset.key, node.textContent);
+  const places = highlight && moving() ? wherePiecesWere(target) : null;
   morphdom(target, fresh, { childrenOnly: true, getNodeKey: nodeKey, onBeforeElUpdated: keepHandlers });
   if (!highlight || !before.size) return;
   const changed = [...target.querySelectorAll("[data-key]")].filter((node) =>
@@ -77,6 +81,60 @@ export function morph(target, children, highlight = false) {
     node.classList.add("changed");
     setTimeout(() => node.classList.remove("changed"), 2500);
   }
+  if (places) travel(target, changed, before, places);
+}
+
+// Chips travel from the supply to the seat that took them, and a bought card to its buyer's stack: a picture of
+// the piece flies from where it was to where it went. The pictures never take a click (pointer-events: none),
+// and nothing moves for a reader who asked for reduced motion.
+function moving() { return !matchMedia("(prefers-reduced-motion: reduce)").matches; }
+
+function wherePiecesWere(root) {
+  const places = new Map();
+  for (const node of root.querySelectorAll("[data-key^='supply:'], [data-key^='card:']")) {
+    const rect = node.getBoundingClientRect();
+    if (rect.width) places.set(node.dataset.key, { rect, picture: node.cloneNode(true), bonus: node.dataset.bonus });
+  }
+  return places;
+}
+
+function count(text) { const n = Number((text || "").match(/\d+/g)?.pop()); return Number.isFinite(n) ? n : 0; }
+
+function travel(root, changed, before, places) {
+  const here = new Set([...root.querySelectorAll("[data-key^='card:']")].map((node) => node.dataset.key));
+  for (const node of changed) {
+    const from = node.dataset.travel;
+    if (!from) continue;
+    let source = null;
+    if (from.startsWith("card-of:")) {
+      const colour = from.slice(8);
+      source = [...places.entries()].find(([key, p]) => key.startsWith("card:") && !here.has(key)
+        && p.bonus === colour)?.[1];
+    } else if (count(node.textContent) > count(before.get(node.dataset.key))) {
+      source = places.get(from);
+    }
+    if (source) fly(source, node.getBoundingClientRect());
+  }
+}
+
+function fly(source, to) {
+  const { rect, picture } = source;
+  picture.classList.remove("changed", "selected", "affordable", "evolve-target");
+  picture.classList.add("traveller");
+  picture.removeAttribute("data-key");
+  picture.removeAttribute("id");
+  picture.setAttribute("aria-hidden", "true");
+  Object.assign(picture.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`,
+    height: `${rect.height}px` });
+  document.body.append(picture);
+  const dx = to.left + to.width / 2 - (rect.left + rect.width / 2);
+  const dy = to.top + to.height / 2 - (rect.top + rect.height / 2);
+  const scale = Math.max(0.3, Math.min(1, to.width / rect.width));
+  const flight = picture.animate([{ transform: "translate(0, 0) scale(1)", opacity: 1 },
+    { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.7 }],
+  { duration: 700, easing: "ease-in-out" });
+  flight.onfinish = () => picture.remove();
+  setTimeout(() => picture.remove(), 1500);          // gone even if the animation never ran
 }
 
 // A token. With opts.button it is always a button (aria-disabled while it cannot be picked), so it stays the same

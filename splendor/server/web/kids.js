@@ -1,5 +1,5 @@
 // Splendor Kids: the board (the server's SVG picture, roads clickable), purses, City tiles, the Marketplace.
-import { chip, el, LETTER, morph, on } from "/static/common.js";
+import { chip, el, keyed, LETTER, morph, on, travelsFrom } from "/static/common.js";
 import { t } from "/static/i18n.js";
 import { actionLabel, tokenName } from "/static/words.js";
 
@@ -117,7 +117,8 @@ function travelers(c) {
     el("h2", {}, el("span", { class: `pawn-mark pawn-${s.seat}`, "aria-hidden": "true" }, s.seat + 1), " ",
       `${c.seatName(s.seat)} — ${names[s.space]}`),
     el("div", { class: "row" }, t("purse {held}/8", { held: s.purse_total }), " ",
-      ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) => chip(col, n, named(col))),
+      ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
+        travelsFrom(keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`), `supply:${col}`)),
       s.treasure ? chip("treasure", s.treasure, named("treasure")) : null),
     el("div", { class: "row" }, t("City tiles"), " ", ...s.city_tiles.map((tile) => {
       const resource = tokenName("kids", tile.colour);

@@ -1,37 +1,28 @@
 // Classic Splendor and Splendor: Pokémon: the market, nobles or rare and legendary rows, the supply, the seats.
-import { chip, el, keyed, LETTER, morph } from "/static/common.js";
+import { chip, el, keyed, LETTER, morph, travelsFrom } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
-import { actionLabel, colourName, tokenName } from "/static/words.js";
+import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
+import { actionLabel, cardWords, colourName, tokenName } from "/static/words.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
 
 function slotText(row, i) { return row === "rare" || row === "legendary" ? row : `${row}.${i + 1}`; }
 
-function costChips(c, cost) {
-  return el("span", { class: "cost" }, ...Object.entries(cost).filter(([, n]) => n)
-    .map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) })));
-}
-
-function cardFace(c, card, extra = {}) {
+// A card as a picture (cards.js), with its words beside it for screen readers and for copying the page's text.
+function cardFace(c, card) {
   if (!card) return el("div", { class: "card empty" }, t("empty"));
   if (card.hidden) {
-    return el("div", { class: "card" }, c.game === "pokemon" ? t("face-down level {tier}", { tier: card.tier })
-      : t("face-down tier {tier}", { tier: card.tier }));
+    return el("div", { class: "card back" }, cardBack(c.game, card.tier), el("span", { class: "sr-only" },
+      c.game === "pokemon" ? t("face-down level {tier}", { tier: card.tier })
+        : t("face-down tier {tier}", { tier: card.tier })));
   }
-  const face = [el("span", {}, el("span", { class: "pts" }, card.points ? `${card.points}★ ` : ""),
-    chip(card.bonus, card.bonus_count > 1 ? `×${card.bonus_count}` : null,
-      { title: t("{colour} bonus", { colour: tokenName(c.game, card.bonus) }) }))];
-  if (c.game === "pokemon") {
-    face.unshift(el("span", { class: "name" }, `#${card.id} ${t(card.name)}`));
-    if (card.evolves_to) {
-      const [[colour, n]] = Object.entries(card.evolve);
-      face.push(el("span", {}, `→ ${t(card.evolves_to)}: `, chip(colour, n,
-        { title: tn("evolves with {n} {colour} bonus", "evolves with {n} {colour} bonuses", n,
-          { colour: tokenName(c.game, colour) }) })));
-    }
+  let words = cardWords(c.game, card);
+  if (card.evolves_to) {
+    const [[colour, n]] = Object.entries(card.evolve);
+    words += ` → ${t(card.evolves_to)} (${tn("evolves with {n} {colour} bonus", "evolves with {n} {colour} bonuses", n,
+      { colour: tokenName(c.game, colour) })})`;
   }
-  face.push(costChips(c, card.cost));
-  return face;
+  return [cardPicture(c.game, card), el("span", { class: "sr-only" }, words)];
 }
 
 // A card in its place: always a "slot" (the card, and its menu of actions below it when open, above any
@@ -48,9 +39,14 @@ function cardButton(c, card, slot, where) {
     && Object.values(evolutions(c)).some((e) => e.target.id === card.id);
   const tier = card ? ` tier-${card.tier}` : "";
   const attrs = { class: `card${tier}${c.legal.has(buy) ? " affordable" : ""}${target ? " evolve-target" : ""}`,
-    "data-slot": slot, "data-where": where, "data-key": key };
+    "data-slot": slot, "data-where": where, "data-key": key, "data-bonus": card && !card.hidden ? card.bonus : null,
+    "data-label": target ? t("evolves here") : null };
   const wrap = (...inner) => el("div", { class: "slot", "data-key": `slot:${menuKey}` }, ...inner);
-  if (!card || card.hidden) return wrap(el("div", attrs, ...[].concat(cardFace(c, card))));
+  if (!card || card.hidden) {
+    const face = cardFace(c, card);
+    for (const name of ["data-slot", "data-where", "data-key"]) face.setAttribute(name, attrs[name]);
+    return wrap(face);
+  }
   if (!options.length) {           // a button still, so that it stays the same element when it becomes yours to act on
     return wrap(el("button", { ...attrs, type: "button", "aria-disabled": "true" }, ...cardFace(c, card)));
   }
@@ -132,13 +128,25 @@ function market(c) {
         : t("legendary (deck {left})", { left: c.view.decks[r] })), cardButton(c, c.view.market[r][0], r, "market")))));
   } else {
     parts.push(el("div", { class: "row", id: "nobles" }, el("strong", {}, t("Nobles:")), ...c.view.nobles.map((n) =>
-      el("span", { class: "noble", "data-noble": n.id, "data-key": `noble:${n.id}` },
-        el("strong", {}, n.name ? t(n.name) : t("noble {number}", { number: n.id })),
-        ` · ${t("{points}★ for bonuses", { points: n.points })} `,
-        ...Object.entries(n.requires).map(([col, k]) => chip(col, k, { title: tokenName(c.game, col) }))))));
+      el("span", { class: "noble", "data-noble": n.id, "data-key": `noble:${n.id}`,
+        title: n.name ? t(n.name) : t("noble {number}", { number: n.id }) }, noblePicture(n),
+        el("span", { class: "noble-name" }, n.name ? t(n.name) : t("noble {number}", { number: n.id })),
+        el("span", { class: "sr-only" }, `${t("{points}★ for bonuses", { points: n.points })} `,
+          Object.entries(n.requires).map(([col, k]) => t("{n} {colour}", { n: k, colour: tokenName(c.game, col) }))
+            .join(", "))))));
   }
   parts.push(el("div", { class: "market", id: "market" }, ...grid));
   return el("section", { class: "panel" }, ...parts);
+}
+
+// A seat's bought cards stacked by their bonus colour, as players lay them out; a stack takes the card bought.
+function stacks(c, s) {
+  const by = {};
+  for (const card of s.cards) by[card.bonus] = (by[card.bonus] || 0) + 1;
+  return Object.keys(s.bonuses).filter((col) => by[col]).map((col) => el("span", {
+    class: "stack", "data-key": `seat:${s.seat}:stack:${col}`, "data-travel": `card-of:${col}`,
+    title: tn("{n} card with the {colour} bonus", "{n} cards with the {colour} bonus", by[col],
+      { colour: tokenName(c.game, col) }) }, stackPicture(col, by[col])));
 }
 
 function seats(c) {
@@ -148,11 +156,12 @@ function seats(c) {
     const body = [el("h2", { "data-key": `seat:${s.seat}:points` }, `${c.seatName(s.seat)} — ${s.points}★`),
       el("div", { class: "row" }, c.game === "pokemon" ? t("balls") : t("tokens"), " ",
         ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
-          keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`))),
+          travelsFrom(keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`), `supply:${col}`))),
       el("div", { class: "row" }, t("bonuses"), " ", ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) =>
         keyed(chip(col, n, named(col)), `seat:${s.seat}:bonus:${col}`))),
-      el("div", {}, c.game === "pokemon" ? tn("{n} Pokémon", "{n} Pokémon", s.cards.length)
-        : tn("{n} card", "{n} cards", s.cards.length))];
+      el("div", { class: "row stacks", "data-key": `seat:${s.seat}:stacks` }, ...stacks(c, s),
+        el("span", {}, c.game === "pokemon" ? tn("{n} Pokémon", "{n} Pokémon", s.cards.length)
+          : tn("{n} card", "{n} cards", s.cards.length)))];
     if (c.game === "pokemon") {
       body.push(el("div", { class: "small" }, t("play area: {cards}",
         { cards: s.cards.map((k) => `#${k.id} ${t(k.name)}`).join(", ") || "—" })));

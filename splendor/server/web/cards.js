@@ -1,0 +1,103 @@
+// Cards, nobles and each seat's bought cards drawn as the project's own SVG pictures (no published art): large
+// points, the bonus as its gem with its letter, costs as round pips, the tier's (level's) colour, a Pokémon's
+// name and evolution. The pictures are decoration (aria-hidden): each one's words are given beside it.
+import { LETTER, SYMBOL } from "/static/common.js";
+import { t } from "/static/i18n.js";
+
+const NS = "http://www.w3.org/2000/svg";
+export const FILL = { white: "#fafafa", blue: "#2b6cb0", green: "#2f855a", red: "#c53030", black: "#1a1a1a",
+  gold: "#ecc94b", yellow: "#ecc94b", pink: "#ed64a6", master: "#6b46c1", brown: "#8b5a2b", treasure: "#f6e05e" };
+const INK = { white: "#222", gold: "#222", yellow: "#222", pink: "#222", treasure: "#222" };
+const TIER = { 1: "#dcefe2", 2: "#fbeccb", 3: "#dbe6f8", rare: "#e9dcfa", legendary: "#fbdede" };
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c.nodeType ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function picture(width, height, ...children) {
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "picture", "aria-hidden": "true",
+    focusable: "false" }, ...children);
+}
+
+// A round pip: a colour with its count and its letter (never told by colour alone).
+function pip(colour, n, cx, cy, r = 9) {
+  const ink = INK[colour] || "#fff";
+  return svg("g", {}, svg("circle", { cx, cy, r, fill: FILL[colour] || "#999", stroke: "#333", "stroke-width": 1 }),
+    svg("text", { x: cx, y: cy + 1, "text-anchor": "middle", "font-size": r + 2, "font-weight": 700, fill: ink }, n),
+    svg("text", { x: cx, y: cy + r - 1.5, "text-anchor": "middle", "font-size": Math.max(5.5, r * 0.6), fill: ink },
+      LETTER[colour] || ""));
+}
+
+// The bonus a card gives: its gem (symbol and letter) in its colour, "×2" for a double bonus.
+function gem(colour, count, cx, cy) {
+  const parts = [svg("circle", { cx, cy, r: 11, fill: FILL[colour] || "#999", stroke: "#333", "stroke-width": 1.2 }),
+    svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
+      fill: INK[colour] || "#fff" }, `${SYMBOL[colour] || ""}${LETTER[colour] || ""}`)];
+  if (count > 1) {
+    parts.push(svg("text", { x: cx - 14, y: cy + 4, "text-anchor": "end", "font-size": 10, "font-weight": 700 },
+      `×${count}`));
+  }
+  return svg("g", {}, ...parts);
+}
+
+// Costs along the bottom, four to a row (a fifth, the Master Ball of a rare card, above).
+function costPips(cost, y) {
+  return Object.entries(cost || {}).filter(([, n]) => n)
+    .map(([colour, n], i) => pip(colour, n, 13 + (i % 4) * 24.5, y - Math.floor(i / 4) * 24, 11));
+}
+
+// A face-up card: 100 × 120 units, drawn at the width of its place.
+export function cardPicture(game, card) {
+  const tier = TIER[card.tier] || "#eee";
+  const parts = [svg("rect", { x: 0, y: 0, width: 100, height: 120, rx: 8, fill: tier }),
+    svg("rect", { x: 0, y: 0, width: 100, height: 30, rx: 8, fill: "#fff", "fill-opacity": 0.55 }),
+    gem(card.bonus, card.bonus_count || 1, 84, 15)];
+  if (card.points) {
+    parts.push(svg("text", { x: 6, y: 24, "font-size": 22, "font-weight": 800, fill: "#222" }, card.points));
+  }
+  if (game === "pokemon") {
+    const name = svg("text", { x: 5, y: 57, "font-size": 11, "font-weight": 700, fill: "#222" }, t(card.name));
+    if (t(card.name).length > 11) {                    // a long name is squeezed to the card's width
+      name.setAttribute("textLength", 90);
+      name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    parts.push(svg("text", { x: 5, y: 44, "font-size": 9, fill: "#555" }, `#${card.id}`), name);
+    if (card.evolves_to) {
+      const [[colour, n]] = Object.entries(card.evolve);
+      parts.push(svg("text", { x: 5, y: 74, "font-size": 9, fill: "#553c9a" }, `→ ${t(card.evolves_to)}`),
+        pip(colour, n, 88, 71, 9));
+    }
+  }
+  parts.push(...costPips(card.cost, 107));
+  return picture(100, 120, ...parts);
+}
+
+// A face-down card: the back of its tier's deck.
+export function cardBack(game, tierLabel) {
+  return picture(100, 120, svg("rect", { x: 0, y: 0, width: 100, height: 120, rx: 8, fill: TIER[tierLabel] || "#ddd",
+    stroke: "#9c8b63", "stroke-dasharray": "4 3" }), svg("text", { x: 50, y: 68, "text-anchor": "middle",
+    "font-size": 26, "font-weight": 800, fill: "#7a6f57" }, tierLabel));
+}
+
+// A noble's tile: its points and, as pips, the bonuses it asks for.
+export function noblePicture(noble) {
+  const asks = Object.entries(noble.requires).filter(([, n]) => n);
+  return picture(60, 60, svg("rect", { x: 0, y: 0, width: 60, height: 60, rx: 6, fill: "#f3e6c8", stroke: "#9c8b63" }),
+    svg("text", { x: 6, y: 20, "font-size": 16, "font-weight": 800, fill: "#222" }, noble.points),
+    ...asks.map(([colour, n], i) => pip(colour, n, 49, asks.length > 2 ? 11 + i * 19 : 18 + i * 22, 9)));
+}
+
+// A seat's bought cards of one colour, stacked: as many edges as cards (up to 6 drawn), the count on top.
+export function stackPicture(colour, count) {
+  const shown = Math.min(count, 6);
+  const edges = [];
+  for (let i = shown - 1; i >= 0; i--) {
+    edges.push(svg("rect", { x: 2, y: 2 + i * 4, width: 26, height: 30, rx: 4, fill: FILL[colour] || "#999",
+      stroke: "#333", "stroke-width": 1 }));
+  }
+  return picture(30, 34 + (shown - 1) * 4, ...edges, svg("text", { x: 15, y: 22, "text-anchor": "middle",
+    "font-size": 13, "font-weight": 800, fill: INK[colour] || "#fff" }, count));
+}
