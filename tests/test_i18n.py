@@ -141,3 +141,12 @@ def test_the_terminal_takes_its_language_from_the_locale_and_refuses_an_unknown_
                          capture_output=True, text=True, timeout=120,
                          env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb", "LANG": "sl_SI.UTF-8"})
     assert "Vpiši dejanje" in out.stdout
+
+
+def test_every_shipped_board_names_its_port_and_palace_as_the_catalogs_do() -> None:
+    from splendor.games.kids.board import PALACE_NAME, PORT_NAME, shipped_sides
+    names = {side: {s.get("kind"): s["name"] for s in data.get("spaces", [])} for side, data in shipped_sides().items()}
+    assert len(names) == 6
+    assert {n.get("port") for n in names.values()} - {None} == {PORT_NAME}
+    assert {n.get("palace") for n in names.values()} - {None} == {PALACE_NAME}
+    assert translate(_(PALACE_NAME), "zh") == "璀璨宫殿"

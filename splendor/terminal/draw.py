@@ -237,13 +237,14 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
     out: dict[str, list[dict[str, Any]]] = {}
     for road in board["roads"]:
         out.setdefault(road["from"], []).append(road)
-    space_name = {sp["id"]: sp["name"] for sp in board["spaces"]}
+    space_name = {sp["id"]: say(Message(sp["name"])) for sp in board["spaces"]}
     for side in reversed(board["sides"]):
         section = side[:2]
         parts.append(Text(f"── {side} ──", style="bold"))
         for sp in sorted((s for s in board["spaces"] if s["section"] == section), key=lambda s: (s["y"], s["x"])):
             icon, kind = KIDS_ICONS[sp["kind"]]
-            line = Text(f"  {icon} {say(kind)} · {sp['name']}", style="bold" if sp["kind"] == "palace" else "")
+            line = Text(f"  {icon} {say(kind)} · {space_name[sp['id']]}",
+                        style="bold" if sp["kind"] == "palace" else "")
             tile = view["village_tiles"].get(sp["id"])
             if tile:
                 line.append(f" [{say(TILE_NAMES[tile]) if tile in TILE_NAMES else tile}]", style="green")

@@ -57,6 +57,9 @@ MAX_COST = 5
 MAX_SIDE_ROADS = 24             # three sides then number at most 72 roads, the action index's room
 CREDIT = N_("Board designed by the splendor project: the published board's layout is not available.")
 CUSTOM_CREDIT = N_("custom board, transcribed by its owner")
+# The two spaces every board has, by the names the shipped sides give them (marked so that the pages and the
+# terminal say them in each language; the other places' names are the boards' own proper names).
+PORT_NAME, PALACE_NAME = N_("The Port"), N_("Palace of Splendor")
 
 
 class BoardError(ValueError):

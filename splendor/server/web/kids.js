@@ -56,7 +56,7 @@ function board(c) {
 function roadChoices(c) {
   const roads = movesByRoad(c);
   const here = c.view.seats[c.me ?? 0];
-  const names = Object.fromEntries(c.view.board.spaces.map((s) => [s.id, s.name]));
+  const names = Object.fromEntries(c.view.board.spaces.map((s) => [s.id, t(s.name)]));
   const out = c.view.board.roads.filter((r) => here && r.from === here.space);
   const rows = out.map((r) => el("div", { class: "row", "data-road": r.number },
     el("strong", {}, t("Road {road} → {place}:", { road: r.number, place: names[r.to] })),
@@ -111,7 +111,7 @@ function supply(c) {
 }
 
 function travelers(c) {
-  const names = Object.fromEntries(c.view.board.spaces.map((s) => [s.id, s.name]));
+  const names = Object.fromEntries(c.view.board.spaces.map((s) => [s.id, t(s.name)]));
   return el("section", { class: "seats" }, ...c.view.seats.map((s) => el("div", {
     class: `panel seat${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat, "data-key": `seat:${s.seat}` },
     el("h2", {}, el("span", { class: `pawn-mark pawn-${s.seat}`, "aria-hidden": "true" }, s.seat + 1), " ",

@@ -112,7 +112,7 @@ function sentence(game, text, d, nameOf, player) {
       const payment = list(w.slice(3).map((x) => x.startsWith("tile:")
         ? t("a {resource} City tile", { resource: name(x.slice(5)) }) : name(x)));
       return d.to ? t("{player} moves along road {road} to {place}, paying {payment}",
-        { ...p, road: w[1], place: d.to.name, payment })
+        { ...p, road: w[1], place: t(d.to.name), payment })
         : t("{player} moves along road {road}, paying {payment}", { ...p, road: w[1], payment });
     }
     case "give":
