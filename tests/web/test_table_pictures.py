@@ -9,8 +9,8 @@ from playwright.sync_api import Browser, Page
 
 import splendor
 from splendor.bots import decide, make_bot
-from tests.server.conftest import Server, create
-from tests.web.test_browser import api_act, browser, open_page, wait_past  # noqa: F401  (browser is a fixture)
+from tests.server.conftest import Server
+from tests.web.test_browser import _two_humans, api_act, browser, open_page, wait_past  # noqa: F401
 
 COUNT_TRAVELLERS = """window.travellers = [];
 new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
@@ -18,9 +18,13 @@ new MutationObserver((changes) => { for (const c of changes) for (const n of c.a
   .observe(document.body, { childList: true });"""
 
 
-def _two_humans(server: Server, game: str = "classic", seed: int = 4) -> dict[str, Any]:
+def _after_bob_takes_two_black(server: Server, g: dict[str, Any], page: Page) -> None:
+    """Ann takes three colours, then Bob two black, while ``page`` counts what travels."""
+    page.evaluate(COUNT_TRAVELLERS)
     with server.client() as c:
-        return create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=seed)
+        api_act(c, g, 0, "take w b g")
+        api_act(c, g, 1, "take k k")
+    page.wait_for_function("Number(document.body.dataset.actions) === 2")
 
 
 def _play_until_seat_buys(server: Server, g: dict[str, Any], seat: int, seed: int) -> splendor.Game:
@@ -79,11 +83,7 @@ def test_nothing_travels_for_a_reader_who_asked_for_reduced_motion(server: Serve
                                                                   browser: Browser) -> None:  # noqa: F811
     g = _two_humans(server)
     ann = _reduced_motion_page(browser, g["seats"][0]["link"])
-    ann.evaluate(COUNT_TRAVELLERS)
-    with server.client() as c:
-        api_act(c, g, 0, "take w b g")
-        api_act(c, g, 1, "take k k")
-    ann.wait_for_function("Number(document.body.dataset.actions) === 2")
+    _after_bob_takes_two_black(server, g, ann)
     ann.wait_for_timeout(300)
     assert ann.evaluate("window.travellers") == []
     assert ann.locator("[data-key='seat:1:token:black'].changed").count() == 1    # still marked, without motion
@@ -92,11 +92,7 @@ def test_nothing_travels_for_a_reader_who_asked_for_reduced_motion(server: Serve
 def test_a_travelling_picture_never_takes_a_click(server: Server, browser: Browser) -> None:  # noqa: F811
     g = _two_humans(server)
     ann = open_page(browser, g["seats"][0]["link"])
-    ann.evaluate(COUNT_TRAVELLERS)
-    with server.client() as c:
-        api_act(c, g, 0, "take w b g")
-        api_act(c, g, 1, "take k k")
-    wait_past(ann, 1)
+    _after_bob_takes_two_black(server, g, ann)
     ann.wait_for_function("window.travellers.length > 0")
     pointer = ann.evaluate("[...document.querySelectorAll('.traveller')].map((n) => getComputedStyle(n).pointerEvents)")
     assert pointer and set(pointer) == {"none"}

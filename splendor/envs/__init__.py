@@ -1,0 +1,25 @@
+"""Environments for reinforcement learning over the three games (the ``rl`` extra: ``pip install splendor[rl]``).
+
+Importing this package registers the Gymnasium environments ``splendor/Classic-v0``, ``splendor/Pokemon-v0`` and
+``splendor/Kids-v0`` (see `splendor.envs.gymnasium_env`). The observation vectors (`splendor.envs.observe`) and
+the action indices (`splendor.envs.actions`) need only NumPy; ``docs/rl.md`` documents both field by field.
+"""
+
+from __future__ import annotations
+
+from splendor.envs.actions import ActionIndex
+from splendor.envs.observe import Field, layout, observe, size
+
+ENV_IDS = {"classic": "splendor/Classic-v0", "pokemon": "splendor/Pokemon-v0", "kids": "splendor/Kids-v0"}
+
+try:
+    import gymnasium
+except ImportError:                  # the rl extra is not installed: the vectors and indices still work
+    gymnasium = None
+
+if gymnasium is not None:
+    for _game, _id in ENV_IDS.items():
+        if _id not in gymnasium.registry:
+            gymnasium.register(id=_id, entry_point="splendor.envs.gymnasium_env:SplendorEnv", kwargs={"game": _game})
+
+__all__ = ["ENV_IDS", "ActionIndex", "Field", "layout", "observe", "size"]

@@ -1,0 +1,88 @@
+"""Actions as integers for learning, with a mask of the legal ones at every step.
+
+Classic Splendor and Splendor: Pokémon use the game's own fixed action index (``game.actions``): 77 and 525
+actions, whatever the player count. Splendor Kids' own index has 438,990 actions (every road times every way of
+paying 1 to 5 resources), too many for a mask a learner can use, so Kids has a compact index:
+
+- indices 0 to 77 are the game's own actions 0 to 77 (taking, returning, discarding, giving, City tiles, medals,
+  passing);
+- index ``78 + (road - 1) * 585 + k`` is moving along ``road`` with the ``k``-th way of paying its banner, the
+  ways being every payment that banner allows (resources, active City tiles, gold coins, at most 2 Treasures),
+  in the order of their codes in the game's own index. No banner has more than 585 ways (five different
+  resources), so the index has 78 + 72 × 585 = 42,198 entries.
+
+It is exact: every legal action has exactly one index, and every index the mask marks is legal.
+
+>>> import splendor
+>>> g = splendor.new_game("kids", players=2, seed=1)
+>>> index = ActionIndex(g)
+>>> index.size, all(index.action(i) in g.legal_actions() for i in index.mask(g).nonzero()[0])
+(42198, True)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from splendor.core.actions import Action
+from splendor.core.errors import IllegalAction
+from splendor.core.game import Game
+from splendor.games.kids.notation import ACTIONS as KIDS_ACTIONS, MAX_ROADS, MOVE_BASE, PALETTE, payments
+
+WAYS_PER_ROAD = 585
+
+
+@cache
+def banner_ways(banner: tuple[int, ...]) -> tuple[int, ...]:
+    """Every payment code a banner (sorted resource indices) allows, whatever a traveler holds, in code order."""
+    return tuple(sorted(payments(banner, [5] * 6, [5] * 5, 2)))
+
+
+class ActionIndex:
+    """The integers a learner plays in one game: the game's own index, or Kids' compact one for its board."""
+
+    def __init__(self, game: Game) -> None:
+        self.game_name = game.name
+        self.own = game.actions
+        self.kids = game.name == "kids"
+        if not self.kids:
+            self.size = len(game.actions)
+            return
+        self.size = MOVE_BASE + MAX_ROADS * WAYS_PER_ROAD
+        self.ways: dict[int, tuple[int, ...]] = {}
+        for road in game.view(None)["board"]["roads"]:
+            banner = tuple(sorted(PALETTE.names.index(c) for c in road["cost"]))
+            ways = banner_ways(banner)
+            if len(ways) > WAYS_PER_ROAD:
+                raise AssertionError(f"road {road['number']} has {len(ways)} ways to pay, over {WAYS_PER_ROAD}")
+            self.ways[road["number"]] = ways
+        self.rank = {road: {code: k for k, code in enumerate(ways)} for road, ways in self.ways.items()}
+
+    def index(self, action: Action) -> int:
+        """The learner's integer for one of this game's actions."""
+        if not self.kids or action.index < MOVE_BASE:
+            return action.index
+        road, code = action.args
+        return MOVE_BASE + (road - 1) * WAYS_PER_ROAD + self.rank[road][code]
+
+    def action(self, index: int) -> Action:
+        """The game's action for a learner's integer; `IllegalAction` for an integer that names none."""
+        if not isinstance(index, (int, np.integer)) or not 0 <= int(index) < self.size:
+            raise IllegalAction(f"an action is an integer from 0 to {self.size - 1}, not {index!r}")
+        index = int(index)
+        if not self.kids or index < MOVE_BASE:
+            return self.own[index]
+        road, k = divmod(index - MOVE_BASE, WAYS_PER_ROAD)
+        ways = self.ways.get(road + 1, ())
+        if k >= len(ways):
+            raise IllegalAction(f"action {index} names no payment of road {road + 1} on this board")
+        return KIDS_ACTIONS.get("move", road + 1, ways[k])
+
+    def mask(self, game: Game) -> np.ndarray:
+        """A boolean vector marking the legal actions now (all False once the game is over)."""
+        out = np.zeros(self.size, dtype=bool)
+        if not game.is_over:
+            out[[self.index(a) for a in game.legal_actions()]] = True
+        return out

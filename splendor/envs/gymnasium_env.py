@@ -1,0 +1,153 @@
+"""Splendor as a Gymnasium environment: one learning seat against the project's bots (or any callable).
+
+``gymnasium.make("splendor/Classic-v0", players=2, opponents=["greedy"])`` (and ``splendor/Pokemon-v0``,
+``splendor/Kids-v0``) once ``splendor.envs`` is imported. The observation is the learning seat's view as a
+float32 vector (`splendor.envs.observe`); the action is an integer of `splendor.envs.actions.ActionIndex`, with
+the legal ones marked in ``info["action_mask"]`` and by ``action_masks()`` (the name sb3-contrib's MaskablePPO
+calls). An episode is one game; the learner is asked at each of its decisions (returns, nobles, evolutions
+included) and the opponents play in between. At the end the reward is +1 for a win, 0 for a shared victory or a
+game with no winner, -1 for a loss (``reward="score"``: the learner's score minus the best other score). A game
+that reaches ``max_turns`` is ``truncated``. An illegal action ends the episode as a loss (reward -1,
+``info["illegal"]`` says why): a learner that follows the mask never plays one.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from rich.console import Console
+
+from splendor.bots.base import Bot, decide, make_bot
+from splendor.core.actions import Action
+from splendor.core.errors import IllegalAction
+from splendor.core.game import Game
+from splendor.envs.actions import ActionIndex
+from splendor.envs.observe import observe, size
+from splendor.games import GAMES, new_game
+
+Opponent = str | Bot | Callable[[dict[str, Any], list[str]], str]
+"""A bot's spec (``"greedy"``, ``"ismcts:easy"``), a bot, or a function of (view, legal action texts) → text."""
+
+REWARDS = ("win", "score")
+
+
+class SplendorEnv(gymnasium.Env[np.ndarray, int]):
+    """One game of ``game`` for ``players`` seats: the learner at ``seat``, ``opponents`` at the others in order."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, game: str = "classic", players: int = 2, opponents: Sequence[Opponent] | None = None,
+                 seat: int = 0, reward: str = "win", max_turns: int | None = 200, render_mode: str | None = None,
+                 **options: Any) -> None:
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
+        if not 2 <= players <= 4:
+            raise ValueError(f"a game has 2 to 4 players, not {players}")
+        if not 0 <= seat < players:
+            raise ValueError(f"the learner's seat is 0 to {players - 1}, not {seat}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
+        opponents = list(opponents) if opponents is not None else ["greedy"] * (players - 1)
+        if len(opponents) != players - 1:
+            raise ValueError(f"{players} players need {players - 1} opponents, not {len(opponents)}")
+        for o in opponents:
+            if isinstance(o, str):
+                make_bot(o)                                   # a clear error now for an unknown spec
+        self.game_name, self.players, self.seat, self.reward_kind = game, players, seat, reward
+        self.opponent_specs, self.max_turns, self.options = opponents, max_turns, options
+        self.render_mode = render_mode
+        self.game: Game = new_game(game, players=players, seed=0, max_turns=max_turns, **options)
+        self.index = ActionIndex(self.game)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(size(game),), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.index.size)
+        self._opponents: dict[int, Callable[[Game], Action]] = {}
+        self._ended = True                                    # until reset()
+
+    # ----------------------------------------------------------------- the Gymnasium protocol
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray,
+                                                                                               dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**31 - 1))
+        self.game = new_game(self.game_name, players=self.players, seed=game_seed, max_turns=self.max_turns,
+                             **self.options)
+        self.index = ActionIndex(self.game)                  # Kids: the roads of this game's board
+        others = [s for s in range(self.players) if s != self.seat]
+        self._opponents = {s: self._opponent(spec, game_seed * 8 + s) for s, spec in zip(others, self.opponent_specs)}
+        self._play_opponents()
+        self._ended = self.game.is_over
+        return self._observation(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._ended:
+            raise RuntimeError("the episode has ended: call reset() to start the next one")
+        try:
+            chosen = self.index.action(action)
+            self.game.apply(chosen)
+        except IllegalAction as e:
+            info = self._info()
+            info["illegal"] = str(e)
+            self._ended = True
+            return self._observation(), -1.0, True, False, info
+        self._play_opponents()
+        over = self.game.is_over
+        truncated = over and self.game.status == "truncated"
+        reward = self._final_reward() if over else 0.0
+        self._ended = over
+        return self._observation(), reward, over and not truncated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as a boolean vector over the action space."""
+        return self.index.mask(self.game)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        from splendor.terminal.draw import draw
+        console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
+        console.print(draw(self.game.view(self.seat), [f"seat {s}" for s in range(self.players)]))
+        return console.export_text()
+
+    # ----------------------------------------------------------------- the parts
+
+    def _opponent(self, spec: Opponent, seed: int) -> Callable[[Game], Action]:
+        if isinstance(spec, str):
+            bot = make_bot(spec, seed=seed)
+            return lambda game: decide(bot, game)
+        if hasattr(spec, "choose"):
+            return lambda game: decide(spec, game)            # type: ignore[arg-type]
+
+        def ask(game: Game) -> Action:
+            seat = game.current_player
+            assert seat is not None
+            return game.parse(spec(game.view(seat), [a.text for a in game.legal_actions()]))  # type: ignore[operator]
+        return ask
+
+    def _play_opponents(self) -> None:
+        while not self.game.is_over and self.game.current_player != self.seat:
+            seat = self.game.current_player
+            assert seat is not None
+            self.game.apply(self._opponents[seat](self.game))
+
+    def _observation(self) -> np.ndarray:
+        return observe(self.game.view(self.seat))
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.index.mask(self.game), "view": self.game.view(self.seat),
+                "status": self.game.status}
+
+    def _final_reward(self) -> float:
+        if self.reward_kind == "score":
+            scores = self.game.scores
+            return float(scores[self.seat] - max(s for i, s in enumerate(scores) if i != self.seat))
+        winners = list(self.game.winners)
+        if self.seat in winners:
+            return 1.0 if len(winners) == 1 else 0.0
+        return -1.0 if winners else 0.0

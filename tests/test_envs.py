@@ -1,0 +1,169 @@
+"""The reinforcement-learning environments: Gymnasium's own checks for each game, observations that leak nothing
+hidden, the exact action indices (Kids' compact one), seeded replays, rewards, and bad input."""
+
+from __future__ import annotations
+
+import random
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import splendor
+import splendor.envs  # noqa: F401  (registers the environments)
+from splendor.envs import ENV_IDS, ActionIndex, layout, observe, size
+from splendor.envs.gymnasium_env import SplendorEnv
+
+GAMES = ["classic", "pokemon", "kids"]
+OPTIONS = {"classic": {}, "pokemon": {}, "kids": {"mysteries": True}}
+
+
+def _random_states(game: str, players: int, seed: int, steps: int = 120) -> list[splendor.Game]:
+    """States along a random game (copies), for the checks that look at many positions."""
+    g = splendor.new_game(game, players=players, seed=seed, **OPTIONS[game])
+    rng = random.Random(seed)
+    out = []
+    while not g.is_over and len(out) < steps:
+        out.append(g.clone())
+        legal = g.legal_actions()
+        g.apply(legal[rng.randrange(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_environment_passes_gymnasiums_own_checks(game: str) -> None:
+    env = gymnasium.make(ENV_IDS[game])
+    check_env(env.unwrapped, skip_render_check=False)
+    assert env.observation_space.shape == (size(game),)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_observation_leaks_nothing_the_seat_cannot_see(game: str, players: int) -> None:
+    """Two states that differ only in hidden parts (decks, others' face-down reserves, City stack, face-down
+    Village tiles) give every seat the same observation, and the states did differ."""
+    differed = 0
+    for state in _random_states(game, players, seed=players, steps=60)[::6]:
+        for seat in range(players):
+            other = state.determinize(seat, random.Random(seat + 99))
+            differed += other.to_json() != state.to_json()
+            assert np.array_equal(observe(state.view(seat)), observe(other.view(seat)))
+    assert differed > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_legal_action_has_one_index_and_every_marked_index_is_legal(game: str) -> None:
+    for seed in range(3):
+        for state in _random_states(game, 3, seed=seed, steps=150):
+            index = ActionIndex(state)
+            legal = state.legal_actions()
+            numbers = [index.index(a) for a in legal]
+            assert len(set(numbers)) == len(numbers)
+            assert [index.action(n) for n in numbers] == legal
+            assert index.mask(state).sum() == len(legal)
+
+
+def test_kids_compact_index_is_small_enough_to_mask_and_refuses_what_it_does_not_name() -> None:
+    g = splendor.new_game("kids", players=2, seed=1)
+    index = ActionIndex(g)
+    assert index.size == 42198 < len(g.actions) // 10
+    used = set(index.ways)
+    unused_road = next(r for r in range(1, 73) if r not in used) if len(used) < 72 else None
+    if unused_road is not None:
+        with pytest.raises(splendor.IllegalAction):
+            index.action(78 + (unused_road - 1) * 585)
+    with pytest.raises(splendor.IllegalAction):
+        index.action(42198)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seeded_episode_replays_exactly(game: str) -> None:
+    def play(seed: int) -> list[tuple[bytes, float]]:
+        env = SplendorEnv(game, players=3, opponents=["random", "greedy"], max_turns=30)
+        obs, info = env.reset(seed=seed)
+        trail = [(obs.tobytes(), 0.0)]
+        rng = np.random.default_rng(seed)
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+            trail.append((obs.tobytes(), reward))
+            done = terminated or truncated
+        return trail
+    assert play(7) == play(7)
+    assert play(7) != play(8)
+
+
+def test_the_reward_is_the_result_and_the_turn_cap_truncates() -> None:
+    env = SplendorEnv("classic", players=2, opponents=["greedy"], max_turns=6)
+    obs, info = env.reset(seed=3)
+    done = False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        done = terminated or truncated
+    assert truncated and not terminated and reward == 0.0 and info["status"] == "truncated"
+    env = SplendorEnv("classic", players=2, opponents=["greedy"], max_turns=None, reward="score")
+    obs, info = env.reset(seed=3)
+    done = False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        done = terminated or truncated
+    scores = env.game.scores
+    assert terminated and reward == scores[0] - scores[1]
+
+
+def test_an_illegal_action_ends_the_episode_as_a_loss_and_says_why() -> None:
+    env = SplendorEnv("classic")
+    env.reset(seed=1)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False) and info["illegal"]
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_opponents_may_be_any_bot_or_a_function_and_bad_settings_are_clear_errors() -> None:
+    seen: list[int] = []
+
+    def first_legal(view: dict, legal: list[str]) -> str:
+        seen.append(len(legal))
+        return legal[0]
+    env = SplendorEnv("pokemon", players=3, opponents=[first_legal, "ismcts:40"], max_turns=4)
+    env.reset(seed=2)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert seen
+    for bad, match in (({"opponents": ["nobody"]}, "unknown bot"), ({"players": 5}, "2 to 4 players"),
+                       ({"opponents": ["greedy", "greedy"]}, "need 1 opponents"), ({"reward": "fun"}, "reward"),
+                       ({"seat": 2}, "seat")):
+        with pytest.raises(ValueError, match=match):
+            SplendorEnv("classic", **bad)
+
+
+def test_many_games_run_in_one_process_through_gymnasium_vector() -> None:
+    envs = gymnasium.make_vec(ENV_IDS["classic"], num_envs=3, vectorization_mode="sync")
+    obs, infos = envs.reset(seed=[1, 2, 3])
+    assert obs.shape == (3, size("classic"))
+    for _ in range(20):
+        masks = infos["action_mask"]
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+    envs.close()
+
+
+def test_the_layouts_fields_add_up_and_describe_every_value() -> None:
+    for game in GAMES:
+        fields = layout(game)
+        assert sum(f.size for f in fields) == size(game)
+        assert len({f.name for f in fields}) == len(fields) and all(f.meaning for f in fields)
+
+
+def test_docs_rl_md_lists_every_field_of_every_layout() -> None:
+    from pathlib import Path
+
+    from splendor.envs.observe import grouped
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    for game in GAMES:
+        assert f": {size(game)} values" in text
+        for name, count, each, meaning in grouped(game):
+            assert f"| `{name}` | {count} × {each} | {meaning} |" in text
