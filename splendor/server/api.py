@@ -205,13 +205,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/board.svg", response_class=Response,
              responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
                               "description": "the board"}, **refusals(404)})
-    async def board_svg(game_id: str) -> Response:
-        """A Kids game's board with the pawns, as SVG (only public things: roads, pawns, flipped tiles)."""
+    async def board_svg(game_id: str, request: Request, lang: Language | None = None) -> Response:
+        """A Kids game's board with the pawns, as SVG (only public things: roads, pawns, flipped tiles), its
+        words in ``lang`` (else the request's ``Accept-Language``)."""
         live = await manager().get(game_id)
         if live.game.name != "kids":
             raise Refused(404, "only Splendor Kids has a board")
         from splendor.games.kids.svg import svg
-        return Response(svg(live.game.view(None)), media_type="image/svg+xml")
+        language = lang.value if lang else negotiate(request.headers.get("accept-language"))
+        return Response(svg(live.game.view(None), language=language), media_type="image/svg+xml",
+                        headers={"content-language": language, "vary": "accept-language"})
 
     @app.post("/api/profiles", status_code=201, responses=refusals(400, 409))
     async def claim_profile(body: ProfileRequest) -> dict[str, Any]:

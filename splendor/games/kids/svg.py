@@ -8,8 +8,11 @@ True
 
 from __future__ import annotations
 
+import unicodedata
 from html import escape
 from typing import Any
+
+from splendor.i18n import SOURCE_LANGUAGE, Message, N_, translate
 
 FILL = {"black": "#2f2f2f", "red": "#d8432e", "green": "#4f9d3a", "brown": "#8b5a2b", "blue": "#3a78c9",
         "gold": "#e2b93b"}
@@ -20,8 +23,18 @@ PAWN_INK = ("#fff", "#fff", "#000", "#fff")
 MARGIN = 20
 
 
-def _space_shape(space: dict[str, Any], x: float, y: float) -> str:
-    name = escape(space["name"])
+def _said(text: str, language: str) -> str:
+    """A word of the picture in ``language``: the catalogs' words (the Port, a tile); a place's own name as it is."""
+    return translate(Message(text), language)
+
+
+def text_width(text: str, per_char: float) -> float:
+    """How wide ``text`` is drawn: a wide (CJK) character counts as two narrow ones."""
+    return per_char * sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _space_shape(space: dict[str, Any], x: float, y: float, language: str) -> str:
+    name = escape(_said(space["name"], language))
     kind = space["kind"]
     if kind == "city":
         shape = f'<rect x="{x - 16}" y="{y - 14}" width="32" height="28" rx="4" fill="#f4e2c1" stroke="#6d4c2f"/>' \
@@ -55,8 +68,18 @@ def _overlap(a: Box, b: Box, gap: float = 2.0) -> float:
 SPACE_HALF = {"city": (16, 14), "village": (15, 15), "palace": (34, 22), "port": (24, 14)}
 
 
-TILE_WORDS = {"Kind-Hearted Thief": "Thief"}     # a Village tile's name as the board shows it, where it is long
-TILE_LABEL = 6.0 * len("Queen's Gem")              # the longest Village tile's name on the board, at font size 10
+TILE_WORDS = {"Kind-Hearted Thief": N_("Thief")}  # a Village tile's name as the board shows it, where it is long
+TILES = ("Tornado", "Treasure", "Drought", "Kind-Hearted Thief", "Queen's Gem")
+
+
+def tile_label(tile: str, language: str) -> str:
+    """What a Village tile shows on the board: ``?`` face down, else its (short) name in ``language``."""
+    return "?" if tile == "face down" else _said(TILE_WORDS.get(tile, tile), language)
+
+
+def tile_label_width(language: str) -> float:
+    """The longest Village tile's name on the board in ``language``, at font size 10."""
+    return max(text_width(tile_label(t, language), 6.0) for t in TILES)
 
 
 def pawn_y(space: dict[str, Any], y: float) -> float:
@@ -64,20 +87,21 @@ def pawn_y(space: dict[str, Any], y: float) -> float:
     return y - SPACE_HALF.get(space["kind"], (24, 14))[1] - 10
 
 
-def space_boxes(view: dict[str, Any]) -> dict[str, list[Box]]:
+def space_boxes(view: dict[str, Any], language: str = SOURCE_LANGUAGE) -> dict[str, list[Box]]:
     """Each space's shape, its name, the row its pawns stand in, and (Mysteries) the name its Village tile will
     show, as boxes in the picture's coordinates: what no banner may cover, whatever the state."""
     out = {}
     tiles = view.get("village_tiles") or {}
+    tile_w = tile_label_width(language)
     for space in view["board"]["spaces"]:
         x, y = space["x"] + MARGIN, space["y"] + MARGIN
         hw, hh = SPACE_HALF.get(space["kind"], (24, 14))
         label_y = y + (34 if space["kind"] == "palace" else 28)
-        text_w = 6.2 * len(space["name"])
+        text_w = text_width(_said(space["name"], language), 6.2)
         boxes = [(x - hw, y - hh, 2 * hw, 2 * hh), (x - text_w / 2, label_y - 10, text_w, 13),
                  (x - 25, pawn_y(space, y) - 7, 12 * 3 + 14, 14)]
         if space["id"] in tiles:
-            boxes.append((x + 27, y - 24, TILE_LABEL, 12))
+            boxes.append((x + 27, y - 24, tile_w, 12))
         out[space["id"]] = boxes
     return out
 
@@ -87,14 +111,14 @@ CANDIDATES = [(t, d) for d in (0.0, 13.0, -13.0, 24.0, -24.0, 36.0, -36.0)
 """Where a banner may sit: a fraction of its road's length, and an offset across the road (pixels)."""
 
 
-def banner_boxes(view: dict[str, Any]) -> dict[int, Box]:
+def banner_boxes(view: dict[str, Any], language: str = SOURCE_LANGUAGE) -> dict[int, Box]:
     """Where each road's banner goes: the first place along its road (middle first, then outward, then beside
     it) that covers no space, no name and no banner already placed; the least covered place if none is free. A
     road into the next section keeps its banner in its own section."""
     board = view["board"]
     pos = {s["id"]: (s["x"] + MARGIN, s["y"] + MARGIN) for s in board["spaces"]}
     section = {s["id"]: s["section"] for s in board["spaces"]}
-    taken: list[Box] = [box for boxes in space_boxes(view).values() for box in boxes]
+    taken: list[Box] = [box for boxes in space_boxes(view, language).values() for box in boxes]
     placed: dict[int, Box] = {}
     for road in sorted(board["roads"], key=lambda r: (len(r["cost"]), r["number"]), reverse=True):
         (x1, y1), (x2, y2) = pos[road["from"]], pos[road["to"]]
@@ -138,11 +162,12 @@ def _banner(road: dict[str, Any], x1: float, y1: float, x2: float, y2: float, bo
     return "".join(parts)
 
 
-def svg(view: dict[str, Any], size: int | None = None) -> str:
+def svg(view: dict[str, Any], size: int | None = None, language: str = SOURCE_LANGUAGE) -> str:
     """The board of a Kids view as an SVG document: sections, roads with banners, spaces, and pawns.
 
     ``size`` sets the picture's width in pixels (the height follows); the drawing says the board is the
-    project's own design (or a custom one) wherever it is shown.
+    project's own design (or a custom one) wherever it is shown. The game's words (the Port, the Palace, the
+    Village tiles, the credit) are in ``language``; places keep their own names.
     """
     board = view["board"]
     width, height = board["width"] + 2 * MARGIN, board["height"] + 2 * MARGIN + 24
@@ -158,16 +183,16 @@ def svg(view: dict[str, Any], size: int | None = None) -> str:
                    f' stroke="#c8bfa8" stroke-dasharray="6 4"/>'
                    f'<text x="{MARGIN + 8}" y="{top + 16}" font-size="12" fill="#7a6f57">{escape(side)} · '
                    f'{escape(board["titles"][k])}</text>')
-    boxes = banner_boxes(view)
+    boxes = banner_boxes(view, language)
     for road in board["roads"]:
         (x1, y1), (x2, y2) = pos[road["from"]], pos[road["to"]]
         out.append(_banner(road, x1, y1, x2, y2, boxes[road["number"]]))
     for space in board["spaces"]:
         x, y = pos[space["id"]]
-        out.append(_space_shape(space, x, y))
+        out.append(_space_shape(space, x, y, language))
         tile = view.get("village_tiles", {}).get(space["id"])
         if tile:
-            label = "?" if tile == "face down" else escape(TILE_WORDS.get(tile, tile))
+            label = escape(tile_label(tile, language))
             out.append(f'<text x="{x + 27}" y="{y - 14}" font-size="10" fill="#33691e">{label}</text>')
     by_space: dict[str, list[int]] = {}
     for seat in view["seats"]:
@@ -180,6 +205,7 @@ def svg(view: dict[str, Any], size: int | None = None) -> str:
             out.append(f'<g class="pawn" data-seat="{s}"><circle cx="{px}" cy="{py}" r="7" fill="{PAWN[s]}" '
                        f'stroke="#000"/><text x="{px}" y="{py + 3.5}" text-anchor="middle" font-size="9" '
                        f'fill="{PAWN_INK[s]}">{s + 1}</text></g>')
-    out.append(f'<text x="{MARGIN}" y="{height - 10}" font-size="11" fill="#7a6f57">{escape(board["credit"])}'
+    credit = escape(_said(board["credit"], language))
+    out.append(f'<text x="{MARGIN}" y="{height - 10}" font-size="11" fill="#7a6f57">{credit}'
                '</text></svg>')
     return "".join(out)

@@ -1,6 +1,6 @@
 // Splendor Kids: the board (the server's SVG picture, roads clickable), purses, City tiles, the Marketplace.
 import { chip, el, keyed, LETTER, morph, on, travelsFrom } from "/static/common.js";
-import { t } from "/static/i18n.js";
+import { language, t } from "/static/i18n.js";
 import { actionLabel, tokenName } from "/static/words.js";
 
 const named = (colour) => ({ title: tokenName("kids", colour) });
@@ -14,7 +14,7 @@ function boardSvg(c) {
   if (svgCache.key === key) return svgCache.text;
   if (svgCache.loading !== key) {
     svgCache.loading = key;
-    fetch(`/api/games/${c.gameId}/board.svg`).then((r) => r.text()).then((text) => {
+    fetch(`/api/games/${c.gameId}/board.svg?lang=${language}`).then((r) => r.text()).then((text) => {
       if (svgCache.loading !== key) return;
       Object.assign(svgCache, { key, text, loading: null });
       c.render();
