@@ -167,3 +167,31 @@ def test_docs_rl_md_lists_every_field_of_every_layout() -> None:
         assert f": {size(game)} values" in text
         for name, count, each, meaning in grouped(game):
             assert f"| `{name}` | {count} × {each} | {meaning} |" in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_pettingzoo_environment_passes_pettingzoos_own_tests(game: str, players: int) -> None:
+    from pettingzoo.test import api_test, seed_test
+    api_test(splendor.envs.pettingzoo_env(game, players=players), num_cycles=40)
+    seed_test(lambda: splendor.envs.pettingzoo_env(game, players=players), num_cycles=40)
+
+
+def test_a_pettingzoo_game_plays_to_its_end_and_pays_each_agent_its_result() -> None:
+    env = splendor.envs.pettingzoo_env("classic", players=3, max_turns=None)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.sum() > 0 and all(env.observe(a)["action_mask"].sum() == 0 for a in env.possible_agents
+                                      if a != agent)
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    game = env.unwrapped.game
+    assert game.is_over and sorted(totals.values()) in ([-1.0, -1.0, 1.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    assert all(totals[f"player_{w}"] >= 0 for w in game.winners)

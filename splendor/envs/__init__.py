@@ -1,8 +1,10 @@
 """Environments for reinforcement learning over the three games (the ``rl`` extra: ``pip install splendor[rl]``).
 
 Importing this package registers the Gymnasium environments ``splendor/Classic-v0``, ``splendor/Pokemon-v0`` and
-``splendor/Kids-v0`` (see `splendor.envs.gymnasium_env`). The observation vectors (`splendor.envs.observe`) and
-the action indices (`splendor.envs.actions`) need only NumPy; ``docs/rl.md`` documents both field by field.
+``splendor/Kids-v0`` (see `splendor.envs.gymnasium_env`); ``pettingzoo_env(game, players=...)`` makes the
+PettingZoo AEC environment, every seat an agent (`splendor.envs.pettingzoo_aec`). The observation vectors
+(`splendor.envs.observe`) and the action indices (`splendor.envs.actions`) need only NumPy; ``docs/rl.md``
+documents both field by field.
 """
 
 from __future__ import annotations
@@ -22,4 +24,12 @@ if gymnasium is not None:
         if _id not in gymnasium.registry:
             gymnasium.register(id=_id, entry_point="splendor.envs.gymnasium_env:SplendorEnv", kwargs={"game": _game})
 
-__all__ = ["ENV_IDS", "ActionIndex", "Field", "layout", "observe", "size"]
+
+
+def pettingzoo_env(game: str = "classic", players: int = 2, **settings: object) -> object:
+    """The PettingZoo AEC environment of ``game`` (see `splendor.envs.pettingzoo_aec.pettingzoo_env`)."""
+    from splendor.envs.pettingzoo_aec import pettingzoo_env as make
+    return make(game, players, **settings)
+
+
+__all__ = ["ENV_IDS", "ActionIndex", "Field", "layout", "observe", "pettingzoo_env", "size"]

@@ -13,14 +13,12 @@ that reaches ``max_turns`` is ``truncated``. An illegal action ends the episode 
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from rich.console import Console
 
 from splendor.bots.base import Bot, decide, make_bot
 from splendor.core.actions import Action
@@ -28,6 +26,7 @@ from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.envs.actions import ActionIndex
 from splendor.envs.observe import observe, size
+from splendor.envs.text import table_text
 from splendor.games import GAMES, new_game
 
 Opponent = str | Bot | Callable[[dict[str, Any], list[str]], str]
@@ -108,12 +107,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         return self.index.mask(self.game)
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        from splendor.terminal.draw import draw
-        console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
-        console.print(draw(self.game.view(self.seat), [f"seat {s}" for s in range(self.players)]))
-        return console.export_text()
+        return table_text(self.game, self.seat) if self.render_mode == "ansi" else None
 
     # ----------------------------------------------------------------- the parts
 

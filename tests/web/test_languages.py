@@ -68,6 +68,10 @@ def test_the_switch_changes_the_language_and_this_browser_keeps_it(server: Serve
     page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")
     assert "공급처" in page.inner_text("#supply")
+    page.fill("#command-text", "take w w w")                # the refusal comes in the switch's language,
+    page.press("#command-text", "Enter")                    # not the browser's (English here)
+    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    assert page.inner_text("#error") == "허용되지 않음: 서로 다른 색의 토큰을 3개까지 가져오거나, 같은 색 2개를 가져오세요"
     assert page.errors == []  # type: ignore[attr-defined]
 
 
