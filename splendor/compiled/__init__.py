@@ -253,12 +253,8 @@ class CompiledGame:
         """The reference game in exactly this state (its ``to_json()`` is what the reference engine would write)."""
         from splendor.games import game_class
 
-        cls = game_class(self.name)
-        game = object.__new__(cls)
-        game.players, game.seed, game.options = self.players, self.seed, dict(self.options)
-        game._restore(self._kernel.to_state(self.state, self.options))
-        game.history = [cls.actions[i] for i in self.history]
-        return game
+        return game_class(self.name).trusted(self.players, self.seed, self.options,
+                                             self._kernel.to_state(self.state, self.options), list(self.history))
 
     def __repr__(self) -> str:
         return f"<CompiledGame {self.name} players={self.players} seed={self.seed} actions={len(self.history)}>"

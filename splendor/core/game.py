@@ -336,6 +336,24 @@ class Game(ABC):
                              f"{', '.join(map(repr, differ))} differ")
         return game
 
+    @classmethod
+    def trusted(cls, players: int, seed: int, options: dict[str, Any], state: dict[str, Any],
+                history: list[int]) -> Game:
+        """A game set to exactly ``state`` (``_state()`` output) after the actions numbered ``history``, taken as
+        it is, without the replay `from_state` proves a state by: only for copies the program made itself (a
+        pickled game, a compiled engine's state, a determinized one). Text from outside goes through
+        `splendor.load`."""
+        game = object.__new__(cls)
+        game.players, game.seed, game.options = players, seed, dict(options)
+        game._restore(state)
+        game.history = [cls.actions[i] for i in history]
+        return game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game pickles as its state and history (so it crosses processes: Ray, OpenSpiel's serialisation)."""
+        return (type(self).trusted, (self.players, self.seed, dict(self.options), self._state(),
+                                     [a.index for a in self.history]))
+
     def _check_seat(self, seat: int | None) -> None:
         if seat is None:
             return

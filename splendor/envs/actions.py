@@ -26,9 +26,10 @@ from functools import cache
 
 import numpy as np
 
-from splendor.core.actions import Action
+from splendor.core.actions import Action, ActionTable
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
+from splendor.games import game_class
 from splendor.games.kids.notation import ACTIONS as KIDS_ACTIONS, MAX_ROADS, MOVE_BASE, PALETTE, payments
 
 WAYS_PER_ROAD = 585
@@ -45,7 +46,6 @@ class ActionIndex:
 
     def __init__(self, game: Game) -> None:
         self.game_name = game.name
-        self.own = game.actions
         self.kids = game.name == "kids"
         if not self.kids:
             self.size = len(game.actions)
@@ -59,6 +59,11 @@ class ActionIndex:
                 raise AssertionError(f"road {road['number']} has {len(ways)} ways to pay, over {WAYS_PER_ROAD}")
             self.ways[road["number"]] = ways
         self.rank = {road: {code: k for k, code in enumerate(ways)} for road, ways in self.ways.items()}
+
+    @property
+    def own(self) -> ActionTable:
+        """The game's own action table (looked up, not kept: an index pickles as plain data)."""
+        return game_class(self.game_name).actions
 
     def index(self, action: Action) -> int:
         """The learner's integer for one of this game's actions."""
