@@ -195,3 +195,34 @@ def test_a_pettingzoo_game_plays_to_its_end_and_pays_each_agent_its_result() -> 
     game = env.unwrapped.game
     assert game.is_over and sorted(totals.values()) in ([-1.0, -1.0, 1.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 0.0])
     assert all(totals[f"player_{w}"] >= 0 for w in game.winners)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_bot_builds_the_same_index_from_its_view(game: str) -> None:
+    state = _random_states(game, 2, seed=5, steps=30)[-1]
+    from_game, from_view = ActionIndex(state), ActionIndex(state.view(state.current_player))
+    legal = state.legal_actions()
+    assert [from_view.index(a) for a in legal] == [from_game.index(a) for a in legal]
+    assert np.array_equal(from_view.mask_of(legal), from_game.mask(state))
+
+
+def test_a_learned_bot_without_its_model_or_its_libraries_is_a_clear_error(tmp_path) -> None:
+    from splendor.bots import make_bot
+    with pytest.raises(ValueError, match="learn extra|no trained model"):
+        make_bot(f"ppo:{tmp_path / 'missing.zip'}")
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("ppo")
+
+
+def test_a_learned_bot_plays_a_legal_game(tmp_path) -> None:
+    pytest.importorskip("sb3_contrib")                 # the learn extra (PyTorch) is not part of make test
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    from splendor.bots import decide, make_bot
+    env = ActionMasker(SplendorEnv("classic", opponents=["random"], max_turns=20), lambda e: e.action_masks())
+    MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=1, device="cpu").learn(64).save(tmp_path / "m.zip")
+    bot = make_bot(f"ppo:{tmp_path / 'm.zip'}")
+    g = splendor.new_game("classic", players=2, seed=3, max_turns=20)
+    while not g.is_over:
+        g.apply(decide(bot, g))

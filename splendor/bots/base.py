@@ -52,13 +52,16 @@ BOTS: dict[str, str] = {
     "greedy": "splendor.bots.greedy:GreedyBot",
     "ismcts": "splendor.bots.search:SearchBot",
     "cmd": "splendor.bots.external:ExternalBot",
+    "ppo": "splendor.bots.learned:PPOBot",
 }
-BOT_SPECS = "random, greedy, ismcts[:easy|medium|hard|ITERATIONS][@compiled|reference], cmd:PROGRAM"
+BOT_SPECS = ("random, greedy, ismcts[:easy|medium|hard|ITERATIONS][@compiled|reference], cmd:PROGRAM, "
+             "ppo:MODEL.zip")
 
 
 # A bot's name as players say it (English, and a message of the catalogs that the pages translate).
 BOT_NAMES = {"random": N_("Random bot"), "greedy": N_("Greedy bot"), "easy": N_("Easy bot"),
-             "medium": N_("Medium bot"), "hard": N_("Hard bot"), "cmd": N_("Outside program")}
+             "medium": N_("Medium bot"), "hard": N_("Hard bot"), "cmd": N_("Outside program"),
+             "ppo": N_("Learned bot")}
 
 
 def bot_display_name(spec: str) -> str:
@@ -82,7 +85,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     (an outside program speaking the line protocol). ``ValueError`` names the known bots."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
-    if name not in BOTS or (name == "cmd" and not arg) or (name in ("random", "greedy") and arg):
+    if name not in BOTS or (name in ("cmd", "ppo") and not arg) or (name in ("random", "greedy") and arg):
         raise ValueError(f"unknown bot {spec!r}; the bots are {BOT_SPECS}")
     module, _, attr = BOTS[name].partition(":")
     cls = getattr(importlib.import_module(module), attr)
@@ -96,7 +99,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         iterations = number(level)
         bot = (cls(seed=seed, iterations=iterations, engine=engine) if iterations is not None
                else cls(seed=seed, level=level, engine=engine))
-    elif name == "cmd":
+    elif name in ("cmd", "ppo"):
         bot = cls(arg, seed=seed)
     else:
         bot = cls(seed=seed)

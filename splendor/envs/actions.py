@@ -23,6 +23,7 @@ It is exact: every legal action has exactly one index, and every index the mask 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -44,15 +45,18 @@ def banner_ways(banner: tuple[int, ...]) -> tuple[int, ...]:
 class ActionIndex:
     """The integers a learner plays in one game: the game's own index, or Kids' compact one for its board."""
 
-    def __init__(self, game: Game) -> None:
-        self.game_name = game.name
-        self.kids = game.name == "kids"
+    def __init__(self, game: Game | dict[str, Any]) -> None:
+        """For a game, or for any seat's view of it (what a bot is shown: Kids' roads are on every view)."""
+        view = game if isinstance(game, dict) else None
+        self.game_name = view["game"] if view is not None else game.name      # type: ignore[union-attr]
+        self.kids = self.game_name == "kids"
         if not self.kids:
-            self.size = len(game.actions)
+            self.size = len(self.own)
             return
         self.size = MOVE_BASE + MAX_ROADS * WAYS_PER_ROAD
         self.ways: dict[int, tuple[int, ...]] = {}
-        for road in game.view(None)["board"]["roads"]:
+        roads = (view if view is not None else game.view(None))["board"]["roads"]   # type: ignore[union-attr]
+        for road in roads:
             banner = tuple(sorted(PALETTE.names.index(c) for c in road["cost"]))
             ways = banner_ways(banner)
             if len(ways) > WAYS_PER_ROAD:
@@ -87,7 +91,10 @@ class ActionIndex:
 
     def mask(self, game: Game) -> np.ndarray:
         """A boolean vector marking the legal actions now (all False once the game is over)."""
+        return self.mask_of([] if game.is_over else game.legal_actions())
+
+    def mask_of(self, legal: list[Action]) -> np.ndarray:
+        """A boolean vector marking ``legal`` (the actions a bot's decision offers)."""
         out = np.zeros(self.size, dtype=bool)
-        if not game.is_over:
-            out[[self.index(a) for a in game.legal_actions()]] = True
+        out[[self.index(a) for a in legal]] = True
         return out
