@@ -60,9 +60,10 @@ def test_the_switch_changes_the_language_and_this_browser_keeps_it(server: Serve
     page.goto(server.base + "/")
     page.wait_for_selector("[data-seat-kind]")
     assert page.inner_text("#create") == "Create the game"
-    page.select_option("#language", "ko")
-    page.wait_for_function("document.documentElement.lang === 'ko'")
+    with page.expect_navigation():                           # the choice is kept, and the page drawn again
+        page.select_option("#language", "ko")
     page.wait_for_selector("[data-seat-kind]")
+    assert page.evaluate("document.documentElement.lang") == "ko"
     assert page.inner_text("#create") == "게임 만들기"
     page.click("#create")                                  # a person against a bot: straight to the seat
     page.wait_for_url("**/play/**")
