@@ -104,7 +104,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("examples/runs/ppo_classic"))
     parser.add_argument("--picture", type=Path, default=Path("docs/rl-ppo-classic.png"))
+    parser.add_argument("--plot-only", action="store_true", help="draw the picture again from --out's curve.csv")
     args = parser.parse_args()
+    if args.plot_only:
+        with open(args.out / "curve.csv", newline="") as f:
+            plot(list(csv.DictReader(f)), args)
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
     model = None
@@ -132,24 +137,29 @@ def main() -> None:
         writer = csv.DictWriter(f, fieldnames=["steps", "phase", "vs_random", "vs_greedy", "seconds"])
         writer.writeheader()
         writer.writerows(rows)
+    plot(rows, args)
+    print(json.dumps(summary), flush=True)
+
+
+def plot(rows: list[dict], args: argparse.Namespace) -> None:
+    """The learning curve as a picture."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4))
-    steps = np.array([r["steps"] for r in rows])
-    ax.plot(steps, [r["vs_random"] for r in rows], marker="o", label="wins against the random bot")
-    ax.plot(steps, [r["vs_greedy"] for r in rows], marker="s", label="wins against the greedy bot")
+    steps = np.array([int(r["steps"]) for r in rows])
+    ax.plot(steps, [float(r["vs_random"]) for r in rows], marker="o", label="wins against the random bot")
+    ax.plot(steps, [float(r["vs_greedy"]) for r in rows], marker="s", label="wins against the greedy bot")
     if args.random_steps > 0 and args.greedy_steps > 0:
         ax.axvline(args.random_steps, color="grey", linestyle="--", label="training switches to greedy")
     ax.set_xlabel("training steps (learner's decisions)")
     ax.set_ylabel(f"win rate over {args.eval_games} games")
     ax.set_ylim(0, 1)
     ax.set_title("Masked PPO on classic Splendor, 2 players")
-    ax.legend(loc="lower right")
+    ax.legend(loc="center right")
     fig.tight_layout()
     args.picture.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(args.picture, dpi=110)
-    print(json.dumps(summary), flush=True)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,11 @@ start, one of ``deals`` (a game parameter, default 1000) equally likely seeds of
 the nobles, Kids' board and tiles); the players never see which. Actions are the integers of
 `splendor.envs.actions.ActionIndex` (Kids: the compact index). Returns at the end: +1 for the sole winner, 0 in
 a shared victory or a game with no winner, -1 for the others; ``max_turns`` (default 200) ends a game with no
-winner. Observation tensors are the seat's vectors of `splendor.envs.observe`; the information state (perfect
-recall) is given as a string: the seat's view and every action so far as the seat saw it (a deck reservation by
-another seat is "reserve deck 2", whatever the card). ``resample`` deals a state consistent with a seat's
+winner. Observation tensors are the seat's vectors of `splendor.envs.observe`. The information state string has
+perfect recall: the seat's view and every action so far as the seats saw them (a deck reservation by another
+seat is "reserve deck 2", whatever the card). The information state tensor is the seat's vector too: everything a
+seat saw that bears on play is still on its view (cards bought and reserved, tiers of hidden reserves, nobles,
+tiles), so it does not tell apart histories that lead to the same view. ``resample`` deals a state consistent with a seat's
 information (for IS-MCTS: ``ISMCTSBot.set_resampler``).
 
 >>> import pyspiel, splendor.envs.openspiel
@@ -43,7 +45,7 @@ def _game_type(name: str) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=4, min_num_players=2,
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=dict(DEFAULTS))
 
