@@ -26,6 +26,7 @@ from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.envs.actions import ActionIndex
 from splendor.envs.observe import observe, size
+from splendor.envs.result import outcome
 from splendor.envs.text import table_text
 from splendor.games import GAMES, new_game
 
@@ -141,7 +142,4 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         if self.reward_kind == "score":
             scores = self.game.scores
             return float(scores[self.seat] - max(s for i, s in enumerate(scores) if i != self.seat))
-        winners = list(self.game.winners)
-        if self.seat in winners:
-            return 1.0 if len(winners) == 1 else 0.0
-        return -1.0 if winners else 0.0
+        return outcome(self.game, self.seat)

@@ -31,6 +31,7 @@ import pyspiel
 from splendor.core.game import Game
 from splendor.envs.actions import ActionIndex
 from splendor.envs.observe import observe, size
+from splendor.envs.result import outcome
 from splendor.games import new_game
 
 ACTIONS_OF = {"classic": 77, "pokemon": 525, "kids": ActionIndex(new_game("kids", players=2, seed=0)).size}
@@ -120,11 +121,9 @@ class SplendorState(pyspiel.State):
         return self.engine is not None and self.engine.is_over
 
     def returns(self) -> list[float]:
-        if self.engine is None or not self.engine.is_over:
+        if self.engine is None:
             return [0.0] * self.players
-        winners = list(self.engine.winners)
-        return [(1.0 if len(winners) == 1 else 0.0) if s in winners else (-1.0 if winners else 0.0)
-                for s in range(self.players)]
+        return [outcome(self.engine, s) for s in range(self.players)]
 
     def resample(self, player: int, rng: random.Random | None = None) -> SplendorState:
         """A state consistent with everything ``player`` knows, its hidden parts dealt anew (for IS-MCTS)."""

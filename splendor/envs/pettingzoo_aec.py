@@ -21,6 +21,7 @@ from pettingzoo.utils import wrappers
 from splendor.core.game import Game
 from splendor.envs.actions import ActionIndex
 from splendor.envs.observe import observe, size
+from splendor.envs.result import outcome
 from splendor.envs.text import table_text
 from splendor.games import GAMES, new_game
 
@@ -92,12 +93,8 @@ class SplendorAEC(AECEnv):
         self.game.apply(self.index.action(int(action)))      # the wrapper has refused an illegal one already
         if self.game.is_over:
             truncated = self.game.status == "truncated"
-            winners = list(self.game.winners)
             for seat, name in enumerate(self.possible_agents):
-                if seat in winners:
-                    self.rewards[name] = 1.0 if len(winners) == 1 else 0.0
-                else:
-                    self.rewards[name] = -1.0 if winners else 0.0
+                self.rewards[name] = outcome(self.game, seat)
                 self.terminations[name] = not truncated
                 self.truncations[name] = truncated
             self._accumulate_rewards()
