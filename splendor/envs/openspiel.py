@@ -8,10 +8,10 @@ the nobles, Kids' board and tiles); the players never see which. Actions are the
 a shared victory or a game with no winner, -1 for the others; ``max_turns`` (default 200) ends a game with no
 winner. Observation tensors are the seat's vectors of `splendor.envs.observe`. The information state string has
 perfect recall: the seat's view and every action so far as the seats saw them (a deck reservation by another
-seat is "reserve deck 2", whatever the card). The information state tensor is the seat's vector too: everything a
-seat saw that bears on play is still on its view (cards bought and reserved, tiers of hidden reserves, nobles,
-tiles), so it does not tell apart histories that lead to the same view. ``resample`` deals a state consistent with a seat's
-information (for IS-MCTS: ``ISMCTSBot.set_resampler``).
+seat is "reserve deck 2", whatever the card). The information state tensor is the seat's vector too: everything
+a seat saw that bears on play is still on its view (cards bought and reserved, tiers of hidden reserves, nobles,
+tiles), so it does not tell apart histories that lead to the same view. ``resample`` deals a state consistent
+with a seat's information (for IS-MCTS: ``ISMCTSBot.set_resampler``).
 
 >>> import pyspiel, splendor.envs.openspiel
 >>> game = pyspiel.load_game("python_splendor_classic", {"players": 3})
@@ -58,7 +58,8 @@ class SplendorGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**DEFAULTS, **(params or {})}
-        self.players, self.deals, self.max_turns = int(params["players"]), int(params["deals"]), int(params["max_turns"])
+        self.players, self.deals = int(params["players"]), int(params["deals"])
+        self.max_turns = int(params["max_turns"])
         if not 2 <= self.players <= 4 or self.deals < 1 or self.max_turns < 1:
             raise ValueError("players is 2 to 4, deals and max_turns at least 1")
         info = pyspiel.GameInfo(num_distinct_actions=ACTIONS_OF[self.name], max_chance_outcomes=self.deals,

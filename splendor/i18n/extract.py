@@ -107,7 +107,7 @@ def _read(language: str) -> Catalog:
 def _write(po: Catalog) -> bytes:
     out = BytesIO()
     write_po(out, po, width=116, omit_header=False, sort_output=False, ignore_obsolete=True,
-             include_previous=False, include_lineno=False)          # files, not lines: an edit elsewhere changes nothing
+             include_previous=False, include_lineno=False)      # files, not lines: an edit elsewhere changes nothing
     return out.getvalue()
 
 

@@ -16,7 +16,8 @@ from splendor.terminal.draw import draw
 
 HUMAN = "human"
 # A common turn of each game, in its own notation (the same in every language).
-EXAMPLES = {"classic": "'take w b g', 'buy 1.2'", "pokemon": "'take r b k', 'catch 2.1'", "kids": "'take k r g', 'move 3'"}
+EXAMPLES = {"classic": "'take w b g', 'buy 1.2'", "pokemon": "'take r b k', 'catch 2.1'",
+            "kids": "'take k r g', 'move 3'"}
 
 
 @dataclass(frozen=True)

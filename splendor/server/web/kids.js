@@ -144,7 +144,8 @@ export function kidsPrompt(c) {
   const title = { return: t("Your purse holds more than 8: choose a token to return."),
     drought: t("Drought! Discard down to 5 tokens."),
     thief: t("The Kind-Hearted Thief: give one token to another traveler."),
-    city: t("You reached a city: take a City tile."), medal: t("You reached the Palace: choose a Queen's Medal.") }[decision]
+    city: t("You reached a city: take a City tile."),
+    medal: t("You reached the Palace: choose a Queen's Medal.") }[decision]
     || t("Choose ({decision}).", { decision });
   const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", "data-action": a,
     "data-key": `act:${a}`, "data-sends": a, onclick: () => c.send(a) }, actionLabel("kids", a, c.seatName)));
