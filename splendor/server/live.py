@@ -228,7 +228,7 @@ class GameManager:
             return live
         stored = await self._read(lambda: self.store.load(game_id)) if _plausible_id(game_id) else None
         if stored is None:
-            raise Refused(404, f"no game {game_id!r}")
+            raise Refused(404, _("no game {game}", game=repr(game_id)))
         live = self.live.get(game_id) or self._rebuild(stored)     # another request may have read it meanwhile
         if live.game.is_over:
             self._keep_finished(live)
@@ -249,12 +249,13 @@ class GameManager:
         if seat is None:
             return
         if not 0 <= seat < len(live.seats):
-            raise Refused(404, f"there is no seat {seat}; seats are 0 to {len(live.seats) - 1}")
+            raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat,
+                                 last=len(live.seats) - 1))
         info = live.seats[seat]
         if info.kind != HUMAN:
-            raise Refused(403, f"seat {seat} is played by a bot")
+            raise Refused(403, _("seat {seat} is played by a bot", seat=seat))
         if not secret_matches(token, info.token_hash):
-            raise Refused(403, f"wrong or missing secret for seat {seat}")
+            raise Refused(403, _("wrong or missing secret for seat {seat}", seat=seat))
 
     async def link_profile(self, game_id: str, seat: int, token: str | None, profile: str,
                            secret: str | None) -> LiveGame:

@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from splendor.i18n import SOURCE_LANGUAGE, translate
+from splendor.i18n import SOURCE_LANGUAGE, _, translate
 from splendor.server.live import GameManager, Refused
 from splendor.server.settings import Settings
 from splendor.server.watchers import POLICY
@@ -97,7 +97,7 @@ async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, 
             try:
                 text, expect = read_action(message)
                 if seat is None:
-                    raise Refused(403, "spectators do not act")
+                    raise Refused(403, _("spectators do not act"))
                 await manager.act(game_id, seat, text, token, expect)
             except Refused as e:
                 watcher.push(error(e.status, translate(e.message, language)))

@@ -53,3 +53,13 @@ def test_the_pages_catalogs_are_served_for_each_language_and_only_those(server: 
         r = c.get("/api/messages/xx")
         assert r.status_code == 422
         assert c.get("/api/messages/..%2F..%2Fetc").status_code in (404, 422)
+
+
+def test_a_wrong_secret_is_refused_in_the_readers_language(server: Server) -> None:
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2)
+        r = c.get(f"/api/games/{g['id']}", params={"seat": 1}, headers={"x-seat-token": "nope",
+                                                                         "accept-language": "ko"})
+        assert r.status_code == 403 and r.json()["detail"] == "1번 자리의 비밀 키가 틀렸거나 없습니다"
+        r = c.get(f"/api/games/{g['id']}", params={"seat": 1}, headers={"x-seat-token": "nope"})
+        assert r.json()["detail"] == "wrong or missing secret for seat 1"
