@@ -39,8 +39,8 @@ class PPOBot:
         from splendor.envs.actions import ActionIndex
         from splendor.envs.observe import observe
         index = ActionIndex(decision.view)
-        if self.model.observation_space.shape != observe(decision.view).shape:
+        seen = observe(decision.view)
+        if self.model.observation_space.shape != seen.shape:
             raise ValueError(f"{self.path} was trained on another game than {decision.game}")
-        action, _ = self.model.predict(observe(decision.view), action_masks=index.mask_of(decision.legal),
-                                       deterministic=True)
+        action, _ = self.model.predict(seen, action_masks=index.mask_of(decision.legal), deterministic=True)
         return index.action(int(action))

@@ -42,6 +42,11 @@ def banner_ways(banner: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(payments(banner, [5] * 6, [5] * 5, 2)))
 
 
+def action_count(game: str) -> int:
+    """How many integers a learner's actions in ``game`` range over (Kids: the compact index)."""
+    return MOVE_BASE + MAX_ROADS * WAYS_PER_ROAD if game == "kids" else len(game_class(game).actions)
+
+
 class ActionIndex:
     """The integers a learner plays in one game: the game's own index, or Kids' compact one for its board."""
 
@@ -50,10 +55,9 @@ class ActionIndex:
         view = game if isinstance(game, dict) else None
         self.game_name = view["game"] if view is not None else game.name      # type: ignore[union-attr]
         self.kids = self.game_name == "kids"
+        self.size = action_count(self.game_name)
         if not self.kids:
-            self.size = len(self.own)
             return
-        self.size = MOVE_BASE + MAX_ROADS * WAYS_PER_ROAD
         self.ways: dict[int, tuple[int, ...]] = {}
         roads = (view if view is not None else game.view(None))["board"]["roads"]   # type: ignore[union-attr]
         for road in roads:

@@ -69,6 +69,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         self.action_space = spaces.Discrete(self.index.size)
         self._opponents: dict[int, Callable[[Game], Action]] = {}
         self._ended = True                                    # until reset()
+        self._mask, self._mask_of = np.zeros(self.index.size, dtype=bool), -1
 
     # ----------------------------------------------------------------- the Gymnasium protocol
 
@@ -79,11 +80,12 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         self.game = new_game(self.game_name, players=self.players, seed=game_seed, max_turns=self.max_turns,
                              **self.options)
         self.index = ActionIndex(self.game)                  # Kids: the roads of this game's board
+        self._mask_of = -1
         others = [s for s in range(self.players) if s != self.seat]
         self._opponents = {s: self._opponent(spec, game_seed * 8 + s) for s, spec in zip(others, self.opponent_specs)}
         self._play_opponents()
         self._ended = self.game.is_over
-        return self._observation(), self._info()
+        return self._seen()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._ended:
@@ -92,20 +94,23 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             chosen = self.index.action(action)
             self.game.apply(chosen)
         except IllegalAction as e:
-            info = self._info()
+            observation, info = self._seen()
             info["illegal"] = str(e)
             self._ended = True
-            return self._observation(), -1.0, True, False, info
+            return observation, -1.0, True, False, info
         self._play_opponents()
         over = self.game.is_over
         truncated = over and self.game.status == "truncated"
         reward = self._final_reward() if over else 0.0
         self._ended = over
-        return self._observation(), reward, over and not truncated, truncated, self._info()
+        observation, info = self._seen()
+        return observation, reward, over and not truncated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now, as a boolean vector over the action space."""
-        return self.index.mask(self.game)
+        """The legal actions now, as a boolean vector over the action space (the one ``info`` carries)."""
+        if self._mask_of != len(self.game.history):           # a game only grows until reset() forgets it
+            self._mask, self._mask_of = self.index.mask(self.game), len(self.game.history)
+        return self._mask
 
     def render(self) -> str | None:
         return table_text(self.game, self.seat) if self.render_mode == "ansi" else None
@@ -131,12 +136,11 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             assert seat is not None
             self.game.apply(self._opponents[seat](self.game))
 
-    def _observation(self) -> np.ndarray:
-        return observe(self.game.view(self.seat))
-
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.index.mask(self.game), "view": self.game.view(self.seat),
-                "status": self.game.status}
+    def _seen(self) -> tuple[np.ndarray, dict[str, Any]]:
+        """The learner's observation and the info beside it, from one view of the game as it is now."""
+        view = self.game.view(self.seat)
+        info = {"action_mask": self.action_masks().copy(), "view": view, "status": self.game.status}
+        return observe(view), info
 
     def _final_reward(self) -> float:
         if self.reward_kind == "score":

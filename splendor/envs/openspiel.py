@@ -29,12 +29,11 @@ import numpy as np
 import pyspiel
 
 from splendor.core.game import Game
-from splendor.envs.actions import ActionIndex
+from splendor.envs.actions import ActionIndex, action_count
 from splendor.envs.observe import observe, size
 from splendor.envs.result import outcome
 from splendor.games import new_game
 
-ACTIONS_OF = {"classic": 77, "pokemon": 525, "kids": ActionIndex(new_game("kids", players=2, seed=0)).size}
 DEFAULTS = {"players": 2, "deals": 1000, "max_turns": 200}
 
 
@@ -62,7 +61,7 @@ class SplendorGame(pyspiel.Game):
         self.max_turns = int(params["max_turns"])
         if not 2 <= self.players <= 4 or self.deals < 1 or self.max_turns < 1:
             raise ValueError("players is 2 to 4, deals and max_turns at least 1")
-        info = pyspiel.GameInfo(num_distinct_actions=ACTIONS_OF[self.name], max_chance_outcomes=self.deals,
+        info = pyspiel.GameInfo(num_distinct_actions=action_count(self.name), max_chance_outcomes=self.deals,
                                 num_players=self.players, min_utility=-1.0, max_utility=1.0,
                                 max_game_length=self.max_turns * self.players * 6 + 1)
         super().__init__(_game_type(self.name), info, params)
@@ -115,8 +114,8 @@ class SplendorState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action}"
-        index = self.index or ActionIndex(new_game(self.name, players=self.players, seed=0))
-        return index.action(int(action)).text
+        assert self.index is not None                  # players act only after the deal
+        return self.index.action(int(action)).text
 
     def is_terminal(self) -> bool:
         return self.engine is not None and self.engine.is_over

@@ -18,7 +18,7 @@ from babel import Locale
 from babel.messages.pofile import read_po
 
 from splendor.i18n.languages import LANGUAGES, SOURCE_LANGUAGE
-from splendor.i18n.message import Listing, Message
+from splendor.i18n.message import Listing, Message, render_value
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "splendor"
@@ -78,7 +78,7 @@ def translate(words: Message | Listing | str, language: str = SOURCE_LANGUAGE) -
     if isinstance(words, Message):
         return catalog(language).render(words)
     if isinstance(words, Listing):
-        return Message("{items}", items=words).fill("{items}", catalog(language).render, language)
+        return render_value(words, catalog(language).render, language)
     return str(words)
 
 
@@ -98,8 +98,10 @@ def plural_categories(language: str) -> dict[str, int]:
     return out
 
 
+@cache
 def web_catalog(language: str) -> dict[str, Any]:
-    """What the browser needs to speak ``language``: its texts and its plural categories."""
+    """What the browser needs to speak ``language``: its texts and its plural categories (built once; not to be
+    changed by its readers)."""
     c = catalog(language)
     return {"language": language, "plurals": plural_categories(language),
             "messages": {k: list(v) if isinstance(v, tuple) else v for k, v in c.texts.items() if v and all(v)}}

@@ -32,7 +32,7 @@ class Message:
 
     def fill(self, template: str, render: Render, language: str) -> str:
         """``template`` (this message in some language) with each value rendered in that language."""
-        values = {k: _value(v, render, language) for k, v in self.params.items()}
+        values = {k: render_value(v, render, language) for k, v in self.params.items()}
         if self.n is not None:
             values.setdefault("n", self.n)
         return template.format(**values)
@@ -46,14 +46,6 @@ class Message:
     def __repr__(self) -> str:
         return f"Message({self.english()!r})"
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Message):
-            return NotImplemented
-        return (self.text, self.plural, self.n, self.params) == (other.text, other.plural, other.n, other.params)
-
-    def __hash__(self) -> int:
-        return hash((self.text, self.plural, self.n))
-
 
 class Listing:
     """Several values joined as a language joins a list: "red, blue and green", "빨강, 파랑 및 초록"."""
@@ -64,16 +56,17 @@ class Listing:
         self.items = list(items)
 
     def __str__(self) -> str:
-        return _value(self, Message.english, "en")
+        return render_value(self, Message.english, "en")
 
 
-def _value(value: Any, render: Render, language: str) -> str:
+def render_value(value: Any, render: Render, language: str) -> str:
+    """A message's value in ``language``: a message rendered, a list joined by the language's rule, else as it is."""
     if isinstance(value, Message):
         return render(value)
     if isinstance(value, Listing):
         from babel.lists import format_list
         locale = "en_GB" if language == "en" else language        # the project writes British English
-        return format_list([_value(v, render, language) for v in value.items], locale=locale) if value.items else ""
+        return format_list([render_value(v, render, language) for v in value.items], locale=locale) if value.items else ""
     return str(value)
 
 

@@ -2,7 +2,7 @@
 import { chip, el, keyed, LETTER, morph, travelsFrom } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
-import { actionLabel, cardWords, colourName, tokenName } from "/static/words.js";
+import { actionLabel, cardWords, tokenName } from "/static/words.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
 
@@ -94,12 +94,12 @@ function supply(c) {
       onclick: can ? () => pick(c, colour) : null, button: true });
     node.setAttribute("data-key", `supply:${colour}`);
     if (c.state.selection.includes(colour)) node.classList.add("selected");
-    return el("span", { class: "named" }, node, el("span", { class: "caption" }, colourName(c.game, LETTER[colour])));
+    return el("span", { class: "named" }, node, el("span", { class: "caption" }, tokenName(c.game, colour)));
   });
   const sel = c.state.selection;
   const current = "take " + sel.map((x) => LETTER[x]).join(" ");
   const extra = sel.length ? [el("span", {}, t("chosen: {tokens}",
-    { tokens: sel.map((x) => colourName(c.game, LETTER[x])).join(", ") })),
+    { tokens: sel.map((x) => tokenName(c.game, x)).join(", ") })),
     el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current), "data-sends": current,
       onclick: () => c.send(current) }, t("Take")),
     el("button", { "data-key": "clear", onclick: () => { c.state.selection = []; c.render(); } }, t("Clear"))] : [];
