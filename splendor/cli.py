@@ -382,7 +382,7 @@ def hint(
     seed: Annotated[int, typer.Option(help="Search seed")] = 0,
 ) -> None:
     """The move the search bot prefers in a recorded position, and its estimated win chance."""
-    from splendor.bots.search import hint as search_hint
+    from splendor.bots.hint import hint as search_hint
 
     try:
         g = replay_record(Record.from_text(file.read_text(encoding="utf-8")), upto=upto)
@@ -394,6 +394,36 @@ def hint(
     for alt in advice["alternatives"]:  # type: ignore[attr-defined]
         console.print(f"  {alt['action']:<28} visits {alt['visits']:>5}  win chance {alt['win_chance']:.0%}",
                       markup=False)
+
+
+@app.command()
+def train(
+    game: Annotated[str, typer.Option(help="classic or pokemon")] = "classic",
+    generations: Annotated[int, typer.Option(min=1, help="Rounds of self-play and fitting")] = 4,
+    games: Annotated[int, typer.Option(min=2, help="Self-play games per generation")] = 500,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run")] = 1,
+    iterations: Annotated[int, typer.Option(min=1, help="Search iterations a move in self-play")] = 1500,
+    match_games: Annotated[int, typer.Option(min=2, help="Games of each generation's match")] = 80,
+    workers: Annotated[int, typer.Option(min=1, help="Processes")] = 1,
+    out: Annotated[Optional[Path], typer.Option(help="Where to write the weights (default: the shipped ones)")]
+    = None,
+) -> None:
+    """Learn the expert level's evaluation by self-play (docs/bots.md): writes the weights and the curve."""
+    import json
+
+    from splendor.bots.training import GAMES, WEIGHTS_DIR, train as run
+
+    if game not in GAMES:
+        raise _fail(f"the learned evaluation is trained for {', '.join(GAMES)}, not {game!r}")
+    result = run(game, generations=generations, games=games, seed=seed, iterations=iterations,
+                 match_games=match_games, workers=workers, report=lambda line: console.print(line, markup=False))
+    path = out if out is not None else WEIGHTS_DIR / f"{game}.json"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise _fail(str(e)) from None
+    console.print(f"Weights and learning curve in {path}")
 
 
 @app.command()

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 import splendor
 import splendor.compiled as compiled
 from splendor.bots import decision_for, make_bot
-from splendor.bots import compiled_kids as ck, compiled_market as cs
-from splendor.bots.search import COMPILED_LEVELS, SearchBot, hint
+from splendor.bots import compiled_kids as ck, compiled_market as cs, kids_playout, market_playout
+from splendor.bots.hint import hint
+from splendor.bots.search import COMPILED_LEVELS, SearchBot
 from splendor.compiled import kids as kids_kernel, market as m
 from splendor.core.game import Game
 from tests.playouts import playout, random_game
@@ -95,8 +96,8 @@ def test_the_compiled_playout_policy_is_the_market_games_own(name: str) -> None:
             s = fast.state
             if g.phase != m.OVER:  # type: ignore[attr-defined]
                 cs._wanted_colours(s, want)
-                assert want.tolist() == pytest.approx(g._wanted_colours())  # type: ignore[attr-defined]
-            assert [cs.progress(s, p, 1.2, 0.05) for p in range(g.players)] == pytest.approx(g.progress())
+                assert want.tolist() == pytest.approx(market_playout.wanted_colours(g))
+            assert [cs.progress(s, p, 1.2, 0.05) for p in range(g.players)] == pytest.approx(market_playout.progress(g))
             count = m.legal_mask_into(s, mask)
             legal = g.legal_actions()
             a = cs.playout_action(s, mask, count, rng, want)
@@ -142,6 +143,7 @@ def test_the_compiled_search_is_reproducible_and_sees_only_its_seat(name: str) -
 
 def test_the_levels_spend_the_compiled_budget_there(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(COMPILED_LEVELS, "hard", 700)
+    monkeypatch.setitem(COMPILED_LEVELS, "expert", 700)
     g = splendor.new_game("pokemon", players=2, seed=1)
     assert SearchBot(seed=1, level="hard").search(decision_for(g)).iterations == 700
     assert SearchBot(seed=1, level="hard", engine="reference").search(decision_for(g)).iterations == 2500
@@ -187,9 +189,9 @@ def test_the_compiled_kids_policy_and_progress_are_the_games_own() -> None:
         route = ck.Route(g, fast._kernel.tables(fast.state, fast.options))
         s, seat = fast.state, g.seat  # type: ignore[attr-defined]
         assert [ck.progress(s, p, route.distance, route.moves) for p in range(g.players)] == pytest.approx(
-            g.progress())
+            kids_playout.progress(g))
         ck._needs(s, seat, route.next_road, need)
-        assert need.tolist() == g._needs(seat)  # type: ignore[attr-defined]
+        assert need.tolist() == kids_playout.needs(g, seat)
         count = kids_kernel.legal_into(s, legal)
         a = ck.playout_action(s, legal, count, rng, route.distance, route.next_road, need, pay)
         action = g.actions[int(a)]
@@ -197,14 +199,15 @@ def test_the_compiled_kids_policy_and_progress_are_the_games_own() -> None:
         if action.kind == "move":
             moves += 1
             road = g._road_by_number[action.args[0]]  # type: ignore[attr-defined]
-            payable = [r for r in g._roads_from[g.space[seat]]  # type: ignore[attr-defined]
+            payable = [r for r in g.roads_from(g.space[seat])  # type: ignore[attr-defined]
                        if any(x.kind == "move" and x.args[0] == r.number for x in g.legal_actions())]
-            assert g._distance[road.end] == min(g._distance[r.end] for r in payable)  # type: ignore[attr-defined]
+            distance = kids_playout.Routes.of(g.board).distance  # type: ignore[attr-defined]
+            assert distance[road.end] == min(distance[r.end] for r in payable)
             purse, active = g.purse[seat], g.active[seat]  # type: ignore[attr-defined]
-            assert action.args[1] == g._plain_payment(road, purse, active)  # type: ignore[attr-defined]
-        elif action.kind in ("take", "take2") and any(g._needs(seat)):  # type: ignore[attr-defined]
+            assert action.args[1] == kids_playout.plain_payment(road, purse, active)
+        elif action.kind in ("take", "take2") and any(kids_playout.needs(g, seat)):
             takes += 1
-            assert any(g._needs(seat)[c] for c in action.args)  # type: ignore[attr-defined]
+            assert any(kids_playout.needs(g, seat)[c] for c in action.args)
     assert moves > 20 and takes > 20
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import splendor
 from splendor import IllegalAction
+from splendor.bots.playout import playout_for
 from tests.playouts import playout, random_game
 
 GAMES = sorted(splendor.GAMES)
@@ -196,7 +197,8 @@ def test_the_playout_policy_always_chooses_a_legal_action(name: str, options: di
     policy is checked against the full legal list in every phase, driving the game itself to the end."""
     game = random_game(name, n, seed, **options)
     rng = random.Random(seed)
+    policy = playout_for(name).action
     while not game.is_over:
-        action = game.playout_action(rng)
+        action = policy(game, rng)
         assert action in game.legal_actions(), f"{action} in phase {getattr(game, 'phase', '?')}"
         game.apply(action)

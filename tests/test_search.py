@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 import splendor
 from splendor.bots import decide, decision_for, make_bot
-from splendor.bots.search import GAME_LEVELS, LEVELS, SearchBot, hint, level_iterations
+from splendor.bots.hint import hint
+from splendor.bots.search import GAME_LEVELS, LEVELS, SearchBot, level_iterations
 from tests.playouts import playout, random_game
 
 GAMES = sorted(splendor.GAMES)
@@ -136,3 +137,15 @@ def test_the_search_bot_finds_the_only_winning_purchase() -> None:
     choice = SearchBot(seed=0, iterations=300).choose(decision_for(g))
     g.apply(choice)
     assert g.is_over and g.winners == [0], choice
+
+
+def test_a_level_bounded_by_time_searches_as_that_level_for_that_long() -> None:
+    g = splendor.new_game("classic", players=2, seed=1)
+    bot = make_bot("ismcts:expert/0.2@reference", seed=1)
+    assert bot.name == "ismcts:expert/0.2" and bot.seconds == 0.2 and bot.level == "expert"  # type: ignore[attr-defined]
+    with pytest.warns(RuntimeWarning, match="compiled search"):
+        result = bot.search(decision_for(g))                            # type: ignore[attr-defined]
+    assert result.iterations > 1
+    for bad in ("ismcts:hard/", "ismcts:hard/soon", "ismcts:300/1", "ismcts:hard/0", "ismcts:hard/1e9"):
+        with pytest.raises(ValueError, match="unknown bot"):
+            make_bot(bad)

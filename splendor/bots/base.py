@@ -54,13 +54,14 @@ BOTS: dict[str, str] = {
     "cmd": "splendor.bots.external:ExternalBot",
     "ppo": "splendor.bots.learned:PPOBot",
 }
-BOT_SPECS = ("random, greedy, ismcts[:easy|medium|hard|ITERATIONS][@compiled|reference], cmd:PROGRAM, "
-             "ppo:MODEL.zip")
+BOT_SPECS = ("random, greedy, ismcts[:easy|medium|hard|expert|ITERATIONS][@compiled|reference], "
+             "ismcts:LEVEL/SECONDS, cmd:PROGRAM, ppo:MODEL.zip")
 
 
 # A bot's name as players say it (English, and a message of the catalogs that the pages translate).
 BOT_NAMES = {"random": N_("Random bot"), "greedy": N_("Greedy bot"), "easy": N_("Easy bot"),
-             "medium": N_("Medium bot"), "hard": N_("Hard bot"), "cmd": N_("Outside program"),
+             "medium": N_("Medium bot"), "hard": N_("Hard bot"), "expert": N_("Expert bot"),
+             "cmd": N_("Outside program"),
              "ppo": N_("Learned bot")}
 
 
@@ -81,7 +82,8 @@ def bot_display_name(spec: str) -> str:
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its spec: ``random``, ``greedy``, ``ismcts:hard`` (or ``ismcts:800`` iterations; a search
-    runs on the compiled engine where it can, ``ismcts:hard@reference`` forces the Python one), ``cmd:./mybot``
+    runs on the compiled engine where it can, ``ismcts:hard@reference`` forces the Python one; ``ismcts:hard/0.5``
+    searches as hard does for half a second a move, by the clock, so not reproducibly), ``cmd:./mybot``
     (an outside program speaking the line protocol). ``ValueError`` names the known bots."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
@@ -96,14 +98,27 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         engine = engine if at else "auto"
         if engine not in ("compiled", "reference", "auto") or (at and engine == "auto"):
             raise ValueError(f"unknown bot {spec!r}; the bots are {BOT_SPECS}")
+        level, slash, limit = level.partition("/")
+        seconds = _seconds(limit) if slash else None
+        if slash and (seconds is None or number(level) is not None):
+            raise ValueError(f"unknown bot {spec!r}; the bots are {BOT_SPECS}")
         iterations = number(level)
         bot = (cls(seed=seed, iterations=iterations, engine=engine) if iterations is not None
-               else cls(seed=seed, level=level, engine=engine))
+               else cls(seed=seed, level=level, engine=engine, seconds=seconds))
     elif name in ("cmd", "ppo"):
         bot = cls(arg, seed=seed)
     else:
         bot = cls(seed=seed)
     return bot
+
+
+def _seconds(text: str) -> float | None:
+    """A time limit of a bot spec (``/0.5``: half a second a move), or None when it is not one."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        return None
+    return seconds if 0.001 <= seconds <= 600 else None
 
 
 def decision_for(game: Game) -> Decision:

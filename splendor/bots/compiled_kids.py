@@ -1,9 +1,10 @@
 """What the search knows of Splendor Kids, in compiled code: dealing the City stack and the face-down Village tiles
 anew, the playout policy (move toward the Palace, else take what the next road needs), the progress estimate and
-the priors of the actions, as ``KidsGame`` and ``splendor.bots.search`` state them for the Python search.
+the priors of the actions, as ``splendor.bots.kids_playout`` and ``splendor.bots.search`` state them for the
+Python search.
 
 The board's route knowledge (each space's cheapest cost to the Palace, the moves it takes, the next road of the
-cheapest route) is the reference game's own (``KidsGame._index_board``), passed in as ``Route`` arrays.
+cheapest route) is ``kids_playout.Routes``, passed in as ``Route`` arrays.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from splendor.bots.compiled_values import leads_into, result_into
+from splendor.bots.kids_playout import Routes
 from splendor.compiled import kids as k
 from splendor.compiled.rng import below, shuffle, uniform
 from splendor.games.kids.notation import GOLD, PAYMENT_CODE, RESOURCE_COUNT, TREASURE
@@ -28,9 +30,10 @@ class Route:
 
     def __init__(self, game: Any, tables: k.BoardTables) -> None:
         ids = tables.space_ids
-        self.distance = np.array([game._distance[sid] for sid in ids], dtype=np.float64)
-        self.moves = np.array([game._moves[sid] for sid in ids], dtype=np.int64)
-        self.next_road = np.array([game._next_road[sid].number - 1 if sid in game._next_road else -1
+        routes = Routes.of(game.board)
+        self.distance = np.array([routes.distance[sid] for sid in ids], dtype=np.float64)
+        self.moves = np.array([routes.moves[sid] for sid in ids], dtype=np.int64)
+        self.next_road = np.array([routes.next_road[sid].number - 1 if sid in routes.next_road else -1
                                    for sid in ids], dtype=np.int64)
 
 
@@ -124,7 +127,7 @@ def _nearest_affordable_road(s: np.ndarray, seat: int, rng: np.ndarray, distance
 @njit(cache=True)
 def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray, distance: np.ndarray,
                    next_road: np.ndarray, need: np.ndarray, pay: np.ndarray) -> int:
-    """``KidsGame.playout_action``: move along the road that gets closest to the Palace when it can be paid
+    """``kids_playout.playout_action``: move along the road that gets closest to the Palace when it can be paid
     (nine times in ten), else take the tokens the next road of the cheapest route needs; return or discard what
     that road needs least; any other choice at random."""
     p = k.phase(s)

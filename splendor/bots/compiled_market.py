@@ -1,6 +1,7 @@
 """What the search knows of classic Splendor and Splendor: Pokémon, in compiled code: dealing the hidden cards anew
 for a seat, the playout policy, the progress estimate and the priors of the actions' kinds, as
-``splendor.games.market`` and ``splendor.bots.search`` state them for the Python search."""
+``splendor.games.market`` (determinizing) and ``splendor.bots.market_playout`` and ``splendor.bots.search`` (the
+rest) state them for the Python search."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from splendor.bots.compiled_values import leads_into, result_into
+from splendor.bots.market_value import FEATURE_COUNT, learned_progress
 from splendor.compiled import market as m
 from splendor.compiled.rng import below, shuffle, uniform
 
@@ -58,7 +60,7 @@ def determinize_into(root: np.ndarray, seat: int, rng: np.ndarray, out: np.ndarr
 @njit(cache=True)
 def _wanted_colours(s: np.ndarray, want: np.ndarray) -> None:
     """How much the seat to move wants each colour: the shortfalls of its two nearest good cards (the market
-    games' ``_wanted_colours``)."""
+    games' ``market_playout.wanted_colours``)."""
     kind = s[m.KIND]
     seat = s[m.SEAT]
     first_score, first_card, second_score, second_card = -1.0, -1, -1.0, -1
@@ -108,7 +110,7 @@ def _card_of_buy(s: np.ndarray, a: int) -> int:
 
 @njit(cache=True)
 def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray, want: np.ndarray) -> int:
-    """The market games' playout policy (``MarketGame.playout_action``): buy the most valuable card (points
+    """The market games' playout policy (``market_playout.playout_action``): buy the most valuable card (points
     first); otherwise take the tokens that bring the nearest good cards closest; return what they need least;
     take any follow-up choice at random, evolving rather than declining."""
     kind = s[m.KIND]
@@ -158,8 +160,8 @@ def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray,
 
 @njit(cache=True)
 def progress(s: np.ndarray, seat: int, bonus_weight: float, token_weight: float) -> float:
-    """Points, plus ``bonus_weight`` points a card bonus and ``token_weight`` a token (the market games'
-    ``progress``)."""
+    """Points, plus ``bonus_weight`` points a card bonus and ``token_weight`` a token
+    (``market_playout.progress``)."""
     total = float(s[m.POINTS + seat])
     for c in range(m.WILD):
         total += bonus_weight * s[m.BONUS + seat * 5 + c]
@@ -169,13 +171,22 @@ def progress(s: np.ndarray, seat: int, bonus_weight: float, token_weight: float)
 
 
 @njit(cache=True)
-def values_into(s: np.ndarray, out: np.ndarray, scale: float, bonus_weight: float, token_weight: float) -> None:
-    """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead."""
+def values_into(s: np.ndarray, out: np.ndarray, scale: float, bonus_weight: float, token_weight: float,
+                weights: np.ndarray) -> None:
+    """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead;
+    the progress is the learned one (``market_value``) when ``weights`` has its two rows, else the hand-made
+    one."""
     players = s[m.PLAYERS]
     if s[m.PHASE] == m.OVER:
         result_into(s[m.WINNERS: m.WINNERS + s[m.WINNERS_N]], players, out)
         return
     estimate = np.empty(players, dtype=np.float64)
+    if weights.shape[0] == 2:
+        scratch = np.empty(FEATURE_COUNT, dtype=np.float64)
+        for p in range(players):
+            estimate[p] = learned_progress(s, p, weights, scratch)
+        leads_into(estimate, players, 1.0, out)
+        return
     for p in range(players):
         estimate[p] = progress(s, p, bonus_weight, token_weight)
     leads_into(estimate, players, scale, out)

@@ -70,11 +70,11 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
             node_seat: np.ndarray, visits: np.ndarray, totals: np.ndarray, avail: np.ndarray,
             first_child: np.ndarray, next_sibling: np.ndarray, node_action: np.ndarray, nodes: np.ndarray,
             exploration: float, depth: int, scale: float, bonus_weight: float, token_weight: float,
-            distance: np.ndarray, moves: np.ndarray, next_road: np.ndarray) -> None:
+            distance: np.ndarray, moves: np.ndarray, next_road: np.ndarray, weights: np.ndarray) -> None:
     """Run ``iterations`` iterations from ``root`` for ``seat``, adding at most one node each to the tree
     (node 0 is the root; ``nodes[0]`` counts the nodes; the caller leaves room for ``iterations`` more).
-    ``kids`` says which kernel the state is of; the market games use the progress weights, Kids the route
-    tables (``compiled_kids.Route``)."""
+    ``kids`` says which kernel the state is of; the market games use the progress weights (or the learned
+    ``weights``, when they have their two rows), Kids the route tables (``compiled_kids.Route``)."""
     g = np.empty_like(root)
     pool = np.empty(m.DECK_ROOM + m.MAX_SEATS * m.RESERVE_LIMIT, dtype=np.int64)
     mask = np.zeros(m.MAX_ACTIONS, dtype=np.bool_)
@@ -155,7 +155,7 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
         if kids:
             kd.values_into(g, values, scale, distance, moves)
         else:
-            mk.values_into(g, values, scale, bonus_weight, token_weight)
+            mk.values_into(g, values, scale, bonus_weight, token_weight, weights)
         for i in range(length):
             visits[path[i]] += 1
             totals[path[i]] += values[node_seat[path[i]]]
@@ -209,22 +209,36 @@ CHUNK = 256
 """Iterations between looks at the clock (a few milliseconds)."""
 
 
-def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | None = None,
-           exploration: float = 3.0, depth: int = 8, scale: float = 2.5, bonus_weight: float = 1.2,
-           token_weight: float = 0.05) -> tuple[dict[int, tuple[int, float]], int]:
-    """Search from ``game`` (a reference game: a determinization of what ``seat`` sees; each iteration deals
-    its hidden parts anew) for ``iterations`` iterations (at least one) or until ``seconds`` have passed;
-    returns each explored root action's (visits, mean value) and the iterations run. The same seed and
-    iterations give the same result."""
+NO_WEIGHTS = np.zeros((0, 0), dtype=np.float64)
+"""No learned weights: the market games are scored with the hand-made progress."""
+
+
+def route_tables(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays the Kids search needs of a game's board: each space's distance, moves and next road to the
+    Palace (``compiled_kids.Route``)."""
     from splendor.compiled import from_reference
 
     fast = from_reference(game)
-    kids = game.name == "kids"
-    if kids:
-        route = kd.Route(game, fast._kernel.tables(fast.state, fast.options))
-        distance, moves, next_road = route.distance, route.moves, route.next_road
-    else:
-        distance, moves, next_road = np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    route = kd.Route(game, fast._kernel.tables(fast.state, fast.options))
+    return route.distance, route.moves, route.next_road
+
+
+NO_ROUTE = (np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+"""The route arrays' stand-ins for the market games, which have no roads."""
+
+
+def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations: int,
+                 seconds: float | None = None, exploration: float = 3.0, depth: int = 8, scale: float = 2.5,
+                 bonus_weight: float = 1.2, token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS,
+                 route: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                 ) -> tuple[dict[int, tuple[int, float]], int]:
+    """Search from a compiled state (``kids`` says which kernel's) for ``seat``: ``iterations`` iterations (at
+    least one) or until ``seconds`` have passed; returns each explored root action's (visits, mean value) and
+    the iterations run. ``route`` is ``route_tables`` of the game (Kids only). The same seed and iterations give
+    the same result."""
+    if kids and route is None:
+        raise ValueError("a Kids search needs its board's route tables")
+    distance, moves, next_road = route if route is not None else NO_ROUTE
     rng = np.array([seed], dtype=np.uint64)
     tree = Tree.empty(seat, min(iterations, 1 << 16) + 1)
     deadline = time.perf_counter() + seconds if seconds is not None else math.inf
@@ -232,8 +246,22 @@ def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | N
     while done < iterations and (done == 0 or time.perf_counter() < deadline):
         chunk = min(CHUNK, iterations - done)
         tree.room_for(chunk)
-        iterate(fast.state, seat, kids, chunk, rng, tree.node_seat, tree.visits, tree.totals, tree.avail,
+        iterate(state, seat, kids, chunk, rng, tree.node_seat, tree.visits, tree.totals, tree.avail,
                 tree.first_child, tree.next_sibling, tree.node_action, tree.nodes, exploration, depth, scale,
-                bonus_weight, token_weight, distance, moves, next_road)
+                bonus_weight, token_weight, distance, moves, next_road, weights)
         done += chunk
     return tree.root_statistics(), done
+
+
+def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | None = None,
+           exploration: float = 3.0, depth: int = 8, scale: float = 2.5, bonus_weight: float = 1.2,
+           token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS) -> tuple[dict[int, tuple[int, float]], int]:
+    """Search from ``game`` (a reference game: a determinization of what ``seat`` sees; each iteration deals
+    its hidden parts anew) as ``search_state`` does."""
+    from splendor.compiled import from_reference
+
+    fast = from_reference(game)
+    kids = game.name == "kids"
+    route = route_tables(game) if kids else None
+    return search_state(fast.state, seat, kids, seed, iterations, seconds, exploration, depth, scale,
+                        bonus_weight, token_weight, weights, route)

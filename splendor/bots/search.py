@@ -2,9 +2,10 @@
 
 Each iteration deals a full state consistent with what the bot's seat sees (``Decision.sample``: the engine's
 ``determinize``), walks a tree of actions with PUCT using availability counts (an action is only a candidate in
-the determinizations where it is legal), adds one node, plays out with the game's ``playout_action`` for at most
+the determinizations where it is legal), adds one node, plays out with the game's playout policy for at most
 ``depth`` decisions, and scores the end with the game's ``progress`` estimate (or the real result when the game
-ended). Every seat's decisions are in the tree, each node scored for the seat that chose it.
+ended). Every seat's decisions are in the tree, each node scored for the seat that chose it. What the search
+knows of each game (the playout policy, its depth, the progress estimate) is in ``splendor.bots.playout``.
 
 The evaluation is a plug-in (`Evaluator`): the default gives priors from the kinds of the actions and values from
 playouts; a learned policy-and-value network can replace both, as AlphaZero does.
@@ -27,11 +28,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from splendor.bots.base import Decision
+from splendor.bots.playout import playout_for
 from splendor.core.actions import Action
 from splendor.core.game import Game
 
-LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 2500}
-"""Iterations per decision for each level (hard stays under one second a move on one core of this machine)."""
+LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 2500, "expert": 2500}
+"""Iterations per decision for each level (hard stays under one second a move on one core of this machine).
+These are the budgets of the search in Python; expert's learned evaluation needs the compiled search, so
+without Numba expert searches as hard does (with a warning)."""
 
 GAME_LEVELS: dict[str, dict[str, int]] = {"kids": {"easy": 10, "medium": 60, "hard": 2000}}
 """A game's own budgets where the common ones do not fit it. Kids: its playouts run to the Palace, so hard
@@ -40,7 +44,7 @@ same round and share the win, so the lower levels are set further apart (with 40
 outright in 31 of 60 games and hard beat medium in 27, the rest mostly shared)."""
 
 
-COMPILED_LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 60000}
+COMPILED_LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 60000, "expert": 60000}
 """Iterations per decision when the search runs in compiled code: hard spends the compiled engine's speed on 24
 times the iterations, still under one second a move (docs/bots.md); easy and medium keep their budgets, so
 they stay the gentle opponents they were."""
@@ -48,6 +52,9 @@ they stay the gentle opponents they were."""
 COMPILED_GAME_LEVELS: dict[str, dict[str, int]] = {"kids": {"easy": 10, "medium": 60, "hard": 20000}}
 """A game's own compiled budgets: Kids' playouts are longer (to the Palace), so hard spends ten times its Python
 budget rather than 24."""
+
+EXPERT_DEPTH: dict[str, int] = {"classic": 8, "pokemon": 8}
+"""The expert level's playout depth where it differs from the game's own (``splendor.bots.playout``)."""
 
 ENGINES = ("auto", "compiled", "reference")
 """Where the search runs: ``compiled`` when it can (``auto``), or by force either way (for comparisons)."""
@@ -83,6 +90,21 @@ def compiled_search() -> Any:
             module = False
         _compiled_module = module
     return _compiled_module or None
+
+
+_learned: dict[str, Any] = {}
+
+
+def learned_weights(game: str) -> Any:
+    """The expert level's learned evaluation weights for ``game`` (``splendor/bots/weights/``), or the compiled
+    search's ``NO_WEIGHTS`` for a game that has none (Kids: the expert searches with the route estimate)."""
+    if game not in _learned:
+        from splendor.bots import compiled_search as cs
+        from splendor.bots.training import load_weights
+
+        found = load_weights(game)
+        _learned[game] = cs.NO_WEIGHTS if found is None else found
+    return _learned[game]
 
 
 def warm_compiled_search() -> None:
@@ -144,21 +166,22 @@ class Evaluator(Protocol):
 
 @dataclass
 class PlayoutEvaluator:
-    """Play out with the game's playout policy for at most ``depth`` decisions (by default the game's
-    ``playout_depth``); score the end with ``progress``."""
+    """Play out with the game's playout policy for at most ``depth`` decisions (by default the game's own
+    depth, ``splendor.bots.playout``); score the end with the game's ``progress``."""
 
     depth: int | None = None
     scale: float = 2.5
 
     def value(self, game: Game, rng: random.Random) -> list[float]:
         steps = 0
-        depth = game.playout_depth if self.depth is None else self.depth
+        playout = playout_for(game.name)
+        depth = playout.depth if self.depth is None else self.depth
         while not game.is_over and steps < depth:
-            game.apply_legal(game.playout_action(rng))
+            game.apply_legal(playout.action(game, rng))
             steps += 1
         if game.is_over:
             return outcome(game)
-        p = game.progress()
+        p = playout.progress(game)
         out = []
         for s in range(len(p)):
             lead = p[s] - max(p[t] for t in range(len(p)) if t != s)
@@ -209,8 +232,11 @@ class SearchBot:
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  level: str | None = None, exploration: float = 3.0, evaluator: Evaluator | None = None,
                  engine: str = "auto") -> None:
-        if level is not None:
-            iterations = level_iterations(level)
+        self._level_budget = level is not None and iterations is None and seconds is None
+        if self._level_budget:
+            iterations = level_iterations(level)  # type: ignore[arg-type]
+        elif level is not None:
+            level_iterations(level)                 # an unknown level is refused all the same
         if iterations is None and seconds is None:
             iterations = LEVELS["medium"]
         if iterations is not None and iterations < 1:
@@ -223,8 +249,9 @@ class SearchBot:
         self.seconds = seconds
         self.exploration = exploration
         self.evaluator: Evaluator = evaluator or PlayoutEvaluator()
-        self.name = f"ismcts:{level}" if level else "ismcts"
+        self.name = (f"ismcts:{level}" if level else "ismcts") + (f"/{seconds:g}" if level and seconds else "")
         self._rng = random.Random(seed)
+        self._warned = False
 
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
@@ -238,12 +265,16 @@ class SearchBot:
         rng = self._rng
         start = time.perf_counter()
         fast = self.compiled_for(decision.game)
-        if self.level is not None:
-            limit = level_iterations(self.level, decision.game, compiled=fast is not None)
+        if self._level_budget:
+            limit = level_iterations(self.level, decision.game, compiled=fast is not None)  # type: ignore[arg-type]
         else:
             limit = self.iterations if self.iterations is not None else 1 << 60
         if fast is not None:
             return self._search_compiled(fast, decision, limit, start)
+        if self.level == "expert" and not self._warned:
+            warnings.warn("the expert level's evaluation needs the compiled search; searching as hard does, on "
+                          "the reference engine", RuntimeWarning, stacklevel=2)
+            self._warned = True
         root = Node(decision.seat)
         deadline = start + self.seconds if self.seconds is not None else math.inf
         done = 0
@@ -284,10 +315,15 @@ class SearchBot:
         game = decision.sample(rng)  # type: ignore[misc]
         evaluator = self.evaluator
         assert isinstance(evaluator, PlayoutEvaluator)
-        depth = game.playout_depth if evaluator.depth is None else evaluator.depth
+        depth = playout_for(game.name).depth if evaluator.depth is None else evaluator.depth
+        weights = module.NO_WEIGHTS
+        if self.level == "expert":
+            depth = EXPERT_DEPTH.get(game.name, depth)
+            weights = learned_weights(game.name)
         left = None if self.seconds is None else max(0.0, start + self.seconds - time.perf_counter())
         found, done = module.search(game, decision.seat, rng.getrandbits(63), limit, left,
-                                    exploration=self.exploration, depth=depth, scale=evaluator.scale)
+                                    exploration=self.exploration, depth=depth, scale=evaluator.scale,
+                                    weights=weights)
         stats = []
         for action in decision.legal:
             visits, value = found.get(action.index, (0, 0.0))
@@ -344,24 +380,3 @@ class SearchBot:
     def _ucb(self, child: Node) -> float:
         return child.total / child.visits + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
 
-
-def hint(game: Game, seat: int | None = None, iterations: int | None = None,
-         seed: int = 0) -> dict[str, object]:
-    """The move the search prefers for ``seat`` (default: the seat to decide) and its estimated win chance, by
-    default with the iterations of the hard level.
-
-    The search sees only what that seat may see.
-    """
-    from splendor.bots.base import decision_for
-
-    seat = game.current_player if seat is None else seat
-    if seat is None or game.is_over:
-        raise ValueError("the game is over: there is nothing to hint")
-    if seat != game.current_player:
-        raise ValueError(f"it is seat {game.current_player}'s decision, not seat {seat}'s")
-    bot = SearchBot(seed=seed, level="hard") if iterations is None else SearchBot(seed=seed, iterations=iterations)
-    result = bot.search(decision_for(game))
-    return {"seat": seat, "action": result.best.text, "win_chance": round(result.win_chance, 3),
-            "alternatives": [{"action": a.text, "visits": v, "win_chance": round(q, 3)}
-                             for a, v, q in result.actions[:5]],
-            "iterations": result.iterations}

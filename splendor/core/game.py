@@ -39,8 +39,6 @@ class Game(ABC):
     notation_help: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    playout_depth: ClassVar[int] = 8
-    """How many decisions a search playout plays before it scores the position with ``progress``."""
     actions: ActionTable
 
     players: int
@@ -150,30 +148,6 @@ class Game(ABC):
         """A full state consistent with what ``seat`` sees, its hidden parts dealt at random from what that seat
         cannot see (for search). The deal starts from a canonical order, so it depends only on the seat's
         information and ``rng``: two states that look the same to the seat give the same result."""
-
-    @abstractmethod
-    def progress(self) -> list[float]:
-        """Per seat, a rough estimate of how far along it is (a game-defined heuristic for search; bigger is
-        better; about one unit per turn of advantage). Never shown to players."""
-
-    def playout_action(self, rng: random.Random) -> Action:
-        """A quick, plausible action for the player to move, for search playouts (games give a smarter one).
-
-        It reads the whole state, so only call it on states the caller may see in full (determinizations).
-        """
-        legal = self.legal_actions()
-        return legal[rng.randrange(len(legal))]
-
-    def hint(self, seat: int | None = None, iterations: int | None = None, seed: int = 0) -> dict[str, Any]:
-        """The move the search bot prefers for ``seat`` (the seat to decide) and its estimated win chance
-        (by default with the hard level's iterations).
-
-        A convenience over ``splendor.bots.search.hint``, imported only when called, so that the kernel still
-        depends on nothing above it when it loads.
-        """
-        from splendor.bots.search import hint
-
-        return hint(self, seat, iterations=iterations, seed=seed)
 
     def public_details(self, action: Action, after: Game) -> dict[str, Any]:
         """What every seat may see of ``action``, taken in this state and giving ``after``, beyond its text: the

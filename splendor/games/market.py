@@ -304,9 +304,9 @@ class MarketGame(Game):
         return self._extra_actions()
 
     def _main_actions(self) -> list[Action]:
-        return self._take_actions() + self._reserve_actions() + self._buy_actions()
+        return self.take_actions() + self._reserve_actions() + self.buy_actions()
 
-    def _take_actions(self) -> list[Action]:
+    def take_actions(self) -> list[Action]:
         """Three tokens of different colours (fewer when fewer colours are left), or two of a colour with 4+."""
         lk = self.lookup
         sup = self.supply
@@ -335,7 +335,7 @@ class MarketGame(Game):
                     acts.append(lk.reserve_deck[r])
         return acts
 
-    def _buy_actions(self) -> list[Action]:
+    def buy_actions(self) -> list[Action]:
         """The cards of the market and of the seat's reservations that it can pay for now."""
         lk = self.lookup
         seat = self.seat
@@ -638,71 +638,6 @@ class MarketGame(Game):
                     if c in self.secret}          # a secret slot stays secret, whichever card it now holds
         game: Game = g
         return game
-
-    def progress(self) -> list[float]:
-        """Points, plus about a point for each card bonus (the engine that earns later points) and a little for
-        each token, in points. The weights were set by matches between searches (docs/bots.md): a bonus worth
-        1.2 points beat 0.4 in 75% of Pokémon and 72% of classic games, and 1.8 did no better."""
-        return [self.points[s] + 1.2 * sum(self.bonuses[s]) + 0.05 * sum(self.tokens[s])
-                for s in range(self.players)]
-
-    def playout_action(self, rng: random.Random) -> Action:
-        """Buy the most valuable card you can (points first); otherwise take the tokens that bring the nearest
-        good card closest; return what that card needs least; take any follow-up decision at random. In the
-        main phase only the buys, then the takes, are listed: playouts spend most of the search's time."""
-        if self.phase == MAIN:
-            best, best_value = None, -1.0
-            for a in self._buy_actions():
-                cid = self.rows[a.args[0]][a.args[1]] if a.kind == "buy" else self.reserved[self.seat][a.args[0]]
-                card = self.cards[cid]
-                value = card.points * 3 + card.bonus_count + rng.random()
-                if value > best_value:
-                    best, best_value = a, value
-            if best is not None:
-                return best
-            takes = self._take_actions()
-            if takes:
-                want = self._wanted_colours()
-                return max(takes, key=lambda a: sum(want[c] for c in a.args) * (2 if a.kind == "take2" else 1)
-                           + rng.random() * 0.5)
-        legal = self.legal_actions()
-        if self.phase == RETURN:
-            want = self._wanted_colours()
-            return min(legal, key=lambda a: want[a.args[0]] + rng.random() * 0.1)
-        forward = [a for a in legal if a.kind == "evolve"]       # evolving is never worse than declining
-        pool = forward or legal
-        return pool[rng.randrange(len(pool))]
-
-    def _wanted_colours(self) -> list[float]:
-        """How much the seat to move wants each colour: the shortfalls of its two nearest good cards."""
-        seat = self.seat
-        tok, bon = self.tokens[seat], self.bonuses[seat]
-        wild = len(tok) - 1
-        have = [bon[c] + tok[c] for c in range(wild)]
-        cards = self.cards
-        first = second = (-1.0, -1)
-        for cid in [c for row in self.rows[:3] for c in row if c >= 0] + self.reserved[seat]:
-            cost = cards[cid].cost
-            total = 0
-            for c in range(wild):
-                d = cost[c] - have[c]
-                if d > 0:
-                    total += d
-            score = (cards[cid].points + 1) / (1 + total)
-            if score > first[0]:
-                first, second = (score, cid), first
-            elif score > second[0]:
-                second = (score, cid)
-        want = [0.0] * (wild + 1)
-        for weight, cid in (first, second):
-            if cid >= 0:
-                cost = cards[cid].cost
-                for c in range(wild):
-                    d = cost[c] - have[c]
-                    if d > 0:
-                        want[c] += weight * d
-        want[wild] = 10.0                    # never return a wild token if another will do
-        return want
 
     # ----------------------------------------------------------------- views
 

@@ -168,6 +168,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await manager().link_profile(game_id, seat, secret(token, x_seat_token), body.profile, body.secret)
         return as_json(live.payload(seat))
 
+    @app.post("/api/games/{game_id}/seats/{seat}/hint", responses=refusals(403, 404, 409, 503))
+    async def hint(game_id: str, seat: Annotated[int, Path(ge=0, le=3)], request: Request, token: str | None = None,
+                   x_seat_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """What the strongest bot would play in the seat's decision now (its secret checked), with its estimated
+        chance of winning and the runners-up. Refused when it is not the seat's decision (409)."""
+        return await manager().hint(game_id, seat, secret(token, x_seat_token), client_address(request.scope))
+
     @app.post("/api/games/{game_id}/actions", responses=refusals(400, 403, 404, 409))
     async def act(game_id: str, body: ActionRequest, token: str | None = None,
                   x_seat_token: Annotated[str | None, Header()] = None) -> Response:

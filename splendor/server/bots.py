@@ -22,10 +22,11 @@ from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
 
 from splendor.bots.base import decide, make_bot
+from splendor.bots.hint import hint
 from splendor.bots.search import warm_compiled_search
 from splendor.games import replay
 
-SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard")
+SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard", "ismcts:expert")
 """Bots a game on the server may seat (never an outside program: the server runs no command it is sent)."""
 
 QUICK_BOTS = ("random", "greedy")
@@ -42,6 +43,12 @@ def bot_move(record: str, spec: str, seed: int) -> str:
     seat's view and samples of what it cannot see), and return the action's text."""
     game = replay(record)
     return decide(make_bot(spec, seed=seed), game).text
+
+
+def bot_hint(record: str, seed: int) -> dict[str, object]:
+    """In a worker process: replay the game's record and ask the strongest bot what the seat to move should
+    play (the search sees only that seat's view)."""
+    return hint(replay(record), seed=seed)
 
 
 def _ready() -> bool:
@@ -101,6 +108,15 @@ class BotPool:
         await self._take_slot(client)
         try:
             return await loop.run_in_executor(self._search, bot_move, record, spec, seed)
+        finally:
+            self._give_slot()
+
+    async def hint(self, client: str, record: str, seed: int) -> dict[str, object]:
+        """The hint for the seat to move in the game of ``record``, computed by a search worker in the same fair
+        order as the search bots' moves."""
+        await self._take_slot(client)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._search, bot_hint, record, seed)
         finally:
             self._give_slot()
 

@@ -63,6 +63,8 @@ class LiveGame:
     watchers: list[Watcher] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
     bot_failures: int = 0
+    hints: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = field(default_factory=dict)
+    """Per seat, the hint of the position after that many actions (asked once, shared by every request)."""
 
     def seat_list(self) -> list[dict[str, Any]]:
         """The seats as anyone may see them (no secrets)."""
@@ -271,6 +273,34 @@ class GameManager:
             live.seats = [replace(s, profile=name) if s.seat == seat else s for s in live.seats]
         self.broadcast(live)
         return live
+
+    # ----------------------------------------------------------------- hints
+
+    async def hint(self, game_id: str, seat: int, token: str | None, client: str) -> dict[str, Any]:
+        """What the strongest bot would play for ``seat`` (its secret checked) in its decision now, and its
+        estimated chance of winning. A position is searched once: asking again, or from another tab, gets the
+        same answer, so hints cannot be used to load the search workers."""
+        live = await self.get(game_id)
+        self.check_seat(live, seat, token)
+        game = live.game
+        if game.is_over:
+            raise Refused(409, _("the game is over"))
+        if seat != game.current_player:
+            raise Refused(409, _("it is not your decision: seat {seat} decides now", seat=game.current_player))
+        number = len(game.history)
+        known = live.hints.get(seat)
+        if known is None or known[0] != number:
+            task = asyncio.ensure_future(self.bots.hint(client, game.record.to_text(), bot_seed(live.id, number)))
+            known = live.hints[seat] = (number, task)
+        try:
+            advice = await asyncio.shield(known[1])
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:                                      # noqa: BLE001 - said, never lost silently
+            live.hints.pop(seat, None)
+            log.exception("game %s: the hint failed", game_id)
+            raise Refused(503, _("no hint can be given now; try again in a moment")) from e
+        return {**advice, "actions": number}
 
     # ----------------------------------------------------------------- acting
 

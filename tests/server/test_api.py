@@ -233,3 +233,26 @@ def test_bots_are_listed_and_seated_under_the_names_players_use(server: Server) 
         g = create(c, "classic", [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:easy"},
                                   {"kind": "bot", "bot": "greedy", "name": "Gus"}])
         assert [s["name"] for s in g["seats"]] == [None, "Easy bot", "Gus"]
+        assert bots["ismcts:expert"] == "Expert bot"
+
+
+def test_a_hint_is_the_expert_bots_move_for_your_decision_and_only_yours(server: Server) -> None:
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2)
+        hint = f"/api/games/{g['id']}/seats/{{seat}}/hint"
+        first = c.post(hint.format(seat=0), headers={"x-seat-token": g["seats"][0]["token"]})
+        assert first.status_code == 200, first.text
+        advice = first.json()
+        view = c.get(f"/api/games/{g['id']}", params={"seat": 0},
+                     headers={"x-seat-token": g["seats"][0]["token"]}).json()["view"]
+        assert advice["action"] in view["legal_actions"] and 0.0 <= advice["win_chance"] <= 1.0
+        assert advice["level"] == "expert" and advice["actions"] == 0
+        again = c.post(hint.format(seat=0), headers={"x-seat-token": g["seats"][0]["token"]}).json()
+        assert again == advice                                      # one search a position
+        assert c.post(hint.format(seat=0), headers={"x-seat-token": "wrong"}).status_code == 403
+        refused = c.post(hint.format(seat=1), headers={"x-seat-token": g["seats"][1]["token"]})
+        assert refused.status_code == 409 and "seat 0 decides now" in refused.json()["detail"]
+        assert c.post(hint.format(seat=7), headers={"x-seat-token": "x"}).status_code == 422
+        assert act(c, g, 0, advice["action"]).status_code == 200
+        moved = c.post(hint.format(seat=1), headers={"x-seat-token": g["seats"][1]["token"]}).json()
+        assert moved["actions"] == 1 and moved["seat"] == 1

@@ -200,6 +200,20 @@ def test_two_browsers_as_two_seats_see_each_others_moves_live(server: Server, br
     assert "bob takes" in ann.inner_text("#log")
 
 
+def test_a_hint_names_the_expert_bots_move_and_its_win_chance_on_your_turn_only(server: Server,
+                                                                               browser: Browser) -> None:
+    g = _two_humans(server)
+    ann, bob = open_page(browser, g["seats"][0]["link"]), open_page(browser, g["seats"][1]["link"])
+    assert ann.is_visible("#hint") and not bob.is_visible("#hint")
+    ann.click("#hint")
+    ann.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint: ')")
+    text = ann.inner_text("#hint-text")
+    assert "ann (you) " in text and "estimated chance of winning" in text, text
+    take_by_clicks(ann)
+    assert ann.inner_text("#hint-text") == "" and not ann.is_visible("#hint")
+    assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
+
+
 def test_a_reload_mid_game_rejoins_the_seat_where_it_was(server: Server, browser: Browser) -> None:
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human"}, {"kind": "human"}], seed=6)

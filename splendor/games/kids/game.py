@@ -100,7 +100,6 @@ class KidsGame(Game):
     palette = PALETTE
     tokens_per_colour: ClassVar[dict[int, int]] = {2: 3, 3: 5, 4: 7}
     gold_coins = 7
-    playout_depth = 30          # a race of about 9 turns a traveler: playouts mostly reach the Palace
 
     board: Board
     side_refs: list[Any]
@@ -196,29 +195,13 @@ class KidsGame(Game):
         self._winners = []
 
     def _index_board(self) -> None:
-        """Lookups derived from the board, shared by clones: roads by space and number, and each space's cheapest
-        cost to the Palace (a village counts 2 less, a city 1 less) for ``progress``."""
+        """Lookups derived from the board, shared by clones: the roads by the space they leave and by number."""
         self._roads_from: dict[str, list[Road]] = {sid: self.board.roads_from(sid) for sid in self.board.spaces}
         self._road_by_number = {r.number: r for r in self.board.roads}
-        discount = {"village": 2.0, "city": 1.0}
-        dist: dict[str, float] = {}
-        for sid in sorted(self.board.spaces, key=lambda k: self.board.spaces[k].y):   # the Palace side first
-            dist[sid] = 0.0 if sid == self.board.palace else min(
-                (len(r.cost) - discount.get(self.board.spaces[r.end].kind, 0.0) + dist[r.end]
-                 for r in self._roads_from[sid]), default=99.0)
-        self._distance = dist
-        moves: dict[str, int] = {}
-        self._next_road: dict[str, Road] = {}
-        for sid in sorted(self.board.spaces, key=lambda k: self.board.spaces[k].y):
-            if sid == self.board.palace:
-                moves[sid] = 0
-                continue
-            best = min(self._roads_from[sid], key=lambda r: len(r.cost) - discount.get(
-                self.board.spaces[r.end].kind, 0.0) + dist[r.end])
-            self._next_road[sid] = best
-            extra = 0 if self.board.spaces[best.end].kind == "village" else 1
-            moves[sid] = extra + moves[best.end]
-        self._moves = moves
+
+    def roads_from(self, space: str) -> list[Road]:
+        """The roads leaving ``space``, in road-number order."""
+        return self._roads_from[space]
 
     # ----------------------------------------------------------------- protocol
 
@@ -297,7 +280,7 @@ class KidsGame(Game):
         if self.space[seat] == self.board.palace:
             return []
         get = ACTIONS.get
-        acts = self._take_actions()
+        acts = self.take_actions()
         purse, active = self.purse[seat], self.active[seat]
         for road in self._roads_from[self.space[seat]]:
             for code in payments(road.cost, purse, active, purse[TREASURE]):
@@ -305,7 +288,7 @@ class KidsGame(Game):
         acts.sort(key=lambda a: a.index)
         return acts
 
-    def _take_actions(self) -> list[Action]:
+    def take_actions(self) -> list[Action]:
         """The ways to take resources this turn (three colours, two of one colour, a gold coin)."""
         sup = self.supply
         avail = sum(1 << c for c in range(RESOURCE_COUNT) if sup[c])
@@ -710,98 +693,6 @@ class KidsGame(Game):
         game: Game = g
         return game
 
-    def playout_action(self, rng: random.Random) -> Action:
-        """Move along the road that gets closest to the Palace when you can pay it (nine times in ten); else
-        take the tokens the next road of the cheapest route needs. Only the chosen road's one payment is built,
-        which makes the search about twice as fast as listing every legal action."""
-        seat = self.seat
-        if self.phase == "action" and self.space[seat] != self.board.palace:
-            purse, active = self.purse[seat], self.active[seat]
-            if rng.random() < 0.9:
-                road = self._nearest_affordable_road(seat, rng)
-                if road is not None:
-                    return ACTIONS.get("move", road.number, self._plain_payment(road, purse, active))
-            takes = self._take_actions()
-            if takes:
-                need = self._needs(seat)
-                return max(takes, key=lambda a: self._take_value(a, need) + rng.random() * 0.3)
-        legal = self.legal_actions()
-        if self.phase in ("return", "drought"):
-            need = self._needs(self.pending[0][1])
-            return min(legal, key=lambda a: (need[a.args[0]] if a.args[0] < RESOURCE_COUNT else 5)
-                       + rng.random() * 0.3)
-        return legal[rng.randrange(len(legal))]
-
-    @staticmethod
-    def _plain_payment(road: Road, purse: list[int], active: list[int]) -> int:
-        """The payment code of a road this traveler can pay: tokens of each colour first, then City tiles,
-        then gold coins, then treasure."""
-        pay = [0] * 12
-        wild = 0
-        for c, n in banner_counts(road.cost):
-            t = min(n, purse[c])
-            k = min(n - t, active[c])
-            pay[c], pay[5 + c] = t, k
-            wild += n - t - k
-        pay[10] = min(wild, purse[GOLD])
-        pay[11] = wild - pay[10]
-        return PAYMENT_CODE[tuple(pay)]
-
-    def _nearest_affordable_road(self, seat: int, rng: random.Random) -> Road | None:
-        """Of the roads this traveler can pay now, one whose end is nearest the Palace (ties at random)."""
-        purse, active = self.purse[seat], self.active[seat]
-        wild = purse[GOLD] + purse[TREASURE]
-        dist = self._distance
-        best, best_key = None, (float("inf"), 0.0)
-        for road in self._roads_from[self.space[seat]]:
-            short = 0
-            for c, n in banner_counts(road.cost):
-                short += max(0, n - purse[c] - active[c])
-            if short <= wild:
-                key = (dist[road.end], rng.random())
-                if key < best_key:
-                    best, best_key = road, key
-        return best
-
-    def _needs(self, seat: int) -> list[int]:
-        """What the next road of the cheapest route still asks of this traveler, per resource colour."""
-        road = self._next_road.get(self.space[seat])
-        need = [0] * RESOURCE_COUNT
-        if road is not None:
-            for c in road.cost:
-                need[c] += 1
-            for c in range(RESOURCE_COUNT):
-                need[c] = max(0, need[c] - self.purse[seat][c] - self.active[seat][c])
-        return need
-
-    @staticmethod
-    def _take_value(action: Action, need: list[int]) -> float:
-        """The resources a take brings toward ``need``, plus a little for each resource."""
-        kind, args = action.kind, action.args
-        if kind == "take":
-            return sum(1 for c in args if need[c]) + 0.1 * len(args)
-        if kind == "take2":
-            return min(2, need[args[0]]) + 0.2
-        return 0.9 if any(need) else 0.1            # a gold coin
-
-    def progress(self) -> list[float]:
-        """Minus the estimated turns a traveler still needs to reach the Palace, times 2.5 (so one turn weighs
-        about what a couple of points do in the card games). A turn of taking brings about 2.5 resources;
-        the resources already held (tokens and active City tiles) count toward the cheapest remaining cost;
-        each move is a turn, and a village on the way gives one back (already in the distance)."""
-        out = []
-        for s in range(self.players):
-            space = self.space[s]
-            if space == self.board.palace:
-                out.append(2.5 * (10.0 - 0.01 * self.turns))
-                continue
-            cost = self._distance[space]
-            moves = self._moves[space]
-            held = sum(self.purse[s]) + sum(self.active[s])
-            turns = moves + max(0.0, cost - held) / 2.5
-            out.append(-2.5 * turns)
-        return out
-
     # ----------------------------------------------------------------- views and state
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -896,7 +787,6 @@ class KidsGame(Game):
         o: Any = other
         o.board, o.side_refs = self.board, self.side_refs
         o._roads_from, o._road_by_number = self._roads_from, self._road_by_number
-        o._distance, o._moves, o._next_road = self._distance, self._moves, self._next_road
         for k in self._SCALARS:
             setattr(o, k, getattr(self, k))
         o.supply = self.supply[:]

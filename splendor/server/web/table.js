@@ -249,7 +249,31 @@ export function render() {
   document.body.dataset.actions = state.payload.actions;
   document.body.dataset.over = state.payload.view.is_over;
   document.getElementById("command").hidden = !(mode === "play" && c.mine);
+  document.getElementById("hint-box").hidden = !(mode === "play" && c.mine);
+  if (state.hint && state.hint.at !== state.payload.actions) {
+    state.hint = null;
+    document.getElementById("hint-text").textContent = "";
+  }
   document.getElementById("command-text").placeholder = t("e.g. {example}", { example: EXAMPLES[c.game] });
+}
+
+// A hint: what the expert bot would play in your decision now, and its estimated chance of winning. The server
+// searches a position once, so asking again answers at once.
+async function askHint() {
+  const box = document.getElementById("hint-text");
+  const at = state.payload.actions;
+  state.hint = { at };
+  box.textContent = t("The expert bot is thinking…");
+  try {
+    const advice = await api(`/api/games/${gameId}/seats/${seat}/hint`, { method: "POST",
+      headers: { "x-seat-token": token } });
+    if (!state.hint || state.hint.at !== at) return;          // the game moved on meanwhile: the hint is stale
+    box.textContent = t("Hint: {move} (estimated chance of winning: {chance}%)", {
+      move: describe(state.payload.game, advice.action, null, seatName, seat),
+      chance: Math.round(advice.win_chance * 100) });
+  } catch (e) {
+    if (state.hint && state.hint.at === at) box.textContent = t("No hint: {reason}", { reason: e.message });
+  }
 }
 
 function connect() {
@@ -294,6 +318,7 @@ document.getElementById("sound-on").addEventListener("change", (event) => {
   localStorage.setItem(SOUND_KEY, event.target.checked ? "on" : "off");
 });
 
+document.getElementById("hint").addEventListener("click", askHint);
 document.getElementById("command").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = document.getElementById("command-text");
