@@ -44,17 +44,33 @@ same round and share the win, so the lower levels are set further apart (with 40
 outright in 31 of 60 games and hard beat medium in 27, the rest mostly shared)."""
 
 
-COMPILED_LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 60000, "expert": 60000}
+COMPILED_LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 60000, "expert": 110000}
 """Iterations per decision when the search runs in compiled code: hard spends the compiled engine's speed on 24
 times the iterations, still under one second a move (docs/bots.md); easy and medium keep their budgets, so
 they stay the gentle opponents they were."""
 
-COMPILED_GAME_LEVELS: dict[str, dict[str, int]] = {"kids": {"easy": 10, "medium": 60, "hard": 20000}}
+COMPILED_GAME_LEVELS: dict[str, dict[str, int]] = {"kids": {"easy": 10, "medium": 60, "hard": 20000, "expert": 60000}}
 """A game's own compiled budgets: Kids' playouts are longer (to the Palace), so hard spends ten times its Python
 budget rather than 24."""
 
-EXPERT_DEPTH: dict[str, int] = {"classic": 8, "pokemon": 8}
-"""The expert level's playout depth where it differs from the game's own (``splendor.bots.playout``)."""
+@dataclass(frozen=True)
+class ExpertSearch:
+    """How the expert level searches a game, where it differs from the other levels: its playout depth (None:
+    the game's own, ``splendor.bots.playout``), its exploration constant, and whether it scores positions with
+    the evaluation learned by self-play (``splendor.bots.training``) instead of the hand-made ``progress``."""
+
+    depth: int | None = None
+    exploration: float = 3.0
+    learned: bool = False
+
+
+EXPERT: dict[str, ExpertSearch] = {
+    "classic": ExpertSearch(exploration=1.5, learned=True),
+    "pokemon": ExpertSearch(exploration=1.5, learned=True),
+    "kids": ExpertSearch(depth=60, exploration=1.5),
+}
+"""The expert level's search by game (docs/bots.md: what each choice won in matches at equal time). Kids has
+no learned evaluation: its playouts run to the Palace twice as far, and explore less."""
 
 ENGINES = ("auto", "compiled", "reference")
 """Where the search runs: ``compiled`` when it can (``auto``), or by force either way (for comparisons)."""
@@ -316,14 +332,15 @@ class SearchBot:
         evaluator = self.evaluator
         assert isinstance(evaluator, PlayoutEvaluator)
         depth = playout_for(game.name).depth if evaluator.depth is None else evaluator.depth
-        weights = module.NO_WEIGHTS
-        if self.level == "expert":
-            depth = EXPERT_DEPTH.get(game.name, depth)
-            weights = learned_weights(game.name)
+        weights, exploration = module.NO_WEIGHTS, self.exploration
+        expert = EXPERT.get(game.name) if self.level == "expert" else None
+        if expert is not None:
+            depth = expert.depth if expert.depth is not None else depth
+            exploration = expert.exploration
+            weights = learned_weights(game.name) if expert.learned else weights
         left = None if self.seconds is None else max(0.0, start + self.seconds - time.perf_counter())
         found, done = module.search(game, decision.seat, rng.getrandbits(63), limit, left,
-                                    exploration=self.exploration, depth=depth, scale=evaluator.scale,
-                                    weights=weights)
+                                    exploration=exploration, depth=depth, scale=evaluator.scale, weights=weights)
         stats = []
         for action in decision.legal:
             visits, value = found.get(action.index, (0, 0.0))
