@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,16 @@ def test_play_explains_illegal_and_malformed_input_and_asks_again() -> None:
     assert "greedy 1 (seat 1):" in text
     assert "Game left after" in text
     assert "Traceback" not in out.stdout + out.stderr
+
+
+def test_hint_in_the_terminal_is_the_expert_bots_move_for_you() -> None:
+    out = run("play", "--seats", "human,greedy", "--seed", "3", stdin="hint\nquit\n\n")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    said = re.search(r"The expert bot would play (.+?) \(estimated chance of winning (\d+)%\)", text)
+    assert said is not None, text
+    game = splendor.new_game("classic", players=2, seed=3)
+    assert said.group(1) in [a.text for a in game.legal_actions()] and 0 <= int(said.group(2)) <= 100
 
 
 def test_play_against_bots_to_the_end_and_save_the_record(tmp_path: Path) -> None:

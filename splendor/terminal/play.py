@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 from splendor.bots.base import Bot, decide, make_bot
+from splendor.bots.hint import hint
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.i18n import SOURCE_LANGUAGE, Listing, Message, N_, _, translate
@@ -156,7 +157,14 @@ def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable
             raise Quit
         if command == "help":
             console.print(help_text(game.name, language), markup=False)
-            console.print(say(_("Other commands: moves (list legal actions), board (draw the table again), quit.")))
+            console.print(say(_("Other commands: moves (list legal actions), hint (the expert bot's advice), "
+                                "board (draw the table again), quit.")))
+            continue
+        if command == "hint":
+            advice = hint(game, seed=seed * 16 + seat)
+            console.print(say(_("The expert bot would play {action} (estimated chance of winning {chance}%).",
+                                action=advice["action"], chance=round(100 * advice["win_chance"]))),
+                          markup=False, highlight=False)
             continue
         if command in ("moves", "legal"):
             console.print(say(_("Legal now:")) + " " + " | ".join(a.text for a in game.legal_actions()), markup=False)
