@@ -130,6 +130,20 @@ def open_lobby(browser: Browser, server: Server) -> Page:
     return page
 
 
+def test_the_lobby_seats_the_expert_bot_and_it_answers_a_move(server: Server, browser: Browser) -> None:
+    page = open_lobby(browser, server)
+    assert "Expert bot" in page.inner_text("[data-seat-kind='1']")
+    page.select_option("[data-seat-kind='1']", "ismcts:expert")
+    page.click("#create")
+    page.wait_for_url("**/play/**")
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    assert "Expert bot" in page.inner_text("[data-seat='1']")
+    take_by_clicks(page)
+    wait_past(page, 1, timeout=60)                          # the expert's reply
+    assert "Expert bot" in page.inner_text("#log") and my_turn(page)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_a_pokemon_evolution_is_offered_and_made_by_a_click(server: Server, browser: Browser) -> None:
     game = splendor.new_game("pokemon", players=2, seed=0)
     bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
