@@ -1,0 +1,164 @@
+"""The expert level: its learned evaluation's features, the training that fits it, the shipped weights, and the
+level as bots, hints and the command line use it."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import splendor
+import splendor.compiled as compiled
+from splendor.bots import decision_for, make_bot
+from splendor.bots import market_value as mv, training
+from splendor.bots.hint import HINT_LEVEL, hint
+from splendor.bots.search import COMPILED_LEVELS, EXPERT, LEVELS, SearchBot, learned_weights
+from tests.market_positions import give_card, give_reserved, give_tokens
+from tests.playouts import playout, random_game
+
+
+def features(game: splendor.Game, seat: int) -> dict[str, float]:
+    out = np.zeros(mv.FEATURE_COUNT)
+    mv.features_into(compiled.from_reference(game).state, seat, out)
+    return dict(zip(mv.FEATURES, out.tolist()))
+
+
+def test_the_features_say_what_a_seat_has() -> None:
+    g = splendor.new_game("classic", players=2, seed=3)
+    cheap = next(c.id for c in g.cards if c.row == 0 and c.points == 1)       # type: ignore[attr-defined]
+    dear = next(c.id for c in g.cards if c.row == 2 and c.points == 5)        # type: ignore[attr-defined]
+    give_card(g, 0, cheap)                                                   # type: ignore[arg-type]
+    give_reserved(g, 0, dear)                                                # type: ignore[arg-type]
+    give_tokens(g, 0, white=2, gold=1)                                       # type: ignore[arg-type]
+    f0, f1 = features(g, 0), features(g, 1)
+    assert (f0["points"], f0["bonuses"], f0["bonus_breadth"]) == (1, 1, 1)
+    assert (f0["tokens"], f0["wild"], f0["reserved"]) == (2, 1, 1)
+    card, bon, tok = g.cards[dear], g.bonuses[0], g.tokens[0]                 # type: ignore[attr-defined]
+    short = max(0, sum(max(0, card.cost[c] - bon[c] - tok[c]) for c in range(5)) - tok[5])
+    assert f0["near_reserved"] == pytest.approx((card.points + 1) / (1 + short))
+    assert f0["to_move"] == 1 and f1["to_move"] == 0
+    assert (f1["points"], f1["bonuses"], f1["reserved"], f1["near_reserved"]) == (0, 0, 0, 0)
+    assert f0["nobles"] >= f1["nobles"] > 0
+
+
+@pytest.mark.parametrize("name", ["classic", "pokemon"])
+def test_a_card_the_seat_can_buy_counts_its_points_as_ready(name: str) -> None:
+    for seed in range(4):
+        for g in playout(random_game(name, 2, seed), random.Random(seed)):
+            if g.is_over or g.phase != 0:                                     # type: ignore[attr-defined]
+                continue
+            seat = g.current_player
+            buys = [a for a in g.legal_actions() if a.kind in ("buy", "buy_reserved")]
+            best = max((g.cards[g.rows[a.args[0]][a.args[1]] if a.kind == "buy"  # type: ignore[attr-defined]
+                               else g.reserved[seat][a.args[0]]].points for a in buys), default=0)  # type: ignore[attr-defined]
+            assert features(g, seat)["ready_points"] == best                  # type: ignore[arg-type]
+
+
+def test_the_learned_progress_is_the_weighted_sum_early_and_late() -> None:
+    g = splendor.new_game("classic", players=2, seed=1)
+    g.apply("take w b g")
+    state = compiled.from_reference(g).state
+    weights = np.zeros((2, mv.FEATURE_COUNT))
+    weights[0, mv.FEATURES.index("tokens")] = 2.0
+    weights[1, mv.FEATURES.index("tokens")] = 100.0                  # stage 0: nobody has points yet
+    assert mv.learned_progress(state, 0, weights, np.zeros(mv.FEATURE_COUNT)) == pytest.approx(6.0)
+    assert mv.stage(state) == 0.0
+
+
+def test_the_fit_recovers_a_known_evaluation() -> None:
+    rng = np.random.default_rng(1)
+    truth = rng.normal(size=(2, mv.FEATURE_COUNT))
+    data = training.Positions()
+    for _ in range(4000):
+        a, b = rng.normal(size=mv.FEATURE_COUNT), rng.normal(size=mv.FEATURE_COUNT)
+        t = float(rng.random())
+        z = float(((truth[0] + truth[1] * t) * (a - b)).sum())
+        data.first.append(a)
+        data.second.append(b)
+        data.stages.append(t)
+        data.labels.append(float(rng.random() < 1 / (1 + np.exp(-z))))
+    fitted = training.fit(data, l2=0.1)
+    assert np.corrcoef(fitted.ravel(), truth.ravel())[0, 1] > 0.95
+    assert training.log_loss(data, fitted) < training.log_loss(data, np.zeros_like(fitted)) - 0.2
+
+
+def test_self_play_is_a_pure_function_of_its_seed() -> None:
+    searcher = {"iterations": 30, "depth": 4}
+    first, second = training.Positions(), training.Positions()
+    assert training.play("classic", 5, (searcher, searcher), 2, first) == \
+        training.play("classic", 5, (searcher, searcher), 2, second)
+    assert len(first) > 10 and np.array_equal(np.array(first.first), np.array(second.first))
+    assert set(first.labels) <= {0.0, 0.5, 1.0} and len(set(first.labels)) == 1
+
+
+@pytest.mark.parametrize("name", ["classic", "pokemon"])
+def test_the_shipped_weights_load_and_belong_to_these_features(name: str) -> None:
+    weights = training.load_weights(name)
+    assert weights is not None and weights.shape == (2, mv.FEATURE_COUNT)
+    data = json.loads((training.WEIGHTS_DIR / f"{name}.json").read_text())
+    assert data["game"] == name and data["curve"] and data["trained"]["seed"] == 1
+    assert learned_weights(name) is learned_weights(name)            # loaded once
+
+
+def test_weights_of_other_features_or_shapes_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(training, "WEIGHTS_DIR", tmp_path)
+    assert training.load_weights("classic") is None
+    (tmp_path / "classic.json").write_text(json.dumps({"features": ["points"], "weights": [[1], [2]]}))
+    with pytest.raises(ValueError, match="other features"):
+        training.load_weights("classic")
+    (tmp_path / "classic.json").write_text(json.dumps({"features": list(mv.FEATURES), "weights": [[1, 2]]}))
+    with pytest.raises(ValueError, match=r"\(2, 12\) array"):
+        training.load_weights("classic")
+    with pytest.raises(ValueError, match="trained for classic, pokemon"):
+        training.train("kids")
+
+
+def test_the_train_command_writes_weights_and_their_curve(tmp_path: Path) -> None:
+    out = tmp_path / "w.json"
+    done = subprocess.run([sys.executable, "-m", "splendor", "train", "--game", "classic", "--generations", "1",
+                           "--games", "2", "--iterations", "20", "--match-games", "2", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    assert np.array(data["weights"]).shape == (2, mv.FEATURE_COUNT) and len(data["curve"]) == 1
+    assert data["curve"][0]["games"] == 2
+    refused = subprocess.run([sys.executable, "-m", "splendor", "train", "--game", "kids"], capture_output=True,
+                             text=True, timeout=120)
+    assert refused.returncode != 0 and "trained for classic, pokemon" in refused.stderr
+
+
+def test_expert_is_the_top_level_and_searches_with_its_own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert list(LEVELS)[-1] == "expert" and COMPILED_LEVELS["expert"] > COMPILED_LEVELS["hard"]
+    assert EXPERT["classic"].learned and not EXPERT["kids"].learned
+    assert make_bot("ismcts:expert").name == "ismcts:expert" and HINT_LEVEL == "expert"
+    seen: list[tuple[float, int]] = []
+    from splendor.bots import compiled_search
+
+    real = compiled_search.search
+
+    def spy(game: splendor.Game, seat: int, seed: int, iterations: int, *args: object, **kw: object) -> object:
+        seen.append((kw["exploration"], kw["weights"].shape[0]))          # type: ignore[union-attr]
+        return real(game, seat, seed, iterations, *args, **kw)           # type: ignore[arg-type]
+
+    monkeypatch.setattr(compiled_search, "search", spy)
+    g = splendor.new_game("classic", players=2, seed=2)
+    SearchBot(seed=1, level="expert", iterations=50).search(decision_for(g))
+    SearchBot(seed=1, level="hard", iterations=50).search(decision_for(g))
+    assert seen == [(EXPERT["classic"].exploration, 2), (3.0, 0)]
+
+
+@pytest.mark.parametrize("name", ["classic", "pokemon", "kids"])
+def test_expert_plays_every_game_to_its_end_and_hints_with_its_level(name: str) -> None:
+    g = random_game(name, 2, 4)
+    bot = SearchBot(seed=2, level="expert", iterations=40)
+    while not g.is_over:
+        decision = decision_for(g)
+        g.apply(bot.choose(decision))
+    fresh = random_game(name, 2, 5)
+    advice = hint(fresh, iterations=60)
+    assert advice["level"] == "expert" and advice["action"] in [a.text for a in fresh.legal_actions()]
