@@ -17,7 +17,7 @@ import splendor.compiled as compiled
 from splendor.bots import decision_for, make_bot
 from splendor.bots import compiled_kids as ck, compiled_market as cs, kids_playout, market_playout
 from splendor.bots.hint import hint
-from splendor.bots.search import COMPILED_LEVELS, SearchBot
+from splendor.bots.search import COMPILED_GAME_LEVELS, COMPILED_LEVELS, SearchBot
 from splendor.compiled import kids as kids_kernel, market as m
 from splendor.core.game import Game
 from tests.playouts import playout, random_game
@@ -144,6 +144,7 @@ def test_the_compiled_search_is_reproducible_and_sees_only_its_seat(name: str) -
 def test_the_levels_spend_the_compiled_budget_there(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(COMPILED_LEVELS, "hard", 700)
     monkeypatch.setitem(COMPILED_LEVELS, "expert", 700)
+    monkeypatch.setitem(COMPILED_GAME_LEVELS, "pokemon", {"expert": 700})
     g = splendor.new_game("pokemon", players=2, seed=1)
     assert SearchBot(seed=1, level="hard").search(decision_for(g)).iterations == 700
     assert SearchBot(seed=1, level="hard", engine="reference").search(decision_for(g)).iterations == 2500
