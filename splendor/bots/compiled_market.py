@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from splendor.bots.compiled_values import leads_into, result_into
-from splendor.bots.market_value import FEATURE_COUNT, learned_progress
+from splendor.bots.market_value import learned_progress
 from splendor.compiled import market as m
 from splendor.compiled.rng import below, shuffle, uniform
 
@@ -172,17 +172,16 @@ def progress(s: np.ndarray, seat: int, bonus_weight: float, token_weight: float)
 
 @njit(cache=True)
 def values_into(s: np.ndarray, out: np.ndarray, scale: float, bonus_weight: float, token_weight: float,
-                weights: np.ndarray) -> None:
+                weights: np.ndarray, scratch: np.ndarray) -> None:
     """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead;
-    the progress is the learned one (``market_value``) when ``weights`` has its two rows, else the hand-made
-    one."""
+    the progress is the learned one (``market_value``, its features written into ``scratch``) when ``weights``
+    has its two rows, else the hand-made one."""
     players = s[m.PLAYERS]
     if s[m.PHASE] == m.OVER:
         result_into(s[m.WINNERS: m.WINNERS + s[m.WINNERS_N]], players, out)
         return
     estimate = np.empty(players, dtype=np.float64)
     if weights.shape[0] == 2:
-        scratch = np.empty(FEATURE_COUNT, dtype=np.float64)
         for p in range(players):
             estimate[p] = learned_progress(s, p, weights, scratch)
         leads_into(estimate, players, 1.0, out)

@@ -17,11 +17,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from splendor.bots import compiled_kids as kd, compiled_market as mk
+from splendor.bots.market_value import FEATURE_COUNT
 from splendor.compiled import kids as k, market as m
 from splendor.core.game import Game
 from splendor.games.kids.notation import RESOURCE_COUNT
@@ -86,6 +88,7 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
     need = np.zeros(RESOURCE_COUNT, dtype=np.int64)
     pay = np.zeros(12, dtype=np.int64)
     values = np.zeros(m.MAX_SEATS, dtype=np.float64)
+    features = np.zeros(FEATURE_COUNT, dtype=np.float64)
     path = np.empty(512, dtype=np.int64)
     kind = 0 if kids else root[m.KIND]
     for _ in range(iterations):
@@ -155,7 +158,7 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
         if kids:
             kd.values_into(g, values, scale, distance, moves)
         else:
-            mk.values_into(g, values, scale, bonus_weight, token_weight, weights)
+            mk.values_into(g, values, scale, bonus_weight, token_weight, weights, features)
         for i in range(length):
             visits[path[i]] += 1
             totals[path[i]] += values[node_seat[path[i]]]
@@ -213,12 +216,12 @@ NO_WEIGHTS = np.zeros((0, 0), dtype=np.float64)
 """No learned weights: the market games are scored with the hand-made progress."""
 
 
-def route_tables(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def route_tables(game: Game, fast: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The arrays the Kids search needs of a game's board: each space's distance, moves and next road to the
-    Palace (``compiled_kids.Route``)."""
+    Palace (``compiled_kids.Route``). ``fast`` is the game already converted (``from_reference``), if it is."""
     from splendor.compiled import from_reference
 
-    fast = from_reference(game)
+    fast = from_reference(game) if fast is None else fast
     route = kd.Route(game, fast._kernel.tables(fast.state, fast.options))
     return route.distance, route.moves, route.next_road
 
@@ -262,6 +265,6 @@ def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | N
 
     fast = from_reference(game)
     kids = game.name == "kids"
-    route = route_tables(game) if kids else None
+    route = route_tables(game, fast) if kids else None
     return search_state(fast.state, seat, kids, seed, iterations, seconds, exploration, depth, scale,
                         bonus_weight, token_weight, weights, route)

@@ -49,11 +49,14 @@ COMPILED_LEVELS: dict[str, int] = {"easy": 40, "medium": 250, "hard": 60000, "ex
 times the iterations, still under one second a move (docs/bots.md); easy and medium keep their budgets, so
 they stay the gentle opponents they were."""
 
-COMPILED_GAME_LEVELS: dict[str, dict[str, int]] = {"kids": {"easy": 10, "medium": 60, "hard": 20000, "expert": 60000},
-                                                    "pokemon": {"expert": 90000}}
+COMPILED_GAME_LEVELS: dict[str, dict[str, int]] = {
+    "kids": {"easy": 10, "medium": 60, "hard": 20000, "expert": 60000},
+    "pokemon": {"expert": 90000},
+}
 """A game's own compiled budgets: Kids' playouts are longer (to the Palace), so hard spends ten times its Python
 budget rather than 24; a Pokémon iteration costs about a fifth more than a classic one, so expert spends fewer
 there to stay under a second a move."""
+
 
 @dataclass(frozen=True)
 class ExpertSearch:

@@ -294,10 +294,9 @@ class GameManager:
             known = live.hints[seat] = (number, task)
         try:
             advice = await asyncio.shield(known[1])
-        except asyncio.CancelledError:
-            raise
         except Exception as e:                                      # noqa: BLE001 - said, never lost silently
-            live.hints.pop(seat, None)
+            if live.hints.get(seat) is known:                   # asked again later, not for a newer position
+                del live.hints[seat]
             log.exception("game %s: the hint failed", game_id)
             raise Refused(503, _("no hint can be given now; try again in a moment")) from e
         return {**advice, "actions": number}
