@@ -449,6 +449,11 @@ def serve(
     allow_chosen_seeds: Annotated[bool, typer.Option(help="Let games with two or more people be created with a "
                                                           "chosen seed (for a private server or tests: the "
                                                           "creator then knows every deck)")] = False,
+    lease_seconds: Annotated[float, typer.Option(min=1.0, max=600.0, help="With several processes on one "
+                                                                        "PostgreSQL: how long a process's hold on "
+                                                                        "a game's bots lasts unless renewed (a "
+                                                                        "dead process's bots are taken over "
+                                                                        "after about this long)")] = 10.0,
 ) -> None:
     """Run the game server: HTTP + WebSocket API, games kept in the store and resumed after a restart."""
     import logging
@@ -463,7 +468,8 @@ def serve(
     settings = Settings(database_url=database_url, requests_per_second=requests_per_second,
                         request_burst=request_burst, max_body_bytes=max_body, games_per_client=games_per_client,
                         write_retry_seconds=write_retry_seconds, allow_chosen_seeds=allow_chosen_seeds,
-                        bot_pause_seconds=bot_pause,
+                        bot_pause_seconds=bot_pause, lease_seconds=lease_seconds,
+                        sweep_seconds=min(2.0, lease_seconds / 3),
                         messages_per_second=messages_per_second, message_burst=max(1, int(3 * messages_per_second)),
                         **extra)
     console.print(f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "

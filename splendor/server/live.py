@@ -1,6 +1,13 @@
 """Live games: each in memory with a lock, its seats, its watchers; every accepted action is committed to the
 store before anyone hears of it, and bots think in worker processes.
 
+The store is the one truth. On PostgreSQL any number of server processes share it: an action is accepted by the
+store's primary key (game, action number), so of two racing actions sent to two processes exactly one is
+committed; each process brings the games it holds up to date from the store before it judges an action or
+answers a view, and hears the others' changes through the store's change feed (``LISTEN/NOTIFY``) to push them
+to its watchers; a game's bots are moved by the one process holding its lease, taken over when that process
+dies. SQLite is served by one process, which is then the only writer.
+
 Nothing a client does can stall another: pushes go through each watcher's own bounded queue, bot decisions are
 served fairly across clients, a failed write is retried and then refused with a 503 (the game stays as it was,
 and a bot tries again later), and finished games are read back into a bounded cache only.
@@ -9,6 +16,8 @@ and a bot tries again later), and finished games are read back into a bounded ca
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import json
 import logging
 import time
@@ -30,7 +39,9 @@ from splendor.bots.base import bot_display_name
 from splendor.server.bots import SERVER_BOTS, BotPool, bot_seed
 from splendor.server.settings import Settings
 from splendor.server.watchers import TOO_SLOW, Watcher
+from splendor.store.changes import ChangeFeed, shared
 from splendor.store.games import GameStore, SeatInfo, StoredGame
+from splendor.store.leases import BotLeases
 from splendor.store.pokedex import Pokedex, check_profile_name
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
 
@@ -87,36 +98,138 @@ def _log_entry(number: int, before: Game, action: Action, after: Game) -> dict[s
             "details": before.public_details(action, after)}
 
 
+def client_key(client: str) -> str:
+    """What the store keeps of a client's address to count its games: a hash, not the address."""
+    return hashlib.sha256(client.encode("utf-8")).hexdigest()[:32]
+
+
 class GameManager:
-    """Every live game of the server, and the one path by which an action is accepted."""
+    """The games this process holds, and the one path by which an action is accepted."""
 
     def __init__(self, games: GameStore, pokedex: Pokedex, settings: Settings) -> None:
         self.store = games
         self.pokedex = pokedex
         self.settings = settings
-        self.live: dict[str, LiveGame] = {}                    # unfinished games
+        self.live: dict[str, LiveGame] = {}                    # unfinished games this process holds
         self.finished: OrderedDict[str, LiveGame] = OrderedDict()   # finished ones, most recently seen last
         self.bots = BotPool(settings.bot_workers)
+        self.instance = uuid.uuid4().hex
+        """This process's name in the store (the holder of its bot leases)."""
+        self.shared = shared(games.store.engine)
+        self.leases = BotLeases(games.store, self.instance, settings.lease_seconds)
+        self.feed = ChangeFeed(games.store.engine, self._heard, self._resync) if self.shared else None
         self._closing = False
+        self._chores: list[asyncio.Task[None]] = []
 
     # ----------------------------------------------------------------- life cycle
 
     async def start(self) -> None:
-        """Resume every unfinished game from its record, bots included."""
-        stored = await asyncio.to_thread(self.store.unfinished)
-        for s in stored:
-            self.live[s.id] = self._rebuild(s)
-        log.info("resumed %d unfinished game(s)", len(stored))
-        asyncio.get_running_loop().create_task(self.bots.warm())
-        for live in self.live.values():
-            self._schedule_bot(live)
+        """Start listening to the other processes (PostgreSQL), keeping this process's bot leases, and sweeping
+        for bots nobody moves: the unfinished games between bots resume from their records, those of a process
+        that died are taken over. Games waiting for people are read when someone asks for them."""
+        if not self.shared:                                    # the only process of its store: no lease is alive
+            await asyncio.to_thread(self.leases.release_all_holders)
+        loop = asyncio.get_running_loop()
+        loop.create_task(self.bots.warm())
+        if self.feed is not None:
+            self.feed.start()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.feed.listening.wait(), 10)
+        self._chores = [loop.create_task(self._every(self.settings.lease_seconds / 3, self._renew_leases)),
+                        loop.create_task(self._every(self.settings.sweep_seconds, self._sweep_bots))]
+        await self._sweep_bots()
 
     async def stop(self) -> None:
         self._closing = True
+        for task in self._chores:
+            task.cancel()
+        if self.feed is not None:
+            await self.feed.stop()
         for live in self.live.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
+        with contextlib.suppress(SQLAlchemyError):
+            await asyncio.to_thread(self.leases.release)        # the others take over at once, not at expiry
         await asyncio.to_thread(self.bots.shutdown)
+
+    @staticmethod
+    async def _every(seconds: float, chore: Callable[[], Any]) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await chore()
+            except asyncio.CancelledError:
+                raise
+            except Exception:                                   # noqa: BLE001 - said, and tried again next time
+                log.exception("a periodic chore failed")
+
+    async def _renew_leases(self) -> None:
+        await asyncio.to_thread(self.leases.renew)
+
+    async def _sweep_bots(self) -> None:
+        """Take the games whose bot is to move and whose lease is free or ran out, and move their bots."""
+        for game_id in await self._read(self.leases.waiting):
+            try:
+                live = await self.get(game_id)
+            except Refused:
+                continue
+            seat = live.game.current_player
+            if live.game.is_over or seat is None or live.seats[seat].kind != BOT:     # a flag kept from before
+                await asyncio.to_thread(self.store.set_bot_turn, game_id, False)
+                continue
+            self._schedule_bot(live)
+
+    # ----------------------------------------------------------------- the other processes
+
+    def _heard(self, payload: str) -> None:
+        """Another process (or this one) committed a change to a game: bring this process's copy up to date."""
+        game_id, _, number = payload.partition(":")
+        live = self.live.get(game_id)
+        if live is None or (number.isdigit() and int(number) <= len(live.game.history)):
+            return                                          # not held here, or heard already (our own write)
+        asyncio.get_running_loop().create_task(self._refresh(live, seats=not number.isdigit()))
+
+    async def _resync(self) -> None:
+        """After the change feed was lost: read every held game afresh (changes may have gone unheard)."""
+        for live in list(self.live.values()):
+            await self._refresh(live, seats=True)
+
+    async def _refresh(self, live: LiveGame, seats: bool = False) -> None:
+        try:
+            async with live.lock:
+                changed = await self._catch_up(live)
+                if seats:
+                    live.seats = await self._read(lambda: self.store.seats(live.id))
+                    changed = True
+        except Refused as e:
+            log.warning("game %s could not be brought up to date: %s", live.id, e)
+            return
+        if changed:
+            self._after_change(live)
+
+    async def _catch_up(self, live: LiveGame) -> bool:
+        """With the game's lock held: apply the actions other processes committed since this copy was made.
+        Returns whether there were any. Nothing to do where this process is the store's only writer."""
+        if not self.shared:
+            return False
+        known = len(live.game.history)
+        texts = await self._read(lambda: self.store.actions_after(live.id, known))
+        for text in texts:
+            game = live.game
+            action = game.parse(text)
+            after = game.clone()
+            after.apply(action)
+            live.log.append(_log_entry(len(after.history), game, action, after))
+            live.game = after
+        return bool(texts)
+
+    def _after_change(self, live: LiveGame) -> None:
+        """Tell the watchers, and let a bot move next or put a finished game away."""
+        self.broadcast(live)
+        if live.game.is_over:
+            self._keep_finished(live)
+        else:
+            self._schedule_bot(live)
 
     @staticmethod
     def _rebuild(s: StoredGame) -> LiveGame:
@@ -128,7 +241,7 @@ class GameManager:
             after.apply(action)
             log.append(_log_entry(n, game, action, after))
             game = after
-        return LiveGame(id=s.id, game=game, seats=s.seats, log=log)
+        return LiveGame(id=s.id, game=game, seats=s.seats, owner=s.owner, log=log)
 
     # ----------------------------------------------------------------- creating and finding
 
@@ -142,7 +255,7 @@ class GameManager:
         if seed is not None and humans > 1 and not self.settings.allow_chosen_seeds:
             raise Refused(400, "a seed may be chosen only when one person plays (practice, puzzles): with two or "
                                "more people, whoever chose it would know every deck")
-        self._check_client_bounds(client, bots_only=humans == 0)
+        await self._check_client_bounds(client, bots_only=humans == 0)
         infos, tokens = [], {}
         for i, spec in enumerate(seats):
             kind = spec.get("kind")
@@ -171,8 +284,10 @@ class GameManager:
         except ValueError as e:
             raise Refused(400, str(e)) from None
         game_id = uuid.uuid4().hex
-        await self._write(lambda: self.store.create(game_id, name, game.players, game.seed, game.options, infos))
-        live = LiveGame(id=game_id, game=game, seats=infos, owner=client)
+        owner = client_key(client)
+        await self._write(lambda: self.store.create(game_id, name, game.players, game.seed, game.options, infos,
+                                                    owner=owner, bot_turn=_bot_turn(game, infos)))
+        live = LiveGame(id=game_id, game=game, seats=infos, owner=owner)
         self.live[game_id] = live
         log.info("game %s created: %s for %d seats", game_id, name, game.players)
         self._schedule_bot(live)
@@ -193,12 +308,13 @@ class GameManager:
                 raise Refused(400, "a board on the server is a list of shipped side names, e.g. "
                                    '["A1-front", "A2-back", "A3-front"]')
 
-    def _check_client_bounds(self, client: str, bots_only: bool) -> None:
-        mine = [g for g in self.live.values() if g.owner == client]
-        if len(mine) >= self.settings.games_per_client:
-            raise Refused(429, f"you have {len(mine)} unfinished games on this server, the most allowed: finish "
+    async def _check_client_bounds(self, client: str, bots_only: bool) -> None:
+        """The bounds on a client's unfinished games, counted in the store (whichever process made them)."""
+        mine, between_bots = await self._read(lambda: self.store.unfinished_of(client_key(client)))
+        if mine >= self.settings.games_per_client:
+            raise Refused(429, f"you have {mine} unfinished games on this server, the most allowed: finish "
                                "one first")
-        if bots_only and sum(1 for g in mine if g.bots_only) >= self.settings.bot_games_per_client:
+        if bots_only and between_bots >= self.settings.bot_games_per_client:
             raise Refused(429, f"you have {self.settings.bot_games_per_client} unfinished games between bots, the "
                                "most allowed: wait for one to end")
 
@@ -219,10 +335,13 @@ class GameManager:
             raise Refused(403, f"seat {seat}: wrong or missing secret for the profile {name!r}")
         return name
 
-    async def get(self, game_id: str) -> LiveGame:
-        """A live game, or a finished one (kept in a bounded cache, or read back from the store)."""
+    async def get(self, game_id: str, refresh: bool = True) -> LiveGame:
+        """A live game, or a finished one (kept in a bounded cache, or read back from the store); with
+        ``refresh``, brought up to date with what other processes committed."""
         live = self.live.get(game_id)
         if live is not None:
+            if refresh and self.shared:
+                await self._refresh_for_reader(live)
             return live
         live = self.finished.get(game_id)
         if live is not None:
@@ -237,6 +356,14 @@ class GameManager:
         else:                                                      # unfinished yet not live: cannot happen
             self.live[game_id] = live
         return live
+
+    async def _refresh_for_reader(self, live: LiveGame) -> None:
+        """Before answering about a game another process may have moved: its newest state (a reader who just
+        acted through another process sees their own action)."""
+        async with live.lock:
+            changed = await self._catch_up(live)
+        if changed:
+            self._after_change(live)
 
     def _keep_finished(self, live: LiveGame) -> None:
         self.live.pop(live.id, None)
@@ -306,41 +433,50 @@ class GameManager:
     async def act(self, game_id: str, seat: int, text: str, token: str | None = None,
                   expect: int | None = None, by_bot: bool = False) -> LiveGame:
         """Accept one action for ``seat`` or refuse it with the rule's message; the state changes only once the
-        action is committed to the store."""
-        live = await self.get(game_id)
+        action is committed to the store. The action is judged against the game as the store has it: what other
+        processes committed is applied first, and should one of them commit the same action number meanwhile,
+        the store refuses this one (409)."""
+        live = await self.get(game_id, refresh=False)
         if not by_bot:
             self.check_seat(live, seat, token)
         async with live.lock:
-            game = live.game
-            if game.is_over:
-                raise Refused(409, _("the game is over"))
-            if expect is not None and expect != len(game.history):
-                raise Refused(409, _("the game has moved on: {actions} actions, not {expected}",
-                                     actions=len(game.history), expected=expect))
-            if seat != game.current_player:
-                raise Refused(409, _("it is not your decision: seat {seat} decides now", seat=game.current_player))
+            caught_up = await self._catch_up(live)
             try:
-                action = game.parse(text)
-            except IllegalAction as e:
-                raise Refused(400, e.reason) from None
-            reason = game.why_illegal(action)
-            if reason is not None:
-                raise Refused(409, reason)
-            after = game.clone()
-            after.apply(action)
-            marks = self._pokedex_marks(live, after)
-            number = len(after.history)
-            await self._write(lambda: self.store.append(game_id, number, seat, action.text, after.status, marks),
-                              committed=lambda: self.store.action_at(game_id, number) == action.text)
-            live.game = after
-            live.log.append(_log_entry(number, game, action, after))
-            log.info("game %s: seat %d played %s", game_id, seat, action.text)
-        self.broadcast(live)
-        if after.is_over:
-            self._keep_finished(live)
-        else:
-            self._schedule_bot(live)
+                await self._accept(live, seat, text, expect)
+            except Refused:
+                if caught_up:
+                    self._after_change(live)
+                raise
+        self._after_change(live)
         return live
+
+    async def _accept(self, live: LiveGame, seat: int, text: str, expect: int | None) -> None:
+        """With the game's lock held: check the action, commit it, then make it the game's state."""
+        game = live.game
+        if game.is_over:
+            raise Refused(409, _("the game is over"))
+        if expect is not None and expect != len(game.history):
+            raise Refused(409, _("the game has moved on: {actions} actions, not {expected}",
+                                 actions=len(game.history), expected=expect))
+        if seat != game.current_player:
+            raise Refused(409, _("it is not your decision: seat {seat} decides now", seat=game.current_player))
+        try:
+            action = game.parse(text)
+        except IllegalAction as e:
+            raise Refused(400, e.reason) from None
+        reason = game.why_illegal(action)
+        if reason is not None:
+            raise Refused(409, reason)
+        after = game.clone()
+        after.apply(action)
+        marks = self._pokedex_marks(live, after)
+        number = len(after.history)
+        await self._write(lambda: self.store.append(live.id, number, seat, action.text, after.status, marks,
+                                                    bot_turn=_bot_turn(after, live.seats)),
+                          committed=lambda: self.store.action_at(live.id, number) == action.text)
+        live.game = after
+        live.log.append(_log_entry(number, game, action, after))
+        log.info("game %s: seat %d played %s", live.id, seat, action.text)
 
     @staticmethod
     def _pokedex_marks(live: LiveGame, after: Game) -> list[tuple[str, list[str]]]:
@@ -404,6 +540,9 @@ class GameManager:
         spec = live.seats[seat].bot or "greedy"
         started = time.monotonic()
         try:
+            if not await self._read(lambda: self.leases.take(live.id)):
+                live.bot_task = None                     # another process moves this game's bots
+                return
             text = await self.bots.move(live.owner, game.record.to_text(), spec, bot_seed(live.id, number))
             pause = 0.0 if live.bots_only else self.settings.bot_pause_seconds   # people see each move happen
             if started + pause > time.monotonic():
@@ -459,6 +598,12 @@ class GameManager:
                 texts[watcher.seat] = _state_text(live, watcher.seat)
             if not watcher.push(texts[watcher.seat]):
                 self.unwatch(live, watcher)
+
+
+def _bot_turn(game: Game, seats: list[SeatInfo]) -> bool:
+    """Whether a bot decides next in ``game`` (what the store's bot sweep looks for)."""
+    seat = game.current_player
+    return not game.is_over and seat is not None and seats[seat].kind == BOT
 
 
 def _state_text(live: LiveGame, seat: int | None) -> str:

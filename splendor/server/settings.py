@@ -32,3 +32,7 @@ class Settings:
     watchers_per_game: int = 64
     # the store
     write_retry_seconds: float = 5.0          # how long an action's write is retried before a 503
+    # many processes on one database
+    lease_seconds: float = 10.0               # a bot lease lasts this long unless renewed (a dead process's bots
+                                              # are taken over within about this long)
+    sweep_seconds: float = 2.0                # how often a process looks for bots that nobody moves

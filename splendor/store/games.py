@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Connection, case, func, insert, select, update
+from sqlalchemy.orm import Session
 
+from splendor.store.changes import notify_change
 from splendor.store.database import Store
 from splendor.store.models import ActionRow, GameRow, SeatRow
 from splendor.store.pokedex import mark_caught
@@ -40,40 +43,76 @@ class StoredGame:
     seats: list[SeatInfo]
     actions: list[str]
     created_at: datetime | None
+    owner: str = ""
 
 
 class GameStore:
-    """Creates games, appends accepted actions (each in its own committed transaction), reads them back."""
+    """Creates games, appends accepted actions (each in its own committed transaction), reads them back.
+
+    Every committed change to a game is announced to the other server processes on the same database
+    (`splendor.store.changes`) in the transaction that makes it, so it is heard if and only if it is committed.
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
 
     def create(self, game_id: str, game: str, players: int, seed: int, options: dict[str, Any],
-               seats: list[SeatInfo]) -> None:
+               seats: list[SeatInfo], owner: str = "", bot_turn: bool = False) -> None:
         with self.store.session() as s:
             row = GameRow(id=game_id, game=game, players=players, seed=seed, options=json.dumps(options),
-                          status="ongoing", actions=0)
+                          status="ongoing", actions=0, owner=owner, bot_turn=bot_turn,
+                          bots_only=all(x.kind == "bot" for x in seats))
             row.seats = [SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash,
                                  profile=x.profile) for x in seats]
             s.add(row)
 
     def append(self, game_id: str, number: int, seat: int, action: str, status: str,
-               pokedex: list[tuple[str, list[str]]] | None = None) -> None:
+               pokedex: list[tuple[str, list[str]]] | None = None, bot_turn: bool = False,
+               finish: Callable[[Connection], None] | None = None) -> None:
         """Record action ``number`` (1-based). The primary key (game, number) refuses a second action with the
-        same number, so two racing writers cannot both succeed. A finished Pokémon game's marks go in the same
-        transaction."""
-        if pokedex:
-            with self.store.session() as s:
-                s.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
-                s.execute(update(GameRow).where(GameRow.id == game_id).values(
-                    actions=number, status=status, updated_at=datetime.now(timezone.utc)))
-                for profile, caught in pokedex:
-                    mark_caught(s, profile, caught)
-            return
-        with self.store.engine.begin() as conn:          # the common case, without an ORM session
+        same number, so two racing writers, in one process or many, cannot both succeed. A finished Pokémon
+        game's marks, and whatever else ``finish`` writes (the ratings), go in the same transaction: they are
+        written exactly once, with the action that ends the game."""
+        with self.store.engine.begin() as conn:
             conn.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
-            conn.execute(update(GameRow).where(GameRow.id == game_id).values(
-                actions=number, status=status, updated_at=datetime.now(timezone.utc)))
+            values: dict[str, Any] = {"actions": number, "status": status, "bot_turn": bot_turn,
+                                      "updated_at": datetime.now(timezone.utc)}
+            if status != "ongoing":
+                values.update(lease_owner=None, lease_until=None)     # a finished game needs no bot
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            if pokedex:
+                with Session(bind=conn) as s:
+                    for profile, caught in pokedex:
+                        mark_caught(s, profile, caught)
+                    s.flush()
+            if finish is not None:
+                finish(conn)
+            notify_change(conn, game_id, number)
+
+    def actions_after(self, game_id: str, known: int) -> list[str]:
+        """The texts of a game's actions after the first ``known``, in order (what another process added)."""
+        with self.store.engine.connect() as conn:
+            return list(conn.execute(select(ActionRow.action).where(
+                ActionRow.game_id == game_id, ActionRow.number > known).order_by(ActionRow.number)).scalars())
+
+    def seats(self, game_id: str) -> list[SeatInfo]:
+        """A game's seats as they are now (a seat may have been linked to a profile since it was read)."""
+        with self.store.session() as s:
+            rows = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
+            return [_seat_info(x) for x in rows]
+
+    def unfinished_of(self, owner: str) -> tuple[int, int]:
+        """How many unfinished games ``owner`` created, and how many of those are between bots only."""
+        with self.store.engine.connect() as conn:
+            total, bots = conn.execute(select(func.count(), func.coalesce(func.sum(
+                case((GameRow.bots_only, 1), else_=0)), 0)).where(
+                GameRow.owner == owner, GameRow.status == "ongoing")).one()
+        return int(total), int(bots)
+
+    def set_bot_turn(self, game_id: str, bot_turn: bool) -> None:
+        """Correct whether a bot decides next (for games kept before the flag existed)."""
+        with self.store.engine.begin() as conn:
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(bot_turn=bot_turn))
 
     def action_at(self, game_id: str, number: int) -> str | None:
         """The text of action ``number`` of a game, if it is stored (to tell whether a write that seemed to fail
@@ -84,8 +123,10 @@ class GameStore:
 
     def set_profile(self, game_id: str, seat: int, profile: str) -> None:
         """Record that ``seat`` proved it owns the Pokédex ``profile``."""
-        with self.store.session() as s:
-            s.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(profile=profile))
+        with self.store.engine.begin() as conn:
+            conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                         .values(profile=profile))
+            notify_change(conn, game_id)
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.store.session() as s:
@@ -114,9 +155,12 @@ class GameStore:
     def _stored(s: Any, row: GameRow) -> StoredGame:
         actions = list(s.scalars(select(ActionRow.action).where(ActionRow.game_id == row.id)
                                  .order_by(ActionRow.number)))
-        seats = [SeatInfo(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash,
-                          profile=x.profile) for x in row.seats]
         return StoredGame(id=row.id, game=row.game, players=row.players, seed=row.seed,
-                          options=json.loads(row.options), status=row.status, seats=seats, actions=actions,
-                          created_at=row.created_at)
+                          options=json.loads(row.options), status=row.status, seats=[_seat_info(x) for x in row.seats],
+                          actions=actions, created_at=row.created_at, owner=row.owner)
+
+
+def _seat_info(row: SeatRow) -> SeatInfo:
+    return SeatInfo(seat=row.seat, kind=row.kind, bot=row.bot, name=row.name, token_hash=row.token_hash,
+                    profile=row.profile)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, func
+from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint,
+                        false, func)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -53,6 +54,15 @@ class GameRow(Base):
     actions: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    owner: Mapped[str] = mapped_column(String(64), nullable=False, default="", server_default="")
+    """Who created the game (a hash of the client's address): bounds each client's unfinished games."""
+    bots_only: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default=false())
+    bot_turn: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default=false())
+    """True while the game is unfinished and a bot decides next: the bot sweep looks for these."""
+    lease_owner: Mapped[str | None] = mapped_column(String(32))
+    """The server process that moves this game's bots, while ``lease_until`` (seconds since the epoch, by the
+    database's clock where it has one) has not passed."""
+    lease_until: Mapped[float | None] = mapped_column(Float)
     seats: Mapped[list[SeatRow]] = relationship(back_populates="game", cascade="all, delete-orphan",
                                                 order_by="SeatRow.seat")
 
