@@ -19,7 +19,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from splendor.bots.base import bot_display_name
 from splendor.core.record import Record
 from splendor.games import GAMES, replay
-from splendor.i18n import negotiate, translate, web_catalog
+from splendor.i18n import _, negotiate, translate, web_catalog
+from splendor.server.accounts import accounts_router, signed_in
 from splendor.server.bots import SERVER_BOTS
 from splendor.server.guards import BoundsMiddleware, RateLimiter, RedactSecrets, client_address
 from splendor.server.live import GameManager, Refused
@@ -28,7 +29,9 @@ from splendor.server.schemas import (NAME_RULE, ActionRequest, Language, NewGame
                                      refusals)
 from splendor.server.socket import serve_socket
 from splendor.store import Pokedex, open_store
+from splendor.store.accounts import Accounts
 from splendor.store.games import GameStore
+from splendor.store.ratings import Ratings
 from splendor.store.pokedex import PROFILE_NAME, ProfileClaimed
 
 log = logging.getLogger("splendor.server")
@@ -58,6 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager = GameManager(GameStore(store), Pokedex(store), settings)
         app.state.manager = manager
         app.state.store = store
+        app.state.accounts = Accounts(store)
+        app.state.ratings = Ratings(store)
         await manager.start()
         try:
             yield
@@ -100,10 +105,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def secret(token: str | None, header: str | None) -> str | None:
         return header or token
 
-    async def checked_view(game_id: str, seat: int | None, given: str | None) -> Response:
-        """The view of ``seat`` once its secret is checked (no seat: the spectator's view)."""
+    async def checked_view(request: Request, game_id: str, seat: int | None, given: str | None) -> Response:
+        """The view of ``seat`` once its secret (or the account holding it) is checked (no seat: the spectator's
+        view)."""
         live = await manager().get(game_id)
-        manager().check_seat(live, seat, given)
+        manager().check_seat(live, seat, given, await signed_in(request) if seat is not None else None)
         return as_json(live.payload(seat))
 
     @app.get("/api/health")
@@ -122,7 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The bots a game may seat, each with its spec and its name as players say it."""
         return {"bots": [{"spec": spec, "name": bot_display_name(spec)} for spec in SERVER_BOTS]}
 
-    @app.post("/api/games", status_code=201, responses=refusals(400, 403, 404))
+    @app.post("/api/games", status_code=201, responses=refusals(400, 401, 403, 404))
     async def create(body: NewGame, request: Request) -> dict[str, Any]:
         """Create a game. The answer holds each human seat's secret link: it is shown once and never stored.
 
@@ -130,7 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         of unfinished games (429 beyond)."""
         live, tokens = await manager().create(body.game, [s.model_dump() for s in body.seats],
                                              body.options.model_dump(exclude_defaults=True), body.seed,
-                                             client_address(request.scope))
+                                             client_address(request.scope), await signed_in(request))
         base = str(request.base_url).rstrip("/")
         seats = []
         for s in live.seat_list():
@@ -147,25 +153,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"games": await asyncio.to_thread(manager().store.listing, settings.max_games_listed)}
 
     @app.get("/api/games/{game_id}", responses=refusals(403, 404))
-    async def view(game_id: str, seat: Annotated[int | None, Query(ge=0, le=3)] = None,
+    async def view(request: Request, game_id: str, seat: Annotated[int | None, Query(ge=0, le=3)] = None,
                    token: str | None = None, x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """A seat's view (with its secret), or the spectator's view (no seat)."""
-        return await checked_view(game_id, seat, secret(token, x_seat_token))
+        return await checked_view(request, game_id, seat, secret(token, x_seat_token))
 
     @app.post("/api/games/{game_id}/seats/{seat}/join", responses=refusals(403, 404))
-    async def join(game_id: str, seat: Annotated[int, Path(ge=0, le=3)], token: str | None = None,
+    async def join(request: Request, game_id: str, seat: Annotated[int, Path(ge=0, le=3)], token: str | None = None,
                    x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """Take a seat with its secret (checked): answers the seat's view. Names are given when the game is
         created."""
-        return await checked_view(game_id, seat, secret(token, x_seat_token))
+        return await checked_view(request, game_id, seat, secret(token, x_seat_token))
+
+    @app.post("/api/games/{game_id}/seats/{seat}/keep", responses=refusals(401, 403, 404, 409))
+    async def keep_seat(request: Request, game_id: str, seat: Annotated[int, Path(ge=0, le=3)],
+                        token: str | None = None, x_seat_token: Annotated[str | None, Header()] = None) -> Response:
+        """Keep a seat (its secret checked) in the signed-in account: from then on the account plays it from any
+        browser, the game counts for its rating and, in Pokémon, marks its Pokédex. 409 when another account
+        keeps it already. Answers the seat's view."""
+        account = await signed_in(request)
+        if account is None:
+            raise Refused(401, _("sign in to keep a seat in your account"))
+        live = await manager().give_seat(game_id, seat, secret(token, x_seat_token), account)
+        return as_json(live.payload(seat))
 
     @app.post("/api/games/{game_id}/seats/{seat}/profile", responses=refusals(400, 403, 404, 409))
-    async def link_profile(game_id: str, seat: Annotated[int, Path(ge=0, le=3)], body: ProfileLink,
+    async def link_profile(request: Request, game_id: str, seat: Annotated[int, Path(ge=0, le=3)], body: ProfileLink,
                            token: str | None = None,
                            x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """Pokémon: link the seat (its secret) to a Pokédex profile (its secret), which the game marks when it
         ends. Answers the seat's view."""
-        live = await manager().link_profile(game_id, seat, secret(token, x_seat_token), body.profile, body.secret)
+        live = await manager().link_profile(game_id, seat, secret(token, x_seat_token), body.profile, body.secret,
+                                            await signed_in(request))
         return as_json(live.payload(seat))
 
     @app.post("/api/games/{game_id}/seats/{seat}/hint", responses=refusals(403, 404, 409, 503))
@@ -173,14 +192,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                    x_seat_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         """What the strongest bot would play in the seat's decision now (its secret checked), with its estimated
         chance of winning and the runners-up. Refused when it is not the seat's decision (409)."""
-        return await manager().hint(game_id, seat, secret(token, x_seat_token), client_address(request.scope))
+        return await manager().hint(game_id, seat, secret(token, x_seat_token), client_address(request.scope),
+                                    await signed_in(request))
 
     @app.post("/api/games/{game_id}/actions", responses=refusals(400, 403, 404, 409))
-    async def act(game_id: str, body: ActionRequest, token: str | None = None,
+    async def act(request: Request, game_id: str, body: ActionRequest, token: str | None = None,
                   x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """Play an action for a seat. Refused with the rule's words (409), a malformed action (400), out of turn
         (409) or a wrong secret (403); nothing changes then. Accepted only once committed to the store."""
-        live = await manager().act(game_id, body.seat, body.action, secret(token, x_seat_token), body.expect)
+        live = await manager().act(game_id, body.seat, body.action, secret(token, x_seat_token), body.expect,
+                                   account=await signed_in(request))
         return as_json(live.payload(body.seat))
 
     @app.get("/api/games/{game_id}/record", response_class=Response,
@@ -246,8 +267,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"profile": page.profile, "lines": page.lines, "marked": page.marked, "caught": done, "total": total}
 
     for page_name, path in (("index.html", "/"), ("table.html", "/play/{game_id}"), ("table.html", "/watch/{game_id}"),
-                            ("table.html", "/replay/{game_id}"), ("pokedex.html", "/pokedex/{profile}")):
+                            ("table.html", "/replay/{game_id}"), ("pokedex.html", "/pokedex/{profile}"),
+                            ("leaderboard.html", "/leaderboard")):
         app.add_api_route(path, _page(page_name), methods=["GET"], include_in_schema=False)
+    app.include_router(accounts_router(settings))
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.websocket("/api/games/{game_id}/ws")
@@ -257,6 +280,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ``{"type": "action", "action": "...", "expect": n}`` from a seat (see ``splendor.server.socket``). Its
         refusals are said in ``lang`` (else the ``Accept-Language`` of the handshake)."""
         language = negotiate(lang or ws.headers.get("accept-language"))
-        await serve_socket(manager(), settings, ws, game_id, seat, token, language)
+        try:
+            account = await signed_in(ws) if seat is not None else None
+        except Refused:
+            account = None
+        await serve_socket(manager(), settings, ws, game_id, seat, token, language, account)
 
     return app

@@ -29,6 +29,13 @@ from splendor.games import replay
 SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard", "ismcts:expert")
 """Bots a game on the server may seat (never an outside program: the server runs no command it is sent)."""
 
+BOT_RATINGS: dict[str, tuple[float, float]] = {
+    "random": (0.0, 1.0), "greedy": (18.0, 1.0), "ismcts:easy": (22.0, 1.0), "ismcts:medium": (26.0, 1.0),
+    "ismcts:hard": (32.0, 1.0), "ismcts:expert": (34.0, 1.0)}
+"""Each server bot's fixed rating (μ, σ) in rated games: set by hand in the order and the rough distances of the
+arena's results (docs/bots.md: hard beats greedy 97-99%, medium easy and hard medium about 75-85%, expert hard
+about 65-70%), never changed by games. μ − 3σ is what players see: greedy 15, hard 29."""
+
 QUICK_BOTS = ("random", "greedy")
 """Bots that answer in milliseconds: they think in a worker of their own."""
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fastapi import WebSocket
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from splendor.core.actions import Action
@@ -36,13 +37,15 @@ from splendor.i18n import Message, _
 from splendor.core.game import Game
 from splendor.games import GAMES, new_game
 from splendor.bots.base import bot_display_name
-from splendor.server.bots import SERVER_BOTS, BotPool, bot_seed
+from splendor.server.bots import BOT_RATINGS, SERVER_BOTS, BotPool, bot_seed
 from splendor.server.settings import Settings
 from splendor.server.watchers import TOO_SLOW, Watcher
+from splendor.store.accounts import SignedIn
 from splendor.store.changes import ChangeFeed, shared
 from splendor.store.games import GameStore, SeatInfo, StoredGame
 from splendor.store.leases import BotLeases
 from splendor.store.pokedex import Pokedex, check_profile_name
+from splendor.store.ratings import RatedSeat, rate_game
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
 
 log = logging.getLogger("splendor.server")
@@ -79,8 +82,8 @@ class LiveGame:
 
     def seat_list(self) -> list[dict[str, Any]]:
         """The seats as anyone may see them (no secrets)."""
-        return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "profile": s.profile}
-                for s in self.seats]
+        return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "profile": s.profile,
+                 "has_account": s.account_id is not None} for s in self.seats]
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """What a seat (or a spectator) receives: the game's id, its seats and that seat's view."""
@@ -246,8 +249,10 @@ class GameManager:
     # ----------------------------------------------------------------- creating and finding
 
     async def create(self, name: str, seats: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
-                     client: str) -> tuple[LiveGame, dict[int, str]]:
-        """A new game; returns it and each human seat's secret (shown once, never stored)."""
+                     client: str, account: SignedIn | None = None) -> tuple[LiveGame, dict[int, str]]:
+        """A new game; returns it and each human seat's secret (shown once, never stored). A person's seat marked
+        ``mine`` belongs to the signed-in ``account``: it plays it from any browser, and in Pokémon the game
+        marks the account's Pokédex."""
         if name not in GAMES:
             raise Refused(404, f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}")
         self._check_options(options)
@@ -267,15 +272,24 @@ class GameManager:
                     raise Refused(400, f"seat {i}: {e}") from None
             if kind == HUMAN:
                 profile = await self._proved_profile(name, i, spec.get("profile"), spec.get("profile_secret"))
+                holder = None
+                if spec.get("mine"):
+                    if account is None:
+                        raise Refused(401, _("sign in to keep a seat in your account"))
+                    if any(x.account_id is not None for x in infos):
+                        raise Refused(400, "only one seat of a game can be yours")
+                    holder = account.id
+                    display = display or account.name
+                    profile = profile or (account.name if name == "pokemon" else None)
                 tokens[i] = new_secret()
                 infos.append(SeatInfo(seat=i, kind=HUMAN, bot=None, name=display, token_hash=secret_hash(tokens[i]),
-                                      profile=profile))
+                                      profile=profile, account_id=holder))
             elif kind == BOT:
                 bot = spec.get("bot") or "greedy"
                 if bot not in SERVER_BOTS:
                     raise Refused(400, f"unknown bot {bot!r}; the server's bots are {', '.join(SERVER_BOTS)}")
-                if spec.get("profile") is not None:
-                    raise Refused(400, f"seat {i} is a bot: only a person's seat keeps a Pokédex")
+                if spec.get("profile") is not None or spec.get("mine"):
+                    raise Refused(400, f"seat {i} is a bot: only a person's seat keeps a Pokédex or an account")
                 infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=display or bot_display_name(bot), token_hash=None))
             else:
                 raise Refused(400, f"seat {i} must be of kind human or bot, not {kind!r}")
@@ -373,8 +387,9 @@ class GameManager:
             self.finished.popitem(last=False)
 
     @staticmethod
-    def check_seat(live: LiveGame, seat: int | None, token: str | None) -> None:
-        """Only the holder of a seat's secret acts for the seat and sees its hidden cards."""
+    def check_seat(live: LiveGame, seat: int | None, token: str | None, account: SignedIn | None = None) -> None:
+        """Only the holder of a seat's secret, or the account that holds the seat, acts for the seat and sees its
+        hidden cards."""
         if seat is None:
             return
         if not 0 <= seat < len(live.seats):
@@ -383,14 +398,36 @@ class GameManager:
         info = live.seats[seat]
         if info.kind != HUMAN:
             raise Refused(403, _("seat {seat} is played by a bot", seat=seat))
+        if account is not None and info.account_id == account.id:
+            return
         if not secret_matches(token, info.token_hash):
             raise Refused(403, _("wrong or missing secret for seat {seat}", seat=seat))
 
+    async def give_seat(self, game_id: str, seat: int, token: str | None, account: SignedIn) -> LiveGame:
+        """Let the signed-in account hold a seat whose secret it shows (a link a friend sent): from then on it
+        plays the seat from any browser, the game counts for its rating, and in Pokémon marks its Pokédex."""
+        live = await self.get(game_id)
+        self.check_seat(live, seat, token, account)
+        info = live.seats[seat]
+        if info.account_id == account.id:
+            return live
+        if info.account_id is not None:
+            raise Refused(409, _("this seat is already kept in another account"))
+        if live.game.is_over:
+            raise Refused(409, _("the game is over"))
+        async with live.lock:
+            profile = account.name if live.game.name == "pokemon" else None
+            if not await self._read(lambda: self.store.give_seat(game_id, seat, account.id, profile)):
+                raise Refused(409, _("this seat is already kept in another account"))
+            live.seats = await self._read(lambda: self.store.seats(game_id))
+        self.broadcast(live)
+        return live
+
     async def link_profile(self, game_id: str, seat: int, token: str | None, profile: str,
-                           secret: str | None) -> LiveGame:
+                           secret: str | None, account: SignedIn | None = None) -> LiveGame:
         """Link a seat to the Pokédex profile its holder proves they own: the game marks it when it ends."""
         live = await self.get(game_id)
-        self.check_seat(live, seat, token)
+        self.check_seat(live, seat, token, account)
         async with live.lock:
             if live.game.is_over:
                 raise Refused(409, "the game is over: its Pokédex marks are already given")
@@ -403,12 +440,13 @@ class GameManager:
 
     # ----------------------------------------------------------------- hints
 
-    async def hint(self, game_id: str, seat: int, token: str | None, client: str) -> dict[str, Any]:
+    async def hint(self, game_id: str, seat: int, token: str | None, client: str,
+                   account: SignedIn | None = None) -> dict[str, Any]:
         """What the strongest bot would play for ``seat`` (its secret checked) in its decision now, and its
         estimated chance of winning. A position is searched once: asking again, or from another tab, gets the
         same answer, so hints cannot be used to load the search workers."""
         live = await self.get(game_id)
-        self.check_seat(live, seat, token)
+        self.check_seat(live, seat, token, account)
         game = live.game
         if game.is_over:
             raise Refused(409, _("the game is over"))
@@ -431,14 +469,14 @@ class GameManager:
     # ----------------------------------------------------------------- acting
 
     async def act(self, game_id: str, seat: int, text: str, token: str | None = None,
-                  expect: int | None = None, by_bot: bool = False) -> LiveGame:
+                  expect: int | None = None, by_bot: bool = False, account: SignedIn | None = None) -> LiveGame:
         """Accept one action for ``seat`` or refuse it with the rule's message; the state changes only once the
         action is committed to the store. The action is judged against the game as the store has it: what other
         processes committed is applied first, and should one of them commit the same action number meanwhile,
         the store refuses this one (409)."""
         live = await self.get(game_id, refresh=False)
         if not by_bot:
-            self.check_seat(live, seat, token)
+            self.check_seat(live, seat, token, account)
         async with live.lock:
             caught_up = await self._catch_up(live)
             try:
@@ -471,12 +509,20 @@ class GameManager:
         after.apply(action)
         marks = self._pokedex_marks(live, after)
         number = len(after.history)
+        finish = self._rating(live, after) if after.is_over else None
         await self._write(lambda: self.store.append(live.id, number, seat, action.text, after.status, marks,
-                                                    bot_turn=_bot_turn(after, live.seats)),
+                                                    bot_turn=_bot_turn(after, live.seats), finish=finish),
                           committed=lambda: self.store.action_at(live.id, number) == action.text)
         live.game = after
         live.log.append(_log_entry(number, game, action, after))
         log.info("game %s: seat %d played %s", live.id, seat, action.text)
+
+    @staticmethod
+    def _rating(live: LiveGame, after: Game) -> Callable[[Connection], None]:
+        """What the game's last action also writes: the ratings of its accounts, when the game is rated."""
+        seats = [RatedSeat(s.seat, account_id=s.account_id, bot_rating=BOT_RATINGS.get(s.bot or "")
+                           if s.kind == BOT else None) for s in live.seats]
+        return lambda conn: rate_game(conn, live.id, after.name, seats, list(after.winners))
 
     @staticmethod
     def _pokedex_marks(live: LiveGame, after: Game) -> list[tuple[str, list[str]]]:

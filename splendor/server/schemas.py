@@ -46,6 +46,7 @@ class Problem(BaseModel):
 
 
 _WHY = {400: "Malformed: bad options, an unknown bot, malformed action text.",
+        401: "Not signed in, or a wrong name or password.",
         403: "A wrong or missing secret (a seat's or a profile's); acting for a bot's seat.",
         404: "No such game or seat.",
         409: "Refused by the rules or the game's state (the rule's words), out of turn, `expect` behind the game.",
@@ -81,6 +82,9 @@ class SeatSpec(BaseModel):
                                                            "game ends (with its secret)")
     profile_secret: str | None = Field(default=None, max_length=100, description="the profile's secret, from "
                                                                                  "POST /api/profiles")
+    mine: StrictBool = Field(default=False, description="the seat belongs to the signed-in account (one seat "
+                                                        "at most): it plays it from any browser, the game counts "
+                                                        "for its rating and marks its Pokédex")
 
 
 class GameOptions(BaseModel):
@@ -135,3 +139,22 @@ class ProfileLink(BaseModel):
     secret: str = Field(min_length=1, max_length=100)
 
 
+
+
+class SignUp(BaseModel):
+    """A new account."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    password: str = Field(min_length=8, max_length=200)
+    pokedex_secret: str | None = Field(default=None, max_length=100,
+                                       description="the secret of a Pokédex profile of the same name claimed "
+                                                   "before, to make it the account's")
+
+
+class SignIn(BaseModel):
+    """A name and its password."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=40)
+    password: str = Field(min_length=1, max_length=200)

@@ -32,6 +32,9 @@ class Settings:
     watchers_per_game: int = 64
     # the store
     write_retry_seconds: float = 5.0          # how long an action's write is retried before a 503
+    # accounts
+    sign_ins_per_minute: int = 10             # sign-ups and sign-ins per client address
+    secure_cookies: bool | None = None        # None: Secure when the request came over HTTPS
     # many processes on one database
     lease_seconds: float = 10.0               # a bot lease lasts this long unless renewed (a dead process's bots
                                               # are taken over within about this long)

@@ -19,6 +19,7 @@ from splendor.i18n import SOURCE_LANGUAGE, _, translate
 from splendor.server.live import GameManager, Refused
 from splendor.server.settings import Settings
 from splendor.server.watchers import POLICY
+from splendor.store.accounts import SignedIn
 
 ACTION_SHAPE = 'send {"type": "action", "action": "...", "expect": N} (expect is optional)'
 
@@ -72,11 +73,12 @@ def read_action(message: dict[str, Any]) -> tuple[str, int | None]:
 
 
 async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, game_id: str, seat: int | None,
-                       token: str | None, language: str = SOURCE_LANGUAGE) -> None:
-    """Serve one WebSocket of a game until the client leaves or breaks a bound."""
+                       token: str | None, language: str = SOURCE_LANGUAGE, account: SignedIn | None = None) -> None:
+    """Serve one WebSocket of a game until the client leaves or breaks a bound. The seat is the holder's of its
+    secret, or of the signed-in ``account`` that keeps it."""
     try:
         live = await manager.get(game_id)
-        manager.check_seat(live, seat, token)
+        manager.check_seat(live, seat, token, account)
     except Refused as e:
         await ws.close(code=4403 if e.status == 403 else 4404, reason=close_reason(translate(e.message, language)))
         return
@@ -98,7 +100,7 @@ async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, 
                 text, expect = read_action(message)
                 if seat is None:
                     raise Refused(403, _("spectators do not act"))
-                await manager.act(game_id, seat, text, token, expect)
+                await manager.act(game_id, seat, text, token, expect, account=account)
             except Refused as e:
                 watcher.push(error(e.status, translate(e.message, language)))
     finally:

@@ -28,6 +28,8 @@ class SeatInfo:
     token_hash: str | None
     profile: str | None = None
     """The Pokédex profile this seat proved it owns (a finished Pokémon game marks it)."""
+    account_id: int | None = None
+    """The account that holds the seat (signed in, it plays the seat without the seat's secret)."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class GameStore:
                           status="ongoing", actions=0, owner=owner, bot_turn=bot_turn,
                           bots_only=all(x.kind == "bot" for x in seats))
             row.seats = [SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash,
-                                 profile=x.profile) for x in seats]
+                                 profile=x.profile, account_id=x.account_id) for x in seats]
             s.add(row)
 
     def append(self, game_id: str, number: int, seat: int, action: str, status: str,
@@ -128,6 +130,30 @@ class GameStore:
                          .values(profile=profile))
             notify_change(conn, game_id)
 
+    def give_seat(self, game_id: str, seat: int, account_id: int, profile: str | None) -> bool:
+        """Let an account hold a seat that no account holds yet (and, in Pokémon, mark the account's Pokédex
+        unless the seat proved another). False when another account was first."""
+        with self.store.engine.begin() as conn:
+            values: dict[str, Any] = {"account_id": account_id}
+            if profile is not None:
+                values["profile"] = func.coalesce(SeatRow.profile, profile)
+            done = conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat,
+                                                      SeatRow.account_id.is_(None)).values(**values)).rowcount
+            if done:
+                notify_change(conn, game_id)
+            return bool(done)
+
+    def games_of(self, account_id: int, limit: int = 100) -> list[dict[str, Any]]:
+        """The games in which an account holds a seat, newest first: id, game, seat, status, actions, created."""
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(select(GameRow.id, GameRow.game, SeatRow.seat, GameRow.status, GameRow.actions,
+                                       GameRow.created_at)
+                                .join(SeatRow, SeatRow.game_id == GameRow.id)
+                                .where(SeatRow.account_id == account_id)
+                                .order_by(GameRow.created_at.desc(), GameRow.id).limit(limit))
+            return [{"id": i, "game": g, "seat": seat, "status": status, "actions": n,
+                     "created_at": at.isoformat() if at else None} for i, g, seat, status, n, at in rows]
+
     def load(self, game_id: str) -> StoredGame | None:
         with self.store.session() as s:
             row = s.get(GameRow, game_id)
@@ -162,5 +188,5 @@ class GameStore:
 
 def _seat_info(row: SeatRow) -> SeatInfo:
     return SeatInfo(seat=row.seat, kind=row.kind, bot=row.bot, name=row.name, token_hash=row.token_hash,
-                    profile=row.profile)
+                    profile=row.profile, account_id=row.account_id)
 

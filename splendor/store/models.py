@@ -23,6 +23,8 @@ class Profile(Base):
     name: Mapped[str] = mapped_column(String(40), unique=True, nullable=False)
     secret_hash: Mapped[str | None] = mapped_column(String(64))          # set once the profile is claimed
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
+    """The account this Pokédex belongs to (its seats mark it without a secret)."""
     marks: Mapped[list[PokedexMark]] = relationship(back_populates="profile", cascade="all, delete-orphan")
 
 
@@ -79,6 +81,8 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64))
     profile: Mapped[str | None] = mapped_column(String(40))              # the Pokédex it proved it owns
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
+    """The account that holds the seat: signed in, it plays the seat from any browser."""
     game: Mapped[GameRow] = relationship(back_populates="seats")
 
 
@@ -92,3 +96,53 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer, nullable=False)
     action: Mapped[str] = mapped_column(String(80), nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class Account(Base):
+    """A player's account: a name and a password's hash (argon2). Repeated wrong passwords lock it for a while."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True, nullable=False)
+    password_hash: Mapped[str] = mapped_column(String(200), nullable=False)
+    failed_sign_ins: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
+    locked_until: Mapped[float | None] = mapped_column(Float)          # seconds since the epoch
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class SessionRow(Base):
+    """A signed-in browser: the hash of its cookie's secret, whose account it is, until when."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False,
+                                            index=True)
+    expires: Mapped[float] = mapped_column(Float, nullable=False)       # seconds since the epoch
+
+
+class RatingRow(Base):
+    """An account's OpenSkill rating in one game (classic, pokemon, kids)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma: Mapped[float] = mapped_column(Float, nullable=False)
+    games: Mapped[int] = mapped_column(Integer, nullable=False)
+
+
+class RatingChange(Base):
+    """What a rated game did to the rating of one of its seats' accounts."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False)
+    mu_before: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma_before: Mapped[float] = mapped_column(Float, nullable=False)
+    mu_after: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma_after: Mapped[float] = mapped_column(Float, nullable=False)

@@ -1,0 +1,120 @@
+"""Accounts on the server: sign up, sign in and out (a session in an HttpOnly cookie), whoever is signed in, their
+games and ratings, and the leaderboards.
+
+The cookie is ``HttpOnly`` (no script reads it), ``SameSite=Lax`` (another site's form or script does not send
+it) and ``Secure`` whenever the page came over HTTPS (behind a TLS proxy, run uvicorn with its proxy headers; or
+force it with ``Settings.secure_cookies``). Sign-up and sign-in are bounded per client address, and wrong
+passwords lock the account for a while (`splendor.store.accounts`). Hashing a password takes tens of
+milliseconds of a core and 64 MiB: at most ``PASSWORD_WORK`` are done at once, in threads, so they never hold
+up the games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, Response
+from starlette.requests import HTTPConnection
+
+from splendor.i18n import _
+from splendor.server.guards import RateLimiter, client_address
+from splendor.server.live import GameManager, Refused
+from splendor.server.schemas import SignIn, SignUp, refusals
+from splendor.server.settings import Settings
+from splendor.store.accounts import SESSION_SECONDS, AccountError, Accounts, SignedIn
+from splendor.store.ratings import Ratings
+
+COOKIE = "splendor_session"
+PASSWORD_WORK = 2
+GameName = Literal["classic", "pokemon", "kids"]
+
+
+async def signed_in(conn: HTTPConnection) -> SignedIn | None:
+    """The account of the request's (or the WebSocket handshake's) session cookie, if any."""
+    token = conn.cookies.get(COOKIE)
+    if not token:
+        return None
+    accounts: Accounts = conn.app.state.accounts
+    try:
+        return await asyncio.to_thread(accounts.signed_in, token)
+    except Exception as e:                                  # noqa: BLE001 - the store is down: said as a 503
+        raise Refused(503, "the account store cannot be read now; try again in a moment") from e
+
+
+def accounts_router(settings: Settings) -> APIRouter:
+    """The routes of accounts, ratings and leaderboards."""
+    router = APIRouter()
+    attempts = RateLimiter(settings.sign_ins_per_minute / 60, settings.sign_ins_per_minute)
+    hashing = asyncio.Semaphore(PASSWORD_WORK)
+
+    def manager(request: Request) -> GameManager:
+        m: GameManager = request.app.state.manager
+        return m
+
+    async def start_session(request: Request, response: Response, work: Any) -> dict[str, Any]:
+        if not attempts.allow(client_address(request.scope)):
+            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
+        try:
+            async with hashing:
+                account, token = await asyncio.to_thread(work)
+        except AccountError as e:
+            raise Refused(e.status, str(e)) from None
+        secure = settings.secure_cookies if settings.secure_cookies is not None else request.url.scheme == "https"
+        response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=secure,
+                            path="/")
+        return {"name": account.name}
+
+    @router.post("/api/accounts", status_code=201, responses=refusals(400, 409))
+    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
+        """Make an account (a name and a password of 8 to 200 characters) and sign in: the answer sets the
+        session cookie. Its Pokédex is the profile of the same name (one claimed before is adopted with its
+        ``pokedex_secret``). 409 when the name is taken."""
+        accounts: Accounts = request.app.state.accounts
+        return await start_session(request, response,
+                                   lambda: accounts.sign_up(body.name, body.password, body.pokedex_secret))
+
+    @router.post("/api/session", responses=refusals(401))
+    async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
+        """Sign in: the answer sets the session cookie. 401 for a wrong name or password; 429 when the account
+        is locked after repeated wrong passwords, or this address tried too often."""
+        accounts: Accounts = request.app.state.accounts
+        return await start_session(request, response, lambda: accounts.sign_in(body.name, body.password))
+
+    @router.delete("/api/session", status_code=204, response_class=Response, responses=refusals())
+    async def sign_out(request: Request) -> Response:
+        """Sign out: the session ends on the server and its cookie is cleared."""
+        accounts: Accounts = request.app.state.accounts
+        await asyncio.to_thread(accounts.sign_out, request.cookies.get(COOKIE))
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+        return response
+
+    @router.get("/api/me", responses=refusals(401))
+    async def me(request: Request) -> dict[str, Any]:
+        """Who is signed in: the name, the rating in each game played rated, and the games whose seats the
+        account holds (newest first)."""
+        account = await signed_in(request)
+        if account is None:
+            raise Refused(401, _("you are not signed in"))
+        ratings: Ratings = request.app.state.ratings
+        games = await asyncio.to_thread(manager(request).store.games_of, account.id)
+        return {"name": account.name, "ratings": await asyncio.to_thread(ratings.of_account, account.id),
+                "games": games}
+
+    @router.get("/api/leaderboard/{game}", responses=refusals())
+    async def leaderboard(game: GameName, request: Request) -> dict[str, Any]:
+        """The 100 best-rated accounts of a game: rank, name, rating (μ − 3σ), rated games."""
+        ratings: Ratings = request.app.state.ratings
+        return {"game": game, "players": await asyncio.to_thread(ratings.leaderboard, game)}
+
+    @router.get("/api/games/{game_id}/ratings", responses=refusals(404))
+    async def rating_changes(game_id: str, request: Request) -> dict[str, Any]:
+        """What a finished game did to its accounts' ratings, by seat (``rated`` false when it counted for
+        none: a game with a person playing without an account, or without a winner)."""
+        live = await manager(request).get(game_id)
+        ratings: Ratings = request.app.state.ratings
+        changes = await asyncio.to_thread(ratings.changes, game_id) if live.game.is_over else []
+        return {"over": live.game.is_over, "rated": bool(changes), "changes": changes}
+
+    return router

@@ -1,0 +1,106 @@
+"""Ratings: an OpenSkill (Plackett–Luce) rating per account and per game, updated once when a rated game ends.
+
+A game is rated when every person's seat belongs to an account (at least one, each account once) and it has a
+winner; bots take part with fixed ratings that games never change, so a game against them counts as well. The
+update is written in the transaction that commits the game's last action, so it happens exactly once, whichever
+process accepts that action. Shown is the conservative rating μ − 3σ (0 for a newcomer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+from sqlalchemy import Connection, insert, select, update
+
+from splendor.store.database import Store
+from splendor.store.models import Account, RatingChange, RatingRow
+
+MODEL = PlackettLuce()
+NEW = (MODEL.mu, MODEL.sigma)
+"""A newcomer's (μ, σ): 25 and 25/3."""
+
+
+def shown(mu: float, sigma: float) -> float:
+    """The rating people see: μ − 3σ, to one decimal."""
+    return round(mu - 3 * sigma, 1)
+
+
+@dataclass(frozen=True)
+class RatedSeat:
+    """A seat of a finished game as rating sees it: an account, or a bot with its fixed rating."""
+
+    seat: int
+    account_id: int | None = None
+    bot_rating: tuple[float, float] | None = None
+
+
+def rated(seats: list[RatedSeat], winners: list[int]) -> bool:
+    """Whether a finished game changes ratings: a winner, every seat an account or a bot, each account once."""
+    accounts = [s.account_id for s in seats if s.account_id is not None]
+    return (bool(winners) and bool(accounts) and len(set(accounts)) == len(accounts)
+            and all(s.account_id is not None or s.bot_rating is not None for s in seats))
+
+
+def rate_game(conn: Connection, game_id: str, game: str, seats: list[RatedSeat], winners: list[int]) -> None:
+    """Within the transaction that ends the game: update its accounts' ratings and record each change (nothing
+    when the game is not rated). The winners rank first, together; the others second."""
+    if not rated(seats, winners):
+        return
+    accounts = [s.account_id for s in seats if s.account_id is not None]
+    query = select(RatingRow).where(RatingRow.game == game, RatingRow.account_id.in_(accounts))
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()                 # two games ending at once read the same ratings in turn
+    known = {r.account_id: (r.mu, r.sigma, r.games) for r in conn.execute(query)}
+    before = [known.get(s.account_id, (*NEW, 0))[:2] if s.account_id is not None else s.bot_rating
+              for s in seats]
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]        # type: ignore[misc]
+    after = MODEL.rate(teams, ranks=[1 if s.seat in winners else 2 for s in seats])
+    for s, (mu0, sigma0), (new,) in zip(seats, before, after):   # type: ignore[misc]
+        if s.account_id is None:
+            continue                                           # a bot's rating is fixed
+        if s.account_id in known:
+            conn.execute(update(RatingRow).where(RatingRow.account_id == s.account_id, RatingRow.game == game)
+                         .values(mu=new.mu, sigma=new.sigma, games=RatingRow.games + 1))
+        else:
+            conn.execute(insert(RatingRow).values(account_id=s.account_id, game=game, mu=new.mu, sigma=new.sigma,
+                                                  games=1))
+        conn.execute(insert(RatingChange).values(game_id=game_id, seat=s.seat, account_id=s.account_id,
+                                                 mu_before=mu0, sigma_before=sigma0, mu_after=new.mu,
+                                                 sigma_after=new.sigma))
+
+
+class Ratings:
+    """Reads ratings: the leaderboard of a game, an account's ratings, what a game changed."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, object]]:
+        """The best-rated accounts of ``game``, best first: name, rating, games."""
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(select(Account.name, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                                .join(Account, Account.id == RatingRow.account_id).where(RatingRow.game == game)
+                                .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), Account.name).limit(limit))
+            return [{"rank": i + 1, "name": name, "rating": shown(mu, sigma), "games": games}
+                    for i, (name, mu, sigma, games) in enumerate(rows)]
+
+    def of_account(self, account_id: int) -> dict[str, dict[str, float]]:
+        """An account's rating in each game it has played rated: ``{game: {"rating", "games"}}``."""
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                                .where(RatingRow.account_id == account_id))
+            return {game: {"rating": shown(mu, sigma), "games": games} for game, mu, sigma, games in rows}
+
+    def changes(self, game_id: str) -> list[dict[str, object]]:
+        """What a finished game did to its accounts' ratings, by seat (empty when it was not rated)."""
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(select(RatingChange.seat, Account.name, RatingChange.mu_before,
+                                       RatingChange.sigma_before, RatingChange.mu_after, RatingChange.sigma_after)
+                                .join(Account, Account.id == RatingChange.account_id)
+                                .where(RatingChange.game_id == game_id).order_by(RatingChange.seat))
+            out = []
+            for seat, name, mu0, s0, mu1, s1 in rows:
+                old, new = shown(mu0, s0), shown(mu1, s1)
+                out.append({"seat": seat, "name": name, "before": old, "after": new, "change": round(new - old, 1)})
+            return out

@@ -1,0 +1,174 @@
+"""Accounts, sessions and ratings on a real server: sign up and in with a password (hashed, locked after
+repeated wrong ones), seats kept in an account and played from any browser, the Pokédex of the account, and an
+OpenSkill rating updated once when a rated game ends, shown on the leaderboard."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+
+from splendor.store import open_store
+from splendor.store.accounts import FREE_FAILURES, Accounts, lock_seconds
+from splendor.store.models import Account
+from splendor.store.ratings import RatedSeat, Ratings, rate_game, rated
+from tests.server.conftest import Server, create
+
+
+@contextmanager
+def sign_up(server: Server, name: str, password: str = "correct horse") -> Iterator[httpx.Client]:
+    """A browser of its own (its own cookie jar), signed up as ``name``."""
+    with server.client() as browser:
+        r = browser.post("/api/accounts", json={"name": name, "password": password})
+        assert r.status_code == 201, r.text
+        yield browser
+
+
+def play_to_the_end(browser: httpx.Client, game_id: str, seat: int) -> dict[str, Any]:
+    """Play random legal actions for ``seat`` (signed in, no secret) until the game ends; the bot replies."""
+    rng = random.Random(7)
+    while True:
+        payload = browser.get(f"/api/games/{game_id}", params={"seat": seat}).json()
+        view = payload["view"]
+        if view["is_over"]:
+            return payload
+        if view["current_player"] != seat:
+            continue
+        r = browser.post(f"/api/games/{game_id}/actions", json={"seat": seat, "action": rng.choice(
+            view["legal_actions"]), "expect": payload["actions"]})
+        assert r.status_code in (200, 409), r.text
+
+
+def test_a_session_is_an_httponly_cookie_and_the_password_is_kept_only_as_an_argon2_hash(server: Server,
+                                                                                          tmp_path: Any) -> None:
+    with sign_up(server, "ann") as ann:
+        cookie = ann.cookies.jar
+        assert [c.name for c in cookie] == ["splendor_session"]
+        r = ann.post("/api/session", json={"name": "ann", "password": "correct horse"})
+        header = r.headers["set-cookie"].lower()
+        assert "httponly" in header and "samesite=lax" in header and "path=/" in header
+        assert ann.get("/api/me").json()["name"] == "ann"
+        assert ann.delete("/api/session").status_code == 204
+        assert ann.get("/api/me").status_code == 401
+    store = open_store(server.db_url)
+    try:
+        with store.session() as s:
+            hashed = s.query(Account.password_hash).filter_by(name="ann").scalar()
+        assert hashed.startswith("$argon2id$") and "correct horse" not in hashed
+    finally:
+        store.close()
+
+
+def test_sign_up_refuses_a_taken_name_and_a_short_password(server: Server) -> None:
+    with sign_up(server, "ann") as _, server.client() as other:
+        assert other.post("/api/accounts", json={"name": "ann", "password": "another one"}).status_code == 409
+        assert other.post("/api/accounts", json={"name": "bea", "password": "short"}).status_code == 422
+
+
+def test_wrong_passwords_lock_the_account_for_a_while(tmp_path: Any) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/a.db")
+    accounts = Accounts(store)
+    try:
+        accounts.sign_up("ann", "correct horse")
+        for _ in range(FREE_FAILURES):
+            with pytest.raises(ValueError, match="wrong name or password"):
+                accounts.sign_in("ann", "wrong guess")
+        with pytest.raises(ValueError, match="too many wrong passwords"):
+            accounts.sign_in("ann", "correct horse")          # even the right one, while locked
+        with pytest.raises(ValueError, match="wrong name or password"):
+            accounts.sign_in("nobody", "correct horse")
+    finally:
+        store.close()
+    assert lock_seconds(FREE_FAILURES - 1) == 0 and lock_seconds(FREE_FAILURES) == 30
+    assert lock_seconds(FREE_FAILURES + 20) == 3600
+
+
+def test_sign_in_attempts_are_rate_limited_per_address(server: Server) -> None:
+    with server.client() as c:
+        answers = [c.post("/api/session", json={"name": f"x{i}", "password": "whatever1"}).status_code
+                   for i in range(12)]
+    assert answers[:10] == [401] * 10 and answers[10:] == [429, 429]
+
+
+def test_a_seat_kept_in_an_account_is_played_from_any_browser_and_listed_in_its_games(server: Server) -> None:
+    with sign_up(server, "ann") as ann, server.client() as ann_elsewhere, server.client() as stranger:
+        game = create(ann, "classic", [{"kind": "human", "mine": True}, {"kind": "human"}])
+        assert game["seats"][0]["name"] == "ann" and game["seats"][0]["has_account"]
+        assert ann_elsewhere.post("/api/session", json={"name": "ann", "password": "correct horse"}).status_code == 200
+        assert ann_elsewhere.get(f"/api/games/{game['id']}", params={"seat": 0}).status_code == 200
+        assert stranger.get(f"/api/games/{game['id']}", params={"seat": 0}).status_code == 403
+        assert [g["id"] for g in ann_elsewhere.get("/api/me").json()["games"]] == [game["id"]]
+        # bea got seat 1's link from ann: she keeps it in her account, and then plays it without the secret
+        with sign_up(server, "bea") as bea:
+            token = game["seats"][1]["token"]
+            assert bea.post(f"/api/games/{game['id']}/seats/1/keep").status_code == 403
+            assert bea.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token}).status_code == 200
+            assert bea.get(f"/api/games/{game['id']}", params={"seat": 1}).status_code == 200
+            assert ann.post(f"/api/games/{game['id']}/seats/1/keep",
+                            headers={"x-seat-token": token}).status_code == 409
+        assert stranger.post("/api/games", json={"game": "classic", "seats": [{"kind": "human", "mine": True},
+                                                                              {"kind": "bot"}]}).status_code == 401
+
+
+def test_a_rated_game_against_a_bot_changes_the_rating_once_and_shows_on_the_leaderboard(server: Server) -> None:
+    with sign_up(server, "ann") as ann:
+        game = create(ann, "classic", [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}])
+        end = play_to_the_end(ann, game["id"], 0)
+        changes = ann.get(f"/api/games/{game['id']}/ratings").json()
+        assert changes["rated"] and [c["seat"] for c in changes["changes"]] == [0]
+        change = changes["changes"][0]
+        assert change["before"] == 0.0 and change["after"] == round(change["before"] + change["change"], 1)
+        won = end["view"]["result"]["winners"] == [0]
+        assert (change["change"] > 0) == won
+        me = ann.get("/api/me").json()
+        assert me["ratings"]["classic"] == {"rating": change["after"], "games": 1}
+        board = ann.get("/api/leaderboard/classic").json()["players"]
+        assert board == [{"rank": 1, "name": "ann", "rating": change["after"], "games": 1}]
+        assert ann.get("/api/leaderboard/pokemon").json()["players"] == []
+
+
+def test_a_game_with_a_person_without_an_account_is_not_rated(server: Server) -> None:
+    with sign_up(server, "ann") as ann:
+        game = create(ann, "classic", [{"kind": "human", "mine": True}, {"kind": "human"}])
+        assert ann.get(f"/api/games/{game['id']}/ratings").json() == {"over": False, "rated": False, "changes": []}
+    assert not rated([RatedSeat(0, account_id=1), RatedSeat(1)], winners=[0])
+    assert not rated([RatedSeat(0, account_id=1), RatedSeat(1, account_id=1)], winners=[0])
+    assert not rated([RatedSeat(0, account_id=1), RatedSeat(1, bot_rating=(18, 1))], winners=[])
+    assert rated([RatedSeat(0, account_id=1), RatedSeat(1, bot_rating=(18, 1))], winners=[1])
+
+
+def test_ratings_move_the_winner_up_and_leave_bots_fixed(tmp_path: Any) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/r.db")
+    try:
+        ann, _ = Accounts(store).sign_up("ann", "correct horse")
+        bea, _ = Accounts(store).sign_up("bea", "correct horse")
+        from splendor.store.games import GameStore, SeatInfo
+        games = GameStore(store)
+        for n, winners in enumerate(([0], [0], [1])):
+            games.create(f"{n:032x}", "kids", 3, 1, {}, [SeatInfo(0, "human", None, "ann", None, account_id=ann.id),
+                                                         SeatInfo(1, "human", None, "bea", None, account_id=bea.id),
+                                                         SeatInfo(2, "bot", "greedy", None, None)])
+            with store.engine.begin() as conn:
+                rate_game(conn, f"{n:032x}", "kids", [RatedSeat(0, ann.id), RatedSeat(1, bea.id),
+                                                      RatedSeat(2, bot_rating=(18.0, 1.0))], winners)
+        board = Ratings(store).leaderboard("kids")
+        assert [p["name"] for p in board] == ["ann", "bea"] and [p["games"] for p in board] == [3, 3]
+        first = Ratings(store).changes(f"{0:032x}")
+        assert [c["change"] > 0 for c in first] == [True, False]
+    finally:
+        store.close()
+
+
+def test_an_accounts_pokemon_seat_marks_the_accounts_pokedex(server: Server) -> None:
+    with sign_up(server, "misty") as misty:
+        game = create(misty, "pokemon", [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}],
+                      options={"max_turns": 400})
+        assert game["seats"][0]["profile"] == "misty"
+        end = play_to_the_end(misty, game["id"], 0)
+        caught = end["view"]["result"]["pokedex"][0]
+        page = misty.get("/api/pokedex/misty").json()
+        assert page["caught"] == len(set(caught))
