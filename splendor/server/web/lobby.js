@@ -1,4 +1,5 @@
-// The lobby: create a game (game, options, 2-4 seats each a person or a bot), copy its links, see the games.
+// The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
+// the games (this browser's and, signed in, the account's) and the account's ratings.
 import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile } from "/static/common.js";
 import { N_, list, speak, t } from "/static/i18n.js";
 
@@ -7,6 +8,7 @@ const title = (game) => (TITLES[game] ? t(TITLES[game]) : game);
 const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), truncated: N_("turn limit reached"),
   stalled: N_("stalled") };
 let BOTS = [];                          // [spec, name] of each bot the server seats (GET /api/bots)
+let ME = null;                          // the signed-in account (GET /api/me), or null
 
 function seatRow(i) {
   const kind = el("select", { "aria-label": t("seat {seat} plays", { seat: i }), "data-seat-kind": i },
@@ -34,7 +36,9 @@ async function create(event) {
     return sel.value === "human" ? { kind: "human", name } : { kind: "bot", bot: sel.value, name };
   });
   const me = myProfile();
-  if (game === "pokemon" && me && document.getElementById("mark-me").checked && seats[0].kind === "human") {
+  if (ME && seats[0].kind === "human") {
+    seats[0].mine = true;               // seat 0 is the account's: rated, its Pokédex, playable from any browser
+  } else if (game === "pokemon" && me && document.getElementById("mark-me").checked && seats[0].kind === "human") {
     seats[0].profile = me.name;
     seats[0].profile_secret = me.secret;
   }
@@ -68,9 +72,13 @@ async function create(event) {
   }
 }
 
-// The games this browser plays, with a link back to its seat, the players and, once over, the result.
+// The games this browser plays, and those the account keeps, with a link back to the seat, the players and, once
+// over, the result.
 async function drawMyGames() {
   const kept = myGames();
+  for (const g of (ME ? ME.games : [])) {
+    if (!kept.some((k) => k.id === g.id)) kept.push({ id: g.id, game: g.game, seat: g.seat, link: `/play/${g.id}?seat=${g.seat}` });
+  }
   const box = document.getElementById("my-games");
   box.hidden = !kept.length;
   const rows = await Promise.all(kept.map(async (g) => {
@@ -130,7 +138,51 @@ function drawMe() {
 }
 
 function showMarkMe() {
-  document.getElementById("mark-me-label").hidden = !(myProfile() && document.getElementById("game").value === "pokemon");
+  document.getElementById("mark-me-label").hidden = !(myProfile() && !ME
+    && document.getElementById("game").value === "pokemon");
+}
+
+// The account: a form to sign up or in, or who is signed in with their ratings. A session is an HttpOnly cookie:
+// no script of the page ever holds it.
+async function drawAccount() {
+  try { ME = await api("/api/me"); } catch (e) { ME = null; }
+  const box = document.getElementById("account-body");
+  if (ME) {
+    const rated = Object.entries(ME.ratings);
+    box.replaceChildren(el("p", {}, t("Signed in as {name}", { name: ME.name }), " · ",
+      el("button", { type: "button", id: "sign-out", onclick: async () => {
+        await api("/api/session", { method: "DELETE" }).catch(() => {});
+        location.reload();
+      } }, t("Sign out"))),
+    rated.length ? el("ul", { id: "my-ratings" }, ...rated.map(([game, r]) => el("li", { "data-rating-game": game },
+      t("{game}: rating {rating}, rated games: {games}", { game: title(game), rating: r.rating, games: r.games }))))
+      : el("p", { id: "my-ratings" }, t("No rated games yet: play against a bot, or against friends who have accounts.")));
+  } else {
+    const name = el("input", { id: "account-name", autocomplete: "username", maxlength: 40,
+      "aria-label": t("Name"), placeholder: t("Name") });
+    const password = el("input", { id: "account-password", type: "password", autocomplete: "current-password",
+      maxlength: 200, "aria-label": t("Password"), placeholder: t("Password") });
+    const error = el("p", { class: "error", role: "alert", id: "account-error" });
+    const go = (path) => async (event) => {
+      event.preventDefault();
+      error.textContent = "";
+      if (path === "/api/accounts" && (password.value.length < 8 || password.value.length > 200)) {
+        error.textContent = t("A password is 8 to 200 characters.");
+        return;
+      }
+      try {
+        await api(path, { method: "POST", body: JSON.stringify({ name: name.value.trim(), password: password.value }) });
+        location.reload();
+      } catch (e) { error.textContent = e.message; }
+    };
+    box.replaceChildren(el("p", {}, t("With an account your games follow you to any browser, and games against bots "
+      + "or friends with accounts are rated.")),
+    el("form", { class: "row", id: "account-form", onsubmit: go("/api/session") }, name, password,
+      el("button", { type: "submit", id: "sign-in", class: "primary" }, t("Sign in")),
+      el("button", { type: "button", id: "sign-up", onclick: go("/api/accounts") }, t("Sign up"))), error);
+  }
+  showMarkMe();
+  drawMyGames();
 }
 
 speak();
@@ -151,6 +203,6 @@ api("/api/bots").then(({ bots }) => {
   document.getElementById("create-error").textContent = t("The bots are not known: {reason}", { reason: e.message });
 });
 drawMe();
-drawMyGames();
+drawAccount();
 refresh();
 setInterval(refresh, 5000);

@@ -13,8 +13,10 @@ const gameId = parts[2];
 const query = params();
 const seat = mode === "play" ? Number(query.get("seat")) : null;
 const token = query.get("token");
+// The seat's secret when the link has one; a seat kept in the signed-in account needs none (the session cookie).
+const auth = token ? { "x-seat-token": token } : {};
 const state = { payload: null, selection: [], busy: false, upto: 0, total: 0, retry: 500, menu: null, road: null,
-  focusNext: null };
+  focusNext: null, me: null, ratings: null };
 
 function seatName(s) {
   const info = state.payload.seats[s];
@@ -48,7 +50,7 @@ export async function send(action) {
   const late = new AbortController();                 // a table never stays locked: no answer in 20 s, try again
   const timer = setTimeout(() => late.abort(), 20000);
   try {
-    accept(await api(`/api/games/${gameId}/actions`, { method: "POST", headers: { "x-seat-token": token },
+    accept(await api(`/api/games/${gameId}/actions`, { method: "POST", headers: auth,
       body: JSON.stringify({ seat, action, expect: state.payload.actions }), signal: late.signal }));
   } catch (e) {
     error.textContent = late.signal.aborted ? t("The server did not answer in time: look at the table, then try again.")
@@ -166,6 +168,7 @@ function renderEnd() {
       state.payload.seats[i].profile
         ? el("a", { href: `/pokedex/${encodeURIComponent(state.payload.seats[i].profile)}` }, t("(Pokédex)")) : "")));
   }
+  items.push(ratingsSection());
   items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
     t("Download the record")), " · ", el("a", { href: `/replay/${gameId}` }, t("Replay it step by step"))));
   if (mode === "play") {
@@ -175,6 +178,26 @@ function renderEnd() {
   }
   morph(box, [el("section", { class: "panel", id: "game-over" }, ...items)]);
   if (first && mode !== "replay") box.scrollIntoView({ block: "start" });     // the result, at the top
+}
+
+// What the game did to its players' ratings, read once when it is over.
+function ratingsSection() {
+  if (state.ratings === null) {
+    state.ratings = "asked";
+    api(`/api/games/${gameId}/ratings`).then((r) => { state.ratings = r; render(); })
+      .catch(() => { state.ratings = { rated: false, changes: [], failed: true }; render(); });
+  }
+  const r = state.ratings;
+  if (!r || r === "asked" || r.failed) return null;
+  if (!r.rated) {
+    return el("p", { class: "note", id: "rating-changes" },
+      t("Not rated: a game is rated when every person in it plays with an account."));
+  }
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  return el("section", { id: "rating-changes" }, el("h2", {}, t("Ratings")), ...r.changes.map((c) =>
+    el("p", { "data-rating-seat": c.seat }, t("{name}: {before} → {after} ({change})", { name: seatName(c.seat),
+      before: c.before, after: c.after, change: signed(c.change) }))),
+  el("p", {}, el("a", { href: `/leaderboard#${state.payload.game}` }, t("See the leaderboard"))));
 }
 
 // A new game with the same game, options and seats; you go to your seat there, and the other people's links are
@@ -200,9 +223,24 @@ async function rematch() {
   } catch (e) { document.getElementById("error").textContent = t("No rematch: {reason}", { reason: e.message }); }
 }
 
+// Signed in: offer to keep this seat in the account (a link a friend sent), until an account keeps it. Else, in
 // Pokémon: offer to keep this game in the Pokédex of the profile this browser owns, until the seat has one.
 function renderKeep() {
   const box = document.getElementById("keep");
+  if (state.me && mode === "play" && !state.payload.view.is_over) {
+    const held = state.payload.seats[seat].has_account;
+    if (held && box.dataset.kept === "yes") return;
+    box.dataset.kept = held ? "yes" : "no";
+    box.replaceChildren(held ? el("p", { class: "note", id: "kept-in-account" },
+      t("This seat is kept in an account: signed in, it plays from any browser."))
+      : el("button", { type: "button", id: "keep-in-account", onclick: async () => {
+        try {
+          accept(await api(`/api/games/${gameId}/seats/${seat}/keep`, { method: "POST", headers: auth }));
+          render();
+        } catch (e) { document.getElementById("error").textContent = e.message; }
+      } }, t("Keep this game in my account ({name})", { name: state.me.name })));
+    return;
+  }
   const me = myProfile();
   const mine = mode === "play" && state.payload.game === "pokemon" && !state.payload.view.is_over;
   const linked = mine && state.payload.seats[seat].profile;
@@ -215,7 +253,7 @@ function renderKeep() {
   box.dataset.profile = me.name;
   box.replaceChildren(el("button", { type: "button", id: "keep-in-pokedex", onclick: async () => {
     try {
-      await api(`/api/games/${gameId}/seats/${seat}/profile`, { method: "POST", headers: { "x-seat-token": token },
+      await api(`/api/games/${gameId}/seats/${seat}/profile`, { method: "POST", headers: auth,
         body: JSON.stringify({ profile: me.name, secret: me.secret }) });
     } catch (e) { document.getElementById("error").textContent = e.message; }
   } }, t("Keep this game in my Pokédex ({profile})", { profile: me.name })));
@@ -266,7 +304,7 @@ async function askHint() {
   box.textContent = t("The expert bot is thinking…");
   try {
     const advice = await api(`/api/games/${gameId}/seats/${seat}/hint`, { method: "POST",
-      headers: { "x-seat-token": token } });
+      headers: auth });
     if (!state.hint || state.hint.at !== at) return;          // the game moved on meanwhile: the hint is stale
     box.textContent = t("Hint: {move} (estimated chance of winning: {chance}%)", {
       move: describe(state.payload.game, advice.action, null, seatName, seat),
@@ -278,7 +316,8 @@ async function askHint() {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const q = mode === "play" ? `?seat=${seat}&token=${encodeURIComponent(token)}&lang=${language}` : `?lang=${language}`;
+  const secret = token ? `&token=${encodeURIComponent(token)}` : "";
+  const q = mode === "play" ? `?seat=${seat}${secret}&lang=${language}` : `?lang=${language}`;
   const ws = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${q}`);
   ws.onopen = () => { state.retry = 500; };
   ws.onmessage = (event) => {
@@ -341,6 +380,9 @@ if (mode === "replay") {
   });
   go(0);
 } else {
-  if (mode === "play") keepGame({ id: gameId, game: null, seat, link: location.pathname + location.search, at: Date.now() });
+  if (mode === "play") {
+    keepGame({ id: gameId, game: null, seat, link: location.pathname + location.search, at: Date.now() });
+    api("/api/me").then((me) => { state.me = me; render(); }).catch(() => {});     // signed out: nothing to offer
+  }
   connect();
 }
