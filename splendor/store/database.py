@@ -12,7 +12,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from platformdirs import user_data_dir
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 ENV_VAR = "SPLENDOR_DATABASE_URL"
@@ -67,8 +67,27 @@ def open_store(url: str | None = None) -> Store:
         raise ValueError(f"cannot use the database URL {url!r}: {e}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    command.upgrade(_migrations_config(engine), "head")
+    with _one_upgrader(engine):
+        command.upgrade(_migrations_config(engine), "head")
     return Store(engine)
+
+
+MIGRATION_LOCK = 0x5A1E4D0
+"""The PostgreSQL advisory lock held while a process upgrades the schema: server processes started together on a
+new database upgrade it one after the other (the later ones find it done) instead of racing to create tables."""
+
+
+@contextmanager
+def _one_upgrader(engine: Engine) -> Iterator[None]:
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with engine.connect() as lock:
+        lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        try:
+            yield
+        finally:
+            lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
 
 
 BUSY_TIMEOUT_MS = 1000

@@ -45,11 +45,20 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Server:
+        """Start the server and wait until it answers."""
+        return self.launch().wait_ready()
+
+    def launch(self) -> Server:
+        """Start the server process, without waiting for it."""
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen([SPLENDOR, "serve", "--port", str(self.port), "--database-url", self.db_url,
                                           "--bot-workers", "1", "--bot-pause", "0", *self.extra], stdout=out,
                                          stderr=out,
                                          start_new_session=True)
+        return self
+
+    def wait_ready(self) -> Server:
+        """Wait until the server answers (RuntimeError with its log after a minute)."""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:

@@ -31,8 +31,10 @@ def three(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
     _reset_postgres(postgres_url)
     servers: list[Server] = []
     try:
-        for i in range(3):
-            servers.append(Server(postgres_url, tmp_path / f"server{i}.log", "--lease-seconds", LEASE).start())
+        for i in range(3):                          # all at once on a new database: they upgrade it in turn
+            servers.append(Server(postgres_url, tmp_path / f"server{i}.log", "--lease-seconds", LEASE).launch())
+        for server in servers:
+            server.wait_ready()
         yield servers
     finally:
         for s in servers:
@@ -172,3 +174,24 @@ def _kill_one_while_busy(a: Server, b: Server, c: Server, between_bots: list[dic
         assert view["actions"] > before
         text = httpx.get(f"{b.base}/api/games/{game_id}/record", timeout=30).text
         assert splendor.replay(text).view(None) == view["view"]
+
+
+def test_processes_started_together_on_a_new_database_upgrade_it_in_turn(postgres_url: str) -> None:
+    _reset_postgres(postgres_url)
+    ready = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def start() -> None:
+        ready.wait()
+        try:
+            open_store(postgres_url).close()
+        except BaseException as e:                            # noqa: BLE001 - kept to be shown
+            failures.append(e)
+
+    starters = [threading.Thread(target=start, daemon=True) for _ in range(4)]
+    for t in starters:
+        t.start()
+    for t in starters:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in starters), "starting together, the processes waited for each other forever"
+    assert failures == []
