@@ -77,6 +77,7 @@ class LiveGame:
     watchers: list[Watcher] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
     bot_failures: int = 0
+    seen: float = field(default_factory=time.monotonic)    # when it was last asked for or changed
     hints: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = field(default_factory=dict)
     """Per seat, the hint of the position after that many actions (asked once, shared by every request)."""
 
@@ -139,7 +140,9 @@ class GameManager:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.feed.listening.wait(), 10)
         self._chores = [loop.create_task(self._every(self.settings.lease_seconds / 3, self._renew_leases)),
-                        loop.create_task(self._every(self.settings.sweep_seconds, self._sweep_bots))]
+                        loop.create_task(self._every(self.settings.sweep_seconds, self._sweep_bots)),
+                        loop.create_task(self._every(min(60.0, self.settings.idle_game_seconds / 2),
+                                                     self._put_idle_games_away))]
         await self._sweep_bots()
 
     async def stop(self) -> None:
@@ -165,6 +168,16 @@ class GameManager:
                 raise
             except Exception:                                   # noqa: BLE001 - said, and tried again next time
                 log.exception("a periodic chore failed")
+
+    async def _put_idle_games_away(self) -> None:
+        """Let go of unfinished games nobody has asked about for ``idle_game_seconds``, that nobody watches and
+        whose bot is not thinking here: the store keeps them, and they are read again when asked for. A process
+        holds the games in play, not every game ever started."""
+        now = time.monotonic()
+        for game_id, live in list(self.live.items()):
+            if (now - live.seen > self.settings.idle_game_seconds and not live.watchers
+                    and (live.bot_task is None or live.bot_task.done()) and not live.lock.locked()):
+                del self.live[game_id]
 
     async def _renew_leases(self) -> None:
         await asyncio.to_thread(self.leases.renew)
@@ -228,6 +241,7 @@ class GameManager:
 
     def _after_change(self, live: LiveGame) -> None:
         """Tell the watchers, and let a bot move next or put a finished game away."""
+        live.seen = time.monotonic()
         self.broadcast(live)
         if live.game.is_over:
             self._keep_finished(live)
@@ -354,6 +368,7 @@ class GameManager:
         ``refresh``, brought up to date with what other processes committed."""
         live = self.live.get(game_id)
         if live is not None:
+            live.seen = time.monotonic()
             if refresh and self.shared:
                 await self._refresh_for_reader(live)
             return live
@@ -471,20 +486,26 @@ class GameManager:
     async def act(self, game_id: str, seat: int, text: str, token: str | None = None,
                   expect: int | None = None, by_bot: bool = False, account: SignedIn | None = None) -> LiveGame:
         """Accept one action for ``seat`` or refuse it with the rule's message; the state changes only once the
-        action is committed to the store. The action is judged against the game as the store has it: what other
-        processes committed is applied first, and should one of them commit the same action number meanwhile,
-        the store refuses this one (409)."""
+        action is committed to the store. The action is judged against the game as the store has it: committing
+        it as action N succeeds only if no process committed an N before, and when the judgement or the commit
+        fails, what other processes committed is applied and the action judged again."""
         live = await self.get(game_id, refresh=False)
         if not by_bot:
             self.check_seat(live, seat, token, account)
         async with live.lock:
-            caught_up = await self._catch_up(live)
             try:
                 await self._accept(live, seat, text, expect)
             except Refused:
-                if caught_up:
+                # Judged against this process's copy, which another process may have moved past: if so, judge
+                # again against the store's newest state (this costs a read only when an action is refused; an
+                # accepted one proves the copy was current, since action N commits only where none has).
+                if not self.shared or not await self._catch_up(live):
+                    raise
+                try:
+                    await self._accept(live, seat, text, expect)
+                except Refused:
                     self._after_change(live)
-                raise
+                    raise
         self._after_change(live)
         return live
 

@@ -23,6 +23,8 @@ class Settings:
     bot_pause_seconds: float = 1.0            # a bot playing people waits this long after the last action
     allow_chosen_seeds: bool = False          # True: any game may be created with a seed (private servers, tests)
     finished_games_kept: int = 64             # finished games kept in memory after their last look
+    idle_game_seconds: float = 600.0          # an unfinished game nobody asks about or watches is let go (and
+                                              # read again from the store when asked for)
     # WebSockets
     max_frame_bytes: int = 16 * 1024          # a larger message closes the connection (1009)
     messages_per_second: float = 10.0         # per connection, sustained

@@ -134,6 +134,8 @@ class Accounts:
 
     @staticmethod
     def _new_session(s: Session, account_id: int) -> str:
+        """A new session of the account (its ended sessions are deleted then, so they do not pile up)."""
+        s.execute(delete(SessionRow).where(SessionRow.account_id == account_id, SessionRow.expires < time.time()))
         token = new_secret()
         s.add(SessionRow(token_hash=secret_hash(token), account_id=account_id, expires=time.time() + SESSION_SECONDS))
         return token

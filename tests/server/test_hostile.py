@@ -299,6 +299,25 @@ def test_finished_games_read_back_are_dropped_from_memory_again(tmp_path: Path) 
     assert health["live"] == 0 and health["finished_in_memory"] == 2
 
 
+def test_unfinished_games_nobody_asks_about_are_let_go_and_read_again_when_asked(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from splendor.server import Settings, create_app
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/i.db", bot_workers=1, idle_game_seconds=0.5)
+    with TestClient(create_app(settings)) as c:
+        g = c.post("/api/games", json={"game": "classic", "seats": HUMANS2}).json()
+        token = g["seats"][0]["token"]
+        legal = c.get(f"/api/games/{g['id']}?seat=0", headers={"x-seat-token": token}).json()["view"]["legal_actions"]
+        assert c.post(f"/api/games/{g['id']}/actions", json={"seat": 0, "action": legal[0]},
+                      headers={"x-seat-token": token}).status_code == 200
+        deadline = time.monotonic() + 10
+        while c.get("/api/health").json()["live"]:
+            assert time.monotonic() < deadline, "an idle game stayed in memory"
+            time.sleep(0.1)
+        assert c.get(f"/api/games/{g['id']}").json()["actions"] == 1      # read back, as it was
+        assert c.get("/api/health").json()["live"] == 1
+
+
 # ----------------------------------------------------------------------------- 9. the smaller ones
 
 
