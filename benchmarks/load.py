@@ -148,6 +148,14 @@ async def run(bases: list[str], games: int, seconds: float, game_name: str, thin
             "games_checked_lost": lost}
 
 
+def rss_mb(pid: int) -> float:
+    """A process's resident memory in MiB (its bot workers are processes of their own, not counted)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
 def start_servers(url: str, processes: int) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
     """``processes`` server processes on the store at ``url``, once each answers."""
     procs, bases = [], []
@@ -195,8 +203,9 @@ def main() -> None:
         for games in [int(g) for g in args.games.split(",")]:
             procs, bases = start_servers(url, args.processes)
             try:
-                print(json.dumps(asyncio.run(run(bases, games, args.seconds, args.game, args.think, args.via,
-                                                 args.watchers))), flush=True)
+                row = asyncio.run(run(bases, games, args.seconds, args.game, args.think, args.via, args.watchers))
+                row["server_rss_mb"] = [rss_mb(proc.pid) for proc in procs]
+                print(json.dumps(row), flush=True)
             finally:
                 for proc in procs:
                     os.killpg(proc.pid, signal.SIGTERM)
