@@ -51,6 +51,7 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     sign_up(page, "ann", "correct horse battery")
     assert "Signed in as ann" in page.inner_text("#account")
     assert "No rated games yet" in page.inner_text("#my-ratings")
+    assert page.get_attribute("#account-pokedex", "href") == "/pokedex/ann"      # the account's own Pokédex
     page.wait_for_selector("[data-seat-kind='1']")
     page.click("#create")                                   # seat 0 is the account's, against the greedy bot
     page.wait_for_url("**/play/**")

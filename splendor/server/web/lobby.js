@@ -114,7 +114,10 @@ async function refresh() {
 function drawMe() {
   const box = document.getElementById("me");
   const me = myProfile();
-  if (me) {
+  if (ME) {                             // signed in: the account's Pokédex, marked by its seats
+    box.replaceChildren(el("p", {}, el("strong", { id: "me-name" }, ME.name), " · ",
+      el("a", { href: `/pokedex/${encodeURIComponent(ME.name)}`, id: "account-pokedex" }, t("Open your Pokédex"))));
+  } else if (me) {
     box.replaceChildren(el("p", {}, t("This browser plays as:"), " ", el("strong", { id: "me-name" }, me.name), " · ",
       el("a", { href: `/pokedex/${encodeURIComponent(me.name)}` }, t("Open your Pokédex")), " · ",
       el("button", { type: "button", onclick: () => { if (confirm(t("Forget this profile on this browser? " +
@@ -181,7 +184,7 @@ async function drawAccount() {
       el("button", { type: "submit", id: "sign-in", class: "primary" }, t("Sign in")),
       el("button", { type: "button", id: "sign-up", onclick: go("/api/accounts") }, t("Sign up"))), error);
   }
-  showMarkMe();
+  drawMe();
   drawMyGames();
 }
 
