@@ -45,13 +45,12 @@ class BotLeases:
             return conn.execute(update(GameRow).where(GameRow.lease_owner == self.holder)
                                 .values(lease_until=_now(conn) + self.seconds)).rowcount
 
-    def release(self, game_id: str | None = None) -> None:
-        """Give up one game's lease (a finished game), or every lease of this process (when it stops)."""
+    def release(self) -> None:
+        """Give up every lease of this process (when it stops), so that the others take its games at once. (A
+        game's lease ends with the game: `GameStore.append` clears it with the last action.)"""
         with self.store.engine.begin() as conn:
-            where = [GameRow.lease_owner == self.holder]
-            if game_id is not None:
-                where.append(GameRow.id == game_id)
-            conn.execute(update(GameRow).where(*where).values(lease_owner=None, lease_until=None))
+            conn.execute(update(GameRow).where(GameRow.lease_owner == self.holder)
+                         .values(lease_owner=None, lease_until=None))
 
     def release_all_holders(self) -> None:
         """Clear every lease: only for a store that this one process serves alone (SQLite), when it starts."""
