@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path as FilePath
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -280,8 +281,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ``{"type": "action", "action": "...", "expect": n}`` from a seat (see ``splendor.server.socket``). Its
         refusals are said in ``lang`` (else the ``Accept-Language`` of the handshake)."""
         language = negotiate(lang or ws.headers.get("accept-language"))
+        # The session counts only for a page of this site: another site's script opening this socket (a browser
+        # sends the cookie's site's Origin) plays no one's seat, whatever the cookie's SameSite rules.
+        origin = ws.headers.get("origin")
+        same_site = origin is None or urlsplit(origin).netloc == ws.headers.get("host")
         try:
-            account = await signed_in(ws) if seat is not None else None
+            account = await signed_in(ws) if seat is not None and same_site else None
         except Refused:
             account = None
         await serve_socket(manager(), settings, ws, game_id, seat, token, language, account)

@@ -172,3 +172,17 @@ def test_an_accounts_pokemon_seat_marks_the_accounts_pokedex(server: Server) -> 
         caught = end["view"]["result"]["pokedex"][0]
         page = misty.get("/api/pokedex/misty").json()
         assert page["caught"] == len(set(caught))
+
+
+def test_a_seat_kept_in_an_account_plays_on_a_websocket_from_its_own_site_only(server: Server) -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    with sign_up(server, "ann") as ann:
+        game = create(ann, "classic", [{"kind": "human", "mine": True}, {"kind": "human"}])
+        cookie = f"splendor_session={ann.cookies['splendor_session']}"
+        url = server.base.replace("http", "ws") + f"/api/games/{game['id']}/ws?seat=0"
+        with connect(url, additional_headers={"cookie": cookie, "origin": server.base}) as ws:
+            assert '"type":"state"' in str(ws.recv(timeout=10))
+        with pytest.raises(InvalidStatus, match="403"):      # refused before it opens, as a wrong secret is
+            connect(url, additional_headers={"cookie": cookie, "origin": "https://evil.example"})
