@@ -20,7 +20,7 @@ from starlette.requests import HTTPConnection
 from splendor.i18n import _
 from splendor.server.guards import RateLimiter, client_address
 from splendor.server.live import GameManager, Refused
-from splendor.server.schemas import SignIn, SignUp, refusals
+from splendor.server.schemas import NewPassword, SignIn, SignUp, refusals
 from splendor.server.settings import Settings
 from splendor.store.accounts import SESSION_SECONDS, AccountError, Accounts, SignedIn
 from splendor.store.ratings import Ratings
@@ -59,7 +59,7 @@ def accounts_router(settings: Settings) -> APIRouter:
             async with hashing:
                 account, token = await asyncio.to_thread(work)
         except AccountError as e:
-            raise Refused(e.status, str(e)) from None
+            raise Refused(e.status, e.message) from None
         secure = settings.secure_cookies if settings.secure_cookies is not None else request.url.scheme == "https"
         response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=secure,
                             path="/")
@@ -89,6 +89,24 @@ def accounts_router(settings: Settings) -> APIRouter:
         response = Response(status_code=204)
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
         return response
+
+    @router.post("/api/me/password", status_code=204, response_class=Response, responses=refusals(400, 401))
+    async def change_password(body: NewPassword, request: Request) -> Response:
+        """Change the signed-in account's password (the old one shown): every other session of the account
+        ends, this browser's stays. 401 when not signed in or the old password is wrong."""
+        account = await signed_in(request)
+        if account is None:
+            raise Refused(401, _("you are not signed in"))
+        if not attempts.allow(client_address(request.scope)):
+            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
+        accounts: Accounts = request.app.state.accounts
+        try:
+            async with hashing:
+                await asyncio.to_thread(accounts.change_password, account, body.old, body.new,
+                                        request.cookies.get(COOKIE))
+        except AccountError as e:
+            raise Refused(e.status, e.message) from None
+        return Response(status_code=204)
 
     @router.get("/api/me", responses=refusals(401))
     async def me(request: Request) -> dict[str, Any]:

@@ -158,3 +158,11 @@ class SignIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=40)
     password: str = Field(min_length=1, max_length=200)
+
+
+class NewPassword(BaseModel):
+    """A new password, with the one it replaces."""
+
+    model_config = ConfigDict(extra="forbid")
+    old: str = Field(min_length=1, max_length=200)
+    new: str = Field(min_length=8, max_length=200)

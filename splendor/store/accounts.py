@@ -19,6 +19,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from splendor.i18n import Message, _
 from splendor.store.database import Store
 from splendor.store.models import Account, Profile, SessionRow
 from splendor.store.pokedex import check_profile_name
@@ -34,10 +35,11 @@ _DUMMY = _hasher.hash("a password nobody has")   # verified against for unknown 
 
 
 class AccountError(ValueError):
-    """Sign-up or sign-in refused, with words the person can act on."""
+    """Sign-up or sign-in refused, with words the person can act on (in their language: ``message``)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    def __init__(self, message: Message, status: int = 400) -> None:
+        super().__init__(str(message))
+        self.message = message
         self.status = status
 
 
@@ -51,7 +53,7 @@ class SignedIn:
 
 def check_password(password: str) -> str:
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise AccountError(f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise AccountError(_("a password is {low} to {high} characters", low=MIN_PASSWORD, high=MAX_PASSWORD))
     return password
 
 
@@ -75,12 +77,12 @@ class Accounts:
         hashed = _hasher.hash(check_password(password))
         with self.store.session() as s:
             if s.scalar(select(Account.id).where(Account.name == name)) is not None:
-                raise AccountError(f"the name {name!r} is taken; choose another", 409)
+                raise AccountError(_("the name {name} is taken; choose another", name=name), 409)
             profile = s.scalar(select(Profile).where(Profile.name == name))
             if profile is not None and profile.secret_hash and not secret_matches(pokedex_secret,
                                                                                 profile.secret_hash):
-                raise AccountError(f"{name!r} is a claimed Pokédex: give its secret to make it your account's, or "
-                                   "choose another name", 409)
+                raise AccountError(_("{name} is a claimed Pokédex: give its secret to make it your account's, or "
+                                     "choose another name", name=name), 409)
             account = Account(name=name, password_hash=hashed)
             s.add(account)
             s.flush()
@@ -93,7 +95,7 @@ class Accounts:
 
     def sign_in(self, name: str, password: str) -> tuple[SignedIn, str]:
         """A new session for the account, or `AccountError` (401 wrong name or password, 429 locked)."""
-        wrong = AccountError("wrong name or password", 401)
+        wrong = AccountError(_("wrong name or password"), 401)
         try:
             name = check_profile_name(name)
         except ValueError:
@@ -105,8 +107,8 @@ class Accounts:
                 _verify(_DUMMY, password)
                 raise wrong
             if account.locked_until and account.locked_until > now:
-                raise AccountError(f"too many wrong passwords: try again in {int(account.locked_until - now) + 1} "
-                                   "seconds", 429)
+                raise AccountError(_("too many wrong passwords: try again in {seconds} s",
+                                     seconds=int(account.locked_until - now) + 1), 429)
             if _verify(account.password_hash, password):
                 account.failed_sign_ins, account.locked_until = 0, None
                 if _hasher.check_needs_rehash(account.password_hash):
@@ -116,6 +118,20 @@ class Accounts:
             wait = lock_seconds(account.failed_sign_ins)
             account.locked_until = now + wait if wait else None
         raise wrong                                 # once the count of wrong passwords is committed
+
+    def change_password(self, account: SignedIn, old: str, new: str, keep: str | None) -> None:
+        """Set a new password once the old one is shown (`AccountError` 401 otherwise); every other session of
+        the account ends, the one ``keep`` (the asker's) stays."""
+        hashed = _hasher.hash(check_password(new))
+        with self.store.session() as s:
+            row = s.get(Account, account.id)
+            if row is None or not _verify(row.password_hash, old):
+                raise AccountError(_("wrong password"), 401)
+            row.password_hash = hashed
+            others = delete(SessionRow).where(SessionRow.account_id == account.id)
+            if keep:
+                others = others.where(SessionRow.token_hash != secret_hash(keep))
+            s.execute(others)
 
     def signed_in(self, token: str | None) -> SignedIn | None:
         """Whose the session is, or None (no cookie, an unknown or an expired session)."""

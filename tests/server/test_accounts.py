@@ -87,6 +87,12 @@ def test_wrong_passwords_lock_the_account_for_a_while(tmp_path: Any) -> None:
     assert lock_seconds(FREE_FAILURES + 20) == 3600
 
 
+def test_a_refused_sign_in_is_said_in_the_readers_language(server: Server) -> None:
+    with server.client() as c:
+        r = c.post("/api/session", json={"name": "ann", "password": "whatever1"}, headers={"accept-language": "ko"})
+    assert r.status_code == 401 and r.json()["detail"] == "이름 또는 비밀번호가 틀렸습니다"
+
+
 def test_sign_in_attempts_are_rate_limited_per_address(server: Server) -> None:
     with server.client() as c:
         answers = [c.post("/api/session", json={"name": f"x{i}", "password": "whatever1"}).status_code
@@ -186,3 +192,14 @@ def test_a_seat_kept_in_an_account_plays_on_a_websocket_from_its_own_site_only(s
             assert '"type":"state"' in str(ws.recv(timeout=10))
         with pytest.raises(InvalidStatus, match="403"):      # refused before it opens, as a wrong secret is
             connect(url, additional_headers={"cookie": cookie, "origin": "https://evil.example"})
+
+
+def test_a_new_password_ends_every_other_session_of_the_account(server: Server) -> None:
+    with sign_up(server, "ann") as ann, server.client() as elsewhere:
+        assert elsewhere.post("/api/session", json={"name": "ann", "password": "correct horse"}).status_code == 200
+        assert ann.post("/api/me/password", json={"old": "wrong one", "new": "staple battery"}).status_code == 401
+        assert ann.post("/api/me/password", json={"old": "correct horse", "new": "staple battery"}).status_code == 204
+        assert ann.get("/api/me").status_code == 200                 # this browser stays signed in
+        assert elsewhere.get("/api/me").status_code == 401           # the other session ended
+        assert elsewhere.post("/api/session", json={"name": "ann", "password": "correct horse"}).status_code == 401
+        assert elsewhere.post("/api/session", json={"name": "ann", "password": "staple battery"}).status_code == 200

@@ -90,9 +90,14 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     context.close()
 
 
-def test_a_wrong_password_is_refused_in_the_lobby(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_a_password_is_changed_and_a_wrong_one_refused_in_the_lobby(server: Server, browser: Browser) -> None:  # noqa: F811
     page = open_lobby(browser, server)
     sign_up(page, "bea", "correct horse battery")
+    page.click("#password-form >> xpath=.. >> summary")          # change it, then sign in with the new one
+    page.fill("#old-password", "correct horse battery")
+    page.fill("#new-password", "staple battery horse")
+    page.click("#change-password")
+    page.wait_for_function("document.getElementById('password-said').textContent.includes('changed')")
     page.click("#sign-out")
     page.wait_for_selector("#sign-in")
     page.fill("#account-name", "bea")
@@ -100,4 +105,7 @@ def test_a_wrong_password_is_refused_in_the_lobby(server: Server, browser: Brows
     page.click("#sign-in")
     page.wait_for_function("document.getElementById('account-error').textContent.length > 0")
     assert "wrong name or password" in page.inner_text("#account-error")
+    page.fill("#account-password", "staple battery horse")
+    page.click("#sign-in")
+    page.wait_for_selector("#sign-out")
     assert page.errors == []  # type: ignore[attr-defined]

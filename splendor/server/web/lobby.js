@@ -145,6 +145,27 @@ function showMarkMe() {
     && document.getElementById("game").value === "pokemon");
 }
 
+// Change the password (the current one shown); the account's other browsers are signed out.
+function passwordForm() {
+  const old = el("input", { type: "password", id: "old-password", autocomplete: "current-password", maxlength: 200,
+    "aria-label": t("Current password"), placeholder: t("Current password") });
+  const fresh = el("input", { type: "password", id: "new-password", autocomplete: "new-password", maxlength: 200,
+    "aria-label": t("New password"), placeholder: t("New password") });
+  const said = el("p", { role: "status", id: "password-said" });
+  const change = async (event) => {
+    event.preventDefault();
+    if (fresh.value.length < 8) { said.textContent = t("A password is 8 to 200 characters."); return; }
+    try {
+      await api("/api/me/password", { method: "POST", body: JSON.stringify({ old: old.value, new: fresh.value }) });
+      old.value = fresh.value = "";
+      said.textContent = t("The password is changed; your other browsers are signed out.");
+    } catch (e) { said.textContent = e.message; }
+  };
+  return el("details", {}, el("summary", {}, t("Change your password")),
+    el("form", { class: "row", id: "password-form", onsubmit: change }, old, fresh,
+      el("button", { type: "submit", id: "change-password" }, t("Change"))), said);
+}
+
 // The account: a form to sign up or in, or who is signed in with their ratings. A session is an HttpOnly cookie:
 // no script of the page ever holds it.
 async function drawAccount() {
@@ -159,7 +180,8 @@ async function drawAccount() {
       } }, t("Sign out"))),
     rated.length ? el("ul", { id: "my-ratings" }, ...rated.map(([game, r]) => el("li", { "data-rating-game": game },
       t("{game}: rating {rating}, rated games: {games}", { game: title(game), rating: r.rating, games: r.games }))))
-      : el("p", { id: "my-ratings" }, t("No rated games yet: play against a bot, or against friends who have accounts.")));
+      : el("p", { id: "my-ratings" }, t("No rated games yet: play against a bot, or against friends who have accounts.")),
+    passwordForm());
   } else {
     const name = el("input", { id: "account-name", autocomplete: "username", maxlength: 40,
       "aria-label": t("Name"), placeholder: t("Name") });
