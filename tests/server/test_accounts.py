@@ -203,3 +203,14 @@ def test_a_new_password_ends_every_other_session_of_the_account(server: Server) 
         assert elsewhere.get("/api/me").status_code == 401           # the other session ended
         assert elsewhere.post("/api/session", json={"name": "ann", "password": "correct horse"}).status_code == 401
         assert elsewhere.post("/api/session", json={"name": "ann", "password": "staple battery"}).status_code == 200
+
+
+def test_signing_up_with_the_name_of_a_claimed_pokedex_needs_its_secret_and_adopts_it(server: Server) -> None:
+    with server.client() as c:
+        secret = c.post("/api/profiles", json={"name": "misty"}).json()["secret"]
+        r = c.post("/api/accounts", json={"name": "misty", "password": "correct horse"})
+        assert r.status_code == 409 and "claimed Pokédex" in r.json()["detail"]
+        r = c.post("/api/accounts", json={"name": "misty", "password": "correct horse", "pokedex_secret": secret})
+        assert r.status_code == 201
+        game = create(c, "pokemon", [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}])
+        assert game["seats"][0]["profile"] == "misty"             # the adopted Pokédex is the account's
