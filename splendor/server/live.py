@@ -382,7 +382,7 @@ class GameManager:
         live = self.live.get(game_id) or self._rebuild(stored)     # another request may have read it meanwhile
         if live.game.is_over:
             self._keep_finished(live)
-        else:                                                      # unfinished yet not live: cannot happen
+        else:                                                      # unfinished: this process holds it now
             self.live[game_id] = live
         return live
 
