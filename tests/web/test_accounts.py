@@ -66,6 +66,12 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     page.wait_for_selector("#rating-changes [data-rating-seat='0']", timeout=20000)
     change = page.inner_text("#rating-changes")
     assert "Ratings" in change and "0 →" in change
+    finished = page.url
+    page.click("#rematch")                                  # the rematch's seat is kept in the account too
+    page.wait_for_url(lambda url: "/play/" in url and url != finished)
+    page.wait_for_selector("#kept-in-account")
+    page.go_back()
+    page.wait_for_selector("#rating-changes a")
     page.click("#rating-changes a")                         # to the leaderboard of this game
     page.wait_for_selector("#leaderboard tr[data-player='ann']")
     row = page.inner_text("#leaderboard tr[data-player='ann']")

@@ -205,7 +205,7 @@ function ratingsSection() {
 async function rematch() {
   const { view } = state.payload;
   const seats = state.payload.seats.map((s) => s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name }
-    : { kind: "human", name: s.name });
+    : { kind: "human", name: s.name, mine: Boolean(state.me) && s.seat === seat || undefined });
   const options = state.payload.game === "kids" ? { short: view.short, mysteries: view.mysteries } : {};
   try {
     const made = await api("/api/games", { method: "POST",
