@@ -12,6 +12,7 @@ up the games.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -27,6 +28,8 @@ from splendor.store.ratings import Ratings
 
 COOKIE = "splendor_session"
 PASSWORD_WORK = 2
+LEADERBOARD_SECONDS = 5.0
+"""How long a process answers a leaderboard from what it read last."""
 GameName = Literal["classic", "pokemon", "kids"]
 
 
@@ -46,6 +49,7 @@ def accounts_router(settings: Settings) -> APIRouter:
     """The routes of accounts, ratings and leaderboards."""
     router = APIRouter()
     attempts = RateLimiter(settings.sign_ins_per_minute / 60, settings.sign_ins_per_minute)
+    boards: dict[str, tuple[float, list[dict[str, object]]]] = {}
     hashing = asyncio.Semaphore(PASSWORD_WORK)
 
     def manager(request: Request) -> GameManager:
@@ -122,9 +126,14 @@ def accounts_router(settings: Settings) -> APIRouter:
 
     @router.get("/api/leaderboard/{game}", responses=refusals())
     async def leaderboard(game: GameName, request: Request) -> dict[str, Any]:
-        """The 100 best-rated accounts of a game: rank, name, rating (μ − 3σ), rated games."""
-        ratings: Ratings = request.app.state.ratings
-        return {"game": game, "players": await asyncio.to_thread(ratings.leaderboard, game)}
+        """The 100 best-rated accounts of a game: rank, name, rating (μ − 3σ), rated games. Read from the store
+        at most every few seconds (it sorts every rating of the game), so asking often costs nothing."""
+        now = time.monotonic()
+        known = boards.get(game)
+        if known is None or now - known[0] > LEADERBOARD_SECONDS:
+            ratings: Ratings = request.app.state.ratings
+            known = boards[game] = (now, await asyncio.to_thread(ratings.leaderboard, game))
+        return {"game": game, "players": known[1]}
 
     @router.get("/api/games/{game_id}/ratings", responses=refusals(404))
     async def rating_changes(game_id: str, request: Request) -> dict[str, Any]:
