@@ -203,23 +203,28 @@ class GameManager:
         live = self.live.get(game_id)
         if live is None or (number.isdigit() and int(number) <= len(live.game.history)):
             return                                          # not held here, or heard already (our own write)
-        asyncio.get_running_loop().create_task(self._refresh(live, seats=not number.isdigit()))
+        asyncio.get_running_loop().create_task(self._refresh_heard(live, seats=not number.isdigit()))
 
     async def _resync(self) -> None:
         """After the change feed was lost: read every held game afresh (changes may have gone unheard)."""
         for live in list(self.live.values()):
-            await self._refresh(live, seats=True)
+            await self._refresh_heard(live, seats=True)
 
-    async def _refresh(self, live: LiveGame, seats: bool = False) -> None:
+    async def _refresh_heard(self, live: LiveGame, seats: bool) -> None:
+        """`_refresh` for a change heard on the feed: nobody waits for it, so a failure is logged."""
         try:
-            async with live.lock:
-                changed = await self._catch_up(live)
-                if seats:
-                    live.seats = await self._read(lambda: self.store.seats(live.id))
-                    changed = True
+            await self._refresh(live, seats)
         except Refused as e:
             log.warning("game %s could not be brought up to date: %s", live.id, e)
-            return
+
+    async def _refresh(self, live: LiveGame, seats: bool = False) -> None:
+        """Bring the copy up to the store's newest state (and, with ``seats``, its seats), then tell its watchers;
+        `Refused` (503) when the store cannot be read."""
+        async with live.lock:
+            changed = await self._catch_up(live)
+            if seats:
+                live.seats = await self._read(lambda: self.store.seats(live.id))
+                changed = True
         if changed:
             self._after_change(live)
 
@@ -369,8 +374,8 @@ class GameManager:
         live = self.live.get(game_id)
         if live is not None:
             live.seen = time.monotonic()
-            if refresh and self.shared:
-                await self._refresh_for_reader(live)
+            if refresh and self.shared:          # a reader who acted through another process sees their action
+                await self._refresh(live)
             return live
         live = self.finished.get(game_id)
         if live is not None:
@@ -385,14 +390,6 @@ class GameManager:
         else:                                                      # unfinished: this process holds it now
             self.live[game_id] = live
         return live
-
-    async def _refresh_for_reader(self, live: LiveGame) -> None:
-        """Before answering about a game another process may have moved: its newest state (a reader who just
-        acted through another process sees their own action)."""
-        async with live.lock:
-            changed = await self._catch_up(live)
-        if changed:
-            self._after_change(live)
 
     def _keep_finished(self, live: LiveGame) -> None:
         self.live.pop(live.id, None)

@@ -161,11 +161,6 @@ class GameStore:
                 return None
             return self._stored(s, row)
 
-    def unfinished(self) -> list[StoredGame]:
-        with self.store.session() as s:
-            rows = s.scalars(select(GameRow).where(GameRow.status == "ongoing").order_by(GameRow.created_at))
-            return [self._stored(s, r) for r in rows]
-
     def listing(self, limit: int = 200) -> list[dict[str, Any]]:
         """Newest first: id, game, players, status, actions, created."""
         with self.store.session() as s:
