@@ -146,7 +146,13 @@ def test_a_locked_store_answers_503_changes_nothing_and_the_bots_carry_on_afterw
     try:
         with server.client() as c:
             mine = create(c, "classic", HUMANS2)
-            bots = create(c, "classic", [{"kind": "bot", "bot": "ismcts:easy"}, GREEDY], options={"max_turns": 60})
+            # a game between bots that lasts (hard thinks up to a second a move), locked once it is under way, so
+            # that its bots meet the locked store however busy the machine is
+            bots = create(c, "classic", [{"kind": "bot", "bot": "ismcts:hard"}, GREEDY])
+            deadline = time.monotonic() + 60
+            while actions_of(c, bots) < 2:
+                assert time.monotonic() < deadline, "the bots did not start"
+                time.sleep(0.05)
             lock = sqlite3.connect(path, timeout=10)
             lock.execute("BEGIN EXCLUSIVE")
             try:
@@ -162,12 +168,13 @@ def test_a_locked_store_answers_503_changes_nothing_and_the_bots_carry_on_afterw
                 lock.close()
             assert act(c, mine, 0, "take w b g").status_code == 200
             deadline = time.monotonic() + 120
-            while not c.get(f"/api/games/{bots['id']}").json()["view"]["is_over"]:
+            while actions_of(c, bots) < stalled_at + 2 and not c.get(f"/api/games/{bots['id']}").json()["view"][
+                    "is_over"]:
                 assert time.monotonic() < deadline, "the bots' game did not go on after the store came back"
                 time.sleep(0.2)
     finally:
         server.stop()
-    assert "bot greedy will try again" in server.log.read_text() or "bot ismcts:easy will try again" in \
+    assert "bot greedy will try again" in server.log.read_text() or "bot ismcts:hard will try again" in \
         server.log.read_text()
 
 
