@@ -43,7 +43,30 @@ def test_the_features_say_what_a_seat_has() -> None:
     assert f0["near_reserved"] == pytest.approx((card.points + 1) / (1 + short))
     assert f0["to_move"] == 1 and f1["to_move"] == 0
     assert (f1["points"], f1["bonuses"], f1["reserved"], f1["near_reserved"]) == (0, 0, 0, 0)
-    assert f0["nobles"] >= f1["nobles"] > 0
+    assert f0["goals"] >= f1["goals"] > 0                       # the nobles on display
+
+
+def test_a_pokemon_near_its_visible_evolution_is_a_goal() -> None:
+    g = splendor.new_game("pokemon", players=2, seed=3)
+    cards = g.cards                                                          # type: ignore[attr-defined]
+    src = next(c for c in cards if c.row == 0 and c.evolves_to and c.evolve_count == 3)
+    into = next(c for c in cards if c.name == src.evolves_to)
+    helper = next(c for c in cards if not c.evolves_to and c.bonus == src.evolve_bonus and c.bonus_count == 1)
+    give_card(g, 0, src.id)                                                  # type: ignore[arg-type]
+    give_card(g, 0, helper.id)                                               # type: ignore[arg-type]
+    lack = src.evolve_count - g.bonuses[0][src.evolve_bonus]                 # type: ignore[attr-defined]
+    assert lack > 0
+    rows, decks = g.rows, g.decks                                            # type: ignore[attr-defined]
+    for r, row in enumerate(rows):                                           # every card of its evolution into a deck
+        for slot, cid in enumerate(row):
+            if cid >= 0 and cards[cid].name == into.name:
+                other = next(i for i, d in enumerate(decks[r]) if cards[d].name != into.name)
+                row[slot], decks[r][other] = decks[r][other], cid
+    assert features(g, 0)["goals"] == 0                                      # its evolution is out of sight
+    give_reserved(g, 0, into.id)                                             # type: ignore[arg-type]
+    gain = into.points - src.points
+    assert features(g, 0)["goals"] == pytest.approx(gain / (1 + lack))
+    assert features(g, 1)["goals"] == 0                                      # not the other seat's Pokémon
 
 
 @pytest.mark.parametrize("name", ["classic", "pokemon"])

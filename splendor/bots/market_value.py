@@ -25,7 +25,7 @@ from numba import njit
 from splendor.compiled import market as m
 
 FEATURES = ("points", "bonuses", "bonus_breadth", "tokens", "wild", "reserved", "ready_points", "near_market",
-            "near_reserved", "engine", "nobles", "to_move")
+            "near_reserved", "engine", "goals", "to_move")
 """What the evaluation sees of a seat, in this order:
 
 - ``points``: its points; ``bonuses``: its card bonuses (a double bonus counts two); ``bonus_breadth``: the
@@ -35,7 +35,9 @@ FEATURES = ("points", "bonuses", "bonus_breadth", "tokens", "wild", "reserved", 
 - ``near_market``, ``near_reserved``: for the three most promising cards of the display, and for each card
   in its reserve, the card's points plus one over one plus what the seat still lacks to buy it;
 - ``engine``: how near its bonuses alone come to the display's cards of three points or more;
-- ``nobles``: for each noble on display (classic), three points over one plus the bonuses it still lacks;
+- ``goals``: what its bonuses alone are on the way to. Classic: for each noble on display, its points over one
+  plus the bonuses the seat still lacks. Pokémon: for each Pokémon in its play area whose next evolution is on
+  display or in its reserve, the points evolving gains over one plus the bonuses the evolution still lacks;
 - ``to_move``: 1 for the seat whose decision it is.
 """
 
@@ -58,6 +60,33 @@ def _shortfall(s: np.ndarray, seat: int, cid: int, with_tokens: bool) -> int:
     if with_tokens:
         short -= s[m.TOKENS + seat * m.COLOURS + m.WILD]
     return max(short, 0)
+
+
+@njit(cache=True)
+def _evolutions(s: np.ndarray, seat: int) -> float:
+    """Pokémon: for each of the seat's Pokémon whose next evolution is on display or in its reserve, the points
+    evolving gains over one plus the bonuses the evolution still lacks (the ``goals`` feature)."""
+    total = 0.0
+    for i in range(s[m.BOUGHT_N + seat]):
+        src = s[m.BOUGHT + seat * m.CARD_ROOM + i]
+        into = m.EVOLVES_TO[src]
+        if into < 0:
+            continue
+        target = -1
+        row = m.CARD_ROW[m.POKEMON, src] + 1
+        for slot in range(m.SLOTS_PER_ROW):
+            cid = s[m.ROWS + row * m.SLOTS + slot]
+            if cid >= 0 and m.POKEMON_NAME[cid] == into:
+                target = cid
+        for k in range(s[m.RESERVED_N + seat]):
+            cid = s[m.RESERVED + seat * m.RESERVE_LIMIT + k]
+            if m.POKEMON_NAME[cid] == into:
+                target = cid
+        if target < 0:
+            continue
+        lack = max(0, m.EVOLVE_COUNT[src] - s[m.BONUS + seat * 5 + m.EVOLVE_BONUS[src]])
+        total += (m.CARD_POINTS[m.POKEMON, target] - m.CARD_POINTS[m.POKEMON, src]) / (1.0 + lack)
+    return total
 
 
 @njit(cache=True)
@@ -101,7 +130,9 @@ def features_into(s: np.ndarray, seat: int, out: np.ndarray) -> None:
         if short == 0 and points > out[6]:
             out[6] = points
         out[8] += (points + 1.0) / (1.0 + short)
-    if kind == m.CLASSIC:
+    if kind == m.POKEMON:
+        out[10] = _evolutions(s, seat)
+    else:
         for i in range(s[m.NOBLES_N]):
             noble = s[m.NOBLES_AT + i]
             lack = 0

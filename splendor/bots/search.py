@@ -51,7 +51,7 @@ they stay the gentle opponents they were."""
 
 COMPILED_GAME_LEVELS: dict[str, dict[str, int]] = {
     "kids": {"easy": 10, "medium": 60, "hard": 20000, "expert": 60000},
-    "pokemon": {"expert": 90000},
+    "pokemon": {"expert": 85000},
 }
 """A game's own compiled budgets: Kids' playouts are longer (to the Palace), so hard spends ten times its Python
 budget rather than 24; a Pokémon iteration costs about a fifth more than a classic one, so expert spends fewer
