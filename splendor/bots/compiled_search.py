@@ -4,9 +4,10 @@ The same SO-ISMCTS as ``splendor.bots.search`` (read that module first: it is th
 algorithm), walked over ``splendor.compiled``'s flat states: each iteration deals what the searching seat cannot
 see anew (``determinize_into``), walks the tree by PUCT with availability counts and the priors of the actions'
 kinds, adds one node, plays out with the game's playout policy for at most ``depth`` decisions and scores the
-end with its ``progress`` (``compiled_market`` for classic and Pokémon, ``compiled_kids`` for Kids). The tree
-lives in flat arrays (``Tree``), one entry a
-node, children as linked lists; Python only starts the iterations in chunks to watch the clock and grow the tree.
+end with its ``progress`` (``compiled_market`` for classic and Pokémon, ``compiled_kids`` for Kids; the expert
+plays out and scores Kids by its plan of the race instead, ``compiled_kids_turns``). The tree lives in flat
+arrays (``Tree``), one entry a node, children as linked lists; Python only starts the iterations in chunks to
+watch the clock and grow the tree.
 
 What differs from the Python search is only the random stream (SplitMix64 here, Python's ``random`` there), so
 the two choose alike in distribution, not move for move.
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from splendor.bots import compiled_kids as kd, compiled_market as mk
+from splendor.bots import compiled_kids as kd, compiled_kids_turns as kt, compiled_market as mk
 from splendor.bots.market_value import FEATURE_COUNT
 from splendor.compiled import kids as k, market as m
 from splendor.core.game import Game
@@ -72,11 +73,14 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
             node_seat: np.ndarray, visits: np.ndarray, totals: np.ndarray, avail: np.ndarray,
             first_child: np.ndarray, next_sibling: np.ndarray, node_action: np.ndarray, nodes: np.ndarray,
             exploration: float, depth: int, scale: float, bonus_weight: float, token_weight: float,
-            distance: np.ndarray, moves: np.ndarray, next_road: np.ndarray, weights: np.ndarray) -> None:
+            distance: np.ndarray, moves: np.ndarray, next_road: np.ndarray, weights: np.ndarray,
+            turns: np.ndarray) -> None:
     """Run ``iterations`` iterations from ``root`` for ``seat``, adding at most one node each to the tree
     (node 0 is the root; ``nodes[0]`` counts the nodes; the caller leaves room for ``iterations`` more).
     ``kids`` says which kernel the state is of; the market games use the progress weights (or the learned
-    ``weights``, when they have their two rows), Kids the route tables (``compiled_kids.Route``)."""
+    ``weights``, when they have their two rows), Kids the route tables (``compiled_kids.Route``), or, when
+    ``turns`` holds a board's plan (``compiled_kids_turns.turn_table``), the plan for both its playouts and
+    its scores."""
     g = np.empty_like(root)
     pool = np.empty(m.DECK_ROOM + m.MAX_SEATS * m.RESERVE_LIMIT, dtype=np.int64)
     mask = np.zeros(m.MAX_ACTIONS, dtype=np.bool_)
@@ -91,6 +95,7 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
     features = np.zeros(FEATURE_COUNT, dtype=np.float64)
     path = np.empty(512, dtype=np.int64)
     kind = 0 if kids else root[m.KIND]
+    planned = turns.shape[0] > 0
     for _ in range(iterations):
         if kids:
             kd.determinize_into(root, rng, g, pool)
@@ -149,13 +154,17 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
         steps = 0
         while not _over(g, kids) and steps < depth:
             count = _legal(g, kids, legal, mask)
-            if kids:
+            if kids and planned:
+                a = kt.playout_action(g, legal, count, rng, turns, pay, kt.PLAYOUT_NOISE)
+            elif kids:
                 a = kd.playout_action(g, legal, count, rng, distance, next_road, need, pay)
             else:
                 a = mk.playout_action(g, mask, count, rng, want)
             _step(g, kids, a, scratch)
             steps += 1
-        if kids:
+        if kids and planned:
+            kt.values_into(g, values, scale, turns)
+        elif kids:
             kd.values_into(g, values, scale, distance, moves)
         else:
             mk.values_into(g, values, scale, bonus_weight, token_weight, weights, features)
@@ -226,6 +235,9 @@ def route_tables(game: Game, fast: Any = None) -> tuple[np.ndarray, np.ndarray, 
     return route.distance, route.moves, route.next_road
 
 
+NO_TURNS = np.zeros((0, 0), dtype=np.int8)
+"""No turn table: Kids is scored with the route estimate (``compiled_kids.progress``)."""
+
 NO_ROUTE = (np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 """The route arrays' stand-ins for the market games, which have no roads."""
 
@@ -234,11 +246,11 @@ def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations
                  seconds: float | None = None, exploration: float = 3.0, depth: int = 8, scale: float = 2.5,
                  bonus_weight: float = 1.2, token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS,
                  route: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                 ) -> tuple[dict[int, tuple[int, float]], int]:
+                 turns: np.ndarray = NO_TURNS) -> tuple[dict[int, tuple[int, float]], int]:
     """Search from a compiled state (``kids`` says which kernel's) for ``seat``: ``iterations`` iterations (at
     least one) or until ``seconds`` have passed; returns each explored root action's (visits, mean value) and
-    the iterations run. ``route`` is ``route_tables`` of the game (Kids only). The same seed and iterations give
-    the same result."""
+    the iterations run. ``route`` is ``route_tables`` of the game (Kids only), ``turns`` its plan if the search
+    should play and score by it (``turn_table``). The same seed and iterations give the same result."""
     if kids and route is None:
         raise ValueError("a Kids search needs its board's route tables")
     distance, moves, next_road = route if route is not None else NO_ROUTE
@@ -251,20 +263,38 @@ def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations
         tree.room_for(chunk)
         iterate(state, seat, kids, chunk, rng, tree.node_seat, tree.visits, tree.totals, tree.avail,
                 tree.first_child, tree.next_sibling, tree.node_action, tree.nodes, exploration, depth, scale,
-                bonus_weight, token_weight, distance, moves, next_road, weights)
+                bonus_weight, token_weight, distance, moves, next_road, weights, turns)
         done += chunk
     return tree.root_statistics(), done
 
 
 def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | None = None,
            exploration: float = 3.0, depth: int = 8, scale: float = 2.5, bonus_weight: float = 1.2,
-           token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS) -> tuple[dict[int, tuple[int, float]], int]:
+           token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS,
+           plan: bool = False) -> tuple[dict[int, tuple[int, float]], int]:
     """Search from ``game`` (a reference game: a determinization of what ``seat`` sees; each iteration deals
-    its hidden parts anew) as ``search_state`` does."""
+    its hidden parts anew) as ``search_state`` does; ``plan``: a Kids search plays and scores by its board's
+    plan of the turns to the Palace."""
     from splendor.compiled import from_reference
 
     fast = from_reference(game)
     kids = game.name == "kids"
     route = route_tables(game, fast) if kids else None
+    turns = turn_table(fast.state) if kids and plan else NO_TURNS
     return search_state(fast.state, seat, kids, seed, iterations, seconds, exploration, depth, scale,
-                        bonus_weight, token_weight, weights, route)
+                        bonus_weight, token_weight, weights, route, turns)
+
+
+_turn_tables: dict[bytes, np.ndarray] = {}
+
+
+def turn_table(state: np.ndarray) -> np.ndarray:
+    """``compiled_kids_turns.turn_table`` of the board in compiled Kids ``state``, kept for the boards met
+    lately (filling one takes about 10 ms, a tenth of a quick move)."""
+    key = state[: k.BOARD_END].tobytes()
+    table = _turn_tables.get(key)
+    if table is None:
+        if len(_turn_tables) >= 16:
+            _turn_tables.pop(next(iter(_turn_tables)))
+        table = _turn_tables[key] = kt.turn_table(state)
+    return table

@@ -61,21 +61,27 @@ there to stay under a second a move."""
 @dataclass(frozen=True)
 class ExpertSearch:
     """How the expert level searches a game, where it differs from the other levels: its playout depth (None:
-    the game's own, ``splendor.bots.playout``), its exploration constant, and whether it scores positions with
-    the evaluation learned by self-play (``splendor.bots.training``) instead of the hand-made ``progress``."""
+    the game's own, ``splendor.bots.playout``), its exploration constant, whether it scores positions with
+    the evaluation learned by self-play (``splendor.bots.training``) instead of the hand-made ``progress``,
+    whether it plays out and scores Kids by the plan of each traveler's turns to the Palace
+    (``compiled_kids_turns``), and the scale of the logistic that turns a lead into a win chance (None: the
+    evaluator's)."""
 
     depth: int | None = None
     exploration: float = 3.0
     learned: bool = False
+    plan: bool = False
+    scale: float | None = None
 
 
 EXPERT: dict[str, ExpertSearch] = {
     "classic": ExpertSearch(exploration=1.5, learned=True),
     "pokemon": ExpertSearch(exploration=1.5, learned=True),
-    "kids": ExpertSearch(depth=60, exploration=1.5),
+    "kids": ExpertSearch(depth=8, exploration=1.5, plan=True, scale=0.7),
 }
 """The expert level's search by game (docs/bots.md: what each choice won in matches at equal time). Kids has
-no learned evaluation: its playouts run to the Palace twice as far, and explore less."""
+no learned evaluation: it plans each traveler's race exactly, and a lead of one round is worth a win chance of
+about four in five."""
 
 ENGINES = ("auto", "compiled", "reference")
 """Where the search runs: ``compiled`` when it can (``auto``), or by force either way (for comparisons)."""
@@ -118,7 +124,7 @@ _learned: dict[str, Any] = {}
 
 def learned_weights(game: str) -> Any:
     """The expert level's learned evaluation weights for ``game`` (``splendor/bots/weights/``), or the compiled
-    search's ``NO_WEIGHTS`` for a game that has none (Kids: the expert searches with the route estimate)."""
+    search's ``NO_WEIGHTS`` for a game that has none (Kids: the expert searches with its plan instead)."""
     if game not in _learned:
         from splendor.bots import compiled_search as cs
         from splendor.bots.training import load_weights
@@ -337,15 +343,17 @@ class SearchBot:
         evaluator = self.evaluator
         assert isinstance(evaluator, PlayoutEvaluator)
         depth = playout_for(game.name).depth if evaluator.depth is None else evaluator.depth
-        weights, exploration = module.NO_WEIGHTS, self.exploration
+        weights, exploration, scale = module.NO_WEIGHTS, self.exploration, evaluator.scale
         expert = EXPERT.get(game.name) if self.level == "expert" else None
         if expert is not None:
             depth = expert.depth if expert.depth is not None else depth
             exploration = expert.exploration
             weights = learned_weights(game.name) if expert.learned else weights
+            scale = expert.scale if expert.scale is not None else scale
         left = None if self.seconds is None else max(0.0, start + self.seconds - time.perf_counter())
         found, done = module.search(game, decision.seat, rng.getrandbits(63), limit, left,
-                                    exploration=exploration, depth=depth, scale=evaluator.scale, weights=weights)
+                                    exploration=exploration, depth=depth, scale=scale, weights=weights,
+                                    plan=expert is not None and expert.plan)
         stats = []
         for action in decision.legal:
             visits, value = found.get(action.index, (0, 0.0))
