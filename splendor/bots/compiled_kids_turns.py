@@ -202,20 +202,29 @@ def turn_table(state: np.ndarray) -> np.ndarray:
 @njit(cache=True)
 def seat_purse(s: np.ndarray, seat: int, out: np.ndarray) -> None:
     """``out`` := the purse the plan sees for ``seat``: its tokens (the Treasure as gold) and its active City
-    tiles as tokens of their colour, at most ``MOST`` (the largest counts give way)."""
+    tiles as tokens of their colour, at most ``MOST`` (``_trim``)."""
     base = k.PURSE + seat * k.TOKENS
     for c in range(RESOURCE_COUNT):
         out[c] = s[base + c] + s[k.ACTIVE + seat * RESOURCE_COUNT + c]
     out[GOLD] = s[base + GOLD] + s[base + TREASURE]
+    _trim(out)
+
+
+@njit(cache=True)
+def _trim(purse: np.ndarray) -> None:
+    """Bring ``purse`` within ``MOST`` tokens (only a purse with many City tiles goes over), its largest
+    resource counts giving way first and gold last."""
     held = 0
     for c in range(TYPES):
-        held += out[c]
+        held += purse[c]
     while held > MOST:
         most = 0
         for c in range(RESOURCE_COUNT):
-            if out[c] > out[most]:
+            if purse[c] > purse[most]:
                 most = c
-        out[most] -= 1
+        if purse[most] == 0:
+            most = GOLD
+        purse[most] -= 1
         held -= 1
 
 
@@ -319,15 +328,6 @@ def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray
 
 @njit(cache=True)
 def _best_of(purse: np.ndarray, space: int, table: np.ndarray) -> float:
-    """The turns of ``purse`` at ``space``, a purse over ``MOST`` first losing its largest counts."""
-    held = 0
-    for c in range(TYPES):
-        held += purse[c]
-    while held > MOST:
-        most = 0
-        for c in range(TYPES):
-            if purse[c] > purse[most]:
-                most = c
-        purse[most] -= 1
-        held -= 1
+    """The turns of ``purse`` at ``space`` (``_trim`` first)."""
+    _trim(purse)
     return float(table[space, rank(purse)])
