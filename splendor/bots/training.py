@@ -30,7 +30,7 @@ from splendor.bots.market_value import FEATURE_COUNT, FEATURES, features_into, s
 from splendor.compiled import market as m, new_game
 
 GAMES = ("classic", "pokemon")
-"""The games whose evaluation is learned here (Kids keeps its route estimate)."""
+"""The games whose evaluation is learned here (the Kids expert plans its race instead: ``compiled_kids_turns``)."""
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 """Where the shipped weights live: ``weights/<game>.json``."""
