@@ -15,6 +15,7 @@ the two choose alike in distribution, not move for move.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -285,16 +286,12 @@ def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | N
                         bonus_weight, token_weight, weights, route, turns)
 
 
-_turn_tables: dict[bytes, np.ndarray] = {}
-
-
 def turn_table(state: np.ndarray) -> np.ndarray:
     """``compiled_kids_turns.turn_table`` of the board in compiled Kids ``state``, kept for the boards met
-    lately (filling one takes about 10 ms, a tenth of a quick move)."""
-    key = state[: k.BOARD_END].tobytes()
-    table = _turn_tables.get(key)
-    if table is None:
-        if len(_turn_tables) >= 16:
-            _turn_tables.pop(next(iter(_turn_tables)))
-        table = _turn_tables[key] = kt.turn_table(state)
-    return table
+    lately (filling one takes about 10 ms, a tenth of a quick move). Searches share it and only read it."""
+    return _turn_table_of_board(state[: k.BOARD_END].tobytes())
+
+
+@functools.lru_cache(maxsize=16)
+def _turn_table_of_board(board: bytes) -> np.ndarray:
+    return kt.turn_table(np.frombuffer(board, dtype=np.int64))      # the table reads only the board's part
