@@ -1,11 +1,12 @@
 """The turns a Splendor Kids traveler still needs to reach the Palace, planned exactly for one traveler alone.
 
 For every space of a board and every purse (five resources and gold, at most 8 tokens), the table holds the
-fewest turns that bring a traveler from there to the Palace, if nobody else took from the supply: each turn
+fewest turns that bring a traveler from there to the Palace from a supply that never runs short: each turn
 either takes (three different resources, two of one, or a gold coin, returning what goes over 8) or moves along
 a road paid with the purse (a village gives the turn back). It is the exact answer to the race each traveler
-runs, without the other traveler; the search adds the other traveler (who takes what the supply holds), the
-City tiles (not planned: where they will be drawn is not known) and the Village tiles of the Mysteries.
+would run alone with plenty; the search adds what it leaves out: the supply's limits and the other travelers
+taking from it (the playouts take only what the supply holds), the City tiles still to come (where they will be
+drawn is not known; those in hand count as tokens of their colour) and the Village tiles of the Mysteries.
 
 One table a board, filled once by dynamic programming from the Palace back to the Port (``turn_table``: about
 10 ms); a lookup is a few operations (``turns``). The search scores a position by who arrives first
