@@ -166,7 +166,7 @@ def test_a_pokemon_evolution_is_offered_and_made_by_a_click(server: Server, brow
     page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").first.click()
     wait_past(page, before)
     assert page.locator("[data-seat='0']").inner_text().count("trainer tile: —") == 0
-    page.screenshot(path=str(SHOTS / "pokemon-desktop.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / "pokemon-desktop.png"), full_page=True, animations="disabled")
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -196,7 +196,7 @@ def test_a_kids_move_along_a_road_and_a_return_over_the_purse_limit(server: Serv
         wait_past(page, before)
         here = c.get(f"/api/games/{g['id']}").json()["view"]["seats"][0]["space"]
         assert here != "A1.port"
-        page.screenshot(path=str(SHOTS / "kids-desktop.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / "kids-desktop.png"), full_page=True, animations="disabled")
         assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -251,7 +251,7 @@ def test_the_table_fits_a_phone_width_screen(server: Server, browser: Browser, g
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 1, f"{game} at {width}px is {overflow}px too wide"
         if not (SHOTS / f"{game}-{label}.png").exists() or label == "phone" or game == "classic":
-            page.screenshot(path=str(SHOTS / f"{game}-{label}.png"), full_page=True)
+            page.screenshot(path=str(SHOTS / f"{game}-{label}.png"), full_page=True, animations="disabled")
         assert page.errors == []  # type: ignore[attr-defined]
 
 
