@@ -153,7 +153,7 @@ def test_a_playout_reaches_the_palace_this_turn_when_the_purse_pays_the_way() ->
     pay = np.zeros(12, dtype=np.int64)
     purse = np.zeros(kt.TYPES, dtype=np.int64)
     for _ in range(20):
-        a = kt.playout_action(s, legal, count, rng, table, pay, kt.PLAYOUT_NOISE)
+        a = kt.playout_action(s, legal, count, rng, table, pay)
         after = s.copy()
         k.step(after, a)
         space = after[k.SPACE + seat]

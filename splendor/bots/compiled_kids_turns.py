@@ -149,7 +149,7 @@ def _fill(table: np.ndarray, order: np.ndarray, start: np.ndarray, end: np.ndarr
                     continue
                 turn = 0 if kind[end[road]] == k.VILLAGE else 1
                 row[r] = min(row[r], turn + table[end[road], rank(paid)])
-        for _ in range(UNREACHABLE):
+        for _ in range(UNREACHABLE):                      # sweeps until no purse gains a turn
             for i in range(purses):                        # more than 8: the best purse of 8 they leave
                 r = by_held[i]
                 if held[r] > PURSE_LIMIT:
@@ -272,9 +272,9 @@ def _after_move(s: np.ndarray, seat: int, road: int, pay: np.ndarray, table: np.
 
 @njit(cache=True)
 def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray, table: np.ndarray,
-                   pay: np.ndarray, noise: float) -> int:
-    """The main action that leaves the mover fewest turns to the Palace (ties, and differences smaller than
-    ``noise``, at random): every take, and each road it can pay along its plain payment. The tokens to return
+                   pay: np.ndarray) -> int:
+    """The main action that leaves the mover fewest turns to the Palace (ties at random, ``PLAYOUT_NOISE``):
+    every take, and each road it can pay along its plain payment. The tokens to return
     are the ones whose loss costs least; any other choice at random."""
     p = k.phase(s)
     seat = k.current_player(s)
@@ -296,7 +296,7 @@ def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray
                         purse[k.TAKE_COLOURS[a, j]] += 1
             value = 1.0 + _best_of(purse, s[k.SPACE + seat], table)
             seat_purse(s, seat, purse)
-            value += uniform(rng) * noise
+            value += uniform(rng) * PLAYOUT_NOISE
             if value < best_value:
                 best, best_value = a, value
         here = s[k.SPACE + seat]
@@ -307,7 +307,7 @@ def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray
             at = np.searchsorted(legal[:count], index)
             if at >= count or legal[at] != index:
                 continue
-            value = _after_move(s, seat, road, pay, table, purse) + uniform(rng) * noise
+            value = _after_move(s, seat, road, pay, table, purse) + uniform(rng) * PLAYOUT_NOISE
             if value < best_value:
                 best, best_value = index, value
         if best >= 0:
@@ -320,7 +320,7 @@ def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray
             c = legal[i] - first
             seat_purse(s, seat, purse)
             purse[min(c, GOLD)] = max(0, purse[min(c, GOLD)] - 1)
-            value = _best_of(purse, space, table) + uniform(rng) * noise
+            value = _best_of(purse, space, table) + uniform(rng) * PLAYOUT_NOISE
             if value < best_value:
                 best, best_value = legal[i], value
         return best

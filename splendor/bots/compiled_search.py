@@ -156,7 +156,7 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
         while not _over(g, kids) and steps < depth:
             count = _legal(g, kids, legal, mask)
             if kids and planned:
-                a = kt.playout_action(g, legal, count, rng, turns, pay, kt.PLAYOUT_NOISE)
+                a = kt.playout_action(g, legal, count, rng, turns, pay)
             elif kids:
                 a = kd.playout_action(g, legal, count, rng, distance, next_road, need, pay)
             else:
