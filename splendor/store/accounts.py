@@ -74,10 +74,12 @@ class Accounts:
         """A new account and its first session's secret. The name must be free: a Pokédex profile of that name
         claimed before is adopted only with its secret."""
         name = check_profile_name(name)
-        hashed = _hasher.hash(check_password(password))
+        check_password(password)
         with self.store.session() as s:
-            if s.scalar(select(Account.id).where(Account.name == name)) is not None:
-                raise AccountError(_("the name {name} is taken; choose another", name=name), 409)
+            self._refuse_a_taken_name(s, name)      # before the hash: a taken name costs no hashing
+        hashed = _hasher.hash(password)
+        with self.store.session() as s:
+            self._refuse_a_taken_name(s, name)      # again: another sign-up may have taken it while hashing
             profile = s.scalar(select(Profile).where(Profile.name == name))
             if profile is not None and profile.secret_hash and not secret_matches(pokedex_secret,
                                                                                 profile.secret_hash):
@@ -92,6 +94,11 @@ class Accounts:
                 profile.account_id = account.id
             token = self._new_session(s, account.id)
             return SignedIn(account.id, name), token
+
+    @staticmethod
+    def _refuse_a_taken_name(s: Session, name: str) -> None:
+        if s.scalar(select(Account.id).where(Account.name == name)) is not None:
+            raise AccountError(_("the name {name} is taken; choose another", name=name), 409)
 
     def sign_in(self, name: str, password: str) -> tuple[SignedIn, str]:
         """A new session for the account, or `AccountError` (401 wrong name or password, 429 locked)."""

@@ -68,6 +68,36 @@ def test_sign_up_refuses_a_taken_name_and_a_short_password(server: Server) -> No
         assert other.post("/api/accounts", json={"name": "bea", "password": "short"}).status_code == 422
 
 
+def test_a_taken_name_is_refused_before_any_password_is_hashed(tmp_path: Any,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hashing is the dear part of a sign-up (Argon2): a name already taken must not cost one."""
+    from splendor.store import accounts as module
+
+    store = open_store(f"sqlite:///{tmp_path}/a.db")
+    accounts = Accounts(store)
+    hashed: list[str] = []
+    original = module._hasher
+
+    class Counting:
+        def hash(self, password: str) -> str:
+            hashed.append(password)
+            return original.hash(password)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(original, name)
+
+    try:
+        accounts.sign_up("ann", "correct horse")
+        monkeypatch.setattr(module, "_hasher", Counting())
+        with pytest.raises(ValueError, match="taken"):
+            accounts.sign_up("ann", "another one")
+        assert hashed == []
+        accounts.sign_up("bea", "another one")
+        assert hashed == ["another one"]
+    finally:
+        store.close()
+
+
 def test_wrong_passwords_lock_the_account_for_a_while(tmp_path: Any) -> None:
     store = open_store(f"sqlite:///{tmp_path}/a.db")
     accounts = Accounts(store)
