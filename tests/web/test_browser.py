@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 import splendor
 from splendor.bots import decide, make_bot
@@ -271,6 +271,25 @@ def test_replay_and_pokedex_pages(server: Server, browser: Browser) -> None:
     assert "action 1 of 6" in page.inner_text("#status")
     page.goto(f"{server.base}/pokedex/ash")
     page.wait_for_function("document.getElementById('heading').textContent.includes('/55')")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_name_typed_to_claim_survives_the_account_answering_late(server: Server, browser: Browser) -> None:
+    """The lobby draws the claim form at once and again when ``/api/me`` answers: what was typed stays."""
+    page = new_page(browser)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/me", hold)
+    page.goto(server.base + "/")
+    page.fill("#claim-name", "dawn")
+    while not held:
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    page.wait_for_selector("#account-form")                 # the account answered: not signed in
+    assert page.input_value("#claim-name") == "dawn"
     assert page.errors == []  # type: ignore[attr-defined]
 
 

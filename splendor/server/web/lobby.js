@@ -122,7 +122,7 @@ function drawMe() {
       el("a", { href: `/pokedex/${encodeURIComponent(me.name)}` }, t("Open your Pokédex")), " · ",
       el("button", { type: "button", onclick: () => { if (confirm(t("Forget this profile on this browser? " +
         "Without its secret nobody can mark it again."))) { forgetProfile(); drawMe(); } } }, t("Forget it"))));
-  } else {
+  } else if (!box.querySelector("#claim-name")) {   // drawn already (before the account answered): keep what is typed
     const name = el("input", { id: "claim-name", placeholder: t("your name"), "aria-label": t("profile name to claim"),
       maxlength: 40 });
     const error = el("span", { class: "error", role: "alert" });
