@@ -285,8 +285,11 @@ def test_a_name_typed_to_claim_survives_the_account_answering_late(server: Serve
     page.route("**/api/me", hold)
     page.goto(server.base + "/")
     page.fill("#claim-name", "dawn")
-    while not held:
+    for _ in range(500):                                    # the lobby asks within 10 s, or the test fails
+        if held:
+            break
         page.wait_for_timeout(20)
+    assert held, "the lobby never asked /api/me"
     held[0].continue_()
     page.wait_for_selector("#account-form")                 # the account answered: not signed in
     assert page.input_value("#claim-name") == "dawn"

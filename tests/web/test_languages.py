@@ -51,7 +51,8 @@ def test_each_language_draws_the_lobby_and_every_table_at_375_px(server: Server,
         assert "Your turn" not in text and "How to play" not in text
         assert overflow(page) <= 1, f"{game} in {language} is {overflow(page)}px too wide"
         if (game, language) in SHOT_OF:
-            page.screenshot(path=str(SHOTS / f"{game}-phone-{language}.png"), full_page=True, animations="disabled")
+            page.screenshot(path=str(SHOTS / f"{game}-phone-{language}.png"), full_page=True,
+                            animations="disabled")
     assert page.errors == []  # type: ignore[attr-defined]
 
 
