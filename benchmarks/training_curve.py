@@ -10,7 +10,6 @@ Needs matplotlib (the ``learn`` extra).
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import matplotlib
@@ -18,16 +17,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from splendor.arena.standings import wilson  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = ROOT / "splendor" / "bots" / "weights"
 OUT = ROOT / "docs" / "expert-training.png"
-
-
-def wilson(p: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def main() -> None:
@@ -37,8 +31,8 @@ def main() -> None:
         curve = run["curve"]
         games = [0] + [c["games"] for c in curve]
         scores = [0.5] + [c["score_vs_hand"] for c in curve]
-        low = [0.5] + [wilson(c["score_vs_hand"], c["match_games"])[0] for c in curve]
-        high = [0.5] + [wilson(c["score_vs_hand"], c["match_games"])[1] for c in curve]
+        low = [0.5] + [wilson(c["score_vs_hand"] * c["match_games"], c["match_games"])[0] for c in curve]
+        high = [0.5] + [wilson(c["score_vs_hand"] * c["match_games"], c["match_games"])[1] for c in curve]
         line, = score_ax.plot(games, scores, marker="o", label=run["game"])
         score_ax.fill_between(games, low, high, color=line.get_color(), alpha=0.15)
         loss_ax.plot(games[1:], [c["held_out_log_loss"] for c in curve], marker="o", label=run["game"])
