@@ -278,3 +278,22 @@ def test_a_search_tree_grows_and_keeps_what_it_holds() -> None:
     assert tree.visits.shape[0] >= 13 and tree.visits[0] == 7 and tree.node_seat[0] == 1
     assert all(getattr(tree, name).shape == tree.visits.shape for name in
                ("node_seat", "totals", "avail", "first_child", "next_sibling", "node_action"))
+
+
+def test_a_search_mixing_in_its_leaves_values_them_by_their_own_evaluation() -> None:
+    """With the leaf's evaluation mixed in fully, a playout's end no longer counts: one iteration values its
+    action the same whatever the playout depth; with none of it mixed in, the depth matters."""
+    from splendor.bots.compiled_search import search
+    from splendor.bots.search import learned_weights
+
+    g = splendor.new_game("pokemon", players=2, seed=2)
+    weights = learned_weights("pokemon")
+
+    def valued(mix: float, depth: int) -> dict[int, tuple[int, float]]:
+        return search(g, 0, seed=5, iterations=1, depth=depth, weights=weights, mix=mix)[0]
+
+    assert valued(1.0, 0) == valued(1.0, 30)
+    assert valued(0.0, 0) != valued(0.0, 30)
+    [(visits, mixed)] = valued(0.5, 30).values()
+    [(_, leaf)], [(_, end)] = valued(1.0, 30).values(), valued(0.0, 30).values()
+    assert visits == 1 and leaf != end and mixed == pytest.approx((leaf + end) / 2)

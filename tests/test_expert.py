@@ -159,20 +159,22 @@ def test_expert_is_the_top_level_and_searches_with_its_own_settings(monkeypatch:
     assert list(LEVELS)[-1] == "expert" and COMPILED_LEVELS["expert"] > COMPILED_LEVELS["hard"]
     assert EXPERT["classic"].learned and not EXPERT["kids"].learned
     assert make_bot("ismcts:expert").name == "ismcts:expert" and HINT_LEVEL == "expert"
-    seen: list[tuple[float, int]] = []
+    seen: list[tuple[float, int, float]] = []
     from splendor.bots import compiled_search
 
     real = compiled_search.search
 
     def spy(game: splendor.Game, seat: int, seed: int, iterations: int, *args: object, **kw: object) -> object:
-        seen.append((kw["exploration"], kw["weights"].shape[0]))          # type: ignore[union-attr]
+        seen.append((kw["exploration"], kw["weights"].shape[0], kw["mix"]))  # type: ignore[union-attr]
         return real(game, seat, seed, iterations, *args, **kw)           # type: ignore[arg-type]
 
     monkeypatch.setattr(compiled_search, "search", spy)
-    g = splendor.new_game("classic", players=2, seed=2)
-    SearchBot(seed=1, level="expert", iterations=50).search(decision_for(g))
-    SearchBot(seed=1, level="hard", iterations=50).search(decision_for(g))
-    assert seen == [(EXPERT["classic"].exploration, 2), (3.0, 0)]
+    for name in ("classic", "pokemon"):
+        g = splendor.new_game(name, players=2, seed=2)
+        SearchBot(seed=1, level="expert", iterations=50).search(decision_for(g))
+        SearchBot(seed=1, level="hard", iterations=50).search(decision_for(g))
+    assert seen == [(EXPERT["classic"].exploration, 2, 0.0), (3.0, 0, 0.0),
+                    (EXPERT["pokemon"].exploration, 2, 0.5), (3.0, 0, 0.0)]
 
 
 @pytest.mark.parametrize("name", ["classic", "pokemon", "kids"])

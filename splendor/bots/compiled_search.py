@@ -5,9 +5,9 @@ algorithm), walked over ``splendor.compiled``'s flat states: each iteration deal
 see anew (``determinize_into``), walks the tree by PUCT with availability counts and the priors of the actions'
 kinds, adds one node, plays out with the game's playout policy for at most ``depth`` decisions and scores the
 end with its ``progress`` (``compiled_market`` for classic and Pokémon, ``compiled_kids`` for Kids; the expert
-plays out and scores Kids by its plan of the race instead, ``compiled_kids_turns``). The tree lives in flat
-arrays (``Tree``), one entry a node, children as linked lists; Python only starts the iterations in chunks to
-watch the clock and grow the tree.
+plays out and scores Kids by its plan of the race instead, ``compiled_kids_turns``, and in Pokémon blends the new
+leaf's own evaluation into the end's, ``mix``). The tree lives in flat arrays (``Tree``), one entry a node,
+children as linked lists; Python only starts the iterations in chunks to watch the clock and grow the tree.
 
 What differs from the Python search is only the random stream (SplitMix64 here, Python's ``random`` there), so
 the two choose alike in distribution, not move for move.
@@ -70,18 +70,34 @@ def _step(g: np.ndarray, kids: bool, a: int, scratch: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def _score(g: np.ndarray, kids: bool, planned: bool, out: np.ndarray, scale: float, bonus_weight: float,
+           token_weight: float, weights: np.ndarray, features: np.ndarray, distance: np.ndarray,
+           moves: np.ndarray, turns: np.ndarray) -> None:
+    """Each seat's share of the win in ``g``, by the evaluation the search was given (``iterate``)."""
+    if kids and planned:
+        kt.values_into(g, out, scale, turns)
+    elif kids:
+        kd.values_into(g, out, scale, distance, moves)
+    else:
+        mk.values_into(g, out, scale, bonus_weight, token_weight, weights, features)
+
+
+@njit(cache=True)
 def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.ndarray,
             node_seat: np.ndarray, visits: np.ndarray, totals: np.ndarray, avail: np.ndarray,
             first_child: np.ndarray, next_sibling: np.ndarray, node_action: np.ndarray, nodes: np.ndarray,
             exploration: float, depth: int, scale: float, bonus_weight: float, token_weight: float,
             distance: np.ndarray, moves: np.ndarray, next_road: np.ndarray, weights: np.ndarray,
-            turns: np.ndarray) -> None:
+            turns: np.ndarray, mix: float) -> None:
     """Run ``iterations`` iterations from ``root`` for ``seat``, adding at most one node each to the tree
     (node 0 is the root; ``nodes[0]`` counts the nodes; the caller leaves room for ``iterations`` more).
     ``kids`` says which kernel the state is of; the market games use the progress weights (or the learned
     ``weights``, when they have their two rows), Kids the route tables (``compiled_kids.Route``), or, when
     ``turns`` holds a board's plan (``compiled_kids_turns.turn_table``), the plan for both its playouts and
-    its scores."""
+    its scores.
+
+    ``mix`` blends the evaluation of the new leaf itself into the value of the playout's end, as AlphaGo mixes
+    its value network with its rollouts: value = (1 − mix) · end + mix · leaf (0: the playout's end alone)."""
     g = np.empty_like(root)
     pool = np.empty(m.DECK_ROOM + m.MAX_SEATS * m.RESERVE_LIMIT, dtype=np.int64)
     mask = np.zeros(m.MAX_ACTIONS, dtype=np.bool_)
@@ -93,6 +109,8 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
     need = np.zeros(RESOURCE_COUNT, dtype=np.int64)
     pay = np.zeros(12, dtype=np.int64)
     values = np.zeros(m.MAX_SEATS, dtype=np.float64)
+    leaf_values = np.zeros(m.MAX_SEATS, dtype=np.float64)
+    players = root[k.PLAYERS] if kids else root[m.PLAYERS]
     features = np.zeros(FEATURE_COUNT, dtype=np.float64)
     path = np.empty(512, dtype=np.int64)
     kind = 0 if kids else root[m.KIND]
@@ -152,6 +170,9 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
             path[length] = chosen
             length += 1
             node = chosen
+        if mix > 0.0:
+            _score(g, kids, planned, leaf_values, scale, bonus_weight, token_weight, weights, features, distance,
+                   moves, turns)
         steps = 0
         while not _over(g, kids) and steps < depth:
             count = _legal(g, kids, legal, mask)
@@ -163,12 +184,11 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
                 a = mk.playout_action(g, mask, count, rng, want)
             _step(g, kids, a, scratch)
             steps += 1
-        if kids and planned:
-            kt.values_into(g, values, scale, turns)
-        elif kids:
-            kd.values_into(g, values, scale, distance, moves)
-        else:
-            mk.values_into(g, values, scale, bonus_weight, token_weight, weights, features)
+        _score(g, kids, planned, values, scale, bonus_weight, token_weight, weights, features, distance, moves,
+               turns)
+        if mix > 0.0:
+            for p in range(players):
+                values[p] = (1.0 - mix) * values[p] + mix * leaf_values[p]
         for i in range(length):
             visits[path[i]] += 1
             totals[path[i]] += values[node_seat[path[i]]]
@@ -247,11 +267,12 @@ def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations
                  seconds: float | None = None, exploration: float = 3.0, depth: int = 8, scale: float = 2.5,
                  bonus_weight: float = 1.2, token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS,
                  route: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                 turns: np.ndarray = NO_TURNS) -> tuple[dict[int, tuple[int, float]], int]:
+                 turns: np.ndarray = NO_TURNS, mix: float = 0.0) -> tuple[dict[int, tuple[int, float]], int]:
     """Search from a compiled state (``kids`` says which kernel's) for ``seat``: ``iterations`` iterations (at
     least one) or until ``seconds`` have passed; returns each explored root action's (visits, mean value) and
     the iterations run. ``route`` is ``route_tables`` of the game (Kids only), ``turns`` its plan if the search
-    should play and score by it (``turn_table``). The same seed and iterations give the same result."""
+    should play and score by it (``turn_table``); ``mix`` weighs the new leaf's own evaluation into its value
+    (``iterate``). The same seed and iterations give the same result."""
     if kids and route is None:
         raise ValueError("a Kids search needs its board's route tables")
     distance, moves, next_road = route if route is not None else NO_ROUTE
@@ -264,18 +285,18 @@ def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations
         tree.room_for(chunk)
         iterate(state, seat, kids, chunk, rng, tree.node_seat, tree.visits, tree.totals, tree.avail,
                 tree.first_child, tree.next_sibling, tree.node_action, tree.nodes, exploration, depth, scale,
-                bonus_weight, token_weight, distance, moves, next_road, weights, turns)
+                bonus_weight, token_weight, distance, moves, next_road, weights, turns, mix)
         done += chunk
     return tree.root_statistics(), done
 
 
 def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | None = None,
            exploration: float = 3.0, depth: int = 8, scale: float = 2.5, bonus_weight: float = 1.2,
-           token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS,
-           plan: bool = False) -> tuple[dict[int, tuple[int, float]], int]:
+           token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS, plan: bool = False,
+           mix: float = 0.0) -> tuple[dict[int, tuple[int, float]], int]:
     """Search from ``game`` (a reference game: a determinization of what ``seat`` sees; each iteration deals
     its hidden parts anew) as ``search_state`` does; ``plan``: a Kids search plays and scores by its board's
-    plan of the turns to the Palace."""
+    plan of the turns to the Palace; ``mix`` as in ``iterate``."""
     from splendor.compiled import from_reference
 
     fast = from_reference(game)
@@ -283,7 +304,7 @@ def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | N
     route = route_tables(game, fast) if kids else None
     turns = turn_table(fast.state) if kids and plan else NO_TURNS
     return search_state(fast.state, seat, kids, seed, iterations, seconds, exploration, depth, scale,
-                        bonus_weight, token_weight, weights, route, turns)
+                        bonus_weight, token_weight, weights, route, turns, mix)
 
 
 def turn_table(state: np.ndarray) -> np.ndarray:

@@ -51,11 +51,11 @@ they stay the gentle opponents they were."""
 
 COMPILED_GAME_LEVELS: dict[str, dict[str, int]] = {
     "kids": {"easy": 10, "medium": 60, "hard": 20000, "expert": 60000},
-    "pokemon": {"expert": 85000},
+    "pokemon": {"expert": 75000},
 }
 """A game's own compiled budgets: Kids' playouts are longer (to the Palace), so hard spends ten times its Python
-budget rather than 24; a Pokémon iteration costs about a fifth more than a classic one, so expert spends fewer
-there to stay under a second a move."""
+budget rather than 24; a Pokémon iteration costs about a fifth more than a classic one (and its expert also
+evaluates each new leaf), so expert spends fewer there to stay under a second a move."""
 
 
 @dataclass(frozen=True)
@@ -64,24 +64,27 @@ class ExpertSearch:
     the game's own, ``splendor.bots.playout``), its exploration constant, whether it scores positions with
     the evaluation learned by self-play (``splendor.bots.training``) instead of the hand-made ``progress``,
     whether it plays out and scores Kids by the plan of each traveler's turns to the Palace
-    (``compiled_kids_turns``), and the scale of the logistic that turns a lead into a win chance (None: the
-    evaluator's)."""
+    (``compiled_kids_turns``), the scale of the logistic that turns a lead into a win chance (None: the
+    evaluator's), and how much of an iteration's value is the new leaf's own evaluation rather than the
+    playout's end (``mix``, ``compiled_search.iterate``; 0: the playout's end alone)."""
 
     depth: int | None = None
     exploration: float = 3.0
     learned: bool = False
     plan: bool = False
     scale: float | None = None
+    mix: float = 0.0
 
 
 EXPERT: dict[str, ExpertSearch] = {
     "classic": ExpertSearch(exploration=1.5, learned=True),
-    "pokemon": ExpertSearch(exploration=1.5, learned=True),
+    "pokemon": ExpertSearch(exploration=1.5, learned=True, mix=0.5),
     "kids": ExpertSearch(depth=8, exploration=1.5, plan=True, scale=0.7),
 }
-"""The expert level's search by game (docs/bots.md: what each choice won in matches at equal time). Kids has
-no learned evaluation: it plans each traveler's race exactly, and a lead of one round is worth a win chance of
-about four in five."""
+"""The expert level's search by game (docs/bots.md: what each choice won in matches at equal time). Pokémon
+values a leaf half by its own learned evaluation, half by the playout's end (classic was matched against the
+anchor without it). Kids has no learned evaluation: it plans each traveler's race exactly, and a lead of one
+round is worth a win chance of about four in five."""
 
 ENGINES = ("auto", "compiled", "reference")
 """Where the search runs: ``compiled`` when it can (``auto``), or by force either way (for comparisons)."""
@@ -353,7 +356,8 @@ class SearchBot:
         left = None if self.seconds is None else max(0.0, start + self.seconds - time.perf_counter())
         found, done = module.search(game, decision.seat, rng.getrandbits(63), limit, left,
                                     exploration=exploration, depth=depth, scale=scale, weights=weights,
-                                    plan=expert is not None and expert.plan)
+                                    plan=expert is not None and expert.plan,
+                                    mix=expert.mix if expert is not None else 0.0)
         stats = []
         for action in decision.legal:
             visits, value = found.get(action.index, (0, 0.0))
