@@ -297,3 +297,6 @@ def test_a_search_mixing_in_its_leaves_values_them_by_their_own_evaluation() -> 
     [(visits, mixed)] = valued(0.5, 30).values()
     [(_, leaf)], [(_, end)] = valued(1.0, 30).values(), valued(0.0, 30).values()
     assert visits == 1 and leaf != end and mixed == pytest.approx((leaf + end) / 2)
+    for wrong in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="from 0 to 1"):
+            valued(wrong, 8)

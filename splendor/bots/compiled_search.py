@@ -275,6 +275,8 @@ def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations
     (``iterate``). The same seed and iterations give the same result."""
     if kids and route is None:
         raise ValueError("a Kids search needs its board's route tables")
+    if not 0.0 <= mix <= 1.0:
+        raise ValueError(f"mix is the share of a value taken from the leaf itself, from 0 to 1, not {mix}")
     distance, moves, next_road = route if route is not None else NO_ROUTE
     rng = np.array([seed], dtype=np.uint64)
     tree = Tree.empty(seat, min(iterations, 1 << 16) + 1)
