@@ -164,16 +164,26 @@ def test_a_playout_reaches_the_palace_this_turn_when_the_purse_pays_the_way() ->
 def test_the_expert_searches_kids_by_its_plan_and_hard_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
     from splendor.bots import compiled_search
 
-    seen: list[tuple[bool, int]] = []
+    seen: list[tuple[bool, bool, int]] = []
     real = compiled_search.search_state
 
     def spy(*args: object) -> object:                  # search() passes everything by position
-        turns, depth = args[13], args[7]
-        seen.append((bool(turns.shape[0]), depth))  # type: ignore[attr-defined]
+        route, turns, depth = args[12], args[13], args[7]
+        seen.append((bool(turns.shape[0]), route is not None, depth))  # type: ignore[attr-defined]
         return real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(compiled_search, "search_state", spy)
     g = splendor.new_game("kids", players=2, seed=2)
     SearchBot(seed=1, level="expert", iterations=50).search(decision_for(g))
     SearchBot(seed=1, level="hard", iterations=50).search(decision_for(g))
-    assert EXPERT["kids"].plan and seen == [(True, EXPERT["kids"].depth), (False, kids_playout.DEPTH)]
+    assert EXPERT["kids"].plan                         # the plan, and no route tables it would never read
+    assert seen == [(True, False, EXPERT["kids"].depth), (False, True, kids_playout.DEPTH)]
+
+
+def test_a_kids_search_with_neither_a_plan_nor_route_tables_is_refused() -> None:
+    from splendor.bots import compiled_search
+    from splendor.compiled import from_reference
+
+    fast = from_reference(splendor.new_game("kids", players=2, seed=2))
+    with pytest.raises(ValueError, match="plan .* or its route tables"):
+        compiled_search.search_state(fast.state, 0, True, 1, 10)

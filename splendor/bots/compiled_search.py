@@ -260,7 +260,8 @@ NO_TURNS = np.zeros((0, 0), dtype=np.int8)
 """No turn table: Kids is scored with the route estimate (``compiled_kids.progress``)."""
 
 NO_ROUTE = (np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
-"""The route arrays' stand-ins for the market games, which have no roads."""
+"""The route arrays' stand-ins for the market games, which have no roads, and for a Kids search by its plan,
+which never reads them."""
 
 
 def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations: int,
@@ -270,11 +271,11 @@ def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations
                  turns: np.ndarray = NO_TURNS, mix: float = 0.0) -> tuple[dict[int, tuple[int, float]], int]:
     """Search from a compiled state (``kids`` says which kernel's) for ``seat``: ``iterations`` iterations (at
     least one) or until ``seconds`` have passed; returns each explored root action's (visits, mean value) and
-    the iterations run. ``route`` is ``route_tables`` of the game (Kids only), ``turns`` its plan if the search
-    should play and score by it (``turn_table``); ``mix`` weighs the new leaf's own evaluation into its value
-    (``iterate``). The same seed and iterations give the same result."""
-    if kids and route is None:
-        raise ValueError("a Kids search needs its board's route tables")
+    the iterations run. ``turns`` is a Kids board's plan if the search should play and score by it
+    (``turn_table``); without it a Kids search needs ``route``, the board's ``route_tables``. ``mix`` weighs the
+    new leaf's own evaluation into its value (``iterate``). The same seed and iterations give the same result."""
+    if kids and route is None and turns.shape[0] == 0:
+        raise ValueError("a Kids search needs its board's plan (turns) or its route tables")
     if not 0.0 <= mix <= 1.0:
         raise ValueError(f"mix is the share of a value taken from the leaf itself, from 0 to 1, not {mix}")
     distance, moves, next_road = route if route is not None else NO_ROUTE
@@ -303,8 +304,8 @@ def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | N
 
     fast = from_reference(game)
     kids = game.name == "kids"
-    route = route_tables(game, fast) if kids else None
     turns = turn_table(fast.state) if kids and plan else NO_TURNS
+    route = route_tables(game, fast) if kids and not plan else None       # a plan needs no route tables
     return search_state(fast.state, seat, kids, seed, iterations, seconds, exploration, depth, scale,
                         bonus_weight, token_weight, weights, route, turns, mix)
 
