@@ -377,11 +377,12 @@ def hint(
     file: Annotated[Path, typer.Argument(help="A game record")],
     upto: Annotated[Optional[int], typer.Option(help="The position after this many actions (default: the end)")]
     = None,
-    iterations: Annotated[Optional[int], typer.Option(help="Search iterations (default: the hard level's)")]
+    iterations: Annotated[Optional[int], typer.Option(help="Search iterations (default: the expert level's)")]
     = None,
     seed: Annotated[int, typer.Option(help="Search seed")] = 0,
 ) -> None:
-    """The move the search bot prefers in a recorded position, and its estimated win chance."""
+    """The move the strongest bot (the expert level) prefers in a recorded position, and its estimated win
+    chance."""
     from splendor.bots.hint import hint as search_hint
 
     try:
@@ -390,7 +391,8 @@ def hint(
     except (OSError, ValueError) as e:
         raise _fail(str(e)) from None
     console.print(f"Seat {advice['seat']} should play [bold]{advice['action']}[/] "
-                  f"(estimated win chance {advice['win_chance']:.0%}, {advice['iterations']} iterations).")
+                  f"(estimated win chance {advice['win_chance']:.0%}, the {advice['level']} level, "
+                  f"{advice['iterations']} iterations).")
     for alt in advice["alternatives"]:  # type: ignore[attr-defined]
         console.print(f"  {alt['action']:<28} visits {alt['visits']:>5}  win chance {alt['win_chance']:.0%}",
                       markup=False)
