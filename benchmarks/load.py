@@ -164,6 +164,7 @@ def start_servers(url: str, processes: int) -> tuple[list[subprocess.Popen[bytes
         procs.append(subprocess.Popen([SPLENDOR, "serve", "--port", str(port), "--database-url", url,
                                        "--requests-per-second", "100000", "--request-burst", "100000",
                                        "--games-per-client", "100000", "--messages-per-second", "1000",
+                                       "--websockets-per-client", "100000", "--connections-per-client", "100000",
                                        "--bot-workers", "1"],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
         bases.append(f"http://127.0.0.1:{port}")

@@ -456,6 +456,31 @@ def serve(
                                                                         "a game's bots lasts unless renewed (a "
                                                                         "dead process's bots are taken over "
                                                                         "after about this long)")] = 10.0,
+    header_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a request's line and headers may take "
+                                                             "to arrive from their first byte (then 408 and the "
+                                                             "connection is closed)")] = 10.0,
+    body_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a request's body may take to arrive "
+                                                           "after its headers (then the connection is "
+                                                           "closed)")] = 30.0,
+    idle_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a connection may stay open with no "
+                                                           "request (new, or kept alive after a "
+                                                           "response)")] = 5.0,
+    connections_per_client: Annotated[int, typer.Option(min=1, help="HTTP connections one client address may "
+                                                                 "hold open at once (beyond: closed as they "
+                                                                 "open; proxies of --forwarded-allow-ips are "
+                                                                 "not counted)")] = 64,
+    websockets_per_client: Annotated[int, typer.Option(min=1, help="WebSockets one client address may hold open "
+                                                                "at once (beyond: closed, 1013)")] = 256,
+    forwarded_allow_ips: Annotated[str, typer.Option(help="Comma-separated addresses or networks of the proxies "
+                                                          "in front of the server: only their X-Forwarded-For "
+                                                          "and X-Forwarded-Proto are believed (default: none; a "
+                                                          "client's own such headers are ignored)")] = "",
+    store_deadline: Annotated[float, typer.Option(min=0.5, help="Seconds a read of the store is waited for "
+                                                             "before the request is answered 503")] = 5.0,
+    idle_forfeit_seconds: Annotated[float, typer.Option(min=0.1, help="In a rated game, seconds the person to "
+                                                                     "move may take before they forfeit (two "
+                                                                     "players: they lose; three or four: a bot "
+                                                                     "plays their seat on, ranked last)")] = 3600.0,
 ) -> None:
     """Run the game server: HTTP + WebSocket API, games kept in the store and resumed after a restart."""
     import logging
@@ -463,6 +488,7 @@ def serve(
     import uvicorn
 
     from splendor.server import Settings, create_app
+    from splendor.server.transport import bounded_protocol, raise_file_limit
     from splendor.store.database import database_url as resolve_url
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -473,11 +499,26 @@ def serve(
                         bot_pause_seconds=bot_pause, lease_seconds=lease_seconds,
                         sweep_seconds=min(2.0, lease_seconds / 3),
                         messages_per_second=messages_per_second, message_burst=max(1, int(3 * messages_per_second)),
-                        **extra)
+                        header_timeout=header_timeout, body_timeout=body_timeout, idle_timeout=idle_timeout,
+                        connections_per_client=connections_per_client, websockets_per_client=websockets_per_client,
+                        forwarded_allow_ips=forwarded_allow_ips, store_seconds=store_deadline,
+                        idle_forfeit_seconds=idle_forfeit_seconds, **extra)
+    try:
+        protocol = bounded_protocol(header_timeout, body_timeout, connections_per_client, forwarded_allow_ips)
+    except ValueError as e:
+        raise _fail(f"--forwarded-allow-ips: {e}") from None
+    files, _hard = raise_file_limit()
     console.print(f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "
-                  f"store: {_safe_url(resolve_url(database_url))}", highlight=False)
-    uvicorn.run(create_app(settings), host=host, port=port, access_log=False, log_level="info",
-                ws_max_size=settings.max_frame_bytes)
+                  f"store: {_safe_url(resolve_url(database_url))} · open files: {files}", highlight=False)
+    # Forwarded headers are believed only from the proxies named: uvicorn's default trusts 127.0.0.1, so any
+    # client on the machine (or a proxy that passes them through) could name its own address and escape every
+    # per-address bound.
+    config = uvicorn.Config(create_app(settings), host=host, port=port, access_log=False, log_level="info",
+                            ws_max_size=settings.max_frame_bytes, http=protocol,
+                            timeout_keep_alive=idle_timeout,  # type: ignore[arg-type]  # a float works
+                            proxy_headers=bool(forwarded_allow_ips.strip()),
+                            forwarded_allow_ips=forwarded_allow_ips.strip() or [])
+    uvicorn.Server(config).run()
 
 
 def _safe_url(url: str) -> str:

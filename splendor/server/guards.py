@@ -6,14 +6,19 @@ from __future__ import annotations
 import logging
 import re
 import time
-from urllib.parse import unquote_plus
+from urllib.parse import unquote_plus, urlsplit
 
+from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from splendor.i18n import _, negotiate, translate
+
 
 def client_address(scope: Scope) -> str:
-    """The client's address as the server sees it (behind a proxy, run uvicorn with its proxy headers)."""
+    """The client's address as the server sees it: the connection's peer, or behind a proxy trusted with
+    ``--forwarded-allow-ips`` the address that proxy forwards (``X-Forwarded-For``); never a header a client sets."""
     return str((scope.get("client") or ("?", 0))[0])
 
 
@@ -116,3 +121,114 @@ class RedactSecrets(logging.Filter):
                                 for a in (record.args if isinstance(record.args, tuple) else (record.args,)))
         return True
 
+
+
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SESSION_COOKIE = "splendor_session"
+"""The session cookie's name (``splendor.server.accounts.COOKIE``, which imports this module: kept equal by a test)."""
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin_parts(scheme: str, netloc: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin, the port made explicit; None when it cannot be read."""
+    try:
+        parts = urlsplit(f"//{netloc}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host:
+        return None
+    return scheme, host.lower(), port if port is not None else _DEFAULT_PORTS.get(scheme, 0)
+
+
+def cross_site_problem(scope: Scope) -> str | None:
+    """Why a request (or a WebSocket handshake) is not known to come from this server's own pages, or None.
+
+    A browser says where a request comes from: ``Sec-Fetch-Site`` (``same-origin``, or ``none`` for what the
+    person typed or bookmarked) and ``Origin`` (on every POST, PUT, PATCH, DELETE and WebSocket). A page of another
+    site, or of the same site on another port or subdomain, can make a signed-in visitor's browser send a form that
+    carries the session cookie (``SameSite=Lax`` stops only other *sites*); these headers, which its script cannot
+    set, tell it apart. The request's own origin is its scheme (``ws`` read as ``http``), and its ``Host`` header;
+    behind a TLS proxy the scheme is right only when the proxy is trusted (``--forwarded-allow-ips``)."""
+    headers = Headers(scope=scope)
+    site = headers.get("sec-fetch-site")
+    if site is not None and site.strip().lower() not in ("same-origin", "none"):
+        return f"sent from another site's page (Sec-Fetch-Site: {site.strip()[:20]})"
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
+    own = _origin_parts(scheme, headers.get("host", ""))
+    try:
+        given = urlsplit(origin.strip())
+    except ValueError:
+        given = None
+    theirs = _origin_parts(given.scheme.lower(), given.netloc) if given is not None and given.scheme else None
+    if own is None or theirs is None or theirs != own:
+        return "sent from another site's page (its Origin is not this server's)"
+    return None
+
+
+def has_session_cookie(scope: Scope) -> bool:
+    """Whether the request carries a (non-empty) session cookie, the one credential a browser adds by itself."""
+    for name, value in scope.get("headers") or []:
+        if name == b"cookie" and cookie_parser(value.decode("latin-1")).get(SESSION_COOKIE):
+            return True
+    return False
+
+
+class SameOriginMiddleware:
+    """Refuses (403) a state-changing request that carries the session cookie unless it comes from this server's
+    own pages (``cross_site_problem``): the cookie is sent by the browser whoever's page asks, so it alone proves
+    nothing. Requests without the cookie authenticate with a seat's secret in a header or the query, which a
+    forged form cannot know, and pass unchanged; so do safe methods (GET, HEAD, OPTIONS), which change nothing."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope.get("method") in UNSAFE_METHODS and has_session_cookie(scope):
+            problem = cross_site_problem(scope)
+            if problem is not None:
+                logging.getLogger("splendor.server").warning("refused a %s %s with the session cookie: %s",
+                                                             scope.get("method"), scope.get("path"), problem)
+                language = negotiate(Headers(scope=scope).get("accept-language"))
+                message = translate(_("refused: this request came from another site's page, not from this "
+                                      "server's own; send it from this server's pages"), language)
+                await JSONResponse({"detail": message}, status_code=403,
+                                   headers={"content-language": language, "vary": "accept-language"})(
+                    scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class WebSocketCap:
+    """At most ``per_client`` WebSockets open at once per client address; one beyond is closed at its handshake
+    (1013, try again later). A socket costs a file descriptor and memory for as long as it stays open, and only
+    this bound keeps one address from holding them all."""
+
+    def __init__(self, app: ASGIApp, per_client: int) -> None:
+        self.app, self.per_client = app, per_client
+        self.open: dict[str, int] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        client = client_address(scope)
+        if self.open.get(client, 0) >= self.per_client:
+            logging.getLogger("splendor.server").warning("refused a WebSocket: %d open from one address already",
+                                                         self.per_client)
+            await receive()                          # the handshake: accepted, so that the client reads why
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 1013, "reason": "too many WebSockets from your address"})
+            return
+        self.open[client] = self.open.get(client, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.open[client] - 1
+            if left:
+                self.open[client] = left
+            else:
+                del self.open[client]

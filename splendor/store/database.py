@@ -12,8 +12,9 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from platformdirs import user_data_dir
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool
 
 ENV_VAR = "SPLENDOR_DATABASE_URL"
 
@@ -42,6 +43,11 @@ class Store:
         with self._sessions() as s, s.begin():
             yield s
 
+    def ping(self) -> None:
+        """Ask the database a ``SELECT 1`` (a health check): raises ``SQLAlchemyError`` when it cannot answer."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -62,14 +68,48 @@ def open_store(url: str | None = None) -> Store:
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(parents=True, exist_ok=True)
     try:
-        engine = create_engine(url)
+        engine = create_engine(url, **_engine_options(url, timeouts=True))
     except Exception as e:  # noqa: BLE001 - SQLAlchemy raises several kinds for a bad URL
         raise ValueError(f"cannot use the database URL {url!r}: {e}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    with _one_upgrader(engine):
-        command.upgrade(_migrations_config(engine), "head")
+        upgrader = engine
+    else:                      # the schema's upgrade may wait for another process's and take long: no timeouts
+        upgrader = create_engine(url, poolclass=NullPool, **_engine_options(url, timeouts=False))
+    try:
+        with _one_upgrader(upgrader):
+            command.upgrade(_migrations_config(upgrader), "head")
+    finally:
+        if upgrader is not engine:
+            upgrader.dispose()
     return Store(engine)
+
+
+CONNECT_SECONDS = 3
+"""PostgreSQL: how long opening a connection may take (libpq's ``connect_timeout``, which covers the whole
+handshake), so that a database that does not answer fails a request instead of holding it."""
+STATEMENT_SECONDS = 5.0
+"""PostgreSQL: the server cancels a statement that runs longer (``statement_timeout``): a request abandoned
+after the server's deadline (``splendor.server.deadline``) does not go on holding its connection and locks."""
+LOCK_SECONDS = 2.0
+"""PostgreSQL: a statement waiting this long for a lock another transaction holds fails (``lock_timeout``),
+and the server retries it or answers 503, instead of queueing every request of a game behind a stuck one."""
+POOL_SECONDS = 5.0
+"""How long a request waits for a free connection of the pool before failing (SQLAlchemy's ``pool_timeout``,
+30 s by default)."""
+
+
+def _engine_options(url: str, timeouts: bool) -> dict[str, Any]:
+    """``create_engine``'s options for ``url``: on PostgreSQL the connect timeout and, with ``timeouts``, the
+    server-side statement and lock timeouts of every connection; the pool's wait everywhere."""
+    if make_url(url).get_backend_name() != "postgresql":
+        return {}
+    connect: dict[str, Any] = {"connect_timeout": CONNECT_SECONDS}
+    if timeouts:
+        connect["options"] = (f"-c statement_timeout={int(STATEMENT_SECONDS * 1000)} "
+                              f"-c lock_timeout={int(LOCK_SECONDS * 1000)}")
+        return {"connect_args": connect, "pool_timeout": POOL_SECONDS}
+    return {"connect_args": connect}
 
 
 MIGRATION_LOCK = 0x5A1E4D0

@@ -1,0 +1,163 @@
+"""Bounds on connections themselves, below HTTP: how long a client may take to send a request, how long an idle
+connection stays open, and how many one client address may hold, plus the process's open-file limit.
+
+uvicorn bounds the keep-alive wait after a response (``timeout_keep_alive``) but not a connection that never
+sends a request, nor one that sends its request head or body a byte at a time: each such connection holds a file
+descriptor for ever, and a thousand of them from one client used up the process's 1,024 and failed every other
+request. ``bounded_protocol`` makes uvicorn's HTTP protocol (httptools) close them:
+
+- a new connection that sends nothing within the idle timeout, like one kept alive after a response;
+- a request whose head (request line and headers) is not complete within ``header_timeout`` of its first byte
+  (answered 408), or whose body is not complete within ``body_timeout`` of its head;
+- a connection beyond ``per_client`` open at once from one peer address (closed as it is made).
+
+Addresses of trusted proxies (``--forwarded-allow-ips``) are not capped: every client behind them shares them,
+and the per-client bounds then apply to the address the proxy forwards (rates, games, WebSockets).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import resource
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+log = logging.getLogger("splendor.server")
+
+
+def trusted_networks(spec: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """The addresses and networks of a comma-separated list (``--forwarded-allow-ips``); ``*`` is refused: it
+    would let any client name its own address."""
+    networks = []
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            continue
+        if part == "*":
+            raise ValueError("'*' would believe any client's X-Forwarded-For: name the proxies' addresses")
+        networks.append(ipaddress.ip_network(part, strict=False))
+    return networks
+
+
+def _is_trusted(host: str, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(address in n for n in networks)
+
+
+class BoundedHttpProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with request-head and body deadlines, an idle deadline from the connection's
+    first moment, and a cap on the connections one peer address holds. Configure it with ``bounded_protocol``."""
+
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    per_client: int = 64
+    trusted: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+    open_per_client: dict[str, int] = {}
+    """Open connections per peer address, shared by every connection of the process (one event loop)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+        self._counted: str | None = None
+
+    # ---------------------------------------------------------------- the connection
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        host = self.client[0] if self.client else None
+        if host is not None and not _is_trusted(host, self.trusted):
+            count = self.open_per_client.get(host, 0)
+            if count >= self.per_client:
+                log.warning("closed a connection: %d open from one address already", self.per_client)
+                transport.abort()
+                return
+            self.open_per_client[host] = count + 1
+            self._counted = host
+        # Until its first request, a connection is idle: the keep-alive deadline applies from now, not only
+        # after a response (uvicorn arms it only then).
+        self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._uncount()
+        self._clear_deadline()
+        super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self) -> None:
+        """The connection becomes a WebSocket: it leaves these bounds (a WebSocket's are the app's, per client
+        address, and the WebSocket protocol's pings)."""
+        self._uncount()
+        self._clear_deadline()
+        super().handle_websocket_upgrade()
+
+    def _uncount(self) -> None:
+        if self._counted is not None:
+            left = self.open_per_client.get(self._counted, 1) - 1
+            if left > 0:
+                self.open_per_client[self._counted] = left
+            else:
+                self.open_per_client.pop(self._counted, None)
+            self._counted = None
+
+    # ---------------------------------------------------------------- a request's deadlines
+
+    def _set_deadline(self, seconds: float, what: str) -> None:
+        self._clear_deadline()
+        self._deadline = self.loop.call_later(seconds, self._too_slow, what)
+
+    def _clear_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self, what: str) -> None:
+        self._deadline = None
+        if self.transport is None or self.transport.is_closing():
+            return
+        log.info("closed a connection: its request %s did not arrive in time", what)
+        if what == "head":
+            body = b"the request's head did not arrive in time"
+            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                                 b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
+                                 + body)
+        self.transport.close()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._set_deadline(self.header_timeout, "head")
+
+    def on_headers_complete(self) -> None:
+        self._set_deadline(self.body_timeout, "body")
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._clear_deadline()
+        super().on_message_complete()
+
+
+def bounded_protocol(header_timeout: float, body_timeout: float, per_client: int,
+                     forwarded_allow_ips: str = "") -> type[BoundedHttpProtocol]:
+    """A ``BoundedHttpProtocol`` class with these bounds, for ``uvicorn.Config(http=...)`` (uvicorn makes one
+    instance per connection, so the bounds are the class's)."""
+    return type("BoundedHttpProtocol", (BoundedHttpProtocol,),
+                {"header_timeout": header_timeout, "body_timeout": body_timeout, "per_client": per_client,
+                 "trusted": trusted_networks(forwarded_allow_ips), "open_per_client": {}})
+
+
+def raise_file_limit() -> tuple[int, int]:
+    """Raise the process's open-file limit (``RLIMIT_NOFILE``) from its soft value to the hard one: every
+    connection and WebSocket is a file descriptor, and the common soft default of 1,024 is reached long before
+    memory or CPU. Returns the (soft, hard) limits in force afterwards."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError) as e:                # some systems cap it lower than the hard limit says
+            log.warning("could not raise the open-file limit from %d to %d: %s", soft, target, e)
+    return soft, hard
