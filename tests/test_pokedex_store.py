@@ -120,3 +120,41 @@ def test_a_bad_profile_name_is_refused_before_the_game_starts(tmp_path: Path) ->
                           "--database-url", f"sqlite:///{tmp_path}/p.db"], input="", capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 2 and "not a profile name" in out.stderr
+
+
+def test_an_accounts_profile_is_never_claimed_nor_marked_with_a_secret(tmp_path: Path) -> None:
+    """An account's Pokédex is the account's alone: no claim takes it, no secret marks it."""
+    from splendor.store.accounts import Accounts
+
+    store = open_store(f"sqlite:///{tmp_path}/s.db")
+    try:
+        Accounts(store).sign_up("misty", "correct horse")
+        dex = Pokedex(store)
+        for spelling in ("misty", "Misty", "MISTY"):
+            with pytest.raises(ProfileClaimed, match="Pokédex of an account"):
+                dex.claim(spelling)
+        assert not dex.owns("misty", None) and not dex.owns("misty", "")
+        with pytest.raises(NotYourProfile):
+            dex.mark("misty", ["Mew"], None)
+    finally:
+        store.close()
+
+
+def test_profile_names_that_look_alike_are_one_profile(tmp_path: Path) -> None:
+    dex = Pokedex(open_store(f"sqlite:///{tmp_path}/s.db"))
+    secret = dex.claim("ash")
+    for look_alike in ("Ash", "ASH", "\u0430sh", "\uff41\uff53\uff48", "\U0001d41a\U0001d42c\U0001d421"):
+        with pytest.raises(ProfileClaimed):
+            dex.claim(look_alike)
+    assert dex.mark("Ash", ["Mew"], secret) == ["Mew"]          # the same profile, whatever the spelling
+    assert dex.page("ASH").profile == "ash" and dex.page("ASH").marked == {"Mew": 1}
+    assert dex.profiles() == ["ash"]
+
+
+def test_invisible_and_letterless_profile_names_are_refused(tmp_path: Path) -> None:
+    dex = Pokedex(open_store(f"sqlite:///{tmp_path}/s.db"))
+    for bad in ("\u3164", "a\u200db", "a\u200cb", "\u115f", "\uffa0x", "a\u202eb", "_", "-", "a\u203fb"):
+        with pytest.raises(ValueError, match="not a profile name"):
+            dex.claim(bad)
+    assert dex.claim("e\u0301va") and dex.profiles() == ["\u00e9va"]   # an accent joins its letter
+    assert dex.profiles() == ["\u00e9va"]

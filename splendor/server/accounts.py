@@ -3,8 +3,9 @@ games and ratings, and the leaderboards.
 
 The cookie is ``HttpOnly`` (no script reads it), ``SameSite=Lax`` (another site's form or script does not send
 it) and ``Secure`` whenever the page came over HTTPS (behind a TLS proxy, run uvicorn with its proxy headers; or
-force it with ``Settings.secure_cookies``). Sign-up and sign-in are bounded per client address, and wrong
-passwords lock the account for a while (`splendor.store.accounts`). Hashing a password takes tens of
+force it with ``Settings.secure_cookies``). Sign-ups, sign-ins, password changes and Pokédex claims are bounded
+together per client address, and wrong passwords from an address lock the account for that address for a while
+(`splendor.store.accounts`). Hashing a password takes tens of
 milliseconds of a core and 64 MiB: at most ``PASSWORD_WORK`` are done at once, in threads, so they never hold
 up the games.
 """
@@ -19,11 +20,13 @@ from fastapi import APIRouter, Request, Response
 from starlette.requests import HTTPConnection
 
 from splendor.i18n import _
+from splendor.server.deadline import in_store_time
 from splendor.server.guards import RateLimiter, client_address
 from splendor.server.live import GameManager, Refused
-from splendor.server.schemas import NewPassword, SignIn, SignUp, refusals
+from splendor.server.schemas import NewPassword, ProfileRequest, SignIn, SignUp, refusals
 from splendor.server.settings import Settings
 from splendor.store.accounts import SESSION_SECONDS, AccountError, Accounts, SignedIn
+from splendor.store.pokedex import ProfileClaimed
 from splendor.store.ratings import Ratings
 
 COOKIE = "splendor_session"
@@ -40,9 +43,9 @@ async def signed_in(conn: HTTPConnection) -> SignedIn | None:
         return None
     accounts: Accounts = conn.app.state.accounts
     try:
-        return await asyncio.to_thread(accounts.signed_in, token)
+        return await in_store_time(lambda: accounts.signed_in(token), conn.app.state.manager.settings.store_seconds)
     except Exception as e:                                  # noqa: BLE001 - the store is down: said as a 503
-        raise Refused(503, "the account store cannot be read now; try again in a moment") from e
+        raise Refused(503, _("the store is unavailable, try again in a moment")) from e
 
 
 def accounts_router(settings: Settings) -> APIRouter:
@@ -61,7 +64,7 @@ def accounts_router(settings: Settings) -> APIRouter:
             raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
         try:
             async with hashing:
-                account, token = await asyncio.to_thread(work)
+                account, token = await in_store_time(work, settings.store_seconds)
         except AccountError as e:
             raise Refused(e.status, e.message) from None
         secure = settings.secure_cookies if settings.secure_cookies is not None else request.url.scheme == "https"
@@ -83,13 +86,14 @@ def accounts_router(settings: Settings) -> APIRouter:
         """Sign in: the answer sets the session cookie. 401 for a wrong name or password; 429 when the account
         is locked after repeated wrong passwords, or this address tried too often."""
         accounts: Accounts = request.app.state.accounts
-        return await start_session(request, response, lambda: accounts.sign_in(body.name, body.password))
+        address = client_address(request.scope)
+        return await start_session(request, response, lambda: accounts.sign_in(body.name, body.password, address))
 
     @router.delete("/api/session", status_code=204, response_class=Response, responses=refusals())
     async def sign_out(request: Request) -> Response:
         """Sign out: the session ends on the server and its cookie is cleared."""
         accounts: Accounts = request.app.state.accounts
-        await asyncio.to_thread(accounts.sign_out, request.cookies.get(COOKIE))
+        await in_store_time(lambda: accounts.sign_out(request.cookies.get(COOKIE)), settings.store_seconds)
         response = Response(status_code=204)
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
         return response
@@ -97,7 +101,8 @@ def accounts_router(settings: Settings) -> APIRouter:
     @router.post("/api/me/password", status_code=204, response_class=Response, responses=refusals(400, 401))
     async def change_password(body: NewPassword, request: Request) -> Response:
         """Change the signed-in account's password (the old one shown): every other session of the account
-        ends, this browser's stays. 401 when not signed in or the old password is wrong."""
+        ends, this browser's stays. 401 when not signed in or the old password is wrong; a wrong old password
+        counts toward the same lock as a wrong one at sign-in (429)."""
         account = await signed_in(request)
         if account is None:
             raise Refused(401, _("you are not signed in"))
@@ -106,11 +111,28 @@ def accounts_router(settings: Settings) -> APIRouter:
         accounts: Accounts = request.app.state.accounts
         try:
             async with hashing:
-                await asyncio.to_thread(accounts.change_password, account, body.old, body.new,
-                                        request.cookies.get(COOKIE))
+                await in_store_time(lambda: accounts.change_password(
+                    account, body.old, body.new, request.cookies.get(COOKIE), client_address(request.scope)),
+                    settings.store_seconds)
         except AccountError as e:
             raise Refused(e.status, e.message) from None
         return Response(status_code=204)
+
+    @router.post("/api/profiles", status_code=201, responses=refusals(400, 409))
+    async def claim_profile(body: ProfileRequest, request: Request) -> dict[str, Any]:
+        """Claim a Pokédex profile: answers its secret, shown once (only a hash is kept). Keep it: it is what lets
+        a seat mark this profile's Pokédex. 409 when the name is already claimed, is an account's, or looks like
+        another profile's or account's. Claims count with sign-ups and sign-ins toward the attempts allowed per
+        address (429), and an account signing up with the name of a claim never used takes it."""
+        if not attempts.allow(client_address(request.scope)):
+            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
+        try:
+            token = await in_store_time(lambda: manager(request).pokedex.claim(body.name), settings.store_seconds)
+        except ProfileClaimed as e:
+            raise Refused(409, e.message) from None
+        except ValueError as e:
+            raise Refused(400, str(e)) from None
+        return {"name": body.name, "secret": token}
 
     @router.get("/api/me", responses=refusals(401))
     async def me(request: Request) -> dict[str, Any]:
@@ -120,8 +142,9 @@ def accounts_router(settings: Settings) -> APIRouter:
         if account is None:
             raise Refused(401, _("you are not signed in"))
         ratings: Ratings = request.app.state.ratings
-        games = await asyncio.to_thread(manager(request).store.games_of, account.id)
-        return {"name": account.name, "ratings": await asyncio.to_thread(ratings.of_account, account.id),
+        games = await in_store_time(lambda: manager(request).store.games_of(account.id), settings.store_seconds)
+        rated = await in_store_time(lambda: ratings.of_account(account.id), settings.store_seconds)
+        return {"name": account.name, "ratings": rated,
                 "games": games}
 
     @router.get("/api/leaderboard/{game}", responses=refusals())
@@ -132,7 +155,8 @@ def accounts_router(settings: Settings) -> APIRouter:
         known = boards.get(game)
         if known is None or now - known[0] > LEADERBOARD_SECONDS:
             ratings: Ratings = request.app.state.ratings
-            known = boards[game] = (now, await asyncio.to_thread(ratings.leaderboard, game))
+            board = await in_store_time(lambda: ratings.leaderboard(game), settings.store_seconds)
+            known = boards[game] = (now, board)
         return {"game": game, "players": known[1]}
 
     @router.get("/api/games/{game_id}/ratings", responses=refusals(404))
@@ -141,7 +165,7 @@ def accounts_router(settings: Settings) -> APIRouter:
         none: a game with a person playing without an account, or without a winner)."""
         live = await manager(request).get(game_id)
         ratings: Ratings = request.app.state.ratings
-        changes = await asyncio.to_thread(ratings.changes, game_id) if live.game.is_over else []
-        return {"over": live.game.is_over, "rated": bool(changes), "changes": changes}
+        changes = await in_store_time(lambda: ratings.changes(game_id), settings.store_seconds) if live.over else []
+        return {"over": live.over, "rated": bool(changes), "changes": changes}
 
     return router

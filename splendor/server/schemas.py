@@ -7,12 +7,13 @@ import math
 from enum import Enum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+from pydantic_core import PydanticCustomError
 
 from splendor.games.kids.board import SHIPPED_SIDES
 from splendor.i18n import LANGUAGES
 from splendor.server.bots import SERVER_BOTS
-from splendor.store.pokedex import PROFILE_NAME
+from splendor.store.names import MAX_TYPED, NAME_RULE, BadName, check_name
 
 def _whole_number(value: Any) -> Any:
     """JSON's idea of a whole number: an integer, or a number with no fraction (``7.0``); never text or a bool."""
@@ -52,7 +53,8 @@ _WHY = {400: "Malformed: bad options, an unknown bot, malformed action text.",
         409: "Refused by the rules or the game's state (the rule's words), out of turn, `expect` behind the game.",
         413: "The request body is over the server's limit.",
         429: "Too many requests from this address, or too many unfinished games created by it.",
-        503: "The game store cannot take the write now (locked, full, unreachable): nothing changed; try again."}
+        503: "The store is unavailable (locked, full, unreachable or silent): try again. A write that got no answer in "
+             "time may still have been saved: reload to see."}
 
 
 def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -62,10 +64,19 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
             for status in sorted({*statuses, 413, 429, 503})}
 
 
-Name = Annotated[str, Field(pattern=PROFILE_NAME.pattern, max_length=40)]
-"""A seat's or a profile's name: 1-40 letters, digits, spaces or .'-_, starting with a letter or digit."""
-NAME_RULE = "a name is 1-40 letters, digits, spaces or .'-_, starting with a letter or digit"
-"""What a refused name is told (the only patterns in the schema are names)."""
+def _valid_name(value: str) -> str:
+    """The name normalised as the store keeps it, or a 422 that says why not: the very rule the server and the
+    store apply (`splendor.store.names.check_name`), so a name the schema takes is never refused later."""
+    try:
+        return check_name(value)
+    except BadName as e:
+        raise PydanticCustomError("name", f"{e.reason} ({NAME_RULE})") from None
+
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_TYPED, description=NAME_RULE), AfterValidator(_valid_name)]
+"""A seat's, a profile's or an account's name: 1-40 letters, digits, spaces or .'-_, starting with a letter or
+digit, no invisible characters (`splendor.store.names`); normalised (NFKC) once read."""
+# NAME_RULE (imported above) is what a name refused by a URL path's pattern is told in a 422.
 
 BotName = Literal[SERVER_BOTS]  # type: ignore[valid-type]
 SideName = Literal[SHIPPED_SIDES]  # type: ignore[valid-type]
@@ -112,6 +123,10 @@ class NewGame(BaseModel):
     seed: Seed | None = Field(default=None,
                              description="only for a game with at most one person (practice, puzzles): whoever "
                                          "chooses the seed knows every deck")
+    rated: bool | None = Field(default=None,
+                               description="whether the game can change ratings: dealt by the server (no seed), no "
+                                           "hints, a person idle past the limit loses; by default when the signed-in "
+                                           "creator keeps a seat and chooses no seed")
 
 
 class ActionRequest(BaseModel):
@@ -156,7 +171,7 @@ class SignIn(BaseModel):
     """A name and its password."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=MAX_TYPED)      # any text: a name that is no name is a 401
     password: str = Field(min_length=1, max_length=200)
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint,
-                        false, func)
+from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text,
+                        UniqueConstraint, false, func)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from splendor.store.names import KEY_LENGTH
 
 
 class Base(DeclarativeBase):
@@ -21,6 +23,9 @@ class Profile(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True, nullable=False)
+    name_key: Mapped[str | None] = mapped_column(String(KEY_LENGTH), unique=True, index=True)
+    """The name's look-alike key (`splendor.store.names.name_key`): no two profiles, and no profile and another
+    account, look alike. None only for a profile kept before keys whose key another took first (migration 0007)."""
     secret_hash: Mapped[str | None] = mapped_column(String(64))          # set once the profile is claimed
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
@@ -46,6 +51,10 @@ class GameRow(Base):
     """A game on the server: its header (game, players, seed, options) and where it stands."""
 
     __tablename__ = "games"
+    __table_args__ = (Index("ix_games_created_at", "created_at"),
+                      Index("ix_games_rated_idle", "rated", "status", "bot_turn", "updated_at"))
+    """``created_at`` is indexed (migration 0006): the games listing reads the newest games from it. The rated
+    games waiting for a person are indexed by their last change (0008): the idle sweep reads the oldest."""
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(20), nullable=False)
@@ -65,6 +74,15 @@ class GameRow(Base):
     """The server process that moves this game's bots, while ``lease_until`` (seconds since the epoch, by the
     database's clock where it has one) has not passed."""
     lease_until: Mapped[float | None] = mapped_column(Float)
+    rated: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default=false())
+    """Created to be rated: its seed was the server's, and no seat may ask for a hint."""
+    bot_salt: Mapped[str | None] = mapped_column(String(32))
+    """The secret its bots' seeds derive from (never shown): with the public id alone, a bot's move cannot be
+    computed in advance. None for games kept before it existed."""
+    ended_by: Mapped[str | None] = mapped_column(String(12))
+    """How the game ended when no rule of the game ended it: ``idle`` (a seat did not move within the limit)."""
+    forfeit_seat: Mapped[int | None] = mapped_column(Integer)
+    """The seat that lost the game by ``ended_by``."""
     seats: Mapped[list[SeatRow]] = relationship(back_populates="game", cascade="all, delete-orphan",
                                                 order_by="SeatRow.seat")
 
@@ -83,6 +101,9 @@ class SeatRow(Base):
     profile: Mapped[str | None] = mapped_column(String(40))              # the Pokédex it proved it owns
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
     """The account that holds the seat: signed in, it plays the seat from any browser."""
+    forfeited: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default=false())
+    """The seat's person forfeited (idle past the limit in a game of three or four): a bot plays it on, and it
+    ranks last in the ratings."""
     game: Mapped[GameRow] = relationship(back_populates="seats")
 
 
@@ -99,16 +120,36 @@ class ActionRow(Base):
 
 
 class Account(Base):
-    """A player's account: a name and a password's hash (argon2). Repeated wrong passwords lock it for a while."""
+    """A player's account: a name and a password's hash (argon2). Repeated wrong passwords from one address lock
+    the account for that address for a while (`SignInFailures`)."""
 
     __tablename__ = "accounts"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True, nullable=False)
+    name_key: Mapped[str | None] = mapped_column(String(KEY_LENGTH), unique=True, index=True)
+    """The name's look-alike key (`splendor.store.names.name_key`): no two accounts look alike. None only for an
+    account kept before keys whose key another took first (migration 0007)."""
     password_hash: Mapped[str] = mapped_column(String(200), nullable=False)
     failed_sign_ins: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
     locked_until: Mapped[float | None] = mapped_column(Float)          # seconds since the epoch
+    """``failed_sign_ins`` and ``locked_until`` are no longer read or written (since 0007 wrong passwords are
+    counted per account and address, in `SignInFailures`); they stay so that a process of the version before
+    keeps working during a rolling upgrade."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class SignInFailures(Base):
+    """Wrong passwords in a row for one account from one client address (a hash of it, never the address), and
+    until when that address is locked out of that account. The owner, from another address, is not."""
+
+    __tablename__ = "sign_in_failures"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    address_key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    locked_until: Mapped[float | None] = mapped_column(Float)          # seconds since the epoch
+    last_failure: Mapped[float] = mapped_column(Float, nullable=False, index=True)   # seconds since the epoch
 
 
 class SessionRow(Base):
