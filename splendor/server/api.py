@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path as FilePath
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -21,19 +20,20 @@ from splendor.bots.base import bot_display_name
 from splendor.core.record import Record
 from splendor.games import GAMES, replay
 from splendor.i18n import _, negotiate, translate, web_catalog
-from splendor.server.accounts import accounts_router, signed_in
+from splendor.server.accounts import COOKIE, accounts_router, signed_in
 from splendor.server.bots import SERVER_BOTS
-from splendor.server.guards import BoundsMiddleware, RateLimiter, RedactSecrets, client_address
-from splendor.server.live import GameManager, Refused
+from splendor.server.deadline import RequestDeadline, in_store_time
+from splendor.server.guards import (BoundsMiddleware, RateLimiter, RedactSecrets, SameOriginMiddleware, WebSocketCap,
+                                    client_address, cross_site_problem)
+from splendor.server.live import GameManager, Refused, _store_problem
 from splendor.server.settings import Settings
-from splendor.server.schemas import (NAME_RULE, ActionRequest, Language, NewGame, ProfileLink, ProfileRequest,
-                                     refusals)
+from splendor.server.schemas import NAME_RULE, ActionRequest, Language, NewGame, ProfileLink, refusals
 from splendor.server.socket import serve_socket
 from splendor.store import Pokedex, open_store
 from splendor.store.accounts import Accounts
 from splendor.store.games import GameStore
 from splendor.store.ratings import Ratings
-from splendor.store.pokedex import PROFILE_NAME, ProfileClaimed
+from splendor.store.pokedex import PROFILE_NAME
 
 log = logging.getLogger("splendor.server")
 WEB = FilePath(__file__).parent / "web"
@@ -74,6 +74,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="splendor", version="0.1.0", lifespan=lifespan,
                   description="Live games of the Splendor family: create a game, take a seat with its secret, read "
                               "your seat's view, send actions; a WebSocket per game pushes each seat its own view.")
+    # Added last, run first: the rate and size bounds, the WebSocket cap, the same-origin rule, then the one
+    # deadline of all a request's store calls.
+    app.add_middleware(RequestDeadline, seconds=max(settings.store_seconds, settings.write_retry_seconds))
+    app.add_middleware(SameOriginMiddleware)
+    app.add_middleware(WebSocketCap, per_client=settings.websockets_per_client)
     app.add_middleware(BoundsMiddleware, max_body=settings.max_body_bytes,
                        limiter=RateLimiter(settings.requests_per_second, settings.request_burst))
 
@@ -98,10 +103,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": errors}, status_code=422)
 
     @app.exception_handler(SQLAlchemyError)
-    async def store_down(_: Request, e: SQLAlchemyError) -> JSONResponse:
-        log.warning("the store failed: %s", type(e).__name__)
-        return JSONResponse({"detail": "the game store cannot be reached now; try again in a moment"},
-                            status_code=503)
+    async def store_down(request: Request, e: SQLAlchemyError) -> JSONResponse:
+        """Any store failure a route did not handle (a ``StoreTimeout`` from ``in_store_time`` too): a 503 that
+        says the store is unavailable. The detail (which may name the database's address) stays in the log."""
+        log.warning("the store failed on %s %s: %s", request.method, request.url.path, _store_problem(e))
+        language = negotiate(request.headers.get("accept-language"))
+        return JSONResponse({"detail": translate(_("the store is unavailable, try again in a moment"), language)},
+                            status_code=503, headers={"content-language": language, "vary": "accept-language"})
 
     def secret(token: str | None, header: str | None) -> str | None:
         return header or token
@@ -113,10 +121,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager().check_seat(live, seat, given, await signed_in(request) if seat is not None else None)
         return as_json(live.payload(seat))
 
-    @app.get("/api/health")
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "games": sorted(GAMES), "live": len(manager().live),
-                "finished_in_memory": len(manager().finished)}
+    @app.get("/api/health", responses={503: {"description": "the store does not answer"}})
+    async def health() -> JSONResponse:
+        """Whether this process can serve: it answers, and its store answers a ``SELECT 1`` within
+        ``health_store_seconds`` (else 503 with ``ok`` false and ``store`` "unavailable", so that a load
+        balancer sends its players elsewhere)."""
+        body: dict[str, Any] = {"games": sorted(GAMES), "live": len(manager().live),
+                                "finished_in_memory": len(manager().finished)}
+        try:
+            await in_store_time(app.state.store.ping, settings.health_store_seconds)
+        except SQLAlchemyError as e:
+            log.warning("health: the store does not answer: %s", _store_problem(e))
+            return JSONResponse({"ok": False, "store": "unavailable", **body}, status_code=503)
+        return JSONResponse({"ok": True, "store": "ok", **body})
 
     @app.get("/api/messages/{language}")
     async def messages(language: Language) -> JSONResponse:
@@ -134,10 +151,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Create a game. The answer holds each human seat's secret link: it is shown once and never stored.
 
         A seed may be chosen only when at most one person plays; one client address may have a bounded number
-        of unfinished games (429 beyond)."""
+        of unfinished games (429 beyond). A rated game (``rated``; by default when the signed-in creator keeps a
+        seat and chooses no seed) is dealt by the server and gives no hints."""
         live, tokens = await manager().create(body.game, [s.model_dump() for s in body.seats],
                                              body.options.model_dump(exclude_defaults=True), body.seed,
-                                             client_address(request.scope), await signed_in(request))
+                                             client_address(request.scope), await signed_in(request),
+                                             rated=body.rated)
         base = str(request.base_url).rstrip("/")
         seats = []
         for s in live.seat_list():
@@ -146,12 +165,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 entry["token"] = tokens[s["seat"]]
                 entry["link"] = f"{base}/play/{live.id}?seat={s['seat']}&token={tokens[s['seat']]}"
             seats.append(entry)
-        return {"id": live.id, "game": live.game.name, "seats": seats, "spectator_link": f"{base}/watch/{live.id}"}
+        return {"id": live.id, "game": live.game.name, "seats": seats, "rated": live.rated,
+                "spectator_link": f"{base}/watch/{live.id}"}
 
     @app.get("/api/games", responses=refusals())
     async def listing() -> dict[str, Any]:
         """Games, newest first, in progress and finished."""
-        return {"games": await asyncio.to_thread(manager().store.listing, settings.max_games_listed)}
+        store = manager().store
+        return {"games": await in_store_time(lambda: store.listing(settings.max_games_listed),
+                                             settings.store_seconds)}
 
     @app.get("/api/games/{game_id}", responses=refusals(403, 404))
     async def view(request: Request, game_id: str, seat: Annotated[int | None, Query(ge=0, le=3)] = None,
@@ -171,12 +193,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         token: str | None = None, x_seat_token: Annotated[str | None, Header()] = None) -> Response:
         """Keep a seat (its secret checked) in the signed-in account: from then on the account plays it from any
         browser, the game counts for its rating and, in Pokémon, marks its Pokédex. 409 when another account
-        keeps it already. Answers the seat's view."""
+        keeps it already. Answers the seat's view, with the seat's new secret and link (``token``, ``link``): the
+        link that was used stops working, so nobody else who had it plays or sees the seat any more."""
         account = await signed_in(request)
         if account is None:
             raise Refused(401, _("sign in to keep a seat in your account"))
-        live = await manager().give_seat(game_id, seat, secret(token, x_seat_token), account)
-        return as_json(live.payload(seat))
+        live, fresh = await manager().give_seat(game_id, seat, secret(token, x_seat_token), account)
+        payload = live.payload(seat)
+        if fresh is not None:
+            base = str(request.base_url).rstrip("/")
+            payload.update(token=fresh, link=f"{base}/play/{live.id}?seat={seat}&token={fresh}")
+        return as_json(payload)
 
     @app.post("/api/games/{game_id}/seats/{seat}/profile", responses=refusals(400, 403, 404, 409))
     async def link_profile(request: Request, game_id: str, seat: Annotated[int, Path(ge=0, le=3)], body: ProfileLink,
@@ -212,18 +239,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def record(game_id: str) -> Response:
         """The record of a finished game (while a game goes on, it would reveal the hidden cards)."""
         live = await manager().get(game_id)
-        if not live.game.is_over:
+        if not live.over:
             raise Refused(409, "the record is published when the game ends: with the seed it would reveal the "
                                "hidden cards")
         rec: Record = live.game.record
-        rec.notes = {"server_game": live.id, "seats": live.seat_list()}
+        rec.notes = {"server_game": live.id, "seats": live.seat_list(), "rated": live.rated}
+        if live.ending is not None:
+            rec.notes["ending"] = {"by": live.ending.by, "seat": live.ending.seat}
         return PlainTextResponse(rec.to_text())
 
     @app.get("/api/games/{game_id}/replay", responses=refusals(404, 409))
     async def replay_view(game_id: str, upto: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
         """A finished game's spectator view after ``upto`` actions, for step-by-step replays."""
         live = await manager().get(game_id)
-        if not live.game.is_over:
+        if not live.over:
             raise Refused(409, "replays are of finished games")
         total = len(live.game.history)
         game = replay(live.game.record, upto=min(upto, total))
@@ -245,23 +274,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(svg(live.game.view(None), language=language), media_type="image/svg+xml",
                         headers={"content-language": language, "vary": "accept-language"})
 
-    @app.post("/api/profiles", status_code=201, responses=refusals(400, 409))
-    async def claim_profile(body: ProfileRequest) -> dict[str, Any]:
-        """Claim a Pokédex profile: answers its secret, shown once (only a hash is kept). Keep it: it is what lets
-        a seat mark this profile's Pokédex. 409 when the name is already claimed."""
-        try:
-            token = await asyncio.to_thread(manager().pokedex.claim, body.name)
-        except ProfileClaimed as e:
-            raise Refused(409, str(e)) from None
-        except ValueError as e:
-            raise Refused(400, str(e)) from None
-        return {"name": body.name.strip(), "secret": token}
-
     @app.get("/api/pokedex/{profile}", responses=refusals(400))
     async def pokedex(profile: Annotated[str, Path(pattern=PROFILE_NAME.pattern, max_length=40)]) -> dict[str, Any]:
         """A profile's Pokédex: every Pokémon by evolution line, marked where caught."""
         try:
-            page = await asyncio.to_thread(manager().pokedex.page, profile)
+            page = await in_store_time(lambda: manager().pokedex.page(profile), settings.store_seconds)
         except ValueError as e:
             raise Refused(400, str(e)) from None
         done, total = page.completion
@@ -283,12 +300,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         language = negotiate(lang or ws.headers.get("accept-language"))
         # The session counts only for a page of this site: another site's script opening this socket (a browser
         # sends the cookie's site's Origin) plays no one's seat, whatever the cookie's SameSite rules.
-        origin = ws.headers.get("origin")
-        same_site = origin is None or urlsplit(origin).netloc == ws.headers.get("host")
+        same_site = cross_site_problem(ws.scope) is None
         try:
             account = await signed_in(ws) if seat is not None and same_site else None
         except Refused:
             account = None
-        await serve_socket(manager(), settings, ws, game_id, seat, token, language, account)
+        await serve_socket(manager(), settings, ws, game_id, seat, token, language, account,
+                           session=ws.cookies.get(COOKIE), client=client_address(ws.scope))
 
     return app

@@ -40,9 +40,16 @@ QUICK_BOTS = ("random", "greedy")
 """Bots that answer in milliseconds: they think in a worker of their own."""
 
 
-def bot_seed(game_id: str, action_number: int) -> int:
-    """A bot's seed for one decision: the same after a restart, so a resumed game plays on identically."""
-    return int.from_bytes(hashlib.sha256(f"{game_id}:{action_number}".encode()).digest()[:6], "big")
+def bot_seed(game_id: str, action_number: int, salt: str | None = None) -> int:
+    """A bot's seed for one decision: the same after a restart, so a resumed game plays on identically. It
+    derives from the game's secret ``salt`` (kept in the store, never shown), so nobody can compute a bot's moves
+    from the public game id; games kept before salts existed (None) go on as they began.
+
+    >>> bot_seed("ab" * 16, 3, "s1") == bot_seed("ab" * 16, 3, "s1") != bot_seed("ab" * 16, 3, "s2")
+    True
+    """
+    key = f"{game_id}:{action_number}" if salt is None else f"{salt}:{game_id}:{action_number}"
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:6], "big")
 
 
 def bot_move(record: str, spec: str, seed: int) -> str:

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import json
 import logging
+import secrets
 import time
 import uuid
 from collections import OrderedDict
@@ -38,11 +40,12 @@ from splendor.core.game import Game
 from splendor.games import GAMES, new_game
 from splendor.bots.base import bot_display_name
 from splendor.server.bots import BOT_RATINGS, SERVER_BOTS, BotPool, bot_seed
+from splendor.server.deadline import StoreTimeout, in_store_time
 from splendor.server.settings import Settings
-from splendor.server.watchers import TOO_SLOW, Watcher
-from splendor.store.accounts import SignedIn
+from splendor.server.watchers import NOT_ALLOWED, SESSION_ENDED, TOO_SLOW, Credentials, Watcher
+from splendor.store.accounts import Accounts, SignedIn
 from splendor.store.changes import ChangeFeed, shared
-from splendor.store.games import GameStore, SeatInfo, StoredGame
+from splendor.store.games import Ending, GameBounds, GameStore, SeatInfo, StoredGame, TooManyGames
 from splendor.store.leases import BotLeases
 from splendor.store.pokedex import Pokedex, check_profile_name
 from splendor.store.ratings import RatedSeat, rate_game
@@ -53,6 +56,11 @@ log = logging.getLogger("splendor.server")
 HUMAN, BOT = "human", "bot"
 RESERVED_OPTIONS = ("name", "players", "seed")
 """Keys that are fields of a new game, never options."""
+FORFEIT_BOT = "ismcts:medium"
+"""Who plays on the seat of a person who left a rated game of three or four (idle past the limit): a middling bot,
+so the others' game goes on much as it would have, neither handed a win nor made harder."""
+IDLE = "idle"
+"""``Ending.by`` of a game whose person to move did not move within ``Settings.idle_forfeit_seconds``."""
 
 
 class Refused(Exception):
@@ -72,6 +80,10 @@ class LiveGame:
     game: Game
     seats: list[SeatInfo]
     owner: str = ""                                            # the client address that created it ("" resumed)
+    rated: bool = False                                        # created to be rated: the server's seed, no hints
+    bot_salt: str | None = None                                # the secret of its bots' seeds (never shown)
+    ending: Ending | None = None                               # how it ended when no rule of the game ended it
+    stale: bool = False                                        # a write of ours may have committed unanswered
     log: list[dict[str, Any]] = field(default_factory=list)   # every action: seat and text (all public)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
@@ -81,15 +93,27 @@ class LiveGame:
     hints: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = field(default_factory=dict)
     """Per seat, the hint of the position after that many actions (asked once, shared by every request)."""
 
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: by its rules, or by an `Ending` (a seat idle past the limit)."""
+        return self.game.is_over or self.ending is not None
+
     def seat_list(self) -> list[dict[str, Any]]:
         """The seats as anyone may see them (no secrets)."""
         return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "profile": s.profile,
-                 "has_account": s.account_id is not None} for s in self.seats]
+                 "has_account": s.account_id is not None, "forfeited": s.forfeited} for s in self.seats]
 
     def payload(self, seat: int | None) -> dict[str, Any]:
-        """What a seat (or a spectator) receives: the game's id, its seats and that seat's view."""
+        """What a seat (or a spectator) receives: the game's id, its seats, whether it is rated, how it ended if
+        no rule ended it (``ending``: ``{"by": "idle", "seat": n}``, else null) and that seat's view."""
+        view = self.game.view(seat)
+        if self.ending is not None:
+            view["legal_actions"] = []                    # nothing more is played in a game that has ended
         return {"id": self.id, "game": self.game.name, "seats": self.seat_list(), "you": seat,
-                "actions": len(self.game.history), "log": self.log[-60:], "view": self.game.view(seat)}
+                "actions": len(self.game.history), "log": self.log[-60:], "rated": self.rated,
+                "over": self.over,
+                "ending": None if self.ending is None else {"by": self.ending.by, "seat": self.ending.seat},
+                "view": view}
 
     @property
     def bots_only(self) -> bool:
@@ -120,6 +144,7 @@ class GameManager:
         self.instance = uuid.uuid4().hex
         """This process's name in the store (the holder of its bot leases)."""
         self.shared = shared(games.store.engine)
+        self.accounts = Accounts(games.store)
         self.leases = BotLeases(games.store, self.instance, settings.lease_seconds)
         self.feed = ChangeFeed(games.store.engine, self._heard, self._resync) if self.shared else None
         self._closing = False
@@ -142,7 +167,11 @@ class GameManager:
         self._chores = [loop.create_task(self._every(self.settings.lease_seconds / 3, self._renew_leases)),
                         loop.create_task(self._every(self.settings.sweep_seconds, self._sweep_bots)),
                         loop.create_task(self._every(min(60.0, self.settings.idle_game_seconds / 2),
-                                                     self._put_idle_games_away))]
+                                                     self._put_idle_games_away)),
+                        loop.create_task(self._every(min(60.0, self.settings.idle_forfeit_seconds / 4),
+                                                     self._forfeit_idle_seats)),
+                        loop.create_task(self._every(self.settings.session_check_seconds,
+                                                     self._close_sockets_of_ended_sessions))]
         await self._sweep_bots()
 
     async def stop(self) -> None:
@@ -179,6 +208,80 @@ class GameManager:
                     and (live.bot_task is None or live.bot_task.done()) and not live.lock.locked()):
                 del self.live[game_id]
 
+    async def _forfeit_idle_seats(self) -> None:
+        """Rated games whose person to move has not moved for ``idle_forfeit_seconds``: with two players that
+        person loses the game (rated at once); with three or four a bot (`FORFEIT_BOT`) plays their seat on, and
+        it ranks last when the game ends. Each is done by one process only: the store's write is conditional on
+        the game still standing where it was read."""
+        for game_id, actions in await self._read(lambda: self.store.idle_rated(self.settings.idle_forfeit_seconds)):
+            try:
+                live = await self.get(game_id)
+            except Refused:
+                continue
+            await self._forfeit(live, actions)
+
+    async def _forfeit(self, live: LiveGame, actions: int) -> None:
+        async with live.lock:
+            await self._catch_up(live)
+            game = live.game
+            seat = game.current_player
+            if live.over or len(game.history) != actions or seat is None or live.seats[seat].kind != HUMAN:
+                return                                          # moved meanwhile, or a bot's turn
+            if game.players == 2:
+                ending = Ending(IDLE, seat)
+                rating = self._rating(live, game, ending=ending)
+                if not await self._read(lambda: self.store.end_by_forfeit(live.id, actions, ending, "won", rating)):
+                    return
+                live.ending = ending
+                log.info("game %s: seat %d lost on time (idle past %.0f s)", live.id, seat,
+                         self.settings.idle_forfeit_seconds)
+            else:
+                if not await self._read(lambda: self.store.forfeit_seat(live.id, actions, seat, FORFEIT_BOT)):
+                    return
+                live.seats = await self._read(lambda: self.store.seats(live.id))
+                log.info("game %s: seat %d was idle past %.0f s; %s plays it on", live.id, seat,
+                         self.settings.idle_forfeit_seconds, FORFEIT_BOT)
+        self._drop_unauthorised_watchers(live)
+        self._after_change(live)
+
+    async def _close_sockets_of_ended_sessions(self) -> None:
+        """Close the seat sockets let in by a session that has ended since (signed out, or ended by a password
+        change on any process), unless the seat's secret alone still lets them in."""
+        sessions = {w.credentials.session for live in self.live.values() for w in live.watchers
+                    if w.credentials.session}
+        if not sessions:
+            return
+        lasting = await self._read(lambda: self.accounts.lasting(sessions))
+        for live in list(self.live.values()):
+            for watcher in list(live.watchers):
+                c = watcher.credentials
+                if c.session and c.session not in lasting:
+                    self.end_session_of(live, watcher)
+
+    async def session_lasts(self, live: LiveGame, watcher: Watcher) -> bool:
+        """Before a socket acts: whether the session that let it in (if one did) is still on; when it has ended,
+        the socket goes on by its secret alone, or is closed (`end_session_of`). False when it is closed."""
+        c = watcher.credentials
+        if c.session is None:
+            return True
+        now = await self._read(lambda: self.accounts.signed_in(c.session))
+        if now is not None and c.account is not None and now.id == c.account.id:
+            return True
+        return self.end_session_of(live, watcher)
+
+    def end_session_of(self, live: LiveGame, watcher: Watcher) -> bool:
+        """The session of ``watcher`` has ended: it goes on as its secret alone allows, else it is closed. Returns
+        whether it goes on."""
+        c = watcher.credentials
+        watcher.credentials = replace(c, account=None, session=None)
+        try:
+            self.check_seat(live, watcher.seat, c.token)
+            return True
+        except Refused:
+            watcher.close(SESSION_ENDED, "your session has ended: sign in again to play this seat")
+            self.unwatch(live, watcher)
+            return False
+
     async def _renew_leases(self) -> None:
         await asyncio.to_thread(self.leases.renew)
 
@@ -190,7 +293,7 @@ class GameManager:
             except Refused:
                 continue
             seat = live.game.current_player
-            if live.game.is_over or seat is None or live.seats[seat].kind != BOT:     # a flag kept from before
+            if live.over or seat is None or live.seats[seat].kind != BOT:     # a flag kept from before
                 await asyncio.to_thread(self.store.set_bot_turn, game_id, False)
                 continue
             self._schedule_bot(live)
@@ -223,15 +326,20 @@ class GameManager:
         async with live.lock:
             changed = await self._catch_up(live)
             if seats:
-                live.seats = await self._read(lambda: self.store.seats(live.id))
+                stored = await self._read(lambda: self.store.load(live.id))
+                if stored is not None:
+                    live.seats, live.ending = stored.seats, stored.ending
                 changed = True
         if changed:
+            if seats:
+                self._drop_unauthorised_watchers(live)
             self._after_change(live)
 
     async def _catch_up(self, live: LiveGame) -> bool:
         """With the game's lock held: apply the actions other processes committed since this copy was made.
-        Returns whether there were any. Nothing to do where this process is the store's only writer."""
-        if not self.shared:
+        Returns whether there were any. Nothing to do where this process is the store's only writer, unless one of
+        its own writes may have committed after it was answered 503 (``stale``)."""
+        if not self.shared and not live.stale:
             return False
         known = len(live.game.history)
         texts = await self._read(lambda: self.store.actions_after(live.id, known))
@@ -248,7 +356,7 @@ class GameManager:
         """Tell the watchers, and let a bot move next or put a finished game away."""
         live.seen = time.monotonic()
         self.broadcast(live)
-        if live.game.is_over:
+        if live.over:
             self._keep_finished(live)
         else:
             self._schedule_bot(live)
@@ -263,15 +371,22 @@ class GameManager:
             after.apply(action)
             log.append(_log_entry(n, game, action, after))
             game = after
-        return LiveGame(id=s.id, game=game, seats=s.seats, owner=s.owner, log=log)
+        return LiveGame(id=s.id, game=game, seats=s.seats, owner=s.owner, log=log, rated=s.rated,
+                        bot_salt=s.bot_salt, ending=s.ending)
 
     # ----------------------------------------------------------------- creating and finding
 
     async def create(self, name: str, seats: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
-                     client: str, account: SignedIn | None = None) -> tuple[LiveGame, dict[int, str]]:
+                     client: str, account: SignedIn | None = None,
+                     rated: bool | None = None) -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it and each human seat's secret (shown once, never stored). A person's seat marked
         ``mine`` belongs to the signed-in ``account``: it plays it from any browser, and in Pokémon the game
-        marks the account's Pokédex."""
+        marks the account's Pokédex.
+
+        ``rated`` (None: rated when the signed-in creator keeps a seat and chose no seed) makes a game that can
+        change ratings: its seed is the server's, its bots' seeds derive from a secret nobody sees, no hint is
+        given in it, and a person who stops moving loses it (`Settings.idle_forfeit_seconds`). It changes
+        ratings at its end when every person's seat is kept in an account (`splendor.store.ratings`)."""
         if name not in GAMES:
             raise Refused(404, f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}")
         self._check_options(options)
@@ -279,7 +394,12 @@ class GameManager:
         if seed is not None and humans > 1 and not self.settings.allow_chosen_seeds:
             raise Refused(400, "a seed may be chosen only when one person plays (practice, puzzles): with two or "
                                "more people, whoever chose it would know every deck")
-        await self._check_client_bounds(client, bots_only=humans == 0)
+        if rated is None:
+            rated = seed is None and account is not None and any(s.get("mine") for s in seats)
+        if rated and seed is not None:
+            raise Refused(400, _("a rated game is dealt by the server: choose no seed, or play it unrated"))
+        if rated and humans == 0:
+            raise Refused(400, _("a game between bots only is never rated"))
         infos, tokens = [], {}
         for i, spec in enumerate(seats):
             kind = spec.get("kind")
@@ -298,7 +418,7 @@ class GameManager:
                     if any(x.account_id is not None for x in infos):
                         raise Refused(400, "only one seat of a game can be yours")
                     holder = account.id
-                    display = display or account.name
+                    display = account.name                  # a seat of an account shows the account's name
                     profile = profile or (account.name if name == "pokemon" else None)
                 tokens[i] = new_secret()
                 infos.append(SeatInfo(seat=i, kind=HUMAN, bot=None, name=display, token_hash=secret_hash(tokens[i]),
@@ -318,9 +438,19 @@ class GameManager:
             raise Refused(400, str(e)) from None
         game_id = uuid.uuid4().hex
         owner = client_key(client)
-        await self._write(lambda: self.store.create(game_id, name, game.players, game.seed, game.options, infos,
-                                                    owner=owner, bot_turn=_bot_turn(game, infos)))
-        live = LiveGame(id=game_id, game=game, seats=infos, owner=owner)
+        salt = secrets.token_hex(16)
+        bounds = GameBounds(self.settings.games_per_client, self.settings.bot_games_per_client)
+        try:
+            await self._write(lambda: self.store.create(game_id, name, game.players, game.seed, game.options, infos,
+                                                        owner=owner, bot_turn=_bot_turn(game, infos), bounds=bounds,
+                                                        rated=rated, bot_salt=salt))
+        except TooManyGames as e:
+            if e.bots_only:
+                raise Refused(429, f"you have {e.count} unfinished games between bots, the most allowed: wait "
+                                   "for one to end") from None
+            raise Refused(429, f"you have {e.count} unfinished games on this server, the most allowed: finish "
+                               "one first") from None
+        live = LiveGame(id=game_id, game=game, seats=infos, owner=owner, rated=rated, bot_salt=salt)
         self.live[game_id] = live
         log.info("game %s created: %s for %d seats", game_id, name, game.players)
         self._schedule_bot(live)
@@ -341,16 +471,6 @@ class GameManager:
                 raise Refused(400, "a board on the server is a list of shipped side names, e.g. "
                                    '["A1-front", "A2-back", "A3-front"]')
 
-    async def _check_client_bounds(self, client: str, bots_only: bool) -> None:
-        """The bounds on a client's unfinished games, counted in the store (whichever process made them)."""
-        mine, between_bots = await self._read(lambda: self.store.unfinished_of(client_key(client)))
-        if mine >= self.settings.games_per_client:
-            raise Refused(429, f"you have {mine} unfinished games on this server, the most allowed: finish "
-                               "one first")
-        if bots_only and between_bots >= self.settings.bot_games_per_client:
-            raise Refused(429, f"you have {self.settings.bot_games_per_client} unfinished games between bots, the "
-                               "most allowed: wait for one to end")
-
     async def _proved_profile(self, game: str, seat: int, profile: Any, secret: Any) -> str | None:
         """The Pokédex profile a seat is linked to, once its secret is checked (None when none is asked)."""
         if profile is None:
@@ -361,12 +481,12 @@ class GameManager:
             raise Refused(400, "a profile is a name and its secret")
         try:
             name = check_profile_name(profile)
-            owned = await self._read(lambda: self.pokedex.owns(name, secret))
+            owned = await self._read(lambda: self.pokedex.proved(name, secret))   # never an account's profile
         except ValueError as e:
             raise Refused(400, f"seat {seat}: {e}") from None
         if not owned:
             raise Refused(403, f"seat {seat}: wrong or missing secret for the profile {name!r}")
-        return name
+        return owned
 
     async def get(self, game_id: str, refresh: bool = True) -> LiveGame:
         """A live game, or a finished one (kept in a bounded cache, or read back from the store); with
@@ -374,7 +494,7 @@ class GameManager:
         live = self.live.get(game_id)
         if live is not None:
             live.seen = time.monotonic()
-            if refresh and self.shared:          # a reader who acted through another process sees their action
+            if refresh and (self.shared or live.stale):   # a reader who acted elsewhere sees their action
                 await self._refresh(live)
             return live
         live = self.finished.get(game_id)
@@ -385,7 +505,7 @@ class GameManager:
         if stored is None:
             raise Refused(404, _("no game {game}", game=repr(game_id)))
         live = self.live.get(game_id) or self._rebuild(stored)     # another request may have read it meanwhile
-        if live.game.is_over:
+        if live.over:
             self._keep_finished(live)
         else:                                                      # unfinished: this process holds it now
             self.live[game_id] = live
@@ -408,32 +528,45 @@ class GameManager:
             raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat,
                                  last=len(live.seats) - 1))
         info = live.seats[seat]
+        if info.forfeited:
+            raise Refused(403, _("seat {seat} was left idle past the limit: a bot plays it now", seat=seat))
         if info.kind != HUMAN:
             raise Refused(403, _("seat {seat} is played by a bot", seat=seat))
         if account is not None and info.account_id == account.id:
             return
         if not secret_matches(token, info.token_hash):
+            if info.account_id is not None:
+                raise Refused(403, _("seat {seat} is kept in an account now, so its old link no longer works: "
+                                     "sign in to that account to play it", seat=seat))
             raise Refused(403, _("wrong or missing secret for seat {seat}", seat=seat))
 
-    async def give_seat(self, game_id: str, seat: int, token: str | None, account: SignedIn) -> LiveGame:
+    async def give_seat(self, game_id: str, seat: int, token: str | None,
+                        account: SignedIn) -> tuple[LiveGame, str | None]:
         """Let the signed-in account hold a seat whose secret it shows (a link a friend sent): from then on it
-        plays the seat from any browser, the game counts for its rating, and in Pokémon marks its Pokédex."""
+        plays the seat from any browser, the game counts for its rating, and in Pokémon marks its Pokédex.
+
+        The seat gets a new secret, returned (None when the account kept it already): the link that was used
+        stops working, and every socket that read the seat by it is closed, so whoever else held the link (the
+        game's creator) can neither play the seat nor see its hidden cards any more."""
         live = await self.get(game_id)
         self.check_seat(live, seat, token, account)
         info = live.seats[seat]
         if info.account_id == account.id:
-            return live
+            return live, None
         if info.account_id is not None:
             raise Refused(409, _("this seat is already kept in another account"))
-        if live.game.is_over:
+        if live.over:
             raise Refused(409, _("the game is over"))
+        fresh = new_secret()
         async with live.lock:
             profile = account.name if live.game.name == "pokemon" else None
-            if not await self._read(lambda: self.store.give_seat(game_id, seat, account.id, profile)):
+            if not await self._read(lambda: self.store.give_seat(game_id, seat, account.id, profile,
+                                                                 secret_hash(fresh))):
                 raise Refused(409, _("this seat is already kept in another account"))
             live.seats = await self._read(lambda: self.store.seats(game_id))
+        self._drop_unauthorised_watchers(live)
         self.broadcast(live)
-        return live
+        return live, fresh
 
     async def link_profile(self, game_id: str, seat: int, token: str | None, profile: str,
                            secret: str | None, account: SignedIn | None = None) -> LiveGame:
@@ -441,7 +574,7 @@ class GameManager:
         live = await self.get(game_id)
         self.check_seat(live, seat, token, account)
         async with live.lock:
-            if live.game.is_over:
+            if live.over:
                 raise Refused(409, "the game is over: its Pokédex marks are already given")
             name = await self._proved_profile(live.game.name, seat, profile, secret)
             assert name is not None
@@ -460,14 +593,17 @@ class GameManager:
         live = await self.get(game_id)
         self.check_seat(live, seat, token, account)
         game = live.game
-        if game.is_over:
+        if live.over:
             raise Refused(409, _("the game is over"))
+        if live.rated:
+            raise Refused(409, _("no hints in a rated game: the expert's advice would play it for you"))
         if seat != game.current_player:
             raise Refused(409, _("it is not your decision: seat {seat} decides now", seat=game.current_player))
         number = len(game.history)
         known = live.hints.get(seat)
         if known is None or known[0] != number:
-            task = asyncio.ensure_future(self.bots.hint(client, game.record.to_text(), bot_seed(live.id, number)))
+            task = asyncio.ensure_future(self.bots.hint(client, game.record.to_text(),
+                                                        bot_seed(live.id, number, live.bot_salt)))
             known = live.hints[seat] = (number, task)
         try:
             advice = await asyncio.shield(known[1])
@@ -492,11 +628,16 @@ class GameManager:
         async with live.lock:
             try:
                 await self._accept(live, seat, text, expect)
-            except Refused:
+            except Refused as e:
+                if e.status == 503:
+                    # The store failed or did not answer: nothing is judged again. A write that may still commit
+                    # makes this copy suspect until the store is read again (`_catch_up`), even on SQLite.
+                    live.stale = live.stale or e.message is UNSURE
+                    raise
                 # Judged against this process's copy, which another process may have moved past: if so, judge
                 # again against the store's newest state (this costs a read only when an action is refused; an
                 # accepted one proves the copy was current, since action N commits only where none has).
-                if not self.shared or not await self._catch_up(live):
+                if not await self._catch_up(live):
                     raise
                 try:
                     await self._accept(live, seat, text, expect)
@@ -509,7 +650,7 @@ class GameManager:
     async def _accept(self, live: LiveGame, seat: int, text: str, expect: int | None) -> None:
         """With the game's lock held: check the action, commit it, then make it the game's state."""
         game = live.game
-        if game.is_over:
+        if live.over:
             raise Refused(409, _("the game is over"))
         if expect is not None and expect != len(game.history):
             raise Refused(409, _("the game has moved on: {actions} actions, not {expected}",
@@ -532,15 +673,22 @@ class GameManager:
                                                     bot_turn=_bot_turn(after, live.seats), finish=finish),
                           committed=lambda: self.store.action_at(live.id, number) == action.text)
         live.game = after
+        live.stale = False                                  # action N committed: this copy is the store's
         live.log.append(_log_entry(number, game, action, after))
         log.info("game %s: seat %d played %s", live.id, seat, action.text)
 
     @staticmethod
-    def _rating(live: LiveGame, after: Game) -> Callable[[Connection], None]:
-        """What the game's last action also writes: the ratings of its accounts, when the game is rated."""
-        seats = [RatedSeat(s.seat, account_id=s.account_id, bot_rating=BOT_RATINGS.get(s.bot or "")
-                           if s.kind == BOT else None) for s in live.seats]
-        return lambda conn: rate_game(conn, live.id, after.name, seats, list(after.winners))
+    def _rating(live: LiveGame, after: Game, ending: Ending | None = None) -> Callable[[Connection], None] | None:
+        """What the game's last action, or its ``ending``, also writes: the ratings of its accounts, when it was
+        created to be rated. A game ended by an `Ending` is won by every seat but the one that lost by it."""
+        if not live.rated:
+            return None
+        seats = [RatedSeat(s.seat, account_id=s.account_id,
+                           forfeited=s.forfeited or (ending is not None and s.seat == ending.seat),
+                           bot_rating=BOT_RATINGS.get(s.bot or "") if s.kind == BOT and s.account_id is None
+                           else None) for s in live.seats]
+        winners = list(after.winners) if ending is None else [s.seat for s in live.seats if s.seat != ending.seat]
+        return lambda conn: rate_game(conn, live.id, after.name, seats, winners)
 
     @staticmethod
     def _pokedex_marks(live: LiveGame, after: Game) -> list[tuple[str, list[str]]]:
@@ -553,43 +701,61 @@ class GameManager:
     # ----------------------------------------------------------------- the store, retried
 
     async def _write(self, write: Callable[[], None], committed: Callable[[], bool] | None = None) -> None:
-        """Run a write in a thread, retrying while the store refuses it (locked, full, unreachable) for up to
-        ``write_retry_seconds``; then refuse with a 503 (nothing changed). A retry that meets its own earlier
-        write (an attempt that committed but reported failure) counts as done."""
+        """Run a write in a store thread, retrying while the store refuses it (locked, full, unreachable) for up to
+        ``write_retry_seconds``; then refuse with a 503 that says the store is unavailable (the detail goes to the
+        log: it may name the database's address). A retry that meets its own earlier write (an attempt that
+        committed but reported failure) counts as done.
+
+        No attempt is waited for past the deadline: a database that does not answer at all (stopped, cut off)
+        gets a 503 in ``write_retry_seconds``, not whenever it wakes. An attempt that had begun may still commit
+        after that, so the 503 then says the action may have been accepted: on PostgreSQL the next read of the
+        game catches up with whatever the store holds (and the change feed announces a late commit). The last
+        attempt is given at least ``ATTEMPT_SECONDS`` (more than SQLite's lock wait), so the bound is
+        ``write_retry_seconds`` plus at most that."""
         deadline = time.monotonic() + self.settings.write_retry_seconds
         delay, failed = 0.05, False
         while True:
             try:
-                await asyncio.to_thread(write)
+                await in_store_time(write, max(ATTEMPT_SECONDS, deadline - time.monotonic()))
                 return
+            except StoreTimeout as e:
+                if e.started and e.pending is not None:
+                    log.warning("a write to the store got no answer in time: its outcome is unknown")
+                    e.pending.add_done_callback(_late_write)
+                    _unsure_write.set(asyncio.current_task())
+                    raise Refused(503, UNSURE) from None
+                log.warning("a write to the store was not started in time (the store is slow or silent)")
+                raise Refused(503, _("the store is unavailable, try again in a moment")) from None
             except IntegrityError:
-                if failed and committed is not None and await asyncio.to_thread(committed):
+                if failed and committed is not None and await self._read(committed):
                     return
                 raise Refused(409, _("the game has moved on: another action was accepted first")) from None
             except SQLAlchemyError as e:
                 failed = True
-                reason = _store_problem(e)
-                log.warning("the store refused a write (%s); %s", reason,
+                log.warning("the store refused a write (%s); %s", _store_problem(e),
                             "retrying" if time.monotonic() + delay < deadline else "giving up")
                 if time.monotonic() + delay >= deadline:
-                    raise Refused(503, f"the game store cannot take writes now ({reason}); nothing changed: "
-                                       "try again in a moment") from None
+                    raise Refused(503, _("the store is unavailable, try again in a moment")) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
 
-    @staticmethod
-    async def _read(read: Callable[[], Any]) -> Any:
+    async def _read(self, read: Callable[[], Any]) -> Any:
+        """Run a read in a store thread, waited for at most ``store_seconds``; a 503 when the store fails or does
+        not answer in time (the detail goes to the log, never to the client: it may name the database's
+        address)."""
         try:
-            return await asyncio.to_thread(read)
+            return await in_store_time(read, self.settings.store_seconds)
         except SQLAlchemyError as e:
-            raise Refused(503, f"the game store cannot be read now ({_store_problem(e)}); try again in a "
-                               "moment") from None
+            log.warning("the store could not be read: %s", _store_problem(e))
+            if _unsure_write.get() is asyncio.current_task():    # a read after this request's unsure write
+                raise Refused(503, UNSURE) from None
+            raise Refused(503, _("the store is unavailable, try again in a moment")) from None
 
     # ----------------------------------------------------------------- bots
 
     def _schedule_bot(self, live: LiveGame, after: float = 0.0) -> None:
         game = live.game
-        if self._closing or game.is_over or (live.bot_task is not None and not live.bot_task.done()):
+        if self._closing or live.over or (live.bot_task is not None and not live.bot_task.done()):
             return
         seat = game.current_player
         if seat is None or live.seats[seat].kind != BOT:
@@ -607,7 +773,8 @@ class GameManager:
             if not await self._read(lambda: self.leases.take(live.id)):
                 live.bot_task = None                     # another process moves this game's bots
                 return
-            text = await self.bots.move(live.owner, game.record.to_text(), spec, bot_seed(live.id, number))
+            text = await self.bots.move(live.owner, game.record.to_text(), spec,
+                                        bot_seed(live.id, number, live.bot_salt))
             pause = 0.0 if live.bots_only else self.settings.bot_pause_seconds   # people see each move happen
             if started + pause > time.monotonic():
                 await asyncio.sleep(started + pause - time.monotonic())
@@ -618,7 +785,7 @@ class GameManager:
             raise
         except Refused as e:
             live.bot_task = None
-            if e.status == 409:                           # the game moved on meanwhile: decide again now
+            if e.status == 409:                           # the game moved on meanwhile (or ended): decide again
                 self._schedule_bot(live)
                 return
             self._retry_bot(live, spec, e.message)
@@ -636,15 +803,43 @@ class GameManager:
 
     # ----------------------------------------------------------------- watchers
 
-    def watch(self, live: LiveGame, socket: WebSocket, seat: int | None) -> Watcher:
-        """A new watcher of the game, sent the current state at once."""
-        watcher = Watcher(socket, seat, self.settings.watcher_queue, self.settings.send_timeout)
-        if len(live.watchers) >= self.settings.watchers_per_game:
-            watcher.close(TOO_SLOW, f"this game has {len(live.watchers)} watchers, the most allowed")
-            return watcher
+    def watch(self, live: LiveGame, socket: WebSocket, seat: int | None,
+              credentials: Credentials | None = None) -> Watcher:
+        """A new watcher of the game, sent the current state at once. A seat always gets in (its oldest socket is
+        closed when it has ``sockets_per_seat`` open already: a tab left open elsewhere); spectators are bounded
+        per game and per client address, so strangers cannot crowd the players out."""
+        credentials = credentials or Credentials()
+        watcher = Watcher(socket, seat, self.settings.watcher_queue, self.settings.send_timeout, credentials)
+        if seat is None:
+            spectators = [w for w in live.watchers if w.seat is None]
+            if len(spectators) >= self.settings.watchers_per_game:
+                watcher.close(TOO_SLOW, f"this game has {len(spectators)} spectators, the most allowed")
+                return watcher
+            if sum(w.credentials.client == credentials.client for w in spectators) \
+                    >= self.settings.spectators_per_address:
+                watcher.close(TOO_SLOW, f"you watch this game {self.settings.spectators_per_address} times "
+                                        "already, the most allowed")
+                return watcher
+        else:
+            mine = [w for w in live.watchers if w.seat == seat]
+            for old in mine[:max(0, len(mine) - self.settings.sockets_per_seat + 1)]:
+                old.close(TOO_SLOW, "this seat was opened in another tab")
+                self.unwatch(live, old)
         live.watchers.append(watcher)
         watcher.push(_state_text(live, seat))
         return watcher
+
+    def _drop_unauthorised_watchers(self, live: LiveGame) -> None:
+        """Close the seat sockets whose credentials no longer let them read their seat (its secret changed when
+        an account kept it, or a bot plays it now): they would go on receiving its hidden cards."""
+        for watcher in list(live.watchers):
+            if watcher.seat is None:
+                continue
+            try:
+                self.check_seat(live, watcher.seat, watcher.credentials.token, watcher.credentials.account)
+            except Refused as e:
+                watcher.close(NOT_ALLOWED, str(e.message)[:120])
+                self.unwatch(live, watcher)
 
     @staticmethod
     def unwatch(live: LiveGame, watcher: Watcher) -> None:
@@ -675,10 +870,35 @@ def _state_text(live: LiveGame, seat: int | None) -> str:
 
 
 def _store_problem(e: SQLAlchemyError) -> str:
-    """A short reason for a store error, without SQL or parameters."""
+    """A short reason for a store error, without SQL or parameters, for the server's log only: it may name the
+    database's address (``connection to server at "10.0.0.5", port 5432 failed``), which clients never see."""
     original = getattr(e, "orig", None) or e
     first = str(original).strip().splitlines()
-    return (first[0] if first else type(original).__name__)[:100]
+    return f"{type(original).__name__}: {(first[0] if first else '')[:100]}"
+
+
+UNSURE = _("the store did not answer in time: this may or may not have been saved; reload to see, and try again "
+           "if it was not")
+"""The 503 of a write that was sent but not answered: it may still commit, so no "nothing changed"."""
+_unsure_write: contextvars.ContextVar[asyncio.Task[Any] | None] = contextvars.ContextVar("unsure_write",
+                                                                                       default=None)
+"""The request (its task) whose write's outcome is unknown: a read failing later in it says so too, rather than
+a plain "unavailable" that would hide that the write may have been saved."""
+ATTEMPT_SECONDS = 1.5
+"""The least time one attempt of a write is waited for, even when it starts just before the retry deadline: more
+than SQLite's lock wait (``BUSY_TIMEOUT_MS``), so that a locked store is told apart from a silent one."""
+
+
+def _late_write(future: Any) -> None:
+    """Log how a write that outlived its deadline ended, once the store answered it."""
+    if future.cancelled():
+        return
+    problem = future.exception()
+    if problem is None:
+        log.warning("a write the store answered after its deadline was committed")
+    else:
+        log.warning("a write the store answered after its deadline failed: %s",
+                    _store_problem(problem) if isinstance(problem, SQLAlchemyError) else type(problem).__name__)
 
 
 def _plausible_id(game_id: str) -> bool:

@@ -18,7 +18,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from splendor.i18n import SOURCE_LANGUAGE, _, translate
 from splendor.server.live import GameManager, Refused
 from splendor.server.settings import Settings
-from splendor.server.watchers import POLICY
+from splendor.server.watchers import POLICY, Credentials
 from splendor.store.accounts import SignedIn
 
 ACTION_SHAPE = 'send {"type": "action", "action": "...", "expect": N} (expect is optional)'
@@ -73,9 +73,11 @@ def read_action(message: dict[str, Any]) -> tuple[str, int | None]:
 
 
 async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, game_id: str, seat: int | None,
-                       token: str | None, language: str = SOURCE_LANGUAGE, account: SignedIn | None = None) -> None:
+                       token: str | None, language: str = SOURCE_LANGUAGE, account: SignedIn | None = None,
+                       session: str | None = None, client: str = "") -> None:
     """Serve one WebSocket of a game until the client leaves or breaks a bound. The seat is the holder's of its
-    secret, or of the signed-in ``account`` that keeps it."""
+    secret, or of the signed-in ``account`` that keeps it (``session``: that account's session cookie, checked
+    again before each action: a socket whose session ended acts, and reads the seat, only by the secret)."""
     try:
         live = await manager.get(game_id)
         manager.check_seat(live, seat, token, account)
@@ -83,7 +85,8 @@ async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, 
         await ws.close(code=4403 if e.status == 403 else 4404, reason=close_reason(translate(e.message, language)))
         return
     await ws.accept()
-    watcher = manager.watch(live, ws, seat)
+    watcher = manager.watch(live, ws, seat, Credentials(client=client, token=token, account=account,
+                                                        session=session if account is not None else None))
     rate = MessageRate(settings.messages_per_second, settings.message_burst)
     try:
         while not watcher.closed:
@@ -100,7 +103,9 @@ async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, 
                 text, expect = read_action(message)
                 if seat is None:
                     raise Refused(403, _("spectators do not act"))
-                await manager.act(game_id, seat, text, token, expect, account=account)
+                if not await manager.session_lasts(live, watcher):
+                    break
+                await manager.act(game_id, seat, text, token, expect, account=watcher.credentials.account)
             except Refused as e:
                 watcher.push(error(e.status, translate(e.message, language)))
     finally:

@@ -11,21 +11,39 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 
 from fastapi import WebSocket
+
+from splendor.store.accounts import SignedIn
 
 log = logging.getLogger("splendor.server")
 
 TOO_SLOW = 1013          # WebSocket close code "try again later"
 POLICY = 1008            # WebSocket close code "policy violation"
+NOT_ALLOWED = 4403       # the application's close code: this socket may no longer read the seat
+SESSION_ENDED = 4401     # the application's close code: the session that let it read the seat has ended
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What let a WebSocket in: the client's address, and for a seat the secret it showed and the account whose
+    session cookie it carried (``session`` is that cookie, to check that the session still lasts)."""
+
+    client: str = ""
+    token: str | None = None
+    account: SignedIn | None = None
+    session: str | None = None
 
 
 class Watcher:
     """One WebSocket of a game, fed through a queue of at most ``queue_size`` messages."""
 
-    def __init__(self, socket: WebSocket, seat: int | None, queue_size: int, send_timeout: float) -> None:
+    def __init__(self, socket: WebSocket, seat: int | None, queue_size: int, send_timeout: float,
+                 credentials: Credentials | None = None) -> None:
         self.socket = socket
         self.seat = seat
+        self.credentials = credentials or Credentials()
         self.send_timeout = send_timeout
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.closed = False

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import Connection, case, func, insert, select, update
+from sqlalchemy import Connection, case, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from splendor.store.changes import notify_change
@@ -30,6 +33,33 @@ class SeatInfo:
     """The Pokédex profile this seat proved it owns (a finished Pokémon game marks it)."""
     account_id: int | None = None
     """The account that holds the seat (signed in, it plays the seat without the seat's secret)."""
+    forfeited: bool = False
+    """Its person forfeited (idle past the limit with three or four players): a bot plays on, it ranks last."""
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a game ended when no rule of the game ended it: ``by`` (``idle``: the seat to move did not move within
+    the limit) and the seat that lost by it."""
+
+    by: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class GameBounds:
+    """The most unfinished games one client may have created, and of those the most between bots only."""
+
+    games: int
+    bots_only: int
+
+
+class TooManyGames(Exception):
+    """A client's new game is over its bounds: ``bots_only`` tells which bound, ``count`` how many it has."""
+
+    def __init__(self, count: int, bots_only: bool) -> None:
+        super().__init__(f"{count} unfinished games{' between bots' if bots_only else ''}")
+        self.count, self.bots_only = count, bots_only
 
 
 @dataclass(frozen=True)
@@ -46,6 +76,9 @@ class StoredGame:
     actions: list[str]
     created_at: datetime | None
     owner: str = ""
+    rated: bool = False
+    bot_salt: str | None = None
+    ending: Ending | None = None
 
 
 class GameStore:
@@ -57,13 +90,29 @@ class GameStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._creating = threading.Lock()
+        """SQLite (one process): new games are counted and written one at a time, so bounds hold."""
 
     def create(self, game_id: str, game: str, players: int, seed: int, options: dict[str, Any],
-               seats: list[SeatInfo], owner: str = "", bot_turn: bool = False) -> None:
-        with self.store.session() as s:
+               seats: list[SeatInfo], owner: str = "", bot_turn: bool = False, bounds: GameBounds | None = None,
+               rated: bool = False, bot_salt: str | None = None) -> None:
+        """Write a new game. With ``bounds``, the owner's unfinished games are counted in the same transaction,
+        under a lock that holds across processes (PostgreSQL: an advisory lock on the owner), so concurrent
+        creates cannot all pass the count: `TooManyGames` when this one would be over."""
+        bots_only = all(x.kind == "bot" for x in seats)
+        with self._creating if self.store.engine.dialect.name == "sqlite" else nullcontext(), \
+                self.store.session() as s:
+            if bounds is not None:
+                if s.bind.dialect.name == "postgresql":             # type: ignore[union-attr]
+                    s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _lock_key(owner)})
+                mine, between_bots = self._unfinished(s.connection(), owner)
+                if mine >= bounds.games:
+                    raise TooManyGames(mine, bots_only=False)
+                if bots_only and between_bots >= bounds.bots_only:
+                    raise TooManyGames(between_bots, bots_only=True)
             row = GameRow(id=game_id, game=game, players=players, seed=seed, options=json.dumps(options),
-                          status="ongoing", actions=0, owner=owner, bot_turn=bot_turn,
-                          bots_only=all(x.kind == "bot" for x in seats))
+                          status="ongoing", actions=0, owner=owner, bot_turn=bot_turn, bots_only=bots_only,
+                          rated=rated, bot_salt=bot_salt)
             row.seats = [SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash,
                                  profile=x.profile, account_id=x.account_id) for x in seats]
             s.add(row)
@@ -106,9 +155,13 @@ class GameStore:
     def unfinished_of(self, owner: str) -> tuple[int, int]:
         """How many unfinished games ``owner`` created, and how many of those are between bots only."""
         with self.store.engine.connect() as conn:
-            total, bots = conn.execute(select(func.count(), func.coalesce(func.sum(
-                case((GameRow.bots_only, 1), else_=0)), 0)).where(
-                GameRow.owner == owner, GameRow.status == "ongoing")).one()
+            return self._unfinished(conn, owner)
+
+    @staticmethod
+    def _unfinished(conn: Connection, owner: str) -> tuple[int, int]:
+        total, bots = conn.execute(select(func.count(), func.coalesce(func.sum(
+            case((GameRow.bots_only, 1), else_=0)), 0)).where(
+            GameRow.owner == owner, GameRow.status == "ongoing")).one()
         return int(total), int(bots)
 
     def set_bot_turn(self, game_id: str, bot_turn: bool) -> None:
@@ -130,11 +183,13 @@ class GameStore:
                          .values(profile=profile))
             notify_change(conn, game_id)
 
-    def give_seat(self, game_id: str, seat: int, account_id: int, profile: str | None) -> bool:
+    def give_seat(self, game_id: str, seat: int, account_id: int, profile: str | None, token_hash: str) -> bool:
         """Let an account hold a seat that no account holds yet (and, in Pokémon, mark the account's Pokédex
-        unless the seat proved another). False when another account was first."""
+        unless the seat proved another), and give the seat a new secret (``token_hash``): the link that was shown
+        to get here stops working, so whoever else held it can no longer play or see the seat. False when another
+        account was first."""
         with self.store.engine.begin() as conn:
-            values: dict[str, Any] = {"account_id": account_id}
+            values: dict[str, Any] = {"account_id": account_id, "token_hash": token_hash}
             if profile is not None:
                 values["profile"] = func.coalesce(SeatRow.profile, profile)
             done = conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat,
@@ -154,6 +209,48 @@ class GameStore:
             return [{"id": i, "game": g, "seat": seat, "status": status, "actions": n,
                      "created_at": at.isoformat() if at else None} for i, g, seat, status, n, at in rows]
 
+    def idle_rated(self, idle_seconds: float, limit: int = 100) -> list[tuple[str, int]]:
+        """Unfinished rated games where a person is to move and nothing has happened for ``idle_seconds``: their
+        ids and action counts, oldest first (what the idle sweep forfeits)."""
+        before = datetime.now(timezone.utc) - timedelta(seconds=idle_seconds)
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(select(GameRow.id, GameRow.actions).where(
+                GameRow.rated.is_(True), GameRow.status == "ongoing", GameRow.bot_turn.is_(False),
+                GameRow.updated_at < before).order_by(GameRow.updated_at).limit(limit))
+            return [(game_id, actions) for game_id, actions in rows]
+
+    def end_by_forfeit(self, game_id: str, actions: int, ending: Ending, status: str,
+                       finish: Callable[[Connection], None] | None = None) -> bool:
+        """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses), with what
+        ``finish`` writes (the ratings) in the same transaction. False when the game has moved on or ended
+        meanwhile (another process, or a move that came in time): nothing is written then."""
+        with self.store.engine.begin() as conn:
+            done = conn.execute(update(GameRow).where(
+                GameRow.id == game_id, GameRow.actions == actions, GameRow.status == "ongoing").values(
+                status=status, ended_by=ending.by, forfeit_seat=ending.seat, bot_turn=False, lease_owner=None,
+                lease_until=None, updated_at=datetime.now(timezone.utc))).rowcount
+            if not done:
+                return False
+            if finish is not None:
+                finish(conn)
+            notify_change(conn, game_id)
+        return True
+
+    def forfeit_seat(self, game_id: str, actions: int, seat: int, bot: str) -> bool:
+        """Hand an idle person's seat of an unfinished game (still at ``actions`` actions) to ``bot`` for the rest
+        of the game; the seat keeps its account and ranks last when the game is rated. False when the game has
+        moved on meanwhile."""
+        with self.store.engine.begin() as conn:
+            done = conn.execute(update(GameRow).where(
+                GameRow.id == game_id, GameRow.actions == actions, GameRow.status == "ongoing").values(
+                bot_turn=True, updated_at=datetime.now(timezone.utc))).rowcount
+            if not done:
+                return False
+            conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(
+                kind="bot", bot=bot, token_hash=None, forfeited=True))
+            notify_change(conn, game_id)
+        return True
+
     def load(self, game_id: str) -> StoredGame | None:
         with self.store.session() as s:
             row = s.get(GameRow, game_id)
@@ -162,9 +259,12 @@ class GameStore:
             return self._stored(s, row)
 
     def listing(self, limit: int = 200) -> list[dict[str, Any]]:
-        """Newest first: id, game, players, status, actions, created."""
+        """Newest first: id, game, players, status, actions, created. The index on ``created_at`` (migration
+        0006) serves it: the newest ``limit`` entries of the index are read, never the whole table sorted
+        (``benchmarks/listing.py``); only the columns shown are read."""
         with self.store.session() as s:
-            rows = s.scalars(select(GameRow).order_by(GameRow.created_at.desc()).limit(limit))
+            rows = s.execute(select(GameRow.id, GameRow.game, GameRow.players, GameRow.status, GameRow.actions,
+                                    GameRow.created_at).order_by(GameRow.created_at.desc()).limit(limit))
             return [{"id": r.id, "game": r.game, "players": r.players, "status": r.status, "actions": r.actions,
                      "created_at": r.created_at.isoformat() if r.created_at else None} for r in rows]
 
@@ -178,10 +278,18 @@ class GameStore:
                                  .order_by(ActionRow.number)))
         return StoredGame(id=row.id, game=row.game, players=row.players, seed=row.seed,
                           options=json.loads(row.options), status=row.status, seats=[_seat_info(x) for x in row.seats],
-                          actions=actions, created_at=row.created_at, owner=row.owner)
+                          actions=actions, created_at=row.created_at, owner=row.owner, rated=row.rated,
+                          bot_salt=row.bot_salt,
+                          ending=Ending(row.ended_by, row.forfeit_seat) if row.ended_by is not None
+                          and row.forfeit_seat is not None else None)
 
 
 def _seat_info(row: SeatRow) -> SeatInfo:
     return SeatInfo(seat=row.seat, kind=row.kind, bot=row.bot, name=row.name, token_hash=row.token_hash,
-                    profile=row.profile, account_id=row.account_id)
+                    profile=row.profile, account_id=row.account_id, forfeited=row.forfeited)
+
+
+def _lock_key(owner: str) -> int:
+    """A PostgreSQL advisory lock key (a signed 64-bit number) for one owner's new games."""
+    return int.from_bytes(hashlib.sha256(b"new-game:" + owner.encode()).digest()[:8], "big", signed=True)
 

@@ -1,7 +1,7 @@
 """Ratings: an OpenSkill (Plackett–Luce) rating per account and per game, updated once when a rated game ends.
 
-A game is rated when every person's seat belongs to an account (at least one, each account once) and it has a
-winner; bots take part with fixed ratings that games never change, so a game against them counts as well. The
+A game is rated when it was created to be rated (a seed the server chose, no hints: `splendor.server.live`),
+every person's seat belongs to an account (at least one, each account once) and it has a winner; bots take part with fixed ratings that games never change, so a game against them counts as well. The
 update is written in the transaction that commits the game's last action, so it happens exactly once, whichever
 process accepts that action. Shown is the conservative rating μ − 3σ (0 for a newcomer).
 """
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from splendor.store.database import Store
 from splendor.store.models import Account, RatingChange, RatingRow
@@ -33,6 +34,8 @@ class RatedSeat:
     seat: int
     account_id: int | None = None
     bot_rating: tuple[float, float] | None = None
+    forfeited: bool = False
+    """The person left (idle past the limit): the seat ranks last, whatever a bot made of it afterwards."""
 
 
 def rated(seats: list[RatedSeat], winners: list[int]) -> bool:
@@ -44,27 +47,30 @@ def rated(seats: list[RatedSeat], winners: list[int]) -> bool:
 
 def rate_game(conn: Connection, game_id: str, game: str, seats: list[RatedSeat], winners: list[int]) -> None:
     """Within the transaction that ends the game: update its accounts' ratings and record each change (nothing
-    when the game is not rated). The winners rank first, together; the others second."""
+    when the game is not rated). The winners rank first, together; the others second; a seat that forfeited,
+    last.
+
+    A newcomer's row is first written with the newcomer's rating if it is missing (``ON CONFLICT DO NOTHING``),
+    then every row is read locked and updated: two games of one new account ending at once take turns on its
+    row instead of both inserting it, which refused the second game's last action (a duplicate key)."""
     if not rated(seats, winners):
         return
     accounts = [s.account_id for s in seats if s.account_id is not None]
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    conn.execute(dialect.insert(RatingRow).values([{"account_id": a, "game": game, "mu": NEW[0], "sigma": NEW[1],
+                                                    "games": 0} for a in accounts]).on_conflict_do_nothing())
     query = select(RatingRow).where(RatingRow.game == game, RatingRow.account_id.in_(accounts))
     if conn.dialect.name == "postgresql":
         query = query.with_for_update()                 # two games ending at once read the same ratings in turn
-    known = {r.account_id: (r.mu, r.sigma, r.games) for r in conn.execute(query)}
-    before = [known.get(s.account_id, (*NEW, 0))[:2] if s.account_id is not None else s.bot_rating
-              for s in seats]
+    known = {r.account_id: (r.mu, r.sigma) for r in conn.execute(query)}
+    before = [known[s.account_id] if s.account_id is not None else s.bot_rating for s in seats]
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]        # type: ignore[misc]
-    after = MODEL.rate(teams, ranks=[1 if s.seat in winners else 2 for s in seats])
+    after = MODEL.rate(teams, ranks=[3 if s.forfeited else 1 if s.seat in winners else 2 for s in seats])
     for s, (mu0, sigma0), (new,) in zip(seats, before, after):   # type: ignore[misc]
         if s.account_id is None:
             continue                                           # a bot's rating is fixed
-        if s.account_id in known:
-            conn.execute(update(RatingRow).where(RatingRow.account_id == s.account_id, RatingRow.game == game)
-                         .values(mu=new.mu, sigma=new.sigma, games=RatingRow.games + 1))
-        else:
-            conn.execute(insert(RatingRow).values(account_id=s.account_id, game=game, mu=new.mu, sigma=new.sigma,
-                                                  games=1))
+        conn.execute(update(RatingRow).where(RatingRow.account_id == s.account_id, RatingRow.game == game)
+                     .values(mu=new.mu, sigma=new.sigma, games=RatingRow.games + 1))
         conn.execute(insert(RatingChange).values(game_id=game_id, seat=s.seat, account_id=s.account_id,
                                                  mu_before=mu0, sigma_before=sigma0, mu_after=new.mu,
                                                  sigma_after=new.sigma))

@@ -59,6 +59,7 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     game_id = page.url.split("/play/")[1].split("?")[0]
     page.wait_for_selector("#kept-in-account")
     page.wait_for_function("document.getElementById('status').classList.contains('mine')")
+    assert page.is_disabled("#hint") and "A rated game gives no hints" in page.inner_text("#hint-text")
     before = int(page.evaluate("document.body.dataset.actions"))
     take_by_clicks(page)                                    # the first move by clicks
     wait_past(page, before)

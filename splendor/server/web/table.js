@@ -106,6 +106,9 @@ function renderStatus() {
     status.textContent = state.upto === 0 ? t("Replay: the start") :
       t("Replay: action {n} of {total} — {what}", { n: state.upto, total: state.total,
         what: describe(state.payload.game, state.lastAction, state.lastDetails, seatName, state.lastSeat) });
+  } else if (state.payload.ending) {
+    status.textContent = t("{player} did not move in time and lost the game.",
+      { player: seatName(state.payload.ending.seat) });
   } else if (view.is_over) {
     status.textContent = t("The game is over.");
   } else if (view.legal_actions.length) {
@@ -235,7 +238,15 @@ function renderKeep() {
       t("This seat is kept in an account: signed in, it plays from any browser."))
       : el("button", { type: "button", id: "keep-in-account", onclick: async () => {
         try {
-          accept(await api(`/api/games/${gameId}/seats/${seat}/keep`, { method: "POST", headers: auth }));
+          const kept = await api(`/api/games/${gameId}/seats/${seat}/keep`, { method: "POST", headers: auth });
+          // The seat has a new secret now (the link used to get here stops working): the address and the
+          // browser's list of games carry the new one.
+          if (kept.link) {
+            const url = new URL(kept.link);
+            history.replaceState(null, "", url.pathname + url.search);
+            keepGame({ id: gameId, game: state.payload.game, seat, link: url.pathname + url.search, at: Date.now() });
+          }
+          accept(kept);
           render();
         } catch (e) { document.getElementById("error").textContent = e.message; }
       } }, t("Keep this game in my account ({name})", { name: state.me.name })));
@@ -288,6 +299,8 @@ export function render() {
   document.body.dataset.over = state.payload.view.is_over;
   document.getElementById("command").hidden = !(mode === "play" && c.mine);
   document.getElementById("hint-box").hidden = !(mode === "play" && c.mine);
+  document.getElementById("hint").disabled = Boolean(state.payload.rated);
+  if (state.payload.rated) document.getElementById("hint-text").textContent = t("A rated game gives no hints.");
   if (state.hint && state.hint.at !== state.payload.actions) {
     state.hint = null;
     document.getElementById("hint-text").textContent = "";

@@ -1,0 +1,346 @@
+"""Seats that cannot be taken over and ratings that cannot be farmed (issue 30, defects 2, 3, 4, 6, 7, 10): each
+test reproduces what a hostile tester did and shows it refused."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from splendor.server import Settings, create_app
+from splendor.server.bots import bot_seed
+from splendor.store import open_store
+from splendor.store.accounts import Accounts
+from splendor.store.games import GameStore, SeatInfo
+from splendor.store.models import RatingRow
+from splendor.store.ratings import RatedSeat, Ratings, rate_game
+from tests.server.conftest import Server, create
+
+GREEDY = {"kind": "bot", "bot": "greedy"}
+MINE = {"kind": "human", "mine": True}
+PASSWORD = "correct horse"
+
+
+@contextmanager
+def signed_up(base: str, name: str) -> Iterator[httpx.Client]:
+    """A browser of its own (its own cookie jar), signed up as ``name``."""
+    with httpx.Client(base_url=base, timeout=30) as browser:
+        r = browser.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        yield browser
+
+
+def ws_url(server: Server, game_id: str, seat: int | None, token: str | None = None) -> str:
+    url = server.base.replace("http", "ws") + f"/api/games/{game_id}/ws"
+    query = [f"seat={seat}"] if seat is not None else []
+    query += [f"token={token}"] if token else []
+    return url + ("?" + "&".join(query) if query else "")
+
+
+def closed_with(ws: Any, timeout: float = 10) -> int | None:
+    """Read until the socket closes; its close code (None if it stayed open ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ws.recv(timeout=deadline - time.monotonic())
+    except TimeoutError:
+        return None
+    except ConnectionClosed as e:
+        return e.rcvd.code if e.rcvd else None
+    return None
+
+
+@pytest.fixture
+def app_client(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """The app in this process, with the settings a test asks for by ``@pytest.mark.settings(...)``."""
+    marker = request.node.get_closest_marker("settings")
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/s.db", bot_workers=1, bot_pause_seconds=0,
+                        **(marker.kwargs if marker else {}))
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def wait_for(check: Any, seconds: float = 20) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)
+
+
+# ----------------------------------------------------------------------------- 2. keeping a seat rotates its secret
+
+
+def test_keeping_a_seat_gives_it_a_new_secret_and_the_old_link_stops_working(server: Server) -> None:
+    with signed_up(server.base, "ann") as ann, signed_up(server.base, "bea") as bea, server.client() as anon:
+        game = create(ann, "classic", [MINE, {"kind": "human"}])
+        old = game["seats"][1]["token"]
+        # the creator watches seat 1 by its link, then bea keeps the seat with that link
+        with connect(ws_url(server, game["id"], 1, old)) as creators_socket:
+            creators_socket.recv(timeout=10)
+            kept = bea.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": old})
+            assert kept.status_code == 200, kept.text
+            fresh = kept.json()["token"]
+            assert fresh != old and f"token={fresh}" in kept.json()["link"]
+            assert closed_with(creators_socket) == 4403            # no more of seat 1's hidden cards
+        refused = anon.get(f"/api/games/{game['id']}", params={"seat": 1}, headers={"x-seat-token": old})
+        assert refused.status_code == 403 and "old link no longer works" in refused.json()["detail"]
+        legal = bea.get(f"/api/games/{game['id']}", params={"seat": 1}).json()["view"]["legal_actions"]
+        assert legal == []                                          # seat 0 moves first
+        assert anon.get(f"/api/games/{game['id']}", params={"seat": 1},
+                        headers={"x-seat-token": fresh}).status_code == 200
+        with pytest.raises(Exception, match="4403|403"):
+            with connect(ws_url(server, game["id"], 1, old)) as again:
+                again.recv(timeout=10)
+
+
+# ----------------------------------------------------------------------------- 3. sockets of ended sessions
+
+
+def test_a_socket_let_in_by_a_session_acts_no_more_once_the_session_ends(server: Server) -> None:
+    with signed_up(server.base, "ann") as ann, server.client() as elsewhere:
+        game = create(ann, "classic", [MINE, {"kind": "human"}])
+        assert elsewhere.post("/api/session", json={"name": "ann", "password": PASSWORD}).status_code == 200
+        view = ann.get(f"/api/games/{game['id']}", params={"seat": 0}).json()["view"]
+        sockets = []
+        for browser in (ann, elsewhere):
+            cookie = f"splendor_session={browser.cookies['splendor_session']}"
+            ws = connect(ws_url(server, game["id"], 0), additional_headers={"cookie": cookie,
+                                                                           "origin": server.base})
+            ws.recv(timeout=10)
+            sockets.append(ws)
+        # a password change ends the other session: its socket may not act (nor read the seat) any more
+        assert ann.post("/api/me/password", json={"old": PASSWORD, "new": "staple battery"}).status_code == 204
+        sockets[1].send('{"type": "action", "action": "%s"}' % view["legal_actions"][0])
+        assert closed_with(sockets[1]) == 4401
+        # signing out ends this one
+        assert ann.delete("/api/session").status_code == 204
+        sockets[0].send('{"type": "action", "action": "%s"}' % view["legal_actions"][0])
+        assert closed_with(sockets[0]) == 4401
+        with signed_up(server.base, "cat") as cat:
+            assert cat.get(f"/api/games/{game['id']}").json()["actions"] == 0       # neither action was accepted
+
+
+@pytest.mark.settings(session_check_seconds=0.2)
+def test_a_socket_of_an_ended_session_is_closed_even_if_it_sends_nothing(app_client: TestClient) -> None:
+    c = app_client
+    assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
+    game = c.post("/api/games", json={"game": "classic", "seats": [MINE, {"kind": "human"}]}).json()
+    with c.websocket_connect(f"/api/games/{game['id']}/ws?seat=0") as ws:
+        assert ws.receive_json()["type"] == "state"
+        assert c.delete("/api/session").status_code == 204
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_json()
+        assert closed.value.code == 4401
+
+
+# ----------------------------------------------------------------------------- 4. ratings that cannot be farmed
+
+
+def test_a_game_with_a_chosen_seed_is_never_rated_and_a_rated_game_takes_no_seed(server: Server) -> None:
+    with signed_up(server.base, "ann") as ann:
+        practice = create(ann, "classic", [MINE, GREEDY], seed=7)
+        assert practice["rated"] is False
+        r = ann.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY], "seed": 7, "rated": True})
+        assert r.status_code == 400 and "rated game is dealt by the server" in r.json()["detail"]
+        assert create(ann, "classic", [MINE, GREEDY])["rated"] is True          # the account's game, by default
+        from tests.server.test_accounts import play_to_the_end
+        play_to_the_end(ann, practice["id"], 0)
+        assert ann.get(f"/api/games/{practice['id']}/ratings").json()["rated"] is False
+        assert "classic" not in ann.get("/api/me").json()["ratings"]
+
+
+def test_a_rated_game_gives_no_hint_and_an_unrated_one_does(server: Server) -> None:
+    with signed_up(server.base, "ann") as ann:
+        rated = create(ann, "classic", [MINE, GREEDY])
+        r = ann.post(f"/api/games/{rated['id']}/seats/0/hint")
+        assert r.status_code == 409 and "no hints in a rated game" in r.json()["detail"]
+        assert ann.get(f"/api/games/{rated['id']}", params={"seat": 0}).json()["rated"] is True
+        unrated = create(ann, "classic", [MINE, GREEDY], rated=False)
+        assert ann.post(f"/api/games/{unrated['id']}/seats/0/hint").status_code == 200
+
+
+def test_bot_seeds_derive_from_a_secret_of_the_game_not_from_its_public_id(server: Server, tmp_path: Path) -> None:
+    with signed_up(server.base, "ann") as ann:
+        game = create(ann, "classic", [MINE, GREEDY])
+        row = sqlite3.connect(tmp_path / "server.db").execute("SELECT bot_salt FROM games WHERE id = ?",
+                                                             (game["id"],)).fetchone()
+        salt = row[0]
+        assert salt and len(salt) == 32
+        assert bot_seed(game["id"], 1, salt) != bot_seed(game["id"], 1)
+        seen = [ann.get(f"/api/games/{game['id']}", params={"seat": 0}).text, ann.get("/api/games").text,
+                ann.get(f"/api/games/{game['id']}").text, str(game)]
+        assert not any(salt in text for text in seen)              # the salt is never shown
+
+
+@pytest.mark.settings(idle_forfeit_seconds=0.6)
+def test_a_person_idle_past_the_limit_loses_a_rated_game_of_two_and_it_is_rated(app_client: TestClient) -> None:
+    c = app_client
+    assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
+    game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY]}).json()
+    unrated = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY], "rated": False}).json()
+    ended = wait_for(lambda: (p := c.get(f"/api/games/{game['id']}", params={"seat": 0}).json())["over"] and p)
+    assert ended["ending"] == {"by": "idle", "seat": 0} and ended["view"]["legal_actions"] == []
+    legal = c.get(f"/api/games/{unrated['id']}", params={"seat": 0}).json()
+    assert not legal["over"] and legal["ending"] is None            # an unrated game just waits
+    r = c.post(f"/api/games/{game['id']}/actions", json={"seat": 0, "action": legal["view"]["legal_actions"][0]})
+    assert r.status_code == 409 and "over" in r.json()["detail"]
+    changes = c.get(f"/api/games/{game['id']}/ratings").json()
+    assert changes["rated"] and changes["changes"][0]["change"] < 0        # a loss on time counts
+    assert "ending" in c.get(f"/api/games/{game['id']}/record").text
+
+
+@pytest.mark.settings(idle_forfeit_seconds=0.6)
+def test_in_a_rated_game_of_three_a_bot_plays_on_the_seat_of_a_person_idle_past_the_limit(
+        app_client: TestClient) -> None:
+    c = app_client
+    assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
+    game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY, GREEDY]}).json()
+    moved = wait_for(lambda: (p := c.get(f"/api/games/{game['id']}").json())["actions"] >= 3 and p)
+    seat = moved["seats"][0]
+    assert seat["forfeited"] and seat["kind"] == "bot" and not moved["over"]        # the game goes on
+    r = c.get(f"/api/games/{game['id']}", params={"seat": 0})
+    assert r.status_code == 403 and "a bot plays it now" in r.json()["detail"]
+
+
+def test_a_seat_that_forfeited_ranks_last_in_the_ratings(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/r.db")
+    try:
+        ann, _ = Accounts(store).sign_up("ann", PASSWORD)
+        bea, _ = Accounts(store).sign_up("bea", PASSWORD)
+        GameStore(store).create("a" * 32, "classic", 3, 1, {}, [
+            SeatInfo(0, "bot", "ismcts:medium", "ann", None, account_id=ann.id, forfeited=True),
+            SeatInfo(1, "human", None, "bea", None, account_id=bea.id), SeatInfo(2, "bot", "greedy", None, None)])
+        with store.engine.begin() as conn:                        # the bot playing ann's seat won: she still lost
+            rate_game(conn, "a" * 32, "classic", [RatedSeat(0, ann.id, forfeited=True), RatedSeat(1, bea.id),
+                                                  RatedSeat(2, bot_rating=(18.0, 1.0))], winners=[0])
+        changes = {c["name"]: c["change"] for c in Ratings(store).changes("a" * 32)}
+        assert changes["ann"] < 0 < changes["bea"]
+    finally:
+        store.close()
+
+
+# ----------------------------------------------------------------------------- 6. spectators cannot lock seats out
+
+
+@pytest.mark.settings(watchers_per_game=2, spectators_per_address=8)
+def test_spectators_filling_a_game_never_keep_its_seats_out(app_client: TestClient) -> None:
+    c = app_client
+    game = c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, GREEDY]}).json()
+    path = f"/api/games/{game['id']}/ws"
+    with c.websocket_connect(path) as one, c.websocket_connect(path) as two:
+        assert one.receive_json()["type"] == two.receive_json()["type"] == "state"
+        with c.websocket_connect(path) as third:
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 1013
+        with c.websocket_connect(f"{path}?seat=0&token={game['seats'][0]['token']}") as seat:
+            assert seat.receive_json()["view"]["legal_actions"]            # the player always gets in
+
+
+@pytest.mark.settings(spectators_per_address=2)
+def test_one_address_watches_a_game_a_bounded_number_of_times(app_client: TestClient) -> None:
+    c = app_client
+    game = c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, GREEDY]}).json()
+    path = f"/api/games/{game['id']}/ws"
+    with c.websocket_connect(path) as one, c.websocket_connect(path) as two:
+        one.receive_json(), two.receive_json()
+        with c.websocket_connect(path) as third:
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 1013
+
+
+# ----------------------------------------------------------------------------- 7. bounds that hold under a race
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_concurrent_creates_cannot_pass_a_clients_bound_together(backend: str, tmp_path: Path,
+                                                                request: pytest.FixtureRequest) -> None:
+    from tests.server.conftest import _reset_postgres
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path}/b.db"
+    else:
+        url = request.getfixturevalue("postgres_url")
+        _reset_postgres(url)
+    from splendor.store.games import GameBounds, TooManyGames
+    store = open_store(url)
+    games = GameStore(store)
+    bounds = GameBounds(games=5, bots_only=2)
+    outcomes: list[str] = []
+    start = threading.Barrier(12)
+
+    def make(n: int, bots_only: bool) -> None:
+        seats = [SeatInfo(0, "bot", "greedy", None, None), SeatInfo(1, "bot" if bots_only else "human", None, None,
+                                                                    None)]
+        start.wait()
+        try:
+            games.create(f"{n:032x}", "classic", 2, 1, {}, seats, owner="one client", bounds=bounds)
+            outcomes.append("bots" if bots_only else "people")
+        except TooManyGames:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=make, args=(n, n % 2 == 0)) for n in range(12)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert outcomes.count("bots") <= 2 and outcomes.count("bots") + outcomes.count("people") == 5
+        assert games.unfinished_of("one client") == (5, outcomes.count("bots"))
+    finally:
+        store.close()
+
+
+# ----------------------------------------------------------------------------- 10. two rated games ending at once
+
+
+def test_two_rated_games_of_a_new_account_ending_at_once_both_count(postgres_url: str) -> None:
+    from tests.server.conftest import _reset_postgres
+    _reset_postgres(postgres_url)
+    store = open_store(postgres_url)
+    try:
+        ann, _ = Accounts(store).sign_up("ann", PASSWORD)
+        for g in ("1" * 32, "2" * 32):
+            GameStore(store).create(g, "classic", 2, 1, {}, [SeatInfo(0, "human", None, "ann", None,
+                                                                      account_id=ann.id),
+                                                             SeatInfo(1, "bot", "greedy", None, None)])
+        seats = [RatedSeat(0, ann.id), RatedSeat(1, bot_rating=(18.0, 1.0))]
+        failures: list[BaseException] = []
+        first = store.engine.connect()
+        first.begin()
+        rate_game(first, "1" * 32, "classic", seats, winners=[0])      # the first game's end, not yet committed
+
+        def second_game_ends() -> None:
+            try:
+                with store.engine.begin() as conn:
+                    rate_game(conn, "2" * 32, "classic", seats, winners=[0])
+            except BaseException as e:                            # noqa: BLE001 - what the test reports
+                failures.append(e)
+
+        racer = threading.Thread(target=second_game_ends)
+        racer.start()
+        time.sleep(0.5)                                            # the second waits for the first's row
+        first.commit()
+        first.close()
+        racer.join(timeout=30)
+        assert not failures, failures
+        with store.session() as s:
+            assert s.scalar(select(RatingRow.games).where(RatingRow.account_id == ann.id)) == 2
+    finally:
+        store.close()
