@@ -158,3 +158,33 @@ def test_invisible_and_letterless_profile_names_are_refused(tmp_path: Path) -> N
             dex.claim(bad)
     assert dex.claim("e\u0301va") and dex.profiles() == ["\u00e9va"]   # an accent joins its letter
     assert dex.profiles() == ["\u00e9va"]
+
+
+def test_upgrading_a_store_with_games_keeps_every_seat_action_and_mark(tmp_path: Path) -> None:
+    """SQLite rebuilds a table to alter it: with foreign keys enforced the rebuild's DROP deleted, through ON
+    DELETE CASCADE, every seat and action of every game (and profiles' marks), so the migrations run without."""
+    from alembic import command
+    from sqlalchemy import create_engine, event, text
+
+    from splendor.store.database import _migrations_config, _sqlite_pragmas
+
+    engine = create_engine(f"sqlite:///{tmp_path}/old.db")
+    event.listen(engine, "connect", _sqlite_pragmas)
+    command.upgrade(_migrations_config(engine), "0003")
+    with engine.begin() as c:
+        c.execute(text("INSERT INTO games (id, game, players, seed, options, status, actions) "
+                       "VALUES ('g', 'classic', 2, 1, '{}', 'ongoing', 1)"))
+        c.execute(text("INSERT INTO game_seats (game_id, seat, kind) VALUES ('g', 0, 'human'), ('g', 1, 'bot')"))
+        c.execute(text("INSERT INTO game_actions (game_id, number, seat, action) VALUES ('g', 1, 0, 'take w b g')"))
+        c.execute(text("INSERT INTO profiles (id, name) VALUES (1, 'misty')"))
+        c.execute(text("INSERT INTO pokedex_marks (profile_id, pokemon, games) VALUES (1, 'Abra', 1)"))
+    engine.dispose()
+    store = open_store(f"sqlite:///{tmp_path}/old.db")
+    try:
+        with store.engine.connect() as c:
+            counts = [c.execute(text(f"SELECT count(*) FROM {t}")).scalar() for t in
+                      ("games", "game_seats", "game_actions", "pokedex_marks")]
+            assert c.execute(text("PRAGMA foreign_keys")).scalar() == 1      # enforced again once upgraded
+        assert counts == [1, 2, 1, 1]
+    finally:
+        store.close()

@@ -3,6 +3,7 @@ lines that never carry a secret. (Secrets themselves: ``splendor.store.secrets``
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 import time
@@ -17,9 +18,25 @@ from splendor.i18n import _, negotiate, translate
 
 
 def client_address(scope: Scope) -> str:
-    """The client's address as the server sees it: the connection's peer, or behind a proxy trusted with
-    ``--forwarded-allow-ips`` the address that proxy forwards (``X-Forwarded-For``); never a header a client sets."""
-    return str((scope.get("client") or ("?", 0))[0])
+    """The client as every per-address bound counts it: the connection's peer, or behind a proxy trusted with
+    ``--forwarded-allow-ips`` the address that proxy forwards (``X-Forwarded-For``), never a header a client sets;
+    an IPv6 address as its /64 network (`client_network`)."""
+    return client_network(str((scope.get("client") or ("?", 0))[0]))
+
+
+def client_network(host: str) -> str:
+    """One client's addresses as one: an IPv6 address stands for its /64 network (a machine is handed a whole /64,
+    so its owner could otherwise take a fresh address for every request); an IPv4 address, or anything else,
+    stands for itself.
+
+    >>> client_network("2001:db8:1:2::5"), client_network("2001:db8:1:2:ffff::1"), client_network("10.0.0.7")
+    ('2001:db8:1:2::/64', '2001:db8:1:2::/64', '10.0.0.7')
+    """
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
 
 
 def secret_spelling_problem(query: bytes) -> str | None:
@@ -148,11 +165,16 @@ def cross_site_problem(scope: Scope) -> str | None:
     person typed or bookmarked) and ``Origin`` (on every POST, PUT, PATCH, DELETE and WebSocket). A page of another
     site, or of the same site on another port or subdomain, can make a signed-in visitor's browser send a form that
     carries the session cookie (``SameSite=Lax`` stops only other *sites*); these headers, which its script cannot
-    set, tell it apart. The request's own origin is its scheme (``ws`` read as ``http``), and its ``Host`` header;
-    behind a TLS proxy the scheme is right only when the proxy is trusted (``--forwarded-allow-ips``)."""
+    set, tell it apart. ``Sec-Fetch-Site`` decides when it is sent (every current browser does); else ``Origin``
+    must be the request's own origin: its scheme (``ws`` read as ``http``) and its ``Host`` header, so behind a TLS
+    proxy the scheme is right only when the proxy is trusted (``--forwarded-allow-ips``)."""
     headers = Headers(scope=scope)
     site = headers.get("sec-fetch-site")
-    if site is not None and site.strip().lower() not in ("same-origin", "none"):
+    if site is not None:
+        # The browser's own word, and the first choice: a proxy that rewrites Host (nginx's default) or a TLS proxy
+        # not named as trusted would make the Origin comparison below refuse the server's own pages.
+        if site.strip().lower() in ("same-origin", "none"):
+            return None
         return f"sent from another site's page (Sec-Fetch-Site: {site.strip()[:20]})"
     origin = headers.get("origin")
     if origin is None:

@@ -45,7 +45,7 @@ from splendor.server.settings import Settings
 from splendor.server.watchers import NOT_ALLOWED, SESSION_ENDED, TOO_SLOW, Credentials, Watcher
 from splendor.store.accounts import Accounts, SignedIn
 from splendor.store.changes import ChangeFeed, shared
-from splendor.store.games import Ending, GameBounds, GameStore, SeatInfo, StoredGame, TooManyGames
+from splendor.store.games import Ending, GameBounds, GameMovedOn, GameStore, SeatInfo, StoredGame, TooManyGames
 from splendor.store.leases import BotLeases
 from splendor.store.pokedex import Pokedex, check_profile_name
 from splendor.store.ratings import RatedSeat, rate_game
@@ -107,8 +107,9 @@ class LiveGame:
         """What a seat (or a spectator) receives: the game's id, its seats, whether it is rated, how it ended if
         no rule ended it (``ending``: ``{"by": "idle", "seat": n}``, else null) and that seat's view."""
         view = self.game.view(seat)
-        if self.ending is not None:
-            view["legal_actions"] = []                    # nothing more is played in a game that has ended
+        if self.ending is not None:                       # ended, though not by the rules: nothing more is played
+            view["legal_actions"] = []
+            view["is_over"] = True
         return {"id": self.id, "game": self.game.name, "seats": self.seat_list(), "you": seat,
                 "actions": len(self.game.history), "log": self.log[-60:], "rated": self.rated,
                 "over": self.over,
@@ -225,24 +226,37 @@ class GameManager:
             await self._catch_up(live)
             game = live.game
             seat = game.current_player
-            if live.over or len(game.history) != actions or seat is None or live.seats[seat].kind != HUMAN:
-                return                                          # moved meanwhile, or a bot's turn
+            if (live.over or len(game.history) != actions or seat is None or live.seats[seat].kind != HUMAN
+                    or live.seats[seat].account_id is None):
+                return            # moved meanwhile, a bot's turn, or a seat without an account (it cannot be rated)
             if game.players == 2:
                 ending = Ending(IDLE, seat)
                 rating = self._rating(live, game, ending=ending)
-                if not await self._read(lambda: self.store.end_by_forfeit(live.id, actions, ending, "won", rating)):
+                if not await self._done(live, lambda: self.store.end_by_forfeit(live.id, actions, ending, "won",
+                                                                                  rating)):
                     return
                 live.ending = ending
                 log.info("game %s: seat %d lost on time (idle past %.0f s)", live.id, seat,
                          self.settings.idle_forfeit_seconds)
             else:
-                if not await self._read(lambda: self.store.forfeit_seat(live.id, actions, seat, FORFEIT_BOT)):
+                if not await self._done(live, lambda: self.store.forfeit_seat(live.id, actions, seat, FORFEIT_BOT)):
                     return
                 live.seats = await self._read(lambda: self.store.seats(live.id))
                 log.info("game %s: seat %d was idle past %.0f s; %s plays it on", live.id, seat,
                          self.settings.idle_forfeit_seconds, FORFEIT_BOT)
         self._drop_unauthorised_watchers(live)
         self._after_change(live)
+
+    async def _done(self, live: LiveGame, write: Callable[[], bool]) -> bool:
+        """Run a conditional write of the game (`_write`) and return whether it was made; one whose outcome the
+        store left unknown makes the copy ``stale``, so the next read takes the store's word."""
+        made: list[bool] = []
+        try:
+            await self._write(lambda: made.append(write()))
+        except Refused as e:
+            live.stale = live.stale or e.message is UNSURE
+            raise
+        return made == [True]
 
     async def _close_sockets_of_ended_sessions(self) -> None:
         """Close the seat sockets let in by a session that has ended since (signed out, or ended by a password
@@ -560,8 +574,8 @@ class GameManager:
         fresh = new_secret()
         async with live.lock:
             profile = account.name if live.game.name == "pokemon" else None
-            if not await self._read(lambda: self.store.give_seat(game_id, seat, account.id, profile,
-                                                                 secret_hash(fresh))):
+            if not await self._done(live, lambda: self.store.give_seat(game_id, seat, account.id, profile,
+                                                                       secret_hash(fresh), account.name)):
                 raise Refused(409, _("this seat is already kept in another account"))
             live.seats = await self._read(lambda: self.store.seats(game_id))
         self._drop_unauthorised_watchers(live)
@@ -685,8 +699,8 @@ class GameManager:
             return None
         seats = [RatedSeat(s.seat, account_id=s.account_id,
                            forfeited=s.forfeited or (ending is not None and s.seat == ending.seat),
-                           bot_rating=BOT_RATINGS.get(s.bot or "") if s.kind == BOT and s.account_id is None
-                           else None) for s in live.seats]
+                           bot_rating=BOT_RATINGS.get(s.bot or "") if s.kind == BOT and not s.forfeited
+                           else None) for s in live.seats]       # a forfeited seat is its person's, never a bot's
         winners = list(after.winners) if ending is None else [s.seat for s in live.seats if s.seat != ending.seat]
         return lambda conn: rate_game(conn, live.id, after.name, seats, winners)
 
@@ -729,6 +743,8 @@ class GameManager:
             except IntegrityError:
                 if failed and committed is not None and await self._read(committed):
                     return
+                raise Refused(409, _("the game has moved on: another action was accepted first")) from None
+            except GameMovedOn:
                 raise Refused(409, _("the game has moved on: another action was accepted first")) from None
             except SQLAlchemyError as e:
                 failed = True

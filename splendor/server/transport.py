@@ -25,6 +25,8 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from splendor.server.guards import client_network
+
 log = logging.getLogger("splendor.server")
 
 
@@ -37,7 +39,7 @@ def trusted_networks(spec: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Ne
             continue
         if part == "*":
             raise ValueError("'*' would believe any client's X-Forwarded-For: name the proxies' addresses")
-        networks.append(ipaddress.ip_network(part, strict=False))
+        networks.append(ipaddress.ip_network(part, strict=True))     # as uvicorn reads it: 10.0.0.5/8 is refused
     return networks
 
 
@@ -69,8 +71,9 @@ class BoundedHttpProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        host = self.client[0] if self.client else None
-        if host is not None and not _is_trusted(host, self.trusted):
+        peer = self.client[0] if self.client else None
+        host = client_network(peer) if peer is not None else None
+        if host is not None and peer is not None and not _is_trusted(peer, self.trusted):
             count = self.open_per_client.get(host, 0)
             if count >= self.per_client:
                 log.warning("closed a connection: %d open from one address already", self.per_client)

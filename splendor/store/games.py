@@ -54,6 +54,11 @@ class GameBounds:
     bots_only: int
 
 
+class GameMovedOn(Exception):
+    """A write that assumed where the game stood found it elsewhere: another action was accepted first, or the
+    game ended (a seat forfeited) meanwhile. Nothing was written."""
+
+
 class TooManyGames(Exception):
     """A client's new game is over its bounds: ``bots_only`` tells which bound, ``count`` how many it has."""
 
@@ -123,14 +128,20 @@ class GameStore:
         """Record action ``number`` (1-based). The primary key (game, number) refuses a second action with the
         same number, so two racing writers, in one process or many, cannot both succeed. A finished Pokémon
         game's marks, and whatever else ``finish`` writes (the ratings), go in the same transaction: they are
-        written exactly once, with the action that ends the game."""
+        written exactly once, with the action that ends the game. The game must still stand at action
+        ``number - 1`` and be unfinished (`GameMovedOn` otherwise, nothing written): a game a seat forfeited on
+        another process takes no more actions."""
         with self.store.engine.begin() as conn:
             conn.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
             values: dict[str, Any] = {"actions": number, "status": status, "bot_turn": bot_turn,
                                       "updated_at": datetime.now(timezone.utc)}
             if status != "ongoing":
                 values.update(lease_owner=None, lease_until=None)     # a finished game needs no bot
-            conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            moved = conn.execute(update(GameRow).where(
+                GameRow.id == game_id, GameRow.actions == number - 1, GameRow.status == "ongoing",
+                GameRow.ended_by.is_(None)).values(**values)).rowcount
+            if not moved:
+                raise GameMovedOn(f"game {game_id} is not at action {number - 1}, or has ended")
             if pokedex:
                 with Session(bind=conn) as s:
                     for profile, caught in pokedex:
@@ -183,17 +194,23 @@ class GameStore:
                          .values(profile=profile))
             notify_change(conn, game_id)
 
-    def give_seat(self, game_id: str, seat: int, account_id: int, profile: str | None, token_hash: str) -> bool:
+    def give_seat(self, game_id: str, seat: int, account_id: int, profile: str | None, token_hash: str,
+                  name: str) -> bool:
         """Let an account hold a seat that no account holds yet (and, in Pokémon, mark the account's Pokédex
         unless the seat proved another), and give the seat a new secret (``token_hash``): the link that was shown
-        to get here stops working, so whoever else held it can no longer play or see the seat. False when another
-        account was first."""
+        to get here stops working, so whoever else held it can no longer play or see the seat. The seat shows the
+        account's ``name`` from then on. False when another account was first, or the seat is no longer a
+        person's in an unfinished game."""
         with self.store.engine.begin() as conn:
-            values: dict[str, Any] = {"account_id": account_id, "token_hash": token_hash}
+            values: dict[str, Any] = {"account_id": account_id, "token_hash": token_hash, "name": name}
             if profile is not None:
                 values["profile"] = func.coalesce(SeatRow.profile, profile)
+            ongoing = select(GameRow.id).where(GameRow.id == game_id, GameRow.status == "ongoing",
+                                               GameRow.ended_by.is_(None)).exists()
             done = conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat,
-                                                      SeatRow.account_id.is_(None)).values(**values)).rowcount
+                                                      SeatRow.account_id.is_(None), SeatRow.kind == "human",
+                                                      SeatRow.forfeited.is_(False), ongoing)
+                                .values(**values)).rowcount
             if done:
                 notify_change(conn, game_id)
             return bool(done)

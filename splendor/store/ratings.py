@@ -55,7 +55,7 @@ def rate_game(conn: Connection, game_id: str, game: str, seats: list[RatedSeat],
     row instead of both inserting it, which refused the second game's last action (a duplicate key)."""
     if not rated(seats, winners):
         return
-    accounts = [s.account_id for s in seats if s.account_id is not None]
+    accounts = sorted(s.account_id for s in seats if s.account_id is not None)     # locked in one order: no deadlock
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     conn.execute(dialect.insert(RatingRow).values([{"account_id": a, "game": game, "mu": NEW[0], "sigma": NEW[1],
                                                     "games": 0} for a in accounts]).on_conflict_do_nothing())

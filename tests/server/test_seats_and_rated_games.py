@@ -96,6 +96,7 @@ def test_keeping_a_seat_gives_it_a_new_secret_and_the_old_link_stops_working(ser
             assert kept.status_code == 200, kept.text
             fresh = kept.json()["token"]
             assert fresh != old and f"token={fresh}" in kept.json()["link"]
+            assert kept.json()["seats"][1]["name"] == "bea"         # an account's seat shows the account's name
             assert closed_with(creators_socket) == 4403            # no more of seat 1's hidden cards
         refused = anon.get(f"/api/games/{game['id']}", params={"seat": 1}, headers={"x-seat-token": old})
         assert refused.status_code == 403 and "old link no longer works" in refused.json()["detail"]
@@ -194,8 +195,12 @@ def test_a_person_idle_past_the_limit_loses_a_rated_game_of_two_and_it_is_rated(
     assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
     game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY]}).json()
     unrated = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY], "rated": False}).json()
+    guest_first = c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, MINE]}).json()
     ended = wait_for(lambda: (p := c.get(f"/api/games/{game['id']}", params={"seat": 0}).json())["over"] and p)
     assert ended["ending"] == {"by": "idle", "seat": 0} and ended["view"]["legal_actions"] == []
+    assert ended["view"]["is_over"]
+    waiting = c.get(f"/api/games/{guest_first['id']}").json()
+    assert not waiting["over"]                    # a seat without an account, which cannot be rated, never forfeits
     legal = c.get(f"/api/games/{unrated['id']}", params={"seat": 0}).json()
     assert not legal["over"] and legal["ending"] is None            # an unrated game just waits
     r = c.post(f"/api/games/{game['id']}/actions", json={"seat": 0, "action": legal["view"]["legal_actions"][0]})
@@ -342,5 +347,21 @@ def test_two_rated_games_of_a_new_account_ending_at_once_both_count(postgres_url
         assert not failures, failures
         with store.session() as s:
             assert s.scalar(select(RatingRow.games).where(RatingRow.account_id == ann.id)) == 2
+    finally:
+        store.close()
+
+
+def test_no_action_is_written_to_a_game_that_ended_by_a_forfeit_meanwhile(tmp_path: Path) -> None:
+    from splendor.store.games import Ending, GameMovedOn
+    store = open_store(f"sqlite:///{tmp_path}/f.db")
+    try:
+        games = GameStore(store)
+        games.create("f" * 32, "classic", 2, 1, {}, [SeatInfo(0, "human", None, None, None),
+                                                     SeatInfo(1, "bot", "greedy", None, None)])
+        assert games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")    # one process forfeits the seat...
+        with pytest.raises(GameMovedOn):                                    # ...another's late move is refused
+            games.append("f" * 32, 1, 0, "take w b g", "ongoing")
+        assert not games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")    # and it ends only once
+        assert games.load("f" * 32).actions == []                           # type: ignore[union-attr]
     finally:
         store.close()
