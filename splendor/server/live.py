@@ -641,7 +641,7 @@ class GameManager:
             self.check_seat(live, seat, token, account)
         async with live.lock:
             try:
-                await self._accept(live, seat, text, expect)
+                await self._accept(live, seat, text, expect, by_bot)
             except Refused as e:
                 if e.status == 503:
                     # The store failed or did not answer: nothing is judged again. A write that may still commit
@@ -654,14 +654,14 @@ class GameManager:
                 if not await self._catch_up(live):
                     raise
                 try:
-                    await self._accept(live, seat, text, expect)
+                    await self._accept(live, seat, text, expect, by_bot)
                 except Refused:
                     self._after_change(live)
                     raise
         self._after_change(live)
         return live
 
-    async def _accept(self, live: LiveGame, seat: int, text: str, expect: int | None) -> None:
+    async def _accept(self, live: LiveGame, seat: int, text: str, expect: int | None, by_bot: bool = False) -> None:
         """With the game's lock held: check the action, commit it, then make it the game's state."""
         game = live.game
         if live.over:
@@ -684,7 +684,8 @@ class GameManager:
         number = len(after.history)
         finish = self._rating(live, after) if after.is_over else None
         await self._write(lambda: self.store.append(live.id, number, seat, action.text, after.status, marks,
-                                                    bot_turn=_bot_turn(after, live.seats), finish=finish),
+                                                    bot_turn=_bot_turn(after, live.seats), finish=finish,
+                                                    by_person=not by_bot),
                           committed=lambda: self.store.action_at(live.id, number) == action.text)
         live.game = after
         live.stale = False                                  # action N committed: this copy is the store's

@@ -124,22 +124,26 @@ class GameStore:
 
     def append(self, game_id: str, number: int, seat: int, action: str, status: str,
                pokedex: list[tuple[str, list[str]]] | None = None, bot_turn: bool = False,
-               finish: Callable[[Connection], None] | None = None) -> None:
+               finish: Callable[[Connection], None] | None = None, by_person: bool = False) -> None:
         """Record action ``number`` (1-based). The primary key (game, number) refuses a second action with the
         same number, so two racing writers, in one process or many, cannot both succeed. A finished Pokémon
         game's marks, and whatever else ``finish`` writes (the ratings), go in the same transaction: they are
         written exactly once, with the action that ends the game. The game must still stand at action
         ``number - 1`` and be unfinished (`GameMovedOn` otherwise, nothing written): a game a seat forfeited on
-        another process takes no more actions."""
+        another process takes no more actions, and a seat a bot plays on since its person forfeited takes none
+        ``by_person``."""
         with self.store.engine.begin() as conn:
             conn.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
             values: dict[str, Any] = {"actions": number, "status": status, "bot_turn": bot_turn,
                                       "updated_at": datetime.now(timezone.utc)}
             if status != "ongoing":
                 values.update(lease_owner=None, lease_until=None)     # a finished game needs no bot
-            moved = conn.execute(update(GameRow).where(
-                GameRow.id == game_id, GameRow.actions == number - 1, GameRow.status == "ongoing",
-                GameRow.ended_by.is_(None)).values(**values)).rowcount
+            standing = [GameRow.id == game_id, GameRow.actions == number - 1, GameRow.status == "ongoing",
+                        GameRow.ended_by.is_(None)]
+            if by_person:
+                standing.append(~select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.seat == seat,
+                                                            SeatRow.forfeited.is_(True)).exists())
+            moved = conn.execute(update(GameRow).where(*standing).values(**values)).rowcount
             if not moved:
                 raise GameMovedOn(f"game {game_id} is not at action {number - 1}, or has ended")
             if pokedex:

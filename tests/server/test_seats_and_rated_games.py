@@ -365,3 +365,20 @@ def test_no_action_is_written_to_a_game_that_ended_by_a_forfeit_meanwhile(tmp_pa
         assert games.load("f" * 32).actions == []                           # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_a_seat_a_bot_plays_on_since_its_person_forfeited_takes_no_move_from_the_person(tmp_path: Path) -> None:
+    from splendor.store.games import GameMovedOn
+    store = open_store(f"sqlite:///{tmp_path}/f.db")
+    try:
+        games = GameStore(store)
+        games.create("e" * 32, "classic", 3, 1, {}, [SeatInfo(0, "human", None, None, None),
+                                                     SeatInfo(1, "bot", "greedy", None, None),
+                                                     SeatInfo(2, "bot", "greedy", None, None)])
+        assert games.forfeit_seat("e" * 32, 0, 0, "ismcts:medium")
+        with pytest.raises(GameMovedOn):                  # the person's late move, on a process not yet told
+            games.append("e" * 32, 1, 0, "take w b g", "ongoing", by_person=True)
+        games.append("e" * 32, 1, 0, "take w b g", "ongoing")                  # the bot that plays it on
+        assert games.load("e" * 32).actions == ["take w b g"]                  # type: ignore[union-attr]
+    finally:
+        store.close()
