@@ -340,9 +340,7 @@ class GameManager:
         async with live.lock:
             changed = await self._catch_up(live)
             if seats:
-                stored = await self._read(lambda: self.store.load(live.id))
-                if stored is not None:
-                    live.seats, live.ending = stored.seats, stored.ending
+                live.seats, live.ending = await self._read(lambda: self.store.standing(live.id))
                 changed = True
         if changed:
             if seats:

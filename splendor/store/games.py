@@ -167,6 +167,13 @@ class GameStore:
             rows = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
             return [_seat_info(x) for x in rows]
 
+    def standing(self, game_id: str) -> tuple[list[SeatInfo], Ending | None]:
+        """A game's seats and its `Ending` as they are now (what a seat change or a forfeit on another process
+        changed), without reading its actions."""
+        with self.store.engine.connect() as conn:
+            row = conn.execute(select(GameRow.ended_by, GameRow.forfeit_seat).where(GameRow.id == game_id)).first()
+        return self.seats(game_id), _ending(*row) if row is not None else None
+
     def unfinished_of(self, owner: str) -> tuple[int, int]:
         """How many unfinished games ``owner`` created, and how many of those are between bots only."""
         with self.store.engine.connect() as conn:
@@ -300,14 +307,16 @@ class GameStore:
         return StoredGame(id=row.id, game=row.game, players=row.players, seed=row.seed,
                           options=json.loads(row.options), status=row.status, seats=[_seat_info(x) for x in row.seats],
                           actions=actions, created_at=row.created_at, owner=row.owner, rated=row.rated,
-                          bot_salt=row.bot_salt,
-                          ending=Ending(row.ended_by, row.forfeit_seat) if row.ended_by is not None
-                          and row.forfeit_seat is not None else None)
+                          bot_salt=row.bot_salt, ending=_ending(row.ended_by, row.forfeit_seat))
 
 
 def _seat_info(row: SeatRow) -> SeatInfo:
     return SeatInfo(seat=row.seat, kind=row.kind, bot=row.bot, name=row.name, token_hash=row.token_hash,
                     profile=row.profile, account_id=row.account_id, forfeited=row.forfeited)
+
+
+def _ending(by: str | None, seat: int | None) -> Ending | None:
+    return Ending(by, seat) if by is not None and seat is not None else None
 
 
 def _lock_key(owner: str) -> int:

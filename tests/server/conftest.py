@@ -16,6 +16,9 @@ from typing import Any
 import httpx
 import pytest
 
+from splendor.store import open_store
+from splendor.store.database import Store
+
 ROOT = Path(__file__).resolve().parents[2]
 SPLENDOR = str(Path(sys.executable).parent / "splendor")
 
@@ -131,6 +134,16 @@ def _reset_postgres(url: str) -> None:
     with engine.begin() as c:
         c.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
     engine.dispose()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    """A store of its own on SQLite, closed after the test."""
+    opened = open_store(f"sqlite:///{tmp_path}/store.db")
+    try:
+        yield opened
+    finally:
+        opened.close()
 
 
 @pytest.fixture

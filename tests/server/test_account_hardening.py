@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from splendor.store import Pokedex, open_store
+from splendor.store.database import Store
 from splendor.store.accounts import FREE_FAILURES, Accounts
 from tests.server.conftest import Server, create
 from tests.server.test_accounts import sign_up
@@ -50,78 +51,62 @@ def test_an_accounts_pokedex_cannot_be_claimed_by_anyone_else(server: Server) ->
         assert game["seats"][0]["profile"] == "misty"          # the account's own seat still marks it
 
 
-def test_an_adopted_profiles_old_secret_marks_it_no_more(tmp_path: Path) -> None:
+def test_an_adopted_profiles_old_secret_marks_it_no_more(store: Store) -> None:
     """Once a profile is an account's, only the account's seats mark it: the secret it was claimed with is void."""
-    store = open_store(f"sqlite:///{tmp_path}/s.db")
-    try:
-        dex = Pokedex(store)
-        secret = dex.claim("misty")
-        dex.mark("misty", ["Mew"], secret)
-        Accounts(store).sign_up("misty", "correct horse", pokedex_secret=secret)
-        assert not dex.owns("misty", secret)
-        from splendor.store.pokedex import NotYourProfile
-        with pytest.raises(NotYourProfile):
-            dex.mark("misty", ["Abra"], secret)
-        assert dex.page("misty").marked == {"Mew": 1}
-    finally:
-        store.close()
+    dex = Pokedex(store)
+    secret = dex.claim("misty")
+    dex.mark("misty", ["Mew"], secret)
+    Accounts(store).sign_up("misty", "correct horse", pokedex_secret=secret)
+    assert not dex.owns("misty", secret)
+    from splendor.store.pokedex import NotYourProfile
+    with pytest.raises(NotYourProfile):
+        dex.mark("misty", ["Abra"], secret)
+    assert dex.page("misty").marked == {"Mew": 1}
 
 
 # ----------------------------------------------------------------- 5. nobody keeps an account locked for good
 
 
-def test_wrong_passwords_from_one_address_do_not_lock_the_owner_out_at_another(tmp_path: Path) -> None:
-    store = open_store(f"sqlite:///{tmp_path}/a.db")
+def test_wrong_passwords_from_one_address_do_not_lock_the_owner_out_at_another(store: Store) -> None:
     accounts = Accounts(store)
-    try:
-        accounts.sign_up("ann", "correct horse")
-        for _ in range(FREE_FAILURES):
-            with pytest.raises(ValueError, match="wrong name or password"):
-                accounts.sign_in("ann", "wrong guess", STRANGER)
-        with pytest.raises(ValueError, match="too many wrong passwords") as locked:
-            accounts.sign_in("ann", "correct horse", STRANGER)      # the stranger's address is locked out
-        assert getattr(locked.value, "status", None) == 429
-        signed, _ = accounts.sign_in("ann", "correct horse", OWNER)   # the owner's is not
-        assert signed.name == "ann"
-        for _ in range(3):                                           # nor is it while the stranger goes on
-            with pytest.raises(ValueError, match="too many wrong passwords"):
-                accounts.sign_in("ann", "wrong guess", STRANGER)
-            assert accounts.sign_in("ann", "correct horse", OWNER)[0].name == "ann"
-    finally:
-        store.close()
-
-
-def test_the_lock_is_told_to_the_minute_not_to_the_second(tmp_path: Path) -> None:
-    store = open_store(f"sqlite:///{tmp_path}/a.db")
-    accounts = Accounts(store)
-    try:
-        accounts.sign_up("ann", "correct horse")
-        for _ in range(FREE_FAILURES):
-            with pytest.raises(ValueError):
-                accounts.sign_in("ann", "wrong guess", STRANGER)
-        with pytest.raises(ValueError) as locked:
+    accounts.sign_up("ann", "correct horse")
+    for _ in range(FREE_FAILURES):
+        with pytest.raises(ValueError, match="wrong name or password"):
             accounts.sign_in("ann", "wrong guess", STRANGER)
-        assert str(locked.value) == "too many wrong passwords from your address: try again in about 1 minute"
-    finally:
-        store.close()
+    with pytest.raises(ValueError, match="too many wrong passwords") as locked:
+        accounts.sign_in("ann", "correct horse", STRANGER)      # the stranger's address is locked out
+    assert getattr(locked.value, "status", None) == 429
+    signed, _ = accounts.sign_in("ann", "correct horse", OWNER)   # the owner's is not
+    assert signed.name == "ann"
+    for _ in range(3):                                           # nor is it while the stranger goes on
+        with pytest.raises(ValueError, match="too many wrong passwords"):
+            accounts.sign_in("ann", "wrong guess", STRANGER)
+        assert accounts.sign_in("ann", "correct horse", OWNER)[0].name == "ann"
 
 
-def test_wrong_old_passwords_of_a_password_change_count_toward_the_same_lock(tmp_path: Path) -> None:
-    store = open_store(f"sqlite:///{tmp_path}/a.db")
+def test_the_lock_is_told_to_the_minute_not_to_the_second(store: Store) -> None:
     accounts = Accounts(store)
-    try:
-        ann, _ = accounts.sign_up("ann", "correct horse")
-        for _ in range(FREE_FAILURES):
-            with pytest.raises(ValueError, match="wrong password"):
-                accounts.change_password(ann, "wrong guess", "staple battery", None, STRANGER)
-        with pytest.raises(ValueError, match="too many wrong passwords"):
-            accounts.change_password(ann, "correct horse", "staple battery", None, STRANGER)
-        with pytest.raises(ValueError, match="too many wrong passwords"):
-            accounts.sign_in("ann", "correct horse", STRANGER)
-        accounts.change_password(ann, "correct horse", "staple battery", None, OWNER)
-        assert accounts.sign_in("ann", "staple battery", OWNER)[0].name == "ann"
-    finally:
-        store.close()
+    accounts.sign_up("ann", "correct horse")
+    for _ in range(FREE_FAILURES):
+        with pytest.raises(ValueError):
+            accounts.sign_in("ann", "wrong guess", STRANGER)
+    with pytest.raises(ValueError) as locked:
+        accounts.sign_in("ann", "wrong guess", STRANGER)
+    assert str(locked.value) == "too many wrong passwords from your address: try again in about 1 minute"
+
+
+def test_wrong_old_passwords_of_a_password_change_count_toward_the_same_lock(store: Store) -> None:
+    accounts = Accounts(store)
+    ann, _ = accounts.sign_up("ann", "correct horse")
+    for _ in range(FREE_FAILURES):
+        with pytest.raises(ValueError, match="wrong password"):
+            accounts.change_password(ann, "wrong guess", "staple battery", None, STRANGER)
+    with pytest.raises(ValueError, match="too many wrong passwords"):
+        accounts.change_password(ann, "correct horse", "staple battery", None, STRANGER)
+    with pytest.raises(ValueError, match="too many wrong passwords"):
+        accounts.sign_in("ann", "correct horse", STRANGER)
+    accounts.change_password(ann, "correct horse", "staple battery", None, OWNER)
+    assert accounts.sign_in("ann", "staple battery", OWNER)[0].name == "ann"
 
 
 def test_an_ipv6_address_counts_by_its_64_network_and_no_address_is_stored() -> None:

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from splendor.store import Pokedex, open_store
+from splendor.store.database import Store
 from splendor.store.accounts import FREE_FAILURES, Accounts, lock_seconds
 from splendor.store.models import Account
 from splendor.store.ratings import RatedSeat, Ratings, rate_game, rated
@@ -68,12 +69,11 @@ def test_sign_up_refuses_a_taken_name_and_a_short_password(server: Server) -> No
         assert other.post("/api/accounts", json={"name": "bea", "password": "short"}).status_code == 422
 
 
-def test_a_taken_name_is_refused_before_any_password_is_hashed(tmp_path: Any,
+def test_a_taken_name_is_refused_before_any_password_is_hashed(store: Store,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Hashing is the dear part of a sign-up (Argon2): a name already taken must not cost one."""
     from splendor.store import accounts as module
 
-    store = open_store(f"sqlite:///{tmp_path}/a.db")
     accounts = Accounts(store)
     hashed: list[str] = []
     original = module._hasher
@@ -86,32 +86,25 @@ def test_a_taken_name_is_refused_before_any_password_is_hashed(tmp_path: Any,
         def __getattr__(self, name: str) -> Any:
             return getattr(original, name)
 
-    try:
-        accounts.sign_up("ann", "correct horse")
-        monkeypatch.setattr(module, "_hasher", Counting())
-        with pytest.raises(ValueError, match="taken"):
-            accounts.sign_up("ann", "another one")
-        assert hashed == []
-        accounts.sign_up("bea", "another one")
-        assert hashed == ["another one"]
-    finally:
-        store.close()
+    accounts.sign_up("ann", "correct horse")
+    monkeypatch.setattr(module, "_hasher", Counting())
+    with pytest.raises(ValueError, match="taken"):
+        accounts.sign_up("ann", "another one")
+    assert hashed == []
+    accounts.sign_up("bea", "another one")
+    assert hashed == ["another one"]
 
 
-def test_wrong_passwords_lock_the_account_for_a_while(tmp_path: Any) -> None:
-    store = open_store(f"sqlite:///{tmp_path}/a.db")
+def test_wrong_passwords_lock_the_account_for_a_while(store: Store) -> None:
     accounts = Accounts(store)
-    try:
-        accounts.sign_up("ann", "correct horse")
-        for _ in range(FREE_FAILURES):
-            with pytest.raises(ValueError, match="wrong name or password"):
-                accounts.sign_in("ann", "wrong guess")
-        with pytest.raises(ValueError, match="too many wrong passwords"):
-            accounts.sign_in("ann", "correct horse")          # even the right one, while locked
+    accounts.sign_up("ann", "correct horse")
+    for _ in range(FREE_FAILURES):
         with pytest.raises(ValueError, match="wrong name or password"):
-            accounts.sign_in("nobody", "correct horse")
-    finally:
-        store.close()
+            accounts.sign_in("ann", "wrong guess")
+    with pytest.raises(ValueError, match="too many wrong passwords"):
+        accounts.sign_in("ann", "correct horse")          # even the right one, while locked
+    with pytest.raises(ValueError, match="wrong name or password"):
+        accounts.sign_in("nobody", "correct horse")
     assert lock_seconds(FREE_FAILURES - 1) == 0 and lock_seconds(FREE_FAILURES) == 30
     assert lock_seconds(FREE_FAILURES + 20) == 3600
 
@@ -177,26 +170,22 @@ def test_a_game_with_a_person_without_an_account_is_not_rated(server: Server) ->
     assert rated([RatedSeat(0, account_id=1), RatedSeat(1, bot_rating=(18, 1))], winners=[1])
 
 
-def test_ratings_move_the_winner_up_and_leave_bots_fixed(tmp_path: Any) -> None:
-    store = open_store(f"sqlite:///{tmp_path}/r.db")
-    try:
-        ann, _ = Accounts(store).sign_up("ann", "correct horse")
-        bea, _ = Accounts(store).sign_up("bea", "correct horse")
-        from splendor.store.games import GameStore, SeatInfo
-        games = GameStore(store)
-        for n, winners in enumerate(([0], [0], [1])):
-            games.create(f"{n:032x}", "kids", 3, 1, {}, [SeatInfo(0, "human", None, "ann", None, account_id=ann.id),
-                                                         SeatInfo(1, "human", None, "bea", None, account_id=bea.id),
-                                                         SeatInfo(2, "bot", "greedy", None, None)])
-            with store.engine.begin() as conn:
-                rate_game(conn, f"{n:032x}", "kids", [RatedSeat(0, ann.id), RatedSeat(1, bea.id),
-                                                      RatedSeat(2, bot_rating=(18.0, 1.0))], winners)
-        board = Ratings(store).leaderboard("kids")
-        assert [p["name"] for p in board] == ["ann", "bea"] and [p["games"] for p in board] == [3, 3]
-        first = Ratings(store).changes(f"{0:032x}")
-        assert [c["change"] > 0 for c in first] == [True, False]
-    finally:
-        store.close()
+def test_ratings_move_the_winner_up_and_leave_bots_fixed(store: Store) -> None:
+    ann, _ = Accounts(store).sign_up("ann", "correct horse")
+    bea, _ = Accounts(store).sign_up("bea", "correct horse")
+    from splendor.store.games import GameStore, SeatInfo
+    games = GameStore(store)
+    for n, winners in enumerate(([0], [0], [1])):
+        games.create(f"{n:032x}", "kids", 3, 1, {}, [SeatInfo(0, "human", None, "ann", None, account_id=ann.id),
+                                                     SeatInfo(1, "human", None, "bea", None, account_id=bea.id),
+                                                     SeatInfo(2, "bot", "greedy", None, None)])
+        with store.engine.begin() as conn:
+            rate_game(conn, f"{n:032x}", "kids", [RatedSeat(0, ann.id), RatedSeat(1, bea.id),
+                                                  RatedSeat(2, bot_rating=(18.0, 1.0))], winners)
+    board = Ratings(store).leaderboard("kids")
+    assert [p["name"] for p in board] == ["ann", "bea"] and [p["games"] for p in board] == [3, 3]
+    first = Ratings(store).changes(f"{0:032x}")
+    assert [c["change"] > 0 for c in first] == [True, False]
 
 
 def test_an_accounts_pokemon_seat_marks_the_accounts_pokedex(server: Server) -> None:

@@ -22,6 +22,7 @@ from websockets.sync.client import connect
 from splendor.server import Settings, create_app
 from splendor.server.bots import bot_seed
 from splendor.store import open_store
+from splendor.store.database import Store
 from splendor.store.accounts import Accounts
 from splendor.store.games import GameStore, SeatInfo
 from splendor.store.models import RatingRow
@@ -223,21 +224,17 @@ def test_in_a_rated_game_of_three_a_bot_plays_on_the_seat_of_a_person_idle_past_
     assert r.status_code == 403 and "a bot plays it now" in r.json()["detail"]
 
 
-def test_a_seat_that_forfeited_ranks_last_in_the_ratings(tmp_path: Path) -> None:
-    store = open_store(f"sqlite:///{tmp_path}/r.db")
-    try:
-        ann, _ = Accounts(store).sign_up("ann", PASSWORD)
-        bea, _ = Accounts(store).sign_up("bea", PASSWORD)
-        GameStore(store).create("a" * 32, "classic", 3, 1, {}, [
-            SeatInfo(0, "bot", "ismcts:medium", "ann", None, account_id=ann.id, forfeited=True),
-            SeatInfo(1, "human", None, "bea", None, account_id=bea.id), SeatInfo(2, "bot", "greedy", None, None)])
-        with store.engine.begin() as conn:                        # the bot playing ann's seat won: she still lost
-            rate_game(conn, "a" * 32, "classic", [RatedSeat(0, ann.id, forfeited=True), RatedSeat(1, bea.id),
-                                                  RatedSeat(2, bot_rating=(18.0, 1.0))], winners=[0])
-        changes = {c["name"]: c["change"] for c in Ratings(store).changes("a" * 32)}
-        assert changes["ann"] < 0 < changes["bea"]
-    finally:
-        store.close()
+def test_a_seat_that_forfeited_ranks_last_in_the_ratings(store: Store) -> None:
+    ann, _ = Accounts(store).sign_up("ann", PASSWORD)
+    bea, _ = Accounts(store).sign_up("bea", PASSWORD)
+    GameStore(store).create("a" * 32, "classic", 3, 1, {}, [
+        SeatInfo(0, "bot", "ismcts:medium", "ann", None, account_id=ann.id, forfeited=True),
+        SeatInfo(1, "human", None, "bea", None, account_id=bea.id), SeatInfo(2, "bot", "greedy", None, None)])
+    with store.engine.begin() as conn:                        # the bot playing ann's seat won: she still lost
+        rate_game(conn, "a" * 32, "classic", [RatedSeat(0, ann.id, forfeited=True), RatedSeat(1, bea.id),
+                                              RatedSeat(2, bot_rating=(18.0, 1.0))], winners=[0])
+    changes = {c["name"]: c["change"] for c in Ratings(store).changes("a" * 32)}
+    assert changes["ann"] < 0 < changes["bea"]
 
 
 # ----------------------------------------------------------------------------- 6. spectators cannot lock seats out
@@ -351,34 +348,26 @@ def test_two_rated_games_of_a_new_account_ending_at_once_both_count(postgres_url
         store.close()
 
 
-def test_no_action_is_written_to_a_game_that_ended_by_a_forfeit_meanwhile(tmp_path: Path) -> None:
+def test_no_action_is_written_to_a_game_that_ended_by_a_forfeit_meanwhile(store: Store) -> None:
     from splendor.store.games import Ending, GameMovedOn
-    store = open_store(f"sqlite:///{tmp_path}/f.db")
-    try:
-        games = GameStore(store)
-        games.create("f" * 32, "classic", 2, 1, {}, [SeatInfo(0, "human", None, None, None),
-                                                     SeatInfo(1, "bot", "greedy", None, None)])
-        assert games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")    # one process forfeits the seat...
-        with pytest.raises(GameMovedOn):                                    # ...another's late move is refused
-            games.append("f" * 32, 1, 0, "take w b g", "ongoing")
-        assert not games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")    # and it ends only once
-        assert games.load("f" * 32).actions == []                           # type: ignore[union-attr]
-    finally:
-        store.close()
+    games = GameStore(store)
+    games.create("f" * 32, "classic", 2, 1, {}, [SeatInfo(0, "human", None, None, None),
+                                                 SeatInfo(1, "bot", "greedy", None, None)])
+    assert games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")    # one process forfeits the seat...
+    with pytest.raises(GameMovedOn):                                    # ...another's late move is refused
+        games.append("f" * 32, 1, 0, "take w b g", "ongoing")
+    assert not games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")    # and it ends only once
+    assert games.load("f" * 32).actions == []                           # type: ignore[union-attr]
 
 
-def test_a_seat_a_bot_plays_on_since_its_person_forfeited_takes_no_move_from_the_person(tmp_path: Path) -> None:
+def test_a_seat_a_bot_plays_on_since_its_person_forfeited_takes_no_move_from_the_person(store: Store) -> None:
     from splendor.store.games import GameMovedOn
-    store = open_store(f"sqlite:///{tmp_path}/f.db")
-    try:
-        games = GameStore(store)
-        games.create("e" * 32, "classic", 3, 1, {}, [SeatInfo(0, "human", None, None, None),
-                                                     SeatInfo(1, "bot", "greedy", None, None),
-                                                     SeatInfo(2, "bot", "greedy", None, None)])
-        assert games.forfeit_seat("e" * 32, 0, 0, "ismcts:medium")
-        with pytest.raises(GameMovedOn):                  # the person's late move, on a process not yet told
-            games.append("e" * 32, 1, 0, "take w b g", "ongoing", by_person=True)
-        games.append("e" * 32, 1, 0, "take w b g", "ongoing")                  # the bot that plays it on
-        assert games.load("e" * 32).actions == ["take w b g"]                  # type: ignore[union-attr]
-    finally:
-        store.close()
+    games = GameStore(store)
+    games.create("e" * 32, "classic", 3, 1, {}, [SeatInfo(0, "human", None, None, None),
+                                                 SeatInfo(1, "bot", "greedy", None, None),
+                                                 SeatInfo(2, "bot", "greedy", None, None)])
+    assert games.forfeit_seat("e" * 32, 0, 0, "ismcts:medium")
+    with pytest.raises(GameMovedOn):                  # the person's late move, on a process not yet told
+        games.append("e" * 32, 1, 0, "take w b g", "ongoing", by_person=True)
+    games.append("e" * 32, 1, 0, "take w b g", "ongoing")                  # the bot that plays it on
+    assert games.load("e" * 32).actions == ["take w b g"]                  # type: ignore[union-attr]
