@@ -123,14 +123,23 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
 DRAWERS["classic"] = draw_classic
 
 
+def pokemon_name(card: dict[str, Any], say: Say = str) -> str:
+    """``No. 001 Bulbasaur``: the Pokémon's National Pokédex number (when the card has one) and its name."""
+    name = say(Message(card["name"]))
+    if not card.get("dex"):
+        return name
+    return say(_("No. {number}", number=str(card["dex"]).zfill(3))) + " " + name
+
+
 def pokemon_card(card: dict[str, Any] | None, sep: str = "\n", say: Say = str) -> Text:
-    """One Pokémon card: id, name, points, bonus, cost and evolution condition (parts joined by ``sep``)."""
+    """One Pokémon card: Pokédex number, name, points, bonus, cost and evolution condition (parts joined by
+    ``sep``)."""
     if card is None:
         return Text(say(_("(empty)")), style="dim")
     if card.get("hidden"):
         return Text(say(_("[level {level} card, face down]", level=card["tier"])), style="dim italic")
     text = Text()
-    text.append(f"#{card['id']} {say(Message(card['name']))}", style="bold")
+    text.append(pokemon_name(card, say), style="bold")
     text.append(f" {card['points']}★ " if card["points"] else " ")
     colour = card["bonus"]
     text.append(f"+{LETTERS[colour]}" + ("x2" if card["bonus_count"] == 2 else ""), style=STYLES[colour])
@@ -178,7 +187,9 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
         for i, c in enumerate(sv["cards"]):
             if i:
                 area.append(", ")
-            area.append(f"#{c['id']} {say(Message(c['name']))} ")
+            area.append(pokemon_name(c, say) + " ")
+            if c["evolves_to"]:                           # the card's id, as 'evolve ID ...' is typed
+                area.append(f"[#{c['id']}] ", style="dim")
             area.append(f"+{LETTERS[c['bonus']]}" + ("x2" if c["bonus_count"] == 2 else ""), style=STYLES[c["bonus"]])
             if c["points"]:
                 area.append(f" {c['points']}★")

@@ -323,6 +323,29 @@ def test_only_one_evolution_per_turn_and_the_player_chooses_which() -> None:
     assert g.current_player == 1 and bulbasaur in g.bought[0]
 
 
+def test_two_gastly_and_two_haunter_are_four_distinct_evolutions_never_one_listed_twice() -> None:
+    """Issue 32: 'Evolve Gastly into Haunter' can rightly be offered more than once. Each ``evolve`` names its
+    source card by id and its target by place, so two copies of a Pokémon in the play area, or two copies of its
+    evolution (face up, reserved), give distinct actions; none is listed twice."""
+    g = new()
+    gastly = ids("Gastly")
+    for cid in (*gastly, *ids("Weedle")[:2], ids("Dratini")[0]):   # 3 Ultra Ball (black) bonuses
+        give_card(g, 0, cid)
+    haunter = ids("Haunter")
+    place(g, haunter[0], 0)
+    give_reserved(g, 0, haunter[1])
+    g.apply("take r b p")
+    evolutions = [str(a) for a in g.legal_actions() if a.kind == "evolve"]
+    assert evolutions == [f"evolve {src} {where}" for src in sorted(gastly) for where in ("2.1", "reserved 1")]
+    assert len({str(a) for a in g.legal_actions()}) == len(g.legal_actions())
+    outcomes = set()
+    for src in gastly:                    # the two Gastly differ only in cost, spent already: the same result
+        after = g.clone()
+        after.apply(f"evolve {src} 2.1")
+        outcomes.add((after.points[0], tuple(after.bonuses[0]), tuple(sorted(CARDS[c].name for c in after.bought[0]))))
+    assert len(outcomes) == 1
+
+
 def test_level_three_rare_and_legendary_never_evolve() -> None:
     g = new()
     evolving = {a.args[0] for a in g.actions if a.kind == "evolve"}

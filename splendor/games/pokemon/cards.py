@@ -10,6 +10,7 @@ from importlib.resources import files
 from splendor.core.colours import Palette
 from splendor.i18n import N_
 from splendor.games.market import Card
+from splendor.games.pokemon.names import NATIONAL_DEX
 
 PALETTE = Palette(
     names=("red", "blue", "black", "pink", "yellow", "master"),
@@ -27,7 +28,8 @@ LEVELS = ("1", "2", "3", "rare", "legendary")
 class PokemonCard(Card):
     """A Pokémon card: a market card with a name, a level and (levels 1-2) the evolution it leads to.
 
-    ``evolve_bonus`` is a palette index (-1 when the card does not evolve).
+    ``evolve_bonus`` is a palette index (-1 when the card does not evolve). ``dex`` is the Pokémon's National
+    Pokédex number (``names.NATIONAL_DEX``), the same on every copy; ``id`` is the project's own card number.
     """
 
     name: str
@@ -35,6 +37,7 @@ class PokemonCard(Card):
     evolves_to: str
     evolve_bonus: int
     evolve_count: int
+    dex: int
 
 
 def load_cards() -> tuple[PokemonCard, ...]:
@@ -48,7 +51,8 @@ def load_cards() -> tuple[PokemonCard, ...]:
             bonus_count=int(row["bonus_count"]), cost=tuple(int(row[b]) for b in BALLS), name=row["name"].strip(),
             level=row["level"], evolves_to=evolves,
             evolve_bonus=PALETTE.index(row["evolve_bonus"]) if evolves else -1,
-            evolve_count=int(row["evolve_count"]) if evolves else 0))
+            evolve_count=int(row["evolve_count"]) if evolves else 0,
+            dex=NATIONAL_DEX.get(row["name"].strip(), 0)))
     _check(cards)
     return tuple(cards)
 
@@ -60,6 +64,8 @@ def _check(cards: list[PokemonCard]) -> None:
     if len({c.name for c in cards}) != 55:
         raise ValueError("the Pokémon card data is damaged: expected 55 distinct Pokémon")
     by_name = {c.name: c for c in cards}
+    if set(NATIONAL_DEX) != set(by_name) or len(set(NATIONAL_DEX.values())) != len(NATIONAL_DEX):
+        raise ValueError("the Pokémon card data is damaged: every Pokémon needs its own National Pokédex number")
     for c in cards:
         if c.evolves_to and (c.evolves_to not in by_name or by_name[c.evolves_to].row != c.row + 1):
             raise ValueError(f"the Pokémon card data is damaged: {c.name} evolves to {c.evolves_to!r}, "
@@ -73,16 +79,17 @@ CARDS = load_cards()
 
 
 def evolution_lines() -> list[list[str]]:
-    """The Pokédex's lines: each level-1 Pokémon with what it evolves into, then the rare and legendary ones."""
+    """The Pokédex's lines: each level-1 Pokémon with what it evolves into, then the rare and legendary ones,
+    in National Pokédex order (the lines by their first Pokémon's number)."""
     by_name = {c.name: c for c in CARDS}
     lines = []
-    for name in dict.fromkeys(c.name for c in CARDS if c.row == 0):
+    for name in sorted({c.name for c in CARDS if c.row == 0}, key=NATIONAL_DEX.__getitem__):
         line = [name]
         while by_name[line[-1]].evolves_to:
             line.append(by_name[line[-1]].evolves_to)
         lines.append(line)
-    lines.append(list(dict.fromkeys(c.name for c in CARDS if c.level == "rare")))
-    lines.append(list(dict.fromkeys(c.name for c in CARDS if c.level == "legendary")))
+    for level in ("rare", "legendary"):
+        lines.append(sorted({c.name for c in CARDS if c.level == level}, key=NATIONAL_DEX.__getitem__))
     return lines
 
 

@@ -186,7 +186,7 @@ class PokemonGame(MarketGame):
     def _card_view(self, cid: int) -> dict[str, Any]:
         c = CARDS[cid]
         level: int | str = int(c.level) if c.level.isdigit() else c.level
-        return {"id": c.id, "tier": level, "level": level, "name": c.name, "points": c.points,
+        return {"id": c.id, "tier": level, "level": level, "name": c.name, "dex": c.dex, "points": c.points,
                 "bonus": PALETTE.names[c.bonus], "bonus_count": c.bonus_count,
                 "cost": dict(zip(PALETTE.names, c.cost)), "evolves_to": c.evolves_to or None,
                 "evolve": {PALETTE.names[c.evolve_bonus]: c.evolve_count} if c.evolves_to else {}}

@@ -2,6 +2,7 @@
 
 The card data (``data/cards.csv``) holds each card's English name; this list lets every language name them
 (Korean and Chinese by their official names). ``tests/test_i18n.py`` checks it holds exactly the cards' names.
+``NATIONAL_DEX`` gives each its National Pokédex number (``tests/pokemon/test_dex.py`` checks it).
 """
 
 from splendor.i18n import N_
@@ -16,3 +17,19 @@ POKEMON_NAMES: tuple[str, ...] = (
     N_("Victreebel"), N_("Golem"), N_("Gengar"), N_("Dragonite"), N_("Lapras"), N_("Ditto"), N_("Eevee"),
     N_("Aerodactyl"), N_("Snorlax"), N_("Articuno"), N_("Zapdos"), N_("Moltres"), N_("Mewtwo"), N_("Mew"),
 )
+
+NATIONAL_DEX: dict[str, int] = {
+    "Bulbasaur": 1, "Ivysaur": 2, "Venusaur": 3, "Charmander": 4, "Charmeleon": 5, "Charizard": 6,
+    "Squirtle": 7, "Wartortle": 8, "Blastoise": 9, "Caterpie": 10, "Metapod": 11, "Butterfree": 12,
+    "Weedle": 13, "Kakuna": 14, "Beedrill": 15, "Pidgey": 16, "Pidgeotto": 17, "Pidgeot": 18,
+    "Nidoran": 29, "Nidorina": 30, "Nidoqueen": 31, "Oddish": 43, "Gloom": 44, "Vileplume": 45,
+    "Poliwag": 60, "Poliwhirl": 61, "Poliwrath": 62, "Abra": 63, "Kadabra": 64, "Alakazam": 65,
+    "Machop": 66, "Machoke": 67, "Machamp": 68, "Bellsprout": 69, "Weepinbell": 70, "Victreebel": 71,
+    "Geodude": 74, "Graveler": 75, "Golem": 76, "Gastly": 92, "Haunter": 93, "Gengar": 94,
+    "Lapras": 131, "Ditto": 132, "Eevee": 133, "Aerodactyl": 142, "Snorlax": 143,
+    "Articuno": 144, "Zapdos": 145, "Moltres": 146, "Dratini": 147, "Dragonair": 148, "Dragonite": 149,
+    "Mewtwo": 150, "Mew": 151,
+}
+"""Each Pokémon's National Pokédex number, the franchise's own numbering (public knowledge, the same in every
+language's games). The cards' Nidoran is Nidoran♀ (No. 29): it evolves into Nidorina. A card carries its
+Pokémon's number as ``dex``; the project's card ids (``evolve 12 2.3``) are a different thing."""

@@ -17,7 +17,7 @@
 
 Balls: r Poké Ball (red), b Great Ball (blue), k Ultra Ball (black), p Heal Ball (pink), y Quick Ball (yellow),
 m Master Ball (wild). Colour names and ball names are read too (take poké great ultra). #ID is the id of a card
-in your play area, shown beside it.
+in your play area, shown beside it as [#ID]; it is not the Pokémon's National Pokédex number (No. 001).
 """
 
 from __future__ import annotations
