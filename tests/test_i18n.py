@@ -150,3 +150,18 @@ def test_every_shipped_board_names_its_port_and_palace_as_the_catalogs_do() -> N
     assert {n.get("port") for n in names.values()} - {None} == {PORT_NAME}
     assert {n.get("palace") for n in names.values()} - {None} == {PALACE_NAME}
     assert translate(_(PALACE_NAME), "zh") == "璀璨宫殿"
+
+
+def test_every_shipped_place_and_side_is_named_in_every_language() -> None:
+    """The shipped sides' places and titles are marked for translation (board.PLACE_NAMES, SIDE_TITLES) and each
+    is said in every language, as the board's picture and the pages say them (issue 32: in Chinese the places
+    stayed English while the Port and the Palace were translated)."""
+    from splendor.games.kids.board import PALACE_NAME, PLACE_NAMES, PORT_NAME, SIDE_TITLES, shipped_sides
+    sides = shipped_sides().values()
+    assert {s["name"] for d in sides for s in d["spaces"]} == set(PLACE_NAMES) | {PORT_NAME, PALACE_NAME}
+    assert {d["title"] for d in sides} == set(SIDE_TITLES)
+    for language in OTHER_LANGUAGES:
+        for name in PLACE_NAMES + SIDE_TITLES:
+            said = translate(_(name), language)
+            assert said and said != name, (language, name)
+    assert translate(_("Duck Pond"), "zh") == "鸭子池塘"

@@ -58,8 +58,23 @@ MAX_SIDE_ROADS = 24             # three sides then number at most 72 roads, the 
 CREDIT = N_("Board designed by the splendor project: the published board's layout is not available.")
 CUSTOM_CREDIT = N_("custom board, transcribed by its owner")
 # The two spaces every board has, by the names the shipped sides give them (marked so that the pages and the
-# terminal say them in each language; the other places' names are the boards' own proper names).
+# terminal say them in each language).
 PORT_NAME, PALACE_NAME = N_("The Port"), N_("Palace of Splendor")
+# The shipped sides' titles and their other places' names, marked so that the picture and the pages say them in the
+# reader's language (invented names, translated for their meaning). A custom board's names stay as written.
+SIDE_TITLES = (N_("Harbour Road"), N_("Marsh Trail"), N_("The Heartlands"), N_("Windmill Valley"),
+               N_("Palace Heights"), N_("Queen's Gardens"))
+PLACE_NAMES = (
+    N_("Millbrook"), N_("Wellside"), N_("Quayton"), N_("Hilltop"), N_("Fairmarket"),                  # A1-front
+    N_("Reedbank"), N_("Ferrytown"), N_("Standing Stones"), N_("Duck Pond"), N_("Red Barn"),          # A1-back
+    N_("Fordham"), N_("Crossways"), N_("Elmgrove"), N_("Meadowsweet"), N_("Abbeyfield"),              # A2-front
+    N_("Stonebridge"), N_("Watchtower"), N_("Wayside Inn"), N_("Orchard Hill"),
+    N_("Lockgate"), N_("Market Square"), N_("Vineyard"), N_("Windmill"), N_("Fenwick"),               # A2-back
+    N_("Dairy Farm"), N_("Breezy Knoll"), N_("Old Keep"), N_("Hill Shrine"),
+    N_("Lower Gate"), N_("Courtyard"), N_("Rose Garden"), N_("Grand Steps"), N_("Guild Hall"),        # A3-front
+    N_("West Gate"), N_("Outer Court"), N_("Kitchen Garden"), N_("Fountain Square"), N_("Hedge Maze"),  # A3-back
+    N_("Terrace"),
+)
 
 
 class BoardError(ValueError):
