@@ -316,6 +316,7 @@ def arena(
     _check_game(game)
     from splendor.arena import BACKENDS, run_matches, schedule, standings
     from splendor.arena.schedule import entry_names
+    from splendor.store.ratings import elo_like
 
     specs = [b.strip() for b in bots.split(",") if b.strip()]
     players = players or len(specs)
@@ -355,13 +356,14 @@ def arena(
         print(json.dumps(summary, sort_keys=True))
         return
     table = Table(title=f"{game}: {games} games, {players} players, seats rotated",
-                  caption="rating: OpenSkill μ − 3σ")
+                  caption="rating: Elo-like, 1500 at the start; 200 points apart, the stronger wins about 76 games "
+                          "in 100")
     for col in ("bot", "games", "wins", "shared", "win rate", "95% interval", "rating", "forfeits"):
         table.add_column(col, no_wrap=col in ("bot", "95% interval"))   # narrow terminals wrap the others
     for t in table_rows:
         low, high = t.interval
         table.add_row(t.bot, str(t.games), str(t.wins), str(t.shared), f"{t.win_rate:.1%}",
-                      f"{low:.1%}–{high:.1%}", f"{t.rating:.2f}", str(t.forfeits))
+                      f"{low:.1%}–{high:.1%}", str(elo_like(t.rating)), str(t.forfeits))
     console.print(table)
     console.print(f"mean turns {summary['mean_turns']} · truncated {summary['truncated']} · "
                   f"{summary['seconds_per_decision']:.4f} s per decision")

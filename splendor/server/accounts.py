@@ -23,7 +23,8 @@ from splendor.i18n import _
 from splendor.server.deadline import in_store_time
 from splendor.server.guards import RateLimiter, client_address
 from splendor.server.live import GameManager, Refused
-from splendor.server.schemas import NewPassword, ProfileRequest, SignIn, SignUp, refusals
+from splendor.server.schemas import (Leaderboard, Me, NewPassword, ProfileRequest, RatingChanges, SignIn, SignUp,
+                                     refusals)
 from splendor.server.settings import Settings
 from splendor.store.accounts import SESSION_SECONDS, AccountError, Accounts, SignedIn
 from splendor.store.pokedex import ProfileClaimed
@@ -134,10 +135,10 @@ def accounts_router(settings: Settings) -> APIRouter:
             raise Refused(400, str(e)) from None
         return {"name": body.name, "secret": token}
 
-    @router.get("/api/me", responses=refusals(401))
+    @router.get("/api/me", response_model=Me, responses=refusals(401))
     async def me(request: Request) -> dict[str, Any]:
-        """Who is signed in: the name, the rating in each game played rated, and the games whose seats the
-        account holds (newest first)."""
+        """Who is signed in: the name, the rating in each game played rated (on the Elo-like scale, 1500 for a
+        newcomer: `splendor.store.ratings.shown`), and the games whose seats the account holds (newest first)."""
         account = await signed_in(request)
         if account is None:
             raise Refused(401, _("you are not signed in"))
@@ -147,10 +148,11 @@ def accounts_router(settings: Settings) -> APIRouter:
         return {"name": account.name, "ratings": rated,
                 "games": games}
 
-    @router.get("/api/leaderboard/{game}", responses=refusals())
+    @router.get("/api/leaderboard/{game}", response_model=Leaderboard, responses=refusals())
     async def leaderboard(game: GameName, request: Request) -> dict[str, Any]:
-        """The 100 best-rated accounts of a game: rank, name, rating (μ − 3σ), rated games. Read from the store
-        at most every few seconds (it sorts every rating of the game), so asking often costs nothing."""
+        """The 100 best-rated accounts of a game: rank, name, rating (Elo-like, 1500 for a newcomer), rated
+        games. Read from the store at most every few seconds (it sorts every rating of the game), so asking often
+        costs nothing."""
         now = time.monotonic()
         known = boards.get(game)
         if known is None or now - known[0] > LEADERBOARD_SECONDS:
@@ -159,10 +161,11 @@ def accounts_router(settings: Settings) -> APIRouter:
             known = boards[game] = (now, board)
         return {"game": game, "players": known[1]}
 
-    @router.get("/api/games/{game_id}/ratings", responses=refusals(404))
+    @router.get("/api/games/{game_id}/ratings", response_model=RatingChanges, responses=refusals(404))
     async def rating_changes(game_id: str, request: Request) -> dict[str, Any]:
-        """What a finished game did to its accounts' ratings, by seat (``rated`` false when it counted for
-        none: a game with a person playing without an account, or without a winner)."""
+        """What a finished game did to its accounts' ratings, by seat: each rating before and after, on the
+        Elo-like scale, and the change (``rated`` false when it counted for none: a game with a person playing
+        without an account, or without a winner)."""
         live = await manager(request).get(game_id)
         ratings: Ratings = request.app.state.ratings
         changes = await in_store_time(lambda: ratings.changes(game_id), settings.store_seconds) if live.over else []

@@ -34,7 +34,8 @@ BOT_RATINGS: dict[str, tuple[float, float]] = {
     "ismcts:hard": (32.0, 1.0), "ismcts:expert": (34.0, 1.0)}
 """Each server bot's fixed rating (μ, σ) in rated games: set by hand in the order and the rough distances of the
 arena's results (docs/bots.md: hard beats greedy 97-99%, medium easy and hard medium about 75-85%, expert hard
-about 65-70%), never changed by games. μ − 3σ is what players see: greedy 15, hard 29."""
+about 65-70%), never changed by games. Players see them on the Elo-like scale of `splendor.store.ratings.shown`
+(1500 for a newcomer): random 1412, greedy 1942, easy 2060, medium 2178, hard 2355, expert 2414."""
 
 QUICK_BOTS = ("random", "greedy")
 """Bots that answer in milliseconds: they think in a worker of their own."""

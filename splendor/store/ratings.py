@@ -3,11 +3,17 @@
 A game is rated when it was created to be rated (a seed the server chose, no hints: `splendor.server.live`),
 every person's seat belongs to an account (at least one, each account once) and it has a winner; bots take part with fixed ratings that games never change, so a game against them counts as well. The
 update is written in the transaction that commits the game's last action, so it happens exactly once, whichever
-process accepts that action. Shown is the conservative rating μ − 3σ (0 for a newcomer).
+process accepts that action.
+
+What players see is not (μ, σ) but one number on an Elo-like scale (`shown`): 1500 for a newcomer, and rating
+differences that read like Elo differences. It is the conservative ordinal μ − 3σ mapped linearly, so it is a
+cautious estimate: a newcomer's 1500 says "not known yet", and a player who keeps the same strength still climbs a
+little as the games make the server surer (σ shrinks).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -21,10 +27,37 @@ MODEL = PlackettLuce()
 NEW = (MODEL.mu, MODEL.sigma)
 """A newcomer's (μ, σ): 25 and 25/3."""
 
+NEWCOMER = 1500
+"""What a newcomer's rating shows: the Elo-like scale's start."""
 
-def shown(mu: float, sigma: float) -> float:
-    """The rating people see: μ − 3σ, to one decimal."""
-    return round(mu - 3 * sigma, 1)
+ELO_PER_POINT = 400 / (math.log(10) * math.sqrt(2) * MODEL.beta)
+"""How many points of the shown scale one point of OpenSkill's ordinal (μ − 3σ) is worth: about 29.5.
+
+OpenSkill's Plackett–Luce model, which makes the updates, says a player A beats B with probability
+``1 / (1 + exp(-(μA − μB) / c))``, ``c = sqrt(2β² + σA² + σB²)``; for settled ratings (σ small beside the
+default β = 25/6) ``c`` is ``√2·β``. Elo says ``1 / (1 + 10^(-D / 400)) = 1 / (1 + exp(-D·ln 10 / 400))`` for a
+difference of ``D`` points. The two agree when ``D = Δμ · 400 / (ln 10 · √2 · β)``: so with this factor, 200
+points between two settled players mean what they mean in Elo (the stronger wins about 76 games in 100).
+"""
+
+
+def elo_like(ordinal: float) -> int:
+    """An OpenSkill ordinal (μ − 3σ) on the Elo-like scale people know: ``1500 + ELO_PER_POINT · ordinal``,
+    rounded to a whole number. A newcomer's ordinal is 0 (25 − 3 · 25/3), so a newcomer shows 1500.
+
+    >>> elo_like(0), elo_like(-3), elo_like(10)
+    (1500, 1412, 1795)
+    """
+    return round(NEWCOMER + ELO_PER_POINT * ordinal)
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating people see: the conservative ordinal μ − 3σ on the Elo-like scale (`elo_like`).
+
+    >>> shown(*NEW)
+    1500
+    """
+    return elo_like(mu - 3 * sigma)
 
 
 @dataclass(frozen=True)
@@ -91,7 +124,7 @@ class Ratings:
             return [{"rank": i + 1, "name": name, "rating": shown(mu, sigma), "games": games}
                     for i, (name, mu, sigma, games) in enumerate(rows)]
 
-    def of_account(self, account_id: int) -> dict[str, dict[str, float]]:
+    def of_account(self, account_id: int) -> dict[str, dict[str, int]]:
         """An account's rating in each game it has played rated: ``{game: {"rating", "games"}}``."""
         with self.store.engine.connect() as conn:
             rows = conn.execute(select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
@@ -108,5 +141,5 @@ class Ratings:
             out = []
             for seat, name, mu0, s0, mu1, s1 in rows:
                 old, new = shown(mu0, s0), shown(mu1, s1)
-                out.append({"seat": seat, "name": name, "before": old, "after": new, "change": round(new - old, 1)})
+                out.append({"seat": seat, "name": name, "before": old, "after": new, "change": new - old})
             return out

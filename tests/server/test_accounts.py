@@ -1,12 +1,16 @@
 """Accounts, sessions and ratings on a real server: sign up and in with a password (hashed, locked after
 repeated wrong ones), seats kept in an account and played from any browser, the Pokédex of the account, and an
-OpenSkill rating updated once when a rated game ends, shown on the leaderboard."""
+OpenSkill rating updated once when a rated game ends, shown on an Elo-like scale (1500 for a newcomer) on the
+leaderboard; a seat a friend keeps in an account shows the account's name to everyone."""
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,8 +20,8 @@ from splendor.store import Pokedex, open_store
 from splendor.store.database import Store
 from splendor.store.accounts import FREE_FAILURES, Accounts, lock_seconds
 from splendor.store.models import Account
-from splendor.store.ratings import RatedSeat, Ratings, rate_game, rated
-from tests.server.conftest import Server, create
+from splendor.store.ratings import NEW, RatedSeat, Ratings, rate_game, rated, shown
+from tests.server.conftest import Server, _reset_postgres, create
 
 
 @contextmanager
@@ -150,14 +154,86 @@ def test_a_rated_game_against_a_bot_changes_the_rating_once_and_shows_on_the_lea
         changes = ann.get(f"/api/games/{game['id']}/ratings").json()
         assert changes["rated"] and [c["seat"] for c in changes["changes"]] == [0]
         change = changes["changes"][0]
-        assert change["before"] == 0.0 and change["after"] == round(change["before"] + change["change"], 1)
+        # on the Elo-like scale: a newcomer reads 1500, and one game against greedy moves it by about 90-110
+        assert change["before"] == 1500 and change["after"] == change["before"] + change["change"]
+        assert all(isinstance(change[k], int) for k in ("before", "after", "change"))
         won = end["view"]["result"]["winners"] == [0]
-        assert (change["change"] > 0) == won
+        assert (change["change"] > 0) == won and 50 < abs(change["change"]) < 150
         me = ann.get("/api/me").json()
         assert me["ratings"]["classic"] == {"rating": change["after"], "games": 1}
         board = ann.get("/api/leaderboard/classic").json()["players"]
         assert board == [{"rank": 1, "name": "ann", "rating": change["after"], "games": 1}]
         assert ann.get("/api/leaderboard/pokemon").json()["players"] == []
+
+
+def test_the_openapi_schema_says_the_ratings_are_whole_numbers_on_the_elo_like_scale(server: Server) -> None:
+    with server.client() as c:
+        schemas = c.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("LeaderboardLine", "GameRating"):
+        rating = schemas[model]["properties"]["rating"]
+        assert rating["type"] == "integer" and "1500 for a newcomer" in rating["description"]
+    assert {"before", "after", "change"} <= set(schemas["RatingChangeLine"]["properties"])
+
+
+def _state_where(sock: Any, done: Any, timeout: float = 20) -> dict[str, Any]:
+    """The first state pushed on ``sock`` for which ``done`` holds (AssertionError after ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "no such state was pushed in time"
+        try:
+            message = json.loads(sock.recv(timeout=left))
+        except TimeoutError:
+            continue
+        if message.get("type") == "state" and done(message):
+            return message
+
+
+def _friend_keeps_seat_1(watched: Server, kept_on: Server) -> None:
+    """Ann creates a game for herself and a friend (seat 1, no name: the table calls it "Player 2") and watches it
+    on ``watched``, as does a spectator; Bea opens the link on ``kept_on`` and keeps the seat in her account. Ann's
+    table (her socket and her reads) and the spectator's then name seat 1 "bea", not "Player 2", at once."""
+    from websockets.sync.client import connect
+
+    with sign_up(watched, "ann") as ann, watched.client() as spectator:
+        game = create(ann, "classic", [{"kind": "human", "mine": True}, {"kind": "human"}])
+        assert game["seats"][1]["name"] is None
+        base = watched.base.replace("http", "ws") + f"/api/games/{game['id']}/ws"
+        cookie = f"splendor_session={ann.cookies['splendor_session']}"
+        with connect(f"{base}?seat=0", additional_headers={"cookie": cookie, "origin": watched.base}) as ann_ws, \
+                connect(base) as crowd:
+            for sock in (ann_ws, crowd):
+                assert _state_where(sock, lambda m: True)["seats"][1]["name"] is None
+            with sign_up(kept_on, "bea") as bea:
+                token = game["seats"][1]["token"]
+                kept = bea.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token})
+                assert kept.status_code == 200, kept.text
+                for sock in (ann_ws, crowd):                      # pushed at once to every table open on the game
+                    pushed = _state_where(sock, lambda m: m["seats"][1]["name"] is not None)
+                    assert pushed["seats"][1]["name"] == "bea" and pushed["seats"][1]["has_account"]
+                for reader, seat in ((ann, 0), (spectator, None)):
+                    params = {} if seat is None else {"seat": seat}
+                    seats = reader.get(f"/api/games/{game['id']}", params=params).json()["seats"]
+                    assert [s["name"] for s in seats] == ["ann", "bea"]
+                assert [g["id"] for g in bea.get("/api/me").json()["games"]] == [game["id"]]
+
+
+def test_a_seat_a_friend_keeps_in_an_account_shows_the_accounts_name_to_every_viewer(server: Server) -> None:
+    _friend_keeps_seat_1(server, server)
+
+
+def test_a_seat_kept_through_another_process_shows_the_accounts_name_there_too(postgres_url: str,
+                                                                              tmp_path: Path) -> None:
+    _reset_postgres(postgres_url)
+    a = Server(postgres_url, tmp_path / "a.log").start()
+    try:
+        b = Server(postgres_url, tmp_path / "b.log").start()
+        try:
+            _friend_keeps_seat_1(a, b)
+        finally:
+            b.stop()
+    finally:
+        a.stop()
 
 
 def test_a_game_with_a_person_without_an_account_is_not_rated(server: Server) -> None:
@@ -186,6 +262,8 @@ def test_ratings_move_the_winner_up_and_leave_bots_fixed(store: Store) -> None:
     assert [p["name"] for p in board] == ["ann", "bea"] and [p["games"] for p in board] == [3, 3]
     first = Ratings(store).changes(f"{0:032x}")
     assert [c["change"] > 0 for c in first] == [True, False]
+    assert [c["before"] for c in first] == [shown(*NEW)] * 2 == [1500, 1500]      # newcomers, Elo-like
+    assert all(isinstance(p["rating"], int) and 1000 < p["rating"] < 2000 for p in board)
 
 
 def test_an_accounts_pokemon_seat_marks_the_accounts_pokedex(server: Server) -> None:
