@@ -8,7 +8,7 @@ import logging
 from collections.abc import AsyncIterator
 from pathlib import Path as FilePath
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -27,7 +27,7 @@ from splendor.server.guards import (BoundsMiddleware, RateLimiter, RedactSecrets
                                     client_address, cross_site_problem)
 from splendor.server.live import GameManager, Refused, _store_problem
 from splendor.server.settings import Settings
-from splendor.server.schemas import NAME_RULE, ActionRequest, Language, NewGame, ProfileLink, refusals
+from splendor.server.schemas import NAME_RULE, ActionRequest, ExplainRequest, Language, NewGame, ProfileLink, refusals
 from splendor.server.socket import serve_socket
 from splendor.store import Pokedex, open_store
 from splendor.store.accounts import Accounts
@@ -223,6 +223,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await manager().hint(game_id, seat, secret(token, x_seat_token), client_address(request.scope),
                                     await signed_in(request))
 
+    @app.post("/api/games/{game_id}/seats/{seat}/explain", responses=refusals(403, 404))
+    async def explain(game_id: str, seat: Annotated[int, Path(ge=0, le=3)], body: ExplainRequest, request: Request,
+                      token: str | None = None,
+                      x_seat_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """Why each of the given actions would be refused for the seat now (its secret checked), in the reader's
+        language, playing none of them: ``{"reasons": {action: why, or null where it is legal}}``. The table uses
+        it to say why a click cannot make an action, next to what was clicked."""
+        reasons = await manager().explain(game_id, seat, secret(token, x_seat_token), body.actions,
+                                          await signed_in(request))
+        language = negotiate(request.headers.get("accept-language"))
+        return {"reasons": {text: None if why is None else translate(why, language)
+                            for text, why in reasons.items()}}
+
     @app.post("/api/games/{game_id}/actions", responses=refusals(400, 403, 404, 409))
     async def act(request: Request, game_id: str, body: ActionRequest, token: str | None = None,
                   x_seat_token: Annotated[str | None, Header()] = None) -> Response:
@@ -263,15 +276,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/board.svg", response_class=Response,
              responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
                               "description": "the board"}, **refusals(404)})
-    async def board_svg(game_id: str, request: Request, lang: Language | None = None) -> Response:
+    async def board_svg(game_id: str, request: Request, lang: Language | None = None,
+                        layout: Literal["wide", "tall"] = "wide") -> Response:
         """A Kids game's board with the pawns, as SVG (only public things: roads, pawns, flipped tiles), its
-        words in ``lang`` (else the request's ``Accept-Language``)."""
+        words in ``lang`` (else the request's ``Accept-Language``); ``layout`` ``wide`` (the sections side by side,
+        for a landscape table) or ``tall`` (stacked, for a phone that pans it). A board's first picture in a
+        language and layout is planned in a worker thread (a second or two); later ones come from the plan kept."""
         live = await manager().get(game_id)
         if live.game.name != "kids":
             raise Refused(404, "only Splendor Kids has a board")
         from splendor.games.kids.svg import svg
         language = lang.value if lang else negotiate(request.headers.get("accept-language"))
-        return Response(svg(live.game.view(None), language=language), media_type="image/svg+xml",
+        picture = await asyncio.to_thread(svg, live.game.view(None), language=language, layout=layout)
+        return Response(picture, media_type="image/svg+xml",
                         headers={"content-language": language, "vary": "accept-language"})
 
     @app.get("/api/pokedex/{profile}", responses=refusals(400))

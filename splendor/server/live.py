@@ -610,7 +610,7 @@ class GameManager:
         if live.rated:
             raise Refused(409, _("no hints in a rated game: the expert's advice would play it for you"))
         if seat != game.current_player:
-            raise Refused(409, _("it is not your decision: seat {seat} decides now", seat=game.current_player))
+            raise Refused(409, _("it is not your decision: Player {number} decides now", number=game.current_player + 1))
         number = len(game.history)
         known = live.hints.get(seat)
         if known is None or known[0] != number:
@@ -625,6 +625,27 @@ class GameManager:
             log.exception("game %s: the hint failed", game_id)
             raise Refused(503, _("no hint can be given now; try again in a moment")) from e
         return {**advice, "actions": number}
+
+    async def explain(self, game_id: str, seat: int, token: str | None, texts: list[str],
+                      account: SignedIn | None = None) -> dict[str, Message | None]:
+        """Why each of ``texts`` would be refused for ``seat`` now, in the rules' words (None where it is legal),
+        playing none of them: the table says why a click cannot make an action, next to what was clicked. Only
+        the seat may ask (its secret checked), since a reason can speak of its hidden reserved cards."""
+        live = await self.get(game_id)
+        self.check_seat(live, seat, token, account)
+        game = live.game
+        reasons: dict[str, Message | None] = {}
+        for text in texts:
+            if live.over:
+                reasons[text] = _("the game is over")
+            elif seat != game.current_player:
+                reasons[text] = _("it is not your decision: Player {number} decides now", number=game.current_player + 1)
+            else:
+                try:
+                    reasons[text] = game.why_illegal(game.parse(text))
+                except IllegalAction as e:
+                    reasons[text] = e.reason
+        return reasons
 
     # ----------------------------------------------------------------- acting
 
@@ -668,7 +689,7 @@ class GameManager:
             raise Refused(409, _("the game has moved on: {actions} actions, not {expected}",
                                  actions=len(game.history), expected=expect))
         if seat != game.current_player:
-            raise Refused(409, _("it is not your decision: seat {seat} decides now", seat=game.current_player))
+            raise Refused(409, _("it is not your decision: Player {number} decides now", number=game.current_player + 1))
         try:
             action = game.parse(text)
         except IllegalAction as e:

@@ -139,6 +139,13 @@ class ActionRequest(BaseModel):
                                description="the number of actions you saw; refused if the game has moved on since")
 
 
+class ExplainRequest(BaseModel):
+    """Actions a seat is thinking of, to be told why each would be refused now."""
+
+    model_config = ConfigDict(extra="forbid")
+    actions: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(min_length=1, max_length=32)
+
+
 class ProfileRequest(BaseModel):
     """A Pokédex profile to claim."""
 
@@ -181,3 +188,59 @@ class NewPassword(BaseModel):
     model_config = ConfigDict(extra="forbid")
     old: str = Field(min_length=1, max_length=200)
     new: str = Field(min_length=8, max_length=200)
+
+
+RATING_SCALE = ("an Elo-like number: 1500 for a newcomer, and a difference of 200 between two settled players means "
+                "the stronger wins about 76 games in 100 (the OpenSkill ordinal μ − 3σ mapped linearly: "
+                "`splendor.store.ratings.shown`)")
+
+
+class GameRating(BaseModel):
+    """An account's rating in one game."""
+
+    rating: int = Field(description=RATING_SCALE)
+    games: int = Field(description="the rated games it played")
+
+
+class Me(BaseModel):
+    """Who is signed in."""
+
+    name: str
+    ratings: dict[str, GameRating] = Field(description="by game (classic, pokemon, kids), only those played rated")
+    games: list[dict[str, Any]] = Field(description="the games whose seats the account keeps, newest first: id, "
+                                                    "game, seat (0-based), status, actions, created_at")
+
+
+class LeaderboardLine(BaseModel):
+    """One account on a leaderboard."""
+
+    rank: int = Field(description="1 for the best")
+    name: str
+    rating: int = Field(description=RATING_SCALE)
+    games: int = Field(description="the rated games it played")
+
+
+class Leaderboard(BaseModel):
+    """The best-rated accounts of a game, best first."""
+
+    game: Literal["classic", "pokemon", "kids"]
+    players: list[LeaderboardLine]
+
+
+class RatingChangeLine(BaseModel):
+    """What a finished game did to one seat's account."""
+
+    seat: int = Field(description="the seat's index, 0-based (people see seat 0 as Player 1)")
+    name: str = Field(description="the account's name")
+    before: int = Field(description=RATING_SCALE + ", before the game")
+    after: int = Field(description="the same, after it")
+    change: int = Field(description="after − before")
+
+
+class RatingChanges(BaseModel):
+    """What a finished game did to its accounts' ratings."""
+
+    over: bool
+    rated: bool = Field(description="false when it counted for none (a person without an account, no winner, not "
+                                    "created rated), or is not over")
+    changes: list[RatingChangeLine]

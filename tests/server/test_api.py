@@ -90,7 +90,7 @@ def test_websocket_pushes_each_seat_its_own_view_after_every_change(server: Serv
             assert pushed[2]["view"]["seats"][0]["reserved"] == [{"hidden": True, "tier": 2}]
             a.send(json.dumps({"type": "action", "action": "take w b g"}))
             error = json.loads(a.recv(timeout=10))
-            assert error == {"type": "error", "status": 409, "detail": "it is not your decision: seat 1 decides now"}
+            assert error == {"type": "error", "status": 409, "detail": "it is not your decision: Player 2 decides now"}
             watcher.send(json.dumps({"type": "action", "action": "take w b g"}))
             assert json.loads(watcher.recv(timeout=10))["detail"] == "spectators do not act"
 
@@ -121,7 +121,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
              400, "cannot be short"),
             (act(c, g, 0, "fly away"), 400, "'fly' is not an action"),
             (act(c, g, 0, "take w w"), 200, ""),
-            (act(c, g, 0, "take b g r"), 409, "it is not your decision: seat 1 decides now"),
+            (act(c, g, 0, "take b g r"), 409, "it is not your decision: Player 2 decides now"),
             (act(c, g, 1, "take w w"), 409, "needs at least 4 in the supply before taking; white has 2"),
             (c.post(f"/api/games/{gid}/actions", json={"seat": 1, "action": "take b g r"},
                     headers={"x-seat-token": g["seats"][0]["token"]}), 403, "wrong or missing secret for seat 1"),
@@ -251,8 +251,34 @@ def test_a_hint_is_the_expert_bots_move_for_your_decision_and_only_yours(server:
         assert again == advice                                      # one search a position
         assert c.post(hint.format(seat=0), headers={"x-seat-token": "wrong"}).status_code == 403
         refused = c.post(hint.format(seat=1), headers={"x-seat-token": g["seats"][1]["token"]})
-        assert refused.status_code == 409 and "seat 0 decides now" in refused.json()["detail"]
+        assert refused.status_code == 409 and "Player 1 decides now" in refused.json()["detail"]
         assert c.post(hint.format(seat=7), headers={"x-seat-token": "x"}).status_code == 422
         assert act(c, g, 0, advice["action"]).status_code == 200
         moved = c.post(hint.format(seat=1), headers={"x-seat-token": g["seats"][1]["token"]}).json()
         assert moved["actions"] == 1 and moved["seat"] == 1
+
+
+def test_the_table_is_told_why_an_action_would_be_refused_without_playing_it(server: Server) -> None:
+    """The explanation the table shows beside a click: the rule's words in the reader's language, null for a
+    legal action, nothing played, and only for the seat's own secret."""
+    with server.client() as c:
+        g = create(c, "classic", HUMANS2)
+        explain = f"/api/games/{g['id']}/seats/{{seat}}/explain"
+        own = {"x-seat-token": g["seats"][0]["token"]}
+        r = c.post(explain.format(seat=0), headers=own, json={"actions": ["take y", "take w w", "buy 3.1", "nonsense"]})
+        assert r.status_code == 200, r.text
+        reasons = r.json()["reasons"]
+        assert reasons["take w w"] is None
+        assert reasons["take y"] == "gold tokens cannot be taken; one comes with a reservation"
+        assert "you cannot afford that card" in reasons["buy 3.1"]
+        assert reasons["nonsense"]                                     # a malformed action is explained too
+        sl = c.post(explain.format(seat=0), headers={**own, "accept-language": "sl"}, json={"actions": ["take y"]})
+        assert sl.json()["reasons"]["take y"].startswith("žetonov zlata ne moreš vzeti")
+        other = c.post(explain.format(seat=1), headers={"x-seat-token": g["seats"][1]["token"]},
+                       json={"actions": ["take w w"]}).json()["reasons"]["take w w"]
+        assert "Player 1 decides now" in other
+        assert c.post(explain.format(seat=0), headers={"x-seat-token": "wrong"},
+                      json={"actions": ["take w w"]}).status_code == 403
+        assert c.post(explain.format(seat=0), headers=own, json={"actions": []}).status_code == 422
+        assert c.post(explain.format(seat=0), headers=own, json={"actions": ["take w w"] * 33}).status_code == 422
+        assert c.get(f"/api/games/{g['id']}").json()["actions"] == 0          # nothing was played

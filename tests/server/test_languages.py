@@ -30,7 +30,7 @@ def test_a_refused_action_is_explained_in_the_language_the_request_asks_for(serv
         assert said["zh-CN"][1] == "zh" and "不同颜色" in said["zh-CN"][0]
         r = c.post(url, json={"seat": 1, "action": "take w b g"},
                    headers={"x-seat-token": g["seats"][1]["token"], "accept-language": "sl"})
-        assert r.status_code == 409 and r.json()["detail"] == "zdaj ne odločaš ti: odloča sedež 0"
+        assert r.status_code == 409 and r.json()["detail"] == "zdaj ne odločaš ti: odloča igralec 1"
 
 
 def test_a_websocket_refusal_is_said_in_its_lang(server: Server) -> None:
@@ -41,7 +41,7 @@ def test_a_websocket_refusal_is_said_in_its_lang(server: Server) -> None:
         assert json.loads(sock.recv(timeout=10))["type"] == "state"
         sock.send(json.dumps({"type": "action", "action": "take w b g"}))
         assert json.loads(sock.recv(timeout=10)) == {"type": "error", "status": 409,
-                                                      "detail": "现在不是你决定：由座位 0 决定"}
+                                                      "detail": "现在不是你决定：由玩家 1 决定"}
 
 
 def test_the_pages_catalogs_are_served_for_each_language_and_only_those(server: Server) -> None:

@@ -1,5 +1,7 @@
 """Accounts in a real browser: sign up in the lobby, play a rated game against a bot, see the rating change at
-the end of the game, in the lobby and on the leaderboard; the account's seat plays from another browser."""
+the end of the game, in the lobby and on the leaderboard (an Elo-like number, 1500 for a newcomer); the account's
+seat plays from another browser; a friend who keeps a seat shows by the account's name on the others' table; the
+lobby numbers its seats Player 1 to 4, as the table does."""
 
 from __future__ import annotations
 
@@ -60,13 +62,14 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     page.wait_for_selector("#kept-in-account")
     page.wait_for_function("document.getElementById('status').classList.contains('mine')")
     assert page.is_disabled("#hint") and "A rated game gives no hints" in page.inner_text("#hint-text")
+    assert page.is_visible("#rated") and page.inner_text("#rated") == "rated game"    # the table says so
     before = int(page.evaluate("document.body.dataset.actions"))
     take_by_clicks(page)                                    # the first move by clicks
     wait_past(page, before)
     finish_by_requests(page, game_id, 0)
     page.wait_for_selector("#rating-changes [data-rating-seat='0']", timeout=20000)
     change = page.inner_text("#rating-changes")
-    assert "Ratings" in change and "0 →" in change
+    assert "Ratings" in change and "1500 →" in change         # a newcomer's rating, on the Elo-like scale
     finished = page.url
     page.click("#rematch")                                  # the rematch's seat is kept in the account too
     page.wait_for_url(lambda url: "/play/" in url and url != finished)
@@ -77,6 +80,9 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     page.wait_for_selector("#leaderboard tr[data-player='ann']")
     row = page.inner_text("#leaderboard tr[data-player='ann']")
     assert row.split()[0] == "1" and row.split()[-1] == "1"    # rank 1, one rated game
+    assert 1300 < int(row.split()[-2]) < 1700                 # one game from 1500
+    about = page.inner_text("#about-ratings")
+    assert "1500" in about and "μ" not in about and "σ" not in about
     page.goto("/")
     page.wait_for_selector("#my-ratings li[data-rating-game='classic']")
     assert "rated games: 1" in page.inner_text("#my-ratings")
@@ -116,3 +122,49 @@ def test_a_password_is_changed_and_a_wrong_one_refused_in_the_lobby(server: Serv
     page.click("#sign-in")
     page.wait_for_selector("#sign-out")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(
+        server: Server, browser: Browser) -> None:  # noqa: F811
+    page = open_lobby(browser, server)
+    page.select_option("#players", "4")
+    page.wait_for_selector("[data-seat-kind='3']")
+    seats = page.inner_text("#seats")
+    assert [f"Player {n}" in seats for n in (1, 2, 3, 4)] == [True] * 4
+    assert "Seat 0" not in seats and "Player 0" not in seats
+    assert page.get_attribute("[data-seat-kind='0']", "aria-label") == "who is Player 1"
+    page.select_option("#players", "2")
+    page.select_option("[data-seat-kind='1']", "human")      # two people: the lobby shows both links
+    page.click("#create")
+    page.wait_for_selector("[data-link-seat='1']")
+    links = page.inner_text("#links")
+    assert "Player 1:" in links and "Player 2:" in links and "Seat" not in links
+    page.goto(server.base + "/leaderboard")                   # the leaderboard says what a rating is, plainly
+    page.wait_for_selector("#about-ratings")
+    about = page.inner_text("#about-ratings")
+    assert "1500" in about and "μ" not in about and "σ" not in about and "OpenSkill" not in about
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_friend_who_keeps_a_seat_shows_by_the_accounts_name_on_the_others_table(
+        server: Server, browser: Browser) -> None:  # noqa: F811
+    ann = open_lobby(browser, server)
+    sign_up(ann, "ann", "correct horse battery")
+    seats = [{"kind": "human", "mine": True}, {"kind": "human"}]
+    made = ann.request.post(server.base + "/api/games", data={"game": "classic", "seats": seats}).json()
+    ann.goto(f"{server.base}/play/{made['id']}?seat=0")
+    ann.wait_for_selector("[data-seat='1']")
+    assert "Player 2" in ann.inner_text("[data-seat='1']")
+    friend = browser.new_context(base_url=server.base)
+    bea = friend.new_page()
+    bea.goto("/")
+    sign_up(bea, "bea", "correct horse battery")
+    bea.goto(server.base + made["seats"][1]["link"] if made["seats"][1]["link"].startswith("/")
+             else made["seats"][1]["link"])
+    bea.click("#keep-in-account")
+    bea.wait_for_selector("#kept-in-account")
+    # ann's table hears it at once: seat 1 is bea now, in the seat list and wherever the table names the seat
+    ann.wait_for_function("document.querySelector(\"[data-seat='1']\").textContent.includes('bea')", timeout=10000)
+    assert "Player 2" not in ann.inner_text("[data-seat='1']")
+    assert ann.errors == []  # type: ignore[attr-defined]
+    friend.close()

@@ -72,8 +72,8 @@ def test_the_switch_changes_the_language_and_this_browser_keeps_it(server: Serve
     assert "공급처" in page.inner_text("#supply")
     page.fill("#command-text", "take w w w")                # the refusal comes in the switch's language,
     page.press("#command-text", "Enter")                    # not the browser's (English here)
-    page.wait_for_function("document.getElementById('error').textContent.length > 0")
-    assert page.inner_text("#error") == "허용되지 않음: 서로 다른 색의 토큰을 3개까지 가져오거나, 같은 색 2개를 가져오세요"
+    page.wait_for_function("document.getElementById('command-error').textContent.length > 0")
+    assert page.inner_text("#command-error") == "허용되지 않음: 서로 다른 색의 토큰을 3개까지 가져오거나, 같은 색 2개를 가져오세요"
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -86,12 +86,12 @@ def test_a_refused_typed_action_and_the_log_are_in_the_players_language(server: 
     page.wait_for_function("document.body.dataset.actions !== undefined")
     page.fill("#command-text", "take w w w")
     page.press("#command-text", "Enter")
-    page.wait_for_function("document.getElementById('error').textContent.length > 0")
-    assert page.inner_text("#error") == "Ni dovoljeno: vzemi največ 3 žetone različnih barv ali 2 iste barve"
+    page.wait_for_function("document.getElementById('command-error').textContent.length > 0")
+    assert page.inner_text("#command-error") == "Ni dovoljeno: vzemi največ 3 žetone različnih barv ali 2 iste barve"
     page.fill("#command-text", "take w b g")
     page.press("#command-text", "Enter")
     wait_past(page, 1)
     page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
     entries = page.locator("#log li").all_inner_texts()
-    assert "ana (ti) vzame: bela, modra in zelena." in entries
+    assert "1 ana (ti) vzame: bela, modra in zelena." in entries             # after the seat's emblem, 1
     assert page.errors == []  # type: ignore[attr-defined]

@@ -1,7 +1,7 @@
 // Cards, nobles and each seat's bought cards drawn as the project's own SVG pictures (no published art): large
 // points, the bonus as its gem with its letter, costs as round pips, the tier's (level's) colour, a Pokémon's
 // name and evolution. The pictures are decoration (aria-hidden): each one's words are given beside it.
-import { LETTER, SYMBOL } from "/static/common.js";
+import { tokenMark } from "/static/common.js";
 import { t } from "/static/i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -22,22 +22,59 @@ function picture(width, height, ...children) {
     focusable: "false" }, ...children);
 }
 
-// A round pip: a colour with its count and its letter (never told by colour alone).
-function pip(colour, n, cx, cy, r = 9) {
-  const ink = INK[colour] || "#fff";
-  return svg("g", {}, svg("circle", { cx, cy, r, fill: FILL[colour] || "#999", stroke: "#333", "stroke-width": 1 }),
-    svg("text", { x: cx, y: cy + 1, "text-anchor": "middle", "font-size": r + 2, "font-weight": 700, fill: ink }, n),
-    svg("text", { x: cx, y: cy + r - 1.5, "text-anchor": "middle", "font-size": Math.max(5.5, r * 0.6), fill: ink },
-      LETTER[colour] || ""));
+// Each colour's shape, the one its symbol shows (◇ ● ▲ ♦ ■ ★ …), so that no colour is told by colour alone.
+const SHAPE = { white: "diamond", blue: "circle", green: "triangle", red: "diamond", black: "square", gold: "star",
+  yellow: "star4", pink: "heart", master: "circle", brown: "hexagon", treasure: "star" };
+
+function points(list) { return list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "); }
+
+function ring(cx, cy, n, outer, inner, turn = -Math.PI / 2) {
+  const out = [];
+  for (let i = 0; i < n * 2; i++) {
+    const r = i % 2 ? inner : outer;
+    const a = turn + (i * Math.PI) / n;
+    out.push([cx + r * Math.cos(a), cy + r * Math.sin(a)]);
+  }
+  return out;
 }
 
-// The bonus a card gives: its gem (symbol and letter) in its colour, "×2" for a double bonus.
+// A gem of ``colour``, of radius about r, centred on (cx, cy).
+export function gemShape(colour, cx, cy, r) {
+  const paint = { fill: FILL[colour] || "#999", stroke: "#333", "stroke-width": 1.2 };
+  switch (SHAPE[colour]) {
+    case "square": return svg("rect", { x: cx - r * 0.88, y: cy - r * 0.88, width: r * 1.76, height: r * 1.76, rx: 2,
+      ...paint });
+    case "diamond": return svg("polygon", { points: points([[cx, cy - r * 1.12], [cx + r * 1.12, cy],
+      [cx, cy + r * 1.12], [cx - r * 1.12, cy]]), ...paint });
+    case "triangle": return svg("polygon", { points: points([[cx, cy - r * 1.2], [cx + r * 1.2, cy + r * 0.85],
+      [cx - r * 1.2, cy + r * 0.85]]), ...paint });
+    case "hexagon": return svg("polygon", { points: points(ring(cx, cy, 3, r * 1.08, r * 1.08, 0)), ...paint });
+    case "star": return svg("polygon", { points: points(ring(cx, cy, 5, r * 1.25, r * 0.62)), ...paint });
+    case "star4": return svg("polygon", { points: points(ring(cx, cy, 4, r * 1.2, r * 0.55)), ...paint });
+    case "heart": return svg("path", { d: `M${cx},${cy + r} C${cx - r * 1.6},${cy - r * 0.1} ${cx - r * 0.7},`
+      + `${cy - r * 1.3} ${cx},${cy - r * 0.45} C${cx + r * 0.7},${cy - r * 1.3} ${cx + r * 1.6},${cy - r * 0.1} `
+      + `${cx},${cy + r}Z`, ...paint });
+    default: return svg("circle", { cx, cy, r, ...paint });
+  }
+}
+
+// A cost pip: the colour's gem with its count in it (large enough to read on a phone's card).
+function pip(colour, n, cx, cy, r = 9) {
+  const ink = INK[colour] || "#fff";
+  const low = SHAPE[colour] === "triangle" ? r * 0.3 : 0;
+  return svg("g", {}, gemShape(colour, cx, cy, r),
+    svg("text", { x: cx, y: cy + r * 0.45 + low, "text-anchor": "middle", "font-size": r * 1.3, "font-weight": 800,
+      fill: ink }, n));
+}
+
+// The bonus a card gives: its gem in its colour with its mark (the symbol; in English the letter too), "×2" for a
+// double bonus.
 function gem(colour, count, cx, cy) {
-  const parts = [svg("circle", { cx, cy, r: 11, fill: FILL[colour] || "#999", stroke: "#333", "stroke-width": 1.2 }),
-    svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
-      fill: INK[colour] || "#fff" }, `${SYMBOL[colour] || ""}${LETTER[colour] || ""}`)];
+  const parts = [gemShape(colour, cx, cy, 11),
+    svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, "font-weight": 700,
+      fill: INK[colour] || "#fff" }, tokenMark(colour))];
   if (count > 1) {
-    parts.push(svg("text", { x: cx - 14, y: cy + 4, "text-anchor": "end", "font-size": 10, "font-weight": 700 },
+    parts.push(svg("text", { x: cx - 15, y: cy + 4, "text-anchor": "end", "font-size": 11, "font-weight": 800 },
       `×${count}`));
   }
   return svg("g", {}, ...parts);
@@ -46,7 +83,7 @@ function gem(colour, count, cx, cy) {
 // Costs along the bottom, four to a row (a fifth, the Master Ball of a rare card, above).
 function costPips(cost, y) {
   return Object.entries(cost || {}).filter(([, n]) => n)
-    .map(([colour, n], i) => pip(colour, n, 13 + (i % 4) * 24.5, y - Math.floor(i / 4) * 24, 11));
+    .map(([colour, n], i) => pip(colour, n, 13 + (i % 4) * 24.5, y - Math.floor(i / 4) * 25, 10.5));
 }
 
 // A face-up card: 100 × 120 units, drawn at the width of its place.
@@ -55,6 +92,12 @@ export function cardPicture(game, card) {
   const parts = [svg("rect", { x: 0, y: 0, width: 100, height: 120, rx: 8, fill: tier }),
     svg("rect", { x: 0, y: 0, width: 100, height: 30, rx: 8, fill: "#fff", "fill-opacity": 0.55 }),
     gem(card.bonus, card.bonus_count || 1, 84, 15)];
+  if (game !== "pokemon") {                          // the card's gem, large and faint, as the printed cards show it
+    const art = gemShape(card.bonus, 50, 64, 22);
+    art.setAttribute("fill-opacity", "0.22");
+    art.setAttribute("stroke-opacity", "0.3");
+    parts.push(art);
+  }
   if (card.points) {
     parts.push(svg("text", { x: 6, y: 24, "font-size": 22, "font-weight": 800, fill: "#222" }, card.points));
   }
@@ -64,7 +107,8 @@ export function cardPicture(game, card) {
       name.setAttribute("textLength", 90);
       name.setAttribute("lengthAdjust", "spacingAndGlyphs");
     }
-    parts.push(svg("text", { x: 5, y: 44, "font-size": 9, fill: "#555" }, `#${card.id}`), name);
+    if (card.dex) parts.push(svg("text", { x: 5, y: 44, "font-size": 9, fill: "#555" }, `#${card.dex}`));
+    parts.push(name);
     if (card.evolves_to) {
       const [[colour, n]] = Object.entries(card.evolve);
       parts.push(svg("text", { x: 5, y: 74, "font-size": 9, fill: "#553c9a" }, `→ ${t(card.evolves_to)}`),

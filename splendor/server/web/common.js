@@ -64,12 +64,14 @@ export function travelsFrom(node, from) { node.setAttribute("data-travel", from)
 
 // Make target's children those given, changing only what differs. With highlight, the keyed elements that are
 // new or whose text changed are marked "changed" for a moment (the innermost ones: the token count, not its seat).
-export function morph(target, children, highlight = false) {
+// pieces: where the movable pieces were before this update (piecesNow(), taken once before the table's parts are
+// morphed), so that a piece can fly from one part of the table to another.
+export function morph(target, children, highlight = false, pieces = null) {
   const fresh = target.cloneNode(false);
   for (const c of [children].flat(2)) if (c !== null && c !== undefined) fresh.append(c.nodeType ? c : String(c));
   const before = new Map();
   if (highlight) for (const node of target.querySelectorAll("[data-key]")) before.set(node.dataset.key, node.textContent);
-  const places = highlight && moving() ? wherePiecesWere(target) : null;
+  const places = highlight && moving() ? pieces || piecesNow() : null;
   morphdom(target, fresh, { childrenOnly: true, getNodeKey: nodeKey, onBeforeElUpdated: keepHandlers });
   if (!highlight || !before.size) return;
   const changed = [...target.querySelectorAll("[data-key]")].filter((node) =>
@@ -89,9 +91,10 @@ export function morph(target, children, highlight = false) {
 // and nothing moves for a reader who asked for reduced motion.
 function moving() { return !matchMedia("(prefers-reduced-motion: reduce)").matches; }
 
-function wherePiecesWere(root) {
+export function piecesNow() {
+  if (!moving()) return null;
   const places = new Map();
-  for (const node of root.querySelectorAll("[data-key^='supply:'], [data-key^='card:']")) {
+  for (const node of document.querySelectorAll("[data-key^='supply:'], [data-key^='card:']")) {
     const rect = node.getBoundingClientRect();
     if (rect.width) places.set(node.dataset.key, { rect, picture: node.cloneNode(true), bonus: node.dataset.bonus });
   }
@@ -101,7 +104,7 @@ function wherePiecesWere(root) {
 function count(text) { const n = Number((text || "").match(/\d+/g)?.pop()); return Number.isFinite(n) ? n : 0; }
 
 function travel(root, changed, before, places) {
-  const here = new Set([...root.querySelectorAll("[data-key^='card:']")].map((node) => node.dataset.key));
+  const here = new Set([...document.querySelectorAll("[data-key^='card:']")].map((node) => node.dataset.key));
   for (const node of changed) {
     const from = node.dataset.travel;
     if (!from) continue;
@@ -137,10 +140,18 @@ function fly(source, to) {
   setTimeout(() => picture.remove(), 1500);          // gone even if the animation never ran
 }
 
+// What a token shows besides its colour: its shape symbol, and in English also its letter, the one the typed
+// notation uses ("◇w"). Other languages name the colours with other letters ("b" is bela, white, in Slovenian), so
+// there the symbol stands alone.
+export function tokenMark(colour) {
+  const symbol = SYMBOL[colour] || "";
+  return language === "en" ? `${symbol}${LETTER[colour] || ""}` || colour : symbol || colour;
+}
+
 // A token. With opts.button it is always a button (aria-disabled while it cannot be picked), so it stays the same
 // element, focusable, whether or not it is the seat's turn.
 export function chip(colour, count = null, opts = {}) {
-  const label = `${SYMBOL[colour] || ""}${LETTER[colour] || colour}`;
+  const label = tokenMark(colour);
   const tag = opts.onclick || opts.button ? "button" : "span";
   const title = opts.title || (COLOUR_WORD[colour] ? t(COLOUR_WORD[colour]) : colour);
   const node = el(tag, { class: `chip c-${colour}`, title, "data-colour": colour,
@@ -195,4 +206,13 @@ export function myGames() {
 export function keepGame(entry) {
   const others = myGames().filter((g) => !(g.id === entry.id && g.seat === entry.seat));
   localStorage.setItem(GAMES_KEY, JSON.stringify([entry, ...others].slice(0, 30)));
+}
+
+// Each seat's own colour and emblem (its number on a disc of that colour), the same on the seats, the log, the
+// marks of its last move and, in Kids, its pawn.
+export const SEAT_COLOUR = ["#e53935", "#1e88e5", "#fdd835", "#8e24aa"];
+export const SEAT_INK = ["#fff", "#fff", "#000", "#fff"];
+
+export function emblem(seat) {
+  return el("span", { class: `emblem seat-${seat}`, "aria-hidden": "true" }, String(seat + 1));
 }

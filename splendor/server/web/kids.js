@@ -1,12 +1,17 @@
-// Splendor Kids: the board (the server's SVG picture, roads clickable), purses, City tiles, the Marketplace.
-import { chip, el, keyed, LETTER, morph, on, travelsFrom } from "/static/common.js";
+// Splendor Kids on the table: the board in the middle (the server's SVG picture, drawn to fit, its payable roads
+// outlined and clickable), the supply and the Marketplace beside it, the travelers around, and the roads from
+// your place with their payments in the dock.
+import { chip, el, emblem, keyed, LETTER, morph, on, travelsFrom } from "/static/common.js";
 import { language, t } from "/static/i18n.js";
-import { actionLabel, tokenName } from "/static/words.js";
+import { actionLabel, describe, tokenName } from "/static/words.js";
+import { cancelTake, confirmTake, pick, supply, takeOptions } from "/static/supply.js";
 
 const named = (colour) => ({ title: tokenName("kids", colour) });
+const choosing = (c) => c.mine && c.view.decision === "action";
 
 // The board's picture after each action, fetched once: the table is drawn from the cache at once (so an update
 // never replaces the board with a placeholder under the pointer), and drawn again when a new picture arrives.
+// The boards are drawn side by side, the shape of a screen held sideways; a phone pans over them.
 const svgCache = { key: null, text: "", loading: null };
 
 function boardSvg(c) {
@@ -31,8 +36,27 @@ function movesByRoad(c) {
   return roads;
 }
 
+function openRoad(c, n) {
+  c.state.road = String(n);
+  c.state.focusNext = "#payments button";
+  c.render();
+}
+
+// On a phone the board is drawn at its own size (every road a finger's width) and panned, centred on your pawn;
+// a button shows the whole board at the screen's width instead, and back.
+function zoomed(c) { return phone() && c.state.boardZoom !== false; }
+
+function zoomButton(c) {
+  if (!phone()) return null;
+  return el("button", { type: "button", id: "board-zoom", "data-key": "board-zoom", onclick: () => {
+    c.state.boardZoom = !zoomed(c);
+    c.state.centred = null;
+    c.render();
+  } }, zoomed(c) ? t("Whole board") : t("Zoom in"));
+}
+
 function board(c) {
-  const box = el("section", { class: "panel board", id: "board" });
+  const box = el("section", { class: `panel board${zoomed(c) ? " zoomed" : ""}`, id: "board" });
   const text = boardSvg(c);
   if (text === null) { box.append(t("loading the board…")); return box; }
   box.innerHTML = text;
@@ -40,105 +64,104 @@ function board(c) {
   for (const node of box.querySelectorAll(".road")) {
     const n = node.getAttribute("data-road");
     node.setAttribute("data-key", `road:${n}`);
-    if (roads[n] && c.view.decision === "action") {
+    if (roads[n] && choosing(c)) {
       node.classList.add("can-pay");
+      if (c.state.road === n) node.classList.add("chosen");
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
       node.setAttribute("aria-label", t("road {road}: move", { road: n }));
-      const open = () => { c.state.road = n; c.state.focusNext = "#payments button"; c.render(); };
-      on(node, "click", open);
-      on(node, "keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); open(); } });
+      on(node, "click", () => openRoad(c, n));
+      on(node, "keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openRoad(c, n); } });
     }
   }
   return box;
 }
 
+// The roads from your place, with what each costs: on a phone under the board, elsewhere in the dock.
 function roadChoices(c) {
   const roads = movesByRoad(c);
   const here = c.view.seats[c.me ?? 0];
   const names = Object.fromEntries(c.view.board.spaces.map((s) => [s.id, t(s.name)]));
   const out = c.view.board.roads.filter((r) => here && r.from === here.space);
-  const rows = out.map((r) => el("div", { class: "row", "data-road": r.number },
+  const rows = out.map((r) => el("div", { class: "row road-row", "data-road": r.number },
     el("strong", {}, t("Road {road} → {place}:", { road: r.number, place: names[r.to] })),
     ...r.cost.map((col) => chip(col, null, named(col))),
-    roads[r.number] ? el("button", { "data-key": `road-move:${r.number}`, onclick: () => {
-      c.state.road = String(r.number); c.state.focusNext = "#payments button"; c.render(); } }, t("move"))
-      : el("span", {}, " ", t("(you cannot pay it yet)"))));
-  const parts = [el("h2", {}, t("Roads from here")), ...rows];
-  if (c.state.road && roads[c.state.road]) {
-    const pays = roads[c.state.road];
-    parts.push(el("div", { class: "prompt panel", id: "payments" }, el("strong", {},
-      t("Pay road {road}:", { road: c.state.road })), ...pays.map((a) => el("button", { class: "primary",
-      "data-action": a, "data-key": `act:${a}`, "data-sends": a, onclick: () => { c.state.road = null; c.send(a); } },
-      actionLabel("kids", a, c.seatName))),
-    el("button", { "data-key": "cancel-road", onclick: () => { c.state.road = null; c.render(); } }, t("Cancel"))));
-  }
-  return el("section", { class: "panel", id: "roads" }, ...parts);
+    roads[r.number] ? el("button", { "data-key": `road-move:${r.number}`, onclick: () => openRoad(c, r.number) },
+      t("move"))
+      : el("span", { class: "small" }, " ", t("(you cannot pay it yet)"))));
+  return el("section", { id: "roads" }, el("h2", {}, t("Roads from here")), ...rows);
 }
 
-function supply(c) {
-  const takes = [...c.legal].filter((a) => a.startsWith("take "));
-  const choosing = c.view.decision === "action" && takes.length;
-  const order = Object.keys(c.view.supply);
-  const pick = (colour) => {
-    if (colour === "gold") { c.send("take y"); return; }
-    const sel = [...c.state.selection, colour].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-    const text = "take " + sel.map((x) => LETTER[x]).join(" ");
-    const longer = takes.some((t) => t.split(" ").length > sel.length + 1 && sel.every((x) => t.includes(` ${LETTER[x]}`)));
-    if (takes.includes(text) && !longer) { c.state.selection = []; c.send(text); return; }
-    c.state.selection = sel;
-    c.render();
-  };
-  const chips = Object.entries(c.view.supply).map(([colour, n]) => {
-    const can = choosing && takes.some((t) => t.split(" ").includes(LETTER[colour]));
-    const node = chip(colour, n, { title: tokenName("kids", colour), onclick: can ? () => pick(colour) : null,
-      button: true });
-    node.setAttribute("data-key", `supply:${colour}`);
-    if (c.state.selection.includes(colour)) node.classList.add("selected");
-    return el("span", { class: "named" }, node, el("span", { class: "caption" }, tokenName("kids", colour)));
-  });
-  const sel = c.state.selection;
-  const current = "take " + sel.map((x) => LETTER[x]).join(" ");
-  const extra = sel.length ? [el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current),
-    "data-sends": current, onclick: () => c.send(current) }, t("Take")), el("button", { "data-key": "clear",
-    onclick: () => { c.state.selection = []; c.render(); } }, t("Clear"))] : [];
-  const market = c.view.marketplace ? el("div", { class: "row" }, t("Marketplace:"),
+// The payments of the road chosen (on the board or in the list): each one a button, and a way back.
+function payments(c) {
+  const roads = movesByRoad(c);
+  if (!c.state.road || !roads[c.state.road]) return null;
+  return el("div", { class: "prompt", id: "payments" }, el("strong", {},
+    t("Pay road {road}:", { road: c.state.road })), ...roads[c.state.road].map((a) => el("button", { class: "primary",
+    "data-action": a, "data-key": `act:${a}`, "data-sends": a, onclick: () => { c.state.road = null; c.send(a); } },
+  actionLabel("kids", a, c.seatName))),
+  el("button", { "data-key": "cancel-road", onclick: () => { c.state.road = null; c.render(); } }, t("Cancel")));
+}
+
+const phone = () => matchMedia("(max-width: 600px)").matches;
+
+function marketplace(c) {
+  return [c.view.marketplace ? el("div", { class: "row" }, t("Marketplace:"),
     ...c.view.marketplace.map((tile) => tile ? chip(tile, null,
-      { title: t("a {resource} City tile", { resource: tokenName("kids", tile) }) }) : el("span", {}, "—"))) : null;
-  return el("section", { class: "panel", id: "supply" }, el("h2", {}, choosing ? t("Supply — pick resources to take")
-    : t("Supply")), el("div", { class: "row" }, ...chips, ...extra),
-    el("div", {}, t("City tile stack: {left}", { left: c.view.city_stack })), market);
+      { title: t("a {resource} City tile", { resource: tokenName("kids", tile) }) }) : el("span", {}, "—"))) : null,
+  el("div", { class: "small" }, t("City tile stack: {left}", { left: c.view.city_stack }))];
 }
 
-function travelers(c) {
+function lastOf(c, s) {
+  const log = c.state.payload.log || [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].seat === s) return describe("kids", log[i].action, log[i].details, c.seatName, s);
+  }
+  return null;
+}
+
+function traveler(c, s, names) {
+  const last = s.seat === c.me ? null : lastOf(c, s.seat);
+  return el("div", { class: `panel seat${s.seat === c.me ? " own" : " other"}${s.seat === c.view.turn_of ? " turn" : ""}`,
+    "data-seat": s.seat, "data-key": `seat:${s.seat}` },
+  el("h2", { class: "seat-name" }, emblem(s.seat), " ", el("span", { class: "who" }, c.seatName(s.seat))),
+  el("div", { class: "place", "data-key": `seat:${s.seat}:space` }, t("at {place}", { place: names[s.space] })),
+  el("div", { class: "row tokens" }, el("span", { class: "label" }, t("purse {held}/8", { held: s.purse_total })), " ",
+    ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
+      travelsFrom(keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`), `supply:${col}`)),
+    s.treasure ? chip("treasure", s.treasure, named("treasure")) : null),
+  el("div", { class: "row" }, el("span", { class: "label" }, t("City tiles")), " ", ...s.city_tiles.map((tile) => {
+    const resource = tokenName("kids", tile.colour);
+    const node = chip(tile.colour, null, { title: tile.active ? t("{resource} City tile, active", { resource })
+      : t("{resource} City tile, used", { resource }) });
+    if (!tile.active) { node.classList.add("used"); node.append(" ", t("used")); }
+    return node;
+  })),
+  s.medal ? el("div", {}, t("Queen's Medal {medal}", { medal: s.medal })) : null,
+  s.queens_gem ? el("div", {}, t("holds the Queen's Gem")) : null,
+  last ? el("p", { class: "small last" }, t("last: {move}", { move: last })) : null);
+}
+
+function strip(c) {
+  if (c.me === null) return [];
+  const s = c.view.seats[c.me];
+  return [emblem(s.seat), el("strong", {}, t("purse {held}/8", { held: s.purse_total })),
+    ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) => keyed(chip(col, n, named(col)),
+      `strip:token:${col}`))];
+}
+
+export function draw(c) {
   const names = Object.fromEntries(c.view.board.spaces.map((s) => [s.id, t(s.name)]));
-  return el("section", { class: "seats" }, ...c.view.seats.map((s) => el("div", {
-    class: `panel seat${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat, "data-key": `seat:${s.seat}` },
-    el("h2", {}, el("span", { class: `pawn-mark pawn-${s.seat}`, "aria-hidden": "true" }, s.seat + 1), " ",
-      `${c.seatName(s.seat)} — ${names[s.space]}`),
-    el("div", { class: "row" }, t("purse {held}/8", { held: s.purse_total }), " ",
-      ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
-        travelsFrom(keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`), `supply:${col}`)),
-      s.treasure ? chip("treasure", s.treasure, named("treasure")) : null),
-    el("div", { class: "row" }, t("City tiles"), " ", ...s.city_tiles.map((tile) => {
-      const resource = tokenName("kids", tile.colour);
-      const node = chip(tile.colour, null, { title: tile.active ? t("{resource} City tile, active", { resource })
-        : t("{resource} City tile, used", { resource }) });
-      if (!tile.active) { node.style.opacity = ".45"; node.append(" ", t("used")); }
-      return node;
-    })),
-    s.medal ? el("div", {}, t("Queen's Medal {medal}", { medal: s.medal })) : null,
-    s.queens_gem ? el("div", {}, t("holds the Queen's Gem")) : null)));
+  const heading = choosing(c) && takeOptions(c).length ? t("Supply — pick resources to take") : t("Supply");
+  const others = c.view.seats.filter((s) => s.seat !== c.me).map((s) => traveler(c, s, names));
+  const mine = c.me === null ? [] : [traveler(c, c.view.seats[c.me], names)];
+  const roads = choosing(c) ? roadChoices(c) : null;
+  const prompt = choosing(c) ? [phone() ? null : roads, payments(c)] : kidsPrompt(c);
+  return { table: [supply(c, heading, ...marketplace(c)), zoomButton(c), board(c), phone() ? roads : null,
+    el("p", { class: "small credit" }, t(c.view.board.credit))], mine, others, strip: strip(c), prompt };
 }
 
-export function renderKids(root, c) {
-  const parts = [el("p", { class: "small" }, t(c.view.board.credit))];
-  if (c.mine && c.view.decision === "action") parts.push(roadChoices(c));
-  parts.push(supply(c), board(c), travelers(c));
-  morph(root, parts, c.moved);
-}
-
-export function kidsPrompt(c) {
+function kidsPrompt(c) {
   const decision = c.view.decision;
   if (!c.mine || decision === "action") return [];
   const title = { return: t("Your purse holds more than 8: choose a token to return."),
@@ -149,5 +172,66 @@ export function kidsPrompt(c) {
     || t("Choose ({decision}).", { decision });
   const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", "data-action": a,
     "data-key": `act:${a}`, "data-sends": a, onclick: () => c.send(a) }, actionLabel("kids", a, c.seatName)));
-  return [el("section", { class: "panel prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
+  return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
 }
+
+function colourOf(c, letter) { return Object.keys(c.view.supply).find((col) => LETTER[col] === letter); }
+
+// The places a move touched: the road travelled and where the traveler is now, the resources taken or returned.
+function touched(c, text, s) {
+  const w = text.split(" ");
+  const keys = [];
+  if (w[0] === "move") keys.push(`road:${w[1]}`, `seat:${s}:space`);
+  if (w[0] === "take" || w[0] === "return" || w[0] === "discard") {
+    for (const l of w.slice(1)) { const col = colourOf(c, l); if (col) keys.push(`supply:${col}`, `seat:${s}:token:${col}`); }
+  }
+  return keys;
+}
+
+// After the table is drawn: a zoomed board is scrolled to your pawn when it moves (not at every update, so a
+// player who panned away stays where they panned).
+export function after(c) {
+  const box = document.getElementById("board");
+  const pawn = box && zoomed(c) ? box.querySelector(`.pawn[data-seat="${c.me ?? 0}"]`) : null;
+  if (!pawn) return;
+  const here = `${c.view.seats[c.me ?? 0].space}:${svgCache.key}`;
+  if (c.state.centred === here) return;
+  c.state.centred = here;
+  const at = pawn.getBoundingClientRect();
+  const frame = box.getBoundingClientRect();
+  box.scrollLeft += at.left + at.width / 2 - (frame.left + frame.width / 2);
+  box.scrollTop += at.top + at.height / 2 - (frame.top + frame.height / 2);
+}
+
+export function moveMarks(c, entry) { return touched(c, entry.action, entry.seat); }
+export function hintMarks(c, action) { return touched(c, action, c.me); }
+
+// Keys: a resource's letter picks it; a road's number (typed within a second) opens its payments; on a prompt
+// with one button per resource, its letter.
+export function key(c, k) {
+  if (c.view.decision !== "action") {
+    const action = c.view.legal_actions.find((a) => a === `return ${k}` || a === `discard ${k}`);
+    if (action) { c.send(action); return true; }
+    return false;
+  }
+  if (/^[0-9]$/.test(k)) {
+    clearTimeout(c.state.roadTimer);
+    c.state.roadDigits = `${c.state.roadDigits || ""}${k}`;
+    const typed = c.state.roadDigits;
+    const roads = movesByRoad(c);
+    const go = () => {
+      c.state.roadDigits = "";
+      if (roads[typed]) openRoad(c, typed);
+      else c.note("keys", t("You cannot move along road {road} now.", { road: typed }));
+    };
+    const longer = Object.keys(roads).some((n) => n !== typed && n.startsWith(typed));
+    if (longer) c.state.roadTimer = setTimeout(go, 900); else go();
+    return true;
+  }
+  const colour = colourOf(c, k);
+  if (colour) { pick(c, colour); return true; }
+  return false;
+}
+
+export function confirm(c) { return confirmTake(c); }
+export function cancel(c) { return cancelTake(c); }

@@ -10,13 +10,15 @@ const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), t
 let BOTS = [];                          // [spec, name] of each bot the server seats (GET /api/bots)
 let ME = null;                          // the signed-in account (GET /api/me), or null
 
+// Seat i (0-based, as the API counts) is shown as Player i + 1, as the table shows it.
 function seatRow(i) {
-  const kind = el("select", { "aria-label": t("seat {seat} plays", { seat: i }), "data-seat-kind": i },
+  const number = i + 1;
+  const kind = el("select", { "aria-label": t("who is Player {number}", { number }), "data-seat-kind": i },
     el("option", { value: "human" }, t("a person")), ...BOTS.map(([v, name]) => el("option", { value: v }, t(name))));
   if (i > 0) kind.value = "greedy";
-  const name = el("input", { placeholder: t("name (optional)"), "aria-label": t("seat {seat} name", { seat: i }),
+  const name = el("input", { placeholder: t("name (optional)"), "aria-label": t("Player {number}'s name", { number }),
     "data-seat-name": i, maxlength: 40 });
-  return el("div", { class: "row" }, el("strong", {}, t("Seat {seat}", { seat: i })), kind, name);
+  return el("div", { class: "row" }, el("strong", {}, t("Player {number}", { number })), kind, name);
 }
 
 function drawSeats() {
@@ -37,7 +39,7 @@ async function create(event) {
   });
   const me = myProfile();
   if (ME && seats[0].kind === "human") {
-    seats[0].mine = true;               // seat 0 is the account's: rated, its Pokédex, playable from any browser
+    seats[0].mine = true;               // Player 1 is the account's: rated, its Pokédex, playable from any browser
   } else if (game === "pokemon" && me && document.getElementById("mark-me").checked && seats[0].kind === "human") {
     seats[0].profile = me.name;
     seats[0].profile_secret = me.secret;
@@ -59,8 +61,8 @@ async function create(event) {
     }
     const links = document.getElementById("links");
     links.replaceChildren(...made.seats.filter((s) => s.link).map((s) => el("p", {},
-      el("label", {}, s.name ? t("Seat {seat} ({name}):", { seat: s.seat, name: s.name })
-        : t("Seat {seat}:", { seat: s.seat }), " ",
+      el("label", {}, s.name ? t("Player {number} ({name}):", { number: s.seat + 1, name: s.name })
+        : t("Player {number}:", { number: s.seat + 1 }), " ",
         el("input", { readonly: true, value: s.link, "data-link-seat": s.seat, onfocus: (e) => e.target.select() })),
       " ", el("a", { href: s.link, "data-open-seat": s.seat }, t("open")))),
     el("p", {}, el("label", {}, t("Spectators:"), " ", el("input", { readonly: true, value: made.spectator_link })), " ",
@@ -217,6 +219,24 @@ document.getElementById("game").addEventListener("change", (e) => {
   showMarkMe();
 });
 document.getElementById("new-game").addEventListener("submit", create);
+
+// "Learn to play": a game against the greedy bot on a fixed deal (Kids on the short board), opened with the guide.
+const TUTORIAL_SEED = 1;
+async function learn(game) {
+  const error = document.getElementById("learn-error");
+  error.textContent = "";
+  try {
+    const made = await api("/api/games", { method: "POST", body: JSON.stringify({ game, seed: TUTORIAL_SEED,
+      seats: [{ kind: "human", name: null }, { kind: "bot", bot: "greedy", name: null }],
+      options: game === "kids" ? { short: true } : {} }) });
+    const mine = made.seats[0];
+    keepGame({ id: made.id, game, seat: 0, link: mine.link, at: Date.now() });
+    location.href = `${mine.link}&tutorial=1`;
+  } catch (e) { error.textContent = e.message; }
+}
+for (const button of document.querySelectorAll("[data-learn]")) {
+  button.addEventListener("click", () => learn(button.dataset.learn));
+}
 document.getElementById("show-pokedex").addEventListener("click", () => {
   const name = document.getElementById("profile").value.trim();
   if (name) location.href = `/pokedex/${encodeURIComponent(name)}`;

@@ -1,12 +1,20 @@
-// Classic Splendor and Splendor: Pokémon: the market, nobles or rare and legendary rows, the supply, the seats.
-import { chip, el, keyed, LETTER, morph, travelsFrom } from "/static/common.js";
+// Classic Splendor and Splendor: Pokémon on the table: the supply, the nobles (or the rare and legendary Pokémon),
+// the three rows and their decks in the middle; the other seats beside; your own seat below. An action is built
+// by clicks (tokens chosen, a card's or a deck's menu opened) and sent only when confirmed: Take, Buy, Reserve.
+// What cannot be part of a legal action says why, next to it, in the rules' words.
+import { chip, el, emblem, keyed, LETTER, morph, travelsFrom } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
-import { actionLabel, cardWords, tokenName } from "/static/words.js";
+import { actionLabel, cardWords, describe, tokenName } from "/static/words.js";
+import { cancelTake, confirmTake, pick, supply, takeOptions } from "/static/supply.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
+const SPECIAL = ["rare", "legendary"];
 
-function slotText(row, i) { return row === "rare" || row === "legendary" ? row : `${row}.${i + 1}`; }
+function slotText(row, i) { return SPECIAL.includes(row) ? row : `${row}.${i + 1}`; }
+function wildOf(c) { return Object.keys(c.view.supply).pop(); }
+function colourOf(c, letter) { return Object.keys(c.view.supply).find((col) => LETTER[col] === letter); }
+const choosing = (c) => c.mine && c.view.decision === "action";
 
 // A card as a picture (cards.js), with its words beside it for screen readers and for copying the page's text.
 function cardFace(c, card) {
@@ -25,13 +33,49 @@ function cardFace(c, card) {
   return [cardPicture(c.game, card), el("span", { class: "sr-only" }, words)];
 }
 
+// What a seat still lacks to buy a card: per colour, after its bonuses and tokens (gold/Master Balls not counted).
+function missing(c, card) {
+  const me = c.view.seats[c.me];
+  const wild = wildOf(c);
+  const out = [];
+  for (const [colour, cost] of Object.entries(card.cost || {})) {
+    const short = colour === wild ? cost - me.tokens[colour]
+      : Math.max(0, cost - (me.bonuses[colour] || 0)) - me.tokens[colour];
+    if (short > 0) out.push([colour, short]);
+  }
+  return out;
+}
+
+// A menu of every action on a card or a deck: the legal ones as buttons, the others greyed with the rule that
+// forbids them (asked of the server once, when the menu opens).
+function menu(c, menuKey, options, close) {
+  const reasons = c.state.reasons.at === c.state.payload.actions ? c.state.reasons.of : {};
+  const asking = options.filter(([a]) => !c.legal.has(a) && !(a in reasons)).map(([a]) => a);
+  if (asking.length && !c.state.asking) {
+    c.state.asking = true;
+    c.explain(asking).catch(() => null).finally(() => { c.state.asking = false; c.render(); });
+  }
+  return el("div", { class: "menu", "data-key": `menu:${menuKey}`, role: "group",
+    onkeydown: (e) => { if (e.key === "Escape") { e.stopPropagation(); close(); } } },
+  ...options.map(([action, label, extra], i) => {
+    if (c.legal.has(action)) {
+      return el("button", { class: "primary", "data-key": `act:${action}`, "data-sends": action,
+        onclick: () => { c.state.menu = null; c.send(action); } }, label);
+    }
+    const why = reasons[action];
+    return el("div", { class: "refused", "data-key": `why:${action}`, "data-refused": action },
+      el("button", { "aria-disabled": "true", disabled: true, "aria-describedby": `why-${i}` }, label),
+      el("span", { class: "why", id: `why-${i}` }, why ? `${why}.` : t("checking…")), extra || null);
+  }),
+  el("button", { "data-key": `cancel:${menuKey}`, onclick: close }, t("Cancel")));
+}
+
 // A card in its place: always a "slot" (the card, and its menu of actions below it when open, above any
 // neighbour), so opening or closing a menu, or any update, keeps the card's element where it was.
 function cardButton(c, card, slot, where) {
   const buy = where === "reserved" ? `${BUY[c.game]} reserved ${slot}` : `${BUY[c.game]} ${slot}`;
-  const reserve = where === "market" ? `reserve ${slot}` : null;
-  const options = [[buy, c.game === "pokemon" ? t("Catch") : t("Buy")], [reserve, t("Reserve")]]
-    .filter(([a]) => a && c.legal.has(a));
+  const reserve = where === "market" && !SPECIAL.includes(slot) ? `reserve ${slot}` : null;
+  const buyWord = c.game === "pokemon" ? t("Catch") : t("Buy");
   const menuKey = `${where}:${slot}`;
   const open = c.state.menu === menuKey;
   const key = card && !card.hidden ? `card:${card.id}` : `card:${where}:${slot}`;
@@ -47,96 +91,78 @@ function cardButton(c, card, slot, where) {
     for (const name of ["data-slot", "data-where", "data-key"]) face.setAttribute(name, attrs[name]);
     return wrap(face);
   }
-  if (!options.length) {           // a button still, so that it stays the same element when it becomes yours to act on
+  const options = [[buy, buyWord]];
+  if (reserve) options.push([reserve, t("Reserve")]);
+  if (!choosing(c)) {             // a button still, so that it stays the same element when it becomes yours to act on
     return wrap(el("button", { ...attrs, type: "button", "aria-disabled": "true" }, ...cardFace(c, card)));
   }
   attrs.onclick = () => {
     c.state.menu = open ? null : menuKey;
-    c.state.focusNext = open ? null : `[data-key="menu:${menuKey}"] button`;
+    c.state.focusNext = open ? null : `[data-key="menu:${menuKey}"] button:not([disabled])`;
     c.render();
   };
+  const can = options.filter(([a]) => c.legal.has(a)).map((o) => o[1]);
+  const choices = can.length ? can.join(" / ") : t("see why not");
+  const called = card.name ? t(card.name) : t("card");
   attrs["aria-label"] = tn("{card}, {n} point: {choices}", "{card}, {n} points: {choices}", card.points,
-    { card: card.name ? t(card.name) : t("card"), choices: options.map((o) => o[1]).join(" / ") });
+    { card: called, choices });
   attrs["aria-expanded"] = open ? "true" : "false";
   const node = el("button", attrs, ...cardFace(c, card));
   if (!open) return wrap(node);
   const close = () => { c.state.menu = null; c.state.focusNext = `[data-key="${key}"]`; c.render(); };
-  return wrap(node, el("div", { class: "menu", "data-key": `menu:${menuKey}`, role: "group",
-    onkeydown: (e) => { if (e.key === "Escape") close(); } },
-    ...options.map(([action, label]) => el("button", { class: "primary", "data-key": `act:${action}`,
-      "data-sends": action, onclick: () => { c.state.menu = null; c.send(action); } }, label)),
-    el("button", { "data-key": `cancel:${menuKey}`, onclick: close }, t("Cancel"))));
+  const short = missing(c, card);
+  const lacking = short.length ? el("span", { class: "lacking" }, t("missing:"), " ",
+    ...short.map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) }))) : null;
+  return wrap(node, menu(c, menuKey, options.map(([a, label]) => [a, label, a === buy ? lacking : null]), close));
 }
 
-function takeOptions(c) { return [...c.legal].filter((a) => a.startsWith("take ")); }
-
-function pick(c, colour) {
-  const order = Object.keys(c.view.supply);
-  const sel = [...c.state.selection, colour].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-  const text = "take " + sel.map((x) => LETTER[x]).join(" ");
-  const takes = takeOptions(c);
-  const extendable = takes.some((t) => t !== text && t.startsWith("take ") && t.split(" ").length > sel.length + 1
-    && sel.every((x) => t.split(" ").includes(LETTER[x])));
-  if (takes.includes(text) && !extendable) { c.state.selection = []; c.send(text); return; }
-  const possible = takes.some((t) => { const w = t.split(" ").slice(1); const left = [...w];
-    return sel.every((x) => { const i = left.indexOf(LETTER[x]); if (i < 0) return false; left.splice(i, 1); return true; }); });
-  c.state.selection = possible ? sel : [colour].filter(() => takes.some((t) => t.split(" ").includes(LETTER[colour])));
-  c.render();
+function deckButton(c, row) {
+  const action = `reserve deck ${row}`;
+  const menuKey = `deck:${row}`;
+  const open = c.state.menu === menuKey;
+  const words = [el("span", { class: "deck-tier" }, row), el("span", { class: "deck-left" },
+    t("deck {left}", { left: c.view.decks[row] }))];
+  if (!choosing(c)) return el("div", { class: "slot deck-slot", "data-key": `slot:deck:${row}` },
+    el("div", { class: "deck", "data-key": `deck:${row}` }, ...words));
+  const close = () => { c.state.menu = null; c.state.focusNext = `[data-key="deck:${row}"]`; c.render(); };
+  const node = el("button", { class: "deck", type: "button", "data-key": `deck:${row}`,
+    "aria-label": t("reserve from the {row} deck", { row }), "aria-expanded": open ? "true" : "false",
+    title: t("reserve the top card of this deck"), onclick: () => {
+      c.state.menu = open ? null : menuKey;
+      c.state.focusNext = open ? null : `[data-key="menu:${menuKey}"] button:not([disabled])`;
+      c.render();
+    } }, ...words);
+  return el("div", { class: "slot deck-slot", "data-key": `slot:deck:${row}` }, node,
+    open ? menu(c, menuKey, [[action, t("Reserve the top card")]], close) : null);
 }
 
-function supply(c) {
-  const takes = takeOptions(c);
-  const choosing = c.view.decision === "action" && takes.length;
-  const wild = Object.keys(c.view.supply).pop();
-  const chips = Object.entries(c.view.supply).map(([colour, n]) => {
-    const can = choosing && colour !== wild && takes.some((t) => t.split(" ").includes(LETTER[colour]));
-    const node = chip(colour, n, { title: tokenName(c.game, colour),
-      onclick: can ? () => pick(c, colour) : null, button: true });
-    node.setAttribute("data-key", `supply:${colour}`);
-    if (c.state.selection.includes(colour)) node.classList.add("selected");
-    return el("span", { class: "named" }, node, el("span", { class: "caption" }, tokenName(c.game, colour)));
-  });
-  const sel = c.state.selection;
-  const current = "take " + sel.map((x) => LETTER[x]).join(" ");
-  const extra = sel.length ? [el("span", {}, t("chosen: {tokens}",
-    { tokens: sel.map((x) => tokenName(c.game, x)).join(", ") })),
-    el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current), "data-sends": current,
-      onclick: () => c.send(current) }, t("Take")),
-    el("button", { "data-key": "clear", onclick: () => { c.state.selection = []; c.render(); } }, t("Clear"))] : [];
-  return el("section", { class: "panel", id: "supply" }, el("h2", {}, choosing
-    ? (c.game === "pokemon" ? t("Supply — pick balls to take") : t("Supply — pick tokens to take")) : t("Supply")),
-    el("div", { class: "row" }, ...chips, ...extra));
+function nobles(c) {
+  return el("div", { class: "row", id: "nobles" }, el("strong", { class: "sr-only" }, t("Nobles:")),
+    ...c.view.nobles.map((n) => el("span", { class: "noble", "data-noble": n.id, "data-key": `noble:${n.id}`,
+      title: n.name ? t(n.name) : t("noble {number}", { number: n.id }) }, noblePicture(n),
+    el("span", { class: "noble-name" }, n.name ? t(n.name) : t("noble {number}", { number: n.id })),
+    el("span", { class: "sr-only" }, `${t("{points}★ for bonuses", { points: n.points })} `,
+      Object.entries(n.requires).map(([col, k]) => t("{n} {colour}", { n: k, colour: tokenName(c.game, col) }))
+        .join(", ")))));
+}
+
+function specials(c) {
+  return el("div", { class: "specials", id: "specials" }, ...SPECIAL.map((r) => el("div", { class: "special" },
+    el("div", { class: "special-label", title: r === "rare" ? t("rare (deck {left})", { left: c.view.decks[r] })
+      : t("legendary (deck {left})", { left: c.view.decks[r] }) },
+    r === "rare" ? t("rare") : t("legendary"), " ", el("span", { class: "deck-left" }, `(${c.view.decks[r]})`)),
+    cardButton(c, c.view.market[r][0], r, "market"))));
 }
 
 function market(c) {
-  const rows = ["3", "2", "1"];                 // the highest tier on top, as on the table
   const grid = [];
-  for (const row of rows) {
-    const deckAction = `reserve deck ${row}`;
-    grid.push(c.legal.has(deckAction)
-      ? el("button", { class: "deck", "data-key": `deck:${row}`, "data-sends": deckAction,
-        onclick: () => c.send(deckAction), "aria-label": t("reserve from the {row} deck", { row }),
-        title: t("reserve the top card of this deck") }, `${row}`, el("br"), t("deck {left}", { left: c.view.decks[row] }))
-      : el("div", { class: "deck", "data-key": `deck:${row}` }, `${row}`, el("br"),
-        t("deck {left}", { left: c.view.decks[row] })));
+  for (const row of ["3", "2", "1"]) {                // the highest tier on top, as on the table
+    grid.push(deckButton(c, row));
     c.view.market[row].forEach((card, i) => grid.push(cardButton(c, card, slotText(row, i), "market")));
   }
-  const parts = [];
-  if (c.game === "pokemon") {
-    parts.push(el("div", { class: "row", id: "specials" }, ...["rare", "legendary"].map((r) =>
-      el("div", {}, el("div", {}, r === "rare" ? t("rare (deck {left})", { left: c.view.decks[r] })
-        : t("legendary (deck {left})", { left: c.view.decks[r] })), cardButton(c, c.view.market[r][0], r, "market")))));
-  } else {
-    parts.push(el("div", { class: "row", id: "nobles" }, el("strong", {}, t("Nobles:")), ...c.view.nobles.map((n) =>
-      el("span", { class: "noble", "data-noble": n.id, "data-key": `noble:${n.id}`,
-        title: n.name ? t(n.name) : t("noble {number}", { number: n.id }) }, noblePicture(n),
-        el("span", { class: "noble-name" }, n.name ? t(n.name) : t("noble {number}", { number: n.id })),
-        el("span", { class: "sr-only" }, `${t("{points}★ for bonuses", { points: n.points })} `,
-          Object.entries(n.requires).map(([col, k]) => t("{n} {colour}", { n: k, colour: tokenName(c.game, col) }))
-            .join(", "))))));
-  }
-  parts.push(el("div", { class: "market", id: "market" }, ...grid));
-  return el("section", { class: "panel" }, ...parts);
+  const rows = el("div", { class: "market", id: "market" }, ...grid);
+  return el("section", { class: "panel market-panel" }, c.game === "pokemon" ? null : nobles(c),
+    el("div", { class: "market-row" }, rows, c.game === "pokemon" ? specials(c) : null));
 }
 
 // A seat's bought cards stacked by their bonus colour, as players lay them out; a stack takes the card bought.
@@ -146,42 +172,106 @@ function stacks(c, s) {
   return Object.keys(s.bonuses).filter((col) => by[col]).map((col) => el("span", {
     class: "stack", "data-key": `seat:${s.seat}:stack:${col}`, "data-travel": `card-of:${col}`,
     title: tn("{n} card with the {colour} bonus", "{n} cards with the {colour} bonus", by[col],
-      { colour: tokenName(c.game, col) }) }, stackPicture(col, by[col])));
+      { colour: tokenName(c.game, col) }) }, stackPicture(col, s.bonuses[col] || by[col])));
 }
 
-function seats(c) {
-  return el("section", { class: "seats" }, ...c.view.seats.map((s) => {
-    const mine = s.seat === c.me;
-    const named = (col) => ({ title: tokenName(c.game, col) });
-    const body = [el("h2", { "data-key": `seat:${s.seat}:points` }, `${c.seatName(s.seat)} — ${s.points}★`),
-      el("div", { class: "row" }, c.game === "pokemon" ? t("balls") : t("tokens"), " ",
-        ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
-          travelsFrom(keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`), `supply:${col}`))),
-      el("div", { class: "row" }, t("bonuses"), " ", ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) =>
-        keyed(chip(col, n, named(col)), `seat:${s.seat}:bonus:${col}`))),
-      el("div", { class: "row stacks", "data-key": `seat:${s.seat}:stacks` }, ...stacks(c, s),
-        el("span", {}, c.game === "pokemon" ? tn("{n} Pokémon", "{n} Pokémon", s.cards.length)
-          : tn("{n} card", "{n} cards", s.cards.length)))];
-    if (c.game === "pokemon") {
-      body.push(el("div", { class: "small" }, t("play area: {cards}",
-        { cards: s.cards.map((k) => `#${k.id} ${t(k.name)}`).join(", ") || "—" })));
-      body.push(el("div", { class: "small" }, t("trainer tile: {cards}",
-        { cards: s.under_tile.map((k) => t(k.name)).join(", ") || "—" })));
-    } else if (s.nobles.length) {
-      body.push(el("div", {}, t("visited by {nobles}",
-        { nobles: s.nobles.map((n) => (n.name ? t(n.name) : t("noble {number}", { number: n.id }))).join(", ") })));
-    }
-    if (s.reserved.length) {
-      body.push(el("div", {}, t("reserved:")), el("div", { class: "row" }, ...s.reserved.map((card, i) =>
-        mine ? cardButton(c, card, i + 1, "reserved") : el("div", { class: "card" }, ...[].concat(cardFace(c, card))))));
-    }
-    return el("div", { class: `panel seat${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat,
-      "data-key": `seat:${s.seat}` }, ...body);
-  }));
+function lastOf(c, s) {
+  const log = c.state.payload.log || [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].seat === s) return describe(c.game, log[i].action, log[i].details, c.seatName, s);
+  }
+  return null;
 }
 
-export function renderMarket(root, c) {
-  morph(root, [supply(c), market(c), seats(c)], c.moved);
+function seatHeading(c, s) {
+  return el("h2", { "data-key": `seat:${s.seat}:points`, class: "seat-name" }, emblem(s.seat), " ",
+    el("span", { class: "who" }, c.seatName(s.seat)), " ", el("span", { class: "points" }, `${s.points}★`));
+}
+
+function seatRows(c, s) {
+  const named = (col) => ({ title: tokenName(c.game, col) });
+  const held = Object.values(s.tokens).reduce((a, b) => a + b, 0);
+  return [
+    el("div", { class: "row tokens" }, el("span", { class: "label" }, c.game === "pokemon"
+      ? t("balls ({n})", { n: held }) : t("tokens ({n})", { n: held })), " ",
+    ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
+      travelsFrom(keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`), `supply:${col}`))),
+    el("div", { class: "row stacks", "data-key": `seat:${s.seat}:stacks` }, el("span", { class: "label" },
+      t("bonuses")), " ", ...stacks(c, s),
+    el("span", { class: "small" }, c.game === "pokemon" ? tn("{n} Pokémon", "{n} Pokémon", s.cards.length)
+      : tn("{n} card", "{n} cards", s.cards.length))),
+  ];
+}
+
+// A Pokémon by its National Pokédex number and its name: "#25 Pikachu".
+function pokemonName(card) {
+  const name = t(card.name);
+  return card.dex ? `#${card.dex} ${name}` : name;
+}
+
+function seatExtras(c, s) {
+  const out = [];
+  if (c.game === "pokemon") {
+    out.push(el("div", { class: "small" }, t("play area: {cards}",
+      { cards: s.cards.map(pokemonName).join(", ") || "—" })));
+    out.push(el("div", { class: "small" }, t("trainer tile: {cards}",
+      { cards: s.under_tile.map((k) => t(k.name)).join(", ") || "—" })));
+  } else if (s.nobles.length) {
+    out.push(el("div", { class: "small", "data-key": `seat:${s.seat}:nobles` }, t("visited by {nobles}",
+      { nobles: s.nobles.map((n) => (n.name ? t(n.name) : t("noble {number}", { number: n.id }))).join(", ") })));
+  }
+  return out;
+}
+
+// A card small, as another seat's reserved card is seen across the table: its picture (or its deck's back) and
+// its words for screen readers.
+function miniCard(c, card) {
+  if (card.hidden) {
+    return el("div", { class: `card mini tier-${card.tier}` }, cardBack(c.game, card.tier), el("span",
+      { class: "sr-only" }, c.game === "pokemon" ? t("face-down level {tier}", { tier: card.tier })
+        : t("face-down tier {tier}", { tier: card.tier })));
+  }
+  return el("div", { class: `card mini tier-${card.tier}`, "data-key": `mini:${card.id}` }, ...cardFace(c, card));
+}
+
+// Another seat, in brief: points, tokens, bonuses, reserved cards (face up where everyone saw them), its last move.
+function otherSeat(c, s) {
+  const last = lastOf(c, s.seat);
+  return el("div", { class: `panel seat other${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat,
+    "data-key": `seat:${s.seat}`, style: `--seat: var(--seat-${s.seat})` }, seatHeading(c, s), ...seatRows(c, s),
+  ...seatExtras(c, s),
+  el("div", { class: "row reserved-row", "data-key": `seat:${s.seat}:reserved` }, el("span", { class: "label" },
+    t("reserved: {n}", { n: s.reserved.length })), ...s.reserved.map((card) => miniCard(c, card))),
+  last ? el("p", { class: "small last" }, t("last: {move}", { move: last })) : null);
+}
+
+// Your own seat, in full: your reserved cards are buttons (buy them from here).
+function mySeat(c, s) {
+  return el("div", { class: `panel seat own${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat,
+    "data-key": `seat:${s.seat}` },
+  el("div", { class: "own-summary" }, seatHeading(c, s), ...seatRows(c, s), ...seatExtras(c, s)),
+  el("div", { class: "own-reserved", "data-key": `seat:${s.seat}:reserved` }, el("div", { class: "label" },
+    t("reserved:"), ` ${s.reserved.length}/3`), el("div", { class: "row" },
+    ...s.reserved.map((card, i) => cardButton(c, card, i + 1, "reserved")))));
+}
+
+// Your tokens, bonuses and points in one line: on a phone it stays on screen at every scroll position.
+function strip(c) {
+  if (c.me === null) return [];
+  const s = c.view.seats[c.me];
+  return [emblem(s.seat), el("strong", {}, `${s.points}★`),
+    ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) => keyed(chip(col, n,
+      { title: tokenName(c.game, col) }), `strip:token:${col}`)),
+    el("span", { class: "strip-bonus" }, ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) =>
+      keyed(chip(col, n, { title: t("{colour} bonus", { colour: tokenName(c.game, col) }) }), `strip:bonus:${col}`)))];
+}
+
+export function draw(c) {
+  const others = c.view.seats.filter((s) => s.seat !== c.me).map((s) => otherSeat(c, s));
+  const mine = c.me === null ? [] : [mySeat(c, c.view.seats[c.me])];
+  const heading = choosing(c) && takeOptions(c).length
+    ? (c.game === "pokemon" ? t("Supply — pick balls to take") : t("Supply — pick tokens to take")) : t("Supply");
+  return { table: [supply(c, heading), market(c)], mine, others, strip: strip(c), prompt: marketPrompt(c) };
 }
 
 // Pokémon: the cards an evolution open now would take: {source id, target card} for each legal evolve action.
@@ -194,22 +284,30 @@ function evolutions(c) {
     const source = me.cards.find((k) => String(k.id) === w[1]);
     const target = w[2] === "reserved" ? me.reserved[Number(w[3]) - 1]
       : c.view.market[w[2].split(".")[0]][Number(w[2].split(".")[1]) - 1];
-    out[a] = { source, target };
+    out[a] = { source, target, where: w[2] === "reserved" ? t("your reserved card {number}", { number: w[3] })
+      : t("level {tier}, slot {slot}", { tier: w[2].split(".")[0], slot: w[2].split(".")[1] }) };
   }
   return out;
 }
 
-export function marketPrompt(c) {
+function marketPrompt(c) {
   const decision = c.view.decision;
   if (!c.mine || decision === "action") return [];
   const evolving = decision === "evolve" ? evolutions(c) : {};
+  const targets = {};                 // the cards each evolution of one name into another could take
+  for (const e of Object.values(evolving)) {
+    const words = `${t(e.source.name)}→${t(e.target.name)}`;
+    (targets[words] = targets[words] || new Set()).add(e.target.id);
+  }
   const label = (a) => {
     if (decision === "return") {
-      const colour = Object.keys(c.view.supply).find((col) => LETTER[col] === a.split(" ")[1]);
+      const colour = colourOf(c, a.split(" ")[1]);
       return [chip(colour, null, { title: tokenName(c.game, colour) }), " ", actionLabel(c.game, a, c.seatName)];
     }
-    if (evolving[a]) {
-      return t("Evolve {pokemon} into {into}", { pokemon: t(evolving[a].source.name), into: t(evolving[a].target.name) });
+    const e = evolving[a];
+    if (e) {
+      const words = t("Evolve {pokemon} into {into}", { pokemon: t(e.source.name), into: t(e.target.name) });
+      return targets[`${t(e.source.name)}→${t(e.target.name)}`].size > 1 ? `${words} (${e.where})` : words;
     }
     if (a.startsWith("noble ")) {
       const noble = c.view.nobles.find((n) => String(n.id) === a.split(" ")[1]);
@@ -217,10 +315,101 @@ export function marketPrompt(c) {
     }
     return actionLabel(c.game, a, c.seatName);
   };
-  const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", onclick: () => c.send(a),
+  // Two evolutions of copies of one Pokémon into one card are the same move to a player: one button says it.
+  const said = new Set();
+  const offered = c.view.legal_actions.filter((a) => {
+    const words = [label(a)].flat().map((x) => (typeof x === "string" ? x : x.textContent)).join("");
+    if (said.has(words)) return false;
+    said.add(words);
+    return true;
+  });
+  const buttons = offered.map((a) => el("button", { class: "primary", onclick: () => c.send(a),
     "data-action": a, "data-key": `act:${a}`, "data-sends": a }, label(a)));
   const title = { return: t("You hold more than 10 tokens: choose one to return."),
     noble: t("Several nobles may visit you: choose one."),
     evolve: t("You may evolve one Pokémon (or not).") }[decision] || t("Choose ({decision}).", { decision });
-  return [el("section", { class: "panel prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
+  return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
+}
+
+// The places on the table an action touched, for the marks of a seat's last move (and of a hint): the tokens
+// taken and where they went, the card's place and its buyer's stack, the deck, the noble.
+function touched(c, text, s, details) {
+  const w = text.split(" ");
+  const d = details || {};
+  const keys = [];
+  const slotKey = (slot) => (slot === "reserved" ? null : `slot:market:${slot}`);
+  switch (w[0]) {
+    case "take":
+      for (const l of w.slice(1)) { const col = colourOf(c, l); keys.push(`supply:${col}`, `seat:${s}:token:${col}`); }
+      break;
+    case "return": { const col = colourOf(c, w[1]); keys.push(`seat:${s}:token:${col}`, `supply:${col}`); break; }
+    case "reserve":
+      keys.push(w[1] === "deck" ? `deck:${w[2]}` : slotKey(w[1]), `seat:${s}:reserved`);
+      break;
+    case "buy": case "catch":
+      keys.push(w[1] === "reserved" ? `slot:reserved:${w[2]}` : slotKey(w[1]));
+      if (d.card) keys.push(`seat:${s}:stack:${d.card.bonus}`);
+      break;
+    case "noble": keys.push(`noble:${w[1]}`, `seat:${s}:nobles`); break;
+    case "evolve":
+      if (w[1] !== "none") keys.push(w[2] === "reserved" ? `slot:reserved:${w[3]}` : slotKey(w[2]), `seat:${s}:stacks`);
+      break;
+    default: break;
+  }
+  for (const noble of d.nobles || []) keys.push(`seat:${s}:nobles`, `noble:${noble.id}`);
+  return keys.filter(Boolean);
+}
+
+export function moveMarks(c, entry) { return touched(c, entry.action, entry.seat, entry.details); }
+export function hintMarks(c, action) { return touched(c, action, c.me, null); }
+
+// Keys: a colour's letter picks it; a tier (1–3; 4 the rare and legendary row; 0 your reserved cards) then a slot
+// (1–4) opens that card's menu, a tier then "d" its deck's; on a prompt, a colour's letter returns that token.
+export function key(c, k) {
+  if (c.view.decision === "return") {
+    const action = `return ${k}`;
+    if (c.legal.has(action)) { c.send(action); return true; }
+    return false;
+  }
+  if (!choosing(c)) return false;
+  const pending = c.state.pendingTier;
+  if (pending !== undefined && pending !== null) {
+    c.state.pendingTier = null;
+    let menuKey = null;
+    if (k === "d" && ["1", "2", "3"].includes(pending)) menuKey = `deck:${pending}`;
+    else if (/^[1-4]$/.test(k)) {
+      if (pending === "0") menuKey = `reserved:${k}`;
+      else if (pending === "4") menuKey = c.game === "pokemon" && Number(k) <= 2 ? `market:${SPECIAL[Number(k) - 1]}` : null;
+      else menuKey = `market:${pending}.${k}`;
+    }
+    if (menuKey && document.querySelector(`[data-key="slot:${menuKey}"] button`)) {
+      c.state.menu = menuKey;
+      c.state.focusNext = `[data-key="menu:${menuKey}"] button:not([disabled])`;
+      c.state.note = null;
+      c.render();
+      return true;
+    }
+    c.note("keys", t("No card there."));
+    return true;
+  }
+  if (/^[0-4]$/.test(k)) {
+    c.state.pendingTier = k;
+    c.note("keys", k === "0" ? t("Your reserved card: its number (1–3)?")
+      : t("Tier {tier}: the card's slot (1–4), or d for the deck?", { tier: k }));
+    return true;
+  }
+  const colour = colourOf(c, k);
+  if (colour) { pick(c, colour); return true; }
+  return false;
+}
+
+export function confirm(c) { return confirmTake(c); }
+
+export function cancel(c) {
+  const focus = c.state.menu ? `[data-key="slot:${c.state.menu}"] > button` : null;
+  c.state.pendingTier = null;
+  if (!cancelTake(c)) return false;
+  c.state.focusNext = focus;
+  c.render();
+  return true;
 }

@@ -41,7 +41,40 @@ const RULES = {
   ],
 };
 
+// The keys of the table, per game: listed under the rules so that nobody has to guess them.
+const KEYS = {
+  classic: [
+    [["w", "b", "g", "r", "k"], N_("choose a colour of the supply (again: two of it, or put it back)")],
+    [["Enter"], N_("take the chosen tokens; in a card's menu, its focused action")],
+    [["Esc"], N_("let go of the chosen tokens or close a menu")],
+    [["1–3", "1–4"], N_("a card by its tier and slot: opens its menu (Buy, Reserve)")],
+    [["1–3", "d"], N_("a deck: reserve its top card")],
+    [["0", "1–3"], N_("one of your reserved cards")],
+    [["?"], N_("open or close this panel")],
+  ],
+  pokemon: [
+    [["r", "b", "k", "p", "y"], N_("choose a ball of the supply (again: two of it, or put it back)")],
+    [["Enter"], N_("take the chosen balls; in a card's menu, its focused action")],
+    [["Esc"], N_("let go of the chosen balls or close a menu")],
+    [["1–3", "1–4"], N_("a Pokémon by its level and slot: opens its menu (Catch, Reserve)")],
+    [["4", "1–2"], N_("the rare or the legendary Pokémon")],
+    [["1–3", "d"], N_("a deck: reserve its top card")],
+    [["0", "1–3"], N_("one of your reserved cards")],
+    [["?"], N_("open or close this panel")],
+  ],
+  kids: [
+    [["k", "r", "g", "h", "b", "y"], N_("choose a resource or the gold coin (again: two of it, or put it back)")],
+    [["Enter"], N_("take the chosen resources")],
+    [["Esc"], N_("let go of the chosen resources or a road")],
+    [["0–9"], N_("a road by its number: opens its payments (then Tab and Enter)")],
+    [["?"], N_("open or close this panel")],
+  ],
+};
+
 export function howToPlay(game) {
   return el("details", { class: "panel", id: "how-to-play" }, el("summary", {}, t("How to play")),
-    el("ul", {}, ...RULES[game].map((line) => el("li", {}, t(line)))));
+    el("ul", {}, ...RULES[game].map((line) => el("li", {}, t(line)))),
+    el("h3", {}, t("Keys")),
+    el("dl", { class: "keys" }, ...KEYS[game].flatMap(([keys, what]) => [
+      el("dt", {}, ...keys.flatMap((k, i) => [i ? " " : null, el("kbd", {}, k)])), el("dd", {}, t(what))])));
 }

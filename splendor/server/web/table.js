@@ -1,10 +1,15 @@
-// A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking.
-import { api, el, keepGame, morph, myProfile, params } from "/static/common.js";
-import { N_, language, list, speak, t } from "/static/i18n.js";
+// A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking or by keys.
+// The table is one screen: the other seats on one side, the game in the middle, your own seat below it, and the
+// dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
+import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR } from "/static/common.js";
+import { N_, language, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { describe } from "/static/words.js";
-import { renderMarket, marketPrompt } from "/static/market.js";
-import { renderKids, kidsPrompt } from "/static/kids.js";
+import { renderEnd } from "/static/endgame.js";
+import { handleKey } from "/static/keys.js";
+import { makeTutorial, tutorialOn } from "/static/tutorial.js";
+import * as marketTable from "/static/market.js";
+import * as kidsTable from "/static/kids.js";
 
 const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 const parts = location.pathname.split("/");
@@ -16,12 +21,25 @@ const token = query.get("token");
 // The seat's secret when the link has one; a seat kept in the signed-in account needs none (the session cookie).
 const auth = token ? { "x-seat-token": token } : {};
 const state = { payload: null, selection: [], busy: false, upto: 0, total: 0, retry: 500, menu: null, road: null,
-  focusNext: null, me: null, ratings: null };
+  focusNext: null, me: null, ratings: null, note: null, error: null, commandError: null, hint: null, reasons: {} };
+
+// The guide of a first game, when the table was opened from the lobby's "Learn to play".
+const tutorial = mode === "play" && tutorialOn() ? makeTutorial(gameId) : null;
+
+function table() { return state.payload.game === "kids" ? kidsTable : marketTable; }
+
+// A seat's name as every page shows it: the name it was given, its account's, or "Player N"; a bot by its level.
+// Two seats of the same name are told apart by their numbers ("Greedy bot 2", "Greedy bot 3").
+function plainName(s) {
+  const info = state.payload.seats[s];
+  if (info.name) return info.kind === "bot" ? t(info.name) : info.name;
+  return info.kind === "bot" ? info.bot : t("Player {number}", { number: s + 1 });
+}
 
 function seatName(s) {
-  const info = state.payload.seats[s];
-  const name = info.name ? (info.kind === "bot" ? t(info.name) : info.name)
-    : (info.kind === "bot" ? info.bot : t("Player {number}", { number: s + 1 }));
+  const base = plainName(s);
+  const shared = state.payload.seats.filter((_, i) => plainName(i) === base).length > 1;
+  const name = shared ? `${base} ${s + 1}` : base;
   return s === seat ? t("{name} (you)", { name }) : name;
 }
 
@@ -38,23 +56,29 @@ function accept(payload) {
 }
 
 // Send one action. While it is in flight every control of the table is marked aria-disabled and ignores clicks,
-// so a double click sends once; the answer carries the new state, drawn at once.
-export async function send(action) {
+// so a double click sends once; the answer carries the new state, drawn at once. A typed action's refusal is
+// said under the box it was typed in, a click's in the dock beside the table.
+export async function send(action, typed = false) {
   if (state.busy) return;
-  const error = document.getElementById("error");
-  error.textContent = "";
+  if (tutorial && !tutorial.allows(ctx(), action)) return;
+  state.error = null;
+  state.commandError = null;
+  state.note = null;
   state.selection = [];
   state.menu = null;
+  state.road = null;
   state.busy = true;
   render();                         // the tokens picked for the action are cleared now, not when the answer comes
   const late = new AbortController();                 // a table never stays locked: no answer in 20 s, try again
   const timer = setTimeout(() => late.abort(), 20000);
+  const at = state.payload.actions;
   try {
     accept(await api(`/api/games/${gameId}/actions`, { method: "POST", headers: auth,
-      body: JSON.stringify({ seat, action, expect: state.payload.actions }), signal: late.signal }));
+      body: JSON.stringify({ seat, action, expect: at }), signal: late.signal }));
   } catch (e) {
-    error.textContent = late.signal.aborted ? t("The server did not answer in time: look at the table, then try again.")
+    const text = late.signal.aborted ? t("The server did not answer in time: look at the table, then try again.")
       : t("Not allowed: {reason}", { reason: e.message });
+    if (typed) state.commandError = { text, at }; else state.error = { text, at };
   } finally {
     clearTimeout(timer);
     state.busy = false;
@@ -62,13 +86,35 @@ export async function send(action) {
   }
 }
 
+// Why each of these actions would be refused now, in the rules' words (null where legal): asked of the server,
+// which judges exactly as it would judge the action, once per position.
+async function explain(actions) {
+  const at = state.payload.actions;
+  if (state.reasons.at !== at) state.reasons = { at, of: {} };
+  const known = state.reasons.of;
+  const asking = actions.filter((a) => !(a in known));
+  if (asking.length && mode === "play") {
+    const answer = await api(`/api/games/${gameId}/seats/${seat}/explain`, { method: "POST", headers: auth,
+      body: JSON.stringify({ actions: asking.slice(0, 32) }) });
+    if (state.reasons.at === at) Object.assign(known, answer.reasons);
+  }
+  return Object.fromEntries(actions.map((a) => [a, known[a] ?? null]));
+}
+
+// A short word next to what was clicked ("gold tokens cannot be taken; …"), gone when the game moves on or the
+// next click says something else.
+function note(key, text) {
+  state.note = text ? { key, text, at: state.payload.actions } : null;
+  render();
+}
+
 function ctx() {
   const view = state.payload.view;
   const legal = new Set(view.legal_actions);
   // moved: the game went on since the table was last drawn (not merely a menu opened), so what changed is marked
-  const moved = state.drawn !== undefined && state.payload.actions !== state.drawn;
+  const moved = mode !== "replay" && state.drawn !== undefined && state.payload.actions !== state.drawn;
   return { view, game: state.payload.game, me: seat, legal, mine: legal.size > 0, send, state, render, gameId,
-           seatName, moved };
+           seatName, moved, explain, note, mode };
 }
 
 // The tab's title says when it is your turn (seen from another tab), and an optional short sound, once a turn.
@@ -102,26 +148,28 @@ function renderStatus() {
   const { view } = state.payload;
   const status = document.getElementById("status");
   status.classList.toggle("mine", view.legal_actions.length > 0);
+  let text;
   if (mode === "replay") {
-    status.textContent = state.upto === 0 ? t("Replay: the start") :
+    text = state.upto === 0 ? t("Replay: the start") :
       t("Replay: action {n} of {total} — {what}", { n: state.upto, total: state.total,
         what: describe(state.payload.game, state.lastAction, state.lastDetails, seatName, state.lastSeat) });
   } else if (state.payload.ending) {
-    status.textContent = t("{player} did not move in time and lost the game.",
-      { player: seatName(state.payload.ending.seat) });
+    text = t("{player} did not move in time and lost the game.", { player: seatName(state.payload.ending.seat) });
   } else if (view.is_over) {
-    status.textContent = t("The game is over.");
+    text = t("The game is over.");
   } else if (view.legal_actions.length) {
-    status.textContent = view.decision === "action" ? t("Your turn.")
+    text = view.decision === "action" ? t("Your turn.")
       : t("Your decision: {decision}.", { decision: DECISIONS[view.decision] ? t(DECISIONS[view.decision]) : view.decision });
   } else {
     const player = seatName(view.current_player);
-    status.textContent = view.decision === "action" ? t("{player} is playing…", { player })
+    text = view.decision === "action" ? t("{player} is playing…", { player })
       : t("{player} is deciding ({decision})…", { player,
         decision: DECISIONS[view.decision] ? t(DECISIONS[view.decision]) : view.decision });
   }
-  if (view.final_round && !view.is_over) status.textContent += ` ${t("Last round!")}`;
-  if (!view.is_over && mode !== "replay") status.textContent += ` — ${goal(view)}`;
+  if (view.final_round && !view.is_over) text += ` ${t("Last round!")}`;
+  if (!view.is_over && mode !== "replay") text += ` — ${goal(view)}`;
+  const mover = mode === "replay" ? state.lastSeat : view.current_player;
+  morph(status, [mode === "replay" && state.upto === 0 || view.is_over ? null : emblem(mover), text]);
 }
 
 const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
@@ -131,99 +179,116 @@ const DECISIONS = { return: N_("tokens to return"), noble: N_("which noble visit
   drought: N_("tokens to discard in the Drought"), thief: N_("whom to give a token"), city: N_("which City tile"),
   medal: N_("which Queen's Medal") };
 
+function said(e) { return `${describe(state.payload.game, e.action, e.details, seatName, e.seat)}.`; }
+
 function renderLog() {
   const log = document.getElementById("log");
   const entries = (state.payload.log || []).slice().reverse();
   // A screen reader hears what the others did since the last update (the live region), not the whole log.
   const fresh = entries.filter((e) => state.heard !== undefined && e.n > state.heard && e.seat !== seat).reverse();
-  if (fresh.length) {
-    document.getElementById("announce").textContent = fresh.map((e) =>
-      `${describe(state.payload.game, e.action, e.details, seatName, e.seat)}.`).join(" ");
-  }
+  if (fresh.length) document.getElementById("announce").textContent = fresh.map(said).join(" ");
   state.heard = entries.length ? entries[0].n : 0;
-  morph(log, entries.map((e) => el("li", { value: e.n, "data-key": `log:${e.n}` },
-    `${describe(state.payload.game, e.action, e.details, seatName, e.seat)}.`)));
+  morph(log, entries.map((e) => el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat },
+    emblem(e.seat), " ", said(e))));
 }
 
-function renderEnd() {
-  const box = document.getElementById("end");
-  const { view } = state.payload;
-  if (!view.is_over || !view.result) { morph(box); return; }
-  const first = !box.childElementCount;
-  const r = view.result;
-  const names = r.winners.map(seatName);
-  const verdict = r.status === "truncated" ? t("The game reached its turn limit: no winner.")
-    : r.status === "stalled" ? t("No seat could act for a whole round, so the game ended there: no winner.")
-    : r.status === "shared" ? t("{players} share the victory!", { players: list(names) })
-    : t("{player} wins!", { player: names[0] });
-  const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
-    el("td", {}, r.winners.includes(i) ? `★ ${t("winner")}` : "")));
-  const items = [el("h2", {}, t("Game over")), el("p", { class: "status" }, verdict)];
-  if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
-  items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),
-    el("th", {}, state.payload.game === "kids" ? t("in the Palace") : t("points")), el("th", {}))),
-    el("tbody", {}, rows)));
-  if (r.pokedex) {
-    items.push(el("h2", {}, t("Pokédex marks")));
-    r.pokedex.forEach((caught, i) => items.push(el("p", {},
-      `${seatName(i)}: ${caught.map((p) => t(p)).join(", ") || t("none")}`,
-      state.payload.seats[i].profile ? " " : "",
-      state.payload.seats[i].profile
-        ? el("a", { href: `/pokedex/${encodeURIComponent(state.payload.seats[i].profile)}` }, t("(Pokédex)")) : "")));
-  }
-  items.push(ratingsSection());
-  items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
-    t("Download the record")), " · ", el("a", { href: `/replay/${gameId}` }, t("Replay it step by step"))));
-  if (mode === "play") {
-    items.push(el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "rematch",
-      onclick: rematch }, t("Rematch (the same seats)")), el("a", { href: "/" }, t("Back to the lobby"))));
-    if (state.rematchLinks) items.push(state.rematchLinks);
-  }
-  morph(box, [el("section", { class: "panel", id: "game-over" }, ...items)]);
-  if (first && mode !== "replay") box.scrollIntoView({ block: "start" });     // the result, at the top
+// The moves the others made since this seat's own last one (a spectator: since the seat to play last played; a
+// replay: the move just stepped to). Each stays marked on the table, in its seat's colour, until then.
+function lastMoves() {
+  const log = state.payload.log || [];
+  if (mode === "replay") return state.upto > 0 && log.length ? [log[log.length - 1]] : [];
+  const ref = mode === "play" ? seat : state.payload.view.turn_of;
+  let since = 0;
+  for (const e of log) if (e.seat === ref) since = e.n;
+  return log.filter((e) => e.n > since && e.seat !== ref);
 }
 
-// What the game did to its players' ratings, read once when it is over.
-function ratingsSection() {
-  if (state.ratings === null) {
-    state.ratings = "asked";
-    api(`/api/games/${gameId}/ratings`).then((r) => { state.ratings = r; render(); })
-      .catch(() => { state.ratings = { rated: false, changes: [], failed: true }; render(); });
+function markAll(keys, cls, colourOf = null) {
+  for (const [key, who] of keys) {
+    for (const node of document.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) {
+      node.classList.add(cls);
+      if (colourOf !== null) {
+        node.style.setProperty("--mover", SEAT_COLOUR[who]);
+        node.dataset.movedBy = String(who + 1);
+      }
+    }
   }
-  const r = state.ratings;
-  if (!r || r === "asked" || r.failed) return null;
-  if (!r.rated) {
-    return el("p", { class: "note", id: "rating-changes" },
-      t("Not rated: a game is rated when every person in it plays with an account."));
-  }
-  const signed = (n) => (n > 0 ? `+${n}` : String(n));
-  return el("section", { id: "rating-changes" }, el("h2", {}, t("Ratings")), ...r.changes.map((c) =>
-    el("p", { "data-rating-seat": c.seat }, t("{name}: {before} → {after} ({change})", { name: seatName(c.seat),
-      before: c.before, after: c.after, change: signed(c.change) }))),
-  el("p", {}, el("a", { href: `/leaderboard#${state.payload.game}` }, t("See the leaderboard"))));
 }
 
-// A new game with the same game, options and seats; you go to your seat there, and the other people's links are
-// shown for you to send them.
-async function rematch() {
-  const { view } = state.payload;
-  const seats = state.payload.seats.map((s) => s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name }
-    : { kind: "human", name: s.name, mine: Boolean(state.me) && s.seat === seat || undefined });
-  const options = state.payload.game === "kids" ? { short: view.short, mysteries: view.mysteries } : {};
-  try {
-    const made = await api("/api/games", { method: "POST",
-      body: JSON.stringify({ game: state.payload.game, seats, options }) });
-    const mine = made.seats.find((s) => s.seat === seat);
-    keepGame({ id: made.id, game: state.payload.game, seat, link: mine.link, at: Date.now() });
-    const others = made.seats.filter((s) => s.link && s.seat !== seat);
-    if (!others.length) { location.href = mine.link; return; }
-    state.rematchLinks = el("div", { id: "rematch-links" }, el("p", {},
-      t("Send the others their new links, then go to your seat:"), " ", el("a", { href: mine.link },
-        t("your seat"))), ...others.map((s) => el("p", {},
-      el("label", {}, `${s.name || t("Player {number}", { number: s.seat + 1 })}: `,
-        el("input", { readonly: true, value: s.link })))));
-    render();
-  } catch (e) { document.getElementById("error").textContent = t("No rematch: {reason}", { reason: e.message }); }
+function renderMarks() {
+  for (const node of document.querySelectorAll(".moved-last, .hinted")) {
+    node.classList.remove("moved-last", "hinted");
+    node.style.removeProperty("--mover");
+    delete node.dataset.movedBy;
+  }
+  const c = ctx();
+  const moves = lastMoves();
+  const keys = moves.flatMap((e) => table().moveMarks(c, e).map((k) => [k, e.seat]));
+  markAll(keys, "moved-last", true);
+  const line = document.getElementById("last-move");
+  const shown = mode === "replay" ? [] : moves.slice(-3);
+  morph(line, shown.map((e) => el("span", { class: "move-line", "data-key": `last:${e.n}` }, emblem(e.seat), " ",
+    said(e))));
+  if (state.hint && state.hint.action && state.hint.at === state.payload.actions) {
+    markAll(table().hintMarks(c, state.hint.action).map((k) => [k, seat]), "hinted");
+  }
+}
+
+export function render() {
+  if (!state.payload) return;
+  renderKeep();
+  const at = state.payload.actions;
+  for (const name of ["error", "commandError", "note"]) {            // feedback lasts until the game moves on
+    if (state[name] && state[name].at !== at) state[name] = null;
+  }
+  if (state.building !== at) {             // what was being built belongs to the position it was built in
+    state.building = at;
+    Object.assign(state, { selection: [], menu: null, road: null, pendingTier: null });
+  }
+  document.getElementById("title").textContent = ` ${t(TITLES[state.payload.game])}`;
+  document.getElementById("rated").hidden = !state.payload.rated;
+  const help = document.getElementById("help");
+  if (!help.childElementCount) help.append(howToPlay(state.payload.game));   // once: its open state is the reader's
+  renderStatus();
+  const c = ctx();
+  announceTurn(c.mine);
+  document.body.dataset.game = c.game;
+  document.body.dataset.players = String(c.view.seats.length);
+  document.body.dataset.mode = mode;
+  const drawn = table().draw(c);
+  const pieces = c.moved ? piecesNow() : null;                 // so a piece can fly from the market to a seat
+  morph(document.getElementById("table"), drawn.table, c.moved, pieces);
+  morph(document.getElementById("mine"), drawn.mine, c.moved, pieces);
+  morph(document.getElementById("others"), drawn.others, c.moved, pieces);
+  morph(document.getElementById("me-strip"), drawn.strip);
+  morph(document.getElementById("prompt"), drawn.prompt);
+  document.getElementById("mine").hidden = !drawn.mine.length;
+  document.getElementById("error").textContent = state.error ? state.error.text : "";
+  document.getElementById("command-error").textContent = state.commandError ? state.commandError.text : "";
+  renderLog();
+  renderEnd({ state, gameId, mode, seat, seatName, render });
+  renderMarks();
+  if (table().after) table().after(c);
+  if (tutorial) tutorial.render(c);
+  for (const control of document.querySelectorAll("#tabletop button, #tabletop [role=button]")) {
+    if (state.busy && control.closest("#table, #mine, #prompt")) control.setAttribute("aria-disabled", "true");
+  }
+  document.body.classList.toggle("busy", state.busy);
+  if (state.focusNext) {
+    const target = document.querySelector(state.focusNext);
+    state.focusNext = null;
+    if (target) target.focus();
+  }
+  state.drawn = state.payload.actions;
+  document.body.dataset.actions = state.payload.actions;
+  document.body.dataset.over = state.payload.view.is_over;
+  document.getElementById("command").hidden = !(mode === "play" && c.mine);
+  document.getElementById("hint-box").hidden = !(mode === "play" && c.mine);
+  document.getElementById("hint").disabled = Boolean(state.payload.rated);
+  const hintText = document.getElementById("hint-text");
+  if (state.payload.rated) hintText.textContent = t("A rated game gives no hints.");
+  else if (state.hint && state.hint.at !== state.payload.actions) { state.hint = null; hintText.textContent = ""; }
+  document.getElementById("command-text").placeholder = t("e.g. {example}", { example: EXAMPLES[c.game] });
 }
 
 // Signed in: offer to keep this seat in the account (a link a friend sent), until an account keeps it. Else, in
@@ -270,46 +335,9 @@ function renderKeep() {
   } }, t("Keep this game in my Pokédex ({profile})", { profile: me.name })));
 }
 
-export function render() {
-  if (!state.payload) return;
-  renderKeep();
-  document.getElementById("title").textContent = ` ${t(TITLES[state.payload.game])}`;
-  const help = document.getElementById("help");
-  if (!help.childElementCount) help.append(howToPlay(state.payload.game));   // once: its open state is the reader's
-  renderStatus();
-  const c = ctx();
-  announceTurn(c.mine);
-  const table = document.getElementById("table");
-  const prompt = document.getElementById("prompt");
-  if (c.game === "kids") { renderKids(table, c); morph(prompt, kidsPrompt(c)); }
-  else { renderMarket(table, c); morph(prompt, marketPrompt(c)); }
-  renderLog();
-  renderEnd();
-  for (const control of document.querySelectorAll("#table button, #table [role=button], #prompt button")) {
-    if (state.busy) control.setAttribute("aria-disabled", "true");
-  }
-  document.body.classList.toggle("busy", state.busy);
-  if (state.focusNext) {
-    const target = document.querySelector(state.focusNext);
-    state.focusNext = null;
-    if (target) target.focus();
-  }
-  state.drawn = state.payload.actions;
-  document.body.dataset.actions = state.payload.actions;
-  document.body.dataset.over = state.payload.view.is_over;
-  document.getElementById("command").hidden = !(mode === "play" && c.mine);
-  document.getElementById("hint-box").hidden = !(mode === "play" && c.mine);
-  document.getElementById("hint").disabled = Boolean(state.payload.rated);
-  if (state.payload.rated) document.getElementById("hint-text").textContent = t("A rated game gives no hints.");
-  if (state.hint && state.hint.at !== state.payload.actions) {
-    state.hint = null;
-    document.getElementById("hint-text").textContent = "";
-  }
-  document.getElementById("command-text").placeholder = t("e.g. {example}", { example: EXAMPLES[c.game] });
-}
-
-// A hint: what the expert bot would play in your decision now, and its estimated chance of winning. The server
-// searches a position once, so asking again answers at once.
+// A hint: what the expert bot would play in your decision now, and its estimated chance of winning, said in the
+// dock and marked on the table (the tokens, card, deck or road it would take). The server searches a position
+// once, so asking again answers at once.
 async function askHint() {
   const box = document.getElementById("hint-text");
   const at = state.payload.actions;
@@ -319,9 +347,11 @@ async function askHint() {
     const advice = await api(`/api/games/${gameId}/seats/${seat}/hint`, { method: "POST",
       headers: auth });
     if (!state.hint || state.hint.at !== at) return;          // the game moved on meanwhile: the hint is stale
+    state.hint.action = advice.action;
     box.textContent = t("Hint: {move} (estimated chance of winning: {chance}%)", {
       move: describe(state.payload.game, advice.action, null, seatName, seat),
       chance: Math.round(advice.win_chance * 100) });
+    render();
   } catch (e) {
     if (state.hint && state.hint.at === at) box.textContent = t("No hint: {reason}", { reason: e.message });
   }
@@ -349,13 +379,14 @@ function connect() {
   };
 }
 
+// A replay shows the table after action ``upto``: the caption says that action and the table marks that same
+// action, never the next one.
 async function loadReplay(upto) {
   const data = await api(`/api/games/${gameId}/replay?upto=${upto}`);
   state.upto = data.upto; state.total = data.total;
-  const log = [];
-  state.payload = { game: data.view.game, seats: data.seats, view: data.view, actions: data.upto, log };
+  state.payload = { game: data.view.game, seats: data.seats, view: data.view, actions: data.upto, log: [] };
   if (data.upto > 0) {
-    const full = await api(`/api/games/${gameId}`);
+    const full = state.full || (state.full = await api(`/api/games/${gameId}`));
     state.payload.log = full.log.filter((e) => e.n <= data.upto);
     const last = state.payload.log[state.payload.log.length - 1];
     state.lastSeat = last ? last.seat : 0; state.lastAction = data.action;
@@ -375,8 +406,14 @@ document.getElementById("command").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = document.getElementById("command-text");
   if (state.busy || !input.value.trim()) return;        // typed text waits while an action is on its way
-  send(input.value.trim());
+  send(input.value.trim(), true);
   input.value = "";
+});
+let resizing = null;                    // a turned tablet or a resized window: the table is drawn for its new shape
+window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 150); });
+document.addEventListener("keydown", (event) => {
+  if (mode !== "play" || !state.payload || state.busy) return;
+  if (handleKey(event, ctx(), table())) event.preventDefault();
 });
 
 if (mode === "replay") {

@@ -69,7 +69,8 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
     then.push(t("takes {tiles}", { tiles: list(d.city_tiles.map((c) => t("a {resource} City tile",
       { resource: tokenName("kids", c) }))) }));
   }
-  if (d.medal) then.push(t("receives Queen's Medal {medal}", { medal: d.medal }));
+  // A medal chosen is said by the action itself ("medal 3"); one given without a choice, as a consequence.
+  if (d.medal && text.split(" ")[0] !== "medal") then.push(t("receives Queen's Medal {medal}", { medal: d.medal }));
   if (d.extra_turn) then.push(t("plays again (a village)"));
   return [sentence(game, text, d, nameOf, player), ...then].join("; ");
 }

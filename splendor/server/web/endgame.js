@@ -1,0 +1,89 @@
+// The end of a game on its table: the verdict, the scores, the Pokédex marks, the ratings it changed, the record,
+// the replay and a rematch of the same seats.
+import { api, el, keepGame, morph } from "/static/common.js";
+import { list, t } from "/static/i18n.js";
+
+// page: { state, gameId, mode, seat, seatName, render }
+export function renderEnd(page) {
+  const { state, gameId, mode, seatName } = page;
+  const box = document.getElementById("end");
+  const { view } = state.payload;
+  if (!view.is_over || !view.result) { morph(box); return; }
+  const first = !box.childElementCount;
+  const r = view.result;
+  const names = r.winners.map(seatName);
+  const verdict = r.status === "truncated" ? t("The game reached its turn limit: no winner.")
+    : r.status === "stalled" ? t("No seat could act for a whole round, so the game ended there: no winner.")
+    : r.status === "shared" ? t("{players} share the victory!", { players: list(names) })
+    : t("{player} wins!", { player: names[0] });
+  const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
+    el("td", {}, r.winners.includes(i) ? `★ ${t("winner")}` : "")));
+  const items = [el("h2", {}, t("Game over")), el("p", { class: "status" }, verdict)];
+  if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
+  items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),
+    el("th", {}, state.payload.game === "kids" ? t("in the Palace") : t("points")), el("th", {}))),
+    el("tbody", {}, rows)));
+  if (r.pokedex) {
+    items.push(el("h2", {}, t("Pokédex marks")));
+    r.pokedex.forEach((caught, i) => items.push(el("p", {},
+      `${seatName(i)}: ${caught.map((p) => t(p)).join(", ") || t("none")}`,
+      state.payload.seats[i].profile ? " " : "",
+      state.payload.seats[i].profile
+        ? el("a", { href: `/pokedex/${encodeURIComponent(state.payload.seats[i].profile)}` }, t("(Pokédex)")) : "")));
+  }
+  items.push(ratingsSection(page));
+  items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
+    t("Download the record")), " · ", el("a", { href: `/replay/${gameId}` }, t("Replay it step by step"))));
+  if (mode === "play") {
+    items.push(el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "rematch",
+      onclick: () => rematch(page) }, t("Rematch (the same seats)")), el("a", { href: "/" }, t("Back to the lobby"))));
+    if (state.rematchLinks) items.push(state.rematchLinks);
+  }
+  morph(box, [el("section", { class: "panel", id: "game-over" }, ...items)]);
+  if (first && mode !== "replay") box.scrollIntoView({ block: "start" });     // the result, at the top
+}
+
+// What the game did to its players' ratings, read once when it is over.
+function ratingsSection(page) {
+  const { state, gameId, seatName } = page;
+  if (state.ratings === null) {
+    state.ratings = "asked";
+    api(`/api/games/${gameId}/ratings`).then((r) => { state.ratings = r; page.render(); })
+      .catch(() => { state.ratings = { rated: false, changes: [], failed: true }; page.render(); });
+  }
+  const r = state.ratings;
+  if (!r || r === "asked" || r.failed) return null;
+  if (!r.rated) {
+    return el("p", { class: "note", id: "rating-changes" },
+      t("Not rated: a game is rated when every person in it plays with an account."));
+  }
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  return el("section", { id: "rating-changes" }, el("h2", {}, t("Ratings")), ...r.changes.map((c) =>
+    el("p", { "data-rating-seat": c.seat }, t("{name}: {before} → {after} ({change})", { name: seatName(c.seat),
+      before: c.before, after: c.after, change: signed(c.change) }))),
+  el("p", {}, el("a", { href: `/leaderboard#${state.payload.game}` }, t("See the leaderboard"))));
+}
+
+// A new game with the same game, options and seats; you go to your seat there, and the other people's links are
+// shown for you to send them.
+async function rematch(page) {
+  const { state, seat } = page;
+  const { view } = state.payload;
+  const seats = state.payload.seats.map((s) => s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name }
+    : { kind: "human", name: s.name, mine: Boolean(state.me) && s.seat === seat || undefined });
+  const options = state.payload.game === "kids" ? { short: view.short, mysteries: view.mysteries } : {};
+  try {
+    const made = await api("/api/games", { method: "POST",
+      body: JSON.stringify({ game: state.payload.game, seats, options }) });
+    const mine = made.seats.find((s) => s.seat === seat);
+    keepGame({ id: made.id, game: state.payload.game, seat, link: mine.link, at: Date.now() });
+    const others = made.seats.filter((s) => s.link && s.seat !== seat);
+    if (!others.length) { location.href = mine.link; return; }
+    state.rematchLinks = el("div", { id: "rematch-links" }, el("p", {},
+      t("Send the others their new links, then go to your seat:"), " ", el("a", { href: mine.link },
+        t("your seat"))), ...others.map((s) => el("p", {},
+      el("label", {}, `${s.name || t("Player {number}", { number: s.seat + 1 })}: `,
+        el("input", { readonly: true, value: s.link })))));
+    page.render();
+  } catch (e) { document.getElementById("error").textContent = t("No rematch: {reason}", { reason: e.message }); }
+}

@@ -1,0 +1,20 @@
+// The table's keys: each game names its own (the supply's colours by their letters, cards by tier and slot, roads
+// by number); Enter confirms what is being built and Escape lets it go. Keys typed into a box, or with a modifier,
+// are the box's and the browser's; Enter on a focused button is that button's.
+export function handleKey(event, c, table) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  const target = event.target instanceof Element ? event.target : null;
+  if (target && target.closest("input, textarea, select")) return false;
+  if (event.key === "Escape") return table.cancel(c);
+  if (event.key === "Enter") {
+    if (target && target.closest("button, a, summary, [role=button]")) return false;
+    return table.confirm(c);
+  }
+  if (event.key === "?") {
+    const help = document.getElementById("how-to-play");
+    if (help) { help.open = !help.open; if (help.open) help.scrollIntoView({ block: "nearest" }); }
+    return true;
+  }
+  if (event.key.length !== 1 || !c.mine) return false;
+  return table.key(c, event.key.toLowerCase());
+}

@@ -1,0 +1,88 @@
+// The supply of every game, and taking from it: clicks (or a colour's letter) choose tokens, Take (or Enter) sends
+// the choice, Clear (or Escape) lets it go. Nothing is sent by a click on a token. A token that cannot join the
+// choice leaves it as it was and the rule that forbids it is said beside the supply, as the server words it.
+import { chip, el, LETTER } from "/static/common.js";
+import { list, t } from "/static/i18n.js";
+import { tokenName } from "/static/words.js";
+
+export function takeOptions(c) { return [...c.legal].filter((a) => a.startsWith("take ")); }
+function takeText(sel) { return `take ${sel.map((x) => LETTER[x]).join(" ")}`; }
+const choosing = (c) => c.mine && c.view.decision === "action";
+
+// Whether the chosen tokens can still become a legal take (some legal take holds them all).
+function partOfATake(c, sel) {
+  return takeOptions(c).some((a) => {
+    const left = a.split(" ").slice(1);
+    return sel.every((x) => { const i = left.indexOf(LETTER[x]); if (i < 0) return false; left.splice(i, 1); return true; });
+  });
+}
+
+// A click on a colour: added to the tokens being chosen; a chosen one clicked again becomes two of it when it was
+// alone, else it is put back.
+export function pick(c, colour) {
+  if (!choosing(c)) return;
+  const order = Object.keys(c.view.supply);
+  const sel = c.state.selection;
+  let next;
+  if (sel.includes(colour)) {
+    next = sel.length === 1 ? [colour, colour] : sel.filter((x) => x !== colour);
+  } else {
+    next = [...sel, colour].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  }
+  if (next.length === 0 || partOfATake(c, next)) {
+    c.state.selection = next;
+    c.state.note = null;
+    c.render();
+    return;
+  }
+  const attempt = takeText(next);
+  c.explain([attempt]).then((r) => c.note(`supply:${colour}`, r[attempt] || t("that cannot be taken now")))
+    .catch((e) => c.note(`supply:${colour}`, e.message));
+}
+
+export function supply(c, heading, ...extra) {
+  const counts = {};
+  for (const x of c.state.selection) counts[x] = (counts[x] || 0) + 1;
+  const chips = Object.entries(c.view.supply).map(([colour, n]) => {
+    const node = chip(colour, n, { title: tokenName(c.game, colour),
+      onclick: choosing(c) ? () => pick(c, colour) : null, button: true });
+    node.setAttribute("data-key", `supply:${colour}`);
+    node.setAttribute("data-left", n);
+    if (counts[colour]) {
+      node.classList.add("selected");
+      node.setAttribute("aria-pressed", "true");
+      node.append(el("span", { class: "picked", "aria-hidden": "true" }, counts[colour] > 1 ? "✓✓" : "✓"));
+    }
+    return el("span", { class: "named" }, node, el("span", { class: "caption" }, tokenName(c.game, colour)));
+  });
+  const sel = c.state.selection;
+  const current = takeText(sel);
+  const choice = sel.length ? el("div", { class: "choice", id: "take-choice" },
+    el("span", {}, t("chosen: {tokens}", { tokens: list(sel.map((x) => tokenName(c.game, x))) })),
+    el("div", { class: "row" }, el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current),
+      "data-sends": current, onclick: () => c.send(current) }, t("Take")),
+    el("button", { "data-key": "clear", onclick: () => { c.state.selection = []; c.state.note = null; c.render(); } },
+      t("Clear")))) : null;
+  return el("section", { class: "panel supply", id: "supply" }, el("h2", {}, heading),
+    el("div", { class: "chips" }, ...chips), choice,
+    el("p", { class: "note-beside", id: "supply-note", role: "status" }, c.state.note ? c.state.note.text : ""),
+    ...extra);
+}
+
+// Enter: send the chosen tokens, when they make a legal take.
+export function confirmTake(c) {
+  const current = takeText(c.state.selection);
+  if (c.state.selection.length && c.legal.has(current)) { c.send(current); return true; }
+  return false;
+}
+
+// Escape: let go of what is being built (the tokens, an open menu or road, a note).
+export function cancelTake(c) {
+  if (!c.state.selection.length && !c.state.menu && !c.state.note && !c.state.road) return false;
+  c.state.selection = [];
+  c.state.note = null;
+  c.state.menu = null;
+  c.state.road = null;
+  c.render();
+  return true;
+}

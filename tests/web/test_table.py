@@ -1,0 +1,443 @@
+"""The table is a game table, not a page: everything a turn needs on one screen (desktop, tablet both ways, in every
+language, for 2-4 players of every game), a phone's strip that never scrolls away, nothing sent by a click alone,
+every refused click explained beside it, and the others' moves marked until yours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+import splendor
+from splendor.bots import decide, make_bot
+from tests.server.conftest import Server, create
+from tests.web.test_browser import (SHOTS, _two_humans, actions, api_act, browser, my_turn,  # noqa: F401
+                                    open_page, wait_past)
+
+SCREENS = [(1280, 800), (1024, 768), (768, 1024)]
+LOCALES = {"en": "en-GB", "sl": "sl-SI", "ko": "ko-KR", "zh": "zh-CN"}
+NAMES = ["ann", "bob", "cy", "dee"]
+
+
+def _view(c: httpx.Client, g: dict[str, Any], seat: int) -> dict[str, Any]:
+    r = c.get(f"/api/games/{g['id']}", params={"seat": seat}, headers={"x-seat-token": g["seats"][seat]["token"]})
+    view: dict[str, Any] = r.json()["view"]
+    return view
+
+
+def _busy_table(c: httpx.Client, game: str, players: int) -> dict[str, Any]:
+    """A game of people in which every seat has already played: tokens held and, in the market games, three
+    reserved cards each (the most a seat's area ever shows), and it is seat 0's turn again."""
+    g = create(c, game, [{"kind": "human", "name": NAMES[i]} for i in range(players)], seed=5)
+    plan = (["reserve deck 1", "reserve 1.1", "reserve deck 2"] if game != "kids"
+            else ["take k r g", "take b h k", "take y"])
+    for step in plan:
+        for seat in range(players):
+            legal = _view(c, g, seat)["legal_actions"]
+            action = step if step in legal else next(a for a in legal if a.startswith("take"))
+            api_act(c, g, seat, action)
+            while _view(c, g, seat)["current_player"] == seat and not _view(c, g, seat)["is_over"]:
+                api_act(c, g, seat, _view(c, g, seat)["legal_actions"][0])          # a token back, a City tile
+    return g
+
+
+def _outside(page: Page, selector: str) -> list[str]:
+    """The elements matching ``selector`` that are not wholly inside the viewport."""
+    found: list[str] = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)].filter((n) => n.getClientRects().length)
+             .map((n) => [n, n.getBoundingClientRect()])
+             .filter(([, r]) => r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1)
+             .map(([n, r]) => `${selector} (${n.id || n.dataset.key || n.className}) at ${Math.round(r.left)},`
+                  + `${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`)""", selector)
+    return found
+
+
+def _essentials(game: str, players: int) -> list[str]:
+    parts = ["#supply", "#status", "#hint-box", "#last-move", ".log-panel h2", "#log li:first-child",
+             "[data-seat='0'] [data-key='seat:0:reserved']" if game != "kids" else "[data-seat='0']"]
+    parts += [f"[data-seat='{s}'] h2" for s in range(players)]
+    parts += [f"[data-seat='{s}'] .tokens" for s in range(players)]
+    if game == "kids":
+        parts += ["#board svg", "#roads"]
+    else:
+        parts += ["#market", "[data-key^='deck:']", "#specials" if game == "pokemon" else "#nobles"]
+        parts += [f"[data-seat='{s}'] .stacks" for s in range(players)]
+    return parts
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_everything_a_turn_needs_is_on_one_screen_on_a_desktop_and_a_tablet(server: Server, browser: Browser,
+                                                                           language: str) -> None:
+    context = browser.new_context(locale=LOCALES[language], viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    problems: list[str] = []
+    with server.client() as c:
+        for game in ("classic", "pokemon", "kids"):
+            for players in (2, 3, 4):
+                g = _busy_table(c, game, players)
+                page.set_viewport_size({"width": 1280, "height": 800})
+                page.goto(g["seats"][0]["link"])
+                page.wait_for_function("document.body.dataset.actions !== undefined")
+                for width, height in SCREENS:
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.wait_for_timeout(250)                            # the table is drawn again for its shape
+                    if game == "kids":
+                        page.wait_for_selector("#board svg", state="attached")
+                    assert my_turn(page)
+                    if language == "en" and players == 3 and width == 1280:
+                        page.screenshot(path=str(SHOTS / f"{game}-desktop.png"), animations="disabled")
+                    for selector in _essentials(game, players):
+                        if not page.locator(selector).count():
+                            problems.append(f"{game} {players}p {width}x{height} {language}: no {selector}")
+                        problems += [f"{game} {players}p {width}x{height} {language}: {p}"
+                                     for p in _outside(page, selector)]
+                    wide = page.evaluate("document.documentElement.scrollWidth")
+                    if wide > width + 1:
+                        problems.append(f"{game} {players}p {width}x{height} {language}: {wide} px wide")
+    assert problems == []
+    assert errors == []
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(server: Server, browser: Browser,
+                                                                               language: str) -> None:
+    context = browser.new_context(locale=LOCALES[language], viewport={"width": 375, "height": 812})
+    page = context.new_page()
+    with server.client() as c:
+        for game in ("classic", "pokemon", "kids"):
+            g = _busy_table(c, game, 3)
+            page.goto(g["seats"][0]["link"])
+            page.wait_for_function("document.body.dataset.actions !== undefined")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 376, f"{game} {language} is too wide"
+            table = page.locator("#market" if game != "kids" else "#board")
+            box = table.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 376, f"{game}: {box}"
+            height = page.evaluate("document.documentElement.scrollHeight")
+            for y in (0, height // 3, height // 2, height):
+                page.evaluate(f"window.scrollTo(0, {y})")
+                page.wait_for_timeout(50)
+                assert _outside(page, "#dock") == [] and _outside(page, "#me-strip") == [], f"{game} at {y}"
+                assert page.locator("#me-strip").is_visible() and page.locator("#status").is_visible()
+            if game == "classic":
+                before = actions(page)
+                api_act(c, g, 0, "take w b g")
+                api_act(c, g, 1, _view(c, g, 1)["legal_actions"][0])
+                wait_past(page, before + 1)
+                page.wait_for_function("document.getElementById('last-move').textContent.includes('bob')")
+                assert _outside(page, "#last-move") == []             # the others' moves are told in the strip
+            if language == "en":
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=str(SHOTS / f"{game}-phone.png"), animations="disabled")
+
+
+def _open(browser: Browser, server: Server, seed: int = 4) -> tuple[dict[str, Any], Page]:
+    g = _two_humans(server, seed=seed)
+    return g, open_page(browser, g["seats"][0]["link"], width=1280)
+
+
+def test_three_tokens_are_chosen_and_sent_only_by_take(server: Server, browser: Browser) -> None:
+    g, page = _open(browser, server)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None)
+    for colour in ("white", "blue", "green"):
+        page.click(f"[data-key='supply:{colour}']")
+    page.wait_for_timeout(300)
+    assert posts == [] and actions(page) == 0                   # the third token sends nothing
+    assert page.locator("#supply .chip.selected").count() == 3
+    page.click("[data-key='supply:blue']")                     # changed freely before it is sent
+    assert page.locator("#supply .chip.selected").count() == 2
+    page.click("[data-key='supply:red']")
+    page.click("#supply button[data-key='take']")
+    wait_past(page, 0)
+    assert len(posts) == 1 and "takes white, green and red" in page.inner_text("#log")
+
+
+def test_a_deck_is_reserved_only_after_its_menu_says_reserve(server: Server, browser: Browser) -> None:
+    g, page = _open(browser, server)
+    page.click("button[data-key='deck:2']")
+    page.wait_for_timeout(200)
+    assert actions(page) == 0
+    assert page.evaluate("document.activeElement.textContent") == "Reserve the top card"
+    page.keyboard.press("Escape")                              # a way back
+    assert page.locator(".menu").count() == 0
+    page.click("button[data-key='deck:2']")
+    page.click(".menu button.primary")
+    wait_past(page, 0)
+    assert "reserves the top card of the tier 2 deck" in page.inner_text("#log")
+
+
+def test_a_click_that_cannot_be_part_of_an_action_says_why_beside_the_supply(server: Server,
+                                                                           browser: Browser) -> None:
+    g, page = _open(browser, server)
+    note = "#supply-note"
+    page.click("[data-key='supply:gold']")
+    page.wait_for_function(f"document.querySelector('{note}').textContent.includes('reservation')")
+    assert "gold tokens cannot be taken" in page.inner_text(note)
+    assert page.locator("#supply .chip.selected").count() == 0
+    page.click("[data-key='supply:white']")                    # a note goes with the next click that is fine
+    assert page.inner_text(note) == ""
+    page.click("[data-key='supply:white']")                    # two white
+    page.click("[data-key='supply:blue']")                     # white, white, then blue: kept, and said why
+    page.wait_for_function(f"document.querySelector('{note}').textContent.length > 0")
+    assert "2 of one colour" in page.inner_text(note)
+    assert page.locator("[data-key='supply:white'].selected").count() == 1
+    assert "✓✓" in page.inner_text("[data-key='supply:white']")
+    with server.client() as c:                                 # green down to 2: two of it is refused, with why
+        api_act(c, g, 0, "take w g k")
+        api_act(c, g, 1, "take b g r")
+    wait_past(page, 1)
+    page.click("[data-key='supply:green']")
+    page.click("[data-key='supply:green']")
+    page.wait_for_function(f"document.querySelector('{note}').textContent.includes('4')")
+    assert "green has 2" in page.inner_text(note)
+    assert page.locator("[data-key='supply:green'].selected").count() == 1
+
+
+def test_a_card_menu_lists_every_action_and_says_why_one_is_not_possible(server: Server, browser: Browser) -> None:
+    g, page = _open(browser, server)
+    page.locator("#market .slot[data-key='slot:market:3.1'] button.card").click()
+    menu = page.locator(".menu")
+    page.wait_for_function("document.querySelector('.menu .why') && "
+                           "!document.querySelector('.menu .why').textContent.includes('checking')")
+    assert menu.locator("button[disabled]", has_text="Buy").count() == 1
+    assert "you cannot afford that card" in menu.inner_text()
+    assert menu.locator(".lacking .chip").count() >= 1               # the tokens you lack, as chips
+    assert menu.locator("button.primary", has_text="Reserve").count() == 1
+    assert page.evaluate("document.activeElement.textContent") == "Reserve"
+
+
+def test_each_opponents_last_move_stays_marked_until_your_next_action(server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}] + [{"kind": "human"}] * 3, seed=4)
+        page = open_page(browser, g["seats"][0]["link"], width=1280)
+        api_act(c, g, 0, "take w b g")
+        api_act(c, g, 1, "take r r")
+        api_act(c, g, 2, "reserve deck 1")
+        api_act(c, g, 3, "take w b k")
+    page.wait_for_function("Number(document.body.dataset.actions) === 4")
+    page.wait_for_timeout(3000)                                # longer than the old 2.5 s outline
+    for key, seat in (("supply:red", "2"), ("deck:1", "3"), ("seat:3:token:black", "4")):
+        node = page.locator(f"[data-key='{key}'].moved-last")
+        assert node.count() >= 1, key
+        assert node.first.get_attribute("data-moved-by") == seat
+    assert "Player 3 reserves" in page.inner_text("#last-move")
+    page.click("[data-key='supply:white']")                    # building an action keeps the marks
+    assert page.locator(".moved-last").count() > 0
+    page.click("[data-key='supply:red']")
+    page.click("[data-key='supply:green']")
+    page.click("#supply button[data-key='take']")
+    wait_past(page, 4)
+    assert page.locator(".moved-last").count() == 0            # your own action clears them
+
+
+def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}] + [{"kind": "bot", "bot": "greedy"}] * 3, seed=4)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    for seat in (1, 2, 3):
+        assert f"Greedy bot {seat + 1}" in page.inner_text(f"[data-seat='{seat}'] h2")
+    page.click("[data-key='supply:white']")
+    page.click("[data-key='supply:blue']")
+    page.click("[data-key='supply:green']")
+    page.click("#supply button[data-key='take']")
+    page.wait_for_function("Number(document.body.dataset.actions) >= 4", timeout=30000)
+    log = page.inner_text("#log")
+    assert "Greedy bot 2 " in log and "Greedy bot 3 " in log and "Greedy bot 4 " in log
+    colours = page.evaluate("[...document.querySelectorAll('#log li .emblem')].map((e) => getComputedStyle(e)"
+                            ".backgroundColor)")
+    assert len(set(colours)) == 4                                # each seat's own colour in the log
+
+
+def test_a_typed_refusal_is_said_under_the_box_and_goes_when_the_game_moves_on(server: Server,
+                                                                              browser: Browser) -> None:
+    g, page = _open(browser, server)
+    page.fill("#command-text", "buy 3.1")
+    page.press("#command-text", "Enter")
+    page.wait_for_function("document.getElementById('command-error').textContent.length > 0")
+    box = page.locator("#command-text").bounding_box()
+    said = page.locator("#command-error").bounding_box()
+    assert box and said and 0 <= said["y"] - (box["y"] + box["height"]) < 60    # right under the box
+    assert page.inner_text("#error") == ""
+    page.fill("#command-text", "take w b g")
+    page.press("#command-text", "Enter")
+    wait_past(page, 0)
+    assert page.inner_text("#command-error") == ""
+
+
+def test_the_hint_is_marked_on_the_table(server: Server, browser: Browser) -> None:
+    g, page = _open(browser, server)
+    page.click("#hint")
+    page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint: ')")
+    page.wait_for_selector(".hinted")
+    with server.client() as c:
+        advice = c.post(f"/api/games/{g['id']}/seats/0/hint", headers={"x-seat-token": g["seats"][0]["token"]}).json()
+    if advice["action"].startswith("take "):
+        assert page.locator("[data-key^='supply:'].hinted").count() == len(set(advice["action"].split()[1:]))
+    assert "%" in page.inner_text("#hint-text")
+
+
+def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selection(server: Server,
+                                                                                browser: Browser) -> None:
+    local = splendor.new_game("classic", players=2, seed=4)        # the server deals seed 4 the same way
+    bot = make_bot("greedy", seed=1)
+    while not (local.current_player == 0 and any(a.startswith("buy ") and "reserved" not in a
+                                                  for a in local.view(0)["legal_actions"])):
+        legal = local.view(local.current_player)["legal_actions"]
+        takes = [a for a in legal if a.startswith("take ")]
+        local.apply(local.parse(takes[0]) if local.current_player == 0 and takes else decide(bot, local))
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human"}], seed=4)
+        for n, action in enumerate(local.history):
+            api_act(c, g, splendor.replay(local.record, upto=n).current_player, action.text)
+    buy = next(a for a in local.view(0)["legal_actions"] if a.startswith("buy ") and "reserved" not in a)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    tier, place = buy.split()[1].split(".")
+    page.keyboard.press(tier)                                  # three keys: the tier, the slot, Enter
+    page.keyboard.press(place)
+    page.keyboard.press("Enter")
+    wait_past(page, len(local.history))
+    assert "ann (you) buys" in page.inner_text("#log")
+    with server.client() as c:                                 # bob plays: ann's turn again
+        api_act(c, g, 1, _view(c, g, 1)["legal_actions"][0])
+    wait_past(page, len(local.history) + 1)
+    page.keyboard.press("w")                                   # a colour by its letter
+    assert page.locator("[data-key='supply:white'].selected").count() == 1
+    page.locator("[data-key='supply:blue']").focus()
+    page.keyboard.press("Shift")                               # the focus ring shows for the keyboard
+    styles = page.evaluate("""() => ['white', 'blue'].map((c) => {
+        const s = getComputedStyle(document.querySelector(`[data-key='supply:${c}']`));
+        return [s.outlineStyle, s.boxShadow]; })""")
+    assert styles[0] != styles[1]                               # selected (white) and focused (blue) differ
+    assert styles[1][0] == "dashed"
+    page.keyboard.press("Escape")
+    assert page.locator("#supply .chip.selected").count() == 0
+    page.click("#how-to-play summary")
+    assert "Enter" in page.inner_text("#how-to-play")
+
+
+def test_a_rated_game_says_so_on_the_table_and_chips_read_right_in_slovenian(server: Server,
+                                                                             browser: Browser) -> None:
+    context = browser.new_context(locale="sl-SI", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    g = _two_humans(server)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    assert not page.locator("#rated").is_visible()
+    white = page.inner_text("[data-key='supply:white']")
+    assert "w" not in white and "◇" in white                    # no English letter: "b" would read as bela
+
+
+@pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
+def test_every_tap_target_on_a_phone_is_at_least_44_px(server: Server, browser: Browser, game: str) -> None:
+    with server.client() as c:
+        g = _busy_table(c, game, 2)
+    page = open_page(browser, g["seats"][0]["link"], width=375)
+    if game == "kids":
+        page.wait_for_selector("#board svg", state="attached")
+        page.locator("#roads button").first.click()                     # the payments open too
+    else:
+        page.locator("#market button.card").first.click()               # a card's menu too
+    small = page.evaluate("""() => [...document.querySelectorAll(
+        'header button, header select, header label.sound, #tabletop button, #tabletop select, #tabletop input, '
+        + '#tabletop [role=button], #dock button')]
+      .filter((n) => n.getClientRects().length && getComputedStyle(n).visibility !== 'hidden')
+      .map((n) => [n, n.getBoundingClientRect()])
+      .filter(([n, r]) => r.width < 43.5 || r.height < 43.5)
+      .map(([n, r]) => `${n.tagName} ${n.id || n.dataset.key || n.textContent.slice(0, 20)} ${Math.round(r.width)}x`
+           + `${Math.round(r.height)}`)""")
+    assert small == []
+
+
+COLOUR_OF = {"w": "white", "b": "blue", "g": "green", "r": "red", "k": "black", "y": "gold"}
+
+
+def test_a_replay_marks_the_move_its_caption_says_stepping_back_or_forward(server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4,
+                   options={"max_turns": 6})
+        for seat, action in ((0, "take w b g"), (1, "take r r"), (0, "take k r w"), (1, "take b g k"),
+                             (0, "reserve deck 1"), (1, "take r g k")):
+            api_act(c, g, seat, action)
+        record = c.get(f"/api/games/{g['id']}").json()["log"]
+    page = open_page(browser, f"{server.base}/replay/{g['id']}", width=1280)
+    page.click("#last")
+    page.wait_for_function("document.getElementById('step').textContent.startsWith('6 /')")
+    for n in (5, 4, 3, 2, 3, 4):                               # back, then forward again
+        page.click("#prev" if n < int(page.inner_text("#step").split()[0]) else "#next")
+        page.wait_for_function(f"document.getElementById('step').textContent.startsWith('{n} /')")
+        action = record[n - 1]["action"]
+        caption = page.inner_text("#status")
+        assert f"action {n} of 6" in caption
+        marked = set(page.evaluate("[...document.querySelectorAll('[data-key^=\"supply:\"].moved-last')]"
+                                   ".map((e) => e.dataset.key)"))
+        if action.startswith("take"):
+            assert marked == {f"supply:{COLOUR_OF[x]}" for x in action.split()[1:]}, (n, action, marked)
+            assert "takes" in caption
+        else:
+            assert marked == set() and page.locator("[data-key='deck:1'].moved-last").count() == 1
+
+
+def test_a_medal_chosen_is_said_once_in_the_log(server: Server, browser: Browser) -> None:
+    g, page = _open(browser, server)
+    said = page.evaluate("""import('/static/words.js').then((words) => [
+        words.describe('kids', 'medal 3', { medal: 3 }, () => 'ann', 0),
+        words.describe('kids', 'move 7 pay k k', { to: { name: 'The Palace of Splendor' }, medal: 2 }, () => 'ann', 0)])""")
+    assert said[0] == "ann receives Queen's Medal 3"
+    assert said[1].count("Queen's Medal 2") == 1                 # a medal given on arrival is said, once
+
+
+def _pokemon_position(server: Server, seed: int, steps: int) -> dict[str, Any]:
+    """A Pokémon game of two people at the position greedy bots reach from ``seed`` after ``steps`` actions."""
+    local = splendor.new_game("pokemon", players=2, seed=seed)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    with server.client() as c:
+        g = create(c, "pokemon", [{"kind": "human", "name": "ash"}, {"kind": "human", "name": "gary"}], seed=seed)
+        for _ in range(steps):
+            action = decide(bots[local.current_player], local)
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
+    return g
+
+
+def test_two_evolutions_into_the_same_pokemon_say_where_and_copies_are_one_button(server: Server,
+                                                                                  browser: Browser) -> None:
+    g = _pokemon_position(server, 32, 44)             # Gastly may evolve into either Haunter on the table
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    labels = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").all_inner_texts()
+    assert len(labels) == 2 and len(set(labels)) == 2, labels
+    assert all("Haunter (level 2, slot" in label for label in labels)
+    g = _pokemon_position(server, 15, 62)             # two Gastly, one Haunter: the same move to a player
+    page = open_page(browser, g["seats"][1]["link"], width=1280)
+    labels = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").all_inner_texts()
+    assert labels == ["Evolve Gastly into Haunter"], labels
+
+
+def test_pokemon_cards_show_their_national_pokedex_numbers_and_the_special_cards_stand_in_line(
+        server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        g = create(c, "pokemon", [{"kind": "human", "name": "ash"}, {"kind": "human"}], seed=3)
+        market = _view(c, g, 0)["market"]
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    for card in market["1"] + market["rare"]:
+        text = page.inner_text(f"[data-key='card:{card['id']}']")
+        assert f"#{card['dex']}" in text                      # the real number, not the project's card id
+    boxes = [page.locator(f"[data-key='slot:market:{r}'] .card").bounding_box() for r in ("rare", "legendary")]
+    assert boxes[0] and boxes[1] and abs(boxes[0]["x"] - boxes[1]["x"]) < 1      # one above the other
+    label = page.locator("#specials .special-label").nth(1).bounding_box()
+    assert label and label["height"] < 22                                          # one line, not wrapped
+
+
+def test_the_header_is_one_line_on_a_phone(server: Server, browser: Browser) -> None:
+    for language in LOCALES.values():
+        context = browser.new_context(locale=language, viewport={"width": 375, "height": 812})
+        page = context.new_page()
+        g = _two_humans(server)
+        page.goto(g["seats"][0]["link"])
+        page.wait_for_function("document.body.dataset.actions !== undefined")
+        header = page.locator("header.top").bounding_box()
+        assert header and header["height"] <= 60, (language, header)
+        context.close()
