@@ -25,7 +25,7 @@ from splendor.server.bots import SERVER_BOTS
 from splendor.server.deadline import RequestDeadline, in_store_time
 from splendor.server.guards import (BoundsMiddleware, RateLimiter, RedactSecrets, SameOriginMiddleware, WebSocketCap,
                                     client_address, cross_site_problem)
-from splendor.server.live import GameManager, Refused, _store_problem
+from splendor.server.live import GameManager, Refused, _store_problem, log_entry
 from splendor.server.settings import Settings
 from splendor.server.schemas import NAME_RULE, ActionRequest, ExplainRequest, Language, NewGame, ProfileLink, refusals
 from splendor.server.socket import serve_socket
@@ -263,15 +263,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/replay", responses=refusals(404, 409))
     async def replay_view(game_id: str, upto: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
-        """A finished game's spectator view after ``upto`` actions, for step-by-step replays."""
+        """A finished game's spectator view after ``upto`` actions, for step-by-step replays, with the log entry
+        of the action that led there (``entry``: its seat and what everyone saw of it)."""
         live = await manager().get(game_id)
         if not live.over:
             raise Refused(409, "replays are of finished games")
         total = len(live.game.history)
-        game = replay(live.game.record, upto=min(upto, total))
-        return {"id": live.id, "upto": min(upto, total), "total": total, "seats": live.seat_list(),
-                "action": live.game.history[upto - 1].text if 0 < upto <= total else None,
-                "view": game.view(None)}
+        upto = min(upto, total)
+        game = replay(live.game.record, upto=upto)
+        entry = None                          # the action that led here, as the log says it (whose, what was seen)
+        if upto > 0:
+            entry = log_entry(upto, replay(live.game.record, upto=upto - 1), live.game.history[upto - 1], game)
+        return {"id": live.id, "upto": upto, "total": total, "seats": live.seat_list(),
+                "action": entry["action"] if entry else None, "entry": entry, "view": game.view(None)}
 
     @app.get("/api/games/{game_id}/board.svg", response_class=Response,
              responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}},

@@ -121,7 +121,7 @@ class LiveGame:
         return all(s.kind == BOT for s in self.seats)
 
 
-def _log_entry(number: int, before: Game, action: Action, after: Game) -> dict[str, Any]:
+def log_entry(number: int, before: Game, action: Action, after: Game) -> dict[str, Any]:
     """One line of a game's log: who did what, and what everyone saw of it (``Game.public_details``)."""
     return {"n": number, "seat": before.current_player, "action": action.text,
             "details": before.public_details(action, after)}
@@ -360,7 +360,7 @@ class GameManager:
             action = game.parse(text)
             after = game.clone()
             after.apply(action)
-            live.log.append(_log_entry(len(after.history), game, action, after))
+            live.log.append(log_entry(len(after.history), game, action, after))
             live.game = after
         return bool(texts)
 
@@ -381,7 +381,7 @@ class GameManager:
             action = game.parse(text)
             after = game.clone()
             after.apply(action)
-            log.append(_log_entry(n, game, action, after))
+            log.append(log_entry(n, game, action, after))
             game = after
         return LiveGame(id=s.id, game=game, seats=s.seats, owner=s.owner, log=log, rated=s.rated,
                         bot_salt=s.bot_salt, ending=s.ending)
@@ -708,7 +708,7 @@ class GameManager:
                           committed=lambda: self.store.action_at(live.id, number) == action.text)
         live.game = after
         live.stale = False                                  # action N committed: this copy is the store's
-        live.log.append(_log_entry(number, game, action, after))
+        live.log.append(log_entry(number, game, action, after))
         log.info("game %s: seat %d played %s", live.id, seat, action.text)
 
     @staticmethod

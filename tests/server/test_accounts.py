@@ -5,9 +5,7 @@ leaderboard; a seat a friend keeps in an account shows the account's name to eve
 
 from __future__ import annotations
 
-import json
 import random
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +20,7 @@ from splendor.store.accounts import FREE_FAILURES, Accounts, lock_seconds
 from splendor.store.models import Account
 from splendor.store.ratings import NEW, RatedSeat, Ratings, rate_game, rated, shown
 from tests.server.conftest import Server, _reset_postgres, create
+from tests.server.test_many_processes import wait_state
 
 
 @contextmanager
@@ -175,20 +174,6 @@ def test_the_openapi_schema_says_the_ratings_are_whole_numbers_on_the_elo_like_s
     assert {"before", "after", "change"} <= set(schemas["RatingChangeLine"]["properties"])
 
 
-def _state_where(sock: Any, done: Any, timeout: float = 20) -> dict[str, Any]:
-    """The first state pushed on ``sock`` for which ``done`` holds (AssertionError after ``timeout`` seconds)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, "no such state was pushed in time"
-        try:
-            message = json.loads(sock.recv(timeout=left))
-        except TimeoutError:
-            continue
-        if message.get("type") == "state" and done(message):
-            return message
-
-
 def _friend_keeps_seat_1(watched: Server, kept_on: Server) -> None:
     """Ann creates a game for herself and a friend (seat 1, no name: the table calls it "Player 2") and watches it
     on ``watched``, as does a spectator; Bea opens the link on ``kept_on`` and keeps the seat in her account. Ann's
@@ -203,13 +188,13 @@ def _friend_keeps_seat_1(watched: Server, kept_on: Server) -> None:
         with connect(f"{base}?seat=0", additional_headers={"cookie": cookie, "origin": watched.base}) as ann_ws, \
                 connect(base) as crowd:
             for sock in (ann_ws, crowd):
-                assert _state_where(sock, lambda m: True)["seats"][1]["name"] is None
+                assert wait_state(sock, lambda m: True)["seats"][1]["name"] is None
             with sign_up(kept_on, "bea") as bea:
                 token = game["seats"][1]["token"]
                 kept = bea.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token})
                 assert kept.status_code == 200, kept.text
                 for sock in (ann_ws, crowd):                      # pushed at once to every table open on the game
-                    pushed = _state_where(sock, lambda m: m["seats"][1]["name"] is not None)
+                    pushed = wait_state(sock, lambda m: m["seats"][1]["name"] is not None)
                     assert pushed["seats"][1]["name"] == "bea" and pushed["seats"][1]["has_account"]
                 for reader, seat in ((ann, 0), (spectator, None)):
                     params = {} if seat is None else {"seat": seat}

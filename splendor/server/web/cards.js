@@ -24,7 +24,7 @@ function picture(width, height, ...children) {
 
 // Each colour's shape, the one its symbol shows (◇ ● ▲ ♦ ■ ★ …), so that no colour is told by colour alone.
 const SHAPE = { white: "diamond", blue: "circle", green: "triangle", red: "diamond", black: "square", gold: "star",
-  yellow: "star4", pink: "heart", master: "circle", brown: "hexagon", treasure: "star" };
+  yellow: "star4", pink: "heart", master: "pentagon", brown: "hexagon", treasure: "pentagon" };
 
 function points(list) { return list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "); }
 
@@ -49,6 +49,8 @@ export function gemShape(colour, cx, cy, r) {
     case "triangle": return svg("polygon", { points: points([[cx, cy - r * 1.2], [cx + r * 1.2, cy + r * 0.85],
       [cx - r * 1.2, cy + r * 0.85]]), ...paint });
     case "hexagon": return svg("polygon", { points: points(ring(cx, cy, 3, r * 1.08, r * 1.08, 0)), ...paint });
+    case "pentagon": return svg("polygon", { points: points(ring(cx, cy, 5, r * 1.12, r * 1.12 * Math.cos(Math.PI / 5))),
+      ...paint });
     case "star": return svg("polygon", { points: points(ring(cx, cy, 5, r * 1.25, r * 0.62)), ...paint });
     case "star4": return svg("polygon", { points: points(ring(cx, cy, 4, r * 1.2, r * 0.55)), ...paint });
     case "heart": return svg("path", { d: `M${cx},${cy + r} C${cx - r * 1.6},${cy - r * 0.1} ${cx - r * 0.7},`

@@ -211,7 +211,6 @@ export function keepGame(entry) {
 // Each seat's own colour and emblem (its number on a disc of that colour), the same on the seats, the log, the
 // marks of its last move and, in Kids, its pawn.
 export const SEAT_COLOUR = ["#e53935", "#1e88e5", "#fdd835", "#8e24aa"];
-export const SEAT_INK = ["#fff", "#fff", "#000", "#fff"];
 
 export function emblem(seat) {
   return el("span", { class: `emblem seat-${seat}`, "aria-hidden": "true" }, String(seat + 1));

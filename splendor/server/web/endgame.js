@@ -3,7 +3,7 @@
 import { api, el, keepGame, morph } from "/static/common.js";
 import { list, t } from "/static/i18n.js";
 
-// page: { state, gameId, mode, seat, seatName, render }
+// page: { state, gameId, mode, seat, seatName, render, showError }
 export function renderEnd(page) {
   const { state, gameId, mode, seatName } = page;
   const box = document.getElementById("end");
@@ -85,5 +85,5 @@ async function rematch(page) {
       el("label", {}, `${s.name || t("Player {number}", { number: s.seat + 1 })}: `,
         el("input", { readonly: true, value: s.link })))));
     page.render();
-  } catch (e) { document.getElementById("error").textContent = t("No rematch: {reason}", { reason: e.message }); }
+  } catch (e) { page.showError(t("No rematch: {reason}", { reason: e.message })); }
 }

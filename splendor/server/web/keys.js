@@ -7,6 +7,8 @@ export function handleKey(event, c, table) {
   if (target && target.closest("input, textarea, select")) return false;
   if (event.key === "Escape") return table.cancel(c);
   if (event.key === "Enter") {
+    // On a token of the supply, Enter sends the choice when it is a whole take, else picks that token.
+    if (target && target.closest("#supply .chip")) return table.confirm(c);
     if (target && target.closest("button, a, summary, [role=button]")) return false;
     return table.confirm(c);
   }
@@ -15,6 +17,6 @@ export function handleKey(event, c, table) {
     if (help) { help.open = !help.open; if (help.open) help.scrollIntoView({ block: "nearest" }); }
     return true;
   }
-  if (event.key.length !== 1 || !c.mine) return false;
+  if (event.key.length !== 1 || !c.mine || c.state.menu) return false;        // an open menu has the keys
   return table.key(c, event.key.toLowerCase());
 }

@@ -1,7 +1,7 @@
 // Splendor Kids on the table: the board in the middle (the server's SVG picture, drawn to fit, its payable roads
 // outlined and clickable), the supply and the Marketplace beside it, the travelers around, and the roads from
 // your place with their payments in the dock.
-import { chip, el, emblem, keyed, LETTER, morph, on, travelsFrom } from "/static/common.js";
+import { chip, el, emblem, keyed, LETTER, on, travelsFrom } from "/static/common.js";
 import { language, t } from "/static/i18n.js";
 import { actionLabel, describe, tokenName } from "/static/words.js";
 import { cancelTake, confirmTake, pick, supply, takeOptions } from "/static/supply.js";
@@ -209,9 +209,10 @@ export function hintMarks(c, action) { return touched(c, action, c.me); }
 // Keys: a resource's letter picks it; a road's number (typed within a second) opens its payments; on a prompt
 // with one button per resource, its letter.
 export function key(c, k) {
-  if (c.view.decision !== "action") {
-    const action = c.view.legal_actions.find((a) => a === `return ${k}` || a === `discard ${k}`);
-    if (action) { c.send(action); return true; }
+  if (c.view.decision !== "action") {          // the letter finds the token's button; Enter sends it
+    const button = document.querySelector(`#decision button[data-action="return ${k}"], `
+      + `#decision button[data-action="discard ${k}"]`);
+    if (button) { button.focus(); return true; }
     return false;
   }
   if (/^[0-9]$/.test(k)) {

@@ -230,7 +230,7 @@ async function learn(game) {
       seats: [{ kind: "human", name: null }, { kind: "bot", bot: "greedy", name: null }],
       options: game === "kids" ? { short: true } : {} }) });
     const mine = made.seats[0];
-    keepGame({ id: made.id, game, seat: 0, link: mine.link, at: Date.now() });
+    keepGame({ id: made.id, game, seat: 0, link: `${mine.link}&tutorial=1`, at: Date.now() });   // rejoined with the guide
     location.href = `${mine.link}&tutorial=1`;
   } catch (e) { error.textContent = e.message; }
 }

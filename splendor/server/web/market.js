@@ -2,7 +2,7 @@
 // the three rows and their decks in the middle; the other seats beside; your own seat below. An action is built
 // by clicks (tokens chosen, a card's or a deck's menu opened) and sent only when confirmed: Take, Buy, Reserve.
 // What cannot be part of a legal action says why, next to it, in the rules' words.
-import { chip, el, emblem, keyed, LETTER, morph, travelsFrom } from "/static/common.js";
+import { chip, el, emblem, keyed, LETTER, travelsFrom } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
 import { actionLabel, cardWords, describe, tokenName } from "/static/words.js";
@@ -347,12 +347,15 @@ function touched(c, text, s, details) {
       keys.push(w[1] === "deck" ? `deck:${w[2]}` : slotKey(w[1]), `seat:${s}:reserved`);
       break;
     case "buy": case "catch":
-      keys.push(w[1] === "reserved" ? `slot:reserved:${w[2]}` : slotKey(w[1]));
+      keys.push(w[1] !== "reserved" ? slotKey(w[1]) : s === c.me ? `slot:reserved:${w[2]}` : `seat:${s}:reserved`);
       if (d.card) keys.push(`seat:${s}:stack:${d.card.bonus}`);
       break;
     case "noble": keys.push(`noble:${w[1]}`, `seat:${s}:nobles`); break;
     case "evolve":
-      if (w[1] !== "none") keys.push(w[2] === "reserved" ? `slot:reserved:${w[3]}` : slotKey(w[2]), `seat:${s}:stacks`);
+      if (w[1] !== "none") {
+        keys.push(w[2] !== "reserved" ? slotKey(w[2]) : s === c.me ? `slot:reserved:${w[3]}` : `seat:${s}:reserved`,
+          `seat:${s}:stacks`);
+      }
       break;
     default: break;
   }
@@ -366,9 +369,9 @@ export function hintMarks(c, action) { return touched(c, action, c.me, null); }
 // Keys: a colour's letter picks it; a tier (1–3; 4 the rare and legendary row; 0 your reserved cards) then a slot
 // (1–4) opens that card's menu, a tier then "d" its deck's; on a prompt, a colour's letter returns that token.
 export function key(c, k) {
-  if (c.view.decision === "return") {
-    const action = `return ${k}`;
-    if (c.legal.has(action)) { c.send(action); return true; }
+  if (c.view.decision === "return") {          // the letter finds the token's button; Enter sends it
+    const button = document.querySelector(`#decision button[data-action="return ${k}"]`);
+    if (button) { button.focus(); return true; }
     return false;
   }
   if (!choosing(c)) return false;

@@ -29,15 +29,20 @@ export function pick(c, colour) {
   } else {
     next = [...sel, colour].sort((a, b) => order.indexOf(a) - order.indexOf(b));
   }
-  if (next.length === 0 || partOfATake(c, next)) {
+  const attempt = takeText(next);
+  // A lone token clicked again when two of it cannot be taken: it is put back, and why not two is said.
+  const back = sel.length === 1 && sel[0] === colour && !partOfATake(c, next);
+  if (back) { c.state.selection = []; c.render(); }
+  else if (next.length === 0 || partOfATake(c, next)) {
     c.state.selection = next;
     c.state.note = null;
     c.render();
     return;
   }
-  const attempt = takeText(next);
-  c.explain([attempt]).then((r) => c.note(`supply:${colour}`, r[attempt] || t("that cannot be taken now")))
-    .catch((e) => c.note(`supply:${colour}`, e.message));
+  const at = c.state.payload.actions;
+  c.explain([attempt]).then((r) => {
+    if (c.state.payload.actions === at) c.note(`supply:${colour}`, r[attempt] || t("that cannot be taken now"));
+  });
 }
 
 export function supply(c, heading, ...extra) {
@@ -78,6 +83,8 @@ export function confirmTake(c) {
 
 // Escape: let go of what is being built (the tokens, an open menu or road, a note).
 export function cancelTake(c) {
+  clearTimeout(c.state.roadTimer);
+  c.state.roadDigits = "";
   if (!c.state.selection.length && !c.state.menu && !c.state.note && !c.state.road) return false;
   c.state.selection = [];
   c.state.note = null;

@@ -94,11 +94,22 @@ async function explain(actions) {
   const known = state.reasons.of;
   const asking = actions.filter((a) => !(a in known));
   if (asking.length && mode === "play") {
-    const answer = await api(`/api/games/${gameId}/seats/${seat}/explain`, { method: "POST", headers: auth,
-      body: JSON.stringify({ actions: asking.slice(0, 32) }) });
-    if (state.reasons.at === at) Object.assign(known, answer.reasons);
+    try {
+      const answer = await api(`/api/games/${gameId}/seats/${seat}/explain`, { method: "POST", headers: auth,
+        body: JSON.stringify({ actions: asking.slice(0, 32) }) });
+      if (state.reasons.at === at) Object.assign(known, answer.reasons);
+    } catch (e) {            // said once for this position, never asked again in a loop
+      if (state.reasons.at === at) for (const a of asking) known[a] = t("not possible now");
+    }
   }
   return Object.fromEntries(actions.map((a) => [a, known[a] ?? null]));
+}
+
+// An error said in the dock until the game moves on (every error of the page goes this way, so a redraw never
+// wipes one that was just said).
+function showError(text) {
+  state.error = { text, at: state.payload ? state.payload.actions : null };
+  if (state.payload) render(); else document.getElementById("error").textContent = text;
 }
 
 // A short word next to what was clicked ("gold tokens cannot be taken; …"), gone when the game moves on or the
@@ -203,11 +214,11 @@ function lastMoves() {
   return log.filter((e) => e.n > since && e.seat !== ref);
 }
 
-function markAll(keys, cls, colourOf = null) {
+function markAll(keys, cls, bySeat = false) {
   for (const [key, who] of keys) {
     for (const node of document.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) {
       node.classList.add(cls);
-      if (colourOf !== null) {
+      if (bySeat) {
         node.style.setProperty("--mover", SEAT_COLOUR[who]);
         node.dataset.movedBy = String(who + 1);
       }
@@ -243,7 +254,8 @@ export function render() {
   }
   if (state.building !== at) {             // what was being built belongs to the position it was built in
     state.building = at;
-    Object.assign(state, { selection: [], menu: null, road: null, pendingTier: null });
+    clearTimeout(state.roadTimer);
+    Object.assign(state, { selection: [], menu: null, road: null, pendingTier: null, roadDigits: "" });
   }
   document.getElementById("title").textContent = ` ${t(TITLES[state.payload.game])}`;
   document.getElementById("rated").hidden = !state.payload.rated;
@@ -266,7 +278,7 @@ export function render() {
   document.getElementById("error").textContent = state.error ? state.error.text : "";
   document.getElementById("command-error").textContent = state.commandError ? state.commandError.text : "";
   renderLog();
-  renderEnd({ state, gameId, mode, seat, seatName, render });
+  renderEnd({ state, gameId, mode, seat, seatName, render, showError });
   renderMarks();
   if (table().after) table().after(c);
   if (tutorial) tutorial.render(c);
@@ -313,7 +325,7 @@ function renderKeep() {
           }
           accept(kept);
           render();
-        } catch (e) { document.getElementById("error").textContent = e.message; }
+        } catch (e) { showError(e.message); }
       } }, t("Keep this game in my account ({name})", { name: state.me.name })));
     return;
   }
@@ -331,7 +343,7 @@ function renderKeep() {
     try {
       await api(`/api/games/${gameId}/seats/${seat}/profile`, { method: "POST", headers: auth,
         body: JSON.stringify({ profile: me.name, secret: me.secret }) });
-    } catch (e) { document.getElementById("error").textContent = e.message; }
+    } catch (e) { showError(e.message); }
   } }, t("Keep this game in my Pokédex ({profile})", { profile: me.name })));
 }
 
@@ -366,7 +378,7 @@ function connect() {
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") { accept(message); render(); }
-    else if (message.type === "error") document.getElementById("error").textContent = message.detail;
+    else if (message.type === "error") showError(message.detail);
   };
   ws.onclose = (event) => {
     if (event.code === 4403 || event.code === 4404) {
@@ -385,12 +397,11 @@ async function loadReplay(upto) {
   const data = await api(`/api/games/${gameId}/replay?upto=${upto}`);
   state.upto = data.upto; state.total = data.total;
   state.payload = { game: data.view.game, seats: data.seats, view: data.view, actions: data.upto, log: [] };
-  if (data.upto > 0) {
+  if (data.entry) {              // the action stepped to, from the replay itself (the game's log keeps the last 60)
     const full = state.full || (state.full = await api(`/api/games/${gameId}`));
-    state.payload.log = full.log.filter((e) => e.n <= data.upto);
-    const last = state.payload.log[state.payload.log.length - 1];
-    state.lastSeat = last ? last.seat : 0; state.lastAction = data.action;
-    state.lastDetails = last ? last.details : null;
+    state.payload.log = [...full.log.filter((e) => e.n < data.upto), data.entry];
+    state.lastSeat = data.entry.seat; state.lastAction = data.entry.action;
+    state.lastDetails = data.entry.details;
   }
   document.getElementById("step").textContent = `${data.upto} / ${data.total}`;
   render();
@@ -418,8 +429,7 @@ document.addEventListener("keydown", (event) => {
 
 if (mode === "replay") {
   document.getElementById("replay-controls").hidden = false;
-  const go = (n) => loadReplay(Math.max(0, Math.min(state.total, n))).catch((e) => {
-    document.getElementById("error").textContent = e.message; });
+  const go = (n) => loadReplay(Math.max(0, Math.min(state.total, n))).catch((e) => showError(e.message));
   document.getElementById("first").onclick = () => go(0);
   document.getElementById("prev").onclick = () => go(state.upto - 1);
   document.getElementById("next").onclick = () => go(state.upto + 1);
