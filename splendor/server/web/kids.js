@@ -1,13 +1,12 @@
 // Splendor Kids on the table: the board in the middle (the server's SVG picture, drawn to fit, its payable roads
 // outlined and clickable), the supply and the Marketplace beside it, the travelers around, and the roads from
 // your place with their payments in the dock.
-import { chip, el, emblem, keyed, LETTER, on, travelsFrom } from "/static/common.js";
+import { chip, el, emblem, keyed, on, travelsFrom } from "/static/common.js";
 import { language, t } from "/static/i18n.js";
-import { actionLabel, describe, tokenName } from "/static/words.js";
-import { cancelTake, confirmTake, pick, supply, takeOptions } from "/static/supply.js";
+import { actionLabel, tokenName } from "/static/words.js";
+import { cancelTake, choosing, colourOf, confirmTake, pick, supply, takeOptions } from "/static/supply.js";
 
 const named = (colour) => ({ title: tokenName("kids", colour) });
-const choosing = (c) => c.mine && c.view.decision === "action";
 
 // The board's picture after each action, fetched once: the table is drawn from the cache at once (so an update
 // never replaces the board with a placeholder under the pointer), and drawn again when a new picture arrives.
@@ -112,16 +111,8 @@ function marketplace(c) {
   el("div", { class: "small" }, t("City tile stack: {left}", { left: c.view.city_stack }))];
 }
 
-function lastOf(c, s) {
-  const log = c.state.payload.log || [];
-  for (let i = log.length - 1; i >= 0; i--) {
-    if (log[i].seat === s) return describe("kids", log[i].action, log[i].details, c.seatName, s);
-  }
-  return null;
-}
-
 function traveler(c, s, names) {
-  const last = s.seat === c.me ? null : lastOf(c, s.seat);
+  const last = s.seat === c.me ? null : c.lastMoveOf(s.seat);
   return el("div", { class: `panel seat${s.seat === c.me ? " own" : " other"}${s.seat === c.view.turn_of ? " turn" : ""}`,
     "data-seat": s.seat, "data-key": `seat:${s.seat}` },
   el("h2", { class: "seat-name" }, emblem(s.seat), " ", el("span", { class: "who" }, c.seatName(s.seat))),
@@ -175,7 +166,6 @@ function kidsPrompt(c) {
   return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
 }
 
-function colourOf(c, letter) { return Object.keys(c.view.supply).find((col) => LETTER[col] === letter); }
 
 // The places a move touched: the road travelled and where the traveler is now, the resources taken or returned.
 function touched(c, text, s) {

@@ -2,19 +2,17 @@
 // the three rows and their decks in the middle; the other seats beside; your own seat below. An action is built
 // by clicks (tokens chosen, a card's or a deck's menu opened) and sent only when confirmed: Take, Buy, Reserve.
 // What cannot be part of a legal action says why, next to it, in the rules' words.
-import { chip, el, emblem, keyed, LETTER, travelsFrom } from "/static/common.js";
+import { chip, el, emblem, keyed, travelsFrom } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
-import { actionLabel, cardWords, describe, tokenName } from "/static/words.js";
-import { cancelTake, confirmTake, pick, supply, takeOptions } from "/static/supply.js";
+import { actionLabel, cardWords, tokenName } from "/static/words.js";
+import { cancelTake, choosing, colourOf, confirmTake, pick, supply, takeOptions } from "/static/supply.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
 const SPECIAL = ["rare", "legendary"];
 
 function slotText(row, i) { return SPECIAL.includes(row) ? row : `${row}.${i + 1}`; }
 function wildOf(c) { return Object.keys(c.view.supply).pop(); }
-function colourOf(c, letter) { return Object.keys(c.view.supply).find((col) => LETTER[col] === letter); }
-const choosing = (c) => c.mine && c.view.decision === "action";
 
 // A card as a picture (cards.js), with its words beside it for screen readers and for copying the page's text.
 function cardFace(c, card) {
@@ -175,14 +173,6 @@ function stacks(c, s) {
       { colour: tokenName(c.game, col) }) }, stackPicture(col, s.bonuses[col] || by[col])));
 }
 
-function lastOf(c, s) {
-  const log = c.state.payload.log || [];
-  for (let i = log.length - 1; i >= 0; i--) {
-    if (log[i].seat === s) return describe(c.game, log[i].action, log[i].details, c.seatName, s);
-  }
-  return null;
-}
-
 function seatHeading(c, s) {
   return el("h2", { "data-key": `seat:${s.seat}:points`, class: "seat-name" }, emblem(s.seat), " ",
     el("span", { class: "who" }, c.seatName(s.seat)), " ", el("span", { class: "points" }, `${s.points}★`));
@@ -236,7 +226,7 @@ function miniCard(c, card) {
 
 // Another seat, in brief: points, tokens, bonuses, reserved cards (face up where everyone saw them), its last move.
 function otherSeat(c, s) {
-  const last = lastOf(c, s.seat);
+  const last = c.lastMoveOf(s.seat);
   return el("div", { class: `panel seat other${s.seat === c.view.turn_of ? " turn" : ""}`, "data-seat": s.seat,
     "data-key": `seat:${s.seat}`, style: `--seat: var(--seat-${s.seat})` }, seatHeading(c, s), ...seatRows(c, s),
   ...seatExtras(c, s),

@@ -7,7 +7,11 @@ import { tokenName } from "/static/words.js";
 
 export function takeOptions(c) { return [...c.legal].filter((a) => a.startsWith("take ")); }
 function takeText(sel) { return `take ${sel.map((x) => LETTER[x]).join(" ")}`; }
-const choosing = (c) => c.mine && c.view.decision === "action";
+// Whether the seat is to choose its turn's action now (not a return, a noble or another decision).
+export const choosing = (c) => c.mine && c.view.decision === "action";
+
+// A colour of the supply by its notation letter ("r" → "red").
+export function colourOf(c, letter) { return Object.keys(c.view.supply).find((col) => LETTER[col] === letter); }
 
 // Whether the chosen tokens can still become a legal take (some legal take holds them all).
 function partOfATake(c, sel) {

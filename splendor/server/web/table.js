@@ -125,7 +125,7 @@ function ctx() {
   // moved: the game went on since the table was last drawn (not merely a menu opened), so what changed is marked
   const moved = mode !== "replay" && state.drawn !== undefined && state.payload.actions !== state.drawn;
   return { view, game: state.payload.game, me: seat, legal, mine: legal.size > 0, send, state, render, gameId,
-           seatName, moved, explain, note, mode };
+           seatName, moved, explain, note, mode, lastMoveOf };
 }
 
 // The tab's title says when it is your turn (seen from another tab), and an optional short sound, once a turn.
@@ -189,6 +189,15 @@ const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "tak
 const DECISIONS = { return: N_("tokens to return"), noble: N_("which noble visits"), evolve: N_("whether to evolve"),
   drought: N_("tokens to discard in the Drought"), thief: N_("whom to give a token"), city: N_("which City tile"),
   medal: N_("which Queen's Medal") };
+
+// A seat's last move in the log, in words ("Greedy bot 2 takes two red"), or null.
+function lastMoveOf(s) {
+  const log = state.payload.log || [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].seat === s) return describe(state.payload.game, log[i].action, log[i].details, seatName, s);
+  }
+  return null;
+}
 
 function said(e) { return `${describe(state.payload.game, e.action, e.details, seatName, e.seat)}.`; }
 
