@@ -33,8 +33,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv-anchor"
 ADAPTER = ROOT.parent / "shared" / "anchors" / "azg"
-PACKAGES = ["numpy==2.4.6", "numba==0.68.1", "onnx==1.23.2", "onnxruntime==1.32.0", "torch==2.13.0",
-            "colorama==0.4.6", "tqdm==4.70.1"]
+PACKAGES = [
+    "numpy==2.4.6",
+    "numba==0.68.1",
+    "onnx==1.23.2",
+    "onnxruntime==1.32.0",
+    "torch==2.13.0",
+    "colorama==0.4.6",
+    "tqdm==4.70.1",
+]
 """The anchor's dependencies, as its README asks (CPU torch; no torchvision, which would pull CUDA in)."""
 
 
@@ -84,10 +91,32 @@ def match(bot: str, games: int, sims: int, seed: int, workers: int, out: Path, s
             break
         part = out / f"part-{first:04d}"
         log = open(out / f"part-{first:04d}.log", "w")
-        jobs.append((subprocess.Popen(
-            [str(python), str(ADAPTER / "match.py"), "--games", str(count), "--start", str(first), "--sims",
-             str(sims), "--opponent", bot, "--seed", str(seed), "--out", str(part)],
-            env=env, stdout=log, stderr=subprocess.STDOUT), log))
+        jobs.append(
+            (
+                subprocess.Popen(
+                    [
+                        str(python),
+                        str(ADAPTER / "match.py"),
+                        "--games",
+                        str(count),
+                        "--start",
+                        str(first),
+                        "--sims",
+                        str(sims),
+                        "--opponent",
+                        bot,
+                        "--seed",
+                        str(seed),
+                        "--out",
+                        str(part),
+                    ],
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                ),
+                log,
+            )
+        )
     failed = 0
     for proc, log in jobs:
         failed += proc.wait() != 0
@@ -111,8 +140,11 @@ def games_of(run: Path) -> list[dict]:
 def table(runs: list[Path]) -> str:
     """The markdown table of the runs, from the project bot's side (a shared victory counts half in the
     score; the win rate counts sole wins)."""
-    lines = ["| our bot | AZG sims | games | won | lost | shared | win rate (95% Wilson) | score | "
-             "our s/move | AZG s/move |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| our bot | AZG sims | games | won | lost | shared | win rate (95% Wilson) | score | "
+        "our s/move | AZG s/move |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for run in runs:
         games = [g for g in games_of(run) if g["clean"]]
         if not games:
@@ -130,8 +162,10 @@ def table(runs: list[Path]) -> str:
         summary = next(iter(sorted(run.glob("**/summary.json"))), None)
         meta = json.loads(summary.read_text()) if summary else {}
         bot, sims = meta.get("opponent", run.name), meta.get("azg_sims", "?")
-        lines.append(f"| `{bot}` | {sims} | {n} | **{won}** | {lost} | {shared} | {won / n:.1%} "
-                     f"({lo:.1%}–{hi:.1%}) | {(won + shared / 2) / n:.1%} | {ours:.2f} | {theirs:.3f} |")
+        lines.append(
+            f"| `{bot}` | {sims} | {n} | **{won}** | {lost} | {shared} | {won / n:.1%} "
+            f"({lo:.1%}–{hi:.1%}) | {(won + shared / 2) / n:.1%} | {ours:.2f} | {theirs:.3f} |"
+        )
     return "\n".join(lines)
 
 

@@ -26,7 +26,6 @@ import sys
 import time
 from pathlib import Path
 
-
 import splendor
 import splendor.compiled as compiled
 from splendor.sim import bench
@@ -37,7 +36,7 @@ KIDS_VARIANTS: list[dict[str, bool]] = [{}, {"mysteries": True}, {"short": True}
 def stepped(name: str, players: int, seconds: float) -> float:
     """Decisions per CPU-second of the compiled engine stepped from Python."""
     rng = random.Random(0)
-    warm = compiled.new_game(name, players=players, seed=0)              # compile before timing
+    warm = compiled.new_game(name, players=players, seed=0)  # compile before timing
     warm.step(int(warm.legal_indices()[0]))
     decisions, start = 0, time.process_time()
     seed = 0
@@ -53,7 +52,7 @@ def stepped(name: str, players: int, seconds: float) -> float:
 
 def in_playouts(name: str, players: int, seconds: float, policy: str) -> float:
     """Decisions per CPU-second of whole games played inside compiled code."""
-    compiled.playouts(name, players=players, games=5, seed=0, policy=policy)         # compiled already
+    compiled.playouts(name, players=players, games=5, seed=0, policy=policy)  # compiled already
     games, decisions, start = 200, 0, time.process_time()
     seed = 1
     while time.process_time() - start < seconds:
@@ -84,7 +83,7 @@ def compare(name: str, games: int) -> tuple[int, int, int]:
                 reference.apply(action)
                 fast.step(action.index)
                 steps += 1
-                if fast._kernel.to_state(fast.state, fast.options) != reference._state():   # faster than to_json()
+                if fast._kernel.to_state(fast.state, fast.options) != reference._state():  # faster than to_json()
                     differences += 1
                     break
             played += 1
@@ -99,14 +98,20 @@ def first_start() -> list[tuple[str, float, float]]:
     for folder in (Path(compiled.__file__).parent, Path(searched.__file__).parent):
         for entry in (folder / "__pycache__").glob("*.nb*"):
             entry.unlink()
-    steps = [("the engine (classic and Kids games)",
-              "import splendor.compiled as c; c.playouts('classic', games=1); c.playouts('kids', games=1)"),
-             ("the search (a search of each game)",
-              "from splendor.bots.search import warm_compiled_search; warm_compiled_search()")]
+    steps = [
+        (
+            "the engine (classic and Kids games)",
+            "import splendor.compiled as c; c.playouts('classic', games=1); c.playouts('kids', games=1)",
+        ),
+        (
+            "the search (a search of each game)",
+            "from splendor.bots.search import warm_compiled_search; warm_compiled_search()",
+        ),
+    ]
     out = []
     for what, code in steps:
         times = []
-        for _ in range(2):                     # CPU seconds of the child: a busy machine does not count
+        for _ in range(2):  # CPU seconds of the child: a busy machine does not count
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run([sys.executable, "-c", code], check=True)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -116,16 +121,20 @@ def first_start() -> list[tuple[str, float, float]]:
 
 
 def speed_table(seconds: float) -> None:
-    print("| game | players | reference | compiled, stepped from Python | compiled playouts, random | "
-          "compiled playouts, buy-first | playouts ÷ reference |\n|---|---|---|---|---|---|---|")
+    print(
+        "| game | players | reference | compiled, stepped from Python | compiled playouts, random | "
+        "compiled playouts, buy-first | playouts ÷ reference |\n|---|---|---|---|---|---|---|"
+    )
     for name in compiled.COVERED:
         for players in (2, 3, 4):
             ref = bench(name, players, seconds)["decisions_per_second"]
             step = stepped(name, players, seconds)
             rand = in_playouts(name, players, seconds, "random")
             buy = in_playouts(name, players, seconds, "buyfirst")
-            print(f"| {name} | {players} | {ref:,.0f} | {step:,.0f} | {rand:,.0f} | {buy:,.0f} | {rand / ref:,.0f}× |",
-                  flush=True)
+            print(
+                f"| {name} | {players} | {ref:,.0f} | {step:,.0f} | {rand:,.0f} | {buy:,.0f} | {rand / ref:,.0f}× |",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -134,16 +143,20 @@ def main() -> None:
     parser.add_argument("--compare", type=int, default=0, help="games per player count to compare side by side")
     parser.add_argument("--first-start", action="store_true")
     args = parser.parse_args()
-    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
-          f"{datetime.date.today()}, one core\n")
+    print(
+        f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+        f"{datetime.date.today()}, one core\n"
+    )
     if args.seconds > 0:
         speed_table(args.seconds)
     if args.compare:
         for name in compiled.COVERED:
             start = time.perf_counter()
             games, steps, differences = compare(name, args.compare)
-            print(f"\n{name}: {games:,} games, {steps:,} steps compared, {differences} differences "
-                  f"({time.perf_counter() - start:.0f} s)")
+            print(
+                f"\n{name}: {games:,} games, {steps:,} steps compared, {differences} differences "
+                f"({time.perf_counter() - start:.0f} s)"
+            )
     if args.first_start:
         for what, cold, warm in first_start():
             print(f"\nfirst start of {what} with empty caches: {cold:.1f} CPU-s; next start: {warm:.1f} CPU-s")

@@ -28,8 +28,13 @@ def per_call(game_name: str) -> dict[str, float]:
         c.apply(action)
 
     out = {}
-    for label, fn in (("legal_actions", g.legal_actions), ("clone", g.clone), ("clone+apply", apply_once),
-                      ("view", lambda: g.view(0)), ("to_json", g.to_json)):
+    for label, fn in (
+        ("legal_actions", g.legal_actions),
+        ("clone", g.clone),
+        ("clone+apply", apply_once),
+        ("view", lambda: g.view(0)),
+        ("to_json", g.to_json),
+    ):
         n, total = timeit.Timer(fn).autorange()
         out[label] = round(total / n * 1e6, 2)
     return out

@@ -51,9 +51,12 @@ class RouteBot(GreedyBot):
 
     def choose(self, decision: Decision) -> Action:
         planner = KidsPlanner(decision)
-        planner.route = [planner.roads[n] for n in self.route
-                         if planner.roads[n]["from"] == decision.view["seats"][decision.seat]["space"]
-                         or n in self._ahead(planner, decision)]
+        planner.route = [
+            planner.roads[n]
+            for n in self.route
+            if planner.roads[n]["from"] == decision.view["seats"][decision.seat]["space"]
+            or n in self._ahead(planner, decision)
+        ]
 
         def score(a: Action) -> float:
             if a.kind == "move" and a.args[0] not in self.route:
@@ -102,8 +105,14 @@ def measure(sides: list[str], games: int, seed: int) -> dict[str, Any]:
     best_road = max(rates, key=lambda k: rates[k]) if rates else 0
     best = rates.get(best_road, 0.0)
     greedy = simulate("kids", 2, ["greedy", "greedy"], 50, seed, options={"board": sides, "short": short})
-    return {"sides": ",".join(sides), "routes": len(routes), "routes_won": sum(1 for r in wins if wins[r] > 0),
-            "best_rate": best, "best_road": best_road, "turns": greedy.turns / greedy.games / 2}
+    return {
+        "sides": ",".join(sides),
+        "routes": len(routes),
+        "routes_won": sum(1 for r in wins if wins[r] > 0),
+        "best_rate": best,
+        "best_road": best_road,
+        "turns": greedy.turns / greedy.games / 2,
+    }
 
 
 def main() -> None:
@@ -112,13 +121,17 @@ def main() -> None:
     args = parser.parse_args()
     full = [list(c) for c in product(("A1-front", "A1-back"), ("A2-front", "A2-back"), ("A3-front", "A3-back"))]
     short = [list(c) for c in product(("A1-front", "A1-back"), ("A3-front", "A3-back"))]
-    print("| sides | routes Port → Palace | routes that won a game | best road's win rate (road on the routes of"
-          " 40+ travelers) | turns per traveler (greedy) |")
+    print(
+        "| sides | routes Port → Palace | routes that won a game | best road's win rate (road on the routes of"
+        " 40+ travelers) | turns per traveler (greedy) |"
+    )
     print("|---|---|---|---|---|")
     for sides in full + short:
         m = measure(sides, args.games, seed=1)
-        print(f"| {m['sides']} | {m['routes']} | {m['routes_won']} | {m['best_rate']:.0%} (road {m['best_road']}) "
-              f"| {m['turns']:.1f} |")
+        print(
+            f"| {m['sides']} | {m['routes']} | {m['routes_won']} | {m['best_rate']:.0%} (road {m['best_road']}) "
+            f"| {m['turns']:.1f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def fill(store: Store, games: int) -> float:
     postgres = store.engine.dialect.name == "postgresql"
     start = time.perf_counter()
     with store.engine.begin() as conn:
-        if postgres:                              # the store's statement timeout is for requests, not this
+        if postgres:  # the store's statement timeout is for requests, not this
             conn.execute(text("SET LOCAL statement_timeout = 0"))
         conn.execute(text(FILL[store.engine.dialect.name]), {"games": games})
     with store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
@@ -66,8 +66,11 @@ def fill(store: Store, games: int) -> float:
 
 def plan(store: Store) -> str:
     """The database's plan of the listing query."""
-    query = (select(GameRow.id, GameRow.game, GameRow.players, GameRow.status, GameRow.actions, GameRow.created_at)
-             .order_by(GameRow.created_at.desc()).limit(200))
+    query = (
+        select(GameRow.id, GameRow.game, GameRow.players, GameRow.status, GameRow.actions, GameRow.created_at)
+        .order_by(GameRow.created_at.desc())
+        .limit(200)
+    )
     sql = str(query.compile(store.engine, compile_kwargs={"literal_binds": True}))
     explain = "EXPLAIN QUERY PLAN " if store.engine.dialect.name == "sqlite" else "EXPLAIN "
     with store.engine.connect() as conn:
@@ -89,12 +92,15 @@ def timed(store: Store, rounds: int) -> dict[str, float]:
 def measure(url: str, games: int, rounds: int) -> dict[str, Any]:
     store = open_store(url)
     try:
-        result: dict[str, Any] = {"store": store.engine.dialect.name, "games": games,
-                                  "fill_s": round(fill(store, games), 1)}
+        result: dict[str, Any] = {
+            "store": store.engine.dialect.name,
+            "games": games,
+            "fill_s": round(fill(store, games), 1),
+        }
         result["with_index"] = {**timed(store, rounds), "plan": plan(store)}
         with store.engine.begin() as conn:
             conn.execute(text("DROP INDEX ix_games_created_at"))
-        store.engine.dispose()                      # no connection keeps a statement planned with the index
+        store.engine.dispose()  # no connection keeps a statement planned with the index
         result["without_index"] = {**timed(store, max(3, rounds // 10)), "plan": plan(store)}
         return result
     finally:
@@ -112,8 +118,11 @@ def main() -> None:
         print(measure(f"sqlite:///{folder}/listing.db", args.games, args.rounds))
         return
     script = Path(__file__).resolve().parents[1] / "scripts" / "postgres.sh"
-    url = subprocess.run([str(script), "start", folder, str(free_port())], capture_output=True, text=True,
-                         check=True).stdout.strip().splitlines()[-1]
+    url = (
+        subprocess.run([str(script), "start", folder, str(free_port())], capture_output=True, text=True, check=True)
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     try:
         print(measure(url, args.games, args.rounds))
     finally:

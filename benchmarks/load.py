@@ -45,8 +45,17 @@ def free_port() -> int:
         return port
 
 
-async def seat_loop(base: str, game: dict, seat: int, latencies: list[float], deadline: float,
-                    client: httpx.AsyncClient, rng: random.Random, think: float, via: str) -> int:
+async def seat_loop(
+    base: str,
+    game: dict,
+    seat: int,
+    latencies: list[float],
+    deadline: float,
+    client: httpx.AsyncClient,
+    rng: random.Random,
+    think: float,
+    via: str,
+) -> int:
     """Play one seat until the game ends or time runs out; returns the actions it had accepted.
 
     ``via="http"`` posts each action; ``via="ws"`` sends it on the WebSocket and times it until the push that
@@ -59,9 +68,10 @@ async def seat_loop(base: str, game: dict, seat: int, latencies: list[float], de
         while time.monotonic() < deadline:
             if message is None:
                 try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(),
-                                                                timeout=max(0.1, deadline - time.monotonic())))
-                except (asyncio.TimeoutError, websockets.ConnectionClosed):
+                    message = json.loads(
+                        await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
+                    )
+                except (TimeoutError, websockets.ConnectionClosed):
                     break
             if message.get("type") != "state":
                 message = None
@@ -84,11 +94,13 @@ async def seat_loop(base: str, game: dict, seat: int, latencies: list[float], de
                         break
                 latencies.append(time.perf_counter() - start)
                 accepted += reply.get("type") == "state"
-                message = reply if reply.get("type") == "state" else None   # it may be our decision again
+                message = reply if reply.get("type") == "state" else None  # it may be our decision again
                 continue
-            r = await client.post(f"/api/games/{game['id']}/actions",
-                                  json={"seat": seat, "action": action, "expect": message["actions"]},
-                                  headers={"x-seat-token": token})
+            r = await client.post(
+                f"/api/games/{game['id']}/actions",
+                json={"seat": seat, "action": action, "expect": message["actions"]},
+                headers={"x-seat-token": token},
+            )
             latencies.append(time.perf_counter() - start)
             accepted += r.status_code == 200
             message = None
@@ -103,13 +115,14 @@ async def spectate(base: str, game: dict, deadline: float) -> int:
             try:
                 await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
                 read += 1
-            except (asyncio.TimeoutError, websockets.ConnectionClosed):
+            except (TimeoutError, websockets.ConnectionClosed):
                 break
     return read
 
 
-async def run(bases: list[str], games: int, seconds: float, game_name: str, think: float, via: str,
-              watchers: int = 0) -> dict[str, object]:
+async def run(
+    bases: list[str], games: int, seconds: float, game_name: str, think: float, via: str, watchers: int = 0
+) -> dict[str, object]:
     """Play ``games`` games for ``seconds``: game i is created on process i, its seat s plays through process
     i + s and its spectators watch through the others."""
     latencies: list[float] = []
@@ -118,16 +131,34 @@ async def run(bases: list[str], games: int, seconds: float, game_name: str, thin
     try:
         created = []
         for i in range(games):
-            r = await clients[i % n].post("/api/games", json={"game": game_name,
-                                                              "seats": [{"kind": "human"}, {"kind": "human"}],
-                                                              "options": {"max_turns": 150}})
+            r = await clients[i % n].post(
+                "/api/games",
+                json={
+                    "game": game_name,
+                    "seats": [{"kind": "human"}, {"kind": "human"}],
+                    "options": {"max_turns": 150},
+                },
+            )
             created.append(r.json())
         deadline = time.monotonic() + seconds
         start = time.monotonic()
-        seats = [seat_loop(bases[(i + s) % n], g, s, latencies, deadline, clients[(i + s) % n],
-                           random.Random(i * 2 + s), think, via) for i, g in enumerate(created) for s in (0, 1)]
+        seats = [
+            seat_loop(
+                bases[(i + s) % n],
+                g,
+                s,
+                latencies,
+                deadline,
+                clients[(i + s) % n],
+                random.Random(i * 2 + s),
+                think,
+                via,
+            )
+            for i, g in enumerate(created)
+            for s in (0, 1)
+        ]
         crowd = [spectate(bases[(i + 2 + w) % n], g, deadline) for i, g in enumerate(created) for w in range(watchers)]
-        counts = (await asyncio.gather(*seats, *crowd))[:len(seats)]
+        counts = (await asyncio.gather(*seats, *crowd))[: len(seats)]
         elapsed = time.monotonic() - start
         client = clients[0]
         lost = 0
@@ -141,11 +172,19 @@ async def run(bases: list[str], games: int, seconds: float, game_name: str, thin
         for c in clients:
             await c.aclose()
     latencies.sort()
-    return {"processes": n, "games": games, "websockets": games * (2 + watchers), "via": via, "think_seconds": think, "seconds": round(elapsed, 1), "accepted_actions": sum(counts),
-            "actions_per_second": round(sum(counts) / elapsed, 1),
-            "p50_ms": round(1000 * statistics.median(latencies), 1),
-            "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1),
-            "games_checked_lost": lost}
+    return {
+        "processes": n,
+        "games": games,
+        "websockets": games * (2 + watchers),
+        "via": via,
+        "think_seconds": think,
+        "seconds": round(elapsed, 1),
+        "accepted_actions": sum(counts),
+        "actions_per_second": round(sum(counts) / elapsed, 1),
+        "p50_ms": round(1000 * statistics.median(latencies), 1),
+        "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1),
+        "games_checked_lost": lost,
+    }
 
 
 def rss_mb(pid: int) -> float:
@@ -161,12 +200,35 @@ def start_servers(url: str, processes: int) -> tuple[list[subprocess.Popen[bytes
     procs, bases = [], []
     for _ in range(processes):
         port = free_port()
-        procs.append(subprocess.Popen([SPLENDOR, "serve", "--port", str(port), "--database-url", url,
-                                       "--requests-per-second", "100000", "--request-burst", "100000",
-                                       "--games-per-client", "100000", "--messages-per-second", "1000",
-                                       "--websockets-per-client", "100000", "--connections-per-client", "100000",
-                                       "--bot-workers", "1"],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        procs.append(
+            subprocess.Popen(
+                [
+                    SPLENDOR,
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--database-url",
+                    url,
+                    "--requests-per-second",
+                    "100000",
+                    "--request-burst",
+                    "100000",
+                    "--games-per-client",
+                    "100000",
+                    "--messages-per-second",
+                    "1000",
+                    "--websockets-per-client",
+                    "100000",
+                    "--connections-per-client",
+                    "100000",
+                    "--bot-workers",
+                    "1",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
         bases.append(f"http://127.0.0.1:{port}")
     for base in bases:
         for _ in range(300):
@@ -188,14 +250,20 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes on the one database")
     parser.add_argument("--watchers", type=int, default=0, help="spectators per game, on the other processes")
     parser.add_argument("--via", choices=("http", "ws"), default="http", help="send actions by HTTP or WebSocket")
-    parser.add_argument("--think", type=float, default=0.15,
-                        help="mean seconds a player thinks before acting (0: as fast as possible)")
+    parser.add_argument(
+        "--think", type=float, default=0.15, help="mean seconds a player thinks before acting (0: as fast as possible)"
+    )
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="splendor-load-")
     postgres = Path(__file__).resolve().parents[1] / "scripts" / "postgres.sh"
     if args.postgres:
-        url = subprocess.run([str(postgres), "start", folder, str(free_port())], capture_output=True, text=True,
-                             check=True).stdout.strip().splitlines()[-1]
+        url = (
+            subprocess.run(
+                [str(postgres), "start", folder, str(free_port())], capture_output=True, text=True, check=True
+            )
+            .stdout.strip()
+            .splitlines()[-1]
+        )
     else:
         url = args.database_url or f"sqlite:///{folder}/load.db"
     if url.startswith("sqlite") and args.processes > 1:

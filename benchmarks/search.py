@@ -28,8 +28,8 @@ from splendor.arena.schedule import schedule
 from splendor.arena.standings import standings
 from splendor.bots import decide, make_bot
 from splendor.bots.base import decision_for
-from splendor.bots.search import LEVELS, SearchBot, compiled_search, level_iterations, warm_compiled_search
 from splendor.bots.compiled_search import GAMES as COVERED
+from splendor.bots.search import LEVELS, SearchBot, compiled_search, level_iterations, warm_compiled_search
 
 
 def iterations_per_second(game_name: str, after: int, iterations: int = 1000, engine: str = "auto") -> float:
@@ -40,7 +40,7 @@ def iterations_per_second(game_name: str, after: int, iterations: int = 1000, en
         g.apply(decide(greedy, g))
     bot = SearchBot(seed=1, iterations=iterations, engine=engine)
     if engine != "reference":
-        bot.search(decision_for(g))                        # load the compiled code first
+        bot.search(decision_for(g))  # load the compiled code first
     start = time.process_time()
     bot.search(decision_for(g))
     return iterations / (time.process_time() - start)
@@ -73,8 +73,10 @@ def speed(games: int) -> None:
         for level in LEVELS:
             t = decision_seconds(name, level, games)
             spent = level_iterations(level, name, compiled=compiled_search() is not None and name in COVERED)
-            print(f"  {level} ({spent:,} iterations): {len(t)} decisions, "
-                  f"mean {statistics.mean(t):.3f} s, p90 {t[int(0.9 * len(t))]:.3f} s, max {t[-1]:.3f} s")
+            print(
+                f"  {level} ({spent:,} iterations): {len(t)} decisions, "
+                f"mean {statistics.mean(t):.3f} s, p90 {t[int(0.9 * len(t))]:.3f} s, max {t[-1]:.3f} s"
+            )
 
 
 def engines(games: int, speed_games: int, names: list[str], seed: int) -> None:
@@ -85,13 +87,15 @@ def engines(games: int, speed_games: int, names: list[str], seed: int) -> None:
         for engine in ("reference", "compiled"):
             early = iterations_per_second(name, 2, 5000 if engine == "compiled" else 1000, engine)
             middle = iterations_per_second(name, 12, 5000 if engine == "compiled" else 1000, engine)
-            print(f"{name} on the {engine} engine: {early:,.0f} iterations/s early, {middle:,.0f} mid-game",
-                  flush=True)
+            print(f"{name} on the {engine} engine: {early:,.0f} iterations/s early, {middle:,.0f} mid-game", flush=True)
             for level in LEVELS:
                 t = decision_seconds(name, level, speed_games, engine)
                 spent = level_iterations(level, name, compiled=engine == "compiled")
-                print(f"  {level} ({spent:,} iterations): {len(t)} decisions, mean {statistics.mean(t):.3f} s, "
-                      f"p90 {t[int(0.9 * len(t))]:.3f} s, max {t[-1]:.3f} s", flush=True)
+                print(
+                    f"  {level} ({spent:,} iterations): {len(t)} decisions, mean {statistics.mean(t):.3f} s, "
+                    f"p90 {t[int(0.9 * len(t))]:.3f} s, max {t[-1]:.3f} s",
+                    flush=True,
+                )
     for name in names:
         if games <= 0:
             break
@@ -99,15 +103,21 @@ def engines(games: int, speed_games: int, names: list[str], seed: int) -> None:
         results = []
         for result in run_matches(schedule(name, 2, bots, games, seed)):
             results.append(result)
-            if len(results) % 25 == 0 and len(results) < games:     # a running tally of a long match
+            if len(results) % 25 == 0 and len(results) < games:  # a running tally of a long match
                 tally = {s.bot: s for s in standings(results, bots)}
-                print(f"  {name}: after {len(results)} games, new hard {tally[bots[0]].wins} wins, old hard "
-                      f"{tally[bots[1]].wins}, {tally[bots[0]].shared} shared", flush=True)
+                print(
+                    f"  {name}: after {len(results)} games, new hard {tally[bots[0]].wins} wins, old hard "
+                    f"{tally[bots[1]].wins}, {tally[bots[0]].shared} shared",
+                    flush=True,
+                )
         new, old = (({s.bot: s for s in standings(results, bots)})[b] for b in bots)
         low, high = new.interval
-        print(f"{name}: hard (compiled, {level_iterations('hard', name, compiled=True):,} iterations) won "
-              f"{new.wins}/{games} ({new.win_rate:.1%}, 95% {low:.1%}-{high:.1%}), old hard (reference, "
-              f"{level_iterations('hard', name):,}) won {old.wins}, {new.shared} shared", flush=True)
+        print(
+            f"{name}: hard (compiled, {level_iterations('hard', name, compiled=True):,} iterations) won "
+            f"{new.wins}/{games} ({new.win_rate:.1%}, 95% {low:.1%}-{high:.1%}), old hard (reference, "
+            f"{level_iterations('hard', name):,}) won {old.wins}, {new.shared} shared",
+            flush=True,
+        )
 
 
 def budget(games: int, budgets: list[int], names: list[str], seed: int) -> None:
@@ -117,8 +127,11 @@ def budget(games: int, budgets: list[int], names: list[str], seed: int) -> None:
             results = list(run_matches(schedule(name, 2, bots, games, seed)))
             top = {s.bot: s for s in standings(results, bots)}[bots[0]]
             low, high = top.interval
-            print(f"{name} ismcts:{n} vs greedy: {top.wins}/{games} won ({top.win_rate:.0%}, "
-                  f"95% {low:.0%}-{high:.0%}), {top.shared} shared", flush=True)
+            print(
+                f"{name} ismcts:{n} vs greedy: {top.wins}/{games} won ({top.win_rate:.0%}, "
+                f"95% {low:.0%}-{high:.0%}), {top.shared} shared",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -133,8 +146,12 @@ def main() -> None:
     b.add_argument("--seed", type=int, default=21)
     e = sub.add_parser("engines", help="the search on the compiled engine against the search on Python")
     e.add_argument("--games", type=int, default=200, help="games of new hard against old hard, per game")
-    e.add_argument("--speed-games", type=int, default=2, help="games against greedy timed per level and engine "
-                                                             "(0: no speed figures)")
+    e.add_argument(
+        "--speed-games",
+        type=int,
+        default=2,
+        help="games against greedy timed per level and engine (0: no speed figures)",
+    )
     e.add_argument("--game", action="append", choices=COVERED, help="a game (default: every compiled one)")
     e.add_argument("--seed", type=int, default=31)
     args = parser.parse_args()
@@ -143,8 +160,7 @@ def main() -> None:
     elif args.what == "engines":
         engines(args.games, args.speed_games, args.game or list(COVERED), args.seed)
     else:
-        budget(args.games, [int(x) for x in args.budgets.split(",")], args.game or sorted(splendor.GAMES),
-               args.seed)
+        budget(args.games, [int(x) for x in args.budgets.split(",")], args.game or sorted(splendor.GAMES), args.seed)
 
 
 if __name__ == "__main__":

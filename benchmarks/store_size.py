@@ -44,8 +44,15 @@ def fill(url: str, games: int, name: str) -> tuple[int, int]:
             game = new_game(name, players=2, seed=rng.randrange(2**31))
             bots = [make_bot("greedy", seed=i * 2 + s) for s in (0, 1)]
             game_id = uuid.uuid4().hex
-            kept.create(game_id, name, 2, game.seed, game.options,
-                        [SeatInfo(s, "human", None, None, "0" * 64) for s in (0, 1)], owner="x" * 32)
+            kept.create(
+                game_id,
+                name,
+                2,
+                game.seed,
+                game.options,
+                [SeatInfo(s, "human", None, None, "0" * 64) for s in (0, 1)],
+                owner="x" * 32,
+            )
             while not game.is_over:
                 seat = game.current_player
                 action = decide(bots[seat], game)
@@ -63,8 +70,9 @@ def size(url: str) -> int:
     try:
         with store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             conn.execute(text("VACUUM ANALYZE"))
-            return sum(int(conn.execute(text("SELECT pg_total_relation_size(:t)"), {"t": t}).scalar() or 0)
-                       for t in TABLES)
+            return sum(
+                int(conn.execute(text("SELECT pg_total_relation_size(:t)"), {"t": t}).scalar() or 0) for t in TABLES
+            )
     finally:
         store.close()
 
@@ -76,16 +84,29 @@ def main() -> None:
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="splendor-size-")
     script = Path(__file__).resolve().parents[1] / "scripts" / "postgres.sh"
-    url = subprocess.run([str(script), "start", folder, str(free_port())], capture_output=True, text=True,
-                         check=True).stdout.strip().splitlines()[-1]
+    url = (
+        subprocess.run([str(script), "start", folder, str(free_port())], capture_output=True, text=True, check=True)
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     try:
         games, actions = fill(url, args.games, args.game)
         total = size(url)
     finally:
         subprocess.run([str(script), "stop", folder], timeout=60)
-    print(json.dumps({"game": args.game, "games": games, "actions": actions, "actions_per_game": round(actions / games, 1),
-                      "bytes": total, "bytes_per_game": round(total / games),
-                      "gigabytes_per_million_games": round(total / games * 1e6 / 1e9, 2)}))
+    print(
+        json.dumps(
+            {
+                "game": args.game,
+                "games": games,
+                "actions": actions,
+                "actions_per_game": round(actions / games, 1),
+                "bytes": total,
+                "bytes_per_game": round(total / games),
+                "gigabytes_per_million_games": round(total / games * 1e6 / 1e9, 2),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

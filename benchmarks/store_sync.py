@@ -51,8 +51,10 @@ def main() -> None:
     for _ in range(args.rounds):
         for mode in ("NORMAL", "FULL"):
             t = commits(mode, args.writes)
-            print(f"| {mode} | {len(t) / sum(t):,.0f} | {t[len(t) // 2] * 1000:.2f} | "
-                  f"{t[int(len(t) * 0.99)] * 1000:.2f} |")
+            print(
+                f"| {mode} | {len(t) / sum(t):,.0f} | {t[len(t) // 2] * 1000:.2f} | "
+                f"{t[int(len(t) * 0.99)] * 1000:.2f} |"
+            )
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from splendor.arena.standings import wilson  # noqa: E402
+from splendor.arena.standings import wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = ROOT / "splendor" / "bots" / "weights"
@@ -33,12 +33,15 @@ def main() -> None:
         scores = [0.5] + [c["score_vs_hand"] for c in curve]
         low = [0.5] + [wilson(c["score_vs_hand"] * c["match_games"], c["match_games"])[0] for c in curve]
         high = [0.5] + [wilson(c["score_vs_hand"] * c["match_games"], c["match_games"])[1] for c in curve]
-        line, = score_ax.plot(games, scores, marker="o", label=run["game"])
+        (line,) = score_ax.plot(games, scores, marker="o", label=run["game"])
         score_ax.fill_between(games, low, high, color=line.get_color(), alpha=0.15)
         loss_ax.plot(games[1:], [c["held_out_log_loss"] for c in curve], marker="o", label=run["game"])
     score_ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    score_ax.set(xlabel="self-play games", ylabel="score against the hand-made evaluation",
-                 title="Strength (equal iterations, 95% interval)")
+    score_ax.set(
+        xlabel="self-play games",
+        ylabel="score against the hand-made evaluation",
+        title="Strength (equal iterations, 95% interval)",
+    )
     loss_ax.set(xlabel="self-play games", ylabel="log-loss on held-out positions", title="Fit")
     for ax in (score_ax, loss_ax):
         ax.legend()

@@ -15,6 +15,7 @@ import sys
 def choose(view, legal, rng):
     progress = [a for a in legal if a.split()[0] in ("buy", "catch", "move", "evolve")]
     if progress:
+
         def points(text):
             words = text.split()
             if words[0] in ("buy", "catch") and "." in words[-1]:
@@ -22,6 +23,7 @@ def choose(view, legal, rng):
                 card = view["market"][tier][int(slot) - 1]
                 return card["points"] if card else 0
             return 0
+
         return max(progress, key=lambda a: (points(a), rng.random()))
     takes = [a for a in legal if a.startswith("take") and len(a.split()) == 4]
     return rng.choice(takes or legal)

@@ -81,10 +81,13 @@ class Curve(BaseCallback):
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next:
             self.next += self.every
-            row = {"steps": self.offset + self.num_timesteps, "phase": self.phase,
-                   "vs_random": win_rate(self.model, "random", self.games, 10_000)[0],
-                   "vs_greedy": win_rate(self.model, "greedy", self.games, 20_000)[0],
-                   "seconds": round(time.perf_counter() - START, 1)}
+            row = {
+                "steps": self.offset + self.num_timesteps,
+                "phase": self.phase,
+                "vs_random": win_rate(self.model, "random", self.games, 10_000)[0],
+                "vs_greedy": win_rate(self.model, "greedy", self.games, 20_000)[0],
+                "seconds": round(time.perf_counter() - START, 1),
+            }
             self.rows.append(row)
             print(json.dumps(row), flush=True)
         return True
@@ -119,19 +122,36 @@ def main() -> None:
             continue
         envs = DummyVecEnv([lambda i=i: training_env(opponent, args.seed * 100 + i) for i in range(args.envs)])
         if model is None:
-            model = MaskablePPO("MlpPolicy", envs, seed=args.seed, verbose=0, n_steps=1024, batch_size=256,
-                                learning_rate=3e-4, gamma=0.995, ent_coef=0.01, device="cpu")
+            model = MaskablePPO(
+                "MlpPolicy",
+                envs,
+                seed=args.seed,
+                verbose=0,
+                n_steps=1024,
+                batch_size=256,
+                learning_rate=3e-4,
+                gamma=0.995,
+                ent_coef=0.01,
+                device="cpu",
+            )
         else:
             model.set_env(envs)
-        model.learn(steps, callback=Curve(args.eval_every, args.eval_games, phase, offset, rows),
-                    reset_num_timesteps=True)
+        model.learn(
+            steps, callback=Curve(args.eval_every, args.eval_games, phase, offset, rows), reset_num_timesteps=True
+        )
         offset += steps
     assert model is not None
     model.save(args.out / "model.zip")
     final = {opponent: win_rate(model, opponent, args.final_games, 90_000) for opponent in ("random", "greedy")}
-    summary = {"steps": offset, "seconds": round(time.perf_counter() - START, 1), "final_games": args.final_games,
-               "wins_vs_random": final["random"][0], "shared_vs_random": final["random"][1],
-               "wins_vs_greedy": final["greedy"][0], "shared_vs_greedy": final["greedy"][1]}
+    summary = {
+        "steps": offset,
+        "seconds": round(time.perf_counter() - START, 1),
+        "final_games": args.final_games,
+        "wins_vs_random": final["random"][0],
+        "shared_vs_random": final["random"][1],
+        "wins_vs_greedy": final["greedy"][0],
+        "shared_vs_greedy": final["greedy"][1],
+    }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     with open(args.out / "curve.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=["steps", "phase", "vs_random", "vs_greedy", "seconds"])
@@ -144,8 +164,10 @@ def main() -> None:
 def plot(rows: list[dict], args: argparse.Namespace) -> None:
     """The learning curve as a picture."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(7, 4))
     steps = np.array([int(r["steps"]) for r in rows])
     ax.plot(steps, [float(r["vs_random"]) for r in rows], marker="o", label="wins against the random bot")

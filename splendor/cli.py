@@ -7,32 +7,37 @@ import os
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
-
 from sqlalchemy.exc import SQLAlchemyError
 
 from splendor.bots.base import BOT_SPECS, make_bot
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.record import Record
-from splendor.games import GAMES, new_game, replay as replay_record
+from splendor.games import GAMES, new_game
+from splendor.games import replay as replay_record
 from splendor.games.kids.board import BoardError, assemble, read_side, read_sides
 from splendor.games.kids.svg import svg as kids_svg
 from splendor.i18n import LANGUAGES, Message, _, from_environment, translate
+from splendor.sim import bench as run_bench
+from splendor.sim import simulate as run_simulate
 from splendor.store import Pokedex, open_store
 from splendor.store.pokedex import NotYourProfile, check_profile_name
-from splendor.sim import bench as run_bench, simulate as run_simulate
 from splendor.terminal.draw import draw
-from splendor.terminal.profiles import TerminalProfiles, secrets_file
 from splendor.terminal.play import EXAMPLES, HUMAN, Quit, Seat, describe_result, play_terminal, save_record
+from splendor.terminal.profiles import TerminalProfiles, secrets_file
 
-app = typer.Typer(help="Play the Splendor family of board games, and measure bots and the engine.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+app = typer.Typer(
+    help="Play the Splendor family of board games, and measure bots and the engine.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 
@@ -78,23 +83,38 @@ def _ask(prompt: str) -> str:
 @app.command()
 def play(
     game: Annotated[str, typer.Option(help="Which game: " + ", ".join(GAMES))] = "classic",
-    seats: Annotated[str, typer.Option(help="Comma-separated seats in order, each 'human', a bot "
-                                            "(random, greedy) or 'name:kind', e.g. me:human,greedy")]
-    = "human,greedy",
-    seed: Annotated[Optional[int], typer.Option(help="Seed for the shuffle (random when left out)")] = None,
-    max_turns: Annotated[Optional[int], typer.Option(help="End the game as truncated after this many "
-                                                          "turns (no cap when left out)")] = None,
-    record: Annotated[Optional[Path], typer.Option(help="Save the record here at the end, without asking")]
-    = None,
-    database_url: Annotated[Optional[str], typer.Option(help="Where Pokédex profiles are kept (default: "
-                                                             "$SPLENDOR_DATABASE_URL, else a file in your "
-                                                             "data folder)")] = None,
+    seats: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated seats in order, each 'human', a bot "
+            "(random, greedy) or 'name:kind', e.g. me:human,greedy"
+        ),
+    ] = "human,greedy",
+    seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (random when left out)")] = None,
+    max_turns: Annotated[
+        int | None, typer.Option(help="End the game as truncated after this many turns (no cap when left out)")
+    ] = None,
+    record: Annotated[Path | None, typer.Option(help="Save the record here at the end, without asking")] = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Where Pokédex profiles are kept (default: $SPLENDOR_DATABASE_URL, else a file in your data folder)"
+        ),
+    ] = None,
     short: Annotated[bool, typer.Option(help="Kids: the short game (sections A1 and A3)")] = False,
     mysteries: Annotated[bool, typer.Option(help="Kids: the Mysteries in the Kingdom of Splendor variant")] = False,
-    board: Annotated[Optional[str], typer.Option(help="Kids: comma-separated sides in order, shipped names "
-                                                      "(A1-front, A2-back, ...) or side files")] = None,
-    lang: Annotated[Optional[str], typer.Option(help="The language of the table, prompts and rule explanations: "
-                                                     + ", ".join(LANGUAGES) + " (default: your locale's)")] = None,
+    board: Annotated[
+        str | None,
+        typer.Option(help="Kids: comma-separated sides in order, shipped names (A1-front, A2-back, ...) or side files"),
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            help="The language of the table, prompts and rule explanations: "
+            + ", ".join(LANGUAGES)
+            + " (default: your locale's)"
+        ),
+    ] = None,
 ) -> None:
     """Play a full game in the terminal, people and bots in any mix.
 
@@ -104,18 +124,27 @@ def play(
     language = _language(lang)
     try:
         seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
-        profile_secrets = _prove_profiles(game, seat_list, database_url)    # fail now, not after the game
-        g = new_game(game, players=len(seat_list), seed=seed, max_turns=max_turns,
-                     **_kids_options(game, short, mysteries, board))
+        profile_secrets = _prove_profiles(game, seat_list, database_url)  # fail now, not after the game
+        g = new_game(
+            game, players=len(seat_list), seed=seed, max_turns=max_turns, **_kids_options(game, short, mysteries, board)
+        )
     except ValueError as e:
         raise _fail(str(e)) from None
     names = [s.name for s in seat_list]
     say = partial(translate, language=language)
-    console.print(f"[bold]{say(Message(type(g).title))}[/] · "
-                  + say(_("seed {seed} · seats: {seats}", seed=g.seed,
-                          seats=", ".join(f"{i} {s.name} ({s.kind})" for i, s in enumerate(seat_list)))))
-    console.print(say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.",
-                        examples=EXAMPLES[game])))
+    console.print(
+        f"[bold]{say(Message(type(g).title))}[/] · "
+        + say(
+            _(
+                "seed {seed} · seats: {seats}",
+                seed=g.seed,
+                seats=", ".join(f"{i} {s.name} ({s.kind})" for i, s in enumerate(seat_list)),
+            )
+        )
+    )
+    console.print(
+        say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.", examples=EXAMPLES[game]))
+    )
     try:
         play_terminal(g, seat_list, console, _ask, seed=g.seed, language=language)
         console.print(draw(g.view(None), names, language))
@@ -175,7 +204,7 @@ def _mark_pokedex(game: Game, seats: list[Seat], database_url: str | None, secre
 @app.command()
 def pokedex(
     profile: Annotated[str, typer.Argument(help="The profile's name, as in --seats me:human")],
-    database_url: Annotated[Optional[str], typer.Option(help="Where profiles are kept")] = None,
+    database_url: Annotated[str | None, typer.Option(help="Where profiles are kept")] = None,
 ) -> None:
     """Show a profile's Pokédex: all 55 Pokémon by evolution line, marked where caught."""
     try:
@@ -183,15 +212,17 @@ def pokedex(
     except (ValueError, SQLAlchemyError) as e:
         raise _fail(str(e)) from None
     done, total = page.completion
-    table = Table(title=f"Pokédex of {page.profile}: {done}/{total} caught (✓ caught, with the number of games)",
-                  show_header=False)
+    table = Table(
+        title=f"Pokédex of {page.profile}: {done}/{total} caught (✓ caught, with the number of games)",
+        show_header=False,
+    )
     for _ in range(4):
         table.add_column()
     labels = [f"line {i + 1}" for i in range(len(page.lines) - 2)] + ["rare", "legendary"]
     for label, line in zip(labels, page.lines):
         cells = [f"[green]✓ {p}[/] ({page.marked[p]})" if p in page.marked else f"[dim]· {p}[/]" for p in line]
         for i in range(0, len(cells), 3):
-            row = cells[i:i + 3]
+            row = cells[i : i + 3]
             table.add_row(label if i == 0 else "", *row, *[""] * (3 - len(row)))
     console.print(table)
 
@@ -200,7 +231,7 @@ def pokedex(
 def replay(
     file: Annotated[Path, typer.Argument(help="A record saved by 'splendor play' or 'simulate --records'")],
     step: Annotated[bool, typer.Option(help="Draw the table after each action and wait for Enter")] = False,
-    upto: Annotated[Optional[int], typer.Option(help="Stop after this many actions")] = None,
+    upto: Annotated[int | None, typer.Option(help="Stop after this many actions")] = None,
 ) -> None:
     """Check a record action by action, and step through it."""
     try:
@@ -225,24 +256,27 @@ def replay(
     if g.is_over:
         console.print(f"[bold]The record is complete and legal.[/] {describe_result(g, names)}")
     else:
-        console.print(f"The record is legal; the game is not over after {len(g.history)} actions "
-                      f"(seat {g.current_player} to decide).")
+        console.print(
+            f"The record is legal; the game is not over after {len(g.history)} actions "
+            f"(seat {g.current_player} to decide)."
+        )
 
 
 @app.command()
 def simulate(
     game: Annotated[str, typer.Option(help="Which game")] = "classic",
     players: Annotated[int, typer.Option(help="Players, 2-4")] = 2,
-    seats: Annotated[str, typer.Option(help="Bots by seat, comma-separated, repeated to fill the seats")]
-    = "random,greedy",
+    seats: Annotated[
+        str, typer.Option(help="Bots by seat, comma-separated, repeated to fill the seats")
+    ] = "random,greedy",
     games: Annotated[int, typer.Option(help="How many games")] = 100,
     seed: Annotated[int, typer.Option(help="Game i uses seed + i")] = 0,
     max_turns: Annotated[int, typer.Option(help="Turn cap per game (truncated beyond)")] = 500,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
-    records: Annotated[Optional[Path], typer.Option(help="Save every game's record in this folder")] = None,
+    records: Annotated[Path | None, typer.Option(help="Save every game's record in this folder")] = None,
     short: Annotated[bool, typer.Option(help="Kids: the short game")] = False,
     mysteries: Annotated[bool, typer.Option(help="Kids: the Mysteries variant")] = False,
-    board: Annotated[Optional[str], typer.Option(help="Kids: comma-separated sides or side files")] = None,
+    board: Annotated[str | None, typer.Option(help="Kids: comma-separated sides or side files")] = None,
 ) -> None:
     """Play bot games and report wins per seat, mean turns, truncated games and decisions per second."""
     _check_game(game)
@@ -255,8 +289,16 @@ def simulate(
     if HUMAN in seat_bots:
         raise _fail("simulate plays bots only; use 'splendor play' to play")
     try:
-        report = run_simulate(game, players, seat_bots, games, seed, max_turns=max_turns,
-                              records=records, options=_kids_options(game, short, mysteries, board))
+        report = run_simulate(
+            game,
+            players,
+            seat_bots,
+            games,
+            seed,
+            max_turns=max_turns,
+            records=records,
+            options=_kids_options(game, short, mysteries, board),
+        )
     except ValueError as e:
         raise _fail(str(e)) from None
     figures = report.as_dict()
@@ -267,11 +309,12 @@ def simulate(
     for col in ("seat", "bot", "wins", "shared wins", "win rate"):
         table.add_column(col)
     for s, bot in enumerate(seat_bots):
-        table.add_row(str(s), bot, str(report.wins[s]), str(report.shared_wins[s]),
-                      f"{report.wins[s] / games:.1%}")
+        table.add_row(str(s), bot, str(report.wins[s]), str(report.shared_wins[s]), f"{report.wins[s] / games:.1%}")
     console.print(table)
-    console.print(f"mean turns {figures['mean_turns']} · truncated {report.truncated} · stalled {report.stalled} · "
-                  f"{figures['decisions_per_second']:,.0f} decisions/s · {figures['seconds']} s")
+    console.print(
+        f"mean turns {figures['mean_turns']} · truncated {report.truncated} · stalled {report.stalled} · "
+        f"{figures['decisions_per_second']:,.0f} decisions/s · {figures['seconds']} s"
+    )
 
 
 @app.command()
@@ -291,23 +334,25 @@ def bench(
     if as_json:
         print(json.dumps(figures, sort_keys=True))
         return
-    console.print(f"{game}, {players} players, random playouts: "
-                  f"[bold]{figures['decisions_per_second']:,.0f} decisions/s[/], "
-                  f"{figures['games_per_second']:,.1f} games/s "
-                  f"({figures['games']} games, {figures['decisions']} decisions in {figures['seconds']} CPU-s)")
+    console.print(
+        f"{game}, {players} players, random playouts: "
+        f"[bold]{figures['decisions_per_second']:,.0f} decisions/s[/], "
+        f"{figures['games_per_second']:,.1f} games/s "
+        f"({figures['games']} games, {figures['decisions']} decisions in {figures['seconds']} CPU-s)"
+    )
 
 
 @app.command()
 def arena(
     bots: Annotated[str, typer.Option(help=f"Comma-separated bots, one per seat: {BOT_SPECS}")],
     game: Annotated[str, typer.Option(help="Which game")] = "classic",
-    players: Annotated[Optional[int], typer.Option(help="Players (default: as many as bots)")] = None,
+    players: Annotated[int | None, typer.Option(help="Players (default: as many as bots)")] = None,
     games: Annotated[int, typer.Option(help="How many games")] = 20,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the bots")] = 0,
     backend: Annotated[str, typer.Option(help="local, process or ray")] = "process",
-    workers: Annotated[Optional[int], typer.Option(help="Worker processes (default: all cores)")] = None,
-    address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="Folder for every game's record and summary.json")] = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores)")] = None,
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
+    out: Annotated[Path | None, typer.Option(help="Folder for every game's record and summary.json")] = None,
     max_turns: Annotated[int, typer.Option(help="Turn cap per game (truncated beyond)")] = 500,
     move_time: Annotated[float, typer.Option(help="Seconds an outside bot has per decision")] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON")] = False,
@@ -325,8 +370,7 @@ def arena(
     try:
         for spec in set(specs):
             make_bot(spec)
-        matches = schedule(game, players, specs, games, seed, options={"max_turns": max_turns},
-                           move_time=move_time)
+        matches = schedule(game, players, specs, games, seed, options={"max_turns": max_turns}, move_time=move_time)
     except ValueError as e:
         raise _fail(str(e)) from None
     results = []
@@ -339,14 +383,18 @@ def arena(
         except (RuntimeError, ValueError) as e:
             raise _fail(str(e)) from None
     table_rows = standings(results, entry_names(specs))
-    summary = {"game": game, "players": players, "games": games, "seed": seed, "backend": backend,
-               "standings": [t.as_dict() for t in table_rows],
-               "truncated": sum(1 for r in results if r.status == "truncated"),
-               "forfeits": [dict(r.forfeit, game=r.index) for r in sorted(results, key=lambda x: x.index)
-                            if r.forfeit],
-               "mean_turns": round(sum(r.turns for r in results) / len(results), 2),
-               "seconds_per_decision": round(sum(r.seconds for r in results) / max(1, sum(r.decisions
-                                                                                          for r in results)), 5)}
+    summary = {
+        "game": game,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "backend": backend,
+        "standings": [t.as_dict() for t in table_rows],
+        "truncated": sum(1 for r in results if r.status == "truncated"),
+        "forfeits": [dict(r.forfeit, game=r.index) for r in sorted(results, key=lambda x: x.index) if r.forfeit],
+        "mean_turns": round(sum(r.turns for r in results) / len(results), 2),
+        "seconds_per_decision": round(sum(r.seconds for r in results) / max(1, sum(r.decisions for r in results)), 5),
+    }
     if out is not None:
         (out / "records").mkdir(parents=True, exist_ok=True)
         for r in results:
@@ -355,21 +403,33 @@ def arena(
     if as_json:
         print(json.dumps(summary, sort_keys=True))
         return
-    table = Table(title=f"{game}: {games} games, {players} players, seats rotated",
-                  caption="rating: Elo-like, 1500 at the start; 200 points apart, the stronger wins about 76 games "
-                          "in 100")
+    table = Table(
+        title=f"{game}: {games} games, {players} players, seats rotated",
+        caption="rating: Elo-like, 1500 at the start; 200 points apart, the stronger wins about 76 games in 100",
+    )
     for col in ("bot", "games", "wins", "shared", "win rate", "95% interval", "rating", "forfeits"):
-        table.add_column(col, no_wrap=col in ("bot", "95% interval"))   # narrow terminals wrap the others
+        table.add_column(col, no_wrap=col in ("bot", "95% interval"))  # narrow terminals wrap the others
     for t in table_rows:
         low, high = t.interval
-        table.add_row(t.bot, str(t.games), str(t.wins), str(t.shared), f"{t.win_rate:.1%}",
-                      f"{low:.1%}–{high:.1%}", str(elo_like(t.rating)), str(t.forfeits))
+        table.add_row(
+            t.bot,
+            str(t.games),
+            str(t.wins),
+            str(t.shared),
+            f"{t.win_rate:.1%}",
+            f"{low:.1%}–{high:.1%}",
+            str(elo_like(t.rating)),
+            str(t.forfeits),
+        )
     console.print(table)
-    console.print(f"mean turns {summary['mean_turns']} · truncated {summary['truncated']} · "
-                  f"{summary['seconds_per_decision']:.4f} s per decision")
+    console.print(
+        f"mean turns {summary['mean_turns']} · truncated {summary['truncated']} · "
+        f"{summary['seconds_per_decision']:.4f} s per decision"
+    )
     for f in summary["forfeits"]:
-        console.print(f"[yellow]forfeit[/] game {f['game']}: {f['bot']} (seat {f['seat']}): {f['reason']}",
-                      highlight=False)
+        console.print(
+            f"[yellow]forfeit[/] game {f['game']}: {f['bot']} (seat {f['seat']}): {f['reason']}", highlight=False
+        )
     if out is not None:
         console.print(f"Records and summary.json in {out}")
 
@@ -377,10 +437,8 @@ def arena(
 @app.command()
 def hint(
     file: Annotated[Path, typer.Argument(help="A game record")],
-    upto: Annotated[Optional[int], typer.Option(help="The position after this many actions (default: the end)")]
-    = None,
-    iterations: Annotated[Optional[int], typer.Option(help="Search iterations (default: the expert level's)")]
-    = None,
+    upto: Annotated[int | None, typer.Option(help="The position after this many actions (default: the end)")] = None,
+    iterations: Annotated[int | None, typer.Option(help="Search iterations (default: the expert level's)")] = None,
     seed: Annotated[int, typer.Option(help="Search seed")] = 0,
 ) -> None:
     """The move the strongest bot (the expert level) prefers in a recorded position, and its estimated win
@@ -392,12 +450,15 @@ def hint(
         advice = search_hint(g, iterations=iterations, seed=seed)
     except (OSError, ValueError) as e:
         raise _fail(str(e)) from None
-    console.print(f"Seat {advice['seat']} should play [bold]{advice['action']}[/] "
-                  f"(estimated win chance {advice['win_chance']:.0%}, the {advice['level']} level, "
-                  f"{advice['iterations']} iterations).")
+    console.print(
+        f"Seat {advice['seat']} should play [bold]{advice['action']}[/] "
+        f"(estimated win chance {advice['win_chance']:.0%}, the {advice['level']} level, "
+        f"{advice['iterations']} iterations)."
+    )
     for alt in advice["alternatives"]:  # type: ignore[attr-defined]
-        console.print(f"  {alt['action']:<28} visits {alt['visits']:>5}  win chance {alt['win_chance']:.0%}",
-                      markup=False)
+        console.print(
+            f"  {alt['action']:<28} visits {alt['visits']:>5}  win chance {alt['win_chance']:.0%}", markup=False
+        )
 
 
 @app.command()
@@ -409,18 +470,26 @@ def train(
     iterations: Annotated[int, typer.Option(min=1, help="Search iterations a move in self-play")] = 1500,
     match_games: Annotated[int, typer.Option(min=2, help="Games of each generation's match")] = 80,
     workers: Annotated[int, typer.Option(min=1, help="Processes")] = 1,
-    out: Annotated[Optional[Path], typer.Option(help="Where to write the weights (default: the shipped ones)")]
-    = None,
+    out: Annotated[Path | None, typer.Option(help="Where to write the weights (default: the shipped ones)")] = None,
 ) -> None:
     """Learn the expert level's evaluation by self-play (docs/bots.md): writes the weights and the curve."""
     import json
 
-    from splendor.bots.training import GAMES, WEIGHTS_DIR, train as run
+    from splendor.bots.training import GAMES, WEIGHTS_DIR
+    from splendor.bots.training import train as run
 
     if game not in GAMES:
         raise _fail(f"the learned evaluation is trained for {', '.join(GAMES)}, not {game!r}")
-    result = run(game, generations=generations, games=games, seed=seed, iterations=iterations,
-                 match_games=match_games, workers=workers, report=lambda line: console.print(line, markup=False))
+    result = run(
+        game,
+        generations=generations,
+        games=games,
+        seed=seed,
+        iterations=iterations,
+        match_games=match_games,
+        workers=workers,
+        report=lambda line: console.print(line, markup=False),
+    )
     path = out if out is not None else WEIGHTS_DIR / f"{game}.json"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -434,55 +503,110 @@ def train(
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
-    database_url: Annotated[Optional[str], typer.Option(help="Where games and profiles are kept (default: "
-                                                             "$SPLENDOR_DATABASE_URL, else SQLite in your data "
-                                                             "folder)")] = None,
-    bot_workers: Annotated[Optional[int], typer.Option(help="Processes that think for bots")] = None,
-    requests_per_second: Annotated[float, typer.Option(help="Requests a client address may make per second")]
-    = 500.0,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Where games and profiles are kept (default: $SPLENDOR_DATABASE_URL, else SQLite in your data folder)"
+        ),
+    ] = None,
+    bot_workers: Annotated[int | None, typer.Option(help="Processes that think for bots")] = None,
+    requests_per_second: Annotated[float, typer.Option(help="Requests a client address may make per second")] = 500.0,
     request_burst: Annotated[int, typer.Option(help="Requests a client address may make at once")] = 1000,
     max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = 64 * 1024,
     games_per_client: Annotated[int, typer.Option(help="Unfinished games one client address may create")] = 50,
-    messages_per_second: Annotated[float, typer.Option(help="WebSocket messages one connection may send per "
-                                                            "second (a burst of three seconds' worth)")] = 10.0,
-    write_retry_seconds: Annotated[float, typer.Option(help="How long a refused write to the store is retried "
-                                                            "before the action is answered 503")] = 5.0,
-    bot_pause: Annotated[float, typer.Option(min=0.0, max=30.0, help="Seconds a bot playing people waits after "
-                                                                    "the last action, so that each move can be "
-                                                                    "seen (0: at once)")] = 1.0,
-    allow_chosen_seeds: Annotated[bool, typer.Option(help="Let games with two or more people be created with a "
-                                                          "chosen seed (for a private server or tests: the "
-                                                          "creator then knows every deck)")] = False,
-    lease_seconds: Annotated[float, typer.Option(min=1.0, max=600.0, help="With several processes on one "
-                                                                        "PostgreSQL: how long a process's hold on "
-                                                                        "a game's bots lasts unless renewed (a "
-                                                                        "dead process's bots are taken over "
-                                                                        "after about this long)")] = 10.0,
-    header_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a request's line and headers may take "
-                                                             "to arrive from their first byte (then 408 and the "
-                                                             "connection is closed)")] = 10.0,
-    body_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a request's body may take to arrive "
-                                                           "after its headers (then the connection is "
-                                                           "closed)")] = 30.0,
-    idle_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a connection may stay open with no "
-                                                           "request (new, or kept alive after a "
-                                                           "response)")] = 5.0,
-    connections_per_client: Annotated[int, typer.Option(min=1, help="HTTP connections one client address may "
-                                                                 "hold open at once (beyond: closed as they "
-                                                                 "open; proxies of --forwarded-allow-ips are "
-                                                                 "not counted)")] = 64,
-    websockets_per_client: Annotated[int, typer.Option(min=1, help="WebSockets one client address may hold open "
-                                                                "at once (beyond: closed, 1013)")] = 256,
-    forwarded_allow_ips: Annotated[str, typer.Option(help="Comma-separated addresses or networks of the proxies "
-                                                          "in front of the server: only their X-Forwarded-For "
-                                                          "and X-Forwarded-Proto are believed (default: none; a "
-                                                          "client's own such headers are ignored)")] = "",
-    store_deadline: Annotated[float, typer.Option(min=0.5, help="Seconds a read of the store is waited for "
-                                                             "before the request is answered 503")] = 5.0,
-    idle_forfeit_seconds: Annotated[float, typer.Option(min=0.1, help="In a rated game, seconds the person to "
-                                                                     "move may take before they forfeit (two "
-                                                                     "players: they lose; three or four: a bot "
-                                                                     "plays their seat on, ranked last)")] = 3600.0,
+    messages_per_second: Annotated[
+        float,
+        typer.Option(help="WebSocket messages one connection may send per second (a burst of three seconds' worth)"),
+    ] = 10.0,
+    write_retry_seconds: Annotated[
+        float, typer.Option(help="How long a refused write to the store is retried before the action is answered 503")
+    ] = 5.0,
+    bot_pause: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=30.0,
+            help="Seconds a bot playing people waits after the last action, so that each move can be seen (0: at once)",
+        ),
+    ] = 1.0,
+    allow_chosen_seeds: Annotated[
+        bool,
+        typer.Option(
+            help="Let games with two or more people be created with a "
+            "chosen seed (for a private server or tests: the "
+            "creator then knows every deck)"
+        ),
+    ] = False,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            min=1.0,
+            max=600.0,
+            help="With several processes on one "
+            "PostgreSQL: how long a process's hold on "
+            "a game's bots lasts unless renewed (a "
+            "dead process's bots are taken over "
+            "after about this long)",
+        ),
+    ] = 10.0,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Seconds a request's line and headers may take "
+            "to arrive from their first byte (then 408 and the "
+            "connection is closed)",
+        ),
+    ] = 10.0,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Seconds a request's body may take to arrive after its headers (then the connection is closed)",
+        ),
+    ] = 30.0,
+    idle_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1, help="Seconds a connection may stay open with no request (new, or kept alive after a response)"
+        ),
+    ] = 5.0,
+    connections_per_client: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="HTTP connections one client address may "
+            "hold open at once (beyond: closed as they "
+            "open; proxies of --forwarded-allow-ips are "
+            "not counted)",
+        ),
+    ] = 64,
+    websockets_per_client: Annotated[
+        int, typer.Option(min=1, help="WebSockets one client address may hold open at once (beyond: closed, 1013)")
+    ] = 256,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated addresses or networks of the proxies "
+            "in front of the server: only their X-Forwarded-For "
+            "and X-Forwarded-Proto are believed (default: none; a "
+            "client's own such headers are ignored)"
+        ),
+    ] = "",
+    store_deadline: Annotated[
+        float,
+        typer.Option(min=0.5, help="Seconds a read of the store is waited for before the request is answered 503"),
+    ] = 5.0,
+    idle_forfeit_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="In a rated game, seconds the person to "
+            "move may take before they forfeit (two "
+            "players: they lose; three or four: a bot "
+            "plays their seat on, ranked last)",
+        ),
+    ] = 3600.0,
 ) -> None:
     """Run the game server: HTTP + WebSocket API, games kept in the store and resumed after a restart."""
     import logging
@@ -495,31 +619,54 @@ def serve(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     extra = {} if bot_workers is None else {"bot_workers": bot_workers}
-    settings = Settings(database_url=database_url, requests_per_second=requests_per_second,
-                        request_burst=request_burst, max_body_bytes=max_body, games_per_client=games_per_client,
-                        write_retry_seconds=write_retry_seconds, allow_chosen_seeds=allow_chosen_seeds,
-                        bot_pause_seconds=bot_pause, lease_seconds=lease_seconds,
-                        sweep_seconds=min(2.0, lease_seconds / 3),
-                        messages_per_second=messages_per_second, message_burst=max(1, int(3 * messages_per_second)),
-                        header_timeout=header_timeout, body_timeout=body_timeout, idle_timeout=idle_timeout,
-                        connections_per_client=connections_per_client, websockets_per_client=websockets_per_client,
-                        forwarded_allow_ips=forwarded_allow_ips, store_seconds=store_deadline,
-                        idle_forfeit_seconds=idle_forfeit_seconds, **extra)
+    settings = Settings(
+        database_url=database_url,
+        requests_per_second=requests_per_second,
+        request_burst=request_burst,
+        max_body_bytes=max_body,
+        games_per_client=games_per_client,
+        write_retry_seconds=write_retry_seconds,
+        allow_chosen_seeds=allow_chosen_seeds,
+        bot_pause_seconds=bot_pause,
+        lease_seconds=lease_seconds,
+        sweep_seconds=min(2.0, lease_seconds / 3),
+        messages_per_second=messages_per_second,
+        message_burst=max(1, int(3 * messages_per_second)),
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        idle_timeout=idle_timeout,
+        connections_per_client=connections_per_client,
+        websockets_per_client=websockets_per_client,
+        forwarded_allow_ips=forwarded_allow_ips,
+        store_seconds=store_deadline,
+        idle_forfeit_seconds=idle_forfeit_seconds,
+        **extra,
+    )
     try:
         protocol = bounded_protocol(header_timeout, body_timeout, connections_per_client, forwarded_allow_ips)
     except ValueError as e:
         raise _fail(f"--forwarded-allow-ips: {e}") from None
     files, _hard = raise_file_limit()
-    console.print(f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "
-                  f"store: {_safe_url(resolve_url(database_url))} · open files: {files}", highlight=False)
+    console.print(
+        f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "
+        f"store: {_safe_url(resolve_url(database_url))} · open files: {files}",
+        highlight=False,
+    )
     # Forwarded headers are believed only from the proxies named: uvicorn's default trusts 127.0.0.1, so any
     # client on the machine (or a proxy that passes them through) could name its own address and escape every
     # per-address bound.
-    config = uvicorn.Config(create_app(settings), host=host, port=port, access_log=False, log_level="info",
-                            ws_max_size=settings.max_frame_bytes, http=protocol,
-                            timeout_keep_alive=idle_timeout,  # type: ignore[arg-type]  # a float works
-                            proxy_headers=bool(forwarded_allow_ips.strip()),
-                            forwarded_allow_ips=forwarded_allow_ips.strip() or [])
+    config = uvicorn.Config(
+        create_app(settings),
+        host=host,
+        port=port,
+        access_log=False,
+        log_level="info",
+        ws_max_size=settings.max_frame_bytes,
+        http=protocol,
+        timeout_keep_alive=idle_timeout,  # type: ignore[arg-type]  # a float works
+        proxy_headers=bool(forwarded_allow_ips.strip()),
+        forwarded_allow_ips=forwarded_allow_ips.strip() or [],
+    )
     uvicorn.Server(config).run()
 
 
@@ -529,7 +676,7 @@ def _safe_url(url: str) -> str:
 
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001 - show nothing rather than a secret
+    except Exception:
         return "(custom database)"
 
 
@@ -539,8 +686,10 @@ app.add_typer(kids_app, name="kids")
 
 @kids_app.command("check-board")
 def check_board(
-    files: Annotated[list[Path], typer.Argument(help="Side files (TOML) to check; several sides in order A1, A2, "
-                                                     "A3 are also checked to join")],
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="Side files (TOML) to check; several sides in order A1, A2, A3 are also checked to join"),
+    ],
 ) -> None:
     """Check board side files and explain every problem, so a printed board can be transcribed and played."""
     datas = []
@@ -557,9 +706,11 @@ def check_board(
     if not failed and len(datas) > 1:
         try:
             joined = assemble(datas)
-            console.print(f"[green]ok[/] the sides join into a board of {len(joined.spaces)} spaces and "
-                          f"{len(joined.roads)} roads. Play it: splendor play --game kids --board "
-                          + ",".join(str(f) for f in files))
+            console.print(
+                f"[green]ok[/] the sides join into a board of {len(joined.spaces)} spaces and "
+                f"{len(joined.roads)} roads. Play it: splendor play --game kids --board "
+                + ",".join(str(f) for f in files)
+            )
         except ValueError as e:
             failed = True
             errors.print(f"the sides do not join: {e}", markup=False)
@@ -570,13 +721,13 @@ def check_board(
 @kids_app.command("picture")
 def picture(
     out: Annotated[Path, typer.Argument(help="Where to write the SVG picture")],
-    sides: Annotated[str, typer.Option(help="Comma-separated sides or side files, in order A1, A2, A3")]
-    = "A1-front,A2-front,A3-front",
+    sides: Annotated[
+        str, typer.Option(help="Comma-separated sides or side files, in order A1, A2, A3")
+    ] = "A1-front,A2-front,A3-front",
 ) -> None:
     """Draw a board (shipped sides or your own files) as an SVG picture."""
     try:
-        g = new_game("kids", players=2, seed=0, board=read_sides(sides.split(",")),
-                     short=len(sides.split(",")) == 2)
+        g = new_game("kids", players=2, seed=0, board=read_sides(sides.split(",")), short=len(sides.split(",")) == 2)
     except ValueError as e:
         raise _fail(str(e)) from None
     out.write_text(kids_svg(g.view(None)), encoding="utf-8")

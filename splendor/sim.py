@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from splendor.bots.base import Bot, decide, make_bot
@@ -41,8 +41,13 @@ class SimulationReport:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready figures."""
         return {
-            "game": self.game, "players": self.players, "seats": self.seats, "games": self.games,
-            "wins": self.wins, "shared_wins": self.shared_wins, "truncated": self.truncated,
+            "game": self.game,
+            "players": self.players,
+            "seats": self.seats,
+            "games": self.games,
+            "wins": self.wins,
+            "shared_wins": self.shared_wins,
+            "truncated": self.truncated,
             "stalled": self.stalled,
             "mean_turns": round(self.turns / self.games, 2) if self.games else 0.0,
             "decisions": self.decisions,
@@ -51,17 +56,25 @@ class SimulationReport:
         }
 
 
-def simulate(game: str, players: int, seats: list[str], games: int, seed: int,
-             max_turns: int | None = 500, options: dict[str, Any] | None = None,
-             records: Path | None = None) -> SimulationReport:
+def simulate(
+    game: str,
+    players: int,
+    seats: list[str],
+    games: int,
+    seed: int,
+    max_turns: int | None = 500,
+    options: dict[str, Any] | None = None,
+    records: Path | None = None,
+) -> SimulationReport:
     """Play ``games`` bot games; game ``i`` uses seed ``seed + i``. Seat ``s`` is always played by ``seats[s]``.
 
     With ``records``, each game's record is written there as ``game-<seed>.record``.
     """
     if len(seats) != players:
         raise ValueError(f"{players} players need {players} seats, got {len(seats)}")
-    report = SimulationReport(game=game, players=players, seats=list(seats),
-                              wins=[0] * players, shared_wins=[0] * players)
+    report = SimulationReport(
+        game=game, players=players, seats=list(seats), wins=[0] * players, shared_wins=[0] * players
+    )
     start = time.perf_counter()
     for i in range(games):
         g = new_game(game, players=players, seed=seed + i, max_turns=max_turns, **(options or {}))
@@ -87,8 +100,9 @@ def simulate(game: str, players: int, seats: list[str], games: int, seed: int,
     return report
 
 
-def bench(game: str = "classic", players: int = 2, seconds: float = 5.0, seed: int = 0,
-          max_turns: int = 1000) -> dict[str, Any]:
+def bench(
+    game: str = "classic", players: int = 2, seconds: float = 5.0, seed: int = 0, max_turns: int = 1000
+) -> dict[str, Any]:
     """Random playouts of the reference engine for about ``seconds`` of CPU time: decisions and games per
     CPU-second (CPU time, so that other work on the machine does not count against the engine).
 
@@ -109,6 +123,12 @@ def bench(game: str = "classic", players: int = 2, seconds: float = 5.0, seed: i
         if time.process_time() >= deadline:
             break
     elapsed = time.process_time() - start
-    return {"game": game, "players": players, "games": games, "decisions": decisions,
-            "seconds": round(elapsed, 3), "decisions_per_second": round(decisions / elapsed, 1),
-            "games_per_second": round(games / elapsed, 2)}
+    return {
+        "game": game,
+        "players": players,
+        "games": games,
+        "decisions": decisions,
+        "seconds": round(elapsed, 3),
+        "decisions_per_second": round(decisions / elapsed, 1),
+        "games_per_second": round(games / elapsed, 2),
+    }

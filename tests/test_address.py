@@ -21,12 +21,18 @@ LOCALE = Path(splendor.i18n.__file__).parent / "locale"
 # "vpiši", "poskusi", "počakaj", "izbereš" and "tvoj". (A suffix rule for -ite or -ste would take "iste" and "ceste"
 # and "Dragonite" for verbs, hence the word list.) "vas" is also the noun "village": counted as the pronoun only
 # where the English says nothing of villages.
-SL_PRONOUNS = re.compile(r"\b(vaš|vaša|vaše|vašega|vašemu|vašem|vašim|vašo|vaših|vašima|vašimi|vam|vami|ste|"
-                         r"niste|boste|prijavljeni kot)\b", re.IGNORECASE)
+SL_PRONOUNS = re.compile(
+    r"\b(vaš|vaša|vaše|vašega|vašemu|vašem|vašim|vašo|vaših|vašima|vašimi|vam|vami|ste|"
+    r"niste|boste|prijavljeni kot)\b",
+    re.IGNORECASE,
+)
 SL_AJTE = re.compile(r"\b\w+(?:ajte|ejte|ijte|ujte)\b", re.IGNORECASE)
-SL_VERBS = re.compile(r"\b(?:vpiš|izber|poskus|prijav|odjav|shran|pošlj|osvež|vid|vnes|uporab|spremen|klikn|odpr|"
-                      r"pojd|ustvar|vzem|kup|vrn|podar|premakn|ujem|zavrz|pozab|prebe|pritisn|izpust|počist|"
-                      r"preklič|prenes|ponov|nastav|označ|izbr|zber|reš)(?:ite|ete)\b", re.IGNORECASE)
+SL_VERBS = re.compile(
+    r"\b(?:vpiš|izber|poskus|prijav|odjav|shran|pošlj|osvež|vid|vnes|uporab|spremen|klikn|odpr|"
+    r"pojd|ustvar|vzem|kup|vrn|podar|premakn|ujem|zavrz|pozab|prebe|pritisn|izpust|počist|"
+    r"preklič|prenes|ponov|nastav|označ|izbr|zber|reš)(?:ite|ete)\b",
+    re.IGNORECASE,
+)
 SL_VAS = re.compile(r"\bvas\b", re.IGNORECASE)
 
 KO_HAEYO = re.compile(r"(?<!세)(?<!필)요(?=[.?!…]|\s*$)|(?:아라|어라|거라|와라|워라|해라|하라|여라)(?=[.?!]|\s*$)")
@@ -52,8 +58,12 @@ def formal_slovenian(entries: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The entries whose Slovenian addresses the reader as "vi"."""
     found = []
     for english, text in entries:
-        if (SL_PRONOUNS.search(text) or SL_AJTE.search(text) or SL_VERBS.search(text)
-                or (SL_VAS.search(text) and "village" not in english)):
+        if (
+            SL_PRONOUNS.search(text)
+            or SL_AJTE.search(text)
+            or SL_VERBS.search(text)
+            or (SL_VAS.search(text) and "village" not in english)
+        ):
             found.append((english, text))
     return found
 
@@ -69,20 +79,46 @@ def chinese_nin(entries: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def test_the_checks_tell_formal_from_informal_address() -> None:
-    assert formal_slovenian([("x", "Vpišite dejanje"), ("x", "poskusite znova"), ("x", "Vaš račun"),
-                             ("x", "niste prijavljeni"), ("x", "namesto vas"), ("x", "izberete")]) == [
-        ("x", "Vpišite dejanje"), ("x", "poskusite znova"), ("x", "Vaš račun"), ("x", "niste prijavljeni"),
-        ("x", "namesto vas"), ("x", "izberete")]
-    assert formal_slovenian([("x", "Vpiši dejanje"), ("x", "poskusi znova"), ("x", "Tvoj račun"),
-                             ("x", "nisi prijavljen"), ("village", "vas"), ("x", "izbereš karte")]) == []
+    assert formal_slovenian(
+        [
+            ("x", "Vpišite dejanje"),
+            ("x", "poskusite znova"),
+            ("x", "Vaš račun"),
+            ("x", "niste prijavljeni"),
+            ("x", "namesto vas"),
+            ("x", "izberete"),
+        ]
+    ) == [
+        ("x", "Vpišite dejanje"),
+        ("x", "poskusite znova"),
+        ("x", "Vaš račun"),
+        ("x", "niste prijavljeni"),
+        ("x", "namesto vas"),
+        ("x", "izberete"),
+    ]
+    assert (
+        formal_slovenian(
+            [
+                ("x", "Vpiši dejanje"),
+                ("x", "poskusi znova"),
+                ("x", "Tvoj račun"),
+                ("x", "nisi prijavljen"),
+                ("village", "vas"),
+                ("x", "izbereš karte"),
+            ]
+        )
+        == []
+    )
     assert mixed_korean([("x", "잊을까요?"), ("x", "되니까요"), ("x", "가져와라")]) == [
-        ("x", "잊을까요?"), ("x", "되니까요"), ("x", "가져와라")]
+        ("x", "잊을까요?"),
+        ("x", "되니까요"),
+        ("x", "가져와라"),
+    ]
     assert mixed_korean([("x", "고르세요."), ("x", "끝났습니다"), ("x", "→ 필요: {n}"), ("x", "잊겠습니까?")]) == []
     assert chinese_nin([("x", "请您登录")]) == [("x", "请您登录")] and chinese_nin([("x", "请你登录")]) == []
 
 
-@pytest.mark.parametrize(("language", "check"), [("sl", formal_slovenian), ("ko", mixed_korean),
-                                                 ("zh", chinese_nin)])
+@pytest.mark.parametrize(("language", "check"), [("sl", formal_slovenian), ("ko", mixed_korean), ("zh", chinese_nin)])
 def test_each_language_addresses_the_player_one_way(language: str, check: object) -> None:
     found = check(_entries(language))  # type: ignore[operator]
     assert found == [], "\n".join(f"{english!r}: {text!r}" for english, text in found)

@@ -51,7 +51,8 @@ def test_standings_count_wins_and_rate_the_winner_higher() -> None:
 
 def _outside(tmp_path: Path, body: str) -> str:
     script = tmp_path / "bot.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import json, sys, time
         for line in sys.stdin:
             m = json.loads(line)
@@ -61,18 +62,26 @@ def _outside(tmp_path: Path, body: str) -> str:
         {textwrap.indent(textwrap.dedent(body), "        ")}
             else:
                 break
-        """))
+        """)
+    )
     return f"{sys.executable} {script}"
 
 
-@pytest.mark.parametrize(("body", "reason"), [
-    ('time.sleep(3); print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)', "no answer within"),
-    ('print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)', "not a legal action"),
-    ('print("hello", flush=True)', "not JSON"),
-    ('sys.exit(1)', "closed its output"),
-])
-def test_an_outside_bot_that_fails_forfeits_with_the_reason_and_the_arena_goes_on(tmp_path: Path, body: str,
-                                                                                 reason: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (
+            'time.sleep(3); print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)',
+            "no answer within",
+        ),
+        ('print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)', "not a legal action"),
+        ('print("hello", flush=True)', "not JSON"),
+        ("sys.exit(1)", "closed its output"),
+    ],
+)
+def test_an_outside_bot_that_fails_forfeits_with_the_reason_and_the_arena_goes_on(
+    tmp_path: Path, body: str, reason: str
+) -> None:
     program = _outside(tmp_path, body)
     matches = schedule("classic", 2, [f"cmd:{program}", "greedy"], 2, seed=1, move_time=1.0)
     results = [play_match(m) for m in matches]
@@ -94,6 +103,7 @@ def test_an_outside_bot_is_shown_only_its_seats_view() -> None:
     g = splendor.new_game("classic", players=2, seed=1)
     g.apply("reserve deck 1")
     from splendor.bots import decision_for
+
     decision = decision_for(g)
     assert isinstance(decision, Decision) and decision.view["seats"][0]["reserved"] == [{"hidden": True, "tier": 1}]
     bot = ExternalBot(EXAMPLE)
@@ -116,9 +126,26 @@ def test_the_same_seeds_give_the_same_results_on_every_back_end() -> None:
 
 
 def test_arena_command_end_to_end(tmp_path: Path) -> None:
-    out = subprocess.run([SPLENDOR, "arena", "--bots", f"greedy,cmd:{EXAMPLE}", "--games", "4", "--seed", "3",
-                          "--backend", "local", "--out", str(tmp_path), "--json"],
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            SPLENDOR,
+            "arena",
+            "--bots",
+            f"greedy,cmd:{EXAMPLE}",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--backend",
+            "local",
+            "--out",
+            str(tmp_path),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["games"] == 4 and {s["bot"] for s in summary["standings"]} == {"greedy", f"cmd:{EXAMPLE}"}
@@ -131,10 +158,13 @@ def test_hint_command(tmp_path: Path) -> None:
     g.apply("take w b g")
     path = tmp_path / "g.record"
     path.write_text(g.record.to_text())
-    out = subprocess.run([SPLENDOR, "hint", str(path), "--iterations", "80"], capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [SPLENDOR, "hint", str(path), "--iterations", "80"], capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
-    said = re.search(r"Seat 1 should play (.+?) \(estimated win chance (\d+)%, the expert level, 80 iterations\)",
-                     " ".join(out.stdout.split()))
+    said = re.search(
+        r"Seat 1 should play (.+?) \(estimated win chance (\d+)%, the expert level, 80 iterations\)",
+        " ".join(out.stdout.split()),
+    )
     assert said is not None, out.stdout
     assert said.group(1) in [a.text for a in g.legal_actions()] and 0 <= int(said.group(2)) <= 100

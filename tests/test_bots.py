@@ -50,7 +50,7 @@ class Spy:
 
 def test_a_bot_is_shown_its_seats_view_and_the_legal_actions_only() -> None:
     g = splendor.new_game("classic", players=2, seed=3)
-    g.apply("reserve deck 1")        # seat 0 holds a secret card
+    g.apply("reserve deck 1")  # seat 0 holds a secret card
     spy = Spy()
     action = decide(spy, g)
     shown = spy.seen[0]
@@ -59,6 +59,7 @@ def test_a_bot_is_shown_its_seats_view_and_the_legal_actions_only() -> None:
     assert set(vars(shown)) == {"game", "seat", "view", "legal", "sample"}
     assert shown.sample is not None
     import random
+
     sampled = shown.sample(random.Random(1))
     assert sampled is not g and sampled.view(1) == g.view(1)
     assert action == g.legal_actions()[0]

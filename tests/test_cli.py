@@ -18,8 +18,14 @@ SPLENDOR = str(Path(sys.executable).parent / "splendor")
 
 
 def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([SPLENDOR, *args], input=stdin, capture_output=True, text=True, timeout=timeout,
-                          env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"})
+    return subprocess.run(
+        [SPLENDOR, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+    )
 
 
 def _random_record(seed: int, players: int = 2, game: str = "classic", **options: object) -> Record:
@@ -31,15 +37,28 @@ def _random_record(seed: int, players: int = 2, game: str = "classic", **options
     return g.record
 
 
-@pytest.mark.parametrize(("game", "flags"), [("classic", []), ("pokemon", []), ("kids", []),
-                                             ("kids", ["--mysteries"]), ("kids", ["--short"])])
+@pytest.mark.parametrize(
+    ("game", "flags"),
+    [("classic", []), ("pokemon", []), ("kids", []), ("kids", ["--mysteries"]), ("kids", ["--short"])],
+)
 def test_play_a_whole_scripted_human_game_on_standard_input(tmp_path: Path, game: str, flags: list[str]) -> None:
     options = {f.removeprefix("--"): True for f in flags}
     expected = _random_record(seed=11, game=game, **options)
     saved = tmp_path / "game.record"
     script = "\n".join(expected.actions) + f"\n{saved}\n"
-    out = run("play", "--game", game, "--seats", "ann:human,bob:human", "--seed", "11", *flags,
-              "--database-url", f"sqlite:///{tmp_path}/p.db", stdin=script)
+    out = run(
+        "play",
+        "--game",
+        game,
+        "--seats",
+        "ann:human,bob:human",
+        "--seed",
+        "11",
+        *flags,
+        "--database-url",
+        f"sqlite:///{tmp_path}/p.db",
+        stdin=script,
+    )
     assert out.returncode == 0, out.stderr
     assert "Game over." in out.stdout and "Record saved to" in out.stdout
     assert Record.from_text(saved.read_text()).actions == expected.actions
@@ -101,8 +120,20 @@ def test_play_with_a_bad_seat_is_a_clear_error() -> None:
 
 
 def test_simulate_reports_wins_turns_truncation_and_speed_as_json(tmp_path: Path) -> None:
-    out = run("simulate", "--players", "2", "--seats", "random,greedy", "--games", "6", "--seed", "4",
-              "--json", "--records", str(tmp_path))
+    out = run(
+        "simulate",
+        "--players",
+        "2",
+        "--seats",
+        "random,greedy",
+        "--games",
+        "6",
+        "--seed",
+        "4",
+        "--json",
+        "--records",
+        str(tmp_path),
+    )
     assert out.returncode == 0, out.stderr
     figures = json.loads(out.stdout)
     assert figures["games"] == 6 and sum(figures["wins"]) + sum(figures["shared_wins"]) + figures["truncated"] >= 6

@@ -60,8 +60,9 @@ def variants(name: str, seed: int) -> dict[str, object]:
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("first_player", [0, "random"])
-def test_a_compiled_game_is_dealt_exactly_as_the_reference_deals_it(name: str, players: int,
-                                                                     first_player: int | str) -> None:
+def test_a_compiled_game_is_dealt_exactly_as_the_reference_deals_it(
+    name: str, players: int, first_player: int | str
+) -> None:
     for seed in [0, 1, 2**40 + 7, 2**62 + 5] + list(range(3, 30)):
         options = variants(name, seed)
         reference = splendor.new_game(name, players=players, seed=seed, first_player=first_player, **options)
@@ -73,9 +74,13 @@ def test_a_compiled_game_is_dealt_exactly_as_the_reference_deals_it(name: str, p
 @pytest.mark.parametrize("policy", [uniform, buy_first], ids=["random", "buyfirst"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_and_buy_first_games_agree_at_every_step(name: str, policy: Policy, players: int) -> None:
-    steps = sum(compare(splendor.new_game(name, players=players, seed=seed, **variants(name, seed)), policy,
-                        random.Random(seed)) for seed in range(20))
-    assert steps > 20 * 20                     # whole games: 20 decisions each at the very least
+    steps = sum(
+        compare(
+            splendor.new_game(name, players=players, seed=seed, **variants(name, seed)), policy, random.Random(seed)
+        )
+        for seed in range(20)
+    )
+    assert steps > 20 * 20  # whole games: 20 decisions each at the very least
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -95,18 +100,22 @@ def test_pokemon_evolutions_are_offered_and_made_the_same_way() -> None:
         reference = splendor.new_game("pokemon", players=2, seed=seed)
         compare(reference, buy_first, random.Random(seed))
         evolutions += sum(1 for a in reference.history if a.kind == "evolve")
-    assert evolutions > 20                     # the comparison did meet evolutions, from the display and the hand
+    assert evolutions > 20  # the comparison did meet evolutions, from the display and the hand
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_turn_caps_and_stalls_end_the_same_way(name: str) -> None:
     for seed in range(10):
-        compare(splendor.new_game(name, players=2, seed=seed, max_turns=7 + seed, **variants(name, seed)), uniform,
-                random.Random(seed))
+        compare(
+            splendor.new_game(name, players=2, seed=seed, max_turns=7 + seed, **variants(name, seed)),
+            uniform,
+            random.Random(seed),
+        )
     if name != "classic":
         return
-    from tests.classic.test_rulings import _stuck
     from tests.classic.positions import new
+    from tests.classic.test_rulings import _stuck
+
     stuck = new(2)
     _stuck(stuck)
     compare(stuck, uniform, random.Random(0))
@@ -114,12 +123,19 @@ def test_turn_caps_and_stalls_end_the_same_way(name: str) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(name=st.sampled_from(GAMES), seed=st.integers(0, 2**62), players=st.integers(2, 4),
-       prefix=st.integers(0, 150), cap=st.none() | st.integers(1, 60))
-def test_from_any_reachable_state_the_engines_agree(name: str, seed: int, players: int, prefix: int,
-                                                    cap: int | None) -> None:
-    reference = splendor.new_game(name, players=players, seed=seed, max_turns=cap, first_player="random",
-                                  **variants(name, seed))
+@given(
+    name=st.sampled_from(GAMES),
+    seed=st.integers(0, 2**62),
+    players=st.integers(2, 4),
+    prefix=st.integers(0, 150),
+    cap=st.none() | st.integers(1, 60),
+)
+def test_from_any_reachable_state_the_engines_agree(
+    name: str, seed: int, players: int, prefix: int, cap: int | None
+) -> None:
+    reference = splendor.new_game(
+        name, players=players, seed=seed, max_turns=cap, first_player="random", **variants(name, seed)
+    )
     rng = random.Random(seed)
     for _ in range(prefix):
         if reference.is_over:
@@ -173,8 +189,10 @@ def test_kids_on_a_chosen_or_transcribed_board_plays_as_the_reference() -> None:
     for board in (chosen, transcribed):
         for seed in range(4):
             reference = splendor.new_game("kids", players=3, seed=seed, mysteries=True, board=board)
-            assert compiled.new_game("kids", players=3, seed=seed, mysteries=True,
-                                     board=board).to_reference().to_json() == reference.to_json()
+            assert (
+                compiled.new_game("kids", players=3, seed=seed, mysteries=True, board=board).to_reference().to_json()
+                == reference.to_json()
+            )
             compare(reference, buy_first, random.Random(seed))
 
 

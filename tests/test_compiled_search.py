@@ -14,11 +14,13 @@ from hypothesis import strategies as st
 
 import splendor
 import splendor.compiled as compiled
-from splendor.bots import decision_for, make_bot
-from splendor.bots import compiled_kids as ck, compiled_market as cs, kids_playout, market_playout
+from splendor.bots import compiled_kids as ck
+from splendor.bots import compiled_market as cs
+from splendor.bots import decision_for, kids_playout, make_bot, market_playout
 from splendor.bots.hint import hint
 from splendor.bots.search import COMPILED_GAME_LEVELS, COMPILED_LEVELS, SearchBot
-from splendor.compiled import kids as kids_kernel, market as m
+from splendor.compiled import kids as kids_kernel
+from splendor.compiled import market as m
 from splendor.core.game import Game
 from tests.playouts import playout, random_game
 
@@ -104,9 +106,11 @@ def test_the_compiled_playout_policy_is_the_market_games_own(name: str) -> None:
             assert a in [x.index for x in legal]
             buys = [x for x in legal if x.kind in ("buy", "buy_reserved")]
             if g.phase == m.MAIN and buys:  # type: ignore[attr-defined]
+
                 def worth(x: object) -> int:
                     card = g.cards[cs._card_of_buy(s, x.index)]  # type: ignore[attr-defined]
                     return int(card.points * 3 + card.bonus_count)
+
                 assert worth(g.actions[a]) >= max(worth(x) for x in buys)
                 assert {cs._card_of_buy(s, x.index) for x in buys} <= _cards(g).keys()
 
@@ -164,7 +168,7 @@ def test_the_compiled_engine_asked_for_where_it_cannot_serve_is_a_clear_error() 
     g = splendor.new_game("kids", players=2, seed=1)
     with pytest.raises(ValueError, match="evaluates by playouts only"):
         SearchBot(engine="compiled", evaluator=Fixed()).search(decision_for(g))  # type: ignore[arg-type]
-    assert SearchBot(iterations=30, evaluator=Fixed()).search(decision_for(g)).iterations == 30   # in Python
+    assert SearchBot(iterations=30, evaluator=Fixed()).search(decision_for(g)).iterations == 30  # in Python
     with pytest.raises(ValueError, match="engine is one of"):
         SearchBot(engine="gpu")
 
@@ -190,7 +194,8 @@ def test_the_compiled_kids_policy_and_progress_are_the_games_own() -> None:
         route = ck.Route(g, fast._kernel.tables(fast.state, fast.options))
         s, seat = fast.state, g.seat  # type: ignore[attr-defined]
         assert [ck.progress(s, p, route.distance, route.moves) for p in range(g.players)] == pytest.approx(
-            kids_playout.progress(g))
+            kids_playout.progress(g)
+        )
         ck._needs(s, seat, route.next_road, need)
         assert need.tolist() == kids_playout.needs(g, seat)
         count = kids_kernel.legal_into(s, legal)
@@ -200,8 +205,11 @@ def test_the_compiled_kids_policy_and_progress_are_the_games_own() -> None:
         if action.kind == "move":
             moves += 1
             road = g._road_by_number[action.args[0]]  # type: ignore[attr-defined]
-            payable = [r for r in g.roads_from(g.space[seat])  # type: ignore[attr-defined]
-                       if any(x.kind == "move" and x.args[0] == r.number for x in g.legal_actions())]
+            payable = [
+                r
+                for r in g.roads_from(g.space[seat])  # type: ignore[attr-defined]
+                if any(x.kind == "move" and x.args[0] == r.number for x in g.legal_actions())
+            ]
             distance = kids_playout.Routes.of(g.board).distance  # type: ignore[attr-defined]
             assert distance[road.end] == min(distance[r.end] for r in payable)
             purse, active = g.purse[seat], g.active[seat]  # type: ignore[attr-defined]
@@ -235,7 +243,7 @@ def test_a_time_bound_compiled_search_stops_by_the_clock() -> None:
     from splendor.bots import compiled_search
 
     g = splendor.new_game("classic", players=2, seed=2)
-    SearchBot(seed=1, iterations=2).search(decision_for(g))              # load the compiled code first
+    SearchBot(seed=1, iterations=2).search(decision_for(g))  # load the compiled code first
     result = SearchBot(seed=1, seconds=0.2).search(decision_for(g))
     assert result.iterations >= compiled_search.CHUNK and result.iterations % compiled_search.CHUNK == 0
     assert sum(v for _, v, _ in result.actions) == result.iterations
@@ -253,12 +261,13 @@ def test_the_bot_plays_a_whole_game_on_the_compiled_engine(name: str) -> None:
 
 
 def test_without_numba_the_python_search_plays_with_its_own_budgets_and_says_so(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import sys
 
     from splendor.bots import search
 
-    monkeypatch.setitem(sys.modules, "splendor.bots.compiled_search", None)     # as if it could not be imported
+    monkeypatch.setitem(sys.modules, "splendor.bots.compiled_search", None)  # as if it could not be imported
     monkeypatch.setattr(search, "_compiled_module", None)
     monkeypatch.setitem(search.LEVELS, "hard", 150)
     g = splendor.new_game("classic", players=2, seed=1)
@@ -276,8 +285,10 @@ def test_a_search_tree_grows_and_keeps_what_it_holds() -> None:
     tree.visits[0], tree.nodes[0] = 7, 3
     tree.room_for(10)
     assert tree.visits.shape[0] >= 13 and tree.visits[0] == 7 and tree.node_seat[0] == 1
-    assert all(getattr(tree, name).shape == tree.visits.shape for name in
-               ("node_seat", "totals", "avail", "first_child", "next_sibling", "node_action"))
+    assert all(
+        getattr(tree, name).shape == tree.visits.shape
+        for name in ("node_seat", "totals", "avail", "first_child", "next_sibling", "node_action")
+    )
 
 
 def test_a_search_mixing_in_its_leaves_values_them_by_their_own_evaluation() -> None:

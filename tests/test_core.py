@@ -18,8 +18,9 @@ counts = st.lists(st.integers(min_value=0, max_value=7), min_size=6, max_size=6)
 
 
 @given(cost=counts, bonuses=counts, tokens=counts)
-def test_payment_pays_exactly_what_is_left_after_bonuses_coloured_first(cost: list[int], bonuses: list[int],
-                                                                        tokens: list[int]) -> None:
+def test_payment_pays_exactly_what_is_left_after_bonuses_coloured_first(
+    cost: list[int], bonuses: list[int], tokens: list[int]
+) -> None:
     paid = payment(cost, bonuses[:5], tokens)
     assert (paid is not None) == can_afford(cost, bonuses[:5], tokens)
     if paid is None:
@@ -28,7 +29,7 @@ def test_payment_pays_exactly_what_is_left_after_bonuses_coloured_first(cost: li
     assert all(0 <= p <= t for p, t in zip(paid, tokens))
     for c in range(5):
         due = max(0, cost[c] - bonuses[c])
-        assert paid[c] == min(due, tokens[c])          # coloured first, never more than due
+        assert paid[c] == min(due, tokens[c])  # coloured first, never more than due
     assert sum(paid) == sum(max(0, cost[c] - bonuses[c]) for c in range(5)) + cost[5]
 
 
@@ -86,13 +87,16 @@ def test_record_text_round_trips_and_skips_comments() -> None:
     assert str(rec) == text
 
 
-@pytest.mark.parametrize(("text", "why"), [
-    ("", "empty"),
-    ("take w b g\n", "not a JSON header"),
-    ('{"format": "other"}\n', "format"),
-    ('{"format": "splendor-record/1", "game": "classic"}\n', "lacks players, seed"),
-    ('{"format": "splendor-record/1", "game": "classic", "players": "2", "seed": 1}\n', "whole numbers"),
-])
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("", "empty"),
+        ("take w b g\n", "not a JSON header"),
+        ('{"format": "other"}\n', "format"),
+        ('{"format": "splendor-record/1", "game": "classic"}\n', "lacks players, seed"),
+        ('{"format": "splendor-record/1", "game": "classic", "players": "2", "seed": 1}\n', "whole numbers"),
+    ],
+)
 def test_a_damaged_record_is_refused_with_the_reason(text: str, why: str) -> None:
     with pytest.raises(ValueError, match=why):
         Record.from_text(text)

@@ -17,9 +17,17 @@ from splendor import IllegalAction
 from splendor.core.actions import Action
 from splendor.games import GAMES
 
-NON_ASCII_DIGITS = [("classic", "buy 1.²"), ("classic", "reserve 1.⑧"), ("classic", "noble ³"),
-                    ("classic", "buy reserved ¹"), ("pokemon", "evolve ² 1.1"), ("pokemon", "evolve 3 2.٣"),
-                    ("kids", "move ²"), ("kids", "give r to ²"), ("kids", "move ١ pay k")]
+NON_ASCII_DIGITS = [
+    ("classic", "buy 1.²"),
+    ("classic", "reserve 1.⑧"),
+    ("classic", "noble ³"),
+    ("classic", "buy reserved ¹"),
+    ("pokemon", "evolve ² 1.1"),
+    ("pokemon", "evolve 3 2.٣"),
+    ("kids", "move ²"),
+    ("kids", "give r to ²"),
+    ("kids", "move ١ pay k"),
+]
 
 
 def played(name: str, actions: int = 30, seed: int = 4, **options: Any) -> splendor.Game:
@@ -33,9 +41,17 @@ def played(name: str, actions: int = 30, seed: int = 4, **options: Any) -> splen
     return game
 
 
-@pytest.mark.parametrize("action", [Action(0, "take2", (5,), "take y y"), Action(0, "take", (0, 0, 0), "take w w w"),
-                                    Action(44, "take", (0, 1, 2), "take w b g"), Action(-1, "pass", (), "pass"),
-                                    Action(10**9, "buy", (7, 9), "buy 8.10"), Action(True, "take", (0, 1, 2), "x")])
+@pytest.mark.parametrize(
+    "action",
+    [
+        Action(0, "take2", (5,), "take y y"),
+        Action(0, "take", (0, 0, 0), "take w w w"),
+        Action(44, "take", (0, 1, 2), "take w b g"),
+        Action(-1, "pass", (), "pass"),
+        Action(10**9, "buy", (7, 9), "buy 8.10"),
+        Action(True, "take", (0, 1, 2), "x"),
+    ],
+)
 def test_a_hand_built_action_is_refused_and_changes_nothing(action: Action) -> None:
     game = splendor.new_game("classic", players=2, seed=1)
     before = game.to_json()
@@ -74,8 +90,10 @@ def test_non_ascii_digits_are_refused_as_malformed(name: str, text: str) -> None
 
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=150, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(list("takersvbuyplmon ywgrkbhtdiecf.:123⑧²٣  ")), max_size=24)
-       | st.text(max_size=24))
+@given(
+    text=st.text(alphabet=st.sampled_from(list("takersvbuyplmon ywgrkbhtdiecf.:123⑧²٣  ")), max_size=24)
+    | st.text(max_size=24)
+)
 def test_any_text_parses_to_an_action_or_is_refused_with_illegal_action(name: str, text: str) -> None:
     game = splendor.new_game(name, players=4, seed=1)
     try:
@@ -115,8 +133,18 @@ def test_any_single_field_change_to_a_saved_game_is_refused_with_value_error(nam
     options = {"mysteries": True} if name == "kids" else {}
     saved = json.loads(played(name, **options).to_json())
     path = data.draw(st.sampled_from([p for p in _leaves(saved) if p and p[0] != "format"]))
-    new = data.draw(st.one_of(st.integers(-2, 60), st.integers(2**62, 2**70), st.none(), st.booleans(),
-                              st.text(max_size=4), st.just([]), st.just({}), st.floats(allow_nan=False)))
+    new = data.draw(
+        st.one_of(
+            st.integers(-2, 60),
+            st.integers(2**62, 2**70),
+            st.none(),
+            st.booleans(),
+            st.text(max_size=4),
+            st.just([]),
+            st.just({}),
+            st.floats(allow_nan=False),
+        )
+    )
     target = saved
     for key in path[:-1]:
         target = target[key]
@@ -128,11 +156,21 @@ def test_any_single_field_change_to_a_saved_game_is_refused_with_value_error(nam
         game = splendor.load(text)
     except ValueError:
         return
-    assert json.loads(game.to_json()) == saved         # accepted only if it is still the same game exactly
+    assert json.loads(game.to_json()) == saved  # accepted only if it is still the same game exactly
 
 
-@pytest.mark.parametrize("text", ["[" * 100000, "{" * 50000, '{"format": "splendor-state/1", "game": "chess"}',
-                                  '{"format": "splendor-state/1", "game": "classic"}', "[]", "1e400", "null"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100000,
+        "{" * 50000,
+        '{"format": "splendor-state/1", "game": "chess"}',
+        '{"format": "splendor-state/1", "game": "classic"}',
+        "[]",
+        "1e400",
+        "null",
+    ],
+)
 def test_damaged_text_is_a_clear_value_error(text: str) -> None:
     with pytest.raises(ValueError):
         splendor.load(text)

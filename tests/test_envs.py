@@ -11,7 +11,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import splendor
-import splendor.envs  # noqa: F401  (registers the environments)
+import splendor.envs
 from splendor.envs import ENV_IDS, ActionIndex, layout, observe, size
 from splendor.envs.gymnasium_env import SplendorEnv
 
@@ -68,7 +68,7 @@ def test_kids_compact_index_is_small_enough_to_mask_and_refuses_what_it_does_not
     g = splendor.new_game("kids", players=2, seed=1)
     index = ActionIndex(g)
     assert index.size == 42198 < len(g.actions) // 10
-    assert len(index.ways) < 72                            # a board has fewer roads than the index has room for
+    assert len(index.ways) < 72  # a board has fewer roads than the index has room for
     unused_road = max(index.ways) + 1
     with pytest.raises(splendor.IllegalAction):
         index.action(78 + (unused_road - 1) * 585)
@@ -90,6 +90,7 @@ def test_a_seeded_episode_replays_exactly(game: str) -> None:
             trail.append((obs.tobytes(), reward))
             done = terminated or truncated
         return trail
+
     assert play(7) == play(7)
     assert play(7) != play(8)
 
@@ -128,13 +129,18 @@ def test_opponents_may_be_any_bot_or_a_function_and_bad_settings_are_clear_error
     def first_legal(view: dict, legal: list[str]) -> str:
         seen.append(len(legal))
         return legal[0]
+
     env = SplendorEnv("pokemon", players=3, opponents=[first_legal, "ismcts:40"], max_turns=4)
     env.reset(seed=2)
     env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert seen
-    for bad, match in (({"opponents": ["nobody"]}, "unknown bot"), ({"players": 5}, "2 to 4 players"),
-                       ({"opponents": ["greedy", "greedy"]}, "need 1 opponents"), ({"reward": "fun"}, "reward"),
-                       ({"seat": 2}, "seat")):
+    for bad, match in (
+        ({"opponents": ["nobody"]}, "unknown bot"),
+        ({"players": 5}, "2 to 4 players"),
+        ({"opponents": ["greedy", "greedy"]}, "need 1 opponents"),
+        ({"reward": "fun"}, "reward"),
+        ({"seat": 2}, "seat"),
+    ):
         with pytest.raises(ValueError, match=match):
             SplendorEnv("classic", **bad)
 
@@ -161,6 +167,7 @@ def test_docs_rl_md_lists_every_field_of_every_layout() -> None:
     from pathlib import Path
 
     from splendor.envs.observe import grouped
+
     text = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
     for game in GAMES:
         assert f": {size(game)} values" in text
@@ -172,6 +179,7 @@ def test_docs_rl_md_lists_every_field_of_every_layout() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_pettingzoo_environment_passes_pettingzoos_own_tests(game: str, players: int) -> None:
     from pettingzoo.test import api_test, seed_test
+
     api_test(splendor.envs.pettingzoo_env(game, players=players), num_cycles=40)
     seed_test(lambda: splendor.envs.pettingzoo_env(game, players=players), num_cycles=40)
 
@@ -188,8 +196,9 @@ def test_a_pettingzoo_game_plays_to_its_end_and_pays_each_agent_its_result() -> 
             env.step(None)
             continue
         mask = obs["action_mask"]
-        assert mask.sum() > 0 and all(env.observe(a)["action_mask"].sum() == 0 for a in env.possible_agents
-                                      if a != agent)
+        assert mask.sum() > 0 and all(
+            env.observe(a)["action_mask"].sum() == 0 for a in env.possible_agents if a != agent
+        )
         env.step(int(rng.choice(np.flatnonzero(mask))))
     game = env.unwrapped.game
     assert game.is_over and sorted(totals.values()) in ([-1.0, -1.0, 1.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 0.0])
@@ -207,6 +216,7 @@ def test_a_bot_builds_the_same_index_from_its_view(game: str) -> None:
 
 def test_a_learned_bot_without_its_model_or_its_libraries_is_a_clear_error(tmp_path) -> None:
     from splendor.bots import make_bot
+
     with pytest.raises(ValueError, match="learn extra|no trained model"):
         make_bot(f"ppo:{tmp_path / 'missing.zip'}")
     with pytest.raises(ValueError, match="unknown bot"):
@@ -214,11 +224,12 @@ def test_a_learned_bot_without_its_model_or_its_libraries_is_a_clear_error(tmp_p
 
 
 def test_a_learned_bot_plays_a_legal_game(tmp_path) -> None:
-    pytest.importorskip("sb3_contrib")                 # the learn extra (PyTorch) is not part of make test
+    pytest.importorskip("sb3_contrib")  # the learn extra (PyTorch) is not part of make test
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.wrappers import ActionMasker
 
     from splendor.bots import decide, make_bot
+
     env = ActionMasker(SplendorEnv("classic", opponents=["random"], max_turns=20), lambda e: e.action_masks())
     MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=1, device="cpu").learn(64).save(tmp_path / "m.zip")
     bot = make_bot(f"ppo:{tmp_path / 'm.zip'}")

@@ -14,8 +14,8 @@ import pytest
 
 import splendor
 import splendor.compiled as compiled
-from splendor.bots import decision_for, make_bot
-from splendor.bots import market_value as mv, training
+from splendor.bots import decision_for, make_bot, training
+from splendor.bots import market_value as mv
 from splendor.bots.hint import HINT_LEVEL, hint
 from splendor.bots.search import COMPILED_LEVELS, EXPERT, LEVELS, SearchBot, learned_weights
 from tests.market_positions import give_card, give_reserved, give_tokens
@@ -30,56 +30,65 @@ def features(game: splendor.Game, seat: int) -> dict[str, float]:
 
 def test_the_features_say_what_a_seat_has() -> None:
     g = splendor.new_game("classic", players=2, seed=3)
-    cheap = next(c.id for c in g.cards if c.row == 0 and c.points == 1)       # type: ignore[attr-defined]
-    dear = next(c.id for c in g.cards if c.row == 2 and c.points == 5)        # type: ignore[attr-defined]
-    give_card(g, 0, cheap)                                                   # type: ignore[arg-type]
-    give_reserved(g, 0, dear)                                                # type: ignore[arg-type]
-    give_tokens(g, 0, white=2, gold=1)                                       # type: ignore[arg-type]
+    cheap = next(c.id for c in g.cards if c.row == 0 and c.points == 1)  # type: ignore[attr-defined]
+    dear = next(c.id for c in g.cards if c.row == 2 and c.points == 5)  # type: ignore[attr-defined]
+    give_card(g, 0, cheap)  # type: ignore[arg-type]
+    give_reserved(g, 0, dear)  # type: ignore[arg-type]
+    give_tokens(g, 0, white=2, gold=1)  # type: ignore[arg-type]
     f0, f1 = features(g, 0), features(g, 1)
     assert (f0["points"], f0["bonuses"], f0["bonus_breadth"]) == (1, 1, 1)
     assert (f0["tokens"], f0["wild"], f0["reserved"]) == (2, 1, 1)
-    card, bon, tok = g.cards[dear], g.bonuses[0], g.tokens[0]                 # type: ignore[attr-defined]
+    card, bon, tok = g.cards[dear], g.bonuses[0], g.tokens[0]  # type: ignore[attr-defined]
     short = max(0, sum(max(0, card.cost[c] - bon[c] - tok[c]) for c in range(5)) - tok[5])
     assert f0["near_reserved"] == pytest.approx((card.points + 1) / (1 + short))
     assert f0["to_move"] == 1 and f1["to_move"] == 0
     assert (f1["points"], f1["bonuses"], f1["reserved"], f1["near_reserved"]) == (0, 0, 0, 0)
-    assert f0["goals"] >= f1["goals"] > 0                       # the nobles on display
+    assert f0["goals"] >= f1["goals"] > 0  # the nobles on display
 
 
 def test_a_pokemon_near_its_visible_evolution_is_a_goal() -> None:
     g = splendor.new_game("pokemon", players=2, seed=3)
-    cards = g.cards                                                          # type: ignore[attr-defined]
+    cards = g.cards  # type: ignore[attr-defined]
     src = next(c for c in cards if c.row == 0 and c.evolves_to and c.evolve_count == 3)
     into = next(c for c in cards if c.name == src.evolves_to)
     helper = next(c for c in cards if not c.evolves_to and c.bonus == src.evolve_bonus and c.bonus_count == 1)
-    give_card(g, 0, src.id)                                                  # type: ignore[arg-type]
-    give_card(g, 0, helper.id)                                               # type: ignore[arg-type]
-    lack = src.evolve_count - g.bonuses[0][src.evolve_bonus]                 # type: ignore[attr-defined]
+    give_card(g, 0, src.id)  # type: ignore[arg-type]
+    give_card(g, 0, helper.id)  # type: ignore[arg-type]
+    lack = src.evolve_count - g.bonuses[0][src.evolve_bonus]  # type: ignore[attr-defined]
     assert lack > 0
-    rows, decks = g.rows, g.decks                                            # type: ignore[attr-defined]
-    for r, row in enumerate(rows):                                           # every card of its evolution into a deck
+    rows, decks = g.rows, g.decks  # type: ignore[attr-defined]
+    for r, row in enumerate(rows):  # every card of its evolution into a deck
         for slot, cid in enumerate(row):
             if cid >= 0 and cards[cid].name == into.name:
                 other = next(i for i, d in enumerate(decks[r]) if cards[d].name != into.name)
                 row[slot], decks[r][other] = decks[r][other], cid
-    assert features(g, 0)["goals"] == 0                                      # its evolution is out of sight
-    give_reserved(g, 0, into.id)                                             # type: ignore[arg-type]
+    assert features(g, 0)["goals"] == 0  # its evolution is out of sight
+    give_reserved(g, 0, into.id)  # type: ignore[arg-type]
     gain = into.points - src.points
     assert features(g, 0)["goals"] == pytest.approx(gain / (1 + lack))
-    assert features(g, 1)["goals"] == 0                                      # not the other seat's Pokémon
+    assert features(g, 1)["goals"] == 0  # not the other seat's Pokémon
 
 
 @pytest.mark.parametrize("name", ["classic", "pokemon"])
 def test_a_card_the_seat_can_buy_counts_its_points_as_ready(name: str) -> None:
     for seed in range(4):
         for g in playout(random_game(name, 2, seed), random.Random(seed)):
-            if g.is_over or g.phase != 0:                                     # type: ignore[attr-defined]
+            if g.is_over or g.phase != 0:  # type: ignore[attr-defined]
                 continue
             seat = g.current_player
             buys = [a for a in g.legal_actions() if a.kind in ("buy", "buy_reserved")]
-            best = max((g.cards[g.rows[a.args[0]][a.args[1]] if a.kind == "buy"  # type: ignore[attr-defined]
-                               else g.reserved[seat][a.args[0]]].points for a in buys), default=0)  # type: ignore[attr-defined]
-            assert features(g, seat)["ready_points"] == best                  # type: ignore[arg-type]
+            best = max(
+                (
+                    g.cards[
+                        g.rows[a.args[0]][a.args[1]]
+                        if a.kind == "buy"  # type: ignore[attr-defined]
+                        else g.reserved[seat][a.args[0]]
+                    ].points
+                    for a in buys
+                ),
+                default=0,
+            )  # type: ignore[attr-defined]
+            assert features(g, seat)["ready_points"] == best  # type: ignore[arg-type]
 
 
 def test_the_learned_progress_is_the_weighted_sum_early_and_late() -> None:
@@ -88,7 +97,7 @@ def test_the_learned_progress_is_the_weighted_sum_early_and_late() -> None:
     state = compiled.from_reference(g).state
     weights = np.zeros((2, mv.FEATURE_COUNT))
     weights[0, mv.FEATURES.index("tokens")] = 2.0
-    weights[1, mv.FEATURES.index("tokens")] = 100.0                  # stage 0: nobody has points yet
+    weights[1, mv.FEATURES.index("tokens")] = 100.0  # stage 0: nobody has points yet
     assert mv.learned_progress(state, 0, weights, np.zeros(mv.FEATURE_COUNT)) == pytest.approx(6.0)
     assert mv.stage(state) == 0.0
 
@@ -113,8 +122,9 @@ def test_the_fit_recovers_a_known_evaluation() -> None:
 def test_self_play_is_a_pure_function_of_its_seed() -> None:
     searcher = {"iterations": 30, "depth": 4}
     first, second = training.Positions(), training.Positions()
-    assert training.play("classic", 5, (searcher, searcher), 2, first) == \
-        training.play("classic", 5, (searcher, searcher), 2, second)
+    assert training.play("classic", 5, (searcher, searcher), 2, first) == training.play(
+        "classic", 5, (searcher, searcher), 2, second
+    )
     assert len(first) > 10 and np.array_equal(np.array(first.first), np.array(second.first))
     assert set(first.labels) <= {0.0, 0.5, 1.0} and len(set(first.labels)) == 1
 
@@ -125,7 +135,7 @@ def test_the_shipped_weights_load_and_belong_to_these_features(name: str) -> Non
     assert weights is not None and weights.shape == (2, mv.FEATURE_COUNT)
     data = json.loads((training.WEIGHTS_DIR / f"{name}.json").read_text())
     assert data["game"] == name and data["curve"] and data["trained"]["seed"] == 1
-    assert learned_weights(name) is learned_weights(name)            # loaded once
+    assert learned_weights(name) is learned_weights(name)  # loaded once
 
 
 def test_weights_of_other_features_or_shapes_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,15 +153,36 @@ def test_weights_of_other_features_or_shapes_are_refused(tmp_path: Path, monkeyp
 
 def test_the_train_command_writes_weights_and_their_curve(tmp_path: Path) -> None:
     out = tmp_path / "w.json"
-    done = subprocess.run([sys.executable, "-m", "splendor", "train", "--game", "classic", "--generations", "1",
-                           "--games", "2", "--iterations", "20", "--match-games", "2", "--out", str(out)],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "splendor",
+            "train",
+            "--game",
+            "classic",
+            "--generations",
+            "1",
+            "--games",
+            "2",
+            "--iterations",
+            "20",
+            "--match-games",
+            "2",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(out.read_text())
     assert np.array(data["weights"]).shape == (2, mv.FEATURE_COUNT) and len(data["curve"]) == 1
     assert data["curve"][0]["games"] == 2
-    refused = subprocess.run([sys.executable, "-m", "splendor", "train", "--game", "kids"], capture_output=True,
-                             text=True, timeout=120)
+    refused = subprocess.run(
+        [sys.executable, "-m", "splendor", "train", "--game", "kids"], capture_output=True, text=True, timeout=120
+    )
     assert refused.returncode != 0 and "trained for classic, pokemon" in refused.stderr
 
 
@@ -166,15 +197,19 @@ def test_expert_is_the_top_level_and_searches_with_its_own_settings(monkeypatch:
 
     def spy(game: splendor.Game, seat: int, seed: int, iterations: int, *args: object, **kw: object) -> object:
         seen.append((kw["exploration"], kw["weights"].shape[0], kw["mix"]))  # type: ignore[union-attr]
-        return real(game, seat, seed, iterations, *args, **kw)           # type: ignore[arg-type]
+        return real(game, seat, seed, iterations, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(compiled_search, "search", spy)
     for name in ("classic", "pokemon"):
         g = splendor.new_game(name, players=2, seed=2)
         SearchBot(seed=1, level="expert", iterations=50).search(decision_for(g))
         SearchBot(seed=1, level="hard", iterations=50).search(decision_for(g))
-    assert seen == [(EXPERT["classic"].exploration, 2, 0.0), (3.0, 0, 0.0),
-                    (EXPERT["pokemon"].exploration, 2, 0.5), (3.0, 0, 0.0)]
+    assert seen == [
+        (EXPERT["classic"].exploration, 2, 0.0),
+        (3.0, 0, 0.0),
+        (EXPERT["pokemon"].exploration, 2, 0.5),
+        (3.0, 0, 0.0),
+    ]
 
 
 @pytest.mark.parametrize("name", ["classic", "pokemon", "kids"])

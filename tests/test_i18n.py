@@ -36,11 +36,11 @@ def test_the_check_finds_a_message_without_translation() -> None:
 
 def test_the_messages_are_gathered_from_python_javascript_and_html() -> None:
     ids = {m.id if isinstance(m.id, str) else m.id[0] for m in gather() if m.id}
-    assert "the game is over" in ids                              # the engine's refusals
-    assert "{player} buys {card}" in ids                          # the web's log (words.js)
-    assert "Last round!" in ids                                   # inside a JavaScript template string
-    assert "Create the game" in ids and "profile name" in ids     # an HTML page's text and attributes
-    assert "Game over." in ids                                    # the terminal
+    assert "the game is over" in ids  # the engine's refusals
+    assert "{player} buys {card}" in ids  # the web's log (words.js)
+    assert "Last round!" in ids  # inside a JavaScript template string
+    assert "Create the game" in ids and "profile name" in ids  # an HTML page's text and attributes
+    assert "Game over." in ids  # the terminal
 
 
 def test_html_text_reads_marked_elements_and_attributes() -> None:
@@ -57,7 +57,7 @@ def test_every_noble_and_pokemon_has_its_own_name_in_each_language(language: str
     nobles = {translate(_(noble_name(n)), language) for n in range(len(NOBLES))}
     assert len(nobles) == len(NOBLES)
     if language in ("ko", "zh"):
-        assert translate(_("Pikachu"), language) == "Pikachu"      # not a card: shown as it is
+        assert translate(_("Pikachu"), language) == "Pikachu"  # not a card: shown as it is
         assert translate(_("Bulbasaur"), language) == {"ko": "이상해씨", "zh": "妙蛙种子"}[language]
 
 
@@ -82,15 +82,27 @@ def test_lists_are_joined_by_each_languages_own_rule() -> None:
     assert translate(colours, "zh") == "红色、蓝色和绿色"
 
 
-@pytest.mark.parametrize(("game", "action", "english", "words"), [
-    ("classic", "take w w w", "take either up to 3 tokens", {"sl": "različnih barv", "ko": "서로 다른 색",
-                                                             "zh": "不同颜色"}),
-    ("pokemon", "reserve rare", "rare and legendary cards cannot be reserved", {"sl": "legendarnih", "ko": "전설",
-                                                                                "zh": "传说"}),
-    ("kids", "take y y", "a gold coin is taken alone", {"sl": "zlatnik", "ko": "금화", "zh": "金币"}),
-])
-def test_a_refused_action_is_explained_in_each_language(game: str, action: str, english: str,
-                                                        words: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("game", "action", "english", "words"),
+    [
+        (
+            "classic",
+            "take w w w",
+            "take either up to 3 tokens",
+            {"sl": "različnih barv", "ko": "서로 다른 색", "zh": "不同颜色"},
+        ),
+        (
+            "pokemon",
+            "reserve rare",
+            "rare and legendary cards cannot be reserved",
+            {"sl": "legendarnih", "ko": "전설", "zh": "传说"},
+        ),
+        ("kids", "take y y", "a gold coin is taken alone", {"sl": "zlatnik", "ko": "금화", "zh": "金币"}),
+    ],
+)
+def test_a_refused_action_is_explained_in_each_language(
+    game: str, action: str, english: str, words: dict[str, str]
+) -> None:
     g = splendor.new_game(game, players=2, seed=1)
     with pytest.raises(IllegalAction) as refused:
         g.apply(action)
@@ -122,13 +134,19 @@ def test_an_unknown_language_is_a_clear_error() -> None:
         catalog("de")
 
 
-@pytest.mark.parametrize(("language", "words"), [("sl", ["Zaloga:", "Ni dovoljeno:", "Konec igre."]),
-                                                 ("ko", ["공급처:", "허용되지 않음:", "게임 종료."]),
-                                                 ("zh", ["供应区：", "不允许：", "游戏结束。"])])
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("sl", ["Zaloga:", "Ni dovoljeno:", "Konec igre."]),
+        ("ko", ["공급처:", "허용되지 않음:", "게임 종료."]),
+        ("zh", ["供应区：", "不允许：", "游戏结束。"]),
+    ],
+)
 def test_the_terminal_game_speaks_the_language_asked_for(language: str, words: list[str]) -> None:
     script = ["take w w w", *_random_record(seed=5).actions]
-    out = run("play", "--seats", "ann:human,bob:human", "--seed", "5", "--lang", language,
-              stdin="\n".join(script) + "\n\n")
+    out = run(
+        "play", "--seats", "ann:human,bob:human", "--seed", "5", "--lang", language, stdin="\n".join(script) + "\n\n"
+    )
     assert out.returncode == 0, out.stderr
     for word in words:
         assert word in out.stdout
@@ -137,14 +155,20 @@ def test_the_terminal_game_speaks_the_language_asked_for(language: str, words: l
 def test_the_terminal_takes_its_language_from_the_locale_and_refuses_an_unknown_one() -> None:
     out = run("play", "--seats", "human,greedy", "--seed", "3", "--lang", "xx", stdin="quit\n")
     assert out.returncode != 0 and "the languages are en, sl, ko, zh" in out.stdout + out.stderr
-    out = subprocess.run([SPLENDOR, "play", "--seats", "human,greedy", "--seed", "3"], input="quit\n\n",
-                         capture_output=True, text=True, timeout=120,
-                         env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb", "LANG": "sl_SI.UTF-8"})
+    out = subprocess.run(
+        [SPLENDOR, "play", "--seats", "human,greedy", "--seed", "3"],
+        input="quit\n\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb", "LANG": "sl_SI.UTF-8"},
+    )
     assert "Vpiši dejanje" in out.stdout
 
 
 def test_every_shipped_board_names_its_port_and_palace_as_the_catalogs_do() -> None:
     from splendor.games.kids.board import PALACE_NAME, PORT_NAME, shipped_sides
+
     names = {side: {s.get("kind"): s["name"] for s in data.get("spaces", [])} for side, data in shipped_sides().items()}
     assert len(names) == 6
     assert {n.get("port") for n in names.values()} - {None} == {PORT_NAME}
@@ -157,6 +181,7 @@ def test_every_shipped_place_and_side_is_named_in_every_language() -> None:
     is said in every language, as the board's picture and the pages say them (issue 32: in Chinese the places
     stayed English while the Port and the Palace were translated)."""
     from splendor.games.kids.board import PALACE_NAME, PLACE_NAMES, PORT_NAME, SIDE_TITLES, shipped_sides
+
     sides = shipped_sides().values()
     assert {s["name"] for d in sides for s in d["spaces"]} == set(PLACE_NAMES) | {PORT_NAME, PALACE_NAME}
     assert {d["title"] for d in sides} == set(SIDE_TITLES)

@@ -10,7 +10,8 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import splendor
 import splendor.compiled as compiled
@@ -41,7 +42,7 @@ def _lone_turns(g: splendor.Game, space: str, purse: tuple[int, ...]) -> int:
     def within_limit(p: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
         if sum(p) <= LIMIT:
             return frozenset({p})
-        return frozenset(q for c in range(6) if p[c] for q in within_limit(p[:c] + (p[c] - 1,) + p[c + 1:]))
+        return frozenset(q for c in range(6) if p[c] for q in within_limit(p[:c] + (p[c] - 1,) + p[c + 1 :]))
 
     @functools.cache
     def payments(p: tuple[int, ...], cost: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
@@ -50,9 +51,9 @@ def _lone_turns(g: splendor.Game, space: str, purse: tuple[int, ...]) -> int:
             step = set()
             for q in out:
                 if q[c]:
-                    step.add(q[:c] + (q[c] - 1,) + q[c + 1:])
+                    step.add(q[:c] + (q[c] - 1,) + q[c + 1 :])
                 if q[GOLD]:
-                    step.add(q[:GOLD] + (q[GOLD] - 1,) + q[GOLD + 1:])
+                    step.add(q[:GOLD] + (q[GOLD] - 1,) + q[GOLD + 1 :])
             out = step
         return frozenset(out)
 
@@ -121,9 +122,9 @@ def _race(turns_left: tuple[int, int], first: int, mover: int) -> np.ndarray:
     palace_road = next(r for r in range(s[k.ROADS_N]) if s[k.ROAD_END + r] == s[k.PALACE_AT])
     for seat, left in enumerate(turns_left):
         s[k.SPACE + seat] = s[k.ROAD_START + palace_road]
-        s[k.PURSE + seat * k.TOKENS: k.PURSE + seat * k.TOKENS + k.TOKENS] = 0
+        s[k.PURSE + seat * k.TOKENS : k.PURSE + seat * k.TOKENS + k.TOKENS] = 0
         if left == 1:
-            s[k.PURSE + seat * k.TOKENS + GOLD] = 5                     # pays any banner
+            s[k.PURSE + seat * k.TOKENS + GOLD] = 5  # pays any banner
     s[k.SEAT] = mover
     values = np.zeros(k.MAX_SEATS)
     kt.values_into(s, values, 0.7, table)
@@ -157,8 +158,9 @@ def test_a_playout_reaches_the_palace_this_turn_when_the_purse_pays_the_way() ->
         after = s.copy()
         k.step(after, a)
         space = after[k.SPACE + seat]
-        assert space == s[k.PALACE_AT] or (         # or a village on the way, whose extra turn arrives
-            after[k.SPACE_KIND + space] == k.VILLAGE and kt.turns(after, seat, table, purse) == 1)
+        assert space == s[k.PALACE_AT] or (  # or a village on the way, whose extra turn arrives
+            after[k.SPACE_KIND + space] == k.VILLAGE and kt.turns(after, seat, table, purse) == 1
+        )
 
 
 def test_the_expert_searches_kids_by_its_plan_and_hard_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,7 +169,7 @@ def test_the_expert_searches_kids_by_its_plan_and_hard_does_not(monkeypatch: pyt
     seen: list[tuple[bool, bool, int]] = []
     real = compiled_search.search_state
 
-    def spy(*args: object) -> object:                  # search() passes everything by position
+    def spy(*args: object) -> object:  # search() passes everything by position
         route, turns, depth = args[12], args[13], args[7]
         seen.append((bool(turns.shape[0]), route is not None, depth))  # type: ignore[attr-defined]
         return real(*args)  # type: ignore[arg-type]
@@ -176,7 +178,7 @@ def test_the_expert_searches_kids_by_its_plan_and_hard_does_not(monkeypatch: pyt
     g = splendor.new_game("kids", players=2, seed=2)
     SearchBot(seed=1, level="expert", iterations=50).search(decision_for(g))
     SearchBot(seed=1, level="hard", iterations=50).search(decision_for(g))
-    assert EXPERT["kids"].plan                         # the plan, and no route tables it would never read
+    assert EXPERT["kids"].plan  # the plan, and no route tables it would never read
     assert seen == [(True, False, EXPERT["kids"].depth), (False, True, kids_playout.DEPTH)]
 
 

@@ -9,8 +9,16 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "splendor"
-ABOVE = ("splendor.bots", "splendor.arena", "splendor.server", "splendor.store", "splendor.terminal",
-         "splendor.envs", "splendor.cli", "splendor.sim")
+ABOVE = (
+    "splendor.bots",
+    "splendor.arena",
+    "splendor.server",
+    "splendor.store",
+    "splendor.terminal",
+    "splendor.envs",
+    "splendor.cli",
+    "splendor.sim",
+)
 """What the rules are built under: none of it may be imported by them."""
 
 
@@ -28,6 +36,7 @@ def imports(path: Path) -> set[str]:
 def test_the_rules_import_nothing_built_on_them(layer: str) -> None:
     files = sorted((PACKAGE / layer).rglob("*.py"))
     assert files
-    reaching_up = {f"{path.relative_to(PACKAGE)}: {name}" for path in files for name in imports(path)
-                   if name.startswith(ABOVE)}
+    reaching_up = {
+        f"{path.relative_to(PACKAGE)}: {name}" for path in files for name in imports(path) if name.startswith(ABOVE)
+    }
     assert not reaching_up

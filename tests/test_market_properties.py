@@ -34,8 +34,7 @@ def _card_ids_in(data: object) -> set[int]:
 
 @pytest.mark.parametrize("name", MARKET_GAMES)
 @given(seed=seeds, n=players)
-def test_tokens_and_cards_are_conserved_and_points_and_bonuses_follow_the_cards(name: str, seed: int,
-                                                                                n: int) -> None:
+def test_tokens_and_cards_are_conserved_and_points_and_bonuses_follow_the_cards(name: str, seed: int, n: int) -> None:
     game = random_game(name, n, seed)
     assert isinstance(game, MarketGame)
     setup = total_tokens(game)

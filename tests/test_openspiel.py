@@ -10,8 +10,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import splendor.envs.openspiel  # noqa: E402,F401  (registers the games)
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+import splendor.envs.openspiel  # noqa: E402,F401  (registers the games)
 
 GAMES = ["classic", "pokemon", "kids"]
 
@@ -53,9 +54,9 @@ def _play(game: pyspiel.Game, bots: list, seed: int) -> list[float]:
 def test_openspiels_mcts_bot_plays_a_whole_game() -> None:
     game = pyspiel.load_game("python_splendor_classic", {"players": 2, "max_turns": 12})
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=evaluator,
-                       random_state=np.random.RandomState(2))
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=evaluator, random_state=np.random.RandomState(2))
     from open_spiel.python.bots.uniform_random import UniformRandomBot
+
     returns = _play(game, [bot, UniformRandomBot(1, np.random.RandomState(3))], seed=4)
     assert len(returns) == 2 and all(r in (-1.0, 0.0, 1.0) for r in returns)
 

@@ -58,14 +58,15 @@ def test_a_profile_is_marked_only_by_the_holder_of_its_secret(tmp_path: Path) ->
         with pytest.raises(NotYourProfile):
             dex.mark("ash", ["Mew"], wrong)
     with pytest.raises(NotYourProfile):
-        dex.mark("gary", ["Mew"], secret)                 # an unclaimed profile has no owner to prove
+        dex.mark("gary", ["Mew"], secret)  # an unclaimed profile has no owner to prove
     assert dex.page("ash").marked == {} and dex.owns("ash", secret) and not dex.owns("ash", "guess")
     assert dex.mark("ash", ["Mew"], secret) == ["Mew"]
     store = open_store(f"sqlite:///{tmp_path}/s.db")
     from sqlalchemy import text
+
     with store.engine.connect() as conn:
         stored = conn.execute(text("SELECT secret_hash FROM profiles WHERE name = 'ash'")).scalar()
-    assert stored and secret not in stored               # only a hash is kept
+    assert stored and secret not in stored  # only a hash is kept
 
 
 def _scripted_pokemon_game(seed: int) -> tuple[list[str], list[list[str]]]:
@@ -82,15 +83,35 @@ def test_the_pokedex_is_kept_across_two_terminal_games_and_a_restart(tmp_path: P
     expected: set[str] = set()
     for seed in (5, 6):
         actions, caught = _scripted_pokemon_game(seed)
-        out = subprocess.run([SPLENDOR, "play", "--game", "pokemon", "--seats", "ash:human,gary:human",
-                              "--seed", str(seed), "--database-url", url],
-                             input="\n".join(actions) + "\n\n", capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [
+                SPLENDOR,
+                "play",
+                "--game",
+                "pokemon",
+                "--seats",
+                "ash:human,gary:human",
+                "--seed",
+                str(seed),
+                "--database-url",
+                url,
+            ],
+            input="\n".join(actions) + "\n\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert out.returncode == 0, out.stderr
         assert "Pokédex of ash:" in out.stdout
         expected |= set(caught[0])
     # a new process reads what the earlier ones wrote
-    out = subprocess.run([SPLENDOR, "pokedex", "ash", "--database-url", url], capture_output=True, text=True,
-                         env={"COLUMNS": "140", "PATH": "/usr/bin:/bin"}, timeout=60)
+    out = subprocess.run(
+        [SPLENDOR, "pokedex", "ash", "--database-url", url],
+        capture_output=True,
+        text=True,
+        env={"COLUMNS": "140", "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     assert f"Pokédex of ash: {len(expected)}/55 caught" in out.stdout
     page = Pokedex(open_store(url)).page("ash")
@@ -99,26 +120,60 @@ def test_the_pokedex_is_kept_across_two_terminal_games_and_a_restart(tmp_path: P
 
 def test_the_terminal_refuses_a_profile_that_another_player_claimed(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/p.db"
-    Pokedex(open_store(url)).claim("brock")                # claimed elsewhere; this terminal has no secret
-    out = subprocess.run([SPLENDOR, "play", "--game", "pokemon", "--seats", "brock:human,greedy",
-                          "--database-url", url], input="", capture_output=True, text=True, timeout=60)
+    Pokedex(open_store(url)).claim("brock")  # claimed elsewhere; this terminal has no secret
+    out = subprocess.run(
+        [SPLENDOR, "play", "--game", "pokemon", "--seats", "brock:human,greedy", "--database-url", url],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "already claimed" in out.stderr
     assert (tmp_path / "p.db.profiles.json").exists() is False
 
 
 def test_unnamed_and_bot_seats_mark_nothing(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/p.db"
-    out = subprocess.run([SPLENDOR, "play", "--game", "pokemon", "--seats", "greedy,random", "--seed", "2",
-                          "--database-url", url, "--record", str(tmp_path / "g.record")],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [
+            SPLENDOR,
+            "play",
+            "--game",
+            "pokemon",
+            "--seats",
+            "greedy,random",
+            "--seed",
+            "2",
+            "--database-url",
+            url,
+            "--record",
+            str(tmp_path / "g.record"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert Pokedex(open_store(url)).profiles() == []
 
 
 def test_a_bad_profile_name_is_refused_before_the_game_starts(tmp_path: Path) -> None:
-    out = subprocess.run([SPLENDOR, "play", "--game", "pokemon", "--seats", "a/b:human,greedy",
-                          "--database-url", f"sqlite:///{tmp_path}/p.db"], input="", capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run(
+        [
+            SPLENDOR,
+            "play",
+            "--game",
+            "pokemon",
+            "--seats",
+            "a/b:human,greedy",
+            "--database-url",
+            f"sqlite:///{tmp_path}/p.db",
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "not a profile name" in out.stderr
 
 
@@ -146,7 +201,7 @@ def test_profile_names_that_look_alike_are_one_profile(tmp_path: Path) -> None:
     for look_alike in ("Ash", "ASH", "\u0430sh", "\uff41\uff53\uff48", "\U0001d41a\U0001d42c\U0001d421"):
         with pytest.raises(ProfileClaimed):
             dex.claim(look_alike)
-    assert dex.mark("Ash", ["Mew"], secret) == ["Mew"]          # the same profile, whatever the spelling
+    assert dex.mark("Ash", ["Mew"], secret) == ["Mew"]  # the same profile, whatever the spelling
     assert dex.page("ASH").profile == "ash" and dex.page("ASH").marked == {"Mew": 1}
     assert dex.profiles() == ["ash"]
 
@@ -156,7 +211,7 @@ def test_invisible_and_letterless_profile_names_are_refused(tmp_path: Path) -> N
     for bad in ("\u3164", "a\u200db", "a\u200cb", "\u115f", "\uffa0x", "a\u202eb", "_", "-", "a\u203fb"):
         with pytest.raises(ValueError, match="not a profile name"):
             dex.claim(bad)
-    assert dex.claim("e\u0301va") and dex.profiles() == ["\u00e9va"]   # an accent joins its letter
+    assert dex.claim("e\u0301va") and dex.profiles() == ["\u00e9va"]  # an accent joins its letter
     assert dex.profiles() == ["\u00e9va"]
 
 
@@ -172,8 +227,12 @@ def test_upgrading_a_store_with_games_keeps_every_seat_action_and_mark(tmp_path:
     event.listen(engine, "connect", _sqlite_pragmas)
     command.upgrade(_migrations_config(engine), "0003")
     with engine.begin() as c:
-        c.execute(text("INSERT INTO games (id, game, players, seed, options, status, actions) "
-                       "VALUES ('g', 'classic', 2, 1, '{}', 'ongoing', 1)"))
+        c.execute(
+            text(
+                "INSERT INTO games (id, game, players, seed, options, status, actions) "
+                "VALUES ('g', 'classic', 2, 1, '{}', 'ongoing', 1)"
+            )
+        )
         c.execute(text("INSERT INTO game_seats (game_id, seat, kind) VALUES ('g', 0, 'human'), ('g', 1, 'bot')"))
         c.execute(text("INSERT INTO game_actions (game_id, number, seat, action) VALUES ('g', 1, 0, 'take w b g')"))
         c.execute(text("INSERT INTO profiles (id, name) VALUES (1, 'misty')"))
@@ -182,9 +241,11 @@ def test_upgrading_a_store_with_games_keeps_every_seat_action_and_mark(tmp_path:
     store = open_store(f"sqlite:///{tmp_path}/old.db")
     try:
         with store.engine.connect() as c:
-            counts = [c.execute(text(f"SELECT count(*) FROM {t}")).scalar() for t in
-                      ("games", "game_seats", "game_actions", "pokedex_marks")]
-            assert c.execute(text("PRAGMA foreign_keys")).scalar() == 1      # enforced again once upgraded
+            counts = [
+                c.execute(text(f"SELECT count(*) FROM {t}")).scalar()
+                for t in ("games", "game_seats", "game_actions", "pokedex_marks")
+            ]
+            assert c.execute(text("PRAGMA foreign_keys")).scalar() == 1  # enforced again once upgraded
         assert counts == [1, 2, 1, 1]
     finally:
         store.close()

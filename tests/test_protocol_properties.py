@@ -32,8 +32,7 @@ def _candidates(g: splendor.Game, rng: random.Random) -> list[splendor.Action]:
 
 @pytest.mark.parametrize("name", GAMES)
 @given(seed=seeds, n=players)
-def test_legal_actions_are_exactly_the_actions_the_rules_allow_in_index_order(name: str, seed: int,
-                                                                             n: int) -> None:
+def test_legal_actions_are_exactly_the_actions_the_rules_allow_in_index_order(name: str, seed: int, n: int) -> None:
     game = random_game(name, n, seed)
     rng = random.Random(seed)
     for g in playout(game, random.Random(seed)):
@@ -47,8 +46,9 @@ def test_legal_actions_are_exactly_the_actions_the_rules_allow_in_index_order(na
 
 @pytest.mark.parametrize("name", GAMES)
 @given(seed=seeds, n=players, data=st.data())
-def test_every_illegal_action_is_refused_and_the_state_is_unchanged(name: str, seed: int, n: int,
-                                                                    data: st.DataObject) -> None:
+def test_every_illegal_action_is_refused_and_the_state_is_unchanged(
+    name: str, seed: int, n: int, data: st.DataObject
+) -> None:
     game = random_game(name, n, seed)
     rng = random.Random(seed)
     for step, g in enumerate(playout(game, rng)):
@@ -115,8 +115,9 @@ def test_a_clone_is_independent_of_its_original(name: str, seed: int, n: int) ->
 
 @pytest.mark.parametrize("name", GAMES)
 @given(seed=seeds, n=players, cap=st.integers(min_value=1, max_value=300))
-def test_every_game_ends_with_a_winner_a_shared_victory_truncation_or_a_stall(name: str, seed: int, n: int,
-                                                                      cap: int) -> None:
+def test_every_game_ends_with_a_winner_a_shared_victory_truncation_or_a_stall(
+    name: str, seed: int, n: int, cap: int
+) -> None:
     game = random_game(name, n, seed, max_turns=cap)
     for _ in playout(game, random.Random(seed)):
         pass
@@ -144,16 +145,18 @@ def test_views_are_json_ready_for_every_seat_and_a_spectator(name: str, seed: in
                 v = g.view(seat)
                 assert json.loads(json.dumps(v)) == v
                 assert v["current_player"] == g.current_player
-                assert v["legal_actions"] == ([a.text for a in g.legal_actions()] if seat == g.current_player
-                                              else [])
+                assert v["legal_actions"] == ([a.text for a in g.legal_actions()] if seat == g.current_player else [])
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_action_text_parses_back_to_the_same_action_and_index(name: str) -> None:
     game = splendor.new_game(name, players=2, seed=0)
     size = len(game.actions)
-    indices = range(size) if size <= 5000 else sorted({*range(500), *range(size - 500, size),
-                                                       *random.Random(0).sample(range(size), 3000)})
+    indices = (
+        range(size)
+        if size <= 5000
+        else sorted({*range(500), *range(size - 500, size), *random.Random(0).sample(range(size), 3000)})
+    )
     for i in indices:
         action = game.actions[i]
         assert game.actions.parse(str(action)) is action
@@ -182,8 +185,9 @@ def test_action_space_is_fixed_per_player_count(name: str) -> None:
         a = splendor.new_game(name, players=n, seed=1)
         b = splendor.new_game(name, players=n, seed=2)
         assert len(a.actions) == len(b.actions)
-        assert [str(a.actions[i]) for i in range(0, len(a.actions), 97)] == \
-            [str(b.actions[i]) for i in range(0, len(b.actions), 97)]
+        assert [str(a.actions[i]) for i in range(0, len(a.actions), 97)] == [
+            str(b.actions[i]) for i in range(0, len(b.actions), 97)
+        ]
 
 
 VARIANTS = [(name, {}) for name in GAMES] + [("kids", {"mysteries": True})]
@@ -191,8 +195,9 @@ VARIANTS = [(name, {}) for name in GAMES] + [("kids", {"mysteries": True})]
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=lambda x: x if isinstance(x, str) else str(x))
 @given(seed=seeds, n=players)
-def test_the_playout_policy_always_chooses_a_legal_action(name: str, options: dict[str, object], seed: int,
-                                                          n: int) -> None:
+def test_the_playout_policy_always_chooses_a_legal_action(
+    name: str, options: dict[str, object], seed: int, n: int
+) -> None:
     """The search's playouts take their own short cuts (Kids lists only the chosen road's payment), so the
     policy is checked against the full legal list in every phase, driving the game itself to the end."""
     game = random_game(name, n, seed, **options)

@@ -40,7 +40,7 @@ def test_the_log_names_the_card_bought_or_reserved_and_never_one_from_a_deck(nam
             assert details["into"]["id"] == after.bought[seat][-1]  # type: ignore[attr-defined]
             assert details["card"]["id"] in after.under_tile[seat]  # type: ignore[attr-defined]
         else:
-            assert "card" not in details, (action, details)       # a deck's card stays unnamed
+            assert "card" not in details, (action, details)  # a deck's card stays unnamed
     assert {"buy", "reserve", "reserve_deck"} <= kinds
 
 

@@ -23,7 +23,7 @@ SPLENDOR = str(Path(sys.executable).parent / "splendor")
 def test_a_newcomer_shows_1500_and_one_lost_game_no_negative_number() -> None:
     assert shown(*NEW) == 1500
     (lost,), _ = MODEL.rate([[MODEL.rating()], [MODEL.rating(mu=18.0, sigma=1.0)]], ranks=[2, 1])
-    assert 1350 < shown(lost.mu, lost.sigma) < 1450            # was "0 → -3"
+    assert 1350 < shown(lost.mu, lost.sigma) < 1450  # was "0 → -3"
     assert isinstance(shown(lost.mu, lost.sigma), int)
 
 
@@ -32,14 +32,14 @@ def test_rating_differences_read_as_elo_for_the_models_win_chance(gap: float) ->
     """Two settled players ``gap`` apart in μ: the Plackett–Luce model that makes the updates says the stronger
     wins with 1 / (1 + exp(−gap / c)), c = √(2β² + σ² + σ²); Elo says the same of the shown difference."""
     sigma = 0.5
-    c = math.sqrt(2 * MODEL.beta ** 2 + 2 * sigma ** 2)
+    c = math.sqrt(2 * MODEL.beta**2 + 2 * sigma**2)
     model = 1 / (1 + math.exp(-gap / c))
     difference = shown(25 + gap, sigma) - shown(25, sigma)
     elo = 1 / (1 + 10 ** (-difference / 400))
     assert elo == pytest.approx(model, abs=0.01)
-    assert ELO_PER_POINT == pytest.approx(400 / (math.log(10) * math.sqrt(2) * 25 / 6))
-    assert elo_like(200 / ELO_PER_POINT) == 1700                # 200 points: about 76 games in 100
-    assert 1 / (1 + 10 ** (-200 / 400)) == pytest.approx(0.76, abs=0.005)
+    assert pytest.approx(400 / (math.log(10) * math.sqrt(2) * 25 / 6)) == ELO_PER_POINT
+    assert elo_like(200 / ELO_PER_POINT) == 1700  # 200 points: about 76 games in 100
+    assert pytest.approx(0.76, abs=0.005) == 1 / (1 + 10 ** (-200 / 400))
 
 
 def test_the_bots_ratings_are_documented_on_the_scale_players_see() -> None:
@@ -53,8 +53,9 @@ def test_the_arenas_table_shows_the_elo_like_rating() -> None:
     args = [SPLENDOR, "arena", "--game", "classic", "--bots", "random,greedy", "--games", "4", "--backend", "local"]
     env = {"COLUMNS": "160", "PATH": "/usr/bin:/bin", "TERM": "dumb"}
     table = subprocess.run(args, capture_output=True, text=True, timeout=300, env=env, check=True).stdout
-    summary = json.loads(subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=300, env=env,
-                                        check=True).stdout)
+    summary = json.loads(
+        subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=300, env=env, check=True).stdout
+    )
     assert "μ" not in table and "1500 at the start" in table
     for line in summary["standings"]:
         row = next(r for r in table.splitlines() if re.search(rf"\b{line['bot']}\b", r))

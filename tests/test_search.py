@@ -49,7 +49,7 @@ def test_determinize_leaks_nothing_states_alike_to_a_seat_deal_alike(name: str, 
         if step % 11:
             continue
         for seat in range(n):
-            other = g.determinize(seat, random.Random(step))       # same view, other hidden parts
+            other = g.determinize(seat, random.Random(step))  # same view, other hidden parts
             assert other.view(seat) == g.view(seat)
             a = g.determinize(seat, random.Random(99))
             b = other.determinize(seat, random.Random(99))
@@ -128,7 +128,7 @@ def test_the_search_bot_finds_the_only_winning_purchase() -> None:
     from tests.classic.positions import give_tokens, place
 
     g = splendor.new_game("classic", players=2, seed=4, first_player=1)
-    g.apply("take w b g")                                   # seat 1 (first)
+    g.apply("take w b g")  # seat 1 (first)
     cid = next(c.id for c in g.cards if c.row == 1 and c.points == 2 and max(c.cost) <= 4)  # type: ignore[attr-defined]
     place(g, cid, 0)  # type: ignore[arg-type]
     cost = g.cards[cid].cost  # type: ignore[attr-defined]
@@ -144,7 +144,7 @@ def test_a_level_bounded_by_time_searches_as_that_level_for_that_long() -> None:
     bot = make_bot("ismcts:expert/0.2@reference", seed=1)
     assert bot.name == "ismcts:expert/0.2" and bot.seconds == 0.2 and bot.level == "expert"  # type: ignore[attr-defined]
     with pytest.warns(RuntimeWarning, match="compiled search"):
-        result = bot.search(decision_for(g))                            # type: ignore[attr-defined]
+        result = bot.search(decision_for(g))  # type: ignore[attr-defined]
     assert result.iterations > 1
     for bad in ("ismcts:hard/", "ismcts:hard/soon", "ismcts:300/1", "ismcts:hard/0", "ismcts:hard/1e9"):
         with pytest.raises(ValueError, match="unknown bot"):

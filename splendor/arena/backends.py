@@ -33,8 +33,12 @@ def _ray(matches: list[Match], workers: int, address: str | None) -> Iterator[Ma
         if address:
             ray.init(address=address, log_to_driver=False)
         else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
-                     runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}})
+            ray.init(
+                num_cpus=workers,
+                include_dashboard=False,
+                log_to_driver=False,
+                runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
+            )
     try:
         remote = ray.remote(play_match)
         pending = [remote.remote(m) for m in matches]
@@ -47,11 +51,15 @@ def _ray(matches: list[Match], workers: int, address: str | None) -> Iterator[Ma
 
 
 _RUNNERS: dict[str, Callable[[list[Match], int, str | None], Iterator[MatchResult]]] = {
-    "local": _local, "process": _process, "ray": _ray}
+    "local": _local,
+    "process": _process,
+    "ray": _ray,
+}
 
 
-def run_matches(matches: list[Match], backend: str = "process", workers: int | None = None,
-                address: str | None = None) -> Iterator[MatchResult]:
+def run_matches(
+    matches: list[Match], backend: str = "process", workers: int | None = None, address: str | None = None
+) -> Iterator[MatchResult]:
     """Play the matches on a back end, yielding results as they finish (in any order)."""
     if backend not in _RUNNERS:
         raise ValueError(f"unknown back end {backend!r}; the back ends are {', '.join(BACKENDS)}")

@@ -18,11 +18,11 @@ class Match:
     game: str
     players: int
     seed: int
-    bots: tuple[str, ...]                 # bot spec per seat
+    bots: tuple[str, ...]  # bot spec per seat
     bot_seeds: tuple[int, ...]
-    names: tuple[str, ...] = ()           # per seat, the name in the standings (default: the spec)
+    names: tuple[str, ...] = ()  # per seat, the name in the standings (default: the spec)
     options: dict[str, Any] = field(default_factory=dict)
-    move_time: float = 5.0                # outside bots' time per decision
+    move_time: float = 5.0  # outside bots' time per decision
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,8 @@ class MatchResult:
     """The outcome of one game."""
 
     index: int
-    bots: tuple[str, ...]                 # per seat, the name in the standings
-    status: str                           # won | shared | truncated | stalled | forfeit
+    bots: tuple[str, ...]  # per seat, the name in the standings
+    status: str  # won | shared | truncated | stalled | forfeit
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     turns: int
@@ -79,6 +79,15 @@ def play_match(match: Match) -> MatchResult:
     else:
         winners = tuple(game.winners)
         status = game.status
-    return MatchResult(index=match.index, bots=tuple(names), status=status, winners=winners,
-                       scores=tuple(game.scores), turns=game.turns, decisions=len(game.history),
-                       seconds=time.perf_counter() - start, record=record.to_text(), forfeit=forfeit)
+    return MatchResult(
+        index=match.index,
+        bots=tuple(names),
+        status=status,
+        winners=winners,
+        scores=tuple(game.scores),
+        turns=game.turns,
+        decisions=len(game.history),
+        seconds=time.perf_counter() - start,
+        record=record.to_text(),
+        forfeit=forfeit,
+    )

@@ -7,8 +7,15 @@ from typing import Any
 from splendor.arena.match import Match
 
 
-def schedule(game: str, players: int, bots: list[str], games: int, seed: int,
-             options: dict[str, Any] | None = None, move_time: float = 5.0) -> list[Match]:
+def schedule(
+    game: str,
+    players: int,
+    bots: list[str],
+    games: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    move_time: float = 5.0,
+) -> list[Match]:
     """``games`` matches. Game ``i`` deals seed ``seed + i // players`` and seats the bots rotated by
     ``i % players``, so each deal is played from every seat and no bot gains from its seat or from moving
     first (seat 0 always starts)."""
@@ -22,10 +29,19 @@ def schedule(game: str, players: int, bots: list[str], games: int, seed: int,
         rotation = i % players
         order = [(s + rotation) % players for s in range(players)]
         seated = tuple(bots[k] for k in order)
-        matches.append(Match(index=i, game=game, players=players, seed=seed + i // players, bots=seated,
-                             names=tuple(names[k] for k in order),
-                             bot_seeds=tuple((seed * 7919 + i * 31 + s) % (1 << 31) for s in range(players)),
-                             options=dict(options or {}), move_time=move_time))
+        matches.append(
+            Match(
+                index=i,
+                game=game,
+                players=players,
+                seed=seed + i // players,
+                bots=seated,
+                names=tuple(names[k] for k in order),
+                bot_seeds=tuple((seed * 7919 + i * 31 + s) % (1 << 31) for s in range(players)),
+                options=dict(options or {}),
+                move_time=move_time,
+            )
+        )
     return matches
 
 

@@ -47,10 +47,18 @@ class Standing:
 
     def as_dict(self) -> dict[str, object]:
         low, high = self.interval
-        return {"bot": self.bot, "games": self.games, "wins": self.wins, "shared_wins": self.shared,
-                "forfeits": self.forfeits, "win_rate": round(self.win_rate, 4),
-                "win_rate_95": [round(low, 4), round(high, 4)], "rating": round(self.rating, 3),
-                "mu": round(self.mu, 3), "sigma": round(self.sigma, 3)}
+        return {
+            "bot": self.bot,
+            "games": self.games,
+            "wins": self.wins,
+            "shared_wins": self.shared,
+            "forfeits": self.forfeits,
+            "win_rate": round(self.win_rate, 4),
+            "win_rate_95": [round(low, 4), round(high, 4)],
+            "rating": round(self.rating, 3),
+            "mu": round(self.mu, 3),
+            "sigma": round(self.sigma, 3),
+        }
 
 
 def standings(results: list[MatchResult], bots: list[str]) -> list[Standing]:

@@ -54,15 +54,23 @@ BOTS: dict[str, str] = {
     "cmd": "splendor.bots.external:ExternalBot",
     "ppo": "splendor.bots.learned:PPOBot",
 }
-BOT_SPECS = ("random, greedy, ismcts[:easy|medium|hard|expert|ITERATIONS][@compiled|reference], "
-             "ismcts:LEVEL/SECONDS, cmd:PROGRAM, ppo:MODEL.zip")
+BOT_SPECS = (
+    "random, greedy, ismcts[:easy|medium|hard|expert|ITERATIONS][@compiled|reference], "
+    "ismcts:LEVEL/SECONDS, cmd:PROGRAM, ppo:MODEL.zip"
+)
 
 
 # A bot's name as players say it (English, and a message of the catalogs that the pages translate).
-BOT_NAMES = {"random": N_("Random bot"), "greedy": N_("Greedy bot"), "easy": N_("Easy bot"),
-             "medium": N_("Medium bot"), "hard": N_("Hard bot"), "expert": N_("Expert bot"),
-             "cmd": N_("Outside program"),
-             "ppo": N_("Learned bot")}
+BOT_NAMES = {
+    "random": N_("Random bot"),
+    "greedy": N_("Greedy bot"),
+    "easy": N_("Easy bot"),
+    "medium": N_("Medium bot"),
+    "hard": N_("Hard bot"),
+    "expert": N_("Expert bot"),
+    "cmd": N_("Outside program"),
+    "ppo": N_("Learned bot"),
+}
 
 
 def bot_display_name(spec: str) -> str:
@@ -103,8 +111,11 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         if slash and (seconds is None or number(level) is not None):
             raise ValueError(f"unknown bot {spec!r}; the bots are {BOT_SPECS}")
         iterations = number(level)
-        bot = (cls(seed=seed, iterations=iterations, engine=engine) if iterations is not None
-               else cls(seed=seed, level=level, engine=engine, seconds=seconds))
+        bot = (
+            cls(seed=seed, iterations=iterations, engine=engine)
+            if iterations is not None
+            else cls(seed=seed, level=level, engine=engine, seconds=seconds)
+        )
     elif name in ("cmd", "ppo"):
         bot = cls(arg, seed=seed)
     else:
@@ -126,8 +137,13 @@ def decision_for(game: Game) -> Decision:
     seat = game.current_player
     if seat is None:
         raise ValueError("the game is over: nobody has a decision to make")
-    return Decision(game=game.name, seat=seat, view=game.view(seat), legal=game.legal_actions(),
-                    sample=lambda rng: game.determinize(seat, rng))
+    return Decision(
+        game=game.name,
+        seat=seat,
+        view=game.view(seat),
+        legal=game.legal_actions(),
+        sample=lambda rng: game.determinize(seat, rng),
+    )
 
 
 def decide(bot: Bot, game: Game) -> Action:

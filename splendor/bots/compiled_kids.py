@@ -21,7 +21,7 @@ from splendor.compiled import kids as k
 from splendor.compiled.rng import below, shuffle, uniform
 from splendor.games.kids.notation import GOLD, PAYMENT_CODE, RESOURCE_COUNT, TREASURE
 
-MOVE_WEIGHT, TAKE3_WEIGHT, TAKE_WEIGHT, TAKE2_WEIGHT = 6.0, 2.0, 1.0, 1.5     # search.KIND_WEIGHT, kind_priors
+MOVE_WEIGHT, TAKE3_WEIGHT, TAKE_WEIGHT, TAKE2_WEIGHT = 6.0, 2.0, 1.0, 1.5  # search.KIND_WEIGHT, kind_priors
 
 
 class Route:
@@ -33,8 +33,9 @@ class Route:
         routes = Routes.of(game.board)
         self.distance = np.array([routes.distance[sid] for sid in ids], dtype=np.float64)
         self.moves = np.array([routes.moves[sid] for sid in ids], dtype=np.int64)
-        self.next_road = np.array([routes.next_road[sid].number - 1 if sid in routes.next_road else -1
-                                   for sid in ids], dtype=np.int64)
+        self.next_road = np.array(
+            [routes.next_road[sid].number - 1 if sid in routes.next_road else -1 for sid in ids], dtype=np.int64
+        )
 
 
 # ----------------------------------------------------------------------------- determinization
@@ -46,7 +47,7 @@ def determinize_into(root: np.ndarray, rng: np.ndarray, out: np.ndarray, pool: n
     every seat sees the same. Both are sorted before the shuffle, so the deal never depends on the hidden order."""
     out[:] = root
     n = root[k.STACK_N]
-    stack = out[k.STACK: k.STACK + n]
+    stack = out[k.STACK : k.STACK + n]
     stack.sort()
     shuffle(rng, stack, n)
     t = 0
@@ -125,8 +126,16 @@ def _nearest_affordable_road(s: np.ndarray, seat: int, rng: np.ndarray, distance
 
 
 @njit(cache=True)
-def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray, distance: np.ndarray,
-                   next_road: np.ndarray, need: np.ndarray, pay: np.ndarray) -> int:
+def playout_action(
+    s: np.ndarray,
+    legal: np.ndarray,
+    count: int,
+    rng: np.ndarray,
+    distance: np.ndarray,
+    next_road: np.ndarray,
+    need: np.ndarray,
+    pay: np.ndarray,
+) -> int:
     """``kids_playout.playout_action``: move along the road that gets closest to the Palace when it can be paid
     (nine times in ten), else take the tokens the next road of the cheapest route needs; return or discard what
     that road needs least; any other choice at random."""
@@ -146,7 +155,7 @@ def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray
         for i in range(count):
             a = legal[i]
             if a > k.TAKE_GOLD:
-                break                                      # the takes come first
+                break  # the takes come first
             if a == k.TAKE_GOLD:
                 value = 0.9 if wanted else 0.1
             elif a >= k.TAKE2:
@@ -198,7 +207,7 @@ def values_into(s: np.ndarray, out: np.ndarray, scale: float, distance: np.ndarr
     """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead."""
     players = s[k.PLAYERS]
     if k.phase(s) == k.OVER:
-        result_into(s[k.WINNERS: k.WINNERS + s[k.WINNERS_N]], players, out)
+        result_into(s[k.WINNERS : k.WINNERS + s[k.WINNERS_N]], players, out)
         return
     estimate = np.empty(players, dtype=np.float64)
     for p in range(players):

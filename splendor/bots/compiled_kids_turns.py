@@ -44,8 +44,7 @@ takes the best, with ties at random (a little variety that the search's averages
 
 def _purses() -> np.ndarray:
     """Every purse of at most ``MOST`` tokens, in the order of ``rank``."""
-    return np.array([p for p in itertools.product(range(MOST + 1), repeat=TYPES) if sum(p) <= MOST],
-                    dtype=np.int64)
+    return np.array([p for p in itertools.product(range(MOST + 1), repeat=TYPES) if sum(p) <= MOST], dtype=np.int64)
 
 
 def _completions() -> np.ndarray:
@@ -127,9 +126,20 @@ def _pay(p: np.ndarray, cost: np.ndarray, out: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def _fill(table: np.ndarray, order: np.ndarray, start: np.ndarray, end: np.ndarray, cost: np.ndarray,
-          kind: np.ndarray, roads: int, purses_of: np.ndarray, held: np.ndarray, by_held: np.ndarray,
-          after_take: np.ndarray, drop: np.ndarray) -> None:
+def _fill(
+    table: np.ndarray,
+    order: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    cost: np.ndarray,
+    kind: np.ndarray,
+    roads: int,
+    purses_of: np.ndarray,
+    held: np.ndarray,
+    by_held: np.ndarray,
+    after_take: np.ndarray,
+    drop: np.ndarray,
+) -> None:
     """Fill ``table[space, purse]`` space by space in ``order`` (every road's end before its start); the
     purse tables are passed in (``PURSES``, ``HELD``, ``BY_HELD``, ``AFTER_TAKE``, ``DROP``) so that the
     compiled code can be cached."""
@@ -149,8 +159,8 @@ def _fill(table: np.ndarray, order: np.ndarray, start: np.ndarray, end: np.ndarr
                     continue
                 turn = 0 if kind[end[road]] == k.VILLAGE else 1
                 row[r] = min(row[r], turn + table[end[road], rank(paid)])
-        for _ in range(UNREACHABLE):                      # sweeps until no purse gains a turn
-            for i in range(purses):                        # more than 8: the best purse of 8 they leave
+        for _ in range(UNREACHABLE):  # sweeps until no purse gains a turn
+            for i in range(purses):  # more than 8: the best purse of 8 they leave
                 r = by_held[i]
                 if held[r] > PURSE_LIMIT:
                     best = UNREACHABLE
@@ -175,16 +185,16 @@ def turn_table(state: np.ndarray) -> np.ndarray:
     """The table of the board in compiled Kids ``state``: ``table[space, rank(purse)]``, the fewest turns from
     that space with that purse to the Palace (``UNREACHABLE`` where there is no way)."""
     spaces, roads = int(state[k.SPACES_N]), int(state[k.ROADS_N])
-    start = state[k.ROAD_START: k.ROAD_START + roads].copy()
-    end = state[k.ROAD_END: k.ROAD_END + roads].copy()
-    kind = state[k.SPACE_KIND: k.SPACE_KIND + spaces].copy()
+    start = state[k.ROAD_START : k.ROAD_START + roads].copy()
+    end = state[k.ROAD_END : k.ROAD_END + roads].copy()
+    kind = state[k.SPACE_KIND : k.SPACE_KIND + spaces].copy()
     cost = np.zeros((roads, RESOURCE_COUNT), dtype=np.int64)
     for road in range(roads):
         for i in range(int(state[k.ROAD_COST_N + road])):
             cost[road, state[k.ROAD_COST + road * k.MAX_COST + i]] += 1
     order, done = [], set()
 
-    def visit(space: int) -> None:                        # every road's end first: roads lead one way
+    def visit(space: int) -> None:  # every road's end first: roads lead one way
         done.add(space)
         for road in range(roads):
             if start[road] == space and int(end[road]) not in done:
@@ -195,8 +205,9 @@ def turn_table(state: np.ndarray) -> np.ndarray:
         if space not in done:
             visit(space)
     table = np.zeros((spaces, len(PURSES)), dtype=np.int8)
-    _fill(table, np.array(order, dtype=np.int64), start, end, cost, kind, roads, PURSES, HELD, BY_HELD, AFTER_TAKE,
-          DROP)
+    _fill(
+        table, np.array(order, dtype=np.int64), start, end, cost, kind, roads, PURSES, HELD, BY_HELD, AFTER_TAKE, DROP
+    )
     return table
 
 
@@ -244,7 +255,7 @@ def values_into(s: np.ndarray, out: np.ndarray, scale: float, table: np.ndarray)
     close (so a seat already in the Palace arrived in this round)."""
     players = s[k.PLAYERS]
     if k.phase(s) == k.OVER:
-        result_into(s[k.WINNERS: k.WINNERS + s[k.WINNERS_N]], players, out)
+        result_into(s[k.WINNERS : k.WINNERS + s[k.WINNERS_N]], players, out)
         return
     purse = np.empty(TYPES, dtype=np.int64)
     estimate = np.empty(players, dtype=np.float64)
@@ -258,8 +269,7 @@ def values_into(s: np.ndarray, out: np.ndarray, scale: float, table: np.ndarray)
 
 
 @njit(cache=True)
-def _after_move(s: np.ndarray, seat: int, road: int, pay: np.ndarray, table: np.ndarray,
-                purse: np.ndarray) -> float:
+def _after_move(s: np.ndarray, seat: int, road: int, pay: np.ndarray, table: np.ndarray, purse: np.ndarray) -> float:
     """The turns left after moving along ``road`` with payment ``pay`` (``_plain_payment``'s counts)."""
     base = k.PURSE + seat * k.TOKENS
     for c in range(RESOURCE_COUNT):
@@ -271,8 +281,9 @@ def _after_move(s: np.ndarray, seat: int, road: int, pay: np.ndarray, table: np.
 
 
 @njit(cache=True)
-def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray, table: np.ndarray,
-                   pay: np.ndarray) -> int:
+def playout_action(
+    s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray, table: np.ndarray, pay: np.ndarray
+) -> int:
     """The main action that leaves the mover fewest turns to the Palace (ties at random, ``PLAYOUT_NOISE``):
     every take, and each road it can pay along its plain payment. The tokens to return
     are the ones whose loss costs least; any other choice at random."""
@@ -285,7 +296,7 @@ def playout_action(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray
         for i in range(count):
             a = legal[i]
             if a > k.TAKE_GOLD:
-                break                                      # the takes come first
+                break  # the takes come first
             if a == k.TAKE_GOLD:
                 purse[GOLD] += 1
             elif a >= k.TAKE2:

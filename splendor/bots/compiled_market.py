@@ -15,7 +15,6 @@ from splendor.bots.market_value import learned_progress
 from splendor.compiled import market as m
 from splendor.compiled.rng import below, shuffle, uniform
 
-
 # ----------------------------------------------------------------------------- determinization
 
 
@@ -27,7 +26,7 @@ def determinize_into(root: np.ndarray, seat: int, rng: np.ndarray, out: np.ndarr
     out[:] = root
     kind = root[m.KIND]
     players = root[m.PLAYERS]
-    for r in range(m.ROW_COUNT[kind]):             # every deck: Pokémon's rare and legendary ones too
+    for r in range(m.ROW_COUNT[kind]):  # every deck: Pokémon's rare and legendary ones too
         n = 0
         for i in range(root[m.DECK_N + r]):
             pool[n] = root[m.DECKS + r * m.DECK_ROOM + i]
@@ -92,7 +91,7 @@ def _wanted_colours(s: np.ndarray, want: np.ndarray) -> None:
             d = m.CARD_COST[kind, cid, c] - s[m.BONUS + seat * 5 + c] - s[m.TOKENS + seat * m.COLOURS + c]
             if d > 0:
                 want[c] += weight * d
-    want[m.WILD] = 10.0                       # never return a wild token if another will do
+    want[m.WILD] = 10.0  # never return a wild token if another will do
 
 
 @njit(cache=True)
@@ -126,7 +125,7 @@ def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray,
         if best >= 0:
             return best
         _wanted_colours(s, want)
-        for a in range(m.RESERVE):                       # the takes: three colours, fewer, two of one
+        for a in range(m.RESERVE):  # the takes: three colours, fewer, two of one
             if mask[a]:
                 total = 0.0
                 for k in range(3):
@@ -149,7 +148,7 @@ def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray,
                     best, best_value = a, value
         return best
     elif phase == m.CHOICE and kind == m.POKEMON and count > 1:
-        k = below(rng, count - 1)                        # evolving is never worse than declining
+        k = below(rng, count - 1)  # evolving is never worse than declining
         for a in range(m.ACTION_COUNT[kind]):
             if mask[a] and a != m.EVOLVE_NONE:
                 if k == 0:
@@ -171,14 +170,21 @@ def progress(s: np.ndarray, seat: int, bonus_weight: float, token_weight: float)
 
 
 @njit(cache=True)
-def values_into(s: np.ndarray, out: np.ndarray, scale: float, bonus_weight: float, token_weight: float,
-                weights: np.ndarray, scratch: np.ndarray) -> None:
+def values_into(
+    s: np.ndarray,
+    out: np.ndarray,
+    scale: float,
+    bonus_weight: float,
+    token_weight: float,
+    weights: np.ndarray,
+    scratch: np.ndarray,
+) -> None:
     """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead;
     the progress is the learned one (``market_value``, its features written into ``scratch``) when ``weights``
     has its two rows, else the hand-made one."""
     players = s[m.PLAYERS]
     if s[m.PHASE] == m.OVER:
-        result_into(s[m.WINNERS: m.WINNERS + s[m.WINNERS_N]], players, out)
+        result_into(s[m.WINNERS : m.WINNERS + s[m.WINNERS_N]], players, out)
         return
     estimate = np.empty(players, dtype=np.float64)
     if weights.shape[0] == 2:
@@ -206,5 +212,3 @@ def _prior_table() -> np.ndarray:
 
 
 PRIORS = _prior_table()
-
-

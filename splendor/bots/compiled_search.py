@@ -24,9 +24,12 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from splendor.bots import compiled_kids as kd, compiled_kids_turns as kt, compiled_market as mk
+from splendor.bots import compiled_kids as kd
+from splendor.bots import compiled_kids_turns as kt
+from splendor.bots import compiled_market as mk
 from splendor.bots.market_value import FEATURE_COUNT
-from splendor.compiled import kids as k, market as m
+from splendor.compiled import kids as k
+from splendor.compiled import market as m
 from splendor.core.game import Game
 from splendor.games.kids.notation import RESOURCE_COUNT
 
@@ -70,9 +73,20 @@ def _step(g: np.ndarray, kids: bool, a: int, scratch: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _score(g: np.ndarray, kids: bool, planned: bool, out: np.ndarray, scale: float, bonus_weight: float,
-           token_weight: float, weights: np.ndarray, features: np.ndarray, distance: np.ndarray,
-           moves: np.ndarray, turns: np.ndarray) -> None:
+def _score(
+    g: np.ndarray,
+    kids: bool,
+    planned: bool,
+    out: np.ndarray,
+    scale: float,
+    bonus_weight: float,
+    token_weight: float,
+    weights: np.ndarray,
+    features: np.ndarray,
+    distance: np.ndarray,
+    moves: np.ndarray,
+    turns: np.ndarray,
+) -> None:
     """Each seat's share of the win in ``g``, by the evaluation the search was given (``iterate``)."""
     if kids and planned:
         kt.values_into(g, out, scale, turns)
@@ -83,12 +97,32 @@ def _score(g: np.ndarray, kids: bool, planned: bool, out: np.ndarray, scale: flo
 
 
 @njit(cache=True)
-def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.ndarray,
-            node_seat: np.ndarray, visits: np.ndarray, totals: np.ndarray, avail: np.ndarray,
-            first_child: np.ndarray, next_sibling: np.ndarray, node_action: np.ndarray, nodes: np.ndarray,
-            exploration: float, depth: int, scale: float, bonus_weight: float, token_weight: float,
-            distance: np.ndarray, moves: np.ndarray, next_road: np.ndarray, weights: np.ndarray,
-            turns: np.ndarray, mix: float) -> None:
+def iterate(
+    root: np.ndarray,
+    seat: int,
+    kids: bool,
+    iterations: int,
+    rng: np.ndarray,
+    node_seat: np.ndarray,
+    visits: np.ndarray,
+    totals: np.ndarray,
+    avail: np.ndarray,
+    first_child: np.ndarray,
+    next_sibling: np.ndarray,
+    node_action: np.ndarray,
+    nodes: np.ndarray,
+    exploration: float,
+    depth: int,
+    scale: float,
+    bonus_weight: float,
+    token_weight: float,
+    distance: np.ndarray,
+    moves: np.ndarray,
+    next_road: np.ndarray,
+    weights: np.ndarray,
+    turns: np.ndarray,
+    mix: float,
+) -> None:
     """Run ``iterations`` iterations from ``root`` for ``seat``, adding at most one node each to the tree
     (node 0 is the root; ``nodes[0]`` counts the nodes; the caller leaves room for ``iterations`` more).
     ``kids`` says which kernel the state is of; the market games use the progress weights (or the learned
@@ -104,7 +138,7 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
     scratch = np.zeros(m.MAX_ACTIONS, dtype=np.bool_)
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
     prior = np.empty(k.MAX_LEGAL, dtype=np.float64)
-    child_at = np.full(k.MAX_LEGAL, -1, dtype=np.int64)      # a legal action's child, by its place in ``legal``
+    child_at = np.full(k.MAX_LEGAL, -1, dtype=np.int64)  # a legal action's child, by its place in ``legal``
     want = np.zeros(m.COLOURS, dtype=np.float64)
     need = np.zeros(RESOURCE_COUNT, dtype=np.int64)
     pay = np.zeros(12, dtype=np.int64)
@@ -134,7 +168,7 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
             for i in range(count):
                 total_prior += prior[i]
             child = first_child[node]
-            while child >= 0:                                # children whose action is legal in this deal
+            while child >= 0:  # children whose action is legal in this deal
                 at = np.searchsorted(legal[:count], node_action[child])
                 if at < count and legal[at] == node_action[child]:
                     child_at[at] = child
@@ -171,8 +205,20 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
             length += 1
             node = chosen
         if mix > 0.0:
-            _score(g, kids, planned, leaf_values, scale, bonus_weight, token_weight, weights, features, distance,
-                   moves, turns)
+            _score(
+                g,
+                kids,
+                planned,
+                leaf_values,
+                scale,
+                bonus_weight,
+                token_weight,
+                weights,
+                features,
+                distance,
+                moves,
+                turns,
+            )
         steps = 0
         while not _over(g, kids) and steps < depth:
             count = _legal(g, kids, legal, mask)
@@ -184,8 +230,7 @@ def iterate(root: np.ndarray, seat: int, kids: bool, iterations: int, rng: np.nd
                 a = mk.playout_action(g, mask, count, rng, want)
             _step(g, kids, a, scratch)
             steps += 1
-        _score(g, kids, planned, values, scale, bonus_weight, token_weight, weights, features, distance, moves,
-               turns)
+        _score(g, kids, planned, values, scale, bonus_weight, token_weight, weights, features, distance, moves, turns)
         if mix > 0.0:
             for p in range(players):
                 values[p] = (1.0 - mix) * values[p] + mix * leaf_values[p]
@@ -210,8 +255,16 @@ class Tree:
     @classmethod
     def empty(cls, seat: int, room: int) -> Tree:
         ints = [np.zeros(room, dtype=np.int64) for _ in range(6)]
-        tree = cls(ints[0], ints[1], np.zeros(room, dtype=np.float64), ints[2], ints[3], ints[4], ints[5],
-                   np.ones(1, dtype=np.int64))
+        tree = cls(
+            ints[0],
+            ints[1],
+            np.zeros(room, dtype=np.float64),
+            ints[2],
+            ints[3],
+            ints[4],
+            ints[5],
+            np.ones(1, dtype=np.int64),
+        )
         tree.node_seat[0], tree.first_child[0], tree.next_sibling[0], tree.node_action[0] = seat, -1, -1, -1
         return tree
 
@@ -264,11 +317,23 @@ NO_ROUTE = (np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64
 which never reads them."""
 
 
-def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations: int,
-                 seconds: float | None = None, exploration: float = 3.0, depth: int = 8, scale: float = 2.5,
-                 bonus_weight: float = 1.2, token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS,
-                 route: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                 turns: np.ndarray = NO_TURNS, mix: float = 0.0) -> tuple[dict[int, tuple[int, float]], int]:
+def search_state(
+    state: np.ndarray,
+    seat: int,
+    kids: bool,
+    seed: int,
+    iterations: int,
+    seconds: float | None = None,
+    exploration: float = 3.0,
+    depth: int = 8,
+    scale: float = 2.5,
+    bonus_weight: float = 1.2,
+    token_weight: float = 0.05,
+    weights: np.ndarray = NO_WEIGHTS,
+    route: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    turns: np.ndarray = NO_TURNS,
+    mix: float = 0.0,
+) -> tuple[dict[int, tuple[int, float]], int]:
     """Search from a compiled state (``kids`` says which kernel's) for ``seat``: ``iterations`` iterations (at
     least one) or until ``seconds`` have passed; returns each explored root action's (visits, mean value) and
     the iterations run. ``turns`` is a Kids board's plan if the search should play and score by it
@@ -286,17 +351,51 @@ def search_state(state: np.ndarray, seat: int, kids: bool, seed: int, iterations
     while done < iterations and (done == 0 or time.perf_counter() < deadline):
         chunk = min(CHUNK, iterations - done)
         tree.room_for(chunk)
-        iterate(state, seat, kids, chunk, rng, tree.node_seat, tree.visits, tree.totals, tree.avail,
-                tree.first_child, tree.next_sibling, tree.node_action, tree.nodes, exploration, depth, scale,
-                bonus_weight, token_weight, distance, moves, next_road, weights, turns, mix)
+        iterate(
+            state,
+            seat,
+            kids,
+            chunk,
+            rng,
+            tree.node_seat,
+            tree.visits,
+            tree.totals,
+            tree.avail,
+            tree.first_child,
+            tree.next_sibling,
+            tree.node_action,
+            tree.nodes,
+            exploration,
+            depth,
+            scale,
+            bonus_weight,
+            token_weight,
+            distance,
+            moves,
+            next_road,
+            weights,
+            turns,
+            mix,
+        )
         done += chunk
     return tree.root_statistics(), done
 
 
-def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | None = None,
-           exploration: float = 3.0, depth: int = 8, scale: float = 2.5, bonus_weight: float = 1.2,
-           token_weight: float = 0.05, weights: np.ndarray = NO_WEIGHTS, plan: bool = False,
-           mix: float = 0.0) -> tuple[dict[int, tuple[int, float]], int]:
+def search(
+    game: Game,
+    seat: int,
+    seed: int,
+    iterations: int,
+    seconds: float | None = None,
+    exploration: float = 3.0,
+    depth: int = 8,
+    scale: float = 2.5,
+    bonus_weight: float = 1.2,
+    token_weight: float = 0.05,
+    weights: np.ndarray = NO_WEIGHTS,
+    plan: bool = False,
+    mix: float = 0.0,
+) -> tuple[dict[int, tuple[int, float]], int]:
     """Search from ``game`` (a reference game: a determinization of what ``seat`` sees; each iteration deals
     its hidden parts anew) as ``search_state`` does; ``plan``: a Kids search plays and scores by its board's
     plan of the turns to the Palace; ``mix`` as in ``iterate``."""
@@ -305,9 +404,24 @@ def search(game: Game, seat: int, seed: int, iterations: int, seconds: float | N
     fast = from_reference(game)
     kids = game.name == "kids"
     turns = turn_table(fast.state) if kids and plan else NO_TURNS
-    route = route_tables(game, fast) if kids and not plan else None       # a plan needs no route tables
-    return search_state(fast.state, seat, kids, seed, iterations, seconds, exploration, depth, scale,
-                        bonus_weight, token_weight, weights, route, turns, mix)
+    route = route_tables(game, fast) if kids and not plan else None  # a plan needs no route tables
+    return search_state(
+        fast.state,
+        seat,
+        kids,
+        seed,
+        iterations,
+        seconds,
+        exploration,
+        depth,
+        scale,
+        bonus_weight,
+        token_weight,
+        weights,
+        route,
+        turns,
+        mix,
+    )
 
 
 def turn_table(state: np.ndarray) -> np.ndarray:
@@ -318,4 +432,4 @@ def turn_table(state: np.ndarray) -> np.ndarray:
 
 @functools.lru_cache(maxsize=16)
 def _turn_table_of_board(board: bytes) -> np.ndarray:
-    return kt.turn_table(np.frombuffer(board, dtype=np.int64))      # the table reads only the board's part
+    return kt.turn_table(np.frombuffer(board, dtype=np.int64))  # the table reads only the board's part

@@ -42,16 +42,31 @@ class ExternalBot:
 
     def _start(self, decision: Decision) -> None:
         try:
-            self._proc = subprocess.Popen(shlex.split(self.program), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            self._proc = subprocess.Popen(
+                shlex.split(self.program),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
         except OSError as e:
             raise Forfeit(decision.seat, f"the bot program could not start: {e}") from None
         threading.Thread(target=self._read, daemon=True).start()
-        self._send({"type": "start", "protocol": PROTOCOL, "game": decision.game,
-                    "players": decision.view["players"], "seat": decision.seat, "seed": self.seed}, decision.seat)
+        self._send(
+            {
+                "type": "start",
+                "protocol": PROTOCOL,
+                "game": decision.game,
+                "players": decision.view["players"],
+                "seat": decision.seat,
+                "seed": self.seed,
+            },
+            decision.seat,
+        )
         reply = self._receive(decision.seat, START_TIMEOUT)
         if reply.get("type") != "ready":
-            raise Forfeit(decision.seat, f"the bot answered the start with {reply!r}, not {{\"type\": \"ready\"}}")
+            raise Forfeit(decision.seat, f'the bot answered the start with {reply!r}, not {{"type": "ready"}}')
         name = reply.get("name")
         if isinstance(name, str) and name.strip():
             self.name = f"cmd:{name.strip()[:40]}"
@@ -88,12 +103,20 @@ class ExternalBot:
     def choose(self, decision: Decision) -> Action:
         if self._proc is None:
             self._start(decision)
-        self._send({"type": "decide", "seat": decision.seat, "view": decision.view,
-                    "legal": [a.text for a in decision.legal], "time_limit": self.time_limit}, decision.seat)
+        self._send(
+            {
+                "type": "decide",
+                "seat": decision.seat,
+                "view": decision.view,
+                "legal": [a.text for a in decision.legal],
+                "time_limit": self.time_limit,
+            },
+            decision.seat,
+        )
         reply = self._receive(decision.seat, self.time_limit)
         text = reply.get("action")
         if reply.get("type") != "action" or not isinstance(text, str):
-            raise Forfeit(decision.seat, f"the bot answered {reply!r}, not {{\"type\": \"action\", ...}}")
+            raise Forfeit(decision.seat, f'the bot answered {reply!r}, not {{"type": "action", ...}}')
         for action in decision.legal:
             if action.text == text.strip():
                 return action

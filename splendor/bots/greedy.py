@@ -22,7 +22,7 @@ class MarketPlanner:
     def __init__(self, decision: Decision) -> None:
         v = decision.view
         self.view = v
-        self.colours = list(v["supply"])            # palette order, wild last
+        self.colours = list(v["supply"])  # palette order, wild last
         self.plain = self.colours[:-1]
         me = v["seats"][decision.seat]
         self.tokens = [me["tokens"][c] for c in self.colours]
@@ -34,8 +34,9 @@ class MarketPlanner:
         self.market: dict[str, list[Any]] = v["market"]
         self.nobles = v.get("nobles", [])
         self.win = v["points_to_win"]
-        self.visible = [c for row in self.market.values() for c in row if c] + \
-                       [c for c in self.reserved if not c.get("hidden")]
+        self.visible = [c for row in self.market.values() for c in row if c] + [
+            c for c in self.reserved if not c.get("hidden")
+        ]
         self.demand = self._colour_demand()
         ranked = sorted(self.visible, key=lambda c: -self.target_score(c))
         self.targets = ranked[:2]
@@ -73,10 +74,10 @@ class MarketPlanner:
                     missing = sum(max(0, r - self.bonuses[self.plain.index(c)]) for c, r in noble["requires"].items())
                     value += 3.0 * count / (missing + 1)
             if card.get("evolves_to"):
-                value += 0.5                    # a stepping stone to more points
+                value += 0.5  # a stepping stone to more points
             if card.get("name") in self.evolution_wanted:
                 source = self.evolution_wanted[card["name"]]
-                (colour_needed, count), = source["evolve"].items()
+                ((colour_needed, count),) = source["evolve"].items()
                 missing = max(0, count - self.bonuses[self.plain.index(colour_needed)])
                 value += (card["points"] - source["points"]) / (1 + missing)
             early = max(0.0, 1.0 - self.points / self.win)
@@ -117,7 +118,7 @@ class MarketPlanner:
         if kind == "return":
             c = args[0]
             if c == len(self.colours) - 1:
-                return -5.0        # keep wild tokens
+                return -5.0  # keep wild tokens
             taken = [0] * len(self.colours)
             taken[c] = -1
             loss = sum(w * (self.need(card, taken) - self.need(card)) for w, card in zip((1.0, 0.5), self.targets))
@@ -126,7 +127,7 @@ class MarketPlanner:
             source = next(c for c in self.play_area if c["id"] == args[0])
             target = self._evolution_target(source, args[1])
             return 200 + 10 * (target["points"] - source["points"]) + target["bonus_count"]
-        return 0.0                  # noble, declining to evolve, pass: any is fine
+        return 0.0  # noble, declining to evolve, pass: any is fine
 
     def _evolution_target(self, source: dict[str, Any], target: int) -> dict[str, Any]:
         if target < 4:
@@ -221,8 +222,7 @@ class KidsPlanner:
             road = self.roads[args[0]]
             progress = self.dist[self.me["space"]] - self.dist[road["to"]]
             words = action.text.split(" pay ", 1)[1].split()
-            spent = sum(2.0 if w == "y" else 2.5 if w == "t" else 0.6 if w.startswith("tile:") else 1.0
-                        for w in words)
+            spent = sum(2.0 if w == "y" else 2.5 if w == "t" else 0.6 if w.startswith("tile:") else 1.0 for w in words)
             return 50 + 5 * progress - spent
         if kind in ("take", "take2", "take_gold"):
             gained = [0] * 5
@@ -240,7 +240,7 @@ class KidsPlanner:
         if kind in ("return", "discard", "give"):
             c = args[0]
             if c >= 5:
-                return -5.0 - c              # keep gold and the Treasure
+                return -5.0 - c  # keep gold and the Treasure
             keep = self._need_weights()[c] / (1 + self.tokens[c])
             if kind == "give":
                 behind = self.dist.get(self.view["seats"][args[1]]["space"], 0.0)
@@ -251,7 +251,7 @@ class KidsPlanner:
             return 1.0 + self._need_weights()[KIDS_COLOURS.index(colour)]
         if kind == "city_stack":
             return 1.0
-        return 0.0                          # medal, pass
+        return 0.0  # medal, pass
 
 
 class GreedyBot:
@@ -265,8 +265,9 @@ class GreedyBot:
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
             return decision.legal[0]
-        planner: MarketPlanner | KidsPlanner = (KidsPlanner(decision) if decision.game == "kids"
-                                                else MarketPlanner(decision))
+        planner: MarketPlanner | KidsPlanner = (
+            KidsPlanner(decision) if decision.game == "kids" else MarketPlanner(decision)
+        )
         best: list[Action] = []
         best_score = float("-inf")
         for action in decision.legal:

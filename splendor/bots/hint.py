@@ -32,7 +32,11 @@ def hint(game: Game, seat: int | None = None, iterations: int | None = None, see
         raise ValueError(f"it is seat {game.current_player}'s decision, not seat {seat}'s")
     bot = SearchBot(seed=seed, level=HINT_LEVEL, iterations=iterations)
     result = bot.search(decision_for(game))
-    return {"seat": seat, "action": result.best.text, "win_chance": round(result.win_chance, 3),
-            "alternatives": [{"action": a.text, "visits": v, "win_chance": round(q, 3)}
-                             for a, v, q in result.actions[:5]],
-            "iterations": result.iterations, "level": HINT_LEVEL}
+    return {
+        "seat": seat,
+        "action": result.best.text,
+        "win_chance": round(result.win_chance, 3),
+        "alternatives": [{"action": a.text, "visits": v, "win_chance": round(q, 3)} for a, v, q in result.actions[:5]],
+        "iterations": result.iterations,
+        "level": HINT_LEVEL,
+    }

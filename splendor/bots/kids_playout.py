@@ -44,20 +44,30 @@ class Routes:
     def _compute(cls, board: Board) -> Routes:
         discount = {"village": 2.0, "city": 1.0}
         roads_from = {sid: board.roads_from(sid) for sid in board.spaces}
-        towards = sorted(board.spaces, key=lambda k: board.spaces[k].y)       # the Palace side first
+        towards = sorted(board.spaces, key=lambda k: board.spaces[k].y)  # the Palace side first
         distance: dict[str, float] = {}
         for sid in towards:
-            distance[sid] = 0.0 if sid == board.palace else min(
-                (len(r.cost) - discount.get(board.spaces[r.end].kind, 0.0) + distance[r.end]
-                 for r in roads_from[sid]), default=99.0)
+            distance[sid] = (
+                0.0
+                if sid == board.palace
+                else min(
+                    (
+                        len(r.cost) - discount.get(board.spaces[r.end].kind, 0.0) + distance[r.end]
+                        for r in roads_from[sid]
+                    ),
+                    default=99.0,
+                )
+            )
         moves: dict[str, int] = {}
         next_road: dict[str, Road] = {}
         for sid in towards:
             if sid == board.palace:
                 moves[sid] = 0
                 continue
-            best = min(roads_from[sid], key=lambda r: len(r.cost) - discount.get(
-                board.spaces[r.end].kind, 0.0) + distance[r.end])
+            best = min(
+                roads_from[sid],
+                key=lambda r: len(r.cost) - discount.get(board.spaces[r.end].kind, 0.0) + distance[r.end],
+            )
             next_road[sid] = best
             moves[sid] = (0 if board.spaces[best.end].kind == "village" else 1) + moves[best.end]
         return cls(distance, moves, next_road)
@@ -118,7 +128,7 @@ def take_value(action: Action, need: list[int]) -> float:
         return sum(1 for c in args if need[c]) + 0.1 * len(args)
     if kind == "take2":
         return min(2, need[args[0]]) + 0.2
-    return 0.9 if any(need) else 0.1            # a gold coin
+    return 0.9 if any(need) else 0.1  # a gold coin
 
 
 def playout_action(game: Any, rng: random.Random) -> Action:
@@ -139,8 +149,7 @@ def playout_action(game: Any, rng: random.Random) -> Action:
     legal = game.legal_actions()
     if game.phase in ("return", "drought"):
         need = needs(game, game.pending[0][1])
-        return min(legal, key=lambda a: (need[a.args[0]] if a.args[0] < RESOURCE_COUNT else 5)
-                   + rng.random() * 0.3)
+        return min(legal, key=lambda a: (need[a.args[0]] if a.args[0] < RESOURCE_COUNT else 5) + rng.random() * 0.3)
     return legal[rng.randrange(len(legal))]
 
 

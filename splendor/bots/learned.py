@@ -38,6 +38,7 @@ class PPOBot:
     def choose(self, decision: Decision) -> Action:
         from splendor.envs.actions import ActionIndex
         from splendor.envs.observe import observe
+
         index = ActionIndex(decision.view)
         seen = observe(decision.view)
         if self.model.observation_space.shape != seen.shape:

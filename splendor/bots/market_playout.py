@@ -27,8 +27,10 @@ better."""
 def progress(game: Any) -> list[float]:
     """Points, plus about a point for each card bonus (the engine that earns later points) and a little for
     each token, in points."""
-    return [game.points[s] + BONUS_WEIGHT * sum(game.bonuses[s]) + TOKEN_WEIGHT * sum(game.tokens[s])
-            for s in range(game.players)]
+    return [
+        game.points[s] + BONUS_WEIGHT * sum(game.bonuses[s]) + TOKEN_WEIGHT * sum(game.tokens[s])
+        for s in range(game.players)
+    ]
 
 
 def playout_action(game: Any, rng: random.Random) -> Action:
@@ -49,8 +51,9 @@ def playout_action(game: Any, rng: random.Random) -> Action:
         takes = game.take_actions()
         if takes:
             want = wanted_colours(game)
-            return max(takes, key=lambda a: sum(want[c] for c in a.args) * (2 if a.kind == "take2" else 1)
-                       + rng.random() * 0.5)
+            return max(
+                takes, key=lambda a: sum(want[c] for c in a.args) * (2 if a.kind == "take2" else 1) + rng.random() * 0.5
+            )
     legal = game.legal_actions()
     if game.phase == RETURN:
         want = wanted_colours(game)
@@ -88,5 +91,5 @@ def wanted_colours(game: Any) -> list[float]:
                 d = cost[c] - have[c]
                 if d > 0:
                     want[c] += weight * d
-    want[wild] = 10.0                    # never return a wild token if another will do
+    want[wild] = 10.0  # never return a wild token if another will do
     return want

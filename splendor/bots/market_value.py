@@ -24,8 +24,20 @@ from numba import njit
 
 from splendor.compiled import market as m
 
-FEATURES = ("points", "bonuses", "bonus_breadth", "tokens", "wild", "reserved", "ready_points", "near_market",
-            "near_reserved", "engine", "goals", "to_move")
+FEATURES = (
+    "points",
+    "bonuses",
+    "bonus_breadth",
+    "tokens",
+    "wild",
+    "reserved",
+    "ready_points",
+    "near_market",
+    "near_reserved",
+    "engine",
+    "goals",
+    "to_move",
+)
 """What the evaluation sees of a seat, in this order:
 
 - ``points``: its points; ``bonuses``: its card bonuses (a double bonus counts two); ``bonus_breadth``: the

@@ -114,9 +114,13 @@ def compiled_search() -> Any:
     if _compiled_module is None:
         try:
             module = importlib.import_module("splendor.bots.compiled_search")
-        except ImportError as exc:            # Numba missing or broken: the Python search still plays
-            warnings.warn(f"the compiled search is unavailable ({exc}); searching on the reference engine, "
-                          "about 35 times fewer iterations a second", RuntimeWarning, stacklevel=2)
+        except ImportError as exc:  # Numba missing or broken: the Python search still plays
+            warnings.warn(
+                f"the compiled search is unavailable ({exc}); searching on the reference engine, "
+                "about 35 times fewer iterations a second",
+                RuntimeWarning,
+                stacklevel=2,
+            )
             module = False
         _compiled_module = module
     return _compiled_module or None
@@ -149,9 +153,18 @@ def warm_compiled_search() -> None:
     for name in module.GAMES:
         SearchBot(iterations=2, engine="compiled").search(decision_for(new_game(name, players=2)))
 
+
 # How promising each kind of action is before any search: progress first, three tokens next, reserving least.
-KIND_WEIGHT = {"buy": 4.0, "buy_reserved": 4.0, "evolve": 4.0, "move": 6.0, "take2": 1.5, "reserve": 0.6,
-               "reserve_deck": 0.3, "evolve_none": 0.5}
+KIND_WEIGHT = {
+    "buy": 4.0,
+    "buy_reserved": 4.0,
+    "evolve": 4.0,
+    "move": 6.0,
+    "take2": 1.5,
+    "reserve": 0.6,
+    "reserve_deck": 0.3,
+    "evolve_none": 0.5,
+}
 
 
 def kind_priors(legal: Sequence[Action]) -> list[float]:
@@ -225,7 +238,7 @@ class PlayoutEvaluator:
 class Node:
     """Statistics of one action in the tree, for the seat that chose it."""
 
-    __slots__ = ("seat", "visits", "total", "avail", "children")
+    __slots__ = ("avail", "children", "seat", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -259,14 +272,21 @@ class SearchBot:
     ``engine`` is one of ``ENGINES``: by default the compiled search wherever it applies (the default
     evaluator, a game the compiled engine plays, Numba importable)."""
 
-    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 level: str | None = None, exploration: float = 3.0, evaluator: Evaluator | None = None,
-                 engine: str = "auto") -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        level: str | None = None,
+        exploration: float = 3.0,
+        evaluator: Evaluator | None = None,
+        engine: str = "auto",
+    ) -> None:
         self._level_budget = level is not None and iterations is None and seconds is None
         if self._level_budget:
             iterations = level_iterations(level)  # type: ignore[arg-type]
         elif level is not None:
-            level_iterations(level)                 # an unknown level is refused all the same
+            level_iterations(level)  # an unknown level is refused all the same
         if iterations is None and seconds is None:
             iterations = LEVELS["medium"]
         if iterations is not None and iterations < 1:
@@ -302,8 +322,12 @@ class SearchBot:
         if fast is not None:
             return self._search_compiled(fast, decision, limit, start)
         if self.level == "expert" and not self._warned:
-            warnings.warn("the expert level's evaluation needs the compiled search; searching as hard does, on "
-                          "the reference engine", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                "the expert level's evaluation needs the compiled search; searching as hard does, on "
+                "the reference engine",
+                RuntimeWarning,
+                stacklevel=2,
+            )
             self._warned = True
         root = Node(decision.seat)
         deadline = start + self.seconds if self.seconds is not None else math.inf
@@ -354,10 +378,19 @@ class SearchBot:
             weights = learned_weights(game.name) if expert.learned else weights
             scale = expert.scale if expert.scale is not None else scale
         left = None if self.seconds is None else max(0.0, start + self.seconds - time.perf_counter())
-        found, done = module.search(game, decision.seat, rng.getrandbits(63), limit, left,
-                                    exploration=exploration, depth=depth, scale=scale, weights=weights,
-                                    plan=expert is not None and expert.plan,
-                                    mix=expert.mix if expert is not None else 0.0)
+        found, done = module.search(
+            game,
+            decision.seat,
+            rng.getrandbits(63),
+            limit,
+            left,
+            exploration=exploration,
+            depth=depth,
+            scale=scale,
+            weights=weights,
+            plan=expert is not None and expert.plan,
+            mix=expert.mix if expert is not None else 0.0,
+        )
         stats = []
         for action in decision.legal:
             visits, value = found.get(action.index, (0, 0.0))
@@ -413,4 +446,3 @@ class SearchBot:
 
     def _ucb(self, child: Node) -> float:
         return child.total / child.visits + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
-

@@ -27,7 +27,8 @@ import numpy as np
 
 from splendor.bots import compiled_search as cs
 from splendor.bots.market_value import FEATURE_COUNT, FEATURES, features_into, stage
-from splendor.compiled import market as m, new_game
+from splendor.compiled import market as m
+from splendor.compiled import new_game
 
 GAMES = ("classic", "pokemon")
 """The games whose evaluation is learned here (the Kids expert plans its race instead: ``compiled_kids_turns``)."""
@@ -70,8 +71,13 @@ def _choose(found: dict[int, tuple[int, float]], rng: np.random.Generator, sampl
     return max(actions, key=lambda a: (found[a][0], found[a][1], -a))
 
 
-def play(game: str, seed: int, searchers: tuple[dict[str, Any], dict[str, Any]], sampled_moves: int = 0,
-         record: Positions | None = None) -> list[float]:
+def play(
+    game: str,
+    seed: int,
+    searchers: tuple[dict[str, Any], dict[str, Any]],
+    sampled_moves: int = 0,
+    record: Positions | None = None,
+) -> list[float]:
     """Play one two-player game dealt from ``seed``, seat ``i`` searching with ``searchers[i]`` (keyword
     arguments of ``compiled_search.search_state``: iterations, depth, weights); the first ``sampled_moves``
     main decisions of each seat are drawn in proportion to the visits. Each main-phase position is added to
@@ -159,13 +165,22 @@ def match(game: str, a: dict[str, Any], b: dict[str, Any], games: int, seed: int
     """Searcher ``a``'s share of the wins against ``b`` over ``games`` games (each deal played from both seats:
     games 2k and 2k+1 share a deal)."""
     seeds = [seed * 1_000_003 + i // 2 for i in range(games)]
-    chunks = [(game, seeds[i:i + 2], a, b) for i in range(0, games, 2)]
+    chunks = [(game, seeds[i : i + 2], a, b) for i in range(0, games, 2)]
     return sum(_spread(chunks, _match_chunk, workers)) / games
 
 
-def train(game: str, generations: int = 3, games: int = 300, seed: int = 1, iterations: int = 1500,
-          depth: int = 8, match_games: int = 60, workers: int = 1, sampled_moves: int = 4,
-          report: Callable[[str], None] = print) -> dict[str, Any]:
+def train(
+    game: str,
+    generations: int = 3,
+    games: int = 300,
+    seed: int = 1,
+    iterations: int = 1500,
+    depth: int = 8,
+    match_games: int = 60,
+    workers: int = 1,
+    sampled_moves: int = 4,
+    report: Callable[[str], None] = print,
+) -> dict[str, Any]:
     """Run the self-play loop; returns the final weights and the learning curve (one entry a generation)."""
     if game not in GAMES:
         raise ValueError(f"the learned evaluation is trained for {', '.join(GAMES)}, not {game!r}")
@@ -179,24 +194,39 @@ def train(game: str, generations: int = 3, games: int = 300, seed: int = 1, iter
         searcher = {"iterations": iterations, "depth": depth, "weights": weights}
         base = seed * 7_919 + generation * 100_000
         seeds = list(range(base, base + games))
-        chunks = [(game, seeds[i::max(1, workers * 4)], searcher, sampled_moves) for i in range(max(1, workers * 4))]
+        chunks = [(game, seeds[i :: max(1, workers * 4)], searcher, sampled_moves) for i in range(max(1, workers * 4))]
         for part in _spread(chunks, _self_play_chunk, workers):
             data.extend(part)
-        held = _self_play_chunk((game, [base - 1 - i for i in range(max(4, games // 10))], searcher,
-                                 sampled_moves))
+        held = _self_play_chunk((game, [base - 1 - i for i in range(max(4, games // 10))], searcher, sampled_moves))
         held_out.extend(held)
         weights = fit(data)
         score = match(game, {**hand, "weights": weights}, hand, match_games, seed + generation, workers)
-        entry = {"generation": generation + 1, "games": games * (generation + 1), "positions": len(data),
-                 "held_out_log_loss": round(log_loss(held_out, weights), 4),
-                 "score_vs_hand": round(score, 4), "match_games": match_games,
-                 "minutes": round((time.perf_counter() - started) / 60, 2)}
+        entry = {
+            "generation": generation + 1,
+            "games": games * (generation + 1),
+            "positions": len(data),
+            "held_out_log_loss": round(log_loss(held_out, weights), 4),
+            "score_vs_hand": round(score, 4),
+            "match_games": match_games,
+            "minutes": round((time.perf_counter() - started) / 60, 2),
+        }
         curve.append(entry)
         report(json.dumps(entry))
-    return {"game": game, "features": list(FEATURES), "weights": weights.round(5).tolist(),
-            "trained": {"generations": generations, "games": games, "seed": seed, "iterations": iterations,
-                        "depth": depth, "sampled_moves": sampled_moves, "match_games": match_games},
-            "curve": curve}
+    return {
+        "game": game,
+        "features": list(FEATURES),
+        "weights": weights.round(5).tolist(),
+        "trained": {
+            "generations": generations,
+            "games": games,
+            "seed": seed,
+            "iterations": iterations,
+            "depth": depth,
+            "sampled_moves": sampled_moves,
+            "match_games": match_games,
+        },
+        "curve": curve,
+    }
 
 
 def load_weights(game: str) -> np.ndarray | None:
@@ -211,4 +241,3 @@ def load_weights(game: str) -> np.ndarray | None:
     if weights.shape != (2, FEATURE_COUNT) or not np.isfinite(weights).all():
         raise ValueError(f"{path} does not hold a (2, {FEATURE_COUNT}) array of numbers")
     return weights
-

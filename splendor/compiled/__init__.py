@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from splendor.compiled import kids as _kids, market as _market
+from splendor.compiled import kids as _kids
+from splendor.compiled import market as _market
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 
@@ -68,10 +69,10 @@ class _Market:
         return None if self.over(state) else int(state[_market.SEAT])
 
     def winners(self, state: np.ndarray) -> list[int]:
-        return [int(x) for x in state[_market.WINNERS: _market.WINNERS + state[_market.WINNERS_N]]]
+        return [int(x) for x in state[_market.WINNERS : _market.WINNERS + state[_market.WINNERS_N]]]
 
     def scores(self, state: np.ndarray, players: int) -> list[int]:
-        return [int(x) for x in state[_market.POINTS: _market.POINTS + players]]
+        return [int(x) for x in state[_market.POINTS : _market.POINTS + players]]
 
     def to_state(self, state: np.ndarray, options: dict[str, Any]) -> dict[str, Any]:
         return _market.to_state(state)
@@ -85,8 +86,9 @@ class _Market:
     def playouts(self, players: int, games: int, seed: int, eager: bool, cap: int, options: dict[str, Any]) -> int:
         return int(_market.playouts(self.kind, players, games, seed, eager, cap))
 
-    def batch_reset(self, states: np.ndarray, players: int, seeds: np.ndarray, cap: int,
-                    options: dict[str, Any]) -> None:
+    def batch_reset(
+        self, states: np.ndarray, players: int, seeds: np.ndarray, cap: int, options: dict[str, Any]
+    ) -> None:
         _market.batch_reset(states, self.kind, players, seeds, 0, cap)
 
     def batch_masks(self, states: np.ndarray, masks: np.ndarray) -> None:
@@ -133,7 +135,7 @@ class _Kids:
         return None if seat < 0 else seat
 
     def winners(self, state: np.ndarray) -> list[int]:
-        return [int(x) for x in state[_kids.WINNERS: _kids.WINNERS + state[_kids.WINNERS_N]]]
+        return [int(x) for x in state[_kids.WINNERS : _kids.WINNERS + state[_kids.WINNERS_N]]]
 
     def scores(self, state: np.ndarray, players: int) -> list[int]:
         palace = state[_kids.PALACE_AT]
@@ -144,7 +146,7 @@ class _Kids:
         """The board of a state: the sides given in the options, or the shipped sides its seed drew."""
         if options.get("board") is not None:
             return _kids.board_tables(list(options["board"]))
-        sides = state[_kids.SIDE_AT: _kids.SIDE_AT + state[_kids.SECTIONS_N]]
+        sides = state[_kids.SIDE_AT : _kids.SIDE_AT + state[_kids.SECTIONS_N]]
         return _kids.board_tables([_kids.SHIPPED_SIDES[int(i)] for i in sides])
 
     def to_state(self, state: np.ndarray, options: dict[str, Any]) -> dict[str, Any]:
@@ -168,8 +170,9 @@ class _Kids:
         blocks, _ = self._blocks({**options, "board": None})
         return int(_kids.playouts(players, games, seed, eager, cap, options["mysteries"], options["short"], blocks))
 
-    def batch_reset(self, states: np.ndarray, players: int, seeds: np.ndarray, cap: int,
-                    options: dict[str, Any]) -> None:
+    def batch_reset(
+        self, states: np.ndarray, players: int, seeds: np.ndarray, cap: int, options: dict[str, Any]
+    ) -> None:
         blocks, draw = self._blocks(options)
         _kids.batch_reset(states, players, seeds, cap, options["mysteries"], options["short"], blocks, draw)
 
@@ -191,14 +194,22 @@ class CompiledGame:
     ``state`` is for reading: change the game through ``step`` only (the legal mask it last computed is kept for
     the next ``step``)."""
 
-    def __init__(self, name: str, players: int, seed: int, options: dict[str, Any], state: np.ndarray,
-                 history: list[int], kernel: Any = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        players: int,
+        seed: int,
+        options: dict[str, Any],
+        state: np.ndarray,
+        history: list[int],
+        kernel: Any = None,
+    ) -> None:
         self.name, self.players, self.seed, self.options = name, players, seed, options
         self.state = state
         self.history = history
         self._kernel = kernel or _kernel(name)
         self._actions = int(self._kernel.actions)
-        self._mask_fresh = False             # the kernel's mask is of this very state (legal_mask, then step)
+        self._mask_fresh = False  # the kernel's mask is of this very state (legal_mask, then step)
 
     @property
     def num_actions(self) -> int:
@@ -253,8 +264,9 @@ class CompiledGame:
         """The reference game in exactly this state (its ``to_json()`` is what the reference engine would write)."""
         from splendor.games import game_class
 
-        return game_class(self.name).trusted(self.players, self.seed, self.options,
-                                             self._kernel.to_state(self.state, self.options), list(self.history))
+        return game_class(self.name).trusted(
+            self.players, self.seed, self.options, self._kernel.to_state(self.state, self.options), list(self.history)
+        )
 
     def __repr__(self) -> str:
         return f"<CompiledGame {self.name} players={self.players} seed={self.seed} actions={len(self.history)}>"
@@ -264,21 +276,34 @@ def from_reference(game: Game) -> CompiledGame:
     """The compiled game in the same state as the reference ``game`` (hidden parts included)."""
     kernel = _kernel(game.name)
     state = kernel.from_state(game.players, game.options, game._state())
-    return CompiledGame(game.name, game.players, game.seed, dict(game.options), state,
-                        [a.index for a in game.history], kernel)
+    return CompiledGame(
+        game.name, game.players, game.seed, dict(game.options), state, [a.index for a in game.history], kernel
+    )
 
 
-def new_game(name: str, players: int = 2, seed: int = 0, max_turns: int | None = None,
-             first_player: int | str = 0, **options: Any) -> CompiledGame:
+def new_game(
+    name: str,
+    players: int = 2,
+    seed: int = 0,
+    max_turns: int | None = None,
+    first_player: int | str = 0,
+    **options: Any,
+) -> CompiledGame:
     """A new compiled game dealt from ``seed`` exactly as ``splendor.new_game`` deals it (with the same options:
     Kids' ``short``, ``mysteries`` and ``board``)."""
     kernel = _kernel(name)
     from splendor.games import new_game as reference_game
 
-    checked = reference_game(name, players=players, seed=seed, max_turns=max_turns, first_player=first_player,
-                             **options).options                  # checks players and options
-    state = kernel.setup(players, seed, -1 if first_player == "random" else int(first_player),
-                         -1 if max_turns is None else max_turns, checked)
+    checked = reference_game(
+        name, players=players, seed=seed, max_turns=max_turns, first_player=first_player, **options
+    ).options  # checks players and options
+    state = kernel.setup(
+        players,
+        seed,
+        -1 if first_player == "random" else int(first_player),
+        -1 if max_turns is None else max_turns,
+        checked,
+    )
     return CompiledGame(name, players, seed, checked, state, [], kernel)
 
 
@@ -294,8 +319,7 @@ class Batch:
     [False, False, False, False]
     """
 
-    def __init__(self, name: str, games: int, players: int = 2, max_turns: int | None = None,
-                 **options: Any) -> None:
+    def __init__(self, name: str, games: int, players: int = 2, max_turns: int | None = None, **options: Any) -> None:
         self._kernel = _kernel(name)
         if not 2 <= players <= 4 or games < 1:
             raise ValueError("a batch holds one or more games of 2 to 4 players")
@@ -313,8 +337,9 @@ class Batch:
         seeds = np.asarray(seeds, dtype=np.int64)
         if seeds.shape != (self.states.shape[0],) or (seeds < 0).any():
             raise ValueError(f"give {self.states.shape[0]} seeds of zero or more")
-        self._kernel.batch_reset(self.states, self.players, seeds, -1 if self.max_turns is None else self.max_turns,
-                                 self.options)
+        self._kernel.batch_reset(
+            self.states, self.players, seeds, -1 if self.max_turns is None else self.max_turns, self.options
+        )
         self._masks_fresh = False
 
     def masks(self) -> np.ndarray:
@@ -350,8 +375,15 @@ class Batch:
         return CompiledGame(self.name, self.players, 0, dict(self.options), self.states[i].copy(), [])
 
 
-def playouts(name: str, players: int = 2, games: int = 1, seed: int = 0, policy: str = "random",
-             max_turns: int | None = None, **options: Any) -> int:
+def playouts(
+    name: str,
+    players: int = 2,
+    games: int = 1,
+    seed: int = 0,
+    policy: str = "random",
+    max_turns: int | None = None,
+    **options: Any,
+) -> int:
     """Play ``games`` whole games inside compiled code (seeds ``seed``, ``seed + 1``, …), every decision by
     ``policy`` (``random``: uniform over the legal actions; ``buyfirst``: uniform over the buys, in Kids the
     moves, when there are any); returns how many decisions were played. Kids takes ``short`` and ``mysteries``
@@ -366,8 +398,7 @@ def playouts(name: str, players: int = 2, games: int = 1, seed: int = 0, policy:
     checked = reference_game(name, players=players, max_turns=max_turns, **options).options
     if checked.get("board") is not None:
         raise ValueError("playouts draw each game's board from its seed: give no board")
-    return kernel.playouts(players, games, seed, policy == "buyfirst", -1 if max_turns is None else max_turns,
-                           checked)
+    return kernel.playouts(players, games, seed, policy == "buyfirst", -1 if max_turns is None else max_turns, checked)
 
 
 __all__ = ["COVERED", "Batch", "CompiledGame", "from_reference", "new_game", "playouts"]

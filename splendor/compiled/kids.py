@@ -22,15 +22,25 @@ from numba import njit
 from splendor.compiled.rng import below, shuffle
 from splendor.games.kids.board import SECTIONS, SHIPPED_SIDES, SIDES, Board, assemble
 from splendor.games.kids.game import CITY_TILES_PER_COLOUR, DROUGHT_LIMIT, PURSE_LIMIT, VILLAGE_TILES, KidsGame
-from splendor.games.kids.notation import (FIXED_INDEX, GOLD, MARKET_SLOTS, MAX_ROADS, MEDALS, MOVE_BASE, P_COUNT,
-                                          PAYMENTS, RESOURCE_COUNT, SIZE as ACTION_COUNT, TREASURE)
+from splendor.games.kids.notation import (
+    FIXED_INDEX,
+    GOLD,
+    MARKET_SLOTS,
+    MAX_ROADS,
+    MEDALS,
+    MOVE_BASE,
+    P_COUNT,
+    PAYMENTS,
+    RESOURCE_COUNT,
+    TREASURE,
+)
 
 MAX_SEATS, TOKENS, MAX_SPACES, MAX_COST = 4, 7, 128, 5
 STACK_ROOM = RESOURCE_COUNT * CITY_TILES_PER_COLOUR
-VILLAGE_ROOM = len(VILLAGE_TILES)              # the A2 villages that can hold a tile, the tiles set aside
+VILLAGE_ROOM = len(VILLAGE_TILES)  # the A2 villages that can hold a tile, the tiles set aside
 PENDING_ROOM = 12
-MAX_LEGAL = 4096                               # room for the legal actions of any position (a few hundred at most)
-PER_COLOUR = np.array([0, 0, 3, 5, 7], dtype=np.int64)       # KidsGame.tokens_per_colour by players
+MAX_LEGAL = 4096  # room for the legal actions of any position (a few hundred at most)
+PER_COLOUR = np.array([0, 0, 3, 5, 7], dtype=np.int64)  # KidsGame.tokens_per_colour by players
 GOLD_COINS = KidsGame.gold_coins
 EFFECTS = ("tornado", "treasure", "drought", "thief", "queens_gem")
 TORNADO, TREASURE_TILE, DROUGHT_TILE, THIEF_TILE, QUEENS_GEM = range(5)
@@ -41,7 +51,7 @@ PORT, CITY, VILLAGE, PALACE = range(4)
 # Steps of the queue, as the reference names them; an argument (a seat) or -1.
 STEP_NAMES = ("return", "drought", "thief", "city", "medal", "extra_turn", "end_turn", "over")
 RETURN, DROUGHT, THIEF, CITY_STEP, MEDAL, EXTRA_TURN, END_TURN, OVER = range(8)
-ACTION = -1                                     # the phase when nothing waits: a main action
+ACTION = -1  # the phase when nothing waits: a main action
 
 # Fixed action indices (notation.FIXED).
 TAKE3_FIRST = FIXED_INDEX[("take", (0, 1, 2))]
@@ -51,13 +61,13 @@ TAKE2 = FIXED_INDEX[("take2", (0,))]
 TAKE_GOLD = FIXED_INDEX[("take_gold", ())]
 RETURN_A = FIXED_INDEX[("return", (0,))]
 DISCARD_A = FIXED_INDEX[("discard", (0,))]
-GIVE_A = FIXED_INDEX[("give", (0, 0))]         # + colour * 4 + seat
+GIVE_A = FIXED_INDEX[("give", (0, 0))]  # + colour * 4 + seat
 CITY_STACK_A = FIXED_INDEX[("city_stack", ())]
 CITY_MARKET_A = FIXED_INDEX[("city_market", (0,))]
 MEDAL_A = FIXED_INDEX[("medal", (0,))]
 PASS_A = FIXED_INDEX[("pass", ())]
 assert FIXED_INDEX[("give", (1, 0))] == GIVE_A + MAX_SEATS and FIXED_INDEX[("give", (0, 1))] == GIVE_A + 1
-TAKE_COLOURS = np.full((TAKE_GOLD, 3), -1, dtype=np.int64)   # the colours of each take (two of one: one colour)
+TAKE_COLOURS = np.full((TAKE_GOLD, 3), -1, dtype=np.int64)  # the colours of each take (two of one: one colour)
 for (_kind, _args), _i in FIXED_INDEX.items():
     if _kind in ("take", "take2"):
         TAKE_COLOURS[_i, : len(_args)] = _args
@@ -73,29 +83,30 @@ PAY_BASE = _BASE
 # ----------------------------------------------------------------------------- the state's layout
 
 ROADS_N = 0
-ROAD_START = ROADS_N + 1                        # road number - 1
+ROAD_START = ROADS_N + 1  # road number - 1
 ROAD_END = ROAD_START + MAX_ROADS
 ROAD_COST_N = ROAD_END + MAX_ROADS
-ROAD_COST = ROAD_COST_N + MAX_ROADS             # road * 5 + i: colours, sorted
+ROAD_COST = ROAD_COST_N + MAX_ROADS  # road * 5 + i: colours, sorted
 SPACES_N = ROAD_COST + MAX_ROADS * MAX_COST
 SPACE_KIND = SPACES_N + 1
 PORT_AT = SPACE_KIND + MAX_SPACES
 PALACE_AT = PORT_AT + 1
 A2_N = PALACE_AT + 1
-A2_VILLAGES = A2_N + 1                          # the spaces of the A2 villages, in the board's order
-SIDE_AT = A2_VILLAGES + VILLAGE_ROOM            # each section's shipped side (index in SHIPPED_SIDES) or -1
+A2_VILLAGES = A2_N + 1  # the spaces of the A2 villages, in the board's order
+SIDE_AT = A2_VILLAGES + VILLAGE_ROOM  # each section's shipped side (index in SHIPPED_SIDES) or -1
 SECTIONS_N = SIDE_AT + 3
 BOARD_END = SECTIONS_N + 1
 
-SEAT, TURNS, FIRST, GATES, CAPPED, GEM, MARKET_OPEN, BOXED_TREASURES, PLAYERS, MAX_TURNS, MYSTERIES, SHORT = (
-    range(BOARD_END, BOARD_END + 12))
+SEAT, TURNS, FIRST, GATES, CAPPED, GEM, MARKET_OPEN, BOXED_TREASURES, PLAYERS, MAX_TURNS, MYSTERIES, SHORT = range(
+    BOARD_END, BOARD_END + 12
+)
 SUPPLY = SHORT + 1
-PURSE = SUPPLY + 6                              # seat * 7 + token (5 resources, gold, the Treasure)
-ACTIVE = PURSE + MAX_SEATS * TOKENS             # seat * 5 + colour
+PURSE = SUPPLY + 6  # seat * 7 + token (5 resources, gold, the Treasure)
+ACTIVE = PURSE + MAX_SEATS * TOKENS  # seat * 5 + colour
 USED = ACTIVE + MAX_SEATS * RESOURCE_COUNT
-SPACE = USED + MAX_SEATS * RESOURCE_COUNT       # seat
+SPACE = USED + MAX_SEATS * RESOURCE_COUNT  # seat
 STACK_N = SPACE + MAX_SEATS
-STACK = STACK_N + 1                             # the top is the last
+STACK = STACK_N + 1  # the top is the last
 MARKET_N = STACK + STACK_ROOM
 MARKET = MARKET_N + 1
 ASIDE_N = MARKET + MARKET_SLOTS
@@ -104,14 +115,14 @@ BOXED_N = ASIDE + VILLAGE_ROOM
 BOXED = BOXED_N + 1
 MEDALS_N = BOXED + STACK_ROOM
 MEDALS_LEFT = MEDALS_N + 1
-MEDAL_OF = MEDALS_LEFT + MEDALS                 # seat: its medal or -1
+MEDAL_OF = MEDALS_LEFT + MEDALS  # seat: its medal or -1
 PENDING_N = MEDAL_OF + MAX_SEATS
-PENDING = PENDING_N + 1                         # i * 2: the step, its seat (or -1)
+PENDING = PENDING_N + 1  # i * 2: the step, its seat (or -1)
 WINNERS_N = PENDING + PENDING_ROOM * 2
 WINNERS = WINNERS_N + 1
-VILLAGE_TILE = WINNERS + MAX_SEATS              # A2 village i: its face-down tile, or -1
+VILLAGE_TILE = WINNERS + MAX_SEATS  # A2 village i: its face-down tile, or -1
 FLIPS_N = VILLAGE_TILE + VILLAGE_ROOM
-FLIP_VILLAGE = FLIPS_N + 1                      # in the order flipped: the village (A2 index) and its tile
+FLIP_VILLAGE = FLIPS_N + 1  # in the order flipped: the village (A2 index) and its tile
 FLIP_TILE = FLIP_VILLAGE + VILLAGE_ROOM
 STATE_SIZE = FLIP_TILE + VILLAGE_ROOM
 
@@ -137,7 +148,7 @@ class BoardTables:
             i = r.number - 1
             block[ROAD_START + i], block[ROAD_END + i] = ids.index(r.start), ids.index(r.end)
             block[ROAD_COST_N + i] = len(r.cost)
-            block[ROAD_COST + i * MAX_COST: ROAD_COST + i * MAX_COST + len(r.cost)] = r.cost
+            block[ROAD_COST + i * MAX_COST : ROAD_COST + i * MAX_COST + len(r.cost)] = r.cost
         block[SPACES_N] = len(ids)
         for k, sid in enumerate(ids):
             block[SPACE_KIND + k] = KIND_NAMES.index(board.spaces[sid].kind)
@@ -145,7 +156,7 @@ class BoardTables:
         block[A2_N] = len(villages)
         for k, v in enumerate(villages):
             block[A2_VILLAGES + k] = ids.index(v)
-        block[SIDE_AT: SIDE_AT + 3] = -1
+        block[SIDE_AT : SIDE_AT + 3] = -1
         for k, ref in enumerate(side_refs):
             block[SIDE_AT + k] = SHIPPED_SIDES.index(ref) if isinstance(ref, str) else -1
         block[SECTIONS_N] = len(side_refs)
@@ -178,8 +189,16 @@ def shipped_blocks(short: bool) -> np.ndarray:
 
 
 @njit(cache=True)
-def setup(players: int, seed: int, first_player: int, max_turns: int, mysteries: bool, short: bool,
-          blocks: np.ndarray, draw_sides: bool) -> np.ndarray:
+def setup(
+    players: int,
+    seed: int,
+    first_player: int,
+    max_turns: int,
+    mysteries: bool,
+    short: bool,
+    blocks: np.ndarray,
+    draw_sides: bool,
+) -> np.ndarray:
     """A new game dealt from ``seed`` exactly as the reference deals it. With ``draw_sides`` the board is the row
     of ``blocks`` that the seed's side draws pick (``shipped_blocks``); else ``blocks[0]``, the chosen board.
     ``first_player`` -1 means random, ``max_turns`` -1 none."""
@@ -202,7 +221,7 @@ def setup(players: int, seed: int, first_player: int, max_turns: int, mysteries:
         for _ in range(CITY_TILES_PER_COLOUR):
             s[STACK + n] = c
             n += 1
-    stack = s[STACK: STACK + STACK_ROOM]
+    stack = s[STACK : STACK + STACK_ROOM]
     shuffle(rng, stack, n)
     for i in range(s[A2_N]):
         s[VILLAGE_TILE + i] = -1
@@ -277,10 +296,10 @@ def _payment_code(pay: np.ndarray) -> int:
 def _road_payments(s: np.ndarray, seat: int, road: int, out: np.ndarray, n: int) -> int:
     """Append to ``out`` the move actions of every distinct payment of the road (ruling 8: exactly the banner),
     as ``notation.payments`` lists them; returns the new count (unsorted)."""
-    colours = np.zeros(RESOURCE_COUNT, dtype=np.int64)     # the banner's count of each colour
+    colours = np.zeros(RESOURCE_COUNT, dtype=np.int64)  # the banner's count of each colour
     for i in range(s[ROAD_COST_N + road]):
         colours[s[ROAD_COST + road * MAX_COST + i]] += 1
-    banner = np.empty(RESOURCE_COUNT, dtype=np.int64)       # the colours on the banner, in colour order
+    banner = np.empty(RESOURCE_COUNT, dtype=np.int64)  # the colours on the banner, in colour order
     k = 0
     for c in range(RESOURCE_COUNT):
         if colours[c]:
@@ -308,7 +327,7 @@ def _road_payments(s: np.ndarray, seat: int, road: int, out: np.ndarray, n: int)
                     pay[10], pay[11] = wild - tr, tr
                     out[n] = base + _payment_code(pay)
                     n += 1
-        j = k - 1                                           # the next combination (the last colour fastest)
+        j = k - 1  # the next combination (the last colour fastest)
         while j >= 0:
             c = banner[j]
             tokens = s[PURSE + seat * TOKENS + c]
@@ -428,7 +447,7 @@ def _take_city_tile(s: np.ndarray, colour: int) -> None:
     seat = s[SEAT]
     if colour >= 0:
         s[ACTIVE + seat * RESOURCE_COUNT + colour] += 1
-    for c in range(RESOURCE_COUNT):                          # a new tile, or none (ruling 22): the used ones return
+    for c in range(RESOURCE_COUNT):  # a new tile, or none (ruling 22): the used ones return
         s[ACTIVE + seat * RESOURCE_COUNT + c] += s[USED + seat * RESOURCE_COUNT + c]
         s[USED + seat * RESOURCE_COUNT + c] = 0
 
@@ -639,13 +658,21 @@ def choose(s: np.ndarray, legal: np.ndarray, count: int, rng: np.ndarray, move_f
             if legal[i] >= MOVE_BASE:
                 moves += 1
         if moves > 0:
-            return legal[count - moves + below(rng, moves)]       # the moves come last, being the largest
+            return legal[count - moves + below(rng, moves)]  # the moves come last, being the largest
     return legal[below(rng, count)]
 
 
 @njit(cache=True)
-def playouts(players: int, games: int, seed: int, move_first: bool, max_turns: int, mysteries: bool, short: bool,
-             blocks: np.ndarray) -> int:
+def playouts(
+    players: int,
+    games: int,
+    seed: int,
+    move_first: bool,
+    max_turns: int,
+    mysteries: bool,
+    short: bool,
+    blocks: np.ndarray,
+) -> int:
     """Play ``games`` whole games from seeds ``seed``, ``seed + 1``, …; returns the decisions played."""
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
@@ -661,8 +688,16 @@ def playouts(players: int, games: int, seed: int, move_first: bool, max_turns: i
 
 
 @njit(cache=True)
-def batch_reset(states: np.ndarray, players: int, seeds: np.ndarray, max_turns: int, mysteries: bool,
-                short: bool, blocks: np.ndarray, draw_sides: bool) -> None:
+def batch_reset(
+    states: np.ndarray,
+    players: int,
+    seeds: np.ndarray,
+    max_turns: int,
+    mysteries: bool,
+    short: bool,
+    blocks: np.ndarray,
+    draw_sides: bool,
+) -> None:
     for i in range(states.shape[0]):
         states[i, :] = setup(players, seeds[i], 0, max_turns, mysteries, short, blocks, draw_sides)
 
@@ -707,19 +742,23 @@ def from_state(players: int, options: dict[str, Any], state: dict[str, Any], tab
     s[PLAYERS] = players
     s[MAX_TURNS] = -1 if options["max_turns"] is None else options["max_turns"]
     s[MYSTERIES], s[SHORT] = options["mysteries"], options["short"]
-    s[SUPPLY: SUPPLY + 6] = state["supply"]
+    s[SUPPLY : SUPPLY + 6] = state["supply"]
     for p in range(players):
-        s[PURSE + p * TOKENS: PURSE + (p + 1) * TOKENS] = state["purse"][p]
-        s[ACTIVE + p * RESOURCE_COUNT: ACTIVE + (p + 1) * RESOURCE_COUNT] = state["active"][p]
-        s[USED + p * RESOURCE_COUNT: USED + (p + 1) * RESOURCE_COUNT] = state["used"][p]
+        s[PURSE + p * TOKENS : PURSE + (p + 1) * TOKENS] = state["purse"][p]
+        s[ACTIVE + p * RESOURCE_COUNT : ACTIVE + (p + 1) * RESOURCE_COUNT] = state["active"][p]
+        s[USED + p * RESOURCE_COUNT : USED + (p + 1) * RESOURCE_COUNT] = state["used"][p]
         s[SPACE + p] = ids.index(state["space"][p])
         s[MEDAL_OF + p] = -1 if state["medal"][p] is None else state["medal"][p]
-    for at, n_at, values in ((STACK, STACK_N, state["stack"]), (MARKET, MARKET_N, state["market"]),
-                             (ASIDE, ASIDE_N, [EFFECTS.index(t) for t in state["aside"]]),
-                             (BOXED, BOXED_N, state["boxed_tiles"]), (MEDALS_LEFT, MEDALS_N, state["medals_left"]),
-                             (WINNERS, WINNERS_N, state["winners"])):
+    for at, n_at, values in (
+        (STACK, STACK_N, state["stack"]),
+        (MARKET, MARKET_N, state["market"]),
+        (ASIDE, ASIDE_N, [EFFECTS.index(t) for t in state["aside"]]),
+        (BOXED, BOXED_N, state["boxed_tiles"]),
+        (MEDALS_LEFT, MEDALS_N, state["medals_left"]),
+        (WINNERS, WINNERS_N, state["winners"]),
+    ):
         s[n_at] = len(values)
-        s[at: at + len(values)] = values
+        s[at : at + len(values)] = values
     s[PENDING_N] = len(state["pending"])
     for i, entry in enumerate(state["pending"]):
         s[PENDING + 2 * i] = STEP_NAMES.index(entry[0])
@@ -733,7 +772,7 @@ def from_state(players: int, options: dict[str, Any], state: dict[str, Any], tab
 
 
 def _ints(s: np.ndarray, at: int, n: int) -> list[int]:
-    return [int(x) for x in s[at: at + n]]
+    return [int(x) for x in s[at : at + n]]
 
 
 def to_state(s: np.ndarray, tables: BoardTables) -> dict[str, Any]:
@@ -742,9 +781,14 @@ def to_state(s: np.ndarray, tables: BoardTables) -> dict[str, Any]:
     ids, villages = tables.space_ids, tables.village_ids
     winners = _ints(s, WINNERS, int(s[WINNERS_N]))
     return {
-        "seat": int(s[SEAT]), "turns": int(s[TURNS]), "first": int(s[FIRST]),
-        "gates_closed": bool(s[GATES]), "capped": bool(s[CAPPED]), "gem": None if s[GEM] < 0 else int(s[GEM]),
-        "market_open": bool(s[MARKET_OPEN]), "boxed_treasures": int(s[BOXED_TREASURES]),
+        "seat": int(s[SEAT]),
+        "turns": int(s[TURNS]),
+        "first": int(s[FIRST]),
+        "gates_closed": bool(s[GATES]),
+        "capped": bool(s[CAPPED]),
+        "gem": None if s[GEM] < 0 else int(s[GEM]),
+        "market_open": bool(s[MARKET_OPEN]),
+        "boxed_treasures": int(s[BOXED_TREASURES]),
         "supply": _ints(s, SUPPLY, 6),
         "purse": [_ints(s, PURSE + p * TOKENS, TOKENS) for p in range(players)],
         "active": [_ints(s, ACTIVE + p * RESOURCE_COUNT, RESOURCE_COUNT) for p in range(players)],
@@ -759,8 +803,8 @@ def to_state(s: np.ndarray, tables: BoardTables) -> dict[str, Any]:
         "pending": _step_names(s),
         "winners": winners,
         "side_refs": list(tables.side_refs),
-        "village_tiles": {v: EFFECTS[int(s[VILLAGE_TILE + i])] for i, v in enumerate(villages)
-                          if s[VILLAGE_TILE + i] >= 0},
-        "flipped": {villages[int(s[FLIP_VILLAGE + i])]: EFFECTS[int(s[FLIP_TILE + i])]
-                    for i in range(int(s[FLIPS_N]))},
+        "village_tiles": {
+            v: EFFECTS[int(s[VILLAGE_TILE + i])] for i, v in enumerate(villages) if s[VILLAGE_TILE + i] >= 0
+        },
+        "flipped": {villages[int(s[FLIP_VILLAGE + i])]: EFFECTS[int(s[FLIP_TILE + i])] for i in range(int(s[FLIPS_N]))},
     }

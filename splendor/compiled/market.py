@@ -17,21 +17,23 @@ import numpy as np
 from numba import njit
 
 from splendor.compiled.rng import below, shuffle
-from splendor.games.classic.cards import CARDS as CLASSIC_CARDS, NOBLES
+from splendor.games.classic.cards import CARDS as CLASSIC_CARDS
+from splendor.games.classic.cards import NOBLES
 from splendor.games.classic.notation import ACTIONS as CLASSIC_ACTIONS
 from splendor.games.pokemon.cards import CARDS as POKEMON_CARDS
-from splendor.games.pokemon.notation import ACTIONS as POKEMON_ACTIONS, SLOTS_PER_ROW, TARGETS
+from splendor.games.pokemon.notation import ACTIONS as POKEMON_ACTIONS
+from splendor.games.pokemon.notation import SLOTS_PER_ROW, TARGETS
 
 CLASSIC, POKEMON = 0, 1
 KINDS = {"classic": CLASSIC, "pokemon": POKEMON}
-COLOURS, WILD = 6, 5                 # five plain colours, the wild one (gold, master ball) last
+COLOURS, WILD = 6, 5  # five plain colours, the wild one (gold, master ball) last
 TOKEN_LIMIT, RESERVE_LIMIT = 10, 3
 MAX_SEATS, MAX_ROWS, SLOTS, DECK_ROOM, CARD_ROOM = 4, 5, 4, 40, 90
 WIN_POINTS = np.array([15, 18], dtype=np.int64)
-PER_COLOUR = np.array([0, 0, 4, 5, 7], dtype=np.int64)     # plain tokens per colour by players (both games)
+PER_COLOUR = np.array([0, 0, 4, 5, 7], dtype=np.int64)  # plain tokens per colour by players (both games)
 ROW_COUNT = np.array([3, 5], dtype=np.int64)
 ROW_SIZE = np.array([[4, 4, 4, 0, 0], [4, 4, 4, 1, 1]], dtype=np.int64)
-ROW_BUY = np.array([[0, 4, 8, 0, 0], [0, 4, 8, 12, 13]], dtype=np.int64)   # a row's first buy, after BUY
+ROW_BUY = np.array([[0, 4, 8, 0, 0], [0, 4, 8, 12, 13]], dtype=np.int64)  # a row's first buy, after BUY
 
 # ----------------------------------------------------------------------------- card tables, [kind, card]
 
@@ -40,7 +42,7 @@ CARD_ROW = np.zeros((2, CARD_ROOM), dtype=np.int64)
 CARD_POINTS = np.zeros((2, CARD_ROOM), dtype=np.int64)
 CARD_BONUS = np.zeros((2, CARD_ROOM), dtype=np.int64)
 CARD_BONUS_COUNT = np.zeros((2, CARD_ROOM), dtype=np.int64)
-CARD_COST = np.zeros((2, CARD_ROOM, COLOURS), dtype=np.int64)    # the wild column: paid with wild tokens only
+CARD_COST = np.zeros((2, CARD_ROOM, COLOURS), dtype=np.int64)  # the wild column: paid with wild tokens only
 for _kind, _cards in ((CLASSIC, CLASSIC_CARDS), (POKEMON, POKEMON_CARDS)):
     for _c in _cards:
         CARD_ROW[_kind, _c.id], CARD_POINTS[_kind, _c.id] = _c.row, _c.points
@@ -52,8 +54,8 @@ POKEMON_NAME = np.array([_NAMES[c.name] for c in POKEMON_CARDS], dtype=np.int64)
 EVOLVES_TO = np.array([_NAMES[c.evolves_to] if c.evolves_to else -1 for c in POKEMON_CARDS], dtype=np.int64)
 EVOLVE_BONUS = np.array([c.evolve_bonus for c in POKEMON_CARDS], dtype=np.int64)
 EVOLVE_COUNT = np.array([c.evolve_count for c in POKEMON_CARDS], dtype=np.int64)
-EVOLVE_AT = np.full(len(POKEMON_CARDS), -1, dtype=np.int64)       # a card's first evolve action (+ target)
-EVOLVE_SOURCE = np.zeros(len(POKEMON_CARDS), dtype=np.int64)    # the card that the n-th block of 7 evolves
+EVOLVE_AT = np.full(len(POKEMON_CARDS), -1, dtype=np.int64)  # a card's first evolve action (+ target)
+EVOLVE_SOURCE = np.zeros(len(POKEMON_CARDS), dtype=np.int64)  # the card that the n-th block of 7 evolves
 for _a in POKEMON_ACTIONS:
     if _a.kind == "evolve" and _a.args[1] == 0:
         EVOLVE_AT[_a.args[0]] = _a.index
@@ -68,17 +70,17 @@ NOBLE_REQUIRES = np.array([n.requires for n in NOBLES], dtype=np.int64)
 TABLES = (CLASSIC_ACTIONS, POKEMON_ACTIONS)
 ACTION_COUNT = np.array([len(t) for t in TABLES], dtype=np.int64)
 MAX_ACTIONS = int(ACTION_COUNT.max())
-TAKE_COLOURS = np.full((MAX_ACTIONS, 3), -1, dtype=np.int64)     # the colours of each take action (both games)
+TAKE_COLOURS = np.full((MAX_ACTIONS, 3), -1, dtype=np.int64)  # the colours of each take action (both games)
 for _a in CLASSIC_ACTIONS:
     if _a.kind == "take":
         TAKE_COLOURS[_a.index, : len(_a.args)] = _a.args
         assert POKEMON_ACTIONS[_a.index].args == _a.args
-TAKE3_FIRST = CLASSIC_ACTIONS.get("take", 0, 1, 2).index                 # 0-9: three colours
-TAKE_SMALL_FIRST = CLASSIC_ACTIONS.get("take", 0, 1).index                # 10-24: fewer
+TAKE3_FIRST = CLASSIC_ACTIONS.get("take", 0, 1, 2).index  # 0-9: three colours
+TAKE_SMALL_FIRST = CLASSIC_ACTIONS.get("take", 0, 1).index  # 10-24: fewer
 TAKE_SMALL_LAST = CLASSIC_ACTIONS.get("take", 4).index
-TAKE2 = CLASSIC_ACTIONS.get("take2", 0).index                             # 25 + colour
-RESERVE = CLASSIC_ACTIONS.get("reserve", 0, 0).index                      # 30 + row * 5 + slot; + 4: the deck
-BUY = CLASSIC_ACTIONS.get("buy", 0, 0).index                              # 45 + ROW_BUY[row] + slot
+TAKE2 = CLASSIC_ACTIONS.get("take2", 0).index  # 25 + colour
+RESERVE = CLASSIC_ACTIONS.get("reserve", 0, 0).index  # 30 + row * 5 + slot; + 4: the deck
+BUY = CLASSIC_ACTIONS.get("buy", 0, 0).index  # 45 + ROW_BUY[row] + slot
 BUY_RESERVED = np.array([t.get("buy_reserved", 0).index for t in TABLES], dtype=np.int64)
 RETURN = np.array([t.get("return", 0).index for t in TABLES], dtype=np.int64)
 EXTRA = np.array([CLASSIC_ACTIONS.get("noble", 0).index, POKEMON_ACTIONS.get("evolve", 0, 0).index], dtype=np.int64)
@@ -94,24 +96,24 @@ MAIN, RETURN_PHASE, OVER, CHOICE = 0, 1, 2, 3
 
 # ----------------------------------------------------------------------------- the state's layout
 
-SUPPLY = 0                                   # colour
-TOKENS = SUPPLY + COLOURS                    # seat * 6 + colour
-BONUS = TOKENS + MAX_SEATS * COLOURS         # seat * 5 + colour
-POINTS = BONUS + MAX_SEATS * 5               # seat
-BOUGHT_N = POINTS + MAX_SEATS                # seat
-BOUGHT = BOUGHT_N + MAX_SEATS                # seat * 90 + i: card ids in the order bought
-UNDER_N = BOUGHT + MAX_SEATS * CARD_ROOM     # Pokémon: the cards under the trainer tile
+SUPPLY = 0  # colour
+TOKENS = SUPPLY + COLOURS  # seat * 6 + colour
+BONUS = TOKENS + MAX_SEATS * COLOURS  # seat * 5 + colour
+POINTS = BONUS + MAX_SEATS * 5  # seat
+BOUGHT_N = POINTS + MAX_SEATS  # seat
+BOUGHT = BOUGHT_N + MAX_SEATS  # seat * 90 + i: card ids in the order bought
+UNDER_N = BOUGHT + MAX_SEATS * CARD_ROOM  # Pokémon: the cards under the trainer tile
 UNDER = UNDER_N + MAX_SEATS
 RESERVED_N = UNDER + MAX_SEATS * CARD_ROOM
-RESERVED = RESERVED_N + MAX_SEATS            # seat * 3 + i
+RESERVED = RESERVED_N + MAX_SEATS  # seat * 3 + i
 SECRET = RESERVED + MAX_SEATS * RESERVE_LIMIT  # 1 where the reserved card came from a deck (hidden)
-ROWS = SECRET + MAX_SEATS * RESERVE_LIMIT    # row * 4 + slot: a card id, or -1
-DECK_N = ROWS + MAX_ROWS * SLOTS             # row
-DECKS = DECK_N + MAX_ROWS                    # row * 40 + i: the top of a deck is its last card
-NOBLES_N = DECKS + MAX_ROWS * DECK_ROOM      # classic: the nobles on display, in order
+ROWS = SECRET + MAX_SEATS * RESERVE_LIMIT  # row * 4 + slot: a card id, or -1
+DECK_N = ROWS + MAX_ROWS * SLOTS  # row
+DECKS = DECK_N + MAX_ROWS  # row * 40 + i: the top of a deck is its last card
+NOBLES_N = DECKS + MAX_ROWS * DECK_ROOM  # classic: the nobles on display, in order
 NOBLES_AT = NOBLES_N + 1
 SEAT_NOBLES_N = NOBLES_AT + 5
-SEAT_NOBLES = SEAT_NOBLES_N + MAX_SEATS      # seat * 5 + i
+SEAT_NOBLES = SEAT_NOBLES_N + MAX_SEATS  # seat * 5 + i
 WINNERS_N = SEAT_NOBLES + MAX_SEATS * 5
 WINNERS = WINNERS_N + 1
 SEAT = WINNERS + MAX_SEATS
@@ -236,7 +238,7 @@ def legal_mask_into(s: np.ndarray, mask: np.ndarray) -> int:
                 mask[TAKE2 + c] = True
                 count += 1
         if s[RESERVED_N + seat] < RESERVE_LIMIT:
-            for r in range(3):                       # levels / tiers 1-3 only: rare and legendary are never
+            for r in range(3):  # levels / tiers 1-3 only: rare and legendary are never
                 for slot in range(SLOTS):
                     if s[ROWS + r * SLOTS + slot] >= 0:
                         mask[RESERVE + r * 5 + slot] = True
@@ -368,7 +370,7 @@ def _evolve(s: np.ndarray, seat: int, src: int, target: int) -> None:
         new = _unreserve(s, seat, target - SLOTS_PER_ROW)
     n = s[BOUGHT_N + seat]
     j = 0
-    for i in range(n):                               # the old card leaves the play area, the new one joins last
+    for i in range(n):  # the old card leaves the play area, the new one joins last
         if s[BOUGHT + seat * CARD_ROOM + i] != src:
             s[BOUGHT + seat * CARD_ROOM + j] = s[BOUGHT + seat * CARD_ROOM + i]
             j += 1
@@ -413,7 +415,7 @@ def _end_turn(s: np.ndarray) -> None:
                 w += 1
         s[WINNERS_N] = w
         return
-    if s[PASSES] >= players:                           # ruling 4: stalled, no winner
+    if s[PASSES] >= players:  # ruling 4: stalled, no winner
         s[STALLED] = 1
         s[PHASE] = OVER
         s[WINNERS_N] = 0
@@ -570,8 +572,9 @@ def playouts(kind: int, players: int, games: int, seed: int, buy_first: bool, ma
 
 
 @njit(cache=True)
-def batch_reset(states: np.ndarray, kind: int, players: int, seeds: np.ndarray, first_player: int,
-                max_turns: int) -> None:
+def batch_reset(
+    states: np.ndarray, kind: int, players: int, seeds: np.ndarray, first_player: int, max_turns: int
+) -> None:
     """Deal game ``i`` of ``states`` (one row a game) anew from ``seeds[i]``."""
     for i in range(states.shape[0]):
         states[i, :] = setup(kind, players, seeds[i], first_player, max_turns)
@@ -597,7 +600,7 @@ def batch_step(states: np.ndarray, actions: np.ndarray) -> None:
 
 
 def _put(s: np.ndarray, at: int, values: list[int]) -> None:
-    s[at: at + len(values)] = values
+    s[at : at + len(values)] = values
 
 
 def from_state(kind: int, players: int, options: dict[str, Any], state: dict[str, Any]) -> np.ndarray:
@@ -629,8 +632,16 @@ def from_state(kind: int, players: int, options: dict[str, Any], state: dict[str
         _put(s, NOBLES_AT, state["nobles"])
     s[WINNERS_N] = len(state["winners"])
     _put(s, WINNERS, state["winners"])
-    for key, at in (("seat", SEAT), ("phase", PHASE), ("turns", TURNS), ("final_round", FINAL), ("first", FIRST),
-                    ("passes", PASSES), ("capped", CAPPED), ("stalled", STALLED)):
+    for key, at in (
+        ("seat", SEAT),
+        ("phase", PHASE),
+        ("turns", TURNS),
+        ("final_round", FINAL),
+        ("first", FIRST),
+        ("passes", PASSES),
+        ("capped", CAPPED),
+        ("stalled", STALLED),
+    ):
         s[at] = int(state[key])
     s[PLAYERS] = players
     s[MAX_TURNS] = -1 if options["max_turns"] is None else options["max_turns"]
@@ -639,7 +650,7 @@ def from_state(kind: int, players: int, options: dict[str, Any], state: dict[str
 
 
 def _list(s: np.ndarray, at: int, n: int) -> list[int]:
-    return [int(x) for x in s[at: at + int(n)]]
+    return [int(x) for x in s[at : at + int(n)]]
 
 
 def to_state(s: np.ndarray) -> dict[str, Any]:
@@ -647,8 +658,14 @@ def to_state(s: np.ndarray) -> dict[str, Any]:
     kind, seats = int(s[KIND]), range(int(s[PLAYERS]))
     hand = [_list(s, RESERVED + p * RESERVE_LIMIT, s[RESERVED_N + p]) for p in seats]
     state: dict[str, Any] = {
-        "seat": int(s[SEAT]), "phase": int(s[PHASE]), "turns": int(s[TURNS]), "final_round": bool(s[FINAL]),
-        "first": int(s[FIRST]), "passes": int(s[PASSES]), "capped": bool(s[CAPPED]), "stalled": bool(s[STALLED]),
+        "seat": int(s[SEAT]),
+        "phase": int(s[PHASE]),
+        "turns": int(s[TURNS]),
+        "final_round": bool(s[FINAL]),
+        "first": int(s[FIRST]),
+        "passes": int(s[PASSES]),
+        "capped": bool(s[CAPPED]),
+        "stalled": bool(s[STALLED]),
         "supply": _list(s, SUPPLY, COLOURS),
         "tokens": [_list(s, TOKENS + p * COLOURS, COLOURS) for p in seats],
         "bonuses": [_list(s, BONUS + p * 5, 5) for p in seats],
@@ -658,8 +675,7 @@ def to_state(s: np.ndarray) -> dict[str, Any]:
         "rows": [_list(s, ROWS + r * SLOTS, ROW_SIZE[kind, r]) for r in range(ROW_COUNT[kind])],
         "decks": [_list(s, DECKS + r * DECK_ROOM, s[DECK_N + r]) for r in range(ROW_COUNT[kind])],
         "winners": _list(s, WINNERS, s[WINNERS_N]),
-        "secret": sorted(hand[p][i] for p in seats for i in range(len(hand[p]))
-                         if s[SECRET + p * RESERVE_LIMIT + i]),
+        "secret": sorted(hand[p][i] for p in seats for i in range(len(hand[p])) if s[SECRET + p * RESERVE_LIMIT + i]),
     }
     if kind == CLASSIC:
         state["nobles"] = _list(s, NOBLES_AT, s[NOBLES_N])

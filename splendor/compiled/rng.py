@@ -47,7 +47,7 @@ def shuffle(rng: np.ndarray, items: np.ndarray, length: int) -> None:
         items[j] = t
 
 
-_UNIT = 1.0 / 9007199254740992.0              # 2**-53
+_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 @njit(cache=True)

@@ -34,7 +34,7 @@ class Action:
     slots); ``index`` is its place in the game's action table; ``text`` its notation.
     """
 
-    __slots__ = ("index", "kind", "args", "text")
+    __slots__ = ("args", "index", "kind", "text")
 
     def __init__(self, index: int, kind: str, args: tuple[int, ...], text: str) -> None:
         self.index = index
@@ -69,10 +69,12 @@ class ActionTable:
     malformed); the table then looks the text up.
     """
 
-    def __init__(self, specs: Iterable[tuple[str, tuple[int, ...], str]],
-                 normalise: Callable[[str], str], game_title: str) -> None:
+    def __init__(
+        self, specs: Iterable[tuple[str, tuple[int, ...], str]], normalise: Callable[[str], str], game_title: str
+    ) -> None:
         self.actions: tuple[Action, ...] = tuple(
-            Action(i, kind, args, text) for i, (kind, args, text) in enumerate(specs))
+            Action(i, kind, args, text) for i, (kind, args, text) in enumerate(specs)
+        )
         self._by_text = {a.text: a for a in self.actions}
         if len(self._by_text) != len(self.actions):
             raise ValueError("two actions share one text")
@@ -127,9 +129,14 @@ class ComputedActionTable(ActionTable):
     Actions are made on first use and kept, so they are still interned: ``parse(str(a)) is a``.
     """
 
-    def __init__(self, size: int, decode: Callable[[int], tuple[str, tuple[int, ...], str]],
-                 encode: Callable[[str, tuple[int, ...]], int | None],
-                 read: Callable[[str], tuple[str, tuple[int, ...]]], game_title: str) -> None:
+    def __init__(
+        self,
+        size: int,
+        decode: Callable[[int], tuple[str, tuple[int, ...], str]],
+        encode: Callable[[str, tuple[int, ...]], int | None],
+        read: Callable[[str], tuple[str, tuple[int, ...]]],
+        game_title: str,
+    ) -> None:
         self._size = size
         self._decode = decode
         self._encode = encode

@@ -23,8 +23,8 @@ from typing import Any, ClassVar
 
 from splendor.core.actions import Action, ActionTable
 from splendor.core.errors import IllegalAction
-from splendor.i18n import Message, _
 from splendor.core.record import Record
+from splendor.i18n import Message, _
 
 STATE_FORMAT = "splendor-state/1"
 
@@ -54,8 +54,9 @@ class Game(ABC):
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be a whole number from {self.min_players} to {self.max_players}")
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.title} is played by {self.min_players} to {self.max_players} players, "
-                             f"not {players}")
+            raise ValueError(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, not {players}"
+            )
         if seed is None:
             seed = secrets.randbits(63)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -81,8 +82,9 @@ class Game(ABC):
         first = options.pop("first_player", 0)
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
             raise ValueError("max_turns must be a whole number of 1 or more, or None for no cap")
-        if first != "random" and (isinstance(first, bool) or not isinstance(first, int)
-                                  or not 0 <= first < self.players):
+        if first != "random" and (
+            isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < self.players
+        ):
             raise ValueError(f"first_player must be a seat from 0 to {self.players - 1}, or 'random'")
         return {"max_turns": max_turns, "first_player": first}
 
@@ -183,8 +185,13 @@ class Game(ABC):
             return self.parse(action)
         own = self.actions.own(action)
         if own is None:
-            raise IllegalAction(_("{action} is not an action of {game}: play an action from legal_actions(), or its "
-                                  "text", action=repr(action), game=Message(self.title)))
+            raise IllegalAction(
+                _(
+                    "{action} is not an action of {game}: play an action from legal_actions(), or its text",
+                    action=repr(action),
+                    game=Message(self.title),
+                )
+            )
         return own
 
     def apply(self, action: Action | str) -> None:
@@ -257,23 +264,41 @@ class Game(ABC):
     @property
     def result(self) -> dict[str, Any]:
         """The outcome as JSON-ready data: status, winners, scores and game-specific details."""
-        out: dict[str, Any] = {"status": self.status, "winners": list(self.winners), "scores": list(self.scores),
-                               "actions": len(self.history)}
+        out: dict[str, Any] = {
+            "status": self.status,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "actions": len(self.history),
+        }
         out.update(self._result_details())
         return out
 
     @property
     def record(self) -> Record:
         """The record of the game so far: header plus every action applied, replayable exactly."""
-        return Record(game=self.name, players=self.players, seed=self.seed, options=dict(self.options),
-                      actions=[a.text for a in self.history])
+        return Record(
+            game=self.name,
+            players=self.players,
+            seed=self.seed,
+            options=dict(self.options),
+            actions=[a.text for a in self.history],
+        )
 
     def to_json(self) -> str:
         """The whole state as JSON text, hidden parts included; ``splendor.load`` reads it back exactly."""
-        return json.dumps({"format": STATE_FORMAT, "game": self.name, "players": self.players,
-                           "seed": self.seed, "options": self.options,
-                           "history": [a.text for a in self.history], "state": self._state()},
-                          sort_keys=True, separators=(",", ":"))
+        return json.dumps(
+            {
+                "format": STATE_FORMAT,
+                "game": self.name,
+                "players": self.players,
+                "seed": self.seed,
+                "options": self.options,
+                "history": [a.text for a in self.history],
+                "state": self._state(),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Game:
@@ -283,8 +308,7 @@ class Game(ABC):
         So a loaded game is always one the rules can reach: a damaged, edited or impossible state (fifty gold
         tokens, a history that does not lead to the state) raises ``ValueError`` naming what is wrong.
         """
-        for key, kind in (("players", int), ("seed", int), ("options", dict), ("history", list),
-                          ("state", dict)):
+        for key, kind in (("players", int), ("seed", int), ("options", dict), ("history", list), ("state", dict)):
             if key not in data:
                 raise ValueError(f"the saved game has no {key!r}")
             if not isinstance(data[key], kind) or isinstance(data[key], bool):
@@ -306,13 +330,13 @@ class Game(ABC):
         saved = data["state"]
         if replayed != saved:
             differ = sorted(k for k in set(replayed) | set(saved) if replayed.get(k) != saved.get(k))
-            raise ValueError("the saved state is not where its history leads: "
-                             f"{', '.join(map(repr, differ))} differ")
+            raise ValueError(f"the saved state is not where its history leads: {', '.join(map(repr, differ))} differ")
         return game
 
     @classmethod
-    def trusted(cls, players: int, seed: int, options: dict[str, Any], state: dict[str, Any],
-                history: list[int]) -> Game:
+    def trusted(
+        cls, players: int, seed: int, options: dict[str, Any], state: dict[str, Any], history: list[int]
+    ) -> Game:
         """A game set to exactly ``state`` (``_state()`` output) after the actions numbered ``history``, taken as
         it is, without the replay `from_state` proves a state by: only for copies the program made itself (a
         pickled game, a compiled engine's state, a determinized one). Text from outside goes through
@@ -325,8 +349,10 @@ class Game(ABC):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A game pickles as its state and history (so it crosses processes: Ray, OpenSpiel's serialisation)."""
-        return (type(self).trusted, (self.players, self.seed, dict(self.options), self._state(),
-                                     [a.index for a in self.history]))
+        return (
+            type(self).trusted,
+            (self.players, self.seed, dict(self.options), self._state(), [a.index for a in self.history]),
+        )
 
     def _check_seat(self, seat: int | None) -> None:
         if seat is None:
@@ -335,5 +361,7 @@ class Game(ABC):
             raise ValueError(f"seat must be from 0 to {self.players - 1}, or None for a spectator")
 
     def __repr__(self) -> str:
-        return (f"<{type(self).__name__} players={self.players} seed={self.seed} "
-                f"actions={len(self.history)} status={self.status}>")
+        return (
+            f"<{type(self).__name__} players={self.players} seed={self.seed} "
+            f"actions={len(self.history)} status={self.status}>"
+        )

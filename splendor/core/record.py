@@ -33,8 +33,13 @@ class Record:
 
     def header(self) -> dict[str, Any]:
         """The header as JSON-ready data."""
-        head: dict[str, Any] = {"format": FORMAT, "game": self.game, "players": self.players,
-                                "seed": self.seed, "options": self.options}
+        head: dict[str, Any] = {
+            "format": FORMAT,
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options,
+        }
         if self.notes:
             head["notes"] = self.notes
         return head
@@ -60,7 +65,7 @@ class Record:
         except json.JSONDecodeError as e:
             raise ValueError(f"the record's first line is not a JSON header: {e}") from None
         if not isinstance(head, dict) or head.get("format") != FORMAT:
-            raise ValueError(f"the record's header must be a JSON object with \"format\": \"{FORMAT}\"")
+            raise ValueError(f'the record\'s header must be a JSON object with "format": "{FORMAT}"')
         missing = [k for k in ("game", "players", "seed") if k not in head]
         if missing:
             raise ValueError(f"the record's header lacks {', '.join(missing)}")
@@ -69,5 +74,11 @@ class Record:
         options = head.get("options", {})
         if not isinstance(options, dict):
             raise ValueError("the record's options must be a JSON object")
-        return cls(game=str(head["game"]), players=head["players"], seed=head["seed"], options=options,
-                   actions=lines[1:], notes=head.get("notes", {}) or {})
+        return cls(
+            game=str(head["game"]),
+            players=head["players"],
+            seed=head["seed"],
+            options=options,
+            actions=lines[1:],
+            notes=head.get("notes", {}) or {},
+        )

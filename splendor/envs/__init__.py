@@ -16,7 +16,7 @@ ENV_IDS = {"classic": "splendor/Classic-v0", "pokemon": "splendor/Pokemon-v0", "
 
 try:
     import gymnasium
-except ImportError:                  # the rl extra is not installed: the vectors and indices still work
+except ImportError:  # the rl extra is not installed: the vectors and indices still work
     gymnasium = None
 
 if gymnasium is not None:
@@ -25,10 +25,10 @@ if gymnasium is not None:
             gymnasium.register(id=_id, entry_point="splendor.envs.gymnasium_env:SplendorEnv", kwargs={"game": _game})
 
 
-
 def pettingzoo_env(game: str = "classic", players: int = 2, **settings: object) -> object:
     """The PettingZoo AEC environment of ``game`` (see `splendor.envs.pettingzoo_aec.pettingzoo_env`)."""
     from splendor.envs.pettingzoo_aec import pettingzoo_env as make
+
     return make(game, players, **settings)
 
 

@@ -41,9 +41,17 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, game: str = "classic", players: int = 2, opponents: Sequence[Opponent] | None = None,
-                 seat: int = 0, reward: str = "win", max_turns: int | None = 200, render_mode: str | None = None,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        game: str = "classic",
+        players: int = 2,
+        opponents: Sequence[Opponent] | None = None,
+        seat: int = 0,
+        reward: str = "win",
+        max_turns: int | None = 200,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
         if not 2 <= players <= 4:
@@ -59,7 +67,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             raise ValueError(f"{players} players need {players - 1} opponents, not {len(opponents)}")
         for o in opponents:
             if isinstance(o, str):
-                make_bot(o)                                   # a clear error now for an unknown spec
+                make_bot(o)  # a clear error now for an unknown spec
         self.game_name, self.players, self.seat, self.reward_kind = game, players, seat, reward
         self.opponent_specs, self.max_turns, self.options = opponents, max_turns, options
         self.render_mode = render_mode
@@ -68,18 +76,20 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         self.observation_space = spaces.Box(0.0, 1.0, shape=(size(game),), dtype=np.float32)
         self.action_space = spaces.Discrete(self.index.size)
         self._opponents: dict[int, Callable[[Game], Action]] = {}
-        self._ended = True                                    # until reset()
+        self._ended = True  # until reset()
         self._mask, self._mask_of = np.zeros(self.index.size, dtype=bool), -1
 
     # ----------------------------------------------------------------- the Gymnasium protocol
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray,
-                                                                                               dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**31 - 1))
-        self.game = new_game(self.game_name, players=self.players, seed=game_seed, max_turns=self.max_turns,
-                             **self.options)
-        self.index = ActionIndex(self.game)                  # Kids: the roads of this game's board
+        self.game = new_game(
+            self.game_name, players=self.players, seed=game_seed, max_turns=self.max_turns, **self.options
+        )
+        self.index = ActionIndex(self.game)  # Kids: the roads of this game's board
         self._mask_of = -1
         others = [s for s in range(self.players) if s != self.seat]
         self._opponents = {s: self._opponent(spec, game_seed * 8 + s) for s, spec in zip(others, self.opponent_specs)}
@@ -108,7 +118,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as a boolean vector over the action space (the one ``info`` carries)."""
-        if self._mask_of != len(self.game.history):           # a game only grows until reset() forgets it
+        if self._mask_of != len(self.game.history):  # a game only grows until reset() forgets it
             self._mask, self._mask_of = self.index.mask(self.game), len(self.game.history)
         return self._mask
 
@@ -122,12 +132,13 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             bot = make_bot(spec, seed=seed)
             return lambda game: decide(bot, game)
         if hasattr(spec, "choose"):
-            return lambda game: decide(spec, game)            # type: ignore[arg-type]
+            return lambda game: decide(spec, game)  # type: ignore[arg-type]
 
         def ask(game: Game) -> Action:
             seat = game.current_player
             assert seat is not None
             return game.parse(spec(game.view(seat), [a.text for a in game.legal_actions()]))  # type: ignore[operator]
+
         return ask
 
     def _play_opponents(self) -> None:

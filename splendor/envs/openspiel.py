@@ -39,15 +39,21 @@ DEFAULTS = {"players": 2, "deals": 1000, "max_turns": 200}
 
 def _game_type(name: str) -> pyspiel.GameType:
     return pyspiel.GameType(
-        short_name=f"python_splendor_{name}", long_name=f"Python splendor: {name}",
+        short_name=f"python_splendor_{name}",
+        long_name=f"Python splendor: {name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=4, min_num_players=2,
-        provides_information_state_string=True, provides_information_state_tensor=True,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=dict(DEFAULTS))
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(DEFAULTS),
+    )
 
 
 class SplendorGame(pyspiel.Game):
@@ -61,9 +67,14 @@ class SplendorGame(pyspiel.Game):
         self.max_turns = int(params["max_turns"])
         if not 2 <= self.players <= 4 or self.deals < 1 or self.max_turns < 1:
             raise ValueError("players is 2 to 4, deals and max_turns at least 1")
-        info = pyspiel.GameInfo(num_distinct_actions=action_count(self.name), max_chance_outcomes=self.deals,
-                                num_players=self.players, min_utility=-1.0, max_utility=1.0,
-                                max_game_length=self.max_turns * self.players * 6 + 1)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=action_count(self.name),
+            max_chance_outcomes=self.deals,
+            num_players=self.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            max_game_length=self.max_turns * self.players * 6 + 1,
+        )
         super().__init__(_game_type(self.name), info, params)
 
     def new_initial_state(self) -> SplendorState:
@@ -82,7 +93,7 @@ class SplendorState(pyspiel.State):
         self.name, self.players, self.deals, self.max_turns = game.name, game.players, game.deals, game.max_turns
         self.engine: Game | None = None
         self.index: ActionIndex | None = None
-        self.moves: list[str] = []              # every action as the seats saw it (the texts hide no card)
+        self.moves: list[str] = []  # every action as the seats saw it (the texts hide no card)
 
     def current_player(self) -> int:
         if self.engine is None:
@@ -114,7 +125,7 @@ class SplendorState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action}"
-        assert self.index is not None                  # players act only after the deal
+        assert self.index is not None  # players act only after the deal
         return self.index.action(int(action)).text
 
     def is_terminal(self) -> bool:

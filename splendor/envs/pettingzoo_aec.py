@@ -35,8 +35,14 @@ class SplendorAEC(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "splendor_v0", "is_parallelizable": False, "render_fps": 4}
 
-    def __init__(self, game: str = "classic", players: int = 2, max_turns: int | None = 200,
-                 render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        game: str = "classic",
+        players: int = 2,
+        max_turns: int | None = 200,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__()
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
@@ -50,9 +56,13 @@ class SplendorAEC(AECEnv):
         self.index = ActionIndex(self.game)
         self.possible_agents = [agent_name(s) for s in range(players)]
         self.agents = self.possible_agents[:]
-        observation = spaces.Dict({"observation": spaces.Box(0.0, 1.0, shape=(size(game),), dtype=np.float32),
-                                   "action_mask": spaces.Box(0, 1, shape=(self.index.size,), dtype=np.int8)})
-        self.observation_spaces = {a: observation for a in self.possible_agents}
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, shape=(size(game),), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.index.size,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {a: spaces.Discrete(self.index.size) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
 
@@ -73,8 +83,9 @@ class SplendorAEC(AECEnv):
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         game_seed = int(self._seeds.integers(0, 2**31 - 1))
-        self.game = new_game(self.game_name, players=self.players, seed=game_seed, max_turns=self.max_turns,
-                             **self.options)
+        self.game = new_game(
+            self.game_name, players=self.players, seed=game_seed, max_turns=self.max_turns, **self.options
+        )
         self.index = ActionIndex(self.game)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -90,7 +101,7 @@ class SplendorAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._clear_rewards()
-        self.game.apply(self.index.action(int(action)))      # the wrapper has refused an illegal one already
+        self.game.apply(self.index.action(int(action)))  # the wrapper has refused an illegal one already
         if self.game.is_over:
             truncated = self.game.status == "truncated"
             for seat, name in enumerate(self.possible_agents):

@@ -12,6 +12,7 @@ from splendor.core.game import Game
 def table_text(game: Game, seat: int | None) -> str:
     """The table as ``seat`` sees it (None: as a spectator), drawn as the terminal game draws it."""
     from splendor.terminal.draw import draw
+
     console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
     console.print(draw(game.view(seat), [f"seat {s}" for s in range(game.players)]))
     return console.export_text()

@@ -50,7 +50,7 @@ def load(text: str) -> Game:
     except RecursionError:
         raise ValueError("not a saved game: its JSON is nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
-        raise ValueError(f"not a saved game: expected JSON with \"format\": \"{STATE_FORMAT}\"")
+        raise ValueError(f'not a saved game: expected JSON with "format": "{STATE_FORMAT}"')
     return game_class(data.get("game")).from_state(data)
 
 

@@ -8,10 +8,10 @@ lists indexed by palette colour, the wild colour last; cards are integer ids int
 
 from __future__ import annotations
 
+import random
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-import random
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -19,9 +19,9 @@ from splendor.core.actions import Action, ActionTable, number
 from splendor.core.colours import Palette
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
-from splendor.i18n import Listing, Message, _, _n
 from splendor.core.rng import Rng
 from splendor.core.tokens import payment, shortfall
+from splendor.i18n import Listing, Message, _, _n
 
 # Decision phases of a market game's turn. Games add their own from EXTRA_PHASE on.
 MAIN, RETURN, OVER, EXTRA_PHASE = 0, 1, 2, 3
@@ -82,23 +82,29 @@ def market_action_specs(palette: Palette, layout: MarketLayout, buy_word: str) -
     return specs
 
 
-def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
-                      extra: Callable[[list[str]], str | None] | None = None,
-                      extra_verbs: tuple[str, ...] = ()) -> Callable[[str], str]:
+def market_normaliser(
+    palette: Palette,
+    layout: MarketLayout,
+    buy_word: str,
+    extra: Callable[[list[str]], str | None] | None = None,
+    extra_verbs: tuple[str, ...] = (),
+) -> Callable[[str], str]:
     """A function from loose text (``"Take Red, blue black"``, ``"buy 2 3"``) to canonical notation.
 
     It raises `IllegalAction` with the reason when the text is malformed; ``extra`` handles a game's own verbs.
     """
     row_of = {lab: r for r, lab in enumerate(layout.labels)}
-    colours = Listing(_("{letter} ({colour})", letter=palette.letters[i], colour=palette.word(i))
-                      for i in palette.plain)
+    colours = Listing(
+        _("{letter} ({colour})", letter=palette.letters[i], colour=palette.word(i)) for i in palette.plain
+    )
 
     def colour(word: str) -> int:
         try:
             return palette.index(word)
         except KeyError:
-            raise IllegalAction(_("'{word}' is not a colour; the colours are {colours}", word=word,
-                                  colours=colours)) from None
+            raise IllegalAction(
+                _("'{word}' is not a colour; the colours are {colours}", word=word, colours=colours)
+            ) from None
 
     def slot(words: list[str], verb: str) -> str:
         if len(words) == 1 and "." in words[0]:
@@ -106,22 +112,27 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
         if len(words) == 1 and words[0] in row_of and layout.sizes[row_of[words[0]]] == 1:
             return words[0]
         if len(words) != 2 or words[0] not in row_of or number(words[1]) is None:
-            raise IllegalAction(_("say which card to {verb} as tier.slot, e.g. '{verb} 2.3' (tiers {tiers}, "
-                                  "slots 1-{slots})", verb=verb, tiers=", ".join(layout.labels),
-                                  slots=max(layout.sizes)))
-        r, s = row_of[words[0]], int(words[1])          # ASCII digits, checked above
+            raise IllegalAction(
+                _(
+                    "say which card to {verb} as tier.slot, e.g. '{verb} 2.3' (tiers {tiers}, slots 1-{slots})",
+                    verb=verb,
+                    tiers=", ".join(layout.labels),
+                    slots=max(layout.sizes),
+                )
+            )
+        r, s = row_of[words[0]], int(words[1])  # ASCII digits, checked above
         if not 1 <= s <= layout.sizes[r]:
-            raise IllegalAction(_("tier {tier} has slots 1-{slots}, not {slot}", tier=words[0],
-                                  slots=layout.sizes[r], slot=s))
+            raise IllegalAction(
+                _("tier {tier} has slots 1-{slots}, not {slot}", tier=words[0], slots=layout.sizes[r], slot=s)
+            )
         return layout.slot_text(r, s - 1)
 
     def normalise(text: str) -> str:
         words = text.replace(",", " ").lower().split()
         if not words:
-            raise IllegalAction(_("type an action, e.g. '{example}'",
-                                  example="take " + " ".join(palette.letters[:3])))
+            raise IllegalAction(_("type an action, e.g. '{example}'", example="take " + " ".join(palette.letters[:3])))
         if extra is not None:
-            own = extra(words)      # may also rewrite game-specific words in place
+            own = extra(words)  # may also rewrite game-specific words in place
             if own is not None:
                 return own
         verb, rest = words[0], words[1:]
@@ -130,11 +141,13 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
                 rest = list(rest[0])
             cs = sorted(colour(w) for w in rest)
             if palette.wild in cs:
-                raise IllegalAction(_("{wild} tokens cannot be taken; one comes with a reservation",
-                                      wild=palette.word(palette.wild)))
+                raise IllegalAction(
+                    _("{wild} tokens cannot be taken; one comes with a reservation", wild=palette.word(palette.wild))
+                )
             if not cs:
-                raise IllegalAction(_("say which colours to take, e.g. '{example}'",
-                                      example="take " + " ".join(palette.letters[:3])))
+                raise IllegalAction(
+                    _("say which colours to take, e.g. '{example}'", example="take " + " ".join(palette.letters[:3]))
+                )
             if len(cs) == 2 and cs[0] == cs[1]:
                 return f"take {palette.letters[cs[0]]} {palette.letters[cs[0]]}"
             if len(set(cs)) != len(cs) or len(cs) > 3:
@@ -142,29 +155,41 @@ def market_normaliser(palette: Palette, layout: MarketLayout, buy_word: str,
             return "take " + " ".join(palette.letters[c] for c in cs)
         if verb == "reserve":
             if rest and rest[0] == "deck":
-                if len(rest) != 2 or rest[1] not in row_of or rest[1] not in {layout.labels[r]
-                                                                               for r in layout.reservable}:
-                    raise IllegalAction(_("say which deck to reserve from, e.g. 'reserve deck 1' (decks {decks})",
-                                          decks=", ".join(layout.labels[r] for r in layout.reservable)))
+                if (
+                    len(rest) != 2
+                    or rest[1] not in row_of
+                    or rest[1] not in {layout.labels[r] for r in layout.reservable}
+                ):
+                    raise IllegalAction(
+                        _(
+                            "say which deck to reserve from, e.g. 'reserve deck 1' (decks {decks})",
+                            decks=", ".join(layout.labels[r] for r in layout.reservable),
+                        )
+                    )
                 return f"reserve deck {rest[1]}"
             return "reserve " + slot(rest, "reserve")
         if verb == buy_word:
             if rest and rest[0] in ("reserved", "hand"):
                 if len(rest) != 2 or not 1 <= (number(rest[1]) or 0) <= RESERVE_LIMIT:
-                    raise IllegalAction(_("say which reserved card to {verb}, e.g. '{verb} reserved 1' "
-                                          "(1-{most})", verb=buy_word, most=RESERVE_LIMIT))
+                    raise IllegalAction(
+                        _(
+                            "say which reserved card to {verb}, e.g. '{verb} reserved 1' (1-{most})",
+                            verb=buy_word,
+                            most=RESERVE_LIMIT,
+                        )
+                    )
                 return f"{buy_word} reserved {int(rest[1])}"
             return f"{buy_word} " + slot(rest, buy_word)
         if verb == "return":
             if len(rest) != 1:
-                raise IllegalAction(_("return one token at a time, e.g. '{example}'",
-                                      example="return " + palette.letters[0]))
+                raise IllegalAction(
+                    _("return one token at a time, e.g. '{example}'", example="return " + palette.letters[0])
+                )
             return f"return {palette.letters[colour(rest[0])]}"
         if verb == "pass":
             return "pass"
         verbs = ", ".join(("take", "reserve", buy_word, "return") + extra_verbs)
-        raise IllegalAction(_("'{verb}' is not an action; the actions are {verbs} and pass", verb=verb,
-                              verbs=verbs))
+        raise IllegalAction(_("'{verb}' is not an action; the actions are {verbs} and pass", verb=verb, verbs=verbs))
 
     return normalise
 
@@ -184,10 +209,13 @@ class MarketLookup:
                 acts = [a for a in take_actions if all(mask >> c & 1 for c in a.args)]
             self.take_by_mask.append(acts)
         self.take2 = [table.get("take2", c) for c in plain]
-        self.reserve = [[table.get("reserve", r, s) for s in range(layout.sizes[r])]
-                        if r in layout.reservable else [] for r in range(len(layout.sizes))]
-        self.reserve_deck = [table.get("reserve_deck", r) if r in layout.reservable else None
-                             for r in range(len(layout.sizes))]
+        self.reserve = [
+            [table.get("reserve", r, s) for s in range(layout.sizes[r])] if r in layout.reservable else []
+            for r in range(len(layout.sizes))
+        ]
+        self.reserve_deck = [
+            table.get("reserve_deck", r) if r in layout.reservable else None for r in range(len(layout.sizes))
+        ]
         self.buy = [[table.get("buy", r, s) for s in range(layout.sizes[r])] for r in range(len(layout.sizes))]
         self.buy_reserved = [table.get("buy_reserved", i) for i in range(RESERVE_LIMIT)]
         self.give_back = [table.get("return", c) for c in range(len(palette.names))]
@@ -231,8 +259,9 @@ class MarketGame(Game):
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         common = self._turn_options(options)
         if options:
-            raise ValueError(f"{self.title} has no option {', '.join(sorted(options))}; "
-                             "its options are max_turns and first_player")
+            raise ValueError(
+                f"{self.title} has no option {', '.join(sorted(options))}; its options are max_turns and first_player"
+            )
         return common
 
     def _setup(self) -> None:
@@ -346,7 +375,7 @@ class MarketGame(Game):
         have = [bon[c] + tok[c] for c in range(wild)]
         cards = self.cards
 
-        def affordable(cid: int) -> bool:      # core.tokens.can_afford, unrolled over what is held (hot path)
+        def affordable(cid: int) -> bool:  # core.tokens.can_afford, unrolled over what is held (hot path)
             cost = cards[cid].cost
             need = cost[wild]
             for c in range(wild):
@@ -387,8 +416,7 @@ class MarketGame(Game):
         phase = self.phase
         if phase == RETURN and kind != "return":
             n = sum(self.tokens[self.seat])
-            return _("you hold {n} tokens; return tokens down to {most} before anything else", n=n,
-                     most=TOKEN_LIMIT)
+            return _("you hold {n} tokens; return tokens down to {most} before anything else", n=n, most=TOKEN_LIMIT)
         if phase == MAIN and kind == "return":
             return _("tokens are returned only when you hold more than {most} after your action", most=TOKEN_LIMIT)
         if phase >= EXTRA_PHASE:
@@ -408,8 +436,11 @@ class MarketGame(Game):
         if len(args) < 3:
             left = sum(1 for c in self.palette.plain if self.supply[c])
             if left >= 3:
-                return _("take 3 tokens of different colours; fewer only when fewer than 3 colours are left in "
-                         "the supply (there are {left})", left=left)
+                return _(
+                    "take 3 tokens of different colours; fewer only when fewer than 3 colours are left in "
+                    "the supply (there are {left})",
+                    left=left,
+                )
         return None
 
     def _check_take2(self, args: tuple[int, ...]) -> Message | None:
@@ -418,8 +449,11 @@ class MarketGame(Game):
             return p
         c = args[0]
         if self.supply[c] < 4:
-            return _("take two of one colour needs at least 4 in the supply before taking; {colour} has {left}",
-                     colour=self.palette.word(c), left=self.supply[c])
+            return _(
+                "take two of one colour needs at least 4 in the supply before taking; {colour} has {left}",
+                colour=self.palette.word(c),
+                left=self.supply[c],
+            )
         return None
 
     def _row_word(self, r: int) -> Message:
@@ -456,12 +490,19 @@ class MarketGame(Game):
         if missing <= 0:
             return None
         if card.cost[wild] > tok[wild]:
-            return _n("this card's cost includes {n} {wild} token, which no bonus replaces; you hold {held}",
-                      "this card's cost includes {n} {wild} tokens, which no bonus replaces; you hold {held}",
-                      card.cost[wild], wild=self.palette.word(wild), held=tok[wild])
-        return _n("you cannot afford that card: it costs {cost}; after your bonuses you are {n} token short",
-                  "you cannot afford that card: it costs {cost}; after your bonuses you are {n} tokens short",
-                  missing, cost=self.palette.describe(card.cost))
+            return _n(
+                "this card's cost includes {n} {wild} token, which no bonus replaces; you hold {held}",
+                "this card's cost includes {n} {wild} tokens, which no bonus replaces; you hold {held}",
+                card.cost[wild],
+                wild=self.palette.word(wild),
+                held=tok[wild],
+            )
+        return _n(
+            "you cannot afford that card: it costs {cost}; after your bonuses you are {n} token short",
+            "you cannot afford that card: it costs {cost}; after your bonuses you are {n} tokens short",
+            missing,
+            cost=self.palette.describe(card.cost),
+        )
 
     def _check_buy(self, args: tuple[int, ...]) -> Message | None:
         r, s = args
@@ -596,7 +637,7 @@ class MarketGame(Game):
         if self.final_round and nxt == self.first:
             self._finish()
             return
-        if self.passes >= self.players:           # ruling 4: nobody can ever move again; no winner
+        if self.passes >= self.players:  # ruling 4: nobody can ever move again; no winner
             self.stalled = True
             self.phase = OVER
             self._winners = []
@@ -634,8 +675,9 @@ class MarketGame(Game):
                     if c in unseen and self.cards[c].row == r:
                         hand[i] = pool.pop()
             g.decks[r] = pool
-        g.secret = {g.reserved[s][i] for s in range(self.players) for i, c in enumerate(self.reserved[s])
-                    if c in self.secret}          # a secret slot stays secret, whichever card it now holds
+        g.secret = {
+            g.reserved[s][i] for s in range(self.players) for i, c in enumerate(self.reserved[s]) if c in self.secret
+        }  # a secret slot stays secret, whichever card it now holds
         game: Game = g
         return game
 
@@ -677,14 +719,16 @@ class MarketGame(Game):
         market, decks = self._market_view()
         seats = []
         for s in range(self.players):
-            seats.append({
-                "seat": s,
-                "tokens": dict(zip(names, self.tokens[s])),
-                "bonuses": dict(zip(names, self.bonuses[s])),
-                "points": self.points[s],
-                "cards": [self._card_view(c) for c in self.bought[s]],
-                "reserved": self._reserved_view(s, seat),
-            })
+            seats.append(
+                {
+                    "seat": s,
+                    "tokens": dict(zip(names, self.tokens[s])),
+                    "bonuses": dict(zip(names, self.bonuses[s])),
+                    "points": self.points[s],
+                    "cards": [self._card_view(c) for c in self.bought[s]],
+                    "reserved": self._reserved_view(s, seat),
+                }
+            )
         current = self.current_player
         view: dict[str, Any] = {
             "game": self.name,
@@ -703,8 +747,7 @@ class MarketGame(Game):
             "market": market,
             "decks": decks,
             "seats": seats,
-            "legal_actions": ([a.text for a in self.legal_actions()]
-                              if seat is not None and seat == current else []),
+            "legal_actions": ([a.text for a in self.legal_actions()] if seat is not None and seat == current else []),
         }
         if self.phase == OVER:
             view["result"] = self.result
@@ -758,13 +801,24 @@ class MarketGame(Game):
 
     # kind → rule check / handler; games extend these dicts with their own kinds
     _checks: ClassVar[dict[str, Callable[[Any, tuple[int, ...]], Message | None]]] = {
-        "take": _check_take, "take2": _check_take2, "reserve": _check_reserve,
-        "reserve_deck": _check_reserve_deck, "buy": _check_buy, "buy_reserved": _check_buy_reserved,
-        "return": _check_return, "pass": _check_pass,
+        "take": _check_take,
+        "take2": _check_take2,
+        "reserve": _check_reserve,
+        "reserve_deck": _check_reserve_deck,
+        "buy": _check_buy,
+        "buy_reserved": _check_buy_reserved,
+        "return": _check_return,
+        "pass": _check_pass,
     }
     _handlers: ClassVar[dict[str, Callable[[Any, tuple[int, ...]], None]]] = {
-        "take": _do_take, "take2": _do_take2, "reserve": _do_reserve, "reserve_deck": _do_reserve_deck,
-        "buy": _do_buy, "buy_reserved": _do_buy_reserved, "return": _do_return, "pass": _do_pass,
+        "take": _do_take,
+        "take2": _do_take2,
+        "reserve": _do_reserve,
+        "reserve_deck": _do_reserve_deck,
+        "buy": _do_buy,
+        "buy_reserved": _do_buy_reserved,
+        "return": _do_return,
+        "pass": _do_pass,
     }
 
 

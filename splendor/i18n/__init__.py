@@ -7,7 +7,20 @@ Code says what it means with `_` (and `_n` where a number picks the words); whoe
 
 from splendor.i18n.catalogs import catalog, plural_categories, translate, web_catalog
 from splendor.i18n.languages import LANGUAGES, SOURCE_LANGUAGE, from_environment, negotiate
-from splendor.i18n.message import Listing, Message, N_, _, _n
+from splendor.i18n.message import N_, Listing, Message, _, _n
 
-__all__ = ["LANGUAGES", "Listing", "Message", "N_", "SOURCE_LANGUAGE", "_", "_n", "catalog", "from_environment",
-           "negotiate", "plural_categories", "translate", "web_catalog"]
+__all__ = [
+    "LANGUAGES",
+    "N_",
+    "SOURCE_LANGUAGE",
+    "Listing",
+    "Message",
+    "_",
+    "_n",
+    "catalog",
+    "from_environment",
+    "negotiate",
+    "plural_categories",
+    "translate",
+    "web_catalog",
+]

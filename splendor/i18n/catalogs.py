@@ -9,10 +9,11 @@ which the browser's ``Intl.PluralRules`` names.
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from babel import Locale
 from babel.messages.pofile import read_po
@@ -103,5 +104,8 @@ def web_catalog(language: str) -> dict[str, Any]:
     """What the browser needs to speak ``language``: its texts and its plural categories (built once; not to be
     changed by its readers)."""
     c = catalog(language)
-    return {"language": language, "plurals": plural_categories(language),
-            "messages": {k: list(v) if isinstance(v, tuple) else v for k, v in c.texts.items() if v and all(v)}}
+    return {
+        "language": language,
+        "plurals": plural_categories(language),
+        "messages": {k: list(v) if isinstance(v, tuple) else v for k, v in c.texts.items() if v and all(v)},
+    }

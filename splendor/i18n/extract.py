@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from io import BytesIO
 from pathlib import Path
@@ -33,15 +33,25 @@ PYTHON_KEYWORDS = {"_": None, "_n": (1, 2), "N_": None}
 WEB_KEYWORDS = {"t": None, "tn": (1, 2), "N_": None}
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 # Fixed dates and header keep a catalog's bytes the same from run to run: only a changed message changes the file.
-STABLE_DATE = datetime(2026, 11, 30, tzinfo=timezone.utc)
+STABLE_DATE = datetime(2026, 11, 30, tzinfo=UTC)
 HEADER = "# The splendor project's {language} messages.\n# Kept current by python -m splendor.i18n.extract."
 
 
 def _new_catalog(language: str) -> Catalog:
-    return Catalog(locale=language, domain=DOMAIN, project="splendor", version="1", copyright_holder="",
-                   msgid_bugs_address="", creation_date=STABLE_DATE, revision_date=STABLE_DATE, fuzzy=False,
-                   header_comment=HEADER.format(language=LANGUAGES.get(language, language)),
-                   last_translator="the splendor project", language_team=LANGUAGES.get(language, language))
+    return Catalog(
+        locale=language,
+        domain=DOMAIN,
+        project="splendor",
+        version="1",
+        copyright_holder="",
+        msgid_bugs_address="",
+        creation_date=STABLE_DATE,
+        revision_date=STABLE_DATE,
+        fuzzy=False,
+        header_comment=HEADER.format(language=LANGUAGES.get(language, language)),
+        last_translator="the splendor project",
+        language_team=LANGUAGES.get(language, language),
+    )
 
 
 class _MarkedText(HTMLParser):
@@ -80,12 +90,21 @@ def html_text(html: str) -> list[tuple[int, str]]:
 def gather() -> Catalog:
     """Every message of the sources, in a template catalog (English)."""
     template = _new_catalog(SOURCE_LANGUAGE)
-    python = extract_from_dir(str(PACKAGE), method_map=[("**/migrations/**", "ignore"), ("**.py", "python")],
-                              keywords=PYTHON_KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True)
-    web = extract_from_dir(str(WEB), method_map=[("vendor/**", "ignore"), ("**.js", "javascript"),
-                                                 ("**.html", "ignore")],
-                           options_map={"**.js": {"parse_template_string": "true"}},
-                           keywords=WEB_KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True)
+    python = extract_from_dir(
+        str(PACKAGE),
+        method_map=[("**/migrations/**", "ignore"), ("**.py", "python")],
+        keywords=PYTHON_KEYWORDS,
+        comment_tags=("TRANSLATORS:",),
+        strip_comment_tags=True,
+    )
+    web = extract_from_dir(
+        str(WEB),
+        method_map=[("vendor/**", "ignore"), ("**.js", "javascript"), ("**.html", "ignore")],
+        options_map={"**.js": {"parse_template_string": "true"}},
+        keywords=WEB_KEYWORDS,
+        comment_tags=("TRANSLATORS:",),
+        strip_comment_tags=True,
+    )
     for root, found in ((PACKAGE, python), (WEB, web)):
         for filename, line, message, comments, context in found:
             where = str((root / filename).relative_to(PACKAGE))
@@ -106,8 +125,16 @@ def _read(language: str) -> Catalog:
 
 def _write(po: Catalog) -> bytes:
     out = BytesIO()
-    write_po(out, po, width=116, omit_header=False, sort_output=False, ignore_obsolete=True,
-             include_previous=False, include_lineno=False)      # files, not lines: an edit elsewhere changes nothing
+    write_po(
+        out,
+        po,
+        width=116,
+        omit_header=False,
+        sort_output=False,
+        ignore_obsolete=True,
+        include_previous=False,
+        include_lineno=False,
+    )  # files, not lines: an edit elsewhere changes nothing
     return out.getvalue()
 
 
@@ -149,8 +176,10 @@ def problems(template: Catalog | None = None) -> list[str]:
             wanted = set().union(*(_placeholders(e) for e in english))
             for text in texts:
                 if _placeholders(text) - wanted or (len(english) == 1 and _placeholders(text) != wanted):
-                    out.append(f"{language}: {name!r} has placeholders {sorted(_placeholders(text))}, "
-                               f"the English {sorted(wanted)}")
+                    out.append(
+                        f"{language}: {name!r} has placeholders {sorted(_placeholders(text))}, "
+                        f"the English {sorted(wanted)}"
+                    )
     return out
 
 

@@ -22,7 +22,7 @@ Render = Callable[["Message"], str]
 class Message:
     """An English text (one msgid, or a singular and plural pair chosen by ``n``) with the values it names."""
 
-    __slots__ = ("text", "plural", "n", "params")
+    __slots__ = ("n", "params", "plural", "text")
 
     def __init__(self, text: str, plural: str | None = None, n: int | None = None, /, **params: Any) -> None:
         self.text = text
@@ -65,8 +65,11 @@ def render_value(value: Any, render: Render, language: str) -> str:
         return render(value)
     if isinstance(value, Listing):
         from babel.lists import format_list
-        locale = "en_GB" if language == "en" else language        # the project writes British English
-        return format_list([render_value(v, render, language) for v in value.items], locale=locale) if value.items else ""
+
+        locale = "en_GB" if language == "en" else language  # the project writes British English
+        return (
+            format_list([render_value(v, render, language) for v in value.items], locale=locale) if value.items else ""
+        )
     return str(value)
 
 

@@ -23,8 +23,16 @@ from splendor.i18n import _
 from splendor.server.deadline import in_store_time
 from splendor.server.guards import RateLimiter, client_address
 from splendor.server.live import GameManager, Refused
-from splendor.server.schemas import (Leaderboard, Me, NewPassword, ProfileRequest, RatingChanges, SignIn, SignUp,
-                                     refusals)
+from splendor.server.schemas import (
+    Leaderboard,
+    Me,
+    NewPassword,
+    ProfileRequest,
+    RatingChanges,
+    SignIn,
+    SignUp,
+    refusals,
+)
 from splendor.server.settings import Settings
 from splendor.store.accounts import SESSION_SECONDS, AccountError, Accounts, SignedIn
 from splendor.store.pokedex import ProfileClaimed
@@ -45,7 +53,7 @@ async def signed_in(conn: HTTPConnection) -> SignedIn | None:
     accounts: Accounts = conn.app.state.accounts
     try:
         return await in_store_time(lambda: accounts.signed_in(token), conn.app.state.manager.settings.store_seconds)
-    except Exception as e:                                  # noqa: BLE001 - the store is down: said as a 503
+    except Exception as e:
         raise Refused(503, _("the store is unavailable, try again in a moment")) from e
 
 
@@ -69,8 +77,9 @@ def accounts_router(settings: Settings) -> APIRouter:
         except AccountError as e:
             raise Refused(e.status, e.message) from None
         secure = settings.secure_cookies if settings.secure_cookies is not None else request.url.scheme == "https"
-        response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=secure,
-                            path="/")
+        response.set_cookie(
+            COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=secure, path="/"
+        )
         return {"name": account.name}
 
     @router.post("/api/accounts", status_code=201, responses=refusals(400, 409))
@@ -79,8 +88,9 @@ def accounts_router(settings: Settings) -> APIRouter:
         session cookie. Its Pokédex is the profile of the same name (one claimed before is adopted with its
         ``pokedex_secret``). 409 when the name is taken."""
         accounts: Accounts = request.app.state.accounts
-        return await start_session(request, response,
-                                   lambda: accounts.sign_up(body.name, body.password, body.pokedex_secret))
+        return await start_session(
+            request, response, lambda: accounts.sign_up(body.name, body.password, body.pokedex_secret)
+        )
 
     @router.post("/api/session", responses=refusals(401))
     async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
@@ -112,9 +122,12 @@ def accounts_router(settings: Settings) -> APIRouter:
         accounts: Accounts = request.app.state.accounts
         try:
             async with hashing:
-                await in_store_time(lambda: accounts.change_password(
-                    account, body.old, body.new, request.cookies.get(COOKIE), client_address(request.scope)),
-                    settings.store_seconds)
+                await in_store_time(
+                    lambda: accounts.change_password(
+                        account, body.old, body.new, request.cookies.get(COOKIE), client_address(request.scope)
+                    ),
+                    settings.store_seconds,
+                )
         except AccountError as e:
             raise Refused(e.status, e.message) from None
         return Response(status_code=204)
@@ -145,8 +158,7 @@ def accounts_router(settings: Settings) -> APIRouter:
         ratings: Ratings = request.app.state.ratings
         games = await in_store_time(lambda: manager(request).store.games_of(account.id), settings.store_seconds)
         rated = await in_store_time(lambda: ratings.of_account(account.id), settings.store_seconds)
-        return {"name": account.name, "ratings": rated,
-                "games": games}
+        return {"name": account.name, "ratings": rated, "games": games}
 
     @router.get("/api/leaderboard/{game}", response_model=Leaderboard, responses=refusals())
     async def leaderboard(game: GameName, request: Request) -> dict[str, Any]:

@@ -6,8 +6,8 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path as FilePath
 from contextlib import asynccontextmanager
+from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
@@ -23,17 +23,24 @@ from splendor.i18n import _, negotiate, translate, web_catalog
 from splendor.server.accounts import COOKIE, accounts_router, signed_in
 from splendor.server.bots import SERVER_BOTS
 from splendor.server.deadline import RequestDeadline, in_store_time
-from splendor.server.guards import (BoundsMiddleware, RateLimiter, RedactSecrets, SameOriginMiddleware, WebSocketCap,
-                                    client_address, cross_site_problem)
+from splendor.server.guards import (
+    BoundsMiddleware,
+    RateLimiter,
+    RedactSecrets,
+    SameOriginMiddleware,
+    WebSocketCap,
+    client_address,
+    cross_site_problem,
+)
 from splendor.server.live import GameManager, Refused, _store_problem, log_entry
-from splendor.server.settings import Settings
 from splendor.server.schemas import NAME_RULE, ActionRequest, ExplainRequest, Language, NewGame, ProfileLink, refusals
+from splendor.server.settings import Settings
 from splendor.server.socket import serve_socket
 from splendor.store import Pokedex, open_store
 from splendor.store.accounts import Accounts
 from splendor.store.games import GameStore
-from splendor.store.ratings import Ratings
 from splendor.store.pokedex import PROFILE_NAME
+from splendor.store.ratings import Ratings
 
 log = logging.getLogger("splendor.server")
 WEB = FilePath(__file__).parent / "web"
@@ -47,6 +54,7 @@ def as_json(payload: dict[str, Any]) -> Response:
 def _page(name: str) -> Any:
     async def page() -> FileResponse:
         return FileResponse(WEB / name, media_type="text/html")
+
     return page
 
 
@@ -71,16 +79,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await manager.stop()
             store.close()
 
-    app = FastAPI(title="splendor", version="0.1.0", lifespan=lifespan,
-                  description="Live games of the Splendor family: create a game, take a seat with its secret, read "
-                              "your seat's view, send actions; a WebSocket per game pushes each seat its own view.")
+    app = FastAPI(
+        title="splendor",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Live games of the Splendor family: create a game, take a seat with its secret, read "
+        "your seat's view, send actions; a WebSocket per game pushes each seat its own view.",
+    )
     # Added last, run first: the rate and size bounds, the WebSocket cap, the same-origin rule, then the one
     # deadline of all a request's store calls.
     app.add_middleware(RequestDeadline, seconds=max(settings.store_seconds, settings.write_retry_seconds))
     app.add_middleware(SameOriginMiddleware)
     app.add_middleware(WebSocketCap, per_client=settings.websockets_per_client)
-    app.add_middleware(BoundsMiddleware, max_body=settings.max_body_bytes,
-                       limiter=RateLimiter(settings.requests_per_second, settings.request_burst))
+    app.add_middleware(
+        BoundsMiddleware,
+        max_body=settings.max_body_bytes,
+        limiter=RateLimiter(settings.requests_per_second, settings.request_burst),
+    )
 
     def manager() -> GameManager:
         m: GameManager = app.state.manager
@@ -90,16 +105,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def refused(request: Request, e: Refused) -> JSONResponse:
         """A refusal, said in the reader's language (``Accept-Language``; English by default)."""
         language = negotiate(request.headers.get("accept-language"))
-        return JSONResponse({"detail": translate(e.message, language)}, status_code=e.status,
-                            headers={"content-language": language, "vary": "accept-language"})
+        return JSONResponse(
+            {"detail": translate(e.message, language)},
+            status_code=e.status,
+            headers={"content-language": language, "vary": "accept-language"},
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
         """FastAPI's 422, without echoing the input (a NaN or an infinity in it could not even be encoded)."""
-        errors = [{"loc": [p if isinstance(p, (str, int)) else str(p) for p in err.get("loc", ())],
-                   "msg": NAME_RULE if err.get("type") == "string_pattern_mismatch" else str(err.get("msg", "invalid")),
-                   "type": str(err.get("type", "value_error"))}
-                  for err in e.errors()]
+        errors = [
+            {
+                "loc": [p if isinstance(p, (str, int)) else str(p) for p in err.get("loc", ())],
+                "msg": NAME_RULE if err.get("type") == "string_pattern_mismatch" else str(err.get("msg", "invalid")),
+                "type": str(err.get("type", "value_error")),
+            }
+            for err in e.errors()
+        ]
         return JSONResponse({"detail": errors}, status_code=422)
 
     @app.exception_handler(SQLAlchemyError)
@@ -108,8 +130,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         says the store is unavailable. The detail (which may name the database's address) stays in the log."""
         log.warning("the store failed on %s %s: %s", request.method, request.url.path, _store_problem(e))
         language = negotiate(request.headers.get("accept-language"))
-        return JSONResponse({"detail": translate(_("the store is unavailable, try again in a moment"), language)},
-                            status_code=503, headers={"content-language": language, "vary": "accept-language"})
+        return JSONResponse(
+            {"detail": translate(_("the store is unavailable, try again in a moment"), language)},
+            status_code=503,
+            headers={"content-language": language, "vary": "accept-language"},
+        )
 
     def secret(token: str | None, header: str | None) -> str | None:
         return header or token
@@ -126,8 +151,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Whether this process can serve: it answers, and its store answers a ``SELECT 1`` within
         ``health_store_seconds`` (else 503 with ``ok`` false and ``store`` "unavailable", so that a load
         balancer sends its players elsewhere)."""
-        body: dict[str, Any] = {"games": sorted(GAMES), "live": len(manager().live),
-                                "finished_in_memory": len(manager().finished)}
+        body: dict[str, Any] = {
+            "games": sorted(GAMES),
+            "live": len(manager().live),
+            "finished_in_memory": len(manager().finished),
+        }
         try:
             await in_store_time(app.state.store.ping, settings.health_store_seconds)
         except SQLAlchemyError as e:
@@ -153,10 +181,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         A seed may be chosen only when at most one person plays; one client address may have a bounded number
         of unfinished games (429 beyond). A rated game (``rated``; by default when the signed-in creator keeps a
         seat and chooses no seed) is dealt by the server and gives no hints."""
-        live, tokens = await manager().create(body.game, [s.model_dump() for s in body.seats],
-                                             body.options.model_dump(exclude_defaults=True), body.seed,
-                                             client_address(request.scope), await signed_in(request),
-                                             rated=body.rated)
+        live, tokens = await manager().create(
+            body.game,
+            [s.model_dump() for s in body.seats],
+            body.options.model_dump(exclude_defaults=True),
+            body.seed,
+            client_address(request.scope),
+            await signed_in(request),
+            rated=body.rated,
+        )
         base = str(request.base_url).rstrip("/")
         seats = []
         for s in live.seat_list():
@@ -165,32 +198,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 entry["token"] = tokens[s["seat"]]
                 entry["link"] = f"{base}/play/{live.id}?seat={s['seat']}&token={tokens[s['seat']]}"
             seats.append(entry)
-        return {"id": live.id, "game": live.game.name, "seats": seats, "rated": live.rated,
-                "spectator_link": f"{base}/watch/{live.id}"}
+        return {
+            "id": live.id,
+            "game": live.game.name,
+            "seats": seats,
+            "rated": live.rated,
+            "spectator_link": f"{base}/watch/{live.id}",
+        }
 
     @app.get("/api/games", responses=refusals())
     async def listing() -> dict[str, Any]:
         """Games, newest first, in progress and finished."""
         store = manager().store
-        return {"games": await in_store_time(lambda: store.listing(settings.max_games_listed),
-                                             settings.store_seconds)}
+        return {"games": await in_store_time(lambda: store.listing(settings.max_games_listed), settings.store_seconds)}
 
     @app.get("/api/games/{game_id}", responses=refusals(403, 404))
-    async def view(request: Request, game_id: str, seat: Annotated[int | None, Query(ge=0, le=3)] = None,
-                   token: str | None = None, x_seat_token: Annotated[str | None, Header()] = None) -> Response:
+    async def view(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int | None, Query(ge=0, le=3)] = None,
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> Response:
         """A seat's view (with its secret), or the spectator's view (no seat)."""
         return await checked_view(request, game_id, seat, secret(token, x_seat_token))
 
     @app.post("/api/games/{game_id}/seats/{seat}/join", responses=refusals(403, 404))
-    async def join(request: Request, game_id: str, seat: Annotated[int, Path(ge=0, le=3)], token: str | None = None,
-                   x_seat_token: Annotated[str | None, Header()] = None) -> Response:
+    async def join(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> Response:
         """Take a seat with its secret (checked): answers the seat's view. Names are given when the game is
         created."""
         return await checked_view(request, game_id, seat, secret(token, x_seat_token))
 
     @app.post("/api/games/{game_id}/seats/{seat}/keep", responses=refusals(401, 403, 404, 409))
-    async def keep_seat(request: Request, game_id: str, seat: Annotated[int, Path(ge=0, le=3)],
-                        token: str | None = None, x_seat_token: Annotated[str | None, Header()] = None) -> Response:
+    async def keep_seat(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> Response:
         """Keep a seat (its secret checked) in the signed-in account: from then on the account plays it from any
         browser, the game counts for its rating and, in Pokémon, marks its Pokédex. 409 when another account
         keeps it already. Answers the seat's view, with the seat's new secret and link (``token``, ``link``): the
@@ -206,55 +258,86 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return as_json(payload)
 
     @app.post("/api/games/{game_id}/seats/{seat}/profile", responses=refusals(400, 403, 404, 409))
-    async def link_profile(request: Request, game_id: str, seat: Annotated[int, Path(ge=0, le=3)], body: ProfileLink,
-                           token: str | None = None,
-                           x_seat_token: Annotated[str | None, Header()] = None) -> Response:
+    async def link_profile(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        body: ProfileLink,
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> Response:
         """Pokémon: link the seat (its secret) to a Pokédex profile (its secret), which the game marks when it
         ends. Answers the seat's view."""
-        live = await manager().link_profile(game_id, seat, secret(token, x_seat_token), body.profile, body.secret,
-                                            await signed_in(request))
+        live = await manager().link_profile(
+            game_id, seat, secret(token, x_seat_token), body.profile, body.secret, await signed_in(request)
+        )
         return as_json(live.payload(seat))
 
     @app.post("/api/games/{game_id}/seats/{seat}/hint", responses=refusals(403, 404, 409, 503))
-    async def hint(game_id: str, seat: Annotated[int, Path(ge=0, le=3)], request: Request, token: str | None = None,
-                   x_seat_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def hint(
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        request: Request,
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
         """What the strongest bot would play in the seat's decision now (its secret checked), with its estimated
         chance of winning and the runners-up. Refused when it is not the seat's decision (409)."""
-        return await manager().hint(game_id, seat, secret(token, x_seat_token), client_address(request.scope),
-                                    await signed_in(request))
+        return await manager().hint(
+            game_id, seat, secret(token, x_seat_token), client_address(request.scope), await signed_in(request)
+        )
 
     @app.post("/api/games/{game_id}/seats/{seat}/explain", responses=refusals(403, 404))
-    async def explain(game_id: str, seat: Annotated[int, Path(ge=0, le=3)], body: ExplainRequest, request: Request,
-                      token: str | None = None,
-                      x_seat_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def explain(
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        body: ExplainRequest,
+        request: Request,
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
         """Why each of the given actions would be refused for the seat now (its secret checked), in the reader's
         language, playing none of them: ``{"reasons": {action: why, or null where it is legal}}``. The table uses
         it to say why a click cannot make an action, next to what was clicked."""
-        reasons = await manager().explain(game_id, seat, secret(token, x_seat_token), body.actions,
-                                          await signed_in(request))
+        reasons = await manager().explain(
+            game_id, seat, secret(token, x_seat_token), body.actions, await signed_in(request)
+        )
         language = negotiate(request.headers.get("accept-language"))
-        return {"reasons": {text: None if why is None else translate(why, language)
-                            for text, why in reasons.items()}}
+        return {"reasons": {text: None if why is None else translate(why, language) for text, why in reasons.items()}}
 
     @app.post("/api/games/{game_id}/actions", responses=refusals(400, 403, 404, 409))
-    async def act(request: Request, game_id: str, body: ActionRequest, token: str | None = None,
-                  x_seat_token: Annotated[str | None, Header()] = None) -> Response:
+    async def act(
+        request: Request,
+        game_id: str,
+        body: ActionRequest,
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> Response:
         """Play an action for a seat. Refused with the rule's words (409), a malformed action (400), out of turn
         (409) or a wrong secret (403); nothing changes then. Accepted only once committed to the store."""
-        live = await manager().act(game_id, body.seat, body.action, secret(token, x_seat_token), body.expect,
-                                   account=await signed_in(request))
+        live = await manager().act(
+            game_id, body.seat, body.action, secret(token, x_seat_token), body.expect, account=await signed_in(request)
+        )
         return as_json(live.payload(body.seat))
 
-    @app.get("/api/games/{game_id}/record", response_class=Response,
-             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
-                              "description": "the record: a header line, then one action a line"},
-                        **refusals(404, 409)})
+    @app.get(
+        "/api/games/{game_id}/record",
+        response_class=Response,
+        responses={
+            200: {
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+                "description": "the record: a header line, then one action a line",
+            },
+            **refusals(404, 409),
+        },
+    )
     async def record(game_id: str) -> Response:
         """The record of a finished game (while a game goes on, it would reveal the hidden cards)."""
         live = await manager().get(game_id)
         if not live.over:
-            raise Refused(409, "the record is published when the game ends: with the seed it would reveal the "
-                               "hidden cards")
+            raise Refused(
+                409, "the record is published when the game ends: with the seed it would reveal the hidden cards"
+            )
         rec: Record = live.game.record
         rec.notes = {"server_game": live.id, "seats": live.seat_list(), "rated": live.rated}
         if live.ending is not None:
@@ -271,17 +354,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         total = len(live.game.history)
         upto = min(upto, total)
         game = replay(live.game.record, upto=upto)
-        entry = None                          # the action that led here, as the log says it (whose, what was seen)
+        entry = None  # the action that led here, as the log says it (whose, what was seen)
         if upto > 0:
             entry = log_entry(upto, replay(live.game.record, upto=upto - 1), live.game.history[upto - 1], game)
-        return {"id": live.id, "upto": upto, "total": total, "seats": live.seat_list(),
-                "action": entry["action"] if entry else None, "entry": entry, "view": game.view(None)}
+        return {
+            "id": live.id,
+            "upto": upto,
+            "total": total,
+            "seats": live.seat_list(),
+            "action": entry["action"] if entry else None,
+            "entry": entry,
+            "view": game.view(None),
+        }
 
-    @app.get("/api/games/{game_id}/board.svg", response_class=Response,
-             responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
-                              "description": "the board"}, **refusals(404)})
-    async def board_svg(game_id: str, request: Request, lang: Language | None = None,
-                        layout: Literal["wide", "tall"] = "wide") -> Response:
+    @app.get(
+        "/api/games/{game_id}/board.svg",
+        response_class=Response,
+        responses={
+            200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}, "description": "the board"},
+            **refusals(404),
+        },
+    )
+    async def board_svg(
+        game_id: str, request: Request, lang: Language | None = None, layout: Literal["wide", "tall"] = "wide"
+    ) -> Response:
         """A Kids game's board with the pawns, as SVG (only public things: roads, pawns, flipped tiles), its
         words in ``lang`` (else the request's ``Accept-Language``); ``layout`` ``wide`` (the sections side by side,
         for a landscape table) or ``tall`` (stacked, for a phone that pans it). A board's first picture in a
@@ -290,10 +386,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if live.game.name != "kids":
             raise Refused(404, "only Splendor Kids has a board")
         from splendor.games.kids.svg import svg
+
         language = lang.value if lang else negotiate(request.headers.get("accept-language"))
         picture = await asyncio.to_thread(svg, live.game.view(None), language=language, layout=layout)
-        return Response(picture, media_type="image/svg+xml",
-                        headers={"content-language": language, "vary": "accept-language"})
+        return Response(
+            picture, media_type="image/svg+xml", headers={"content-language": language, "vary": "accept-language"}
+        )
 
     @app.get("/api/pokedex/{profile}", responses=refusals(400))
     async def pokedex(profile: Annotated[str, Path(pattern=PROFILE_NAME.pattern, max_length=40)]) -> dict[str, Any]:
@@ -305,16 +403,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         done, total = page.completion
         return {"profile": page.profile, "lines": page.lines, "marked": page.marked, "caught": done, "total": total}
 
-    for page_name, path in (("index.html", "/"), ("table.html", "/play/{game_id}"), ("table.html", "/watch/{game_id}"),
-                            ("table.html", "/replay/{game_id}"), ("pokedex.html", "/pokedex/{profile}"),
-                            ("leaderboard.html", "/leaderboard")):
+    for page_name, path in (
+        ("index.html", "/"),
+        ("table.html", "/play/{game_id}"),
+        ("table.html", "/watch/{game_id}"),
+        ("table.html", "/replay/{game_id}"),
+        ("pokedex.html", "/pokedex/{profile}"),
+        ("leaderboard.html", "/leaderboard"),
+    ):
         app.add_api_route(path, _page(page_name), methods=["GET"], include_in_schema=False)
     app.include_router(accounts_router(settings))
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def socket(ws: WebSocket, game_id: str, seat: int | None = None, token: str | None = None,
-                     lang: str | None = None) -> None:
+    async def socket(
+        ws: WebSocket, game_id: str, seat: int | None = None, token: str | None = None, lang: str | None = None
+    ) -> None:
         """Pushes ``{"type": "state", ...}`` with the seat's (or a spectator's) view after every change; accepts
         ``{"type": "action", "action": "...", "expect": n}`` from a seat (see ``splendor.server.socket``). Its
         refusals are said in ``lang`` (else the ``Accept-Language`` of the handshake)."""
@@ -326,7 +430,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             account = await signed_in(ws) if seat is not None and same_site else None
         except Refused:
             account = None
-        await serve_socket(manager(), settings, ws, game_id, seat, token, language, account,
-                           session=ws.cookies.get(COOKIE), client=client_address(ws.scope))
+        await serve_socket(
+            manager(),
+            settings,
+            ws,
+            game_id,
+            seat,
+            token,
+            language,
+            account,
+            session=ws.cookies.get(COOKIE),
+            client=client_address(ws.scope),
+        )
 
     return app

@@ -30,8 +30,13 @@ SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard"
 """Bots a game on the server may seat (never an outside program: the server runs no command it is sent)."""
 
 BOT_RATINGS: dict[str, tuple[float, float]] = {
-    "random": (0.0, 1.0), "greedy": (18.0, 1.0), "ismcts:easy": (22.0, 1.0), "ismcts:medium": (26.0, 1.0),
-    "ismcts:hard": (32.0, 1.0), "ismcts:expert": (34.0, 1.0)}
+    "random": (0.0, 1.0),
+    "greedy": (18.0, 1.0),
+    "ismcts:easy": (22.0, 1.0),
+    "ismcts:medium": (26.0, 1.0),
+    "ismcts:hard": (32.0, 1.0),
+    "ismcts:expert": (34.0, 1.0),
+}
 """Each server bot's fixed rating (μ, σ) in rated games: set by hand in the order and the rough distances of the
 arena's results (docs/bots.md: hard beats greedy 97-99%, medium easy and hard medium about 75-85%, expert hard
 about 65-70%), never changed by games. Players see them on the Elo-like scale of `splendor.store.ratings.shown`
@@ -74,14 +79,14 @@ def _worker_start(parent: int) -> None:
     """In each worker: ignore the server's shutdown signals' handlers, and exit as soon as the server is gone."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    try:                                                   # Linux: the kernel kills us when the parent dies
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)    # PR_SET_PDEATHSIG
+    try:  # Linux: the kernel kills us when the parent dies
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
     if os.getppid() != parent:
         os._exit(0)
 
-    def watch() -> None:                                   # everywhere: notice being orphaned within a second
+    def watch() -> None:  # everywhere: notice being orphaned within a second
         while True:
             time.sleep(1.0)
             if os.getppid() != parent:
@@ -104,8 +109,9 @@ class BotPool:
         context = multiprocessing.get_context("spawn")
         args = (os.getpid(),)
         self._quick = ProcessPoolExecutor(1, mp_context=context, initializer=_worker_start, initargs=args)
-        self._search = ProcessPoolExecutor(search_workers, mp_context=context, initializer=_search_worker_start,
-                                           initargs=args)
+        self._search = ProcessPoolExecutor(
+            search_workers, mp_context=context, initializer=_search_worker_start, initargs=args
+        )
         self._free = search_workers
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
 
@@ -145,7 +151,7 @@ class BotPool:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self._give_slot()                           # the slot was handed over as we were cancelled
+                self._give_slot()  # the slot was handed over as we were cancelled
             else:
                 queue = self._waiting.get(client)
                 if queue is not None and turn in queue:

@@ -75,8 +75,9 @@ def _retrieve(future: concurrent.futures.Future[Any] | asyncio.Future[Any]) -> N
         future.exception()
 
 
-_request_deadline: ContextVar[tuple[asyncio.Task[Any] | None, float] | None] = ContextVar("store_deadline",
-                                                                                        default=None)
+_request_deadline: ContextVar[tuple[asyncio.Task[Any] | None, float] | None] = ContextVar(
+    "store_deadline", default=None
+)
 """The HTTP request's deadline for its store calls, with the task serving it: tasks the request starts (a bot's
 turn, a refresh) copy the context but are not the request, and keep only their calls' own deadlines."""
 

@@ -67,7 +67,7 @@ class RateLimiter:
             self._buckets[client] = (tokens, now)
             return False
         self._buckets[client] = (tokens - 1, now)
-        if len(self._buckets) > 10000:                        # forget idle clients
+        if len(self._buckets) > 10000:  # forget idle clients
             self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
         return True
 
@@ -98,8 +98,9 @@ class BoundsMiddleware:
         if scope["type"] == "http":
             length = dict(scope.get("headers") or []).get(b"content-length")
             if length is not None and (not length.isdigit() or int(length) > self.max_body):
-                await JSONResponse({"detail": f"the request body is over {self.max_body} bytes"},
-                                   status_code=413)(scope, receive, send)
+                await JSONResponse({"detail": f"the request body is over {self.max_body} bytes"}, status_code=413)(
+                    scope, receive, send
+                )
                 return
             received = 0
 
@@ -115,8 +116,9 @@ class BoundsMiddleware:
             try:
                 await self.app(scope, bounded, send)
             except BodyTooLarge:
-                await JSONResponse({"detail": f"the request body is over {self.max_body} bytes"},
-                                   status_code=413)(scope, receive, send)
+                await JSONResponse({"detail": f"the request body is over {self.max_body} bytes"}, status_code=413)(
+                    scope, receive, send
+                )
             return
         await self.app(scope, receive, send)
 
@@ -134,10 +136,11 @@ class RedactSecrets(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = _SECRET.sub(r"\1[redacted]", str(record.msg))
         if record.args:
-            record.args = tuple(_SECRET.sub(r"\1[redacted]", a) if isinstance(a, str) else a
-                                for a in (record.args if isinstance(record.args, tuple) else (record.args,)))
+            record.args = tuple(
+                _SECRET.sub(r"\1[redacted]", a) if isinstance(a, str) else a
+                for a in (record.args if isinstance(record.args, tuple) else (record.args,))
+            )
         return True
-
 
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -212,14 +215,22 @@ class SameOriginMiddleware:
         if scope["type"] == "http" and scope.get("method") in UNSAFE_METHODS and has_session_cookie(scope):
             problem = cross_site_problem(scope)
             if problem is not None:
-                logging.getLogger("splendor.server").warning("refused a %s %s with the session cookie: %s",
-                                                             scope.get("method"), scope.get("path"), problem)
+                logging.getLogger("splendor.server").warning(
+                    "refused a %s %s with the session cookie: %s", scope.get("method"), scope.get("path"), problem
+                )
                 language = negotiate(Headers(scope=scope).get("accept-language"))
-                message = translate(_("refused: this request came from another site's page, not from this "
-                                      "server's own; send it from this server's pages"), language)
-                await JSONResponse({"detail": message}, status_code=403,
-                                   headers={"content-language": language, "vary": "accept-language"})(
-                    scope, receive, send)
+                message = translate(
+                    _(
+                        "refused: this request came from another site's page, not from this "
+                        "server's own; send it from this server's pages"
+                    ),
+                    language,
+                )
+                await JSONResponse(
+                    {"detail": message},
+                    status_code=403,
+                    headers={"content-language": language, "vary": "accept-language"},
+                )(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
@@ -239,9 +250,10 @@ class WebSocketCap:
             return
         client = client_address(scope)
         if self.open.get(client, 0) >= self.per_client:
-            logging.getLogger("splendor.server").warning("refused a WebSocket: %d open from one address already",
-                                                         self.per_client)
-            await receive()                          # the handshake: accepted, so that the client reads why
+            logging.getLogger("splendor.server").warning(
+                "refused a WebSocket: %d open from one address already", self.per_client
+            )
+            await receive()  # the handshake: accepted, so that the client reads why
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": 1013, "reason": "too many WebSockets from your address"})
             return

@@ -33,12 +33,12 @@ from fastapi import WebSocket
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from splendor.bots.base import bot_display_name
 from splendor.core.actions import Action
 from splendor.core.errors import IllegalAction
-from splendor.i18n import Message, _
 from splendor.core.game import Game
 from splendor.games import GAMES, new_game
-from splendor.bots.base import bot_display_name
+from splendor.i18n import Message, _
 from splendor.server.bots import BOT_RATINGS, SERVER_BOTS, BotPool, bot_seed
 from splendor.server.deadline import StoreTimeout, in_store_time
 from splendor.server.settings import Settings
@@ -79,17 +79,17 @@ class LiveGame:
     id: str
     game: Game
     seats: list[SeatInfo]
-    owner: str = ""                                            # the client address that created it ("" resumed)
-    rated: bool = False                                        # created to be rated: the server's seed, no hints
-    bot_salt: str | None = None                                # the secret of its bots' seeds (never shown)
-    ending: Ending | None = None                               # how it ended when no rule of the game ended it
-    stale: bool = False                                        # a write of ours may have committed unanswered
-    log: list[dict[str, Any]] = field(default_factory=list)   # every action: seat and text (all public)
+    owner: str = ""  # the client address that created it ("" resumed)
+    rated: bool = False  # created to be rated: the server's seed, no hints
+    bot_salt: str | None = None  # the secret of its bots' seeds (never shown)
+    ending: Ending | None = None  # how it ended when no rule of the game ended it
+    stale: bool = False  # a write of ours may have committed unanswered
+    log: list[dict[str, Any]] = field(default_factory=list)  # every action: seat and text (all public)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
     bot_failures: int = 0
-    seen: float = field(default_factory=time.monotonic)    # when it was last asked for or changed
+    seen: float = field(default_factory=time.monotonic)  # when it was last asked for or changed
     hints: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = field(default_factory=dict)
     """Per seat, the hint of the position after that many actions (asked once, shared by every request)."""
 
@@ -100,21 +100,38 @@ class LiveGame:
 
     def seat_list(self) -> list[dict[str, Any]]:
         """The seats as anyone may see them (no secrets)."""
-        return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "profile": s.profile,
-                 "has_account": s.account_id is not None, "forfeited": s.forfeited} for s in self.seats]
+        return [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "profile": s.profile,
+                "has_account": s.account_id is not None,
+                "forfeited": s.forfeited,
+            }
+            for s in self.seats
+        ]
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """What a seat (or a spectator) receives: the game's id, its seats, whether it is rated, how it ended if
         no rule ended it (``ending``: ``{"by": "idle", "seat": n}``, else null) and that seat's view."""
         view = self.game.view(seat)
-        if self.ending is not None:                       # ended, though not by the rules: nothing more is played
+        if self.ending is not None:  # ended, though not by the rules: nothing more is played
             view["legal_actions"] = []
             view["is_over"] = True
-        return {"id": self.id, "game": self.game.name, "seats": self.seat_list(), "you": seat,
-                "actions": len(self.game.history), "log": self.log[-60:], "rated": self.rated,
-                "over": self.over,
-                "ending": None if self.ending is None else {"by": self.ending.by, "seat": self.ending.seat},
-                "view": view}
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "seats": self.seat_list(),
+            "you": seat,
+            "actions": len(self.game.history),
+            "log": self.log[-60:],
+            "rated": self.rated,
+            "over": self.over,
+            "ending": None if self.ending is None else {"by": self.ending.by, "seat": self.ending.seat},
+            "view": view,
+        }
 
     @property
     def bots_only(self) -> bool:
@@ -123,8 +140,12 @@ class LiveGame:
 
 def log_entry(number: int, before: Game, action: Action, after: Game) -> dict[str, Any]:
     """One line of a game's log: who did what, and what everyone saw of it (``Game.public_details``)."""
-    return {"n": number, "seat": before.current_player, "action": action.text,
-            "details": before.public_details(action, after)}
+    return {
+        "n": number,
+        "seat": before.current_player,
+        "action": action.text,
+        "details": before.public_details(action, after),
+    }
 
 
 def client_key(client: str) -> str:
@@ -139,8 +160,8 @@ class GameManager:
         self.store = games
         self.pokedex = pokedex
         self.settings = settings
-        self.live: dict[str, LiveGame] = {}                    # unfinished games this process holds
-        self.finished: OrderedDict[str, LiveGame] = OrderedDict()   # finished ones, most recently seen last
+        self.live: dict[str, LiveGame] = {}  # unfinished games this process holds
+        self.finished: OrderedDict[str, LiveGame] = OrderedDict()  # finished ones, most recently seen last
         self.bots = BotPool(settings.bot_workers)
         self.instance = uuid.uuid4().hex
         """This process's name in the store (the holder of its bot leases)."""
@@ -157,7 +178,7 @@ class GameManager:
         """Start listening to the other processes (PostgreSQL), keeping this process's bot leases, and sweeping
         for bots nobody moves: the unfinished games between bots resume from their records, those of a process
         that died are taken over. Games waiting for people are read when someone asks for them."""
-        if not self.shared:                                    # the only process of its store: no lease is alive
+        if not self.shared:  # the only process of its store: no lease is alive
             await asyncio.to_thread(self.leases.release_all_holders)
         loop = asyncio.get_running_loop()
         loop.create_task(self.bots.warm())
@@ -165,14 +186,13 @@ class GameManager:
             self.feed.start()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.feed.listening.wait(), 10)
-        self._chores = [loop.create_task(self._every(self.settings.lease_seconds / 3, self._renew_leases)),
-                        loop.create_task(self._every(self.settings.sweep_seconds, self._sweep_bots)),
-                        loop.create_task(self._every(min(60.0, self.settings.idle_game_seconds / 2),
-                                                     self._put_idle_games_away)),
-                        loop.create_task(self._every(min(60.0, self.settings.idle_forfeit_seconds / 4),
-                                                     self._forfeit_idle_seats)),
-                        loop.create_task(self._every(self.settings.session_check_seconds,
-                                                     self._close_sockets_of_ended_sessions))]
+        self._chores = [
+            loop.create_task(self._every(self.settings.lease_seconds / 3, self._renew_leases)),
+            loop.create_task(self._every(self.settings.sweep_seconds, self._sweep_bots)),
+            loop.create_task(self._every(min(60.0, self.settings.idle_game_seconds / 2), self._put_idle_games_away)),
+            loop.create_task(self._every(min(60.0, self.settings.idle_forfeit_seconds / 4), self._forfeit_idle_seats)),
+            loop.create_task(self._every(self.settings.session_check_seconds, self._close_sockets_of_ended_sessions)),
+        ]
         await self._sweep_bots()
 
     async def stop(self) -> None:
@@ -185,7 +205,7 @@ class GameManager:
             if live.bot_task is not None:
                 live.bot_task.cancel()
         with contextlib.suppress(SQLAlchemyError):
-            await asyncio.to_thread(self.leases.release)        # the others take over at once, not at expiry
+            await asyncio.to_thread(self.leases.release)  # the others take over at once, not at expiry
         await asyncio.to_thread(self.bots.shutdown)
 
     @staticmethod
@@ -196,7 +216,7 @@ class GameManager:
                 await chore()
             except asyncio.CancelledError:
                 raise
-            except Exception:                                   # noqa: BLE001 - said, and tried again next time
+            except Exception:
                 log.exception("a periodic chore failed")
 
     async def _put_idle_games_away(self) -> None:
@@ -205,8 +225,12 @@ class GameManager:
         holds the games in play, not every game ever started."""
         now = time.monotonic()
         for game_id, live in list(self.live.items()):
-            if (now - live.seen > self.settings.idle_game_seconds and not live.watchers
-                    and (live.bot_task is None or live.bot_task.done()) and not live.lock.locked()):
+            if (
+                now - live.seen > self.settings.idle_game_seconds
+                and not live.watchers
+                and (live.bot_task is None or live.bot_task.done())
+                and not live.lock.locked()
+            ):
                 del self.live[game_id]
 
     async def _forfeit_idle_seats(self) -> None:
@@ -226,24 +250,39 @@ class GameManager:
             await self._catch_up(live)
             game = live.game
             seat = game.current_player
-            if (live.over or len(game.history) != actions or seat is None or live.seats[seat].kind != HUMAN
-                    or live.seats[seat].account_id is None):
-                return            # moved meanwhile, a bot's turn, or a seat without an account (it cannot be rated)
+            if (
+                live.over
+                or len(game.history) != actions
+                or seat is None
+                or live.seats[seat].kind != HUMAN
+                or live.seats[seat].account_id is None
+            ):
+                return  # moved meanwhile, a bot's turn, or a seat without an account (it cannot be rated)
             if game.players == 2:
                 ending = Ending(IDLE, seat)
                 rating = self._rating(live, game, ending=ending)
-                if not await self._done(live, lambda: self.store.end_by_forfeit(live.id, actions, ending, "won",
-                                                                                  rating)):
+                if not await self._done(
+                    live, lambda: self.store.end_by_forfeit(live.id, actions, ending, "won", rating)
+                ):
                     return
                 live.ending = ending
-                log.info("game %s: seat %d lost on time (idle past %.0f s)", live.id, seat,
-                         self.settings.idle_forfeit_seconds)
+                log.info(
+                    "game %s: seat %d lost on time (idle past %.0f s)",
+                    live.id,
+                    seat,
+                    self.settings.idle_forfeit_seconds,
+                )
             else:
                 if not await self._done(live, lambda: self.store.forfeit_seat(live.id, actions, seat, FORFEIT_BOT)):
                     return
                 live.seats = await self._read(lambda: self.store.seats(live.id))
-                log.info("game %s: seat %d was idle past %.0f s; %s plays it on", live.id, seat,
-                         self.settings.idle_forfeit_seconds, FORFEIT_BOT)
+                log.info(
+                    "game %s: seat %d was idle past %.0f s; %s plays it on",
+                    live.id,
+                    seat,
+                    self.settings.idle_forfeit_seconds,
+                    FORFEIT_BOT,
+                )
         self._drop_unauthorised_watchers(live)
         self._after_change(live)
 
@@ -261,8 +300,9 @@ class GameManager:
     async def _close_sockets_of_ended_sessions(self) -> None:
         """Close the seat sockets let in by a session that has ended since (signed out, or ended by a password
         change on any process), unless the seat's secret alone still lets them in."""
-        sessions = {w.credentials.session for live in self.live.values() for w in live.watchers
-                    if w.credentials.session}
+        sessions = {
+            w.credentials.session for live in self.live.values() for w in live.watchers if w.credentials.session
+        }
         if not sessions:
             return
         lasting = await self._read(lambda: self.accounts.lasting(sessions))
@@ -307,7 +347,7 @@ class GameManager:
             except Refused:
                 continue
             seat = live.game.current_player
-            if live.over or seat is None or live.seats[seat].kind != BOT:     # a flag kept from before
+            if live.over or seat is None or live.seats[seat].kind != BOT:  # a flag kept from before
                 await asyncio.to_thread(self.store.set_bot_turn, game_id, False)
                 continue
             self._schedule_bot(live)
@@ -319,7 +359,7 @@ class GameManager:
         game_id, _, number = payload.partition(":")
         live = self.live.get(game_id)
         if live is None or (number.isdigit() and int(number) <= len(live.game.history)):
-            return                                          # not held here, or heard already (our own write)
+            return  # not held here, or heard already (our own write)
         asyncio.get_running_loop().create_task(self._refresh_heard(live, seats=not number.isdigit()))
 
     async def _resync(self) -> None:
@@ -383,14 +423,29 @@ class GameManager:
             after.apply(action)
             log.append(log_entry(n, game, action, after))
             game = after
-        return LiveGame(id=s.id, game=game, seats=s.seats, owner=s.owner, log=log, rated=s.rated,
-                        bot_salt=s.bot_salt, ending=s.ending)
+        return LiveGame(
+            id=s.id,
+            game=game,
+            seats=s.seats,
+            owner=s.owner,
+            log=log,
+            rated=s.rated,
+            bot_salt=s.bot_salt,
+            ending=s.ending,
+        )
 
     # ----------------------------------------------------------------- creating and finding
 
-    async def create(self, name: str, seats: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
-                     client: str, account: SignedIn | None = None,
-                     rated: bool | None = None) -> tuple[LiveGame, dict[int, str]]:
+    async def create(
+        self,
+        name: str,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any],
+        seed: int | None,
+        client: str,
+        account: SignedIn | None = None,
+        rated: bool | None = None,
+    ) -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it and each human seat's secret (shown once, never stored). A person's seat marked
         ``mine`` belongs to the signed-in ``account``: it plays it from any browser, and in Pokémon the game
         marks the account's Pokédex.
@@ -404,8 +459,11 @@ class GameManager:
         self._check_options(options)
         humans = sum(1 for s in seats if s.get("kind") == HUMAN)
         if seed is not None and humans > 1 and not self.settings.allow_chosen_seeds:
-            raise Refused(400, "a seed may be chosen only when one person plays (practice, puzzles): with two or "
-                               "more people, whoever chose it would know every deck")
+            raise Refused(
+                400,
+                "a seed may be chosen only when one person plays (practice, puzzles): with two or "
+                "more people, whoever chose it would know every deck",
+            )
         if rated is None:
             rated = seed is None and account is not None and any(s.get("mine") for s in seats)
         if rated and seed is not None:
@@ -430,18 +488,29 @@ class GameManager:
                     if any(x.account_id is not None for x in infos):
                         raise Refused(400, "only one seat of a game can be yours")
                     holder = account.id
-                    display = account.name                  # a seat of an account shows the account's name
+                    display = account.name  # a seat of an account shows the account's name
                     profile = profile or (account.name if name == "pokemon" else None)
                 tokens[i] = new_secret()
-                infos.append(SeatInfo(seat=i, kind=HUMAN, bot=None, name=display, token_hash=secret_hash(tokens[i]),
-                                      profile=profile, account_id=holder))
+                infos.append(
+                    SeatInfo(
+                        seat=i,
+                        kind=HUMAN,
+                        bot=None,
+                        name=display,
+                        token_hash=secret_hash(tokens[i]),
+                        profile=profile,
+                        account_id=holder,
+                    )
+                )
             elif kind == BOT:
                 bot = spec.get("bot") or "greedy"
                 if bot not in SERVER_BOTS:
                     raise Refused(400, f"unknown bot {bot!r}; the server's bots are {', '.join(SERVER_BOTS)}")
                 if spec.get("profile") is not None or spec.get("mine"):
                     raise Refused(400, f"seat {i} is a bot: only a person's seat keeps a Pokédex or an account")
-                infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=display or bot_display_name(bot), token_hash=None))
+                infos.append(
+                    SeatInfo(seat=i, kind=BOT, bot=bot, name=display or bot_display_name(bot), token_hash=None)
+                )
             else:
                 raise Refused(400, f"seat {i} must be of kind human or bot, not {kind!r}")
         try:
@@ -453,15 +522,29 @@ class GameManager:
         salt = secrets.token_hex(16)
         bounds = GameBounds(self.settings.games_per_client, self.settings.bot_games_per_client)
         try:
-            await self._write(lambda: self.store.create(game_id, name, game.players, game.seed, game.options, infos,
-                                                        owner=owner, bot_turn=_bot_turn(game, infos), bounds=bounds,
-                                                        rated=rated, bot_salt=salt))
+            await self._write(
+                lambda: self.store.create(
+                    game_id,
+                    name,
+                    game.players,
+                    game.seed,
+                    game.options,
+                    infos,
+                    owner=owner,
+                    bot_turn=_bot_turn(game, infos),
+                    bounds=bounds,
+                    rated=rated,
+                    bot_salt=salt,
+                )
+            )
         except TooManyGames as e:
             if e.bots_only:
-                raise Refused(429, f"you have {e.count} unfinished games between bots, the most allowed: wait "
-                                   "for one to end") from None
-            raise Refused(429, f"you have {e.count} unfinished games on this server, the most allowed: finish "
-                               "one first") from None
+                raise Refused(
+                    429, f"you have {e.count} unfinished games between bots, the most allowed: wait for one to end"
+                ) from None
+            raise Refused(
+                429, f"you have {e.count} unfinished games on this server, the most allowed: finish one first"
+            ) from None
         live = LiveGame(id=game_id, game=game, seats=infos, owner=owner, rated=rated, bot_salt=salt)
         self.live[game_id] = live
         log.info("game %s created: %s for %d seats", game_id, name, game.players)
@@ -474,14 +557,20 @@ class GameManager:
         that is not a list of shipped side names (nothing in a request names a file on the server)."""
         misplaced = [k for k in RESERVED_OPTIONS if k in options]
         if misplaced:
-            raise Refused(400, f"{', '.join(misplaced)} {'is a field' if len(misplaced) == 1 else 'are fields'} "
-                               "of the new game, not options")
+            raise Refused(
+                400,
+                f"{', '.join(misplaced)} {'is a field' if len(misplaced) == 1 else 'are fields'} "
+                "of the new game, not options",
+            )
         if "board" in options:
             board = options["board"]
-            if board is not None and (not isinstance(board, list) or not board
-                                      or not all(isinstance(b, str) and len(b) <= 16 for b in board)):
-                raise Refused(400, "a board on the server is a list of shipped side names, e.g. "
-                                   '["A1-front", "A2-back", "A3-front"]')
+            if board is not None and (
+                not isinstance(board, list) or not board or not all(isinstance(b, str) and len(b) <= 16 for b in board)
+            ):
+                raise Refused(
+                    400,
+                    'a board on the server is a list of shipped side names, e.g. ["A1-front", "A2-back", "A3-front"]',
+                )
 
     async def _proved_profile(self, game: str, seat: int, profile: Any, secret: Any) -> str | None:
         """The Pokédex profile a seat is linked to, once its secret is checked (None when none is asked)."""
@@ -493,7 +582,7 @@ class GameManager:
             raise Refused(400, "a profile is a name and its secret")
         try:
             name = check_profile_name(profile)
-            owned = await self._read(lambda: self.pokedex.proved(name, secret))   # never an account's profile
+            owned = await self._read(lambda: self.pokedex.proved(name, secret))  # never an account's profile
         except ValueError as e:
             raise Refused(400, f"seat {seat}: {e}") from None
         if not owned:
@@ -506,7 +595,7 @@ class GameManager:
         live = self.live.get(game_id)
         if live is not None:
             live.seen = time.monotonic()
-            if refresh and (self.shared or live.stale):   # a reader who acted elsewhere sees their action
+            if refresh and (self.shared or live.stale):  # a reader who acted elsewhere sees their action
                 await self._refresh(live)
             return live
         live = self.finished.get(game_id)
@@ -516,10 +605,10 @@ class GameManager:
         stored = await self._read(lambda: self.store.load(game_id)) if _plausible_id(game_id) else None
         if stored is None:
             raise Refused(404, _("no game {game}", game=repr(game_id)))
-        live = self.live.get(game_id) or self._rebuild(stored)     # another request may have read it meanwhile
+        live = self.live.get(game_id) or self._rebuild(stored)  # another request may have read it meanwhile
         if live.over:
             self._keep_finished(live)
-        else:                                                      # unfinished: this process holds it now
+        else:  # unfinished: this process holds it now
             self.live[game_id] = live
         return live
 
@@ -537,8 +626,7 @@ class GameManager:
         if seat is None:
             return
         if not 0 <= seat < len(live.seats):
-            raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat,
-                                 last=len(live.seats) - 1))
+            raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat, last=len(live.seats) - 1))
         info = live.seats[seat]
         if info.forfeited:
             raise Refused(403, _("seat {seat} was left idle past the limit: a bot plays it now", seat=seat))
@@ -548,12 +636,19 @@ class GameManager:
             return
         if not secret_matches(token, info.token_hash):
             if info.account_id is not None:
-                raise Refused(403, _("seat {seat} is kept in an account now, so its old link no longer works: "
-                                     "sign in to that account to play it", seat=seat))
+                raise Refused(
+                    403,
+                    _(
+                        "seat {seat} is kept in an account now, so its old link no longer works: "
+                        "sign in to that account to play it",
+                        seat=seat,
+                    ),
+                )
             raise Refused(403, _("wrong or missing secret for seat {seat}", seat=seat))
 
-    async def give_seat(self, game_id: str, seat: int, token: str | None,
-                        account: SignedIn) -> tuple[LiveGame, str | None]:
+    async def give_seat(
+        self, game_id: str, seat: int, token: str | None, account: SignedIn
+    ) -> tuple[LiveGame, str | None]:
         """Let the signed-in account hold a seat whose secret it shows (a link a friend sent): from then on it
         plays the seat from any browser, the game counts for its rating, and in Pokémon marks its Pokédex.
 
@@ -572,16 +667,24 @@ class GameManager:
         fresh = new_secret()
         async with live.lock:
             profile = account.name if live.game.name == "pokemon" else None
-            if not await self._done(live, lambda: self.store.give_seat(game_id, seat, account.id, profile,
-                                                                       secret_hash(fresh), account.name)):
+            if not await self._done(
+                live, lambda: self.store.give_seat(game_id, seat, account.id, profile, secret_hash(fresh), account.name)
+            ):
                 raise Refused(409, _("this seat is already kept in another account"))
             live.seats = await self._read(lambda: self.store.seats(game_id))
         self._drop_unauthorised_watchers(live)
         self.broadcast(live)
         return live, fresh
 
-    async def link_profile(self, game_id: str, seat: int, token: str | None, profile: str,
-                           secret: str | None, account: SignedIn | None = None) -> LiveGame:
+    async def link_profile(
+        self,
+        game_id: str,
+        seat: int,
+        token: str | None,
+        profile: str,
+        secret: str | None,
+        account: SignedIn | None = None,
+    ) -> LiveGame:
         """Link a seat to the Pokédex profile its holder proves they own: the game marks it when it ends."""
         live = await self.get(game_id)
         self.check_seat(live, seat, token, account)
@@ -597,8 +700,9 @@ class GameManager:
 
     # ----------------------------------------------------------------- hints
 
-    async def hint(self, game_id: str, seat: int, token: str | None, client: str,
-                   account: SignedIn | None = None) -> dict[str, Any]:
+    async def hint(
+        self, game_id: str, seat: int, token: str | None, client: str, account: SignedIn | None = None
+    ) -> dict[str, Any]:
         """What the strongest bot would play for ``seat`` (its secret checked) in its decision now, and its
         estimated chance of winning. A position is searched once: asking again, or from another tab, gets the
         same answer, so hints cannot be used to load the search workers."""
@@ -610,24 +714,28 @@ class GameManager:
         if live.rated:
             raise Refused(409, _("no hints in a rated game: the expert's advice would play it for you"))
         if seat != game.current_player:
-            raise Refused(409, _("it is not your decision: Player {number} decides now", number=game.current_player + 1))
+            raise Refused(
+                409, _("it is not your decision: Player {number} decides now", number=game.current_player + 1)
+            )
         number = len(game.history)
         known = live.hints.get(seat)
         if known is None or known[0] != number:
-            task = asyncio.ensure_future(self.bots.hint(client, game.record.to_text(),
-                                                        bot_seed(live.id, number, live.bot_salt)))
+            task = asyncio.ensure_future(
+                self.bots.hint(client, game.record.to_text(), bot_seed(live.id, number, live.bot_salt))
+            )
             known = live.hints[seat] = (number, task)
         try:
             advice = await asyncio.shield(known[1])
-        except Exception as e:                                      # noqa: BLE001 - said, never lost silently
-            if live.hints.get(seat) is known:                   # asked again later, not for a newer position
+        except Exception as e:
+            if live.hints.get(seat) is known:  # asked again later, not for a newer position
                 del live.hints[seat]
             log.exception("game %s: the hint failed", game_id)
             raise Refused(503, _("no hint can be given now; try again in a moment")) from e
         return {**advice, "actions": number}
 
-    async def explain(self, game_id: str, seat: int, token: str | None, texts: list[str],
-                      account: SignedIn | None = None) -> dict[str, Message | None]:
+    async def explain(
+        self, game_id: str, seat: int, token: str | None, texts: list[str], account: SignedIn | None = None
+    ) -> dict[str, Message | None]:
         """Why each of ``texts`` would be refused for ``seat`` now, in the rules' words (None where it is legal),
         playing none of them: the table says why a click cannot make an action, next to what was clicked. Only
         the seat may ask (its secret checked), since a reason can speak of its hidden reserved cards."""
@@ -639,7 +747,9 @@ class GameManager:
             if live.over:
                 reasons[text] = _("the game is over")
             elif seat != game.current_player:
-                reasons[text] = _("it is not your decision: Player {number} decides now", number=game.current_player + 1)
+                reasons[text] = _(
+                    "it is not your decision: Player {number} decides now", number=game.current_player + 1
+                )
             else:
                 try:
                     reasons[text] = game.why_illegal(game.parse(text))
@@ -649,8 +759,16 @@ class GameManager:
 
     # ----------------------------------------------------------------- acting
 
-    async def act(self, game_id: str, seat: int, text: str, token: str | None = None,
-                  expect: int | None = None, by_bot: bool = False, account: SignedIn | None = None) -> LiveGame:
+    async def act(
+        self,
+        game_id: str,
+        seat: int,
+        text: str,
+        token: str | None = None,
+        expect: int | None = None,
+        by_bot: bool = False,
+        account: SignedIn | None = None,
+    ) -> LiveGame:
         """Accept one action for ``seat`` or refuse it with the rule's message; the state changes only once the
         action is committed to the store. The action is judged against the game as the store has it: committing
         it as action N succeeds only if no process committed an N before, and when the judgement or the commit
@@ -686,10 +804,18 @@ class GameManager:
         if live.over:
             raise Refused(409, _("the game is over"))
         if expect is not None and expect != len(game.history):
-            raise Refused(409, _("the game has moved on: {actions} actions, not {expected}",
-                                 actions=len(game.history), expected=expect))
+            raise Refused(
+                409,
+                _(
+                    "the game has moved on: {actions} actions, not {expected}",
+                    actions=len(game.history),
+                    expected=expect,
+                ),
+            )
         if seat != game.current_player:
-            raise Refused(409, _("it is not your decision: Player {number} decides now", number=game.current_player + 1))
+            raise Refused(
+                409, _("it is not your decision: Player {number} decides now", number=game.current_player + 1)
+            )
         try:
             action = game.parse(text)
         except IllegalAction as e:
@@ -702,12 +828,22 @@ class GameManager:
         marks = self._pokedex_marks(live, after)
         number = len(after.history)
         finish = self._rating(live, after) if after.is_over else None
-        await self._write(lambda: self.store.append(live.id, number, seat, action.text, after.status, marks,
-                                                    bot_turn=_bot_turn(after, live.seats), finish=finish,
-                                                    by_person=not by_bot),
-                          committed=lambda: self.store.action_at(live.id, number) == action.text)
+        await self._write(
+            lambda: self.store.append(
+                live.id,
+                number,
+                seat,
+                action.text,
+                after.status,
+                marks,
+                bot_turn=_bot_turn(after, live.seats),
+                finish=finish,
+                by_person=not by_bot,
+            ),
+            committed=lambda: self.store.action_at(live.id, number) == action.text,
+        )
         live.game = after
-        live.stale = False                                  # action N committed: this copy is the store's
+        live.stale = False  # action N committed: this copy is the store's
         live.log.append(log_entry(number, game, action, after))
         log.info("game %s: seat %d played %s", live.id, seat, action.text)
 
@@ -717,10 +853,15 @@ class GameManager:
         created to be rated. A game ended by an `Ending` is won by every seat but the one that lost by it."""
         if not live.rated:
             return None
-        seats = [RatedSeat(s.seat, account_id=s.account_id,
-                           forfeited=s.forfeited or (ending is not None and s.seat == ending.seat),
-                           bot_rating=BOT_RATINGS.get(s.bot or "") if s.kind == BOT and not s.forfeited
-                           else None) for s in live.seats]       # a forfeited seat is its person's, never a bot's
+        seats = [
+            RatedSeat(
+                s.seat,
+                account_id=s.account_id,
+                forfeited=s.forfeited or (ending is not None and s.seat == ending.seat),
+                bot_rating=BOT_RATINGS.get(s.bot or "") if s.kind == BOT and not s.forfeited else None,
+            )
+            for s in live.seats
+        ]  # a forfeited seat is its person's, never a bot's
         winners = list(after.winners) if ending is None else [s.seat for s in live.seats if s.seat != ending.seat]
         return lambda conn: rate_game(conn, live.id, after.name, seats, winners)
 
@@ -768,8 +909,11 @@ class GameManager:
                 raise Refused(409, _("the game has moved on: another action was accepted first")) from None
             except SQLAlchemyError as e:
                 failed = True
-                log.warning("the store refused a write (%s); %s", _store_problem(e),
-                            "retrying" if time.monotonic() + delay < deadline else "giving up")
+                log.warning(
+                    "the store refused a write (%s); %s",
+                    _store_problem(e),
+                    "retrying" if time.monotonic() + delay < deadline else "giving up",
+                )
                 if time.monotonic() + delay >= deadline:
                     raise Refused(503, _("the store is unavailable, try again in a moment")) from None
                 await asyncio.sleep(delay)
@@ -783,7 +927,7 @@ class GameManager:
             return await in_store_time(read, self.settings.store_seconds)
         except SQLAlchemyError as e:
             log.warning("the store could not be read: %s", _store_problem(e))
-            if _unsure_write.get() is asyncio.current_task():    # a read after this request's unsure write
+            if _unsure_write.get() is asyncio.current_task():  # a read after this request's unsure write
                 raise Refused(503, UNSURE) from None
             raise Refused(503, _("the store is unavailable, try again in a moment")) from None
 
@@ -807,11 +951,12 @@ class GameManager:
         started = time.monotonic()
         try:
             if not await self._read(lambda: self.leases.take(live.id)):
-                live.bot_task = None                     # another process moves this game's bots
+                live.bot_task = None  # another process moves this game's bots
                 return
-            text = await self.bots.move(live.owner, game.record.to_text(), spec,
-                                        bot_seed(live.id, number, live.bot_salt))
-            pause = 0.0 if live.bots_only else self.settings.bot_pause_seconds   # people see each move happen
+            text = await self.bots.move(
+                live.owner, game.record.to_text(), spec, bot_seed(live.id, number, live.bot_salt)
+            )
+            pause = 0.0 if live.bots_only else self.settings.bot_pause_seconds  # people see each move happen
             if started + pause > time.monotonic():
                 await asyncio.sleep(started + pause - time.monotonic())
             live.bot_task = None
@@ -821,11 +966,11 @@ class GameManager:
             raise
         except Refused as e:
             live.bot_task = None
-            if e.status == 409:                           # the game moved on meanwhile (or ended): decide again
+            if e.status == 409:  # the game moved on meanwhile (or ended): decide again
                 self._schedule_bot(live)
                 return
             self._retry_bot(live, spec, e.message)
-        except Exception as e:                                     # noqa: BLE001 - a bot must not kill the loop
+        except Exception as e:
             log.exception("game %s: bot %s failed", live.id, spec)
             live.bot_task = None
             self._retry_bot(live, spec, repr(e))
@@ -833,14 +978,15 @@ class GameManager:
     def _retry_bot(self, live: LiveGame, spec: str, why: str) -> None:
         """A bot whose move could not be made tries again later (backing off to 30 s), never gives up."""
         live.bot_failures += 1
-        delay = min(30.0, 0.25 * 2 ** live.bot_failures)
+        delay = min(30.0, 0.25 * 2**live.bot_failures)
         log.warning("game %s: bot %s will try again in %.1f s: %s", live.id, spec, delay, why)
         self._schedule_bot(live, after=delay)
 
     # ----------------------------------------------------------------- watchers
 
-    def watch(self, live: LiveGame, socket: WebSocket, seat: int | None,
-              credentials: Credentials | None = None) -> Watcher:
+    def watch(
+        self, live: LiveGame, socket: WebSocket, seat: int | None, credentials: Credentials | None = None
+    ) -> Watcher:
         """A new watcher of the game, sent the current state at once. A seat always gets in (its oldest socket is
         closed when it has ``sockets_per_seat`` open already: a tab left open elsewhere); spectators are bounded
         per game and per client address, so strangers cannot crowd the players out."""
@@ -851,14 +997,18 @@ class GameManager:
             if len(spectators) >= self.settings.watchers_per_game:
                 watcher.close(TOO_SLOW, f"this game has {len(spectators)} spectators, the most allowed")
                 return watcher
-            if sum(w.credentials.client == credentials.client for w in spectators) \
-                    >= self.settings.spectators_per_address:
-                watcher.close(TOO_SLOW, f"you watch this game {self.settings.spectators_per_address} times "
-                                        "already, the most allowed")
+            if (
+                sum(w.credentials.client == credentials.client for w in spectators)
+                >= self.settings.spectators_per_address
+            ):
+                watcher.close(
+                    TOO_SLOW,
+                    f"you watch this game {self.settings.spectators_per_address} times already, the most allowed",
+                )
                 return watcher
         else:
             mine = [w for w in live.watchers if w.seat == seat]
-            for old in mine[:max(0, len(mine) - self.settings.sockets_per_seat + 1)]:
+            for old in mine[: max(0, len(mine) - self.settings.sockets_per_seat + 1)]:
                 old.close(TOO_SLOW, "this seat was opened in another tab")
                 self.unwatch(live, old)
         live.watchers.append(watcher)
@@ -913,11 +1063,11 @@ def _store_problem(e: SQLAlchemyError) -> str:
     return f"{type(original).__name__}: {(first[0] if first else '')[:100]}"
 
 
-UNSURE = _("the store did not answer in time: this may or may not have been saved; reload to see, and try again "
-           "if it was not")
+UNSURE = _(
+    "the store did not answer in time: this may or may not have been saved; reload to see, and try again if it was not"
+)
 """The 503 of a write that was sent but not answered: it may still commit, so no "nothing changed"."""
-_unsure_write: contextvars.ContextVar[asyncio.Task[Any] | None] = contextvars.ContextVar("unsure_write",
-                                                                                       default=None)
+_unsure_write: contextvars.ContextVar[asyncio.Task[Any] | None] = contextvars.ContextVar("unsure_write", default=None)
 """The request (its task) whose write's outcome is unknown: a read failing later in it says so too, rather than
 a plain "unavailable" that would hide that the write may have been saved."""
 ATTEMPT_SECONDS = 1.5
@@ -933,8 +1083,10 @@ def _late_write(future: Any) -> None:
     if problem is None:
         log.warning("a write the store answered after its deadline was committed")
     else:
-        log.warning("a write the store answered after its deadline failed: %s",
-                    _store_problem(problem) if isinstance(problem, SQLAlchemyError) else type(problem).__name__)
+        log.warning(
+            "a write the store answered after its deadline failed: %s",
+            _store_problem(problem) if isinstance(problem, SQLAlchemyError) else type(problem).__name__,
+        )
 
 
 def _plausible_id(game_id: str) -> bool:

@@ -15,6 +15,7 @@ from splendor.i18n import LANGUAGES
 from splendor.server.bots import SERVER_BOTS
 from splendor.store.names import MAX_TYPED, NAME_RULE, BadName, check_name
 
+
 def _whole_number(value: Any) -> Any:
     """JSON's idea of a whole number: an integer, or a number with no fraction (``7.0``); never text or a bool."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -32,10 +33,10 @@ def whole_number(**bounds: int) -> Any:
     return Annotated[int, Field(**bounds), BeforeValidator(_whole_number)]
 
 
-Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)      # type: ignore[misc]
+Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # type: ignore[misc]
 """A language the project speaks, by its code: en, sl, ko, zh."""
 
-Seed = whole_number(ge=0, le=2**53 - 1)            # exact in JSON numbers and JavaScript alike
+Seed = whole_number(ge=0, le=2**53 - 1)  # exact in JSON numbers and JavaScript alike
 SeatNumber = whole_number(ge=0, le=3)
 ActionCount = whole_number(ge=0)
 
@@ -46,22 +47,29 @@ class Problem(BaseModel):
     detail: str
 
 
-_WHY = {400: "Malformed: bad options, an unknown bot, malformed action text.",
-        401: "Not signed in, or a wrong name or password.",
-        403: "A wrong or missing secret (a seat's or a profile's); acting for a bot's seat.",
-        404: "No such game or seat.",
-        409: "Refused by the rules or the game's state (the rule's words), out of turn, `expect` behind the game.",
-        413: "The request body is over the server's limit.",
-        429: "Too many requests from this address, or too many unfinished games created by it.",
-        503: "The store is unavailable (locked, full, unreachable or silent): try again. A write that got no answer in "
-             "time may still have been saved: reload to see."}
+_WHY = {
+    400: "Malformed: bad options, an unknown bot, malformed action text.",
+    401: "Not signed in, or a wrong name or password.",
+    403: "A wrong or missing secret (a seat's or a profile's); acting for a bot's seat.",
+    404: "No such game or seat.",
+    409: "Refused by the rules or the game's state (the rule's words), out of turn, `expect` behind the game.",
+    413: "The request body is over the server's limit.",
+    429: "Too many requests from this address, or too many unfinished games created by it.",
+    503: "The store is unavailable (locked, full, unreachable or silent): try again. A write that got no answer in "
+    "time may still have been saved: reload to see.",
+}
 
 
 def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI description of a route's refusals; every route can also meet 413, 429 and 503."""
-    return {status: {"model": Problem, "description": _WHY[status],
-                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
-            for status in sorted({*statuses, 413, 429, 503})}
+    return {
+        status: {
+            "model": Problem,
+            "description": _WHY[status],
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+        for status in sorted({*statuses, 413, 429, 503})
+    }
 
 
 def _valid_name(value: str) -> str:
@@ -89,13 +97,18 @@ class SeatSpec(BaseModel):
     kind: Literal["human", "bot"]
     bot: BotName | None = Field(default=None, description="a bot seat's bot (greedy when left out)")
     name: Name | None = Field(default=None, description="shown to the others")
-    profile: Name | None = Field(default=None, description="Pokémon: the Pokédex profile this seat marks when the "
-                                                           "game ends (with its secret)")
-    profile_secret: str | None = Field(default=None, max_length=100, description="the profile's secret, from "
-                                                                                 "POST /api/profiles")
-    mine: StrictBool = Field(default=False, description="the seat belongs to the signed-in account (one seat "
-                                                        "at most): it plays it from any browser, the game counts "
-                                                        "for its rating and marks its Pokédex")
+    profile: Name | None = Field(
+        default=None, description="Pokémon: the Pokédex profile this seat marks when the game ends (with its secret)"
+    )
+    profile_secret: str | None = Field(
+        default=None, max_length=100, description="the profile's secret, from POST /api/profiles"
+    )
+    mine: StrictBool = Field(
+        default=False,
+        description="the seat belongs to the signed-in account (one seat "
+        "at most): it plays it from any browser, the game counts "
+        "for its rating and marks its Pokédex",
+    )
 
 
 class GameOptions(BaseModel):
@@ -103,14 +116,19 @@ class GameOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     max_turns: whole_number(ge=1, le=100_000) | None = Field(  # type: ignore[valid-type]
-        default=None, description="a turn cap: the game ends there as truncated, with no winner (ruling 4)")
+        default=None, description="a turn cap: the game ends there as truncated, with no winner (ruling 4)"
+    )
     first_player: Literal["random"] | SeatNumber = Field(  # type: ignore[valid-type]
-        default=0, description="the seat that starts, or random (ruling 1)")
+        default=0, description="the seat that starts, or random (ruling 1)"
+    )
     short: StrictBool = Field(default=False, description="Kids: the short game, sections A1 and A3")
     mysteries: StrictBool = Field(default=False, description="Kids: the Mysteries in the Kingdom variant")
-    board: list[SideName] | None = Field(default=None, min_length=2, max_length=3,  # type: ignore[valid-type]
-                                         description="Kids: the board's sides in order, e.g. A1-front, A2-back, "
-                                                     "A3-front (random when left out)")
+    board: list[SideName] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=3,  # type: ignore[valid-type]
+        description="Kids: the board's sides in order, e.g. A1-front, A2-back, A3-front (random when left out)",
+    )
 
 
 class NewGame(BaseModel):
@@ -120,13 +138,17 @@ class NewGame(BaseModel):
     game: Literal["classic", "pokemon", "kids"]
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     options: GameOptions = Field(default_factory=GameOptions)
-    seed: Seed | None = Field(default=None,
-                             description="only for a game with at most one person (practice, puzzles): whoever "
-                                         "chooses the seed knows every deck")
-    rated: bool | None = Field(default=None,
-                               description="whether the game can change ratings: dealt by the server (no seed), no "
-                                           "hints, a person idle past the limit loses; by default when the signed-in "
-                                           "creator keeps a seat and chooses no seed")
+    seed: Seed | None = Field(
+        default=None,
+        description="only for a game with at most one person (practice, puzzles): whoever "
+        "chooses the seed knows every deck",
+    )
+    rated: bool | None = Field(
+        default=None,
+        description="whether the game can change ratings: dealt by the server (no seed), no "
+        "hints, a person idle past the limit loses; by default when the signed-in "
+        "creator keeps a seat and chooses no seed",
+    )
 
 
 class ActionRequest(BaseModel):
@@ -135,8 +157,9 @@ class ActionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: SeatNumber
     action: str = Field(min_length=1, max_length=80)
-    expect: ActionCount | None = Field(default=None,
-                               description="the number of actions you saw; refused if the game has moved on since")
+    expect: ActionCount | None = Field(
+        default=None, description="the number of actions you saw; refused if the game has moved on since"
+    )
 
 
 class ExplainRequest(BaseModel):
@@ -161,24 +184,24 @@ class ProfileLink(BaseModel):
     secret: str = Field(min_length=1, max_length=100)
 
 
-
-
 class SignUp(BaseModel):
     """A new account."""
 
     model_config = ConfigDict(extra="forbid")
     name: Name
     password: str = Field(min_length=8, max_length=200)
-    pokedex_secret: str | None = Field(default=None, max_length=100,
-                                       description="the secret of a Pokédex profile of the same name claimed "
-                                                   "before, to make it the account's")
+    pokedex_secret: str | None = Field(
+        default=None,
+        max_length=100,
+        description="the secret of a Pokédex profile of the same name claimed before, to make it the account's",
+    )
 
 
 class SignIn(BaseModel):
     """A name and its password."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=MAX_TYPED)      # any text: a name that is no name is a 401
+    name: str = Field(min_length=1, max_length=MAX_TYPED)  # any text: a name that is no name is a 401
     password: str = Field(min_length=1, max_length=200)
 
 
@@ -190,9 +213,11 @@ class NewPassword(BaseModel):
     new: str = Field(min_length=8, max_length=200)
 
 
-RATING_SCALE = ("an Elo-like number: 1500 for a newcomer, and a difference of 200 between two settled players means "
-                "the stronger wins about 76 games in 100 (the OpenSkill ordinal μ − 3σ mapped linearly: "
-                "`splendor.store.ratings.shown`)")
+RATING_SCALE = (
+    "an Elo-like number: 1500 for a newcomer, and a difference of 200 between two settled players means "
+    "the stronger wins about 76 games in 100 (the OpenSkill ordinal μ − 3σ mapped linearly: "
+    "`splendor.store.ratings.shown`)"
+)
 
 
 class GameRating(BaseModel):
@@ -207,8 +232,10 @@ class Me(BaseModel):
 
     name: str
     ratings: dict[str, GameRating] = Field(description="by game (classic, pokemon, kids), only those played rated")
-    games: list[dict[str, Any]] = Field(description="the games whose seats the account keeps, newest first: id, "
-                                                    "game, seat (0-based), status, actions, created_at")
+    games: list[dict[str, Any]] = Field(
+        description="the games whose seats the account keeps, newest first: id, "
+        "game, seat (0-based), status, actions, created_at"
+    )
 
 
 class LeaderboardLine(BaseModel):
@@ -241,6 +268,8 @@ class RatingChanges(BaseModel):
     """What a finished game did to its accounts' ratings."""
 
     over: bool
-    rated: bool = Field(description="false when it counted for none (a person without an account, no winner, not "
-                                    "created rated), or is not over")
+    rated: bool = Field(
+        description="false when it counted for none (a person without an account, no winner, not "
+        "created rated), or is not over"
+    )
     changes: list[RatingChangeLine]

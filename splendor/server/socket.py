@@ -72,9 +72,18 @@ def read_action(message: dict[str, Any]) -> tuple[str, int | None]:
     return action, expect
 
 
-async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, game_id: str, seat: int | None,
-                       token: str | None, language: str = SOURCE_LANGUAGE, account: SignedIn | None = None,
-                       session: str | None = None, client: str = "") -> None:
+async def serve_socket(
+    manager: GameManager,
+    settings: Settings,
+    ws: WebSocket,
+    game_id: str,
+    seat: int | None,
+    token: str | None,
+    language: str = SOURCE_LANGUAGE,
+    account: SignedIn | None = None,
+    session: str | None = None,
+    client: str = "",
+) -> None:
     """Serve one WebSocket of a game until the client leaves or breaks a bound. The seat is the holder's of its
     secret, or of the signed-in ``account`` that keeps it (``session``: that account's session cookie, checked
     again before each action: a socket whose session ended acts, and reads the seat, only by the secret)."""
@@ -85,14 +94,18 @@ async def serve_socket(manager: GameManager, settings: Settings, ws: WebSocket, 
         await ws.close(code=4403 if e.status == 403 else 4404, reason=close_reason(translate(e.message, language)))
         return
     await ws.accept()
-    watcher = manager.watch(live, ws, seat, Credentials(client=client, token=token, account=account,
-                                                        session=session if account is not None else None))
+    watcher = manager.watch(
+        live,
+        ws,
+        seat,
+        Credentials(client=client, token=token, account=account, session=session if account is not None else None),
+    )
     rate = MessageRate(settings.messages_per_second, settings.message_burst)
     try:
         while not watcher.closed:
             try:
                 message = await ws.receive()
-            except (RuntimeError, WebSocketDisconnect):           # closed under us (a dropped watcher)
+            except (RuntimeError, WebSocketDisconnect):  # closed under us (a dropped watcher)
                 break
             if message["type"] == "websocket.disconnect":
                 break

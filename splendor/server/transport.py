@@ -39,7 +39,7 @@ def trusted_networks(spec: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Ne
             continue
         if part == "*":
             raise ValueError("'*' would believe any client's X-Forwarded-For: name the proxies' addresses")
-        networks.append(ipaddress.ip_network(part, strict=True))     # as uvicorn reads it: 10.0.0.5/8 is refused
+        networks.append(ipaddress.ip_network(part, strict=True))  # as uvicorn reads it: 10.0.0.5/8 is refused
     return networks
 
 
@@ -124,9 +124,10 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         log.info("closed a connection: its request %s did not arrive in time", what)
         if what == "head":
             body = b"the request's head did not arrive in time"
-            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
-                                 b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
-                                 + body)
+            self.transport.write(
+                b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body
+            )
         self.transport.close()
 
     def on_message_begin(self) -> None:
@@ -142,13 +143,22 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         super().on_message_complete()
 
 
-def bounded_protocol(header_timeout: float, body_timeout: float, per_client: int,
-                     forwarded_allow_ips: str = "") -> type[BoundedHttpProtocol]:
+def bounded_protocol(
+    header_timeout: float, body_timeout: float, per_client: int, forwarded_allow_ips: str = ""
+) -> type[BoundedHttpProtocol]:
     """A ``BoundedHttpProtocol`` class with these bounds, for ``uvicorn.Config(http=...)`` (uvicorn makes one
     instance per connection, so the bounds are the class's)."""
-    return type("BoundedHttpProtocol", (BoundedHttpProtocol,),
-                {"header_timeout": header_timeout, "body_timeout": body_timeout, "per_client": per_client,
-                 "trusted": trusted_networks(forwarded_allow_ips), "open_per_client": {}})
+    return type(
+        "BoundedHttpProtocol",
+        (BoundedHttpProtocol,),
+        {
+            "header_timeout": header_timeout,
+            "body_timeout": body_timeout,
+            "per_client": per_client,
+            "trusted": trusted_networks(forwarded_allow_ips),
+            "open_per_client": {},
+        },
+    )
 
 
 def raise_file_limit() -> tuple[int, int]:
@@ -161,6 +171,6 @@ def raise_file_limit() -> tuple[int, int]:
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
             soft = target
-        except (ValueError, OSError) as e:                # some systems cap it lower than the hard limit says
+        except (ValueError, OSError) as e:  # some systems cap it lower than the hard limit says
             log.warning("could not raise the open-file limit from %d to %d: %s", soft, target, e)
     return soft, hard

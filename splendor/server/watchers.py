@@ -19,10 +19,10 @@ from splendor.store.accounts import SignedIn
 
 log = logging.getLogger("splendor.server")
 
-TOO_SLOW = 1013          # WebSocket close code "try again later"
-POLICY = 1008            # WebSocket close code "policy violation"
-NOT_ALLOWED = 4403       # the application's close code: this socket may no longer read the seat
-SESSION_ENDED = 4401     # the application's close code: the session that let it read the seat has ended
+TOO_SLOW = 1013  # WebSocket close code "try again later"
+POLICY = 1008  # WebSocket close code "policy violation"
+NOT_ALLOWED = 4403  # the application's close code: this socket may no longer read the seat
+SESSION_ENDED = 4401  # the application's close code: the session that let it read the seat has ended
 
 
 @dataclass(frozen=True)
@@ -39,8 +39,14 @@ class Credentials:
 class Watcher:
     """One WebSocket of a game, fed through a queue of at most ``queue_size`` messages."""
 
-    def __init__(self, socket: WebSocket, seat: int | None, queue_size: int, send_timeout: float,
-                 credentials: Credentials | None = None) -> None:
+    def __init__(
+        self,
+        socket: WebSocket,
+        seat: int | None,
+        queue_size: int,
+        send_timeout: float,
+        credentials: Credentials | None = None,
+    ) -> None:
         self.socket = socket
         self.seat = seat
         self.credentials = credentials or Credentials()
@@ -78,12 +84,11 @@ class Watcher:
                 if text is None:
                     break
                 await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
-        except Exception as e:                                  # noqa: BLE001 - a stuck (timeout) or closed socket
+        except Exception as e:
             log.debug("a watcher is dropped: %r", e)
             self.closed = True
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.socket.close(code=self.close_code, reason=self.close_reason),
-                                   self.send_timeout)
+            await asyncio.wait_for(self.socket.close(code=self.close_code, reason=self.close_reason), self.send_timeout)
 
     async def finish(self) -> None:
         """Close and wait for the sending task to end (when the connection ends)."""

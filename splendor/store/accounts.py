@@ -44,7 +44,7 @@ further one, to 1 hour."""
 FORGET_SECONDS = 24 * 3600
 """An address's wrong passwords are forgotten a day after the last one (the rows do not pile up either)."""
 _hasher = PasswordHasher()
-_DUMMY = _hasher.hash("a password nobody has")   # verified against for unknown names, so time does not tell them
+_DUMMY = _hasher.hash("a password nobody has")  # verified against for unknown names, so time does not tell them
 
 
 class AccountError(ValueError):
@@ -93,9 +93,14 @@ def address_key(address: str) -> str:
 def _locked(minutes_left: float) -> AccountError:
     """The 429 of a locked account: the wait rounded up to whole minutes, so its end is not told to the second."""
     minutes = max(1, math.ceil(minutes_left / 60))
-    return AccountError(_n("too many wrong passwords from your address: try again in about {n} minute",
-                           "too many wrong passwords from your address: try again in about {n} minutes", minutes),
-                        429)
+    return AccountError(
+        _n(
+            "too many wrong passwords from your address: try again in about {n} minute",
+            "too many wrong passwords from your address: try again in about {n} minutes",
+            minutes,
+        ),
+        429,
+    )
 
 
 class Accounts:
@@ -115,7 +120,7 @@ class Accounts:
         key = name_key(name)
         check_password(password)
         with self.store.session() as s:
-            self._refuse_a_taken_name(s, name, key, pokedex_secret)     # before the hash: a taken name costs none
+            self._refuse_a_taken_name(s, name, key, pokedex_secret)  # before the hash: a taken name costs none
         hashed = _hasher.hash(password)
         try:
             with self.store.session() as s:
@@ -126,11 +131,11 @@ class Accounts:
                 s.flush()
                 if profile is None:
                     s.add(Profile(name=name, name_key=key, account_id=account.id))
-                else:                       # taken over: the account's alone now, by the account's spelling
+                else:  # taken over: the account's alone now, by the account's spelling
                     profile.account_id, profile.secret_hash = account.id, None
                     profile.name, profile.name_key = name, key
                 token = self._new_session(s, account.id)
-        except IntegrityError:              # a sign-up or a claim of a look-alike name committed meanwhile
+        except IntegrityError:  # a sign-up or a claim of a look-alike name committed meanwhile
             raise AccountError(_("the name {name} is taken; choose another", name=name), 409) from None
         return SignedIn(account.id, name), token
 
@@ -139,19 +144,28 @@ class Accounts:
         """`AccountError` 409 unless an account may take ``name``; the profile it then takes, if any."""
         taken = s.scalar(select(Account.name).where((Account.name == name) | (Account.name_key == key)))
         if taken is not None:
-            raise AccountError(_("the name {name} is taken; choose another", name=name) if taken == name else
-                               _("{name} looks like the name {other}, which is taken; choose another", name=name,
-                                 other=taken), 409)
+            raise AccountError(
+                _("the name {name} is taken; choose another", name=name)
+                if taken == name
+                else _("{name} looks like the name {other}, which is taken; choose another", name=name, other=taken),
+                409,
+            )
         profile = find_profile(s, name)
         if profile is None:
             return None
-        if profile.account_id is not None:          # an account kept before keys, whose key is NULL
+        if profile.account_id is not None:  # an account kept before keys, whose key is NULL
             raise AccountError(_("the name {name} is taken; choose another", name=name), 409)
         used = s.scalar(select(exists().where(PokedexMark.profile_id == profile.id))) or s.scalar(
-            select(exists().where(SeatRow.profile.in_(sorted({profile.name, name})))))
+            select(exists().where(SeatRow.profile.in_(sorted({profile.name, name}))))
+        )
         if used and profile.secret_hash and not secret_matches(pokedex_secret, profile.secret_hash):
-            raise AccountError(_("{name} is a claimed Pokédex: give its secret to make it your account's, or "
-                                 "choose another name", name=profile.name), 409)
+            raise AccountError(
+                _(
+                    "{name} is a claimed Pokédex: give its secret to make it your account's, or choose another name",
+                    name=profile.name,
+                ),
+                409,
+            )
         return profile
 
     def sign_in(self, name: str, password: str, address: str = "") -> tuple[SignedIn, str]:
@@ -178,7 +192,7 @@ class Accounts:
                     account.password_hash = _hasher.hash(password)
                 return SignedIn(account.id, account.name), self._new_session(s, account.id)
             self._count_failure(s, account.id, where, now)
-        raise wrong                                 # once the count of wrong passwords is committed
+        raise wrong  # once the count of wrong passwords is committed
 
     def change_password(self, account: SignedIn, old: str, new: str, keep: str | None, address: str = "") -> None:
         """Set a new password once the old one is shown (`AccountError` 401 otherwise); every other session of
@@ -203,7 +217,7 @@ class Accounts:
             else:
                 self._count_failure(s, row.id, where, now)
         if not right:
-            raise AccountError(_("wrong password"), 401)    # once the count of wrong passwords is committed
+            raise AccountError(_("wrong password"), 401)  # once the count of wrong passwords is committed
 
     @staticmethod
     def _refuse_while_locked(s: Session, account_id: int, where: str, now: float) -> None:
@@ -217,8 +231,11 @@ class Accounts:
 
         Two at once count twice: on PostgreSQL the account's row is locked (``FOR UPDATE``) by the caller; on
         SQLite the first write (the delete) takes the database's write lock before the count is read again."""
-        s.execute(delete(SignInFailures).where(SignInFailures.account_id == account_id,
-                                               SignInFailures.last_failure < now - FORGET_SECONDS))
+        s.execute(
+            delete(SignInFailures).where(
+                SignInFailures.account_id == account_id, SignInFailures.last_failure < now - FORGET_SECONDS
+            )
+        )
         row = s.get(SignInFailures, (account_id, where), populate_existing=True)
         if row is None:
             row = SignInFailures(account_id=account_id, address_key=where, failures=0, last_failure=now)
@@ -231,18 +248,23 @@ class Accounts:
     @staticmethod
     def _forget_failures(s: Session, account_id: int, where: str, now: float) -> None:
         """The right password: this address's count starts again (another address's lock stays)."""
-        s.execute(delete(SignInFailures).where(SignInFailures.account_id == account_id,
-                                               (SignInFailures.address_key == where)
-                                               | (SignInFailures.last_failure < now - FORGET_SECONDS)))
+        s.execute(
+            delete(SignInFailures).where(
+                SignInFailures.account_id == account_id,
+                (SignInFailures.address_key == where) | (SignInFailures.last_failure < now - FORGET_SECONDS),
+            )
+        )
 
     def signed_in(self, token: str | None) -> SignedIn | None:
         """Whose the session is, or None (no cookie, an unknown or an expired session)."""
         if not token or len(token) > 100:
             return None
         with self.store.session() as s:
-            row = s.execute(select(Account.id, Account.name).join(SessionRow, SessionRow.account_id == Account.id)
-                            .where(SessionRow.token_hash == secret_hash(token), SessionRow.expires > time.time())
-                            ).first()
+            row = s.execute(
+                select(Account.id, Account.name)
+                .join(SessionRow, SessionRow.account_id == Account.id)
+                .where(SessionRow.token_hash == secret_hash(token), SessionRow.expires > time.time())
+            ).first()
         return SignedIn(row[0], row[1]) if row else None
 
     def lasting(self, tokens: set[str]) -> set[str]:
@@ -252,8 +274,13 @@ class Accounts:
         if not hashes:
             return set()
         with self.store.session() as s:
-            alive = set(s.scalars(select(SessionRow.token_hash).where(SessionRow.token_hash.in_(list(hashes)),
-                                                                     SessionRow.expires > time.time())))
+            alive = set(
+                s.scalars(
+                    select(SessionRow.token_hash).where(
+                        SessionRow.token_hash.in_(list(hashes)), SessionRow.expires > time.time()
+                    )
+                )
+            )
         return {hashes[h] for h in alive}
 
     def sign_out(self, token: str | None) -> None:

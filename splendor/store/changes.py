@@ -79,7 +79,7 @@ class ChangeFeed:
                         self.heard(note.payload)
             except asyncio.CancelledError:
                 raise
-            except Exception as e:                             # noqa: BLE001 - the database went away: come back
+            except Exception as e:
                 self.listening.clear()
                 log.warning("lost the change feed (%s); listening again in %.1f s", str(e)[:100], delay)
                 first = False

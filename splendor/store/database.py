@@ -69,12 +69,12 @@ def open_store(url: str | None = None) -> Store:
         Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(parents=True, exist_ok=True)
     try:
         engine = create_engine(url, **_engine_options(url, timeouts=True))
-    except Exception as e:  # noqa: BLE001 - SQLAlchemy raises several kinds for a bad URL
+    except Exception as e:
         raise ValueError(f"cannot use the database URL {url!r}: {e}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         upgrader = engine
-    else:                      # the schema's upgrade may wait for another process's and take long: no timeouts
+    else:  # the schema's upgrade may wait for another process's and take long: no timeouts
         upgrader = create_engine(url, poolclass=NullPool, **_engine_options(url, timeouts=False))
     try:
         with _one_upgrader(upgrader):
@@ -106,8 +106,9 @@ def _engine_options(url: str, timeouts: bool) -> dict[str, Any]:
         return {}
     connect: dict[str, Any] = {"connect_timeout": CONNECT_SECONDS}
     if timeouts:
-        connect["options"] = (f"-c statement_timeout={int(STATEMENT_SECONDS * 1000)} "
-                              f"-c lock_timeout={int(LOCK_SECONDS * 1000)}")
+        connect["options"] = (
+            f"-c statement_timeout={int(STATEMENT_SECONDS * 1000)} -c lock_timeout={int(LOCK_SECONDS * 1000)}"
+        )
         return {"connect_args": connect, "pool_timeout": POOL_SECONDS}
     return {"connect_args": connect}
 

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, case, func, insert, select, text, update
@@ -98,33 +98,73 @@ class GameStore:
         self._creating = threading.Lock()
         """SQLite (one process): new games are counted and written one at a time, so bounds hold."""
 
-    def create(self, game_id: str, game: str, players: int, seed: int, options: dict[str, Any],
-               seats: list[SeatInfo], owner: str = "", bot_turn: bool = False, bounds: GameBounds | None = None,
-               rated: bool = False, bot_salt: str | None = None) -> None:
+    def create(
+        self,
+        game_id: str,
+        game: str,
+        players: int,
+        seed: int,
+        options: dict[str, Any],
+        seats: list[SeatInfo],
+        owner: str = "",
+        bot_turn: bool = False,
+        bounds: GameBounds | None = None,
+        rated: bool = False,
+        bot_salt: str | None = None,
+    ) -> None:
         """Write a new game. With ``bounds``, the owner's unfinished games are counted in the same transaction,
         under a lock that holds across processes (PostgreSQL: an advisory lock on the owner), so concurrent
         creates cannot all pass the count: `TooManyGames` when this one would be over."""
         bots_only = all(x.kind == "bot" for x in seats)
-        with self._creating if self.store.engine.dialect.name == "sqlite" else nullcontext(), \
-                self.store.session() as s:
+        with self._creating if self.store.engine.dialect.name == "sqlite" else nullcontext(), self.store.session() as s:
             if bounds is not None:
-                if s.bind.dialect.name == "postgresql":             # type: ignore[union-attr]
+                if s.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
                     s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _lock_key(owner)})
                 mine, between_bots = self._unfinished(s.connection(), owner)
                 if mine >= bounds.games:
                     raise TooManyGames(mine, bots_only=False)
                 if bots_only and between_bots >= bounds.bots_only:
                     raise TooManyGames(between_bots, bots_only=True)
-            row = GameRow(id=game_id, game=game, players=players, seed=seed, options=json.dumps(options),
-                          status="ongoing", actions=0, owner=owner, bot_turn=bot_turn, bots_only=bots_only,
-                          rated=rated, bot_salt=bot_salt)
-            row.seats = [SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash,
-                                 profile=x.profile, account_id=x.account_id) for x in seats]
+            row = GameRow(
+                id=game_id,
+                game=game,
+                players=players,
+                seed=seed,
+                options=json.dumps(options),
+                status="ongoing",
+                actions=0,
+                owner=owner,
+                bot_turn=bot_turn,
+                bots_only=bots_only,
+                rated=rated,
+                bot_salt=bot_salt,
+            )
+            row.seats = [
+                SeatRow(
+                    seat=x.seat,
+                    kind=x.kind,
+                    bot=x.bot,
+                    name=x.name,
+                    token_hash=x.token_hash,
+                    profile=x.profile,
+                    account_id=x.account_id,
+                )
+                for x in seats
+            ]
             s.add(row)
 
-    def append(self, game_id: str, number: int, seat: int, action: str, status: str,
-               pokedex: list[tuple[str, list[str]]] | None = None, bot_turn: bool = False,
-               finish: Callable[[Connection], None] | None = None, by_person: bool = False) -> None:
+    def append(
+        self,
+        game_id: str,
+        number: int,
+        seat: int,
+        action: str,
+        status: str,
+        pokedex: list[tuple[str, list[str]]] | None = None,
+        bot_turn: bool = False,
+        finish: Callable[[Connection], None] | None = None,
+        by_person: bool = False,
+    ) -> None:
         """Record action ``number`` (1-based). The primary key (game, number) refuses a second action with the
         same number, so two racing writers, in one process or many, cannot both succeed. A finished Pokémon
         game's marks, and whatever else ``finish`` writes (the ratings), go in the same transaction: they are
@@ -134,15 +174,26 @@ class GameStore:
         ``by_person``."""
         with self.store.engine.begin() as conn:
             conn.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
-            values: dict[str, Any] = {"actions": number, "status": status, "bot_turn": bot_turn,
-                                      "updated_at": datetime.now(timezone.utc)}
+            values: dict[str, Any] = {
+                "actions": number,
+                "status": status,
+                "bot_turn": bot_turn,
+                "updated_at": datetime.now(UTC),
+            }
             if status != "ongoing":
-                values.update(lease_owner=None, lease_until=None)     # a finished game needs no bot
-            standing = [GameRow.id == game_id, GameRow.actions == number - 1, GameRow.status == "ongoing",
-                        GameRow.ended_by.is_(None)]
+                values.update(lease_owner=None, lease_until=None)  # a finished game needs no bot
+            standing = [
+                GameRow.id == game_id,
+                GameRow.actions == number - 1,
+                GameRow.status == "ongoing",
+                GameRow.ended_by.is_(None),
+            ]
             if by_person:
-                standing.append(~select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.seat == seat,
-                                                            SeatRow.forfeited.is_(True)).exists())
+                standing.append(
+                    ~select(SeatRow.seat)
+                    .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.forfeited.is_(True))
+                    .exists()
+                )
             moved = conn.execute(update(GameRow).where(*standing).values(**values)).rowcount
             if not moved:
                 raise GameMovedOn(f"game {game_id} is not at action {number - 1}, or has ended")
@@ -158,8 +209,13 @@ class GameStore:
     def actions_after(self, game_id: str, known: int) -> list[str]:
         """The texts of a game's actions after the first ``known``, in order (what another process added)."""
         with self.store.engine.connect() as conn:
-            return list(conn.execute(select(ActionRow.action).where(
-                ActionRow.game_id == game_id, ActionRow.number > known).order_by(ActionRow.number)).scalars())
+            return list(
+                conn.execute(
+                    select(ActionRow.action)
+                    .where(ActionRow.game_id == game_id, ActionRow.number > known)
+                    .order_by(ActionRow.number)
+                ).scalars()
+            )
 
     def seats(self, game_id: str) -> list[SeatInfo]:
         """A game's seats as they are now (a seat may have been linked to a profile since it was read)."""
@@ -181,9 +237,11 @@ class GameStore:
 
     @staticmethod
     def _unfinished(conn: Connection, owner: str) -> tuple[int, int]:
-        total, bots = conn.execute(select(func.count(), func.coalesce(func.sum(
-            case((GameRow.bots_only, 1), else_=0)), 0)).where(
-            GameRow.owner == owner, GameRow.status == "ongoing")).one()
+        total, bots = conn.execute(
+            select(func.count(), func.coalesce(func.sum(case((GameRow.bots_only, 1), else_=0)), 0)).where(
+                GameRow.owner == owner, GameRow.status == "ongoing"
+            )
+        ).one()
         return int(total), int(bots)
 
     def set_bot_turn(self, game_id: str, bot_turn: bool) -> None:
@@ -195,18 +253,21 @@ class GameStore:
         """The text of action ``number`` of a game, if it is stored (to tell whether a write that seemed to fail
         was in fact committed)."""
         with self.store.engine.connect() as conn:
-            return conn.execute(select(ActionRow.action).where(ActionRow.game_id == game_id,
-                                                               ActionRow.number == number)).scalar()
+            return conn.execute(
+                select(ActionRow.action).where(ActionRow.game_id == game_id, ActionRow.number == number)
+            ).scalar()
 
     def set_profile(self, game_id: str, seat: int, profile: str) -> None:
         """Record that ``seat`` proved it owns the Pokédex ``profile``."""
         with self.store.engine.begin() as conn:
-            conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                         .values(profile=profile))
+            conn.execute(
+                update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(profile=profile)
+            )
             notify_change(conn, game_id)
 
-    def give_seat(self, game_id: str, seat: int, account_id: int, profile: str | None, token_hash: str,
-                  name: str) -> bool:
+    def give_seat(
+        self, game_id: str, seat: int, account_id: int, profile: str | None, token_hash: str, name: str
+    ) -> bool:
         """Let an account hold a seat that no account holds yet (and, in Pokémon, mark the account's Pokédex
         unless the seat proved another), and give the seat a new secret (``token_hash``): the link that was shown
         to get here stops working, so whoever else held it can no longer play or see the seat. The seat shows the
@@ -216,12 +277,23 @@ class GameStore:
             values: dict[str, Any] = {"account_id": account_id, "token_hash": token_hash, "name": name}
             if profile is not None:
                 values["profile"] = func.coalesce(SeatRow.profile, profile)
-            ongoing = select(GameRow.id).where(GameRow.id == game_id, GameRow.status == "ongoing",
-                                               GameRow.ended_by.is_(None)).exists()
-            done = conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat,
-                                                      SeatRow.account_id.is_(None), SeatRow.kind == "human",
-                                                      SeatRow.forfeited.is_(False), ongoing)
-                                .values(**values)).rowcount
+            ongoing = (
+                select(GameRow.id)
+                .where(GameRow.id == game_id, GameRow.status == "ongoing", GameRow.ended_by.is_(None))
+                .exists()
+            )
+            done = conn.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.seat == seat,
+                    SeatRow.account_id.is_(None),
+                    SeatRow.kind == "human",
+                    SeatRow.forfeited.is_(False),
+                    ongoing,
+                )
+                .values(**values)
+            ).rowcount
             if done:
                 notify_change(conn, game_id)
             return bool(done)
@@ -229,34 +301,68 @@ class GameStore:
     def games_of(self, account_id: int, limit: int = 100) -> list[dict[str, Any]]:
         """The games in which an account holds a seat, newest first: id, game, seat, status, actions, created."""
         with self.store.engine.connect() as conn:
-            rows = conn.execute(select(GameRow.id, GameRow.game, SeatRow.seat, GameRow.status, GameRow.actions,
-                                       GameRow.created_at)
-                                .join(SeatRow, SeatRow.game_id == GameRow.id)
-                                .where(SeatRow.account_id == account_id)
-                                .order_by(GameRow.created_at.desc(), GameRow.id).limit(limit))
-            return [{"id": i, "game": g, "seat": seat, "status": status, "actions": n,
-                     "created_at": at.isoformat() if at else None} for i, g, seat, status, n, at in rows]
+            rows = conn.execute(
+                select(GameRow.id, GameRow.game, SeatRow.seat, GameRow.status, GameRow.actions, GameRow.created_at)
+                .join(SeatRow, SeatRow.game_id == GameRow.id)
+                .where(SeatRow.account_id == account_id)
+                .order_by(GameRow.created_at.desc(), GameRow.id)
+                .limit(limit)
+            )
+            return [
+                {
+                    "id": i,
+                    "game": g,
+                    "seat": seat,
+                    "status": status,
+                    "actions": n,
+                    "created_at": at.isoformat() if at else None,
+                }
+                for i, g, seat, status, n, at in rows
+            ]
 
     def idle_rated(self, idle_seconds: float, limit: int = 100) -> list[tuple[str, int]]:
         """Unfinished rated games where a person is to move and nothing has happened for ``idle_seconds``: their
         ids and action counts, oldest first (what the idle sweep forfeits)."""
-        before = datetime.now(timezone.utc) - timedelta(seconds=idle_seconds)
+        before = datetime.now(UTC) - timedelta(seconds=idle_seconds)
         with self.store.engine.connect() as conn:
-            rows = conn.execute(select(GameRow.id, GameRow.actions).where(
-                GameRow.rated.is_(True), GameRow.status == "ongoing", GameRow.bot_turn.is_(False),
-                GameRow.updated_at < before).order_by(GameRow.updated_at).limit(limit))
+            rows = conn.execute(
+                select(GameRow.id, GameRow.actions)
+                .where(
+                    GameRow.rated.is_(True),
+                    GameRow.status == "ongoing",
+                    GameRow.bot_turn.is_(False),
+                    GameRow.updated_at < before,
+                )
+                .order_by(GameRow.updated_at)
+                .limit(limit)
+            )
             return [(game_id, actions) for game_id, actions in rows]
 
-    def end_by_forfeit(self, game_id: str, actions: int, ending: Ending, status: str,
-                       finish: Callable[[Connection], None] | None = None) -> bool:
+    def end_by_forfeit(
+        self,
+        game_id: str,
+        actions: int,
+        ending: Ending,
+        status: str,
+        finish: Callable[[Connection], None] | None = None,
+    ) -> bool:
         """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses), with what
         ``finish`` writes (the ratings) in the same transaction. False when the game has moved on or ended
         meanwhile (another process, or a move that came in time): nothing is written then."""
         with self.store.engine.begin() as conn:
-            done = conn.execute(update(GameRow).where(
-                GameRow.id == game_id, GameRow.actions == actions, GameRow.status == "ongoing").values(
-                status=status, ended_by=ending.by, forfeit_seat=ending.seat, bot_turn=False, lease_owner=None,
-                lease_until=None, updated_at=datetime.now(timezone.utc))).rowcount
+            done = conn.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.actions == actions, GameRow.status == "ongoing")
+                .values(
+                    status=status,
+                    ended_by=ending.by,
+                    forfeit_seat=ending.seat,
+                    bot_turn=False,
+                    lease_owner=None,
+                    lease_until=None,
+                    updated_at=datetime.now(UTC),
+                )
+            ).rowcount
             if not done:
                 return False
             if finish is not None:
@@ -269,13 +375,18 @@ class GameStore:
         of the game; the seat keeps its account and ranks last when the game is rated. False when the game has
         moved on meanwhile."""
         with self.store.engine.begin() as conn:
-            done = conn.execute(update(GameRow).where(
-                GameRow.id == game_id, GameRow.actions == actions, GameRow.status == "ongoing").values(
-                bot_turn=True, updated_at=datetime.now(timezone.utc))).rowcount
+            done = conn.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.actions == actions, GameRow.status == "ongoing")
+                .values(bot_turn=True, updated_at=datetime.now(UTC))
+            ).rowcount
             if not done:
                 return False
-            conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(
-                kind="bot", bot=bot, token_hash=None, forfeited=True))
+            conn.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(kind="bot", bot=bot, token_hash=None, forfeited=True)
+            )
             notify_change(conn, game_id)
         return True
 
@@ -291,10 +402,22 @@ class GameStore:
         0006) serves it: the newest ``limit`` entries of the index are read, never the whole table sorted
         (``benchmarks/listing.py``); only the columns shown are read."""
         with self.store.session() as s:
-            rows = s.execute(select(GameRow.id, GameRow.game, GameRow.players, GameRow.status, GameRow.actions,
-                                    GameRow.created_at).order_by(GameRow.created_at.desc()).limit(limit))
-            return [{"id": r.id, "game": r.game, "players": r.players, "status": r.status, "actions": r.actions,
-                     "created_at": r.created_at.isoformat() if r.created_at else None} for r in rows]
+            rows = s.execute(
+                select(GameRow.id, GameRow.game, GameRow.players, GameRow.status, GameRow.actions, GameRow.created_at)
+                .order_by(GameRow.created_at.desc())
+                .limit(limit)
+            )
+            return [
+                {
+                    "id": r.id,
+                    "game": r.game,
+                    "players": r.players,
+                    "status": r.status,
+                    "actions": r.actions,
+                    "created_at": r.created_at.isoformat() if r.created_at else None,
+                }
+                for r in rows
+            ]
 
     def count(self) -> int:
         with self.store.session() as s:
@@ -302,17 +425,37 @@ class GameStore:
 
     @staticmethod
     def _stored(s: Any, row: GameRow) -> StoredGame:
-        actions = list(s.scalars(select(ActionRow.action).where(ActionRow.game_id == row.id)
-                                 .order_by(ActionRow.number)))
-        return StoredGame(id=row.id, game=row.game, players=row.players, seed=row.seed,
-                          options=json.loads(row.options), status=row.status, seats=[_seat_info(x) for x in row.seats],
-                          actions=actions, created_at=row.created_at, owner=row.owner, rated=row.rated,
-                          bot_salt=row.bot_salt, ending=_ending(row.ended_by, row.forfeit_seat))
+        actions = list(
+            s.scalars(select(ActionRow.action).where(ActionRow.game_id == row.id).order_by(ActionRow.number))
+        )
+        return StoredGame(
+            id=row.id,
+            game=row.game,
+            players=row.players,
+            seed=row.seed,
+            options=json.loads(row.options),
+            status=row.status,
+            seats=[_seat_info(x) for x in row.seats],
+            actions=actions,
+            created_at=row.created_at,
+            owner=row.owner,
+            rated=row.rated,
+            bot_salt=row.bot_salt,
+            ending=_ending(row.ended_by, row.forfeit_seat),
+        )
 
 
 def _seat_info(row: SeatRow) -> SeatInfo:
-    return SeatInfo(seat=row.seat, kind=row.kind, bot=row.bot, name=row.name, token_hash=row.token_hash,
-                    profile=row.profile, account_id=row.account_id, forfeited=row.forfeited)
+    return SeatInfo(
+        seat=row.seat,
+        kind=row.kind,
+        bot=row.bot,
+        name=row.name,
+        token_hash=row.token_hash,
+        profile=row.profile,
+        account_id=row.account_id,
+        forfeited=row.forfeited,
+    )
 
 
 def _ending(by: str | None, seat: int | None) -> Ending | None:
@@ -322,4 +465,3 @@ def _ending(by: str | None, seat: int | None) -> Ending | None:
 def _lock_key(owner: str) -> int:
     """A PostgreSQL advisory lock key (a signed 64-bit number) for one owner's new games."""
     return int.from_bytes(hashlib.sha256(b"new-game:" + owner.encode()).digest()[:8], "big", signed=True)
-

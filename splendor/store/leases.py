@@ -33,7 +33,7 @@ class BotLeases:
 
     def __init__(self, store: Store, holder: str, seconds: float) -> None:
         self.store, self.holder, self.seconds = store, holder, seconds
-        self._sure: dict[str, float] = {}      # game → monotonic time until which its lease is surely ours
+        self._sure: dict[str, float] = {}  # game → monotonic time until which its lease is surely ours
 
     def take(self, game_id: str) -> bool:
         """Take (or keep) the lease of an unfinished game: True when it is this process's now."""
@@ -42,10 +42,15 @@ class BotLeases:
             return True
         with self.store.engine.begin() as conn:
             now = _now(conn)
-            done = conn.execute(update(GameRow).where(
-                GameRow.id == game_id, GameRow.status == "ongoing",
-                or_(GameRow.lease_owner.is_(None), GameRow.lease_owner == self.holder, GameRow.lease_until < now))
-                .values(lease_owner=self.holder, lease_until=now + self.seconds))
+            done = conn.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.status == "ongoing",
+                    or_(GameRow.lease_owner.is_(None), GameRow.lease_owner == self.holder, GameRow.lease_until < now),
+                )
+                .values(lease_owner=self.holder, lease_until=now + self.seconds)
+            )
         if done.rowcount == 1:
             self._sure[game_id] = asked + self.seconds / 2
         return done.rowcount == 1
@@ -54,8 +59,14 @@ class BotLeases:
         """Extend every lease this process holds; returns how many it holds."""
         asked = time.monotonic()
         with self.store.engine.begin() as conn:
-            held = list(conn.execute(update(GameRow).where(GameRow.lease_owner == self.holder)
-                                     .values(lease_until=_now(conn) + self.seconds).returning(GameRow.id)).scalars())
+            held = list(
+                conn.execute(
+                    update(GameRow)
+                    .where(GameRow.lease_owner == self.holder)
+                    .values(lease_until=_now(conn) + self.seconds)
+                    .returning(GameRow.id)
+                ).scalars()
+            )
         self._sure = dict.fromkeys(held, asked + self.seconds / 2)
         return len(held)
 
@@ -64,8 +75,9 @@ class BotLeases:
         game's lease ends with the game: `GameStore.append` clears it with the last action.)"""
         self._sure = {}
         with self.store.engine.begin() as conn:
-            conn.execute(update(GameRow).where(GameRow.lease_owner == self.holder)
-                         .values(lease_owner=None, lease_until=None))
+            conn.execute(
+                update(GameRow).where(GameRow.lease_owner == self.holder).values(lease_owner=None, lease_until=None)
+            )
 
     def release_all_holders(self) -> None:
         """Clear every lease: only for a store that this one process serves alone (SQLite), when it starts."""
@@ -76,8 +88,18 @@ class BotLeases:
         """Unfinished games whose bot is to move and whose lease is free or has run out (its holder died)."""
         with self.store.engine.connect() as conn:
             now = _now(conn)
-            return list(conn.execute(select(GameRow.id).where(
-                GameRow.status == "ongoing", GameRow.bot_turn.is_(True),
-                or_(GameRow.lease_owner.is_(None), and_(GameRow.lease_owner != self.holder,
-                                                          GameRow.lease_until < now)))
-                .order_by(GameRow.updated_at).limit(limit)).scalars())
+            return list(
+                conn.execute(
+                    select(GameRow.id)
+                    .where(
+                        GameRow.status == "ongoing",
+                        GameRow.bot_turn.is_(True),
+                        or_(
+                            GameRow.lease_owner.is_(None),
+                            and_(GameRow.lease_owner != self.holder, GameRow.lease_until < now),
+                        ),
+                    )
+                    .order_by(GameRow.updated_at)
+                    .limit(limit)
+                ).scalars()
+            )

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text,
-                        UniqueConstraint, false, func)
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+    func,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from splendor.store.names import KEY_LENGTH
@@ -26,7 +38,7 @@ class Profile(Base):
     name_key: Mapped[str | None] = mapped_column(String(KEY_LENGTH), unique=True, index=True)
     """The name's look-alike key (`splendor.store.names.name_key`): no two profiles, and no profile and another
     account, look alike. None only for a profile kept before keys whose key another took first (migration 0007)."""
-    secret_hash: Mapped[str | None] = mapped_column(String(64))          # set once the profile is claimed
+    secret_hash: Mapped[str | None] = mapped_column(String(64))  # set once the profile is claimed
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
     """The account this Pokédex belongs to (its seats mark it without a secret)."""
@@ -51,8 +63,10 @@ class GameRow(Base):
     """A game on the server: its header (game, players, seed, options) and where it stands."""
 
     __tablename__ = "games"
-    __table_args__ = (Index("ix_games_created_at", "created_at"),
-                      Index("ix_games_rated_idle", "rated", "status", "bot_turn", "updated_at"))
+    __table_args__ = (
+        Index("ix_games_created_at", "created_at"),
+        Index("ix_games_rated_idle", "rated", "status", "bot_turn", "updated_at"),
+    )
     """``created_at`` is indexed (migration 0006): the games listing reads the newest games from it. The rated
     games waiting for a person are indexed by their last change (0008): the idle sweep reads the oldest."""
 
@@ -60,7 +74,7 @@ class GameRow(Base):
     game: Mapped[str] = mapped_column(String(20), nullable=False)
     players: Mapped[int] = mapped_column(Integer, nullable=False)
     seed: Mapped[int] = mapped_column(BigInteger, nullable=False)
-    options: Mapped[str] = mapped_column(Text, nullable=False)          # JSON
+    options: Mapped[str] = mapped_column(Text, nullable=False)  # JSON
     status: Mapped[str] = mapped_column(String(12), nullable=False, default="ongoing")
     actions: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
@@ -83,8 +97,9 @@ class GameRow(Base):
     """How the game ended when no rule of the game ended it: ``idle`` (a seat did not move within the limit)."""
     forfeit_seat: Mapped[int | None] = mapped_column(Integer)
     """The seat that lost the game by ``ended_by``."""
-    seats: Mapped[list[SeatRow]] = relationship(back_populates="game", cascade="all, delete-orphan",
-                                                order_by="SeatRow.seat")
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="game", cascade="all, delete-orphan", order_by="SeatRow.seat"
+    )
 
 
 class SeatRow(Base):
@@ -94,11 +109,11 @@ class SeatRow(Base):
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8), nullable=False)         # human | bot
+    kind: Mapped[str] = mapped_column(String(8), nullable=False)  # human | bot
     bot: Mapped[str | None] = mapped_column(String(40))
     name: Mapped[str | None] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64))
-    profile: Mapped[str | None] = mapped_column(String(40))              # the Pokédex it proved it owns
+    profile: Mapped[str | None] = mapped_column(String(40))  # the Pokédex it proved it owns
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
     """The account that holds the seat: signed in, it plays the seat from any browser."""
     forfeited: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default=false())
@@ -113,7 +128,7 @@ class ActionRow(Base):
     __tablename__ = "game_actions"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)      # 1, 2, 3, ...
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, 3, ...
     seat: Mapped[int] = mapped_column(Integer, nullable=False)
     action: Mapped[str] = mapped_column(String(80), nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
@@ -132,7 +147,7 @@ class Account(Base):
     account kept before keys whose key another took first (migration 0007)."""
     password_hash: Mapped[str] = mapped_column(String(200), nullable=False)
     failed_sign_ins: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
-    locked_until: Mapped[float | None] = mapped_column(Float)          # seconds since the epoch
+    locked_until: Mapped[float | None] = mapped_column(Float)  # seconds since the epoch
     """``failed_sign_ins`` and ``locked_until`` are no longer read or written (since 0007 wrong passwords are
     counted per account and address, in `SignInFailures`); they stay so that a process of the version before
     keeps working during a rolling upgrade."""
@@ -148,8 +163,8 @@ class SignInFailures(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
     address_key: Mapped[str] = mapped_column(String(32), primary_key=True)
     failures: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
-    locked_until: Mapped[float | None] = mapped_column(Float)          # seconds since the epoch
-    last_failure: Mapped[float] = mapped_column(Float, nullable=False, index=True)   # seconds since the epoch
+    locked_until: Mapped[float | None] = mapped_column(Float)  # seconds since the epoch
+    last_failure: Mapped[float] = mapped_column(Float, nullable=False, index=True)  # seconds since the epoch
 
 
 class SessionRow(Base):
@@ -158,9 +173,8 @@ class SessionRow(Base):
     __tablename__ = "sessions"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False,
-                                            index=True)
-    expires: Mapped[float] = mapped_column(Float, nullable=False)       # seconds since the epoch
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True)
+    expires: Mapped[float] = mapped_column(Float, nullable=False)  # seconds since the epoch
 
 
 class RatingRow(Base):

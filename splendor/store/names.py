@@ -34,8 +34,9 @@ MAX_MARKS = 4
 KEY_LENGTH = 400
 """The width of the stored key: a skeleton can be longer than its name (a Hangul syllable maps to up to seven)."""
 PUNCTUATION = frozenset(" .'-_")
-NAME_RULE = ("a name is 1-40 letters, digits, spaces or .'-_, starting with a letter or digit, without invisible "
-             "characters")
+NAME_RULE = (
+    "a name is 1-40 letters, digits, spaces or .'-_, starting with a letter or digit, without invisible characters"
+)
 """The rule in one sentence, for the API's schema and its 422 answers."""
 LOOSE_NAME = re.compile(r"^[^\x00-\x1f\x7f/]{1,100}$")
 """A first look that any name passes (no control character, no slash): for a URL's path, which cannot hold a
@@ -44,7 +45,7 @@ validator; what passes is then checked by `check_name`."""
 _IGNORABLE = icu.UnicodeSet("[[:Default_Ignorable_Code_Point:][:Cf:]\u115f\u1160\u3164\uffa0]")
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 _spoof = icu.SpoofChecker()
-_spoof_lock = threading.Lock()          # one checker, shared by the server's threads
+_spoof_lock = threading.Lock()  # one checker, shared by the server's threads
 
 
 class BadName(ValueError):
@@ -69,12 +70,16 @@ def check_name(name: str) -> str:
     if len(name) > MAX_TYPED:
         raise BadName(name[:MAX_NAME] + "…", _("a name is 1 to {high} characters", high=MAX_NAME))
     if any(_invisible(c) for c in name):
-        raise BadName(name, _("a name may not hold invisible characters (zero-width joiners or spaces, "
-                              "direction controls, fillers)"))
+        raise BadName(
+            name,
+            _("a name may not hold invisible characters (zero-width joiners or spaces, direction controls, fillers)"),
+        )
     text = re.sub(" +", " ", unicodedata.normalize("NFKC", name)).strip()
-    if any(_invisible(c) for c in text):         # NFKC of a visible character is visible, but be sure
-        raise BadName(name, _("a name may not hold invisible characters (zero-width joiners or spaces, "
-                              "direction controls, fillers)"))
+    if any(_invisible(c) for c in text):  # NFKC of a visible character is visible, but be sure
+        raise BadName(
+            name,
+            _("a name may not hold invisible characters (zero-width joiners or spaces, direction controls, fillers)"),
+        )
     if not 1 <= len(text) <= MAX_NAME:
         raise BadName(name, _("a name is 1 to {high} characters", high=MAX_NAME))
     marks = 0

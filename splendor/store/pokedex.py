@@ -59,7 +59,7 @@ class PokedexPage:
     """A profile's Pokédex: which of the 55 Pokémon are marked, by evolution line."""
 
     profile: str
-    marked: dict[str, int]             # Pokémon → games in which it was caught
+    marked: dict[str, int]  # Pokémon → games in which it was caught
     lines: list[list[str]]
 
     @property
@@ -115,20 +115,24 @@ class Pokedex:
                 prof = find_profile(s, name)
                 account = s.scalar(select(Account.name).where((Account.name == name) | (Account.name_key == key)))
                 if (prof is not None and prof.account_id is not None) or account is not None:
-                    raise ProfileClaimed(_("{name} is the Pokédex of an account: only its seats mark it; choose "
-                                           "another name", name=account or (prof.name if prof else name)))
+                    raise ProfileClaimed(
+                        _(
+                            "{name} is the Pokédex of an account: only its seats mark it; choose another name",
+                            name=account or (prof.name if prof else name),
+                        )
+                    )
                 if prof is not None and prof.name != name:
-                    raise ProfileClaimed(_("{name} looks like the profile {other}; choose another name", name=name,
-                                           other=prof.name))
+                    raise ProfileClaimed(
+                        _("{name} looks like the profile {other}; choose another name", name=name, other=prof.name)
+                    )
                 if prof is None:
                     s.add(Profile(name=name, name_key=key, secret_hash=secret_hash(secret)))
                 elif prof.secret_hash:
                     raise ProfileClaimed(_("the profile {name} is already claimed; choose another name", name=name))
                 else:
                     prof.secret_hash = secret_hash(secret)
-        except IntegrityError:                    # another claim or sign-up took the name meanwhile
-            raise ProfileClaimed(_("the profile {name} is already claimed; choose another name",
-                                   name=name)) from None
+        except IntegrityError:  # another claim or sign-up took the name meanwhile
+            raise ProfileClaimed(_("the profile {name} is already claimed; choose another name", name=name)) from None
         return secret
 
     def owns(self, profile: str, secret: str | None) -> bool:
@@ -158,8 +162,11 @@ class Pokedex:
             raise NotYourProfile(f"only the owner of the profile {name!r} marks its Pokédex")
         with self.store.session() as s:
             prof = find_profile(s, name)
-            before = {p for p, in s.execute(select(PokedexMark.pokemon).where(
-                PokedexMark.profile_id == prof.id))} if prof else set()
+            before = (
+                {p for (p,) in s.execute(select(PokedexMark.pokemon).where(PokedexMark.profile_id == prof.id))}
+                if prof
+                else set()
+            )
             mark_caught(s, name, caught)
         new = [p for p in dict.fromkeys(caught) if p not in before]
         return new
@@ -169,8 +176,11 @@ class Pokedex:
         name = check_profile_name(profile)
         with self.store.session() as s:
             prof = find_profile(s, name)
-            rows = s.execute(select(PokedexMark.pokemon, PokedexMark.games).where(
-                PokedexMark.profile_id == prof.id)).all() if prof else []
+            rows = (
+                s.execute(select(PokedexMark.pokemon, PokedexMark.games).where(PokedexMark.profile_id == prof.id)).all()
+                if prof
+                else []
+            )
             shown = prof.name if prof else name
         return PokedexPage(profile=shown, marked={p: g for p, g in rows}, lines=evolution_lines())
 
@@ -180,5 +190,13 @@ class Pokedex:
             return sorted(s.scalars(select(Profile.name)))
 
 
-__all__ = ["BadName", "NotYourProfile", "PokedexPage", "Pokedex", "ProfileClaimed", "check_profile_name",
-           "find_profile", "mark_caught"]
+__all__ = [
+    "BadName",
+    "NotYourProfile",
+    "Pokedex",
+    "PokedexPage",
+    "ProfileClaimed",
+    "check_profile_name",
+    "find_profile",
+    "mark_caught",
+]

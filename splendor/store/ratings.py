@@ -74,8 +74,12 @@ class RatedSeat:
 def rated(seats: list[RatedSeat], winners: list[int]) -> bool:
     """Whether a finished game changes ratings: a winner, every seat an account or a bot, each account once."""
     accounts = [s.account_id for s in seats if s.account_id is not None]
-    return (bool(winners) and bool(accounts) and len(set(accounts)) == len(accounts)
-            and all(s.account_id is not None or s.bot_rating is not None for s in seats))
+    return (
+        bool(winners)
+        and bool(accounts)
+        and len(set(accounts)) == len(accounts)
+        and all(s.account_id is not None or s.bot_rating is not None for s in seats)
+    )
 
 
 def rate_game(conn: Connection, game_id: str, game: str, seats: list[RatedSeat], winners: list[int]) -> None:
@@ -88,25 +92,39 @@ def rate_game(conn: Connection, game_id: str, game: str, seats: list[RatedSeat],
     row instead of both inserting it, which refused the second game's last action (a duplicate key)."""
     if not rated(seats, winners):
         return
-    accounts = sorted(s.account_id for s in seats if s.account_id is not None)     # locked in one order: no deadlock
+    accounts = sorted(s.account_id for s in seats if s.account_id is not None)  # locked in one order: no deadlock
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    conn.execute(dialect.insert(RatingRow).values([{"account_id": a, "game": game, "mu": NEW[0], "sigma": NEW[1],
-                                                    "games": 0} for a in accounts]).on_conflict_do_nothing())
+    conn.execute(
+        dialect.insert(RatingRow)
+        .values([{"account_id": a, "game": game, "mu": NEW[0], "sigma": NEW[1], "games": 0} for a in accounts])
+        .on_conflict_do_nothing()
+    )
     query = select(RatingRow).where(RatingRow.game == game, RatingRow.account_id.in_(accounts))
     if conn.dialect.name == "postgresql":
-        query = query.with_for_update()                 # two games ending at once read the same ratings in turn
+        query = query.with_for_update()  # two games ending at once read the same ratings in turn
     known = {r.account_id: (r.mu, r.sigma) for r in conn.execute(query)}
     before = [known[s.account_id] if s.account_id is not None else s.bot_rating for s in seats]
-    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]        # type: ignore[misc]
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]  # type: ignore[misc]
     after = MODEL.rate(teams, ranks=[3 if s.forfeited else 1 if s.seat in winners else 2 for s in seats])
-    for s, (mu0, sigma0), (new,) in zip(seats, before, after):   # type: ignore[misc]
+    for s, (mu0, sigma0), (new,) in zip(seats, before, after):  # type: ignore[misc]
         if s.account_id is None:
-            continue                                           # a bot's rating is fixed
-        conn.execute(update(RatingRow).where(RatingRow.account_id == s.account_id, RatingRow.game == game)
-                     .values(mu=new.mu, sigma=new.sigma, games=RatingRow.games + 1))
-        conn.execute(insert(RatingChange).values(game_id=game_id, seat=s.seat, account_id=s.account_id,
-                                                 mu_before=mu0, sigma_before=sigma0, mu_after=new.mu,
-                                                 sigma_after=new.sigma))
+            continue  # a bot's rating is fixed
+        conn.execute(
+            update(RatingRow)
+            .where(RatingRow.account_id == s.account_id, RatingRow.game == game)
+            .values(mu=new.mu, sigma=new.sigma, games=RatingRow.games + 1)
+        )
+        conn.execute(
+            insert(RatingChange).values(
+                game_id=game_id,
+                seat=s.seat,
+                account_id=s.account_id,
+                mu_before=mu0,
+                sigma_before=sigma0,
+                mu_after=new.mu,
+                sigma_after=new.sigma,
+            )
+        )
 
 
 class Ratings:
@@ -118,26 +136,44 @@ class Ratings:
     def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, object]]:
         """The best-rated accounts of ``game``, best first: name, rating, games."""
         with self.store.engine.connect() as conn:
-            rows = conn.execute(select(Account.name, RatingRow.mu, RatingRow.sigma, RatingRow.games)
-                                .join(Account, Account.id == RatingRow.account_id).where(RatingRow.game == game)
-                                .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), Account.name).limit(limit))
-            return [{"rank": i + 1, "name": name, "rating": shown(mu, sigma), "games": games}
-                    for i, (name, mu, sigma, games) in enumerate(rows)]
+            rows = conn.execute(
+                select(Account.name, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                .join(Account, Account.id == RatingRow.account_id)
+                .where(RatingRow.game == game)
+                .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), Account.name)
+                .limit(limit)
+            )
+            return [
+                {"rank": i + 1, "name": name, "rating": shown(mu, sigma), "games": games}
+                for i, (name, mu, sigma, games) in enumerate(rows)
+            ]
 
     def of_account(self, account_id: int) -> dict[str, dict[str, int]]:
         """An account's rating in each game it has played rated: ``{game: {"rating", "games"}}``."""
         with self.store.engine.connect() as conn:
-            rows = conn.execute(select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
-                                .where(RatingRow.account_id == account_id))
+            rows = conn.execute(
+                select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
+                    RatingRow.account_id == account_id
+                )
+            )
             return {game: {"rating": shown(mu, sigma), "games": games} for game, mu, sigma, games in rows}
 
     def changes(self, game_id: str) -> list[dict[str, object]]:
         """What a finished game did to its accounts' ratings, by seat (empty when it was not rated)."""
         with self.store.engine.connect() as conn:
-            rows = conn.execute(select(RatingChange.seat, Account.name, RatingChange.mu_before,
-                                       RatingChange.sigma_before, RatingChange.mu_after, RatingChange.sigma_after)
-                                .join(Account, Account.id == RatingChange.account_id)
-                                .where(RatingChange.game_id == game_id).order_by(RatingChange.seat))
+            rows = conn.execute(
+                select(
+                    RatingChange.seat,
+                    Account.name,
+                    RatingChange.mu_before,
+                    RatingChange.sigma_before,
+                    RatingChange.mu_after,
+                    RatingChange.sigma_after,
+                )
+                .join(Account, Account.id == RatingChange.account_id)
+                .where(RatingChange.game_id == game_id)
+                .order_by(RatingChange.seat)
+            )
             out = []
             for seat, name, mu0, s0, mu1, s1 in rows:
                 old, new = shown(mu0, s0), shown(mu1, s1)

@@ -13,12 +13,31 @@ from rich.text import Text
 from splendor.i18n import SOURCE_LANGUAGE, Message, _, _n, translate
 
 STYLES = {
-    "white": "bold white on grey23", "blue": "bold bright_blue", "green": "bold green", "red": "bold red",
-    "black": "bold white on grey11", "gold": "bold yellow", "pink": "bold magenta", "yellow": "bold yellow",
-    "master": "bold white on purple", "brown": "bold white on dark_orange3", "treasure": "bold yellow",
+    "white": "bold white on grey23",
+    "blue": "bold bright_blue",
+    "green": "bold green",
+    "red": "bold red",
+    "black": "bold white on grey11",
+    "gold": "bold yellow",
+    "pink": "bold magenta",
+    "yellow": "bold yellow",
+    "master": "bold white on purple",
+    "brown": "bold white on dark_orange3",
+    "treasure": "bold yellow",
 }
-LETTERS = {"white": "w", "blue": "b", "green": "g", "red": "r", "black": "k", "gold": "y", "pink": "p",
-           "yellow": "y", "master": "m", "brown": "h", "treasure": "t"}
+LETTERS = {
+    "white": "w",
+    "blue": "b",
+    "green": "g",
+    "red": "r",
+    "black": "k",
+    "gold": "y",
+    "pink": "p",
+    "yellow": "y",
+    "master": "m",
+    "brown": "h",
+    "treasure": "t",
+}
 
 Say = Callable[[Message], str]
 """Renders a message in the reader's language."""
@@ -80,8 +99,18 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
 
     nobles = Text(say(_("Nobles:")) + " ", style="bold")
     for n in view["nobles"]:
-        nobles.append("[" + say(_("noble {number}, {name}: {points}★ needs", number=n["id"], name=Message(n["name"]),
-                                  points=n["points"])) + " ")
+        nobles.append(
+            "["
+            + say(
+                _(
+                    "noble {number}, {name}: {points}★ needs",
+                    number=n["id"],
+                    name=Message(n["name"]),
+                    points=n["points"],
+                )
+            )
+            + " "
+        )
         nobles.append_text(counts(n["requires"]))
         nobles.append("]  ")
     if not view["nobles"]:
@@ -93,8 +122,7 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
     market.add_column(say(_("deck")), justify="right")
     _slot_columns(market, say)
     for tier in ("3", "2", "1"):
-        market.add_row(tier, str(view["decks"][tier]),
-                       *[classic_card(c, say) for c in view["market"][tier]])
+        market.add_row(tier, str(view["decks"][tier]), *[classic_card(c, say) for c in view["market"][tier]])
     parts.append(market)
 
     supply = Text(say(_("Supply:")) + " ", style="bold")
@@ -113,9 +141,15 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
             reserved.append(f"{i}: ")
             reserved.append_text(classic_card(card, say))
             reserved.append("\n")
-        seats.add_row(label, str(sv["points"]), counts(sv["tokens"]), counts(sv["bonuses"]),
-                      str(len(sv["cards"])), reserved if sv["reserved"] else Text("-", style="dim"),
-                      ", ".join(say(_("noble {number}", number=n["id"])) for n in sv["nobles"]) or "-")
+        seats.add_row(
+            label,
+            str(sv["points"]),
+            counts(sv["tokens"]),
+            counts(sv["bonuses"]),
+            str(len(sv["cards"])),
+            reserved if sv["reserved"] else Text("-", style="dim"),
+            ", ".join(say(_("noble {number}", number=n["id"])) for n in sv["nobles"]) or "-",
+        )
     parts.append(seats)
     return Group(*parts)
 
@@ -146,7 +180,7 @@ def pokemon_card(card: dict[str, Any] | None, sep: str = "\n", say: Say = str) -
     text.append(sep + say(_("cost")) + " ")
     text.append_text(counts(card["cost"]))
     if card["evolves_to"]:
-        (colour_needed, n), = card["evolve"].items()
+        ((colour_needed, n),) = card["evolve"].items()
         text.append(sep + say(_("→ {pokemon} with {n}", pokemon=Message(card["evolves_to"]), n=n)))
         text.append(LETTERS[colour_needed], style=STYLES[colour_needed])
     return text
@@ -164,11 +198,16 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
     display.add_column(say(_("deck")), justify="right")
     _slot_columns(display, say)
     special = [pokemon_card(view["market"][lv][0], say=say) for lv in ("rare", "legendary")]
-    display.add_row(say(_("rare | legendary")), f"{view['decks']['rare']} | {view['decks']['legendary']}",
-                    special[0], special[1], "", "")
+    display.add_row(
+        say(_("rare | legendary")),
+        f"{view['decks']['rare']} | {view['decks']['legendary']}",
+        special[0],
+        special[1],
+        "",
+        "",
+    )
     for level in ("3", "2", "1"):
-        display.add_row(level, str(view["decks"][level]),
-                        *[pokemon_card(c, say=say) for c in view["market"][level]])
+        display.add_row(level, str(view["decks"][level]), *[pokemon_card(c, say=say) for c in view["market"][level]])
     parts.append(display)
     supply = Text(say(_("Supply:")) + " ", style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
@@ -188,7 +227,7 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
             if i:
                 area.append(", ")
             area.append(pokemon_name(c, say) + " ")
-            if c["evolves_to"]:                           # the card's id, as 'evolve ID ...' is typed
+            if c["evolves_to"]:  # the card's id, as 'evolve ID ...' is typed
                 area.append(f"[#{c['id']}] ", style="dim")
             area.append(f"+{LETTERS[c['bonus']]}" + ("x2" if c["bonus_count"] == 2 else ""), style=STYLES[c["bonus"]])
             if c["points"]:
@@ -197,8 +236,17 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
             area.append("-", style="dim")
         parts.append(area)
         if sv["under_tile"]:
-            parts.append(Text("    " + say(_("under the trainer tile: {pokemon}", pokemon=", ".join(
-                say(Message(c["name"])) for c in sv["under_tile"])))))
+            parts.append(
+                Text(
+                    "    "
+                    + say(
+                        _(
+                            "under the trainer tile: {pokemon}",
+                            pokemon=", ".join(say(Message(c["name"])) for c in sv["under_tile"]),
+                        )
+                    )
+                )
+            )
         for i, card in enumerate(sv["reserved"], 1):
             line = Text("    " + say(_("reserved {number}:", number=i)) + " ")
             line.append_text(pokemon_card(card, sep=" · ", say=say))
@@ -209,12 +257,27 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
 DRAWERS["pokemon"] = draw_pokemon
 
 
-KIDS_ICONS = {"port": ("⚓", _("port")), "city": ("▣", _("city")), "village": ("▲", _("village")),
-              "palace": ("♛", _("PALACE"))}
-KIDS_NAMES = {"black": _("mushroom"), "red": _("apple"), "green": _("cabbage"), "brown": _("hazelnut"),
-              "blue": _("water"), "gold": _("gold coin")}
-TILE_NAMES = {"Tornado": _("Tornado"), "Treasure": _("Treasure"), "Drought": _("Drought"),
-              "Kind-Hearted Thief": _("Kind-Hearted Thief"), "Queen's Gem": _("Queen's Gem")}
+KIDS_ICONS = {
+    "port": ("⚓", _("port")),
+    "city": ("▣", _("city")),
+    "village": ("▲", _("village")),
+    "palace": ("♛", _("PALACE")),
+}
+KIDS_NAMES = {
+    "black": _("mushroom"),
+    "red": _("apple"),
+    "green": _("cabbage"),
+    "brown": _("hazelnut"),
+    "blue": _("water"),
+    "gold": _("gold coin"),
+}
+TILE_NAMES = {
+    "Tornado": _("Tornado"),
+    "Treasure": _("Treasure"),
+    "Drought": _("Drought"),
+    "Kind-Hearted Thief": _("Kind-Hearted Thief"),
+    "Queen's Gem": _("Queen's Gem"),
+}
 
 
 def _banner_text(cost: list[str]) -> Text:
@@ -254,8 +317,9 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
         parts.append(Text(f"── {side} ──", style="bold"))
         for sp in sorted((s for s in board["spaces"] if s["section"] == section), key=lambda s: (s["y"], s["x"])):
             icon, kind = KIDS_ICONS[sp["kind"]]
-            line = Text(f"  {icon} {say(kind)} · {space_name[sp['id']]}",
-                        style="bold" if sp["kind"] == "palace" else "")
+            line = Text(
+                f"  {icon} {say(kind)} · {space_name[sp['id']]}", style="bold" if sp["kind"] == "palace" else ""
+            )
             tile = view["village_tiles"].get(sp["id"])
             if tile:
                 line.append(f" [{say(TILE_NAMES[tile]) if tile in TILE_NAMES else tile}]", style="green")
@@ -263,8 +327,9 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
                 line.append("  ◉ " + ", ".join(pawns[sp["id"]]), style="bold cyan")
             parts.append(line)
             for road in out.get(sp["id"], []):
-                r = Text("      " + say(_("road {road} → {place}:", road=road["number"],
-                                              place=space_name[road["to"]])) + " ")
+                r = Text(
+                    "      " + say(_("road {road} → {place}:", road=road["number"], place=space_name[road["to"]])) + " "
+                )
                 r.append_text(_banner_text(road["cost"]))
                 parts.append(r)
     supply = Text(say(_("Supply:")) + " ", style="bold")
@@ -272,14 +337,17 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
     supply.append(" · " + say(_("City tile stack: {left}", left=view["city_stack"])))
     if view["marketplace"] is not None:
         supply.append(" · " + say(_("Marketplace:")) + " ")
-        supply.append_text(_banner_text([c for c in view["marketplace"] if c]) if any(view["marketplace"])
-                           else Text(say(_("empty"))))
+        supply.append_text(
+            _banner_text([c for c in view["marketplace"] if c]) if any(view["marketplace"]) else Text(say(_("empty")))
+        )
     parts.append(supply)
     parts.append(Text(say(_("Travelers")), style="bold underline"))
     for sv in view["seats"]:
         line = Text("▶ " if sv["seat"] == view["turn_of"] else "  ")
-        line.append(say(_("{seat} {name} at {place}", seat=sv["seat"], name=names[sv["seat"]],
-                          place=space_name[sv["space"]])), style="bold")
+        line.append(
+            say(_("{seat} {name} at {place}", seat=sv["seat"], name=names[sv["seat"]], place=space_name[sv["space"]])),
+            style="bold",
+        )
         line.append(" · " + say(_("purse {held}/8:", held=sv["purse_total"])) + " ")
         line.append_text(counts(sv["tokens"]))
         if sv["treasure"]:
@@ -287,8 +355,10 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
         line.append(" · " + say(_("City tiles:")) + " ")
         tiles = Text()
         for t in sv["city_tiles"]:
-            tiles.append(LETTERS[t["colour"]] if t["active"] else f"({LETTERS[t['colour']]})",
-                         style=STYLES[t["colour"]] if t["active"] else "dim")
+            tiles.append(
+                LETTERS[t["colour"]] if t["active"] else f"({LETTERS[t['colour']]})",
+                style=STYLES[t["colour"]] if t["active"] else "dim",
+            )
             tiles.append(" ")
         line.append_text(tiles if sv["city_tiles"] else Text("-", style="dim"))
         if sv["medal"]:
@@ -306,15 +376,25 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
                 moves.setdefault(int(number), []).append(pay)
         parts.append(Text(say(_("Roads from here (used tiles in brackets cannot pay):")), style="bold"))
         for road in out.get(me["space"], []):
-            r = Text("  " + say(_("road {road} → {place} costs", road=road["number"],
-                                  place=space_name[road["to"]])) + " ")
+            r = Text(
+                "  " + say(_("road {road} → {place} costs", road=road["number"], place=space_name[road["to"]])) + " "
+            )
             r.append_text(_banner_text(road["cost"]))
             pays = moves.get(road["number"], [])
             example = f"move {road['number']} pay {pays[0]}" if pays else ""
             if len(pays) > 1:
-                r.append(": " + say(_n("you can pay, e.g. '{example}' ({n} way)",
-                                       "you can pay, e.g. '{example}' ({n} ways)", len(pays), example=example)),
-                         style="green")
+                r.append(
+                    ": "
+                    + say(
+                        _n(
+                            "you can pay, e.g. '{example}' ({n} way)",
+                            "you can pay, e.g. '{example}' ({n} ways)",
+                            len(pays),
+                            example=example,
+                        )
+                    ),
+                    style="green",
+                )
             elif pays:
                 r.append(": " + say(_("you can pay, e.g. '{example}'", example=example)), style="green")
             else:

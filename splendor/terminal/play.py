@@ -12,13 +12,16 @@ from splendor.bots.base import Bot, decide, make_bot
 from splendor.bots.hint import hint
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
-from splendor.i18n import SOURCE_LANGUAGE, Listing, Message, N_, _, translate
+from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
 from splendor.terminal.draw import draw
 
 HUMAN = "human"
 # A common turn of each game, in its own notation (the same in every language).
-EXAMPLES = {"classic": "'take w b g', 'buy 1.2'", "pokemon": "'take r b k', 'catch 2.1'",
-            "kids": "'take k r g', 'move 3'"}
+EXAMPLES = {
+    "classic": "'take w b g', 'buy 1.2'",
+    "pokemon": "'take r b k', 'catch 2.1'",
+    "kids": "'take k r g', 'move 3'",
+}
 
 
 @dataclass(frozen=True)
@@ -69,12 +72,19 @@ HELP: dict[str, tuple[tuple[str, str], ...]] = {
         (N_("catch a face-up Pokémon"), "catch 1.4, catch rare, catch legendary"),
         (N_("catch one of your reserved Pokémon"), "catch reserved 1"),
         (N_("return a ball (when holding more than 10)"), "return m"),
-        (N_("evolve the Pokémon #ID into the card at level.slot, or into a reserved card"),
-         "evolve 12 2.3, evolve 12 reserved 1"),
+        (
+            N_("evolve the Pokémon #ID into the card at level.slot, or into a reserved card"),
+            "evolve 12 2.3, evolve 12 reserved 1",
+        ),
         (N_("do not evolve"), "evolve none"),
         (N_("pass (only when nothing else is legal)"), "pass"),
-        (N_("Balls: r Poké Ball (red), b Great Ball (blue), k Ultra Ball (black), p Heal Ball (pink), y Quick Ball "
-            "(yellow), m Master Ball. #ID is the number shown beside a card in your play area."), ""),
+        (
+            N_(
+                "Balls: r Poké Ball (red), b Great Ball (blue), k Ultra Ball (black), p Heal Ball (pink), y Quick Ball "
+                "(yellow), m Master Ball. #ID is the number shown beside a card in your play area."
+            ),
+            "",
+        ),
     ),
     "kids": (
         (N_("take 3 resources of different colours"), "take k r g"),
@@ -87,8 +97,13 @@ HELP: dict[str, tuple[tuple[str, str], ...]] = {
         (N_("take the top City tile, or one from the Marketplace"), "city stack, city market 2"),
         (N_("choose a Queen's Medal"), "medal 3"),
         (N_("pass (in the Palace, or when nothing else is legal)"), "pass"),
-        (N_("Resources: k mushroom, r apple, g cabbage, h hazelnut, b water; y gold coin, t the Treasure. "
-            "tile:h pays with an active hazelnut City tile."), ""),
+        (
+            N_(
+                "Resources: k mushroom, r apple, g cabbage, h hazelnut, b water; y gold coin, t the Treasure. "
+                "tile:h pays with an active hazelnut City tile."
+            ),
+            "",
+        ),
     ),
 }
 
@@ -103,9 +118,16 @@ def help_text(game: str, language: str = SOURCE_LANGUAGE) -> str:
 
 
 # Each kind of decision a seat may face, as the prompt names it.
-DECISIONS = {"action": N_("your action"), "return": N_("tokens to return"), "noble": N_("which noble visits"),
-             "evolve": N_("whether to evolve"), "drought": N_("tokens to discard in the Drought"),
-             "thief": N_("whom to give a token"), "city": N_("which City tile"), "medal": N_("which Queen's Medal")}
+DECISIONS = {
+    "action": N_("your action"),
+    "return": N_("tokens to return"),
+    "noble": N_("which noble visits"),
+    "evolve": N_("whether to evolve"),
+    "drought": N_("tokens to discard in the Drought"),
+    "thief": N_("whom to give a token"),
+    "city": N_("which City tile"),
+    "medal": N_("which Queen's Medal"),
+}
 
 
 def decision_words(decision: str) -> Message:
@@ -116,17 +138,25 @@ class Quit(Exception):
     """The person at the keyboard left the game."""
 
 
-def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable[[str], str],
-                  seed: int = 0, language: str = SOURCE_LANGUAGE) -> Game:
+def play_terminal(
+    game: Game,
+    seats: list[Seat],
+    console: Console,
+    ask: Callable[[str], str],
+    seed: int = 0,
+    language: str = SOURCE_LANGUAGE,
+) -> Game:
     """Play ``game`` to its end or until a person quits (raises `Quit`); returns the game. Everything is said in
     ``language``; actions are typed in the game's notation, which is the same in every language."""
+
     def say(message: Message) -> str:
         return translate(message, language)
 
-    bots: dict[int, Bot] = {s: make_bot(seat.kind, seed=seed * 16 + s)
-                            for s, seat in enumerate(seats) if seat.kind != HUMAN}
+    bots: dict[int, Bot] = {
+        s: make_bot(seat.kind, seed=seed * 16 + s) for s, seat in enumerate(seats) if seat.kind != HUMAN
+    }
     names = [seat.name for seat in seats]
-    drawn_at = hinted_at = -1           # len(history) when the table was last drawn / choices last listed
+    drawn_at = hinted_at = -1  # len(history) when the table was last drawn / choices last listed
     while not game.is_over:
         seat = game.current_player
         assert seat is not None
@@ -144,8 +174,14 @@ def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable
             choose = say(_("Choose ({decision}):", decision=decision_words(view["decision"])))
             console.print(f"[bold]{choose}[/] " + " | ".join(view["legal_actions"]), highlight=False)
             hinted_at = len(game.history)
-        prompt = say(_("{name} (seat {seat}, {decision}) > ", name=names[seat], seat=seat,
-                       decision=decision_words(view["decision"])))
+        prompt = say(
+            _(
+                "{name} (seat {seat}, {decision}) > ",
+                name=names[seat],
+                seat=seat,
+                decision=decision_words(view["decision"]),
+            )
+        )
         try:
             line = ask(prompt)
         except EOFError:
@@ -157,14 +193,28 @@ def play_terminal(game: Game, seats: list[Seat], console: Console, ask: Callable
             raise Quit
         if command == "help":
             console.print(help_text(game.name, language), markup=False)
-            console.print(say(_("Other commands: moves (list legal actions), hint (the expert bot's advice), "
-                                "board (draw the table again), quit.")))
+            console.print(
+                say(
+                    _(
+                        "Other commands: moves (list legal actions), hint (the expert bot's advice), "
+                        "board (draw the table again), quit."
+                    )
+                )
+            )
             continue
         if command == "hint":
             advice = hint(game, seed=seed * 16 + seat)
-            console.print(say(_("The expert bot would play {action} (estimated chance of winning {chance}%).",
-                                action=advice["action"], chance=round(100 * advice["win_chance"]))),
-                          markup=False, highlight=False)
+            console.print(
+                say(
+                    _(
+                        "The expert bot would play {action} (estimated chance of winning {chance}%).",
+                        action=advice["action"],
+                        chance=round(100 * advice["win_chance"]),
+                    )
+                ),
+                markup=False,
+                highlight=False,
+            )
             continue
         if command in ("moves", "legal"):
             console.print(say(_("Legal now:")) + " " + " | ".join(a.text for a in game.legal_actions()), markup=False)
@@ -188,11 +238,16 @@ def describe_result(game: Game, names: list[str], language: str = SOURCE_LANGUAG
     if result["status"] == "truncated":
         text = _("The game stopped at its turn cap with no winner. Points: {scores}.", scores=scores)
     elif result["status"] == "stalled":
-        text = _("No seat could act for a whole round, so the game ended there with no winner. Points: {scores}.",
-                 scores=scores)
+        text = _(
+            "No seat could act for a whole round, so the game ended there with no winner. Points: {scores}.",
+            scores=scores,
+        )
     elif result["status"] == "shared":
-        text = _("{players} share the victory. Points: {scores}.",
-                 players=Listing(names[w] for w in result["winners"]), scores=scores)
+        text = _(
+            "{players} share the victory. Points: {scores}.",
+            players=Listing(names[w] for w in result["winners"]),
+            scores=scores,
+        )
     else:
         text = _("{player} wins. Points: {scores}.", player=names[result["winners"][0]], scores=scores)
     said = translate(text, language)

@@ -38,8 +38,11 @@ class TerminalProfiles:
             return {}
         except (OSError, ValueError) as e:
             raise ValueError(f"cannot read the profile secrets in {self.path}: {e}") from None
-        return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} \
-            if isinstance(data, dict) else {}
+        return (
+            {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+            if isinstance(data, dict)
+            else {}
+        )
 
     def secret(self, profile: str) -> str:
         """The secret of ``profile``: the one kept here, or a new claim if nobody holds the profile yet.
@@ -48,7 +51,7 @@ class TerminalProfiles:
         held = kept.get(profile)
         if held is not None and self.pokedex.owns(profile, held):
             return held
-        secret = self.pokedex.claim(profile)          # ProfileClaimed if another holds it
+        secret = self.pokedex.claim(profile)  # ProfileClaimed if another holds it
         kept[profile] = secret
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

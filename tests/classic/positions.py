@@ -22,16 +22,22 @@ def new(players: int = 2, seed: int = 1, **options: Any) -> ClassicGame:
 
 def cards_with(tier: int, bonus: int | None = None, points: int | None = None) -> list[int]:
     """Ids of cards of a tier, optionally with a bonus colour and points."""
-    return [c.id for c in CARDS if c.row == tier - 1 and (bonus is None or c.bonus == bonus)
-            and (points is None or c.points == points)]
+    return [
+        c.id
+        for c in CARDS
+        if c.row == tier - 1 and (bonus is None or c.bonus == bonus) and (points is None or c.points == points)
+    ]
 
 
 def give_bonuses(game: ClassicGame, seat: int, **by_colour: int) -> None:
     """Give a seat bought cards (0-point tier-1 where possible) until it has these bonuses."""
     for name, n in by_colour.items():
         c = PALETTE.index(name)
-        pool = [cid for cid in cards_with(1, c, 0) + cards_with(2, c) + cards_with(3, c)
-                if not any(cid in b for b in game.bought) and not any(cid in r for r in game.reserved)]
+        pool = [
+            cid
+            for cid in cards_with(1, c, 0) + cards_with(2, c) + cards_with(3, c)
+            if not any(cid in b for b in game.bought) and not any(cid in r for r in game.reserved)
+        ]
         for cid in pool[:n]:
             give_card(game, seat, cid)
         assert game.bonuses[seat][c] >= n

@@ -8,8 +8,21 @@ import splendor
 from splendor import IllegalAction
 from splendor.games.classic.cards import CARDS, NOBLES
 from splendor.games.classic.game import ClassicGame
-from tests.classic.positions import (B, G, K, R, W, Y, all_card_ids, give_bonuses, give_card, give_tokens, new,
-                                     noble_requiring, place, set_nobles, total_tokens)
+from tests.classic.positions import (
+    K,
+    R,
+    W,
+    Y,
+    all_card_ids,
+    give_bonuses,
+    give_card,
+    give_tokens,
+    new,
+    noble_requiring,
+    place,
+    set_nobles,
+    total_tokens,
+)
 
 # ----------------------------------------------------------------------------- setup
 
@@ -340,8 +353,11 @@ def test_one_noble_per_turn_and_the_player_chooses_among_several() -> None:
 
 def test_noble_that_is_not_eligible_cannot_be_chosen() -> None:
     g = new()
-    a, b, c = noble_requiring(red=4, black=4), noble_requiring(green=3, red=3, black=3), noble_requiring(
-        white=4, blue=4)
+    a, b, c = (
+        noble_requiring(red=4, black=4),
+        noble_requiring(green=3, red=3, black=3),
+        noble_requiring(white=4, blue=4),
+    )
     set_nobles(g, [a, b, c])
     give_bonuses(g, 0, red=4, black=4, green=3)
     g.apply("take w b g")

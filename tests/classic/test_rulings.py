@@ -9,8 +9,7 @@ import pytest
 import splendor
 from splendor import IllegalAction
 from splendor.games.classic.game import ClassicGame
-from tests.classic.positions import (B, G, K, R, W, Y, give_bonuses, give_tokens, new, noble_requiring, place,
-                                     set_nobles)
+from tests.classic.positions import B, G, K, R, W, Y, give_bonuses, give_tokens, new, noble_requiring, place, set_nobles
 
 
 def test_ruling_1_seat_zero_starts_by_default() -> None:
@@ -38,13 +37,13 @@ def test_ruling_1_play_goes_clockwise_in_seat_order() -> None:
 
 def test_ruling_2_the_round_is_completed_up_to_the_seat_before_the_first() -> None:
     g = new(4, first_player=2)
-    g.apply("take w b g")               # seat 2
+    g.apply("take w b g")  # seat 2
     g.points[3] = 15
-    g.apply("take w b g")               # seat 3 reaches 15
+    g.apply("take w b g")  # seat 3 reaches 15
     assert not g.is_over
-    g.apply("take w b g")               # seat 0
+    g.apply("take w b g")  # seat 0
     assert not g.is_over
-    g.apply("take r k w")               # seat 1, the seat before the first: the game ends
+    g.apply("take r k w")  # seat 1, the seat before the first: the game ends
     assert g.is_over and g.winners == [3]
 
 
@@ -78,7 +77,7 @@ def test_ruling_3_pass_is_never_legal_while_another_action_is() -> None:
 def test_ruling_4_a_game_where_every_seat_had_to_pass_for_a_round_ends_stalled_with_no_winner() -> None:
     g = new(2)
     _stuck(g)
-    g.points[0] = 3                        # a lead on points does not make a winner: nobody reached 15
+    g.points[0] = 3  # a lead on points does not make a winner: nobody reached 15
     g.apply("pass")
     assert not g.is_over
     g.apply("pass")
@@ -113,6 +112,7 @@ def _ids(data: object) -> set[int]:
         elif isinstance(x, list):
             for v in x:
                 walk(v)
+
     walk(data)
     return found
 
@@ -185,7 +185,7 @@ def test_ruling_7_fewer_than_three_only_when_fewer_than_three_colours_remain() -
 
 def test_ruling_8_coloured_tokens_are_spent_before_gold() -> None:
     g = new(2)
-    place(g, 0, 0)                          # costs 2 red, 1 black
+    place(g, 0, 0)  # costs 2 red, 1 black
     give_tokens(g, 0, red=2, black=1, gold=2)
     g.apply("buy 1.1")
     assert g.tokens[0] == [0, 0, 0, 0, 0, 2]
@@ -215,8 +215,8 @@ def test_ruling_9_nobles_are_checked_at_the_end_of_every_turn_not_only_after_a_b
     give_bonuses(g, 0, red=4, black=4, white=4)
     g.apply("take w b g")
     g.apply(f"noble {a}")
-    g.apply("take w b g")                   # seat 1
-    g.apply("reserve 1.1")                  # seat 0's next turn, whatever the action: the other noble comes
+    g.apply("take w b g")  # seat 1
+    g.apply("reserve 1.1")  # seat 0's next turn, whatever the action: the other noble comes
     assert g.seat_nobles[0] == [a, b] and g.points[0] >= 6
 
 
@@ -227,7 +227,7 @@ def test_ruling_9_order_of_returning_and_the_noble_visit_changes_nothing() -> No
     give_bonuses(g, 0, red=4, black=4)
     give_tokens(g, 0, white=3, blue=3, green=3)
     g.apply("take r k w")
-    assert g.seat_nobles[0] == []           # returning comes first; the visit follows
+    assert g.seat_nobles[0] == []  # returning comes first; the visit follows
     g.apply("return w")
     g.apply("return w")
     assert g.seat_nobles[0] == [n] and g.current_player == 1

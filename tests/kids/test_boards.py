@@ -75,12 +75,29 @@ def test_check_board_command_explains_and_a_hand_written_board_plays(tmp_path: P
     out = subprocess.run([SPLENDOR, "kids", "check-board", str(bad)], capture_output=True, text=True)
     assert out.returncode == 1 and "unknown colour 'purple'" in out.stderr
     record = tmp_path / "custom.record"
-    out = subprocess.run([SPLENDOR, "play", "--game", "kids", "--seats", "greedy,greedy", "--short",
-                          "--board", f"{a1},{a3}", "--seed", "3", "--record", str(record)],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [
+            SPLENDOR,
+            "play",
+            "--game",
+            "kids",
+            "--seats",
+            "greedy,greedy",
+            "--short",
+            "--board",
+            f"{a1},{a3}",
+            "--seed",
+            "3",
+            "--record",
+            str(record),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "custom board" in out.stdout
-    a1.unlink()                                  # the record carries the board: it replays without the files
+    a1.unlink()  # the record carries the board: it replays without the files
     game = splendor.replay(record.read_text())
     assert game.is_over and game.view(None)["board"]["titles"] == ["Test road", "Test palace"]
 

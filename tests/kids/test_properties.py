@@ -24,10 +24,10 @@ BOARDS = [(c, False) for c in COMBINATIONS] + [(c, True) for c in COMBINATIONS] 
 @pytest.mark.parametrize(("sides", "mysteries"), BOARDS, ids=lambda x: ",".join(x) if isinstance(x, list) else str(x))
 @settings(max_examples=6)
 @given(seed=st.integers(min_value=0, max_value=2**40), n=st.integers(min_value=2, max_value=4))
-def test_conservation_hidden_information_and_exact_replay(sides: list[str], mysteries: bool, seed: int,
-                                                          n: int) -> None:
-    game = splendor.new_game("kids", players=n, seed=seed, board=sides, short=len(sides) == 2,
-                             mysteries=mysteries, max_turns=300)
+def test_conservation_hidden_information_and_exact_replay(sides: list[str], mysteries: bool, seed: int, n: int) -> None:
+    game = splendor.new_game(
+        "kids", players=n, seed=seed, board=sides, short=len(sides) == 2, mysteries=mysteries, max_turns=300
+    )
     assert isinstance(game, KidsGame)
     setup = tokens_total(game)
     for step, g in enumerate(playout(game, random.Random(seed))):
@@ -57,7 +57,9 @@ def test_conservation_hidden_information_and_exact_replay(sides: list[str], myst
 
 def test_every_side_combination_ends_with_travelers_in_the_palace_under_greedy_play() -> None:
     from splendor.sim import simulate
+
     for sides in COMBINATIONS + SHORT:
-        report = simulate("kids", 2, ["greedy", "greedy"], games=2, seed=1,
-                          options={"board": sides, "short": len(sides) == 2})
+        report = simulate(
+            "kids", 2, ["greedy", "greedy"], games=2, seed=1, options={"board": sides, "short": len(sides) == 2}
+        )
         assert report.truncated == 0 and sum(report.wins) + sum(report.shared_wins) >= 2

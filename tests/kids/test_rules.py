@@ -89,18 +89,18 @@ def test_example_round_of_the_rulebook() -> None:
     give_tokens(g, MARC, black=1, red=1, brown=2, blue=1, green=1)
     give_tiles(g, MARC, active=("brown",))
     give_tiles(g, CATHERINE, active=("blue",), used=("red",))
-    g.apply("take k g b")                                   # Marc: 9 tokens
-    g.apply("return h")                                     # ... returns a hazelnut: 8
+    g.apply("take k g b")  # Marc: 9 tokens
+    g.apply("return h")  # ... returns a hazelnut: 8
     give_tokens(g, CATHERINE, blue=2)
-    g.apply("take g g")                                     # Catherine takes 2 cabbage
-    g.apply("take y")                                       # Olivier takes a gold coin
+    g.apply("take g g")  # Catherine takes 2 cabbage
+    g.apply("take y")  # Olivier takes a gold coin
     assert g.purse[OLIVIER][Y] == 1
     # Marc pays 2 mushrooms, 1 apple and his hazelnut City tile to reach the village ...
     g.apply("move 1 pay k k r tile:h")
     assert g.space[MARC] == "A1.village"
     assert g.used[MARC][H] == 1 and g.active[MARC][H] == 0
     assert g.purse[MARC][K] == 0 and g.purse[MARC][R] == 0
-    assert g.current_player == MARC                         # ... and takes an extra turn: 2 hazelnuts
+    assert g.current_player == MARC  # ... and takes an extra turn: 2 hazelnuts
     g.apply("take h h")
     assert g.current_player == CATHERINE and g.turns == 4
     # Catherine pays 2 cabbage, 2 water and her water tile to reach the city, draws a tile, reactivates the rest
@@ -182,7 +182,7 @@ def test_city_with_an_empty_stack_gives_no_tile_but_still_reactivates() -> None:
     g = new()
     give_tokens(g, MARC, green=2, blue=2)
     give_tiles(g, MARC, active=("blue",), used=("red",))
-    g.boxed_tiles, g.stack = g.stack, []      # the stack ran out (tiles kept elsewhere for the count)
+    g.boxed_tiles, g.stack = g.stack, []  # the stack ran out (tiles kept elsewhere for the count)
     g.apply("move 2 pay g g b b tile:b")
     assert g.active[MARC] == [0, 1, 0, 0, 1] and g.used[MARC] == [0] * 5
 
@@ -192,7 +192,7 @@ def test_village_gives_an_extra_turn_which_may_chain_to_another_village() -> Non
     give_tokens(g, MARC, black=2, red=2, brown=1)
     g.apply("move 1 pay k k r h")
     assert g.current_player == MARC
-    g.apply("move 3 pay r")                   # to the Hamlet, another village: another extra turn
+    g.apply("move 3 pay r")  # to the Hamlet, another village: another extra turn
     assert g.current_player == MARC and g.space[MARC] == "A1.hamlet"
     g.apply("take k r g")
     assert g.current_player == CATHERINE and g.turns == 1
@@ -222,12 +222,12 @@ def test_example_end_of_the_rulebook() -> None:
     give_tokens(g, MARC, green=2, blue=3)
     _near_palace(g, CATHERINE)
     _near_palace(g, OLIVIER)
-    g.apply("move 2 pay g g b b b")                         # Marc to the city
-    g.apply("move 8 pay b")                                 # Catherine to the Palace
+    g.apply("move 2 pay g g b b b")  # Marc to the city
+    g.apply("move 8 pay b")  # Catherine to the Palace
     assert g.view(None)["decision"] == "medal"
     g.apply("medal 2")
     assert g.gates_closed and not g.is_over
-    g.apply("move 8 pay b")                                 # Olivier follows in the last round
+    g.apply("move 8 pay b")  # Olivier follows in the last round
     g.apply("medal 4")
     assert g.is_over and g.winners == [CATHERINE, OLIVIER] and g.result["status"] == "shared"
     assert g.result["medals"] == [None, 2, 4]
@@ -247,11 +247,11 @@ def test_palace_medal_of_the_travelers_choice() -> None:
 def test_the_first_arrival_closes_the_gates_and_the_round_is_completed() -> None:
     g = new(3, first_player=1)
     _near_palace(g, OLIVIER)
-    g.apply("take k r g")                                   # Catherine (first)
-    g.apply("move 8 pay b")                                 # Olivier arrives
+    g.apply("take k r g")  # Catherine (first)
+    g.apply("move 8 pay b")  # Olivier arrives
     g.apply("medal 1")
     assert not g.is_over
-    g.apply("take k r g")                                   # Marc, the seat before the first: the last turn
+    g.apply("take k r g")  # Marc, the seat before the first: the last turn
     assert g.is_over and g.winners == [OLIVIER]
 
 
@@ -270,12 +270,12 @@ def test_a_traveler_in_the_palace_passes() -> None:
 def test_after_the_first_arrival_the_others_play_out_the_round() -> None:
     g = new(3, first_player=1)
     _near_palace(g, CATHERINE)
-    g.apply("move 8 pay b")                                 # Catherine (first) arrives
+    g.apply("move 8 pay b")  # Catherine (first) arrives
     g.apply("medal 1")
     assert g.gates_closed and g.current_player == OLIVIER
-    g.apply("take k r g")                                   # Olivier
+    g.apply("take k r g")  # Olivier
     assert not g.is_over and g.current_player == MARC
-    g.apply("take k r g")                                   # Marc, the seat before the first: the end
+    g.apply("take k r g")  # Marc, the seat before the first: the end
     assert g.is_over and g.winners == [CATHERINE]
 
 

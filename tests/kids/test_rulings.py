@@ -14,7 +14,7 @@ from splendor.games.kids.game import KidsGame
 from tests.kids.positions import B, H, K, R, T, Y, give_tiles, give_tokens, new, tiles_total, tokens_total
 
 FULL = ["A1-front", "A2-front", "A3-front"]
-TO_FORD = "move 10 pay h b"          # A1-front road 10: Hilltop → A2 Fordham (a village), banner hazelnut, water
+TO_FORD = "move 10 pay h b"  # A1-front road 10: Hilltop → A2 Fordham (a village), banner hazelnut, water
 
 
 def mysteries(players: int = 3, seed: int = 1) -> KidsGame:
@@ -62,18 +62,30 @@ def test_ruling_7_kids_take_fewer_only_when_fewer_than_three_colours() -> None:
         g.apply("take k r")
     give_tokens(g, 1, black=3, red=3, green=3)
     assert {a.text for a in g.legal_actions() if a.kind.startswith("take")} == {
-        "take h b", "take h", "take b", "take h h", "take b b", "take y"}
+        "take h b",
+        "take h",
+        "take b",
+        "take h h",
+        "take b b",
+        "take y",
+    }
 
 
 def test_ruling_8_kids_the_traveler_chooses_how_to_pay() -> None:
     g = new()
     give_tokens(g, 0, black=2, red=1, gold=1)
     options = {a.text for a in g.legal_actions() if a.kind == "move"}
-    assert options == {"move 1 pay k k r y", }
+    assert options == {
+        "move 1 pay k k r y",
+    }
     give_tiles(g, 0, active=("brown",))
     options = {a.text for a in g.legal_actions() if a.kind == "move" and a.args[0] == 1}
-    assert options == {"move 1 pay k k r y", "move 1 pay k k r tile:h", "move 1 pay k k y tile:h",
-                       "move 1 pay k r y tile:h"}
+    assert options == {
+        "move 1 pay k k r y",
+        "move 1 pay k k r tile:h",
+        "move 1 pay k k y tile:h",
+        "move 1 pay k r y tile:h",
+    }
 
 
 # ----------------------------------------------------------------------------- 18-23
@@ -161,7 +173,8 @@ def test_ruling_24_mysteries_uses_all_sections_tiles_on_a2_villages_and_a_market
     villages = g.board.villages("A2")
     assert set(g.village_tiles) == set(villages)
     assert sorted(list(g.village_tiles.values()) + g.aside) == sorted(
-        ["tornado", "treasure", "treasure", "drought", "drought", "thief", "thief", "queens_gem"])
+        ["tornado", "treasure", "treasure", "drought", "drought", "thief", "thief", "queens_gem"]
+    )
     assert len(g.market) == 3 and len(g.stack) == 17
     with pytest.raises(ValueError, match="cannot be short"):
         splendor.new_game("kids", mysteries=True, short=True)
@@ -171,7 +184,7 @@ def test_ruling_24_a_city_tile_from_the_stack_or_the_marketplace_which_is_refill
     g = mysteries()
     g.space[0] = "A1.well"
     give_tokens(g, 0, green=1, brown=1)
-    g.apply("move 7 pay g h")                         # Wellside → Fairmarket, a city
+    g.apply("move 7 pay g h")  # Wellside → Fairmarket, a city
     assert g.view(0)["decision"] == "city"
     assert {a.text for a in g.legal_actions()} == {"city stack", "city market 1", "city market 2", "city market 3"}
     chosen, refill = g.market[1], g.stack[-1]
@@ -186,11 +199,11 @@ def test_mysteries_face_down_tiles_are_flipped_by_the_first_to_land_then_the_ext
     g.apply(TO_FORD)
     assert g.gem == 0 and "A2.ford" not in g.village_tiles and g.flipped["A2.ford"] == "queens_gem"
     assert g.view(1)["village_tiles"]["A2.ford"] == "Queen's Gem"
-    assert g.current_player == 0                       # the village's extra turn
+    assert g.current_player == 0  # the village's extra turn
     g.apply("take k r g")
     at_hilltop(g, 1)
     g.apply(TO_FORD)
-    assert g.gem == 0 and g.current_player == 1        # nothing left to flip; still an extra turn
+    assert g.gem == 0 and g.current_player == 1  # nothing left to flip; still an extra turn
 
 
 def test_mysteries_tornado_sweeps_the_marketplace_away() -> None:
@@ -207,11 +220,11 @@ def test_mysteries_treasure_pays_like_a_gold_coin_and_counts_toward_eight() -> N
     set_tile(g, "A2.ford", "treasure")
     at_hilltop(g, 0)
     give_tokens(g, 0, black=4, red=4)
-    g.apply(TO_FORD)                                   # 8 tokens left + the Treasure = 9
+    g.apply(TO_FORD)  # 8 tokens left + the Treasure = 9
     assert g.purse[0][T] == 1 and g.view(0)["decision"] == "return"
     g.apply("return k")
     assert sum(g.purse[0]) == 8 and g.current_player == 0
-    g.space[0] = "A2.mead"                             # Meadowsweet → Watchtower: green, blue
+    g.space[0] = "A2.mead"  # Meadowsweet → Watchtower: green, blue
     g.purse[0][K] += 0
     give_tokens(g, 0, green=1)
     g.apply("move 20 pay g t")
@@ -222,19 +235,19 @@ def test_mysteries_drought_every_traveler_over_five_discards_down_to_five_each_c
     g = mysteries()
     set_tile(g, "A2.ford", "drought")
     at_hilltop(g, 0)
-    give_tokens(g, 0, black=4, red=3)                  # 7 after paying
-    give_tokens(g, 1, green=4, gold=2)                 # 6
-    give_tokens(g, 2, brown=4)                         # 4: untouched
+    give_tokens(g, 0, black=4, red=3)  # 7 after paying
+    give_tokens(g, 1, green=4, gold=2)  # 6
+    give_tokens(g, 2, brown=4)  # 4: untouched
     g.apply(TO_FORD)
     assert g.current_player == 0 and g.view(0)["decision"] == "drought"
     g.apply("discard k")
     g.apply("discard r")
-    assert g.current_player == 1                       # another seat decides, out of turn
+    assert g.current_player == 1  # another seat decides, out of turn
     with pytest.raises(IllegalAction, match="traveler 1 holds 6 tokens and must discard down to 5"):
         g.apply("take k r g")
     g.apply("discard g")
     assert [sum(p) for p in g.purse] == [5, 5, 4]
-    assert g.current_player == 0                       # then seat 0's extra turn
+    assert g.current_player == 0  # then seat 0's extra turn
     assert tokens_total(g) == [5, 5, 5, 5, 5, 7]
 
 
@@ -267,21 +280,21 @@ def test_ruling_25_the_treasure_counts_toward_a_droughts_five_and_a_discarded_tr
     g = mysteries()
     set_tile(g, "A2.ford", "drought")
     at_hilltop(g, 0)
-    give_tokens(g, 0, black=4, red=2)                  # 6 after paying, with the Treasure 7
+    give_tokens(g, 0, black=4, red=2)  # 6 after paying, with the Treasure 7
     g.purse[0][T] = 1
     g.apply(TO_FORD)
     assert g.view(0)["decision"] == "drought" and "discard t" in {a.text for a in g.legal_actions()}
     g.apply("discard t")
     g.apply("discard k")
     assert sum(g.purse[0]) == 5 and g.purse[0][T] == 0 and g.boxed_treasures == 1
-    assert tokens_total(g)[5] == 7                     # it never became a gold coin in the supply
+    assert tokens_total(g)[5] == 7  # it never became a gold coin in the supply
 
 
 def test_ruling_25_a_treasure_returned_over_the_purse_limit_leaves_the_game() -> None:
     g = mysteries()
     give_tokens(g, 0, black=4, red=3)
-    g.purse[0][T] = 1                                  # 8 in the purse
-    g.apply("take g h b")                              # 11: three to return
+    g.purse[0][T] = 1  # 8 in the purse
+    g.apply("take g h b")  # 11: three to return
     assert "return t" in {a.text for a in g.legal_actions()}
     g.apply("return t")
     g.apply("return k")
@@ -311,8 +324,7 @@ def test_mysteries_hidden_stack_and_tiles_never_leak() -> None:
         view = g.view(seat)
         text = json.dumps(view)
         assert set(view["village_tiles"].values()) == {"face down"}
-        for effect in ("tornado", "drought", "thief", "Tornado", "Drought", "Treasure", "Thief",
-                       "Queen's Gem"):
+        for effect in ("tornado", "drought", "thief", "Tornado", "Drought", "Treasure", "Thief", "Queen's Gem"):
             assert effect not in text
         assert g.view(seat)["city_stack"] == 17
         assert "stack" not in [k for k in g.view(seat) if k != "city_stack"]

@@ -24,13 +24,15 @@ import pytest
 
 import splendor
 from splendor.games.kids.board import SECTIONS, SIDES
-from splendor.games.kids.svg import (LANDSCAPE, PAWN, PAWN_INK, _overlap, banner_boxes, space_boxes, svg,
-                                     text_box)
+from splendor.games.kids.svg import LANDSCAPE, PAWN, PAWN_INK, _overlap, banner_boxes, space_boxes, svg, text_box
 from splendor.i18n import translate
 from splendor.i18n.message import Message
 
-BOARDS = [[f"{s}-{side}" for s, side in zip(sections, sides)]
-          for sections in (SECTIONS, ("A1", "A3")) for sides in itertools.product(SIDES, repeat=len(sections))]
+BOARDS = [
+    [f"{s}-{side}" for s, side in zip(sections, sides)]
+    for sections in (SECTIONS, ("A1", "A3"))
+    for sides in itertools.product(SIDES, repeat=len(sections))
+]
 """Every board the game deals: a side of each section, A1-A2-A3, or A1-A3 for the short game."""
 LANGUAGES = ["en", "sl", "ko", "zh"]
 LAYOUTS = ["wide", "tall"]
@@ -45,10 +47,10 @@ Point = tuple[float, float]
 @dataclass
 class Road:
     number: int
-    line: list[Point]                        # the road's centre line, a curve sampled finely
+    line: list[Point]  # the road's centre line, a curve sampled finely
     stroke: float
     banner: Box
-    hit: Box                                 # the largest rectangle of the road's group: what a finger taps
+    hit: Box  # the largest rectangle of the road's group: what a finger taps
 
 
 @dataclass
@@ -56,9 +58,9 @@ class Drawing:
     width: float
     height: float
     roads: dict[int, Road] = field(default_factory=dict)
-    labels: list[tuple[str, Box]] = field(default_factory=list)     # every word outside the roads and pawns
-    owner: list[str] = field(default_factory=list)                   # the place each word names, or ""
-    shapes: dict[str, Box] = field(default_factory=dict)            # each place's mark, by its id
+    labels: list[tuple[str, Box]] = field(default_factory=list)  # every word outside the roads and pawns
+    owner: list[str] = field(default_factory=list)  # the place each word names, or ""
+    shapes: dict[str, Box] = field(default_factory=dict)  # each place's mark, by its id
     pawns: list[tuple[int, float, float, float, str, str, str]] = field(default_factory=list)
     font_sizes: list[float] = field(default_factory=list)
 
@@ -76,10 +78,10 @@ def _path_points(d: str) -> list[Point]:
             points += list(zip(n[0::2], n[1::2]))
         else:
             for k in range(0, len(n), 6):
-                p0, (c1x, c1y, c2x, c2y, x, y) = points[-1], n[k:k + 6]
+                p0, (c1x, c1y, c2x, c2y, x, y) = points[-1], n[k : k + 6]
                 for i in range(1, 41):
                     t = i / 40
-                    a, b, c, e = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t ** 2, t ** 3
+                    a, b, c, e = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t**2, t**3
                     points.append((a * p0[0] + b * c1x + c * c2x + e * x, a * p0[1] + b * c1y + c * c2y + e * y))
     return points
 
@@ -96,8 +98,11 @@ def _shape_box(node: ET.Element) -> Box | None:
 def _text(node: ET.Element) -> tuple[str, Box, float]:
     size = float(node.get("font-size", "16"))
     words = "".join(node.itertext())
-    return words, text_box(float(node.get("x", "0")), float(node.get("y", "0")), words, size,
-                           node.get("text-anchor", "start")), size
+    return (
+        words,
+        text_box(float(node.get("x", "0")), float(node.get("y", "0")), words, size, node.get("text-anchor", "start")),
+        size,
+    )
 
 
 def read(picture: str) -> Drawing:
@@ -122,23 +127,36 @@ def read(picture: str) -> Drawing:
                     drawing.font_sizes.append(_text(part)[2])
             banner = next((b for c, b in rects if c == "banner"), rects[0][1])
             hit = max((b for _, b in rects), key=lambda b: min(b[2], b[3]))
-            drawing.roads[int(node.get("data-road", "0"))] = Road(int(node.get("data-road", "0")), line, stroke,
-                                                                  banner, hit)
+            drawing.roads[int(node.get("data-road", "0"))] = Road(
+                int(node.get("data-road", "0")), line, stroke, banner, hit
+            )
             return
         if node.tag == NS + "g" and "pawn" in kind:
             circle = next(node.iter(NS + "circle"))
             number = next(node.iter(NS + "text"))
             drawing.font_sizes.append(_text(number)[2])
-            drawing.pawns.append((int(node.get("data-seat", "-1")), float(circle.get("cx", 0)),
-                                  float(circle.get("cy", 0)), float(circle.get("r", 0)), circle.get("fill", ""),
-                                  number.get("fill", ""), "".join(number.itertext())))
+            drawing.pawns.append(
+                (
+                    int(node.get("data-seat", "-1")),
+                    float(circle.get("cx", 0)),
+                    float(circle.get("cy", 0)),
+                    float(circle.get("r", 0)),
+                    circle.get("fill", ""),
+                    number.get("fill", ""),
+                    "".join(number.itertext()),
+                )
+            )
             return
         if node.tag == NS + "g" and "space" in kind:
             boxes = [b for part in node if (b := _shape_box(part)) is not None]
             if boxes:
                 x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
-                drawing.shapes[node.get("data-space", "")] = (x0, y0, max(b[0] + b[2] for b in boxes) - x0,
-                                                              max(b[1] + b[3] for b in boxes) - y0)
+                drawing.shapes[node.get("data-space", "")] = (
+                    x0,
+                    y0,
+                    max(b[0] + b[2] for b in boxes) - x0,
+                    max(b[1] + b[3] for b in boxes) - y0,
+                )
             owner = node.get("data-space", "")
         if node.tag == NS + "text":
             words, box, size = _text(node)
@@ -190,26 +208,31 @@ def crosses(line: list[Point], box: Box) -> bool:
 
 @cache
 def drawing(sides: tuple[str, ...], language: str, layout: str) -> Drawing:
-    view = splendor.new_game("kids", players=4, seed=1, board=list(sides), short=len(sides) == 2,
-                             mysteries=len(sides) == 3).view(None)
+    view = splendor.new_game(
+        "kids", players=4, seed=1, board=list(sides), short=len(sides) == 2, mysteries=len(sides) == 3
+    ).view(None)
     return read(svg(view, language=language, layout=layout))
 
 
 def _board_view(sides: list[str]) -> dict:
-    return splendor.new_game("kids", players=4, seed=1, board=sides, short=len(sides) == 2,
-                             mysteries=len(sides) == 3).view(None)
+    return splendor.new_game(
+        "kids", players=4, seed=1, board=sides, short=len(sides) == 2, mysteries=len(sides) == 3
+    ).view(None)
 
 
-CASES = [pytest.param(tuple(b), language, layout, id=f"{'+'.join(b)}-{language}-{layout}")
-         for layout in LAYOUTS for language in LANGUAGES for b in BOARDS]
+CASES = [
+    pytest.param(tuple(b), language, layout, id=f"{'+'.join(b)}-{language}-{layout}")
+    for layout in LAYOUTS
+    for language in LANGUAGES
+    for b in BOARDS
+]
 
 
 # ----------------------------------------------------------------------------- what is drawn where
 
 
 @pytest.mark.parametrize(("sides", "language", "layout"), CASES)
-def test_no_road_is_drawn_over_a_banner_a_name_or_a_place(sides: tuple[str, ...], language: str,
-                                                          layout: str) -> None:
+def test_no_road_is_drawn_over_a_banner_a_name_or_a_place(sides: tuple[str, ...], language: str, layout: str) -> None:
     """Each road's line (grown by half its stroke) misses every other road's banner, every word on the board
     (places' names, Village tiles, sections' titles, the credit) and every place but the two it joins."""
     d = drawing(sides, language, layout)
@@ -239,12 +262,17 @@ def test_no_two_banners_or_words_overlap(sides: tuple[str, ...], language: str, 
     words = [(w, box, owner) for (w, box), owner in zip(d.labels, d.owner)]
     marks = [(f"the place {s}", b, s) for s, b in d.shapes.items()]
     palace = next(s for s in d.shapes if s.endswith(".palace"))
-    problems = [f"{a} overlaps {b}" for (a, one, x), (b, other, y) in itertools.combinations(banners + words + marks, 2)
-                if _overlap(one, other, 0) > 0 and not (a.startswith("the place") and b.startswith("the place"))
-                and not (x == y == palace)]
+    problems = [
+        f"{a} overlaps {b}"
+        for (a, one, x), (b, other, y) in itertools.combinations(banners + words + marks, 2)
+        if _overlap(one, other, 0) > 0
+        and not (a.startswith("the place") and b.startswith("the place"))
+        and not (x == y == palace)
+    ]
     assert not problems, "\n".join(problems)
-    outside = [a for a, (x, y, w, h), _ in banners + words + marks
-               if x < 0 or y < 0 or x + w > d.width or y + h > d.height]
+    outside = [
+        a for a, (x, y, w, h), _ in banners + words + marks if x < 0 or y < 0 or x + w > d.width or y + h > d.height
+    ]
     assert outside == [], "drawn outside the picture"
 
 
@@ -274,7 +302,7 @@ def _run_along(a: np.ndarray, b: np.ndarray, marks: np.ndarray) -> float:
     s, w = b[:-1], b[1:] - b[:-1]
     keep = (np.hypot(*(p[:, None, :] - marks[None]).transpose(2, 0, 1)) >= 26).all(axis=1) & (np.hypot(*v.T) > 0)
     ww = np.maximum((w * w).sum(axis=1), 1e-12)
-    rel = p[:, None, :] - s[None]                                  # (a's pieces, b's pieces, 2)
+    rel = p[:, None, :] - s[None]  # (a's pieces, b's pieces, 2)
     t = np.clip((rel * w[None]).sum(axis=2) / ww[None], 0, 1)
     gap = np.hypot(rel[..., 0] - t * w[None, :, 0], rel[..., 1] - t * w[None, :, 1])
     turn = np.degrees(np.arctan2(v[:, 1], v[:, 0])[:, None] - np.arctan2(w[:, 1], w[:, 0])[None]) % 180
@@ -293,7 +321,7 @@ def test_the_landscape_picture_is_readable_in_the_tables_box(sides: list[str], l
     and no road's tap target covers another road's banner."""
     d = drawing(tuple(sides), language, "wide")
     scale = min(LANDSCAPE[0] / d.width, LANDSCAPE[1] / d.height)
-    assert scale == pytest.approx(LANDSCAPE[0] / d.width)                 # the width is what binds
+    assert scale == pytest.approx(LANDSCAPE[0] / d.width)  # the width is what binds
     assert 1.25 <= d.width / d.height <= 1.65 or len(sides) == 2
     assert min(d.font_sizes) * scale >= 12
     assert min(2 * r for _, _, _, r, *_ in d.pawns) * scale >= 24
@@ -314,7 +342,7 @@ def test_the_tall_picture_is_readable_at_its_own_size() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_pawns_have_their_seats_colours_and_numbers_and_never_hide_each_other(players: int) -> None:
     view = splendor.new_game("kids", players=players, seed=1, board=BOARDS[0]).view(None)
-    assert len({s["space"] for s in view["seats"]}) == 1                 # everyone starts at the Port
+    assert len({s["space"] for s in view["seats"]}) == 1  # everyone starts at the Port
     for layout in LAYOUTS:
         pawns = read(svg(view, layout=layout)).pawns
         assert sorted(p[0] for p in pawns) == list(range(players))
@@ -406,7 +434,11 @@ def test_the_tall_layout_is_asked_for_by_name_and_an_unknown_one_is_refused() ->
 
 def test_the_picture_command_still_draws_a_board(tmp_path: Path) -> None:
     out = tmp_path / "board.svg"
-    done = subprocess.run([str(Path(sys.executable).parent / "splendor"), "kids", "picture", str(out),
-                           "--sides", "A1-back,A3-front"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "splendor"), "kids", "picture", str(out), "--sides", "A1-back,A3-front"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert len(read(out.read_text(encoding="utf-8")).roads) > 0

@@ -27,6 +27,7 @@ def ids(name: str) -> list[int]:
 def card_costing(name: str, **cost: int) -> int:
     """The copy of a Pokémon with exactly this cost (ball colour → count)."""
     from splendor.games.pokemon.cards import PALETTE
+
     want = tuple(cost.get(n, 0) for n in PALETTE.names)
     for cid in ids(name):
         if CARDS[cid].cost == want:

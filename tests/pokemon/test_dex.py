@@ -20,10 +20,29 @@ from tests.pokemon.positions import ids, new
 
 POKEDEX_JS = Path(splendor.__file__).parent / "server" / "web" / "pokedex.js"
 
-KNOWN = {"Bulbasaur": 1, "Ivysaur": 2, "Charmander": 4, "Squirtle": 7, "Caterpie": 10, "Pidgey": 16,
-         "Nidoran": 29, "Oddish": 43, "Abra": 63, "Gastly": 92, "Haunter": 93, "Gengar": 94, "Lapras": 131,
-         "Eevee": 133, "Aerodactyl": 142, "Snorlax": 143, "Articuno": 144, "Dratini": 147, "Dragonite": 149,
-         "Mewtwo": 150, "Mew": 151}
+KNOWN = {
+    "Bulbasaur": 1,
+    "Ivysaur": 2,
+    "Charmander": 4,
+    "Squirtle": 7,
+    "Caterpie": 10,
+    "Pidgey": 16,
+    "Nidoran": 29,
+    "Oddish": 43,
+    "Abra": 63,
+    "Gastly": 92,
+    "Haunter": 93,
+    "Gengar": 94,
+    "Lapras": 131,
+    "Eevee": 133,
+    "Aerodactyl": 142,
+    "Snorlax": 143,
+    "Articuno": 144,
+    "Dratini": 147,
+    "Dragonite": 149,
+    "Mewtwo": 150,
+    "Mew": 151,
+}
 
 
 @pytest.mark.parametrize(("pokemon", "number"), KNOWN.items())
@@ -80,7 +99,7 @@ def test_every_card_view_carries_dex_beside_the_name_and_a_face_down_card_none()
     for seat in (None, 0, 1):
         for card in _card_views(g.view(seat)):
             if card.get("hidden"):
-                assert "dex" not in card and "name" not in card         # a face-down card tells nothing
+                assert "dex" not in card and "name" not in card  # a face-down card tells nothing
             else:
                 assert card["dex"] == NATIONAL_DEX[card["name"]]
     assert g.view(0)["seats"][0]["reserved"][0]["dex"] == 64
@@ -90,7 +109,7 @@ def test_every_card_view_carries_dex_beside_the_name_and_a_face_down_card_none()
 def test_an_evolutions_public_details_carry_both_numbers() -> None:
     g = new()
     gastly = ids("Gastly")[0]
-    for cid in (gastly, *ids("Weedle")[:2], ids("Dratini")[0]):    # Gastly evolves with 3 black (Ultra Ball) bonuses
+    for cid in (gastly, *ids("Weedle")[:2], ids("Dratini")[0]):  # Gastly evolves with 3 black (Ultra Ball) bonuses
         give_card(g, 0, cid)
     place(g, ids("Haunter")[0], 1)
     g.apply("take r b p")
@@ -128,9 +147,9 @@ def test_the_terminal_shows_the_pokedex_number_and_keeps_the_card_id_only_to_typ
     console = Console(width=400, record=True)
     console.print(draw(g.view(0), ["ann", "bob"]))
     out = console.export_text()
-    assert f"No. 092 Gastly [#{gastly}]" in out                 # what 'evolve ID ...' is typed with
+    assert f"No. 092 Gastly [#{gastly}]" in out  # what 'evolve ID ...' is typed with
     assert "No. 143 Snorlax +" in out and f"[#{snorlax}]" not in out
-    assert not re.search(r"(?<!\[)#\d+ [A-Z]", out)            # never '#83 Aerodactyl'
+    assert not re.search(r"(?<!\[)#\d+ [A-Z]", out)  # never '#83 Aerodactyl'
 
 
 def test_the_pokedex_page_knows_the_same_numbers() -> None:

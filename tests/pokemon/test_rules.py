@@ -37,8 +37,13 @@ def test_setup_four_face_up_cards_per_level_one_rare_and_one_legendary() -> None
 
 def test_view_names_the_balls() -> None:
     assert new().view(None)["ball_names"] == {
-        "red": "Poké Ball", "blue": "Great Ball", "black": "Ultra Ball", "pink": "Heal Ball",
-        "yellow": "Quick Ball", "master": "Master Ball"}
+        "red": "Poké Ball",
+        "blue": "Great Ball",
+        "black": "Ultra Ball",
+        "pink": "Heal Ball",
+        "yellow": "Quick Ball",
+        "master": "Master Ball",
+    }
 
 
 # ----------------------------------------------------------------------------- the four actions
@@ -161,12 +166,12 @@ def test_example_emma_catches_weepinbell_paying_one_quick_ball_and_two_ultra_bal
     give_tokens(g, emma, yellow=1, black=2, red=1)
     g.apply("catch 2.1")
     assert weepinbell in g.bought[emma]
-    assert g.tokens[emma] == [1, 0, 0, 0, 0, 0]       # paid exactly 1 Quick Ball and 2 Ultra Balls
+    assert g.tokens[emma] == [1, 0, 0, 0, 0, 0]  # paid exactly 1 Quick Ball and 2 Ultra Balls
 
 
 def test_rare_and_legendary_need_a_master_ball_that_no_bonus_replaces() -> None:
     g = new()
-    snorlax = ids("Snorlax")[0]                       # 3 red, 2 black, 1 master
+    snorlax = ids("Snorlax")[0]  # 3 red, 2 black, 1 master
     place(g, snorlax, 0)
     for cid in ids("Charmander") + ids("Squirtle")[:2]:
         give_card(g, 0, cid)
@@ -186,7 +191,7 @@ def test_rare_and_legendary_give_two_bonuses() -> None:
 
 def test_captured_or_reserved_display_card_is_replaced_from_its_own_deck() -> None:
     g = new()
-    place(g, ids("Lapras")[0], 0)                     # 2 blue, 3 black, 1 master
+    place(g, ids("Lapras")[0], 0)  # 2 blue, 3 black, 1 master
     rare_next = g.decks[3][-1]
     give_tokens(g, 0, blue=2, black=3, master=1)
     g.apply("catch rare")
@@ -199,8 +204,8 @@ def test_captured_or_reserved_display_card_is_replaced_from_its_own_deck() -> No
 
 def test_an_empty_deck_leaves_its_slot_empty() -> None:
     g = new()
-    place(g, ids("Mewtwo")[0], 0)                     # 3 red, 3 blue, 3 pink, 1 master
-    g.decks[0] = g.decks[4] + g.decks[0]              # the legendary deck runs out (cards kept in play)
+    place(g, ids("Mewtwo")[0], 0)  # 3 red, 3 blue, 3 pink, 1 master
+    g.decks[0] = g.decks[4] + g.decks[0]  # the legendary deck runs out (cards kept in play)
     g.decks[4] = []
     give_tokens(g, 0, red=3, blue=3, pink=3, master=1)
     g.apply("catch legendary")
@@ -242,8 +247,8 @@ def test_example_emma_evolves_bulbasaur_into_the_face_up_ivysaur() -> None:
     assert ivysaur in g.bought[0] and bulbasaur not in g.bought[0]
     assert g.under_tile[0] == [bulbasaur]
     assert g.points[0] == points - 1 + 3
-    assert g.bonuses[0][Y] == 1                       # Bulbasaur's yellow gone, Ivysaur's yellow come
-    assert g.rows[1][2] == next_level2                # the display is refilled
+    assert g.bonuses[0][Y] == 1  # Bulbasaur's yellow gone, Ivysaur's yellow come
+    assert g.rows[1][2] == next_level2  # the display is refilled
     assert g.current_player == 1
 
 
@@ -275,7 +280,7 @@ def test_evolution_condition_counts_play_area_bonuses_only_not_tokens() -> None:
     place(g, ids("Ivysaur")[0], 0)
     give_tokens(g, 0, pink=4)
     g.apply("take r b k")
-    assert g.current_player == 1                      # 1 Heal Ball bonus of 3: no evolution offered
+    assert g.current_player == 1  # 1 Heal Ball bonus of 3: no evolution offered
     with pytest.raises(IllegalAction):
         g.apply(f"evolve {bulbasaur} 2.1")
 
@@ -313,7 +318,7 @@ def test_evolve_never_from_another_players_reserve() -> None:
 
 def test_only_one_evolution_per_turn_and_the_player_chooses_which() -> None:
     g, bulbasaur, _ = _emma_ready_to_evolve()
-    bellsprout = ids("Bellsprout")[0]                 # needs 2 pink bonuses: met too
+    bellsprout = ids("Bellsprout")[0]  # needs 2 pink bonuses: met too
     give_card(g, 0, bellsprout)
     place(g, ids("Weepinbell")[1], 0)
     g.apply("take r b k")
@@ -329,7 +334,7 @@ def test_two_gastly_and_two_haunter_are_four_distinct_evolutions_never_one_liste
     evolution (face up, reserved), give distinct actions; none is listed twice."""
     g = new()
     gastly = ids("Gastly")
-    for cid in (*gastly, *ids("Weedle")[:2], ids("Dratini")[0]):   # 3 Ultra Ball (black) bonuses
+    for cid in (*gastly, *ids("Weedle")[:2], ids("Dratini")[0]):  # 3 Ultra Ball (black) bonuses
         give_card(g, 0, cid)
     haunter = ids("Haunter")
     place(g, haunter[0], 0)
@@ -339,7 +344,7 @@ def test_two_gastly_and_two_haunter_are_four_distinct_evolutions_never_one_liste
     assert evolutions == [f"evolve {src} {where}" for src in sorted(gastly) for where in ("2.1", "reserved 1")]
     assert len({str(a) for a in g.legal_actions()}) == len(g.legal_actions())
     outcomes = set()
-    for src in gastly:                    # the two Gastly differ only in cost, spent already: the same result
+    for src in gastly:  # the two Gastly differ only in cost, spent already: the same result
         after = g.clone()
         after.apply(f"evolve {src} 2.1")
         outcomes.add((after.points[0], tuple(after.bonuses[0]), tuple(sorted(CARDS[c].name for c in after.bought[0]))))

@@ -30,10 +30,10 @@ def test_ruling_5_pokemon_a_deck_reserved_card_is_hidden_and_an_evolution_from_i
         give_card(g, 0, cid)
     ivysaur = ids("Ivysaur")[1]
     g.decks[1].remove(ivysaur)
-    g.decks[1].append(ivysaur)                        # Ivysaur on top of the level 2 deck
+    g.decks[1].append(ivysaur)  # Ivysaur on top of the level 2 deck
     g.apply("reserve deck 2")
     assert g.view(1)["seats"][0]["reserved"] == [{"hidden": True, "tier": 2}]
-    g.apply(f"evolve {bulbasaur} reserved 1")         # a card reserved earlier this turn may be the target
+    g.apply(f"evolve {bulbasaur} reserved 1")  # a card reserved earlier this turn may be the target
     assert ivysaur in [c["id"] for c in g.view(1)["seats"][0]["cards"]]
 
 
@@ -78,9 +78,9 @@ def test_ruling_13_rare_and_legendary_cannot_be_reserved() -> None:
 
 def test_ruling_13_the_master_ball_in_a_rare_cost_is_paid_by_a_master_token_and_more_may_stand_in() -> None:
     g = new()
-    lapras = ids("Lapras")[0]                         # 2 blue, 3 black, 1 master
+    lapras = ids("Lapras")[0]  # 2 blue, 3 black, 1 master
     place(g, lapras, 0)
-    give_tokens(g, 0, blue=2, black=2, master=2)      # one master for the cost, one standing in for black
+    give_tokens(g, 0, blue=2, black=2, master=2)  # one master for the cost, one standing in for black
     g.apply("catch rare")
     assert lapras in g.bought[0] and g.tokens[0] == [0] * 6
     assert g.bonuses[0][R] == 2
@@ -98,7 +98,7 @@ def test_ruling_14_turn_order_action_refill_return_then_evolution() -> None:
     ivysaur = ids("Ivysaur")[0]
     place(g, ivysaur, 0)
     give_tokens(g, 0, red=4, blue=4, black=2)
-    g.apply("reserve 1.1")                            # 11 tokens: the slot is refilled at once
+    g.apply("reserve 1.1")  # 11 tokens: the slot is refilled at once
     assert g.rows[0][0] >= 0 and g.view(0)["decision"] == "return"
     with pytest.raises(IllegalAction, match="return tokens down to 10"):
         g.apply(f"evolve {bulbasaur} 2.1")
@@ -111,7 +111,7 @@ def test_ruling_15_a_card_captured_this_turn_may_evolve_and_count_toward_the_con
     bulbasaur = ids("Bulbasaur")[0]
     give_card(g, 0, bulbasaur)
     give_card(g, 0, ids("Poliwag")[0])
-    snorlax = ids("Snorlax")[0]                       # 3 red, 2 black, 1 master; 2 pink bonuses
+    snorlax = ids("Snorlax")[0]  # 3 red, 2 black, 1 master; 2 pink bonuses
     place(g, snorlax, 0)
     place(g, ids("Ivysaur")[0], 3)
     give_tokens(g, 0, red=3, black=2, master=1)
@@ -122,10 +122,10 @@ def test_ruling_15_a_card_captured_this_turn_may_evolve_and_count_toward_the_con
 
 def test_ruling_15_cards_under_the_tile_do_not_count_toward_a_condition() -> None:
     g = new()
-    bellsprout = ids("Bellsprout")[0]                 # needs 2 pink
+    bellsprout = ids("Bellsprout")[0]  # needs 2 pink
     give_card(g, 0, bellsprout)
-    give_card(g, 0, ids("Poliwag")[0])                # 1 pink
-    g.under_tile[0].append(ids("Poliwag")[1])         # a pink card under the tile: no bonus
+    give_card(g, 0, ids("Poliwag")[0])  # 1 pink
+    g.under_tile[0].append(ids("Poliwag")[1])  # a pink card under the tile: no bonus
     g.decks[0].remove(ids("Poliwag")[1])
     place(g, ids("Weepinbell")[0], 0)
     g.apply("take r b k")
@@ -151,7 +151,7 @@ def test_ruling_16_eighteen_points_after_evolution_triggers_the_last_round() -> 
     for cid in (bulbasaur, ids("Poliwag")[0], ids("Snorlax")[0]):
         give_card(g, 0, cid)
     place(g, ids("Ivysaur")[0], 0)
-    g.points[0] = 16                                  # Bulbasaur 1 → Ivysaur 3: 18
+    g.points[0] = 16  # Bulbasaur 1 → Ivysaur 3: 18
     g.apply("take r b k")
     assert not g.final_round
     g.apply(f"evolve {bulbasaur} 2.1")

@@ -54,10 +54,24 @@ class Server:
     def launch(self) -> Server:
         """Start the server process, without waiting for it."""
         with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen([SPLENDOR, "serve", "--port", str(self.port), "--database-url", self.db_url,
-                                          "--bot-workers", "1", "--bot-pause", "0", *self.extra], stdout=out,
-                                         stderr=out,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                [
+                    SPLENDOR,
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--database-url",
+                    self.db_url,
+                    "--bot-workers",
+                    "1",
+                    "--bot-pause",
+                    "0",
+                    *self.extra,
+                ],
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+            )
         return self
 
     def wait_ready(self) -> Server:
@@ -130,6 +144,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def _reset_postgres(url: str) -> None:
     from sqlalchemy import create_engine, text
+
     engine = create_engine(url)
     with engine.begin() as c:
         c.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))

@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from splendor.store import Pokedex, open_store
-from splendor.store.database import Store
 from splendor.store.accounts import FREE_FAILURES, Accounts
+from splendor.store.database import Store
 from tests.server.conftest import Server, create
 from tests.server.test_accounts import sign_up
 
@@ -23,8 +23,7 @@ STRANGER, OWNER = "203.0.113.9", "198.51.100.7"
 @pytest.fixture
 def proxied(tmp_path: Path) -> Iterator[Server]:
     """A server behind a trusted proxy (the test): ``X-Forwarded-For`` says which address each request is from."""
-    s = Server(f"sqlite:///{tmp_path}/server.db", tmp_path / "server.log", "--forwarded-allow-ips",
-               "127.0.0.1").start()
+    s = Server(f"sqlite:///{tmp_path}/server.db", tmp_path / "server.log", "--forwarded-allow-ips", "127.0.0.1").start()
     try:
         yield s
     finally:
@@ -44,11 +43,16 @@ def test_an_accounts_pokedex_cannot_be_claimed_by_anyone_else(server: Server) ->
             r = stranger.post("/api/profiles", json={"name": spelling})
             assert r.status_code == 409 and "Pokédex of an account" in r.json()["detail"], r.text
         # and no secret marks it: a stranger's seat that names it is refused
-        r = stranger.post("/api/games", json={"game": "pokemon", "seats": [
-            {"kind": "human", "profile": "misty", "profile_secret": "guess"}, {"kind": "bot"}]})
+        r = stranger.post(
+            "/api/games",
+            json={
+                "game": "pokemon",
+                "seats": [{"kind": "human", "profile": "misty", "profile_secret": "guess"}, {"kind": "bot"}],
+            },
+        )
         assert r.status_code == 403
         game = create(misty, "pokemon", [{"kind": "human", "mine": True}, {"kind": "bot"}])
-        assert game["seats"][0]["profile"] == "misty"          # the account's own seat still marks it
+        assert game["seats"][0]["profile"] == "misty"  # the account's own seat still marks it
 
 
 def test_an_adopted_profiles_old_secret_marks_it_no_more(store: Store) -> None:
@@ -59,6 +63,7 @@ def test_an_adopted_profiles_old_secret_marks_it_no_more(store: Store) -> None:
     Accounts(store).sign_up("misty", "correct horse", pokedex_secret=secret)
     assert not dex.owns("misty", secret)
     from splendor.store.pokedex import NotYourProfile
+
     with pytest.raises(NotYourProfile):
         dex.mark("misty", ["Abra"], secret)
     assert dex.page("misty").marked == {"Mew": 1}
@@ -74,11 +79,11 @@ def test_wrong_passwords_from_one_address_do_not_lock_the_owner_out_at_another(s
         with pytest.raises(ValueError, match="wrong name or password"):
             accounts.sign_in("ann", "wrong guess", STRANGER)
     with pytest.raises(ValueError, match="too many wrong passwords") as locked:
-        accounts.sign_in("ann", "correct horse", STRANGER)      # the stranger's address is locked out
+        accounts.sign_in("ann", "correct horse", STRANGER)  # the stranger's address is locked out
     assert getattr(locked.value, "status", None) == 429
-    signed, _ = accounts.sign_in("ann", "correct horse", OWNER)   # the owner's is not
+    signed, _ = accounts.sign_in("ann", "correct horse", OWNER)  # the owner's is not
     assert signed.name == "ann"
-    for _ in range(3):                                           # nor is it while the stranger goes on
+    for _ in range(3):  # nor is it while the stranger goes on
         with pytest.raises(ValueError, match="too many wrong passwords"):
             accounts.sign_in("ann", "wrong guess", STRANGER)
         assert accounts.sign_in("ann", "correct horse", OWNER)[0].name == "ann"
@@ -119,10 +124,18 @@ def test_an_ipv6_address_counts_by_its_64_network_and_no_address_is_stored() -> 
 
 def test_a_stranger_cannot_keep_the_owner_locked_out_over_http(proxied: Server) -> None:
     with proxied.client() as owner, proxied.client() as stranger:
-        assert owner.post("/api/accounts", json={"name": "ann", "password": "correct horse"},
-                          headers=_from(OWNER)).status_code == 201
-        answers = [stranger.post("/api/session", json={"name": "ann", "password": f"guess {i}"},
-                                 headers=_from(STRANGER)).status_code for i in range(FREE_FAILURES + 1)]
+        assert (
+            owner.post(
+                "/api/accounts", json={"name": "ann", "password": "correct horse"}, headers=_from(OWNER)
+            ).status_code
+            == 201
+        )
+        answers = [
+            stranger.post(
+                "/api/session", json={"name": "ann", "password": f"guess {i}"}, headers=_from(STRANGER)
+            ).status_code
+            for i in range(FREE_FAILURES + 1)
+        ]
         assert answers == [401] * FREE_FAILURES + [429]
         r = stranger.post("/api/session", json={"name": "ann", "password": "correct horse"}, headers=_from(STRANGER))
         assert r.status_code == 429 and "about 1 minute" in r.json()["detail"]
@@ -132,29 +145,47 @@ def test_a_stranger_cannot_keep_the_owner_locked_out_over_http(proxied: Server) 
 
 def test_wrong_old_passwords_lock_a_password_change_over_http(server: Server) -> None:
     with sign_up(server, "ann") as ann:
-        answers = [ann.post("/api/me/password", json={"old": f"guess {i}", "new": "staple battery"}).status_code
-                   for i in range(FREE_FAILURES + 1)]
+        answers = [
+            ann.post("/api/me/password", json={"old": f"guess {i}", "new": "staple battery"}).status_code
+            for i in range(FREE_FAILURES + 1)
+        ]
         assert answers == [401] * FREE_FAILURES + [429]
 
 
 # ----------------------------------------------------------------- 11. one rule for names, never a 500
 
-ODD_NAMES = ["a\u200db", "a\u200cb", "a\u203fb", "\u0301a", "\u3164", "\u115f\u1160", "a\u202eb", "a\ufe0fb",
-             "a\u00adb", "_", "...", "a\tb", "x" * 41, "<b>", "a/b"]
+ODD_NAMES = [
+    "a\u200db",
+    "a\u200cb",
+    "a\u203fb",
+    "\u0301a",
+    "\u3164",
+    "\u115f\u1160",
+    "a\u202eb",
+    "a\ufe0fb",
+    "a\u00adb",
+    "_",
+    "...",
+    "a\tb",
+    "x" * 41,
+    "<b>",
+    "a/b",
+]
 
 
 def test_a_name_the_schema_takes_is_never_refused_with_a_500(proxied: Server) -> None:
     with proxied.client() as c:
         for i, name in enumerate(ODD_NAMES):
-            for path, body in (("/api/accounts", {"name": name, "password": "correct horse"}),
-                               ("/api/profiles", {"name": name}),
-                               ("/api/games", {"game": "classic", "seats": [{"kind": "human", "name": name},
-                                                                             {"kind": "bot"}]})):
+            for path, body in (
+                ("/api/accounts", {"name": name, "password": "correct horse"}),
+                ("/api/profiles", {"name": name}),
+                ("/api/games", {"game": "classic", "seats": [{"kind": "human", "name": name}, {"kind": "bot"}]}),
+            ):
                 r = c.post(path, json=body)
                 assert r.status_code == 422, (path, name, r.status_code, r.text)
-                assert "name" in str(r.json()["detail"])              # a reason, not a bare refusal
+                assert "name" in str(r.json()["detail"])  # a reason, not a bare refusal
             r = c.post("/api/session", json={"name": name, "password": "whatever1"}, headers=_from(f"192.0.2.{i}"))
-            assert r.status_code == 401, (name, r.status_code)        # no such account, whatever the name
+            assert r.status_code == 401, (name, r.status_code)  # no such account, whatever the name
             r = c.get("/api/pokedex/" + quote(name, safe=""))
             assert 400 <= r.status_code < 500, (name, r.status_code)
         # a combining accent joins its letter: the name is taken, kept as it is shown
@@ -164,14 +195,22 @@ def test_a_name_the_schema_takes_is_never_refused_with_a_500(proxied: Server) ->
 
 # ----------------------------------------------------------------- 12. names that look alike are one name
 
-LOOK_ALIKES = ["Alice", "ALICE", "\u0430lice", "al\u03b9ce", "\uff41\uff4c\uff49\uff43\uff45",
-               "\U0001d41a\U0001d425\U0001d422\U0001d41c\U0001d41e", "alice ", "alic\u0435"]
+LOOK_ALIKES = [
+    "Alice",
+    "ALICE",
+    "\u0430lice",
+    "al\u03b9ce",
+    "\uff41\uff4c\uff49\uff43\uff45",
+    "\U0001d41a\U0001d425\U0001d422\U0001d41c\U0001d41e",
+    "alice ",
+    "alic\u0435",
+]
 
 
 def test_names_that_look_alike_are_one_name(proxied: Server) -> None:
     with sign_up(proxied, "alice"), proxied.client() as other:
         for i, name in enumerate(LOOK_ALIKES):
-            where = _from(f"192.0.2.{i}")          # each from its own address: the bound per address is not tested
+            where = _from(f"192.0.2.{i}")  # each from its own address: the bound per address is not tested
             r = other.post("/api/accounts", json={"name": name, "password": "correct horse"}, headers=where)
             assert r.status_code == 409, (name, r.status_code, r.text)
             assert other.post("/api/profiles", json={"name": name}, headers=where).status_code == 409, name
@@ -201,10 +240,12 @@ def test_the_migration_keys_old_names_and_leaves_later_look_alikes_without(datab
     try:
         command.upgrade(_migrations_config(engine), "0006")
         with engine.begin() as c:
-            for name in ("alice", "Alice", "bob", "\u3164"):           # in this order: the older keeps the key
+            for name in ("alice", "Alice", "bob", "\u3164"):  # in this order: the older keeps the key
                 c.execute(text("INSERT INTO accounts (name, password_hash) VALUES (:name, 'x')"), {"name": name})
-                c.execute(text("INSERT INTO profiles (name, account_id) SELECT name, id FROM accounts "
-                               "WHERE name = :name"), {"name": name})
+                c.execute(
+                    text("INSERT INTO profiles (name, account_id) SELECT name, id FROM accounts WHERE name = :name"),
+                    {"name": name},
+                )
             c.execute(text("INSERT INTO profiles (name) VALUES ('ALICE')"))
     finally:
         engine.dispose()
@@ -239,8 +280,13 @@ def test_an_account_takes_the_name_of_a_claim_never_used(server: Server) -> None
         r = brock.post("/api/accounts", json={"name": "Brock", "password": "correct horse"})
         assert r.status_code == 201 and r.json()["name"] == "Brock", r.text
         # the squatter's secret is void: it marks the account's Pokédex no more
-        r = squatter.post("/api/games", json={"game": "pokemon", "seats": [
-            {"kind": "human", "profile": "brock", "profile_secret": secret}, {"kind": "bot"}]})
+        r = squatter.post(
+            "/api/games",
+            json={
+                "game": "pokemon",
+                "seats": [{"kind": "human", "profile": "brock", "profile_secret": secret}, {"kind": "bot"}],
+            },
+        )
         assert r.status_code == 403
         assert brock.get("/api/pokedex/brock").json()["profile"] == "Brock"
 

@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from splendor.store import Pokedex, open_store
-from splendor.store.database import Store
 from splendor.store.accounts import FREE_FAILURES, Accounts, lock_seconds
+from splendor.store.database import Store
 from splendor.store.models import Account
 from splendor.store.ratings import NEW, RatedSeat, Ratings, rate_game, rated, shown
 from tests.server.conftest import Server, _reset_postgres, create
@@ -42,8 +42,10 @@ def play_to_the_end(browser: httpx.Client, game_id: str, seat: int) -> dict[str,
             return payload
         if view["current_player"] != seat:
             continue
-        r = browser.post(f"/api/games/{game_id}/actions", json={"seat": seat, "action": rng.choice(
-            view["legal_actions"]), "expect": payload["actions"]})
+        r = browser.post(
+            f"/api/games/{game_id}/actions",
+            json={"seat": seat, "action": rng.choice(view["legal_actions"]), "expect": payload["actions"]},
+        )
         assert r.status_code in (200, 409), r.text
 
 
@@ -72,8 +74,7 @@ def test_sign_up_refuses_a_taken_name_and_a_short_password(server: Server) -> No
         assert other.post("/api/accounts", json={"name": "bea", "password": "short"}).status_code == 422
 
 
-def test_a_taken_name_is_refused_before_any_password_is_hashed(store: Store,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_taken_name_is_refused_before_any_password_is_hashed(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """Hashing is the dear part of a sign-up (Argon2): a name already taken must not cost one."""
     from splendor.store import accounts as module
 
@@ -105,7 +106,7 @@ def test_wrong_passwords_lock_the_account_for_a_while(store: Store) -> None:
         with pytest.raises(ValueError, match="wrong name or password"):
             accounts.sign_in("ann", "wrong guess")
     with pytest.raises(ValueError, match="too many wrong passwords"):
-        accounts.sign_in("ann", "correct horse")          # even the right one, while locked
+        accounts.sign_in("ann", "correct horse")  # even the right one, while locked
     with pytest.raises(ValueError, match="wrong name or password"):
         accounts.sign_in("nobody", "correct horse")
     assert lock_seconds(FREE_FAILURES - 1) == 0 and lock_seconds(FREE_FAILURES) == 30
@@ -120,8 +121,9 @@ def test_a_refused_sign_in_is_said_in_the_readers_language(server: Server) -> No
 
 def test_sign_in_attempts_are_rate_limited_per_address(server: Server) -> None:
     with server.client() as c:
-        answers = [c.post("/api/session", json={"name": f"x{i}", "password": "whatever1"}).status_code
-                   for i in range(14)]
+        answers = [
+            c.post("/api/session", json={"name": f"x{i}", "password": "whatever1"}).status_code for i in range(14)
+        ]
     # ten at once, then one more every six seconds: however slow the machine, the fourteenth is refused
     assert answers[:10] == [401] * 10 and answers[-1] == 429
 
@@ -142,8 +144,12 @@ def test_a_seat_kept_in_an_account_is_played_from_any_browser_and_listed_in_its_
             assert bea.get(f"/api/games/{game['id']}", params={"seat": 1}).status_code == 200
             refused = ann.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token})
             assert refused.status_code == 403 and "old link no longer works" in refused.json()["detail"]
-        assert stranger.post("/api/games", json={"game": "classic", "seats": [{"kind": "human", "mine": True},
-                                                                              {"kind": "bot"}]}).status_code == 401
+        assert (
+            stranger.post(
+                "/api/games", json={"game": "classic", "seats": [{"kind": "human", "mine": True}, {"kind": "bot"}]}
+            ).status_code
+            == 401
+        )
 
 
 def test_a_rated_game_against_a_bot_changes_the_rating_once_and_shows_on_the_leaderboard(server: Server) -> None:
@@ -185,15 +191,17 @@ def _friend_keeps_seat_1(watched: Server, kept_on: Server) -> None:
         assert game["seats"][1]["name"] is None
         base = watched.base.replace("http", "ws") + f"/api/games/{game['id']}/ws"
         cookie = f"splendor_session={ann.cookies['splendor_session']}"
-        with connect(f"{base}?seat=0", additional_headers={"cookie": cookie, "origin": watched.base}) as ann_ws, \
-                connect(base) as crowd:
+        with (
+            connect(f"{base}?seat=0", additional_headers={"cookie": cookie, "origin": watched.base}) as ann_ws,
+            connect(base) as crowd,
+        ):
             for sock in (ann_ws, crowd):
                 assert wait_state(sock, lambda m: True)["seats"][1]["name"] is None
             with sign_up(kept_on, "bea") as bea:
                 token = game["seats"][1]["token"]
                 kept = bea.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token})
                 assert kept.status_code == 200, kept.text
-                for sock in (ann_ws, crowd):                      # pushed at once to every table open on the game
+                for sock in (ann_ws, crowd):  # pushed at once to every table open on the game
                     pushed = wait_state(sock, lambda m: m["seats"][1]["name"] is not None)
                     assert pushed["seats"][1]["name"] == "bea" and pushed["seats"][1]["has_account"]
                 for reader, seat in ((ann, 0), (spectator, None)):
@@ -207,8 +215,9 @@ def test_a_seat_a_friend_keeps_in_an_account_shows_the_accounts_name_to_every_vi
     _friend_keeps_seat_1(server, server)
 
 
-def test_a_seat_kept_through_another_process_shows_the_accounts_name_there_too(postgres_url: str,
-                                                                              tmp_path: Path) -> None:
+def test_a_seat_kept_through_another_process_shows_the_accounts_name_there_too(
+    postgres_url: str, tmp_path: Path
+) -> None:
     _reset_postgres(postgres_url)
     a = Server(postgres_url, tmp_path / "a.log").start()
     try:
@@ -235,26 +244,45 @@ def test_ratings_move_the_winner_up_and_leave_bots_fixed(store: Store) -> None:
     ann, _ = Accounts(store).sign_up("ann", "correct horse")
     bea, _ = Accounts(store).sign_up("bea", "correct horse")
     from splendor.store.games import GameStore, SeatInfo
+
     games = GameStore(store)
     for n, winners in enumerate(([0], [0], [1])):
-        games.create(f"{n:032x}", "kids", 3, 1, {}, [SeatInfo(0, "human", None, "ann", None, account_id=ann.id),
-                                                     SeatInfo(1, "human", None, "bea", None, account_id=bea.id),
-                                                     SeatInfo(2, "bot", "greedy", None, None)])
+        games.create(
+            f"{n:032x}",
+            "kids",
+            3,
+            1,
+            {},
+            [
+                SeatInfo(0, "human", None, "ann", None, account_id=ann.id),
+                SeatInfo(1, "human", None, "bea", None, account_id=bea.id),
+                SeatInfo(2, "bot", "greedy", None, None),
+            ],
+        )
         with store.engine.begin() as conn:
-            rate_game(conn, f"{n:032x}", "kids", [RatedSeat(0, ann.id), RatedSeat(1, bea.id),
-                                                  RatedSeat(2, bot_rating=(18.0, 1.0))], winners)
+            rate_game(
+                conn,
+                f"{n:032x}",
+                "kids",
+                [RatedSeat(0, ann.id), RatedSeat(1, bea.id), RatedSeat(2, bot_rating=(18.0, 1.0))],
+                winners,
+            )
     board = Ratings(store).leaderboard("kids")
     assert [p["name"] for p in board] == ["ann", "bea"] and [p["games"] for p in board] == [3, 3]
     first = Ratings(store).changes(f"{0:032x}")
     assert [c["change"] > 0 for c in first] == [True, False]
-    assert [c["before"] for c in first] == [shown(*NEW)] * 2 == [1500, 1500]      # newcomers, Elo-like
+    assert [c["before"] for c in first] == [shown(*NEW)] * 2 == [1500, 1500]  # newcomers, Elo-like
     assert all(isinstance(p["rating"], int) and 1000 < p["rating"] < 2000 for p in board)
 
 
 def test_an_accounts_pokemon_seat_marks_the_accounts_pokedex(server: Server) -> None:
     with sign_up(server, "misty") as misty:
-        game = create(misty, "pokemon", [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}],
-                      options={"max_turns": 400})
+        game = create(
+            misty,
+            "pokemon",
+            [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}],
+            options={"max_turns": 400},
+        )
         assert game["seats"][0]["profile"] == "misty"
         end = play_to_the_end(misty, game["id"], 0)
         caught = end["view"]["result"]["pokedex"][0]
@@ -272,7 +300,7 @@ def test_a_seat_kept_in_an_account_plays_on_a_websocket_from_its_own_site_only(s
         url = server.base.replace("http", "ws") + f"/api/games/{game['id']}/ws?seat=0"
         with connect(url, additional_headers={"cookie": cookie, "origin": server.base}) as ws:
             assert '"type":"state"' in str(ws.recv(timeout=10))
-        with pytest.raises(InvalidStatus, match="403"):      # refused before it opens, as a wrong secret is
+        with pytest.raises(InvalidStatus, match="403"):  # refused before it opens, as a wrong secret is
             connect(url, additional_headers={"cookie": cookie, "origin": "https://evil.example"})
 
 
@@ -281,8 +309,8 @@ def test_a_new_password_ends_every_other_session_of_the_account(server: Server) 
         assert elsewhere.post("/api/session", json={"name": "ann", "password": "correct horse"}).status_code == 200
         assert ann.post("/api/me/password", json={"old": "wrong one", "new": "staple battery"}).status_code == 401
         assert ann.post("/api/me/password", json={"old": "correct horse", "new": "staple battery"}).status_code == 204
-        assert ann.get("/api/me").status_code == 200                 # this browser stays signed in
-        assert elsewhere.get("/api/me").status_code == 401           # the other session ended
+        assert ann.get("/api/me").status_code == 200  # this browser stays signed in
+        assert elsewhere.get("/api/me").status_code == 401  # the other session ended
         assert elsewhere.post("/api/session", json={"name": "ann", "password": "correct horse"}).status_code == 401
         assert elsewhere.post("/api/session", json={"name": "ann", "password": "staple battery"}).status_code == 200
 
@@ -292,7 +320,7 @@ def test_signing_up_with_the_name_of_a_claimed_pokedex_needs_its_secret_and_adop
         secret = c.post("/api/profiles", json={"name": "misty"}).json()["secret"]
         store = open_store(server.db_url)
         try:
-            Pokedex(store).mark("misty", ["Lapras"], secret)        # a Pokédex in use (a claim never used gives way)
+            Pokedex(store).mark("misty", ["Lapras"], secret)  # a Pokédex in use (a claim never used gives way)
         finally:
             store.close()
         r = c.post("/api/accounts", json={"name": "misty", "password": "correct horse"})
@@ -300,4 +328,4 @@ def test_signing_up_with_the_name_of_a_claimed_pokedex_needs_its_secret_and_adop
         r = c.post("/api/accounts", json={"name": "misty", "password": "correct horse", "pokedex_secret": secret})
         assert r.status_code == 201
         game = create(c, "pokemon", [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}])
-        assert game["seats"][0]["profile"] == "misty"             # the adopted Pokédex is the account's
+        assert game["seats"][0]["profile"] == "misty"  # the adopted Pokédex is the account's

@@ -21,8 +21,11 @@ HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
 
 def act(client: httpx.Client, game: dict, seat: int, action: str, **extra: object) -> httpx.Response:
     token = game["seats"][seat]["token"]
-    return client.post(f"/api/games/{game['id']}/actions", json={"seat": seat, "action": action, **extra},
-                       headers={"x-seat-token": token})
+    return client.post(
+        f"/api/games/{game['id']}/actions",
+        json={"seat": seat, "action": action, **extra},
+        headers={"x-seat-token": token},
+    )
 
 
 def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) -> None:
@@ -35,8 +38,12 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
         assert c.post(f"/api/games/{g['id']}/seats/1/join", headers={"x-seat-token": "x"}).status_code == 403
         rng = random.Random(1)
         while True:
-            seat_views = [c.get(f"/api/games/{g['id']}", params={"seat": s},
-                                headers={"x-seat-token": g["seats"][s]["token"]}).json() for s in (0, 1)]
+            seat_views = [
+                c.get(
+                    f"/api/games/{g['id']}", params={"seat": s}, headers={"x-seat-token": g["seats"][s]["token"]}
+                ).json()
+                for s in (0, 1)
+            ]
             view = seat_views[0]["view"]
             if view["is_over"]:
                 break
@@ -56,8 +63,13 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
 @pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
 def test_human_against_bots_and_bot_only_games_finish(server: Server, game: str) -> None:
     with server.client() as c:
-        bots = create(c, game, [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], seed=3,
-                      options={"max_turns": 200})
+        bots = create(
+            c,
+            game,
+            [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
+            seed=3,
+            options={"max_turns": 200},
+        )
         mixed = create(c, game, [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:easy"}], seed=4)
         deadline = time.monotonic() + 120
         while c.get(f"/api/games/{bots['id']}").json()["view"]["is_over"] is False:
@@ -65,12 +77,16 @@ def test_human_against_bots_and_bot_only_games_finish(server: Server, game: str)
             time.sleep(0.2)
         rng = random.Random(2)
         for _ in range(6):
-            payload = c.get(f"/api/games/{mixed['id']}", params={"seat": 0},
-                            headers={"x-seat-token": mixed["seats"][0]["token"]}).json()
+            payload = c.get(
+                f"/api/games/{mixed['id']}", params={"seat": 0}, headers={"x-seat-token": mixed["seats"][0]["token"]}
+            ).json()
             while payload["view"]["current_player"] != 0:
                 time.sleep(0.1)
-                payload = c.get(f"/api/games/{mixed['id']}", params={"seat": 0},
-                                headers={"x-seat-token": mixed["seats"][0]["token"]}).json()
+                payload = c.get(
+                    f"/api/games/{mixed['id']}",
+                    params={"seat": 0},
+                    headers={"x-seat-token": mixed["seats"][0]["token"]},
+                ).json()
             assert act(c, mixed, 0, rng.choice(payload["view"]["legal_actions"])).status_code == 200
 
 
@@ -78,8 +94,11 @@ def test_websocket_pushes_each_seat_its_own_view_after_every_change(server: Serv
     with server.client() as c:
         g = create(c, "classic", HUMANS2)
         ws_url = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws"
-        with connect(f"{ws_url}?seat=0&token={g['seats'][0]['token']}") as a, \
-                connect(f"{ws_url}?seat=1&token={g['seats'][1]['token']}") as b, connect(ws_url) as watcher:
+        with (
+            connect(f"{ws_url}?seat=0&token={g['seats'][0]['token']}") as a,
+            connect(f"{ws_url}?seat=1&token={g['seats'][1]['token']}") as b,
+            connect(ws_url) as watcher,
+        ):
             for sock in (a, b, watcher):
                 assert json.loads(sock.recv(timeout=10))["actions"] == 0
             a.send(json.dumps({"type": "action", "action": "reserve deck 2"}))
@@ -99,9 +118,8 @@ def test_a_websocket_with_a_wrong_secret_is_refused(server: Server) -> None:
     with server.client() as c:
         g = create(c, "classic", HUMANS2)
         ws_url = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws?seat=0&token=nope"
-        with pytest.raises(Exception):
-            with connect(ws_url) as sock:
-                sock.recv(timeout=5)
+        with pytest.raises(Exception), connect(ws_url) as sock:
+            sock.recv(timeout=5)
 
 
 def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> None:
@@ -112,19 +130,42 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
             (c.post("/api/games", content=b"{not json", headers={"content-type": "application/json"}), 422, "JSON"),
             (c.post("/api/games", json={"game": "chess", "seats": HUMANS2}), 422, "'classic', 'pokemon' or 'kids'"),
             (c.post("/api/games", json={"game": "classic", "seats": HUMANS2[:1]}), 422, "at least 2"),
-            (c.post("/api/games", json={"game": "classic", "seats": [{"kind": "bot", "bot": "cmd:rm -rf /"},
-                                                                    {"kind": "human"}]}), 422, "ismcts:hard"),
-            (c.post("/api/games", json={"game": "pokemon", "seats": [{"kind": "human", "name": "a/b"},
-                                                                    {"kind": "human"}]}), 422, "a name is 1-40 letters"),
-            (c.post("/api/games", json={"game": "kids", "seats": HUMANS2, "options": {"short": True,
-                                                                                  "mysteries": True}}),
-             400, "cannot be short"),
+            (
+                c.post(
+                    "/api/games",
+                    json={"game": "classic", "seats": [{"kind": "bot", "bot": "cmd:rm -rf /"}, {"kind": "human"}]},
+                ),
+                422,
+                "ismcts:hard",
+            ),
+            (
+                c.post(
+                    "/api/games",
+                    json={"game": "pokemon", "seats": [{"kind": "human", "name": "a/b"}, {"kind": "human"}]},
+                ),
+                422,
+                "a name is 1-40 letters",
+            ),
+            (
+                c.post(
+                    "/api/games", json={"game": "kids", "seats": HUMANS2, "options": {"short": True, "mysteries": True}}
+                ),
+                400,
+                "cannot be short",
+            ),
             (act(c, g, 0, "fly away"), 400, "'fly' is not an action"),
             (act(c, g, 0, "take w w"), 200, ""),
             (act(c, g, 0, "take b g r"), 409, "it is not your decision: Player 2 decides now"),
             (act(c, g, 1, "take w w"), 409, "needs at least 4 in the supply before taking; white has 2"),
-            (c.post(f"/api/games/{gid}/actions", json={"seat": 1, "action": "take b g r"},
-                    headers={"x-seat-token": g["seats"][0]["token"]}), 403, "wrong or missing secret for seat 1"),
+            (
+                c.post(
+                    f"/api/games/{gid}/actions",
+                    json={"seat": 1, "action": "take b g r"},
+                    headers={"x-seat-token": g["seats"][0]["token"]},
+                ),
+                403,
+                "wrong or missing secret for seat 1",
+            ),
             (c.post(f"/api/games/{gid}/actions", json={"seat": 1, "action": "take b g r"}), 403, "secret"),
             (c.get(f"/api/games/{gid}", params={"seat": 1}), 403, "secret"),
             (c.get(f"/api/games/{gid}", params={"seat": 7}), 422, ""),
@@ -168,12 +209,20 @@ def test_a_bots_thinking_never_stalls_another_game(server: Server) -> None:
             seat = c.get(f"/api/games/{fast['id']}").json()["view"]["current_player"]
             assert act(c, fast, seat, action).status_code == 200
         after = c.get(f"/api/games/{slow['id']}").json()["actions"]
-        assert after - before <= 2       # the hard bots were still thinking while the other game went on
+        assert after - before <= 2  # the hard bots were still thinking while the other game went on
 
 
 def test_request_size_and_rate_are_bounded(tmp_path: Path) -> None:
-    s = Server(f"sqlite:///{tmp_path}/b.db", tmp_path / "b.log", "--requests-per-second", "5",
-               "--request-burst", "8", "--max-body", "2000").start()
+    s = Server(
+        f"sqlite:///{tmp_path}/b.db",
+        tmp_path / "b.log",
+        "--requests-per-second",
+        "5",
+        "--request-burst",
+        "8",
+        "--max-body",
+        "2000",
+    ).start()
     try:
         with s.client() as c:
             big = c.post("/api/games", content=b"x" * 5000, headers={"content-type": "application/json"})
@@ -202,8 +251,13 @@ def test_no_log_line_carries_a_secret(server: Server) -> None:
 def test_openapi_schema_documents_the_api(server: Server) -> None:
     with server.client() as c:
         schema = c.get("/openapi.json").json()
-    assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
-            "/api/games/{game_id}/record", "/api/games/{game_id}/replay"} <= set(schema["paths"])
+    assert {
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/record",
+        "/api/games/{game_id}/replay",
+    } <= set(schema["paths"])
 
 
 def test_a_bot_playing_people_pauses_before_its_move_and_bots_alone_do_not(tmp_path: Path) -> None:
@@ -230,8 +284,11 @@ def test_bots_are_listed_and_seated_under_the_names_players_use(server: Server) 
     with server.client() as c:
         bots = {b["spec"]: b["name"] for b in c.get("/api/bots").json()["bots"]}
         assert bots["greedy"] == "Greedy bot" and bots["ismcts:hard"] == "Hard bot"
-        g = create(c, "classic", [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:easy"},
-                                  {"kind": "bot", "bot": "greedy", "name": "Gus"}])
+        g = create(
+            c,
+            "classic",
+            [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:easy"}, {"kind": "bot", "bot": "greedy", "name": "Gus"}],
+        )
         assert [s["name"] for s in g["seats"]] == [None, "Easy bot", "Gus"]
         assert bots["ismcts:expert"] == "Expert bot"
 
@@ -243,12 +300,13 @@ def test_a_hint_is_the_expert_bots_move_for_your_decision_and_only_yours(server:
         first = c.post(hint.format(seat=0), headers={"x-seat-token": g["seats"][0]["token"]})
         assert first.status_code == 200, first.text
         advice = first.json()
-        view = c.get(f"/api/games/{g['id']}", params={"seat": 0},
-                     headers={"x-seat-token": g["seats"][0]["token"]}).json()["view"]
+        view = c.get(
+            f"/api/games/{g['id']}", params={"seat": 0}, headers={"x-seat-token": g["seats"][0]["token"]}
+        ).json()["view"]
         assert advice["action"] in view["legal_actions"] and 0.0 <= advice["win_chance"] <= 1.0
         assert advice["level"] == "expert" and advice["actions"] == 0
         again = c.post(hint.format(seat=0), headers={"x-seat-token": g["seats"][0]["token"]}).json()
-        assert again == advice                                      # one search a position
+        assert again == advice  # one search a position
         assert c.post(hint.format(seat=0), headers={"x-seat-token": "wrong"}).status_code == 403
         refused = c.post(hint.format(seat=1), headers={"x-seat-token": g["seats"][1]["token"]})
         assert refused.status_code == 409 and "Player 1 decides now" in refused.json()["detail"]
@@ -271,14 +329,19 @@ def test_the_table_is_told_why_an_action_would_be_refused_without_playing_it(ser
         assert reasons["take w w"] is None
         assert reasons["take y"] == "gold tokens cannot be taken; one comes with a reservation"
         assert "you cannot afford that card" in reasons["buy 3.1"]
-        assert reasons["nonsense"]                                     # a malformed action is explained too
+        assert reasons["nonsense"]  # a malformed action is explained too
         sl = c.post(explain.format(seat=0), headers={**own, "accept-language": "sl"}, json={"actions": ["take y"]})
         assert sl.json()["reasons"]["take y"].startswith("žetonov zlata ne moreš vzeti")
-        other = c.post(explain.format(seat=1), headers={"x-seat-token": g["seats"][1]["token"]},
-                       json={"actions": ["take w w"]}).json()["reasons"]["take w w"]
+        other = c.post(
+            explain.format(seat=1), headers={"x-seat-token": g["seats"][1]["token"]}, json={"actions": ["take w w"]}
+        ).json()["reasons"]["take w w"]
         assert "Player 1 decides now" in other
-        assert c.post(explain.format(seat=0), headers={"x-seat-token": "wrong"},
-                      json={"actions": ["take w w"]}).status_code == 403
+        assert (
+            c.post(
+                explain.format(seat=0), headers={"x-seat-token": "wrong"}, json={"actions": ["take w w"]}
+            ).status_code
+            == 403
+        )
         assert c.post(explain.format(seat=0), headers=own, json={"actions": []}).status_code == 422
         assert c.post(explain.format(seat=0), headers=own, json={"actions": ["take w w"] * 33}).status_code == 422
-        assert c.get(f"/api/games/{g['id']}").json()["actions"] == 0          # nothing was played
+        assert c.get(f"/api/games/{g['id']}").json()["actions"] == 0  # nothing was played

@@ -33,8 +33,14 @@ def seat_get(c: httpx.Client, g: dict[str, Any], seat: int) -> dict[str, Any]:
 def test_the_store_keeps_games_and_refuses_a_second_action_with_the_same_number(database_url: str) -> None:
     store = open_store(database_url)
     games = GameStore(store)
-    games.create("a" * 32, "classic", 2, 7, {"max_turns": None}, [SeatInfo(0, "human", None, "ann", "h"),
-                                                                   SeatInfo(1, "bot", "greedy", "greedy", None)])
+    games.create(
+        "a" * 32,
+        "classic",
+        2,
+        7,
+        {"max_turns": None},
+        [SeatInfo(0, "human", None, "ann", "h"), SeatInfo(1, "bot", "greedy", "greedy", None)],
+    )
     games.append("a" * 32, 1, 0, "take w b g", "ongoing")
     with pytest.raises(Exception):
         games.append("a" * 32, 1, 1, "take r k w", "ongoing")
@@ -47,24 +53,31 @@ def test_the_store_keeps_games_and_refuses_a_second_action_with_the_same_number(
     store.close()
 
 
-def test_after_kill_9_and_a_restart_every_game_resumes_exactly_bots_included(database_url: str,
-                                                                             tmp_path: Path) -> None:
+def test_after_kill_9_and_a_restart_every_game_resumes_exactly_bots_included(database_url: str, tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     server = Server(database_url, log).start()
     with server.client() as c:
         mine = create(c, "kids", [{"kind": "human"}, {"kind": "human"}], options={"mysteries": True})
-        bots = create(c, "pokemon", [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], seed=12,
-                      options={"max_turns": 400})
+        bots = create(
+            c,
+            "pokemon",
+            [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
+            seed=12,
+            options={"max_turns": 400},
+        )
         rng = random.Random(3)
         for _ in range(12):
             seat = seat_get(c, mine, 0)["view"]["current_player"]
             legal = seat_get(c, mine, seat)["view"]["legal_actions"]
-            r = c.post(f"/api/games/{mine['id']}/actions", json={"seat": seat, "action": rng.choice(legal)},
-                       headers={"x-seat-token": mine["seats"][seat]["token"]})
+            r = c.post(
+                f"/api/games/{mine['id']}/actions",
+                json={"seat": seat, "action": rng.choice(legal)},
+                headers={"x-seat-token": mine["seats"][seat]["token"]},
+            )
             assert r.status_code == 200
         before = [seat_get(c, mine, s) for s in (0, 1)]
         time.sleep(0.5)
-    server.kill9()                                            # mid-game, bots thinking
+    server.kill9()  # mid-game, bots thinking
     server = Server(database_url, log).start()
     try:
         with server.client() as c:
@@ -81,8 +94,9 @@ def test_after_kill_9_and_a_restart_every_game_resumes_exactly_bots_included(dat
         server.stop()
 
 
-def _play_and_collect(server: Server, game: str, options: dict[str, Any]) -> tuple[str, list[str], list[tuple[
-        int | None, dict]]]:
+def _play_and_collect(
+    server: Server, game: str, options: dict[str, Any]
+) -> tuple[str, list[str], list[tuple[int | None, dict]]]:
     """Play a whole game by HTTP for both seats while every seat and a spectator listen on WebSockets; return
     the record and every (seat, payload) received."""
     received: list[tuple[int | None, dict]] = []
@@ -90,9 +104,11 @@ def _play_and_collect(server: Server, game: str, options: dict[str, Any]) -> tup
         g = create(c, game, HUMANS2, options=options)
         ws = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws"
         with ExitStack() as stack:
-            socks = {0: stack.enter_context(connect(f"{ws}?seat=0&token={g['seats'][0]['token']}")),
-                     1: stack.enter_context(connect(f"{ws}?seat=1&token={g['seats'][1]['token']}")),
-                     None: stack.enter_context(connect(ws))}
+            socks = {
+                0: stack.enter_context(connect(f"{ws}?seat=0&token={g['seats'][0]['token']}")),
+                1: stack.enter_context(connect(f"{ws}?seat=1&token={g['seats'][1]['token']}")),
+                None: stack.enter_context(connect(ws)),
+            }
             rng = random.Random(5)
             while True:
                 payloads = {s: seat_get(c, g, s) for s in (0, 1)}
@@ -102,12 +118,18 @@ def _play_and_collect(server: Server, game: str, options: dict[str, Any]) -> tup
                     break
                 seat = view["current_player"]
                 legal = payloads[seat]["view"]["legal_actions"]
-                r = c.post(f"/api/games/{g['id']}/actions", json={"seat": seat, "action": rng.choice(legal)},
-                           headers={"x-seat-token": g["seats"][seat]["token"]})
+                r = c.post(
+                    f"/api/games/{g['id']}/actions",
+                    json={"seat": seat, "action": rng.choice(legal)},
+                    headers={"x-seat-token": g["seats"][seat]["token"]},
+                )
                 assert r.status_code == 200
                 received.append((seat, r.json()))
-                wrong = c.post(f"/api/games/{g['id']}/actions", json={"seat": 1 - seat, "action": legal[0]},
-                               headers={"x-seat-token": g["seats"][1 - seat]["token"]})
+                wrong = c.post(
+                    f"/api/games/{g['id']}/actions",
+                    json={"seat": 1 - seat, "action": legal[0]},
+                    headers={"x-seat-token": g["seats"][1 - seat]["token"]},
+                )
                 received.append((1 - seat, {"error": wrong.json()}))
             time.sleep(0.3)
             for s, sock in socks.items():
@@ -121,8 +143,9 @@ def _play_and_collect(server: Server, game: str, options: dict[str, Any]) -> tup
 
 
 @pytest.mark.parametrize(("game", "options"), [("classic", {}), ("pokemon", {}), ("kids", {"mysteries": True})])
-def test_no_response_or_push_shows_a_seat_what_it_may_not_see(server: Server, game: str,
-                                                               options: dict[str, Any]) -> None:
+def test_no_response_or_push_shows_a_seat_what_it_may_not_see(
+    server: Server, game: str, options: dict[str, Any]
+) -> None:
     record, secrets, received = _play_and_collect(server, game, {"max_turns": 60, **options})
     states = [splendor.replay(record, upto=n) for n in range(len(splendor.Record.from_text(record).actions) + 1)]
     pushes = 0
@@ -149,9 +172,11 @@ def _play_pokemon_to_its_end(c: httpx.Client, g: dict[str, Any]) -> list[str]:
             continue
         legal = p["view"]["legal_actions"]
         buys = [a for a in legal if a.startswith(("catch", "evolve"))]
-        c.post(f"/api/games/{g['id']}/actions", json={"seat": 0, "action": rng.choice(buys or legal),
-                                                      "expect": p["actions"]},
-               headers={"x-seat-token": g["seats"][0]["token"]})
+        c.post(
+            f"/api/games/{g['id']}/actions",
+            json={"seat": 0, "action": rng.choice(buys or legal), "expect": p["actions"]},
+            headers={"x-seat-token": g["seats"][0]["token"]},
+        )
 
 
 def test_a_finished_pokemon_game_marks_only_the_profiles_its_seats_proved(tmp_path: Path) -> None:
@@ -164,22 +189,40 @@ def test_a_finished_pokemon_game_marks_only_the_profiles_its_seats_proved(tmp_pa
             secret = claimed.json()["secret"]
             assert c.post("/api/profiles", json={"name": "misty"}).status_code == 409
             bot = {"kind": "bot", "bot": "greedy"}
-            wrong = c.post("/api/games", json={"game": "pokemon", "seats": [
-                {"kind": "human", "profile": "misty", "profile_secret": "guess"}, bot]})
+            wrong = c.post(
+                "/api/games",
+                json={
+                    "game": "pokemon",
+                    "seats": [{"kind": "human", "profile": "misty", "profile_secret": "guess"}, bot],
+                },
+            )
             assert wrong.status_code == 403 and "secret for the profile" in wrong.text
             # a seat merely named after the profile marks nothing
-            impostor = create(c, "pokemon", [{"kind": "human", "name": "misty"}, bot], seed=5,
-                              options={"max_turns": 400})
+            impostor = create(
+                c, "pokemon", [{"kind": "human", "name": "misty"}, bot], seed=5, options={"max_turns": 400}
+            )
             # the owner proves it at creation, or later with the seat's own secret
-            owner = create(c, "pokemon", [{"kind": "human", "name": "misty", "profile": "misty",
-                                           "profile_secret": secret}, bot], seed=4, options={"max_turns": 400})
+            owner = create(
+                c,
+                "pokemon",
+                [{"kind": "human", "name": "misty", "profile": "misty", "profile_secret": secret}, bot],
+                seed=4,
+                options={"max_turns": 400},
+            )
             later = create(c, "pokemon", [{"kind": "human"}, bot], seed=6, options={"max_turns": 400})
             link = f"/api/games/{later['id']}/seats/0/profile"
-            assert c.post(link, json={"profile": "misty", "secret": secret}).status_code == 403   # no seat secret
-            assert c.post(link, json={"profile": "misty", "secret": "guess"},
-                          headers={"x-seat-token": later["seats"][0]["token"]}).status_code == 403
-            linked = c.post(link, json={"profile": "misty", "secret": secret},
-                            headers={"x-seat-token": later["seats"][0]["token"]})
+            assert c.post(link, json={"profile": "misty", "secret": secret}).status_code == 403  # no seat secret
+            assert (
+                c.post(
+                    link,
+                    json={"profile": "misty", "secret": "guess"},
+                    headers={"x-seat-token": later["seats"][0]["token"]},
+                ).status_code
+                == 403
+            )
+            linked = c.post(
+                link, json={"profile": "misty", "secret": secret}, headers={"x-seat-token": later["seats"][0]["token"]}
+            )
             assert linked.status_code == 200 and linked.json()["seats"][0]["profile"] == "misty"
             _play_pokemon_to_its_end(c, impostor)
             caught = set(_play_pokemon_to_its_end(c, owner)) | set(_play_pokemon_to_its_end(c, later))

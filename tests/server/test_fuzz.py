@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-from schemathesis.specs.openapi.checks import positive_data_acceptance
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 from websockets.sync.client import connect
 
 from tests.server.conftest import Server, create
@@ -23,8 +23,16 @@ from tests.server.conftest import Server, create
 def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, Any]]]:
     """A server with its request bounds raised out of the fuzzer's way, and a game in progress to aim at."""
     folder = tmp_path_factory.mktemp("fuzz")
-    server = Server(f"sqlite:///{folder}/fuzz.db", folder / "fuzz.log", "--requests-per-second", "100000",
-                    "--request-burst", "100000", "--games-per-client", "100000").start()
+    server = Server(
+        f"sqlite:///{folder}/fuzz.db",
+        folder / "fuzz.log",
+        "--requests-per-second",
+        "100000",
+        "--request-burst",
+        "100000",
+        "--games-per-client",
+        "100000",
+    ).start()
     try:
         with server.client() as c:
             game = create(c, "kids", [{"kind": "human"}, {"kind": "human"}], options={"mysteries": True})
@@ -61,21 +69,27 @@ def test_every_route_answers_as_its_schema_says_and_never_500(fuzzed: tuple[Serv
 FRAME = st.one_of(
     st.binary(max_size=64),
     st.text(max_size=64),
-    st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
-                 max_leaves=8).map(json.dumps),
-    st.fixed_dictionaries({"type": st.just("action"),
-                           "action": st.one_of(st.text(max_size=12), st.integers(), st.none()),
-                           "expect": st.one_of(st.integers(-2, 3), st.text(max_size=3), st.floats(), st.booleans(),
-                                               st.none())}).map(json.dumps),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+        max_leaves=8,
+    ).map(json.dumps),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("action"),
+            "action": st.one_of(st.text(max_size=12), st.integers(), st.none()),
+            "expect": st.one_of(st.integers(-2, 3), st.text(max_size=3), st.floats(), st.booleans(), st.none()),
+        }
+    ).map(json.dumps),
     st.integers(1, 3000).map(lambda n: "[" * n),
 )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(frames=st.lists(FRAME, min_size=1, max_size=4))
-def test_any_websocket_frame_is_answered_and_the_connection_kept(fuzzed: tuple[Server, dict[str, Any]],
-                                                                 frames: list[str | bytes]) -> None:
+def test_any_websocket_frame_is_answered_and_the_connection_kept(
+    fuzzed: tuple[Server, dict[str, Any]], frames: list[str | bytes]
+) -> None:
     server, game = fuzzed
     url = server.base.replace("http", "ws") + f"/api/games/{game['id']}/ws?seat=1&token={game['seats'][1]['token']}"
     with connect(url) as sock:
@@ -84,9 +98,9 @@ def test_any_websocket_frame_is_answered_and_the_connection_kept(fuzzed: tuple[S
             sock.send(frame)
             reply = json.loads(sock.recv(timeout=10))
             assert reply["type"] == "error" and 400 <= reply["status"] < 500, (frame, reply)
-        sock.ping().wait(timeout=10)                                  # still open
+        sock.ping().wait(timeout=10)  # still open
     with httpx.Client(base_url=server.base) as c:
-        assert c.get(f"/api/games/{game['id']}").json()["actions"] == 0   # seat 1 is not to move: nothing changed
+        assert c.get(f"/api/games/{game['id']}").json()["actions"] == 0  # seat 1 is not to move: nothing changed
 
 
 def test_the_fuzzed_server_logged_no_unhandled_error(fuzzed: tuple[Server, dict[str, Any]]) -> None:

@@ -25,10 +25,15 @@ HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
 GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
-def act(c: httpx.Client, g: dict[str, Any], seat: int, action: str, timeout: float = 30,
-        **extra: Any) -> httpx.Response:
-    return c.post(f"/api/games/{g['id']}/actions", json={"seat": seat, "action": action, **extra},
-                  headers={"x-seat-token": g["seats"][seat]["token"]}, timeout=timeout)
+def act(
+    c: httpx.Client, g: dict[str, Any], seat: int, action: str, timeout: float = 30, **extra: Any
+) -> httpx.Response:
+    return c.post(
+        f"/api/games/{g['id']}/actions",
+        json={"seat": seat, "action": action, **extra},
+        headers={"x-seat-token": g["seats"][seat]["token"]},
+        timeout=timeout,
+    )
 
 
 def ws_url(server: Server, g: dict[str, Any], seat: int | None = None) -> str:
@@ -44,21 +49,31 @@ def actions_of(c: httpx.Client, g: dict[str, Any]) -> int:
 # ----------------------------------------------------------------------------- 1. no file is ever read
 
 
-def test_a_kids_board_over_the_api_is_only_shipped_side_names_and_no_path_is_opened(server: Server,
-                                                                                   tmp_path: Path) -> None:
+def test_a_kids_board_over_the_api_is_only_shipped_side_names_and_no_path_is_opened(
+    server: Server, tmp_path: Path
+) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     with server.client() as c:
-        for board in (["/etc/passwd", "A2-front", "A3-front"], [str(fifo), "A2-front", "A3-front"],
-                      ["/dev/zero", "A2-front", "A3-front"], [{"format": "x"}, "A2-front", "A3-front"],
-                      5, True, "A1-front", [], ["A1-front", 3, "A3-front"]):
-            r = c.post("/api/games", json={"game": "kids", "seats": HUMANS2, "options": {"board": board}},
-                       timeout=5)
+        for board in (
+            ["/etc/passwd", "A2-front", "A3-front"],
+            [str(fifo), "A2-front", "A3-front"],
+            ["/dev/zero", "A2-front", "A3-front"],
+            [{"format": "x"}, "A2-front", "A3-front"],
+            5,
+            True,
+            "A1-front",
+            [],
+            ["A1-front", 3, "A3-front"],
+        ):
+            r = c.post("/api/games", json={"game": "kids", "seats": HUMANS2, "options": {"board": board}}, timeout=5)
             assert r.status_code == 422, (board, r.text)
             assert "TOML" not in r.text and "root" not in r.text
-        assert c.get("/api/health", timeout=2).status_code == 200      # the event loop never blocked
-        ok = c.post("/api/games", json={"game": "kids", "seats": HUMANS2,
-                                        "options": {"board": ["A1-back", "A2-front", "A3-back"]}})
+        assert c.get("/api/health", timeout=2).status_code == 200  # the event loop never blocked
+        ok = c.post(
+            "/api/games",
+            json={"game": "kids", "seats": HUMANS2, "options": {"board": ["A1-back", "A2-front", "A3-back"]}},
+        )
         assert ok.status_code == 201
 
 
@@ -71,8 +86,12 @@ def silent_websocket(server: Server, g: dict[str, Any]) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
     sock.connect(("127.0.0.1", server.port))
     key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET /api/games/{g['id']}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    sock.sendall(
+        (
+            f"GET /api/games/{g['id']}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     assert b"101" in sock.recv(12)
     return sock
 
@@ -89,20 +108,24 @@ def test_a_spectator_that_never_reads_stalls_no_action_no_bot_and_no_other_watch
                 deadline = time.monotonic() + 120
                 while True:
                     assert time.monotonic() < deadline, "the game stalled"
-                    payload = c.get(f"/api/games/{g['id']}", params={"seat": 0},
-                                    headers={"x-seat-token": g["seats"][0]["token"]}, timeout=5).json()
+                    payload = c.get(
+                        f"/api/games/{g['id']}",
+                        params={"seat": 0},
+                        headers={"x-seat-token": g["seats"][0]["token"]},
+                        timeout=5,
+                    ).json()
                     if payload["view"]["is_over"]:
                         break
                     if payload["view"]["current_player"] != 0:
                         time.sleep(0.01)
                         continue
                     legal = payload["view"]["legal_actions"]
-                    r = act(c, g, 0, rng.choice(legal), expect=payload["actions"], timeout=5)   # never stuck
+                    r = act(c, g, 0, rng.choice(legal), expect=payload["actions"], timeout=5)  # never stuck
                     assert r.status_code == 200, r.text
                 final = payload["actions"]
                 assert final > 150
                 latest = 0
-                while latest < final:                                      # the reading watcher is fed
+                while latest < final:  # the reading watcher is fed
                     latest = json.loads(reader.recv(timeout=10))["actions"]
         finally:
             silent.close()
@@ -117,8 +140,8 @@ def test_after_kill_9_of_the_main_process_alone_the_server_restarts_on_the_same_
     with first.client() as c:
         g = create(c, "classic", [{"kind": "bot", "bot": "ismcts:hard"}, {"kind": "bot", "bot": "ismcts:hard"}])
         quick = create(c, "classic", [{"kind": "human"}, GREEDY])
-        assert act(c, quick, 0, "take w b g").status_code == 200   # the quick worker is up too
-        time.sleep(1.5)                                             # the workers are thinking
+        assert act(c, quick, 0, "take w b g").status_code == 200  # the quick worker is up too
+        time.sleep(1.5)  # the workers are thinking
         before = actions_of(c, g)
     first.kill9_main()
     deadline = time.monotonic() + 10
@@ -130,7 +153,7 @@ def test_after_kill_9_of_the_main_process_alone_the_server_restarts_on_the_same_
         with second.client() as c:
             assert actions_of(c, g) >= before
             deadline = time.monotonic() + 30
-            while actions_of(c, g) <= before:                      # its bots resumed
+            while actions_of(c, g) <= before:  # its bots resumed
                 assert time.monotonic() < deadline
                 time.sleep(0.2)
     finally:
@@ -168,14 +191,17 @@ def test_a_locked_store_answers_503_changes_nothing_and_the_bots_carry_on_afterw
                 lock.close()
             assert act(c, mine, 0, "take w b g").status_code == 200
             deadline = time.monotonic() + 120
-            while actions_of(c, bots) < stalled_at + 2 and not c.get(f"/api/games/{bots['id']}").json()["view"][
-                    "is_over"]:
+            while (
+                actions_of(c, bots) < stalled_at + 2 and not c.get(f"/api/games/{bots['id']}").json()["view"]["is_over"]
+            ):
                 assert time.monotonic() < deadline, "the bots' game did not go on after the store came back"
                 time.sleep(0.2)
     finally:
         server.stop()
-    assert "bot greedy will try again" in server.log.read_text() or "bot ismcts:hard will try again" in \
-        server.log.read_text()
+    assert (
+        "bot greedy will try again" in server.log.read_text()
+        or "bot ismcts:hard will try again" in server.log.read_text()
+    )
 
 
 # ----------------------------------------------------------------------------- 5. bad input is a 4xx
@@ -189,10 +215,14 @@ def test_bad_options_seeds_and_action_texts_are_4xx_never_500(server: Server) ->
             ({"game": "classic", "seats": HUMANS2, "options": {"seed": 3}}, 422),
             ({"game": "kids", "seats": HUMANS2, "options": {"board": 5}}, 422),
             ({"game": "kids", "seats": HUMANS2, "options": {"board": True}}, 422),
-            ('{"game": "classic", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"max_turns": 1e400}}',
-             422),
-            ('{"game": "classic", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"max_turns": NaN}}',
-             422),
+            (
+                '{"game": "classic", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"max_turns": 1e400}}',
+                422,
+            ),
+            (
+                '{"game": "classic", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"max_turns": NaN}}',
+                422,
+            ),
             ({"game": "classic", "seats": HUMANS2, "options": {"short": True}}, 400),
             ({"game": "kids", "seats": HUMANS2, "options": {"board": ["A1-front", "A3-front"]}}, 400),
             ('{"game": "classic", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": NaN}', 422),
@@ -207,8 +237,11 @@ def test_bad_options_seeds_and_action_texts_are_4xx_never_500(server: Server) ->
                 r = c.post("/api/games", json=body)
             assert r.status_code == status, (body, r.text)
             r.json()
-        for game, texts in (("classic", ["buy 1.²", "reserve 1.⑧", "noble ³"]), ("pokemon", ["evolve ² 1.1"]),
-                            ("kids", ["move ²", "give r to ²"])):
+        for game, texts in (
+            ("classic", ["buy 1.²", "reserve 1.⑧", "noble ³"]),
+            ("pokemon", ["evolve ² 1.1"]),
+            ("kids", ["move ²", "give r to ²"]),
+        ):
             g = create(c, game, HUMANS2)
             for text in texts:
                 r = act(c, g, 0, text)
@@ -222,20 +255,25 @@ def test_the_websocket_answers_bad_messages_with_an_error_and_keeps_the_connecti
     with connect(ws_url(server, g, 0)) as sock:
         assert json.loads(sock.recv(timeout=10))["type"] == "state"
         messages: list[str | bytes] = [
-            b"\x00\x01binary", "not json", "[" * 5000, json.dumps({"type": "action", "action": "move ²"}),
-            json.dumps({"type": "action", "action": "give r to ²"}), json.dumps({"type": "hello"}),
+            b"\x00\x01binary",
+            "not json",
+            "[" * 5000,
+            json.dumps({"type": "action", "action": "move ²"}),
+            json.dumps({"type": "action", "action": "give r to ²"}),
+            json.dumps({"type": "hello"}),
             json.dumps({"type": "action", "action": "take k r g", "expect": "0"}),
             json.dumps({"type": "action", "action": "take k r g", "expect": 0.0}),
             json.dumps({"type": "action", "action": "take k r g", "expect": [0]}),
             json.dumps({"type": "action", "action": "take k r g", "expect": True}),
-            json.dumps({"type": "action", "action": 5}), json.dumps([1, 2]),
+            json.dumps({"type": "action", "action": 5}),
+            json.dumps([1, 2]),
         ]
         for message in messages:
             sock.send(message)
             reply = json.loads(sock.recv(timeout=10))
             assert reply["type"] == "error" and reply["status"] == 400, (message, reply)
         sock.send(json.dumps({"type": "action", "action": "take k r g", "expect": 0}))
-        assert json.loads(sock.recv(timeout=10))["actions"] == 1                # still connected, still playing
+        assert json.loads(sock.recv(timeout=10))["actions"] == 1  # still connected, still playing
 
 
 # ----------------------------------------------------------------------------- 7. the seed
@@ -245,10 +283,17 @@ def test_a_chosen_seed_is_refused_when_two_people_play_and_allowed_for_one(serve
     with server.client() as c:
         r = c.post("/api/games", json={"game": "classic", "seats": HUMANS2, "seed": 42})
         assert r.status_code == 400 and "would know every deck" in r.text
-        assert c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, GREEDY],
-                                          "seed": 42}).status_code == 201
-        assert c.post("/api/games", json={"game": "classic", "seats": [GREEDY, GREEDY], "seed": 42,
-                                          "options": {"max_turns": 2}}).status_code == 201
+        assert (
+            c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, GREEDY], "seed": 42}).status_code
+            == 201
+        )
+        assert (
+            c.post(
+                "/api/games",
+                json={"game": "classic", "seats": [GREEDY, GREEDY], "seed": 42, "options": {"max_turns": 2}},
+            ).status_code
+            == 201
+        )
 
 
 # ----------------------------------------------------------------------------- 8. no client starves the others
@@ -262,8 +307,7 @@ def test_games_per_client_are_bounded(tmp_path: Path) -> None:
                 create(c, "classic", HUMANS2)
             r = c.post("/api/games", json={"game": "classic", "seats": HUMANS2})
             assert r.status_code == 429 and "unfinished games" in r.text
-        other = httpx.Client(base_url=server.base, timeout=30,
-                             transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+        other = httpx.Client(base_url=server.base, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
         with other:
             assert other.post("/api/games", json={"game": "classic", "seats": HUMANS2}).status_code == 201
     finally:
@@ -277,25 +321,31 @@ def test_one_clients_search_bots_do_not_starve_another_clients_greedy_bot(server
         r = c.post("/api/games", json={"game": "classic", "seats": [hard, hard]})
         assert r.status_code == 429 and "between bots" in r.text
         time.sleep(1.0)
-        with httpx.Client(base_url=server.base, timeout=30,
-                          transport=httpx.HTTPTransport(local_address="127.0.0.2")) as other:
+        with httpx.Client(
+            base_url=server.base, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.2")
+        ) as other:
             mine = create(other, "classic", [{"kind": "human"}, GREEDY])
             before = sum(actions_of(c, g) for g in busy)
             assert act(other, mine, 0, "take w b g").status_code == 200
             while actions_of(other, mine) < 2:
                 time.sleep(0.02)
             after = sum(actions_of(c, g) for g in busy)
-    assert after - before <= 2      # the greedy reply did not wait behind the search decisions queued before it
+    assert after - before <= 2  # the greedy reply did not wait behind the search decisions queued before it
 
 
 def test_finished_games_read_back_are_dropped_from_memory_again(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
     from splendor.server import Settings, create_app
+
     settings = Settings(database_url=f"sqlite:///{tmp_path}/f.db", bot_workers=1, finished_games_kept=2)
     with TestClient(create_app(settings)) as c:
-        ids = [c.post("/api/games", json={"game": "classic", "seats": [GREEDY, GREEDY],
-                                          "options": {"max_turns": 2}}).json()["id"] for _ in range(4)]
+        ids = [
+            c.post(
+                "/api/games", json={"game": "classic", "seats": [GREEDY, GREEDY], "options": {"max_turns": 2}}
+            ).json()["id"]
+            for _ in range(4)
+        ]
         deadline = time.monotonic() + 60
         while not all(c.get(f"/api/games/{i}").json()["view"]["is_over"] for i in ids):
             assert time.monotonic() < deadline
@@ -310,18 +360,23 @@ def test_unfinished_games_nobody_asks_about_are_let_go_and_read_again_when_asked
     from fastapi.testclient import TestClient
 
     from splendor.server import Settings, create_app
+
     settings = Settings(database_url=f"sqlite:///{tmp_path}/i.db", bot_workers=1, idle_game_seconds=0.5)
     with TestClient(create_app(settings)) as c:
         g = c.post("/api/games", json={"game": "classic", "seats": HUMANS2}).json()
         token = g["seats"][0]["token"]
         legal = c.get(f"/api/games/{g['id']}?seat=0", headers={"x-seat-token": token}).json()["view"]["legal_actions"]
-        assert c.post(f"/api/games/{g['id']}/actions", json={"seat": 0, "action": legal[0]},
-                      headers={"x-seat-token": token}).status_code == 200
+        assert (
+            c.post(
+                f"/api/games/{g['id']}/actions", json={"seat": 0, "action": legal[0]}, headers={"x-seat-token": token}
+            ).status_code
+            == 200
+        )
         deadline = time.monotonic() + 10
         while c.get("/api/health").json()["live"]:
             assert time.monotonic() < deadline, "an idle game stayed in memory"
             time.sleep(0.1)
-        assert c.get(f"/api/games/{g['id']}").json()["actions"] == 1      # read back, as it was
+        assert c.get(f"/api/games/{g['id']}").json()["actions"] == 1  # read back, as it was
         assert c.get("/api/health").json()["live"] == 1
 
 
@@ -337,10 +392,11 @@ def test_a_secret_is_read_only_from_its_plain_spelling_and_never_logged(server: 
         r = c.get(f"/api/games/{g['id']}?seat=0&token={secret}&token={secret}")
         assert r.status_code == 400
         assert c.get(f"/api/games/{g['id']}?seat=0&token={secret}").status_code == 200
-        with pytest.raises(Exception):
-            with connect(server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws?seat=0&%74oken={secret}") \
-                    as sock:
-                sock.recv(timeout=5)
+        with (
+            pytest.raises(Exception),
+            connect(server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws?seat=0&%74oken={secret}") as sock,
+        ):
+            sock.recv(timeout=5)
     server.stop()
     assert secret not in server.log.read_text()
 
@@ -378,16 +434,20 @@ def test_sqlite_commits_reach_the_disk_before_an_action_is_acknowledged(tmp_path
     from sqlalchemy import text
 
     from splendor.store import open_store
+
     store = open_store(f"sqlite:///{tmp_path}/s.db")
     with store.engine.connect() as conn:
-        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2          # FULL
+        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
     store.close()
 
 
 def test_a_validation_error_never_echoes_a_value_json_cannot_carry(server: Server) -> None:
     with server.client() as c:
-        r = c.post("/api/games", content='{"game": "classic", "seats": [], "seed": -Infinity}',
-                   headers={"content-type": "application/json"})
+        r = c.post(
+            "/api/games",
+            content='{"game": "classic", "seats": [], "seed": -Infinity}',
+            headers={"content-type": "application/json"},
+        )
     assert r.status_code == 422 and "Infinity" not in r.text
     assert {tuple(e["loc"]) for e in r.json()["detail"]} >= {("body", "seed")}

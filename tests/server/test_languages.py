@@ -25,11 +25,17 @@ def test_a_refused_action_is_explained_in_the_language_the_request_asks_for(serv
             said[accept] = (r.json()["detail"], r.headers["content-language"])
         assert said[None] == ("take either up to 3 tokens of different colours, or 2 of one colour", "en")
         assert said["de"][1] == "en"
-        assert said["ko-KR,ko;q=0.9,en;q=0.8"] == ("서로 다른 색의 토큰을 3개까지 가져오거나, 같은 색 2개를 가져오세요", "ko")
+        assert said["ko-KR,ko;q=0.9,en;q=0.8"] == (
+            "서로 다른 색의 토큰을 3개까지 가져오거나, 같은 색 2개를 가져오세요",
+            "ko",
+        )
         assert said["sl"] == ("vzemi največ 3 žetone različnih barv ali 2 iste barve", "sl")
         assert said["zh-CN"][1] == "zh" and "不同颜色" in said["zh-CN"][0]
-        r = c.post(url, json={"seat": 1, "action": "take w b g"},
-                   headers={"x-seat-token": g["seats"][1]["token"], "accept-language": "sl"})
+        r = c.post(
+            url,
+            json={"seat": 1, "action": "take w b g"},
+            headers={"x-seat-token": g["seats"][1]["token"], "accept-language": "sl"},
+        )
         assert r.status_code == 409 and r.json()["detail"] == "zdaj ne odločaš ti: odloča igralec 1"
 
 
@@ -40,8 +46,11 @@ def test_a_websocket_refusal_is_said_in_its_lang(server: Server) -> None:
     with connect(f"{ws_url}?seat=1&token={g['seats'][1]['token']}&lang=zh") as sock:
         assert json.loads(sock.recv(timeout=10))["type"] == "state"
         sock.send(json.dumps({"type": "action", "action": "take w b g"}))
-        assert json.loads(sock.recv(timeout=10)) == {"type": "error", "status": 409,
-                                                      "detail": "现在不是你决定：由玩家 1 决定"}
+        assert json.loads(sock.recv(timeout=10)) == {
+            "type": "error",
+            "status": 409,
+            "detail": "现在不是你决定：由玩家 1 决定",
+        }
 
 
 def test_the_pages_catalogs_are_served_for_each_language_and_only_those(server: Server) -> None:
@@ -58,8 +67,9 @@ def test_the_pages_catalogs_are_served_for_each_language_and_only_those(server: 
 def test_a_wrong_secret_is_refused_in_the_readers_language(server: Server) -> None:
     with server.client() as c:
         g = create(c, "classic", HUMANS2)
-        r = c.get(f"/api/games/{g['id']}", params={"seat": 1}, headers={"x-seat-token": "nope",
-                                                                         "accept-language": "ko"})
+        r = c.get(
+            f"/api/games/{g['id']}", params={"seat": 1}, headers={"x-seat-token": "nope", "accept-language": "ko"}
+        )
         assert r.status_code == 403 and r.json()["detail"] == "1번 자리의 비밀 키가 틀렸거나 없습니다"
         r = c.get(f"/api/games/{g['id']}", params={"seat": 1}, headers={"x-seat-token": "nope"})
         assert r.json()["detail"] == "wrong or missing secret for seat 1"

@@ -22,18 +22,18 @@ def test_one_process_holds_a_lease_until_it_runs_out_and_then_another_takes_it_o
         games.create("a" * 32, "classic", 2, 1, {}, BOTS, bot_turn=True)
         games.create("b" * 32, "classic", 2, 1, {}, BOTS, bot_turn=False)
         first, second = BotLeases(store, "first", 1.0), BotLeases(store, "second", 1.0)
-        assert first.waiting() == second.waiting() == ["a" * 32]           # only the game waiting for a bot
-        assert first.take("a" * 32) and first.take("a" * 32)                # taken, and kept by its holder
+        assert first.waiting() == second.waiting() == ["a" * 32]  # only the game waiting for a bot
+        assert first.take("a" * 32) and first.take("a" * 32)  # taken, and kept by its holder
         assert not second.take("a" * 32) and second.waiting() == []
         assert first.renew() == 1
-        time.sleep(1.3)                                                     # the first process died
+        time.sleep(1.3)  # the first process died
         assert second.waiting() == ["a" * 32] and second.take("a" * 32)
         assert not first.take("a" * 32)
-        games.append("a" * 32, 1, 0, "take w b g", "won")                   # the game ends: so does its lease
+        games.append("a" * 32, 1, 0, "take w b g", "won")  # the game ends: so does its lease
         assert first.take("a" * 32) is False and second.renew() == 0
         games.create("c" * 32, "classic", 2, 1, {}, BOTS, bot_turn=True)
         assert first.take("c" * 32)
-        first.release()                                                     # it stops: the others take at once
+        first.release()  # it stops: the others take at once
         assert second.waiting() == ["c" * 32] and second.take("c" * 32)
     finally:
         store.close()
@@ -48,9 +48,9 @@ def test_a_lease_surely_held_is_kept_without_asking_the_store(database_url: str)
         mine = BotLeases(store, "mine", 30.0)
         assert mine.take("a" * 32)
         asked = len(statements)
-        assert mine.take("a" * 32) and len(statements) == asked            # a bot's next move: no statement
+        assert mine.take("a" * 32) and len(statements) == asked  # a bot's next move: no statement
         assert mine.renew() == 1 and mine.take("a" * 32) and len(statements) == asked + 1
         mine.release()
-        assert mine.take("a" * 32) and len(statements) > asked + 2           # given up: asked again
+        assert mine.take("a" * 32) and len(statements) > asked + 2  # given up: asked again
     finally:
         store.close()

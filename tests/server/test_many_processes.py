@@ -23,7 +23,7 @@ from splendor.store.games import GameStore
 from tests.server.conftest import Server, _reset_postgres, create
 
 HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
-LEASE = "3"                 # seconds: a dead process's bots are taken over after about this long
+LEASE = "3"  # seconds: a dead process's bots are taken over after about this long
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def three(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
     _reset_postgres(postgres_url)
     servers: list[Server] = []
     try:
-        for i in range(3):                          # all at once on a new database: they upgrade it in turn
+        for i in range(3):  # all at once on a new database: they upgrade it in turn
             servers.append(Server(postgres_url, tmp_path / f"server{i}.log", "--lease-seconds", LEASE).launch())
         for server in servers:
             server.wait_ready()
@@ -64,8 +64,12 @@ def wait_state(sock: ClientConnection, done: Callable[[dict[str, Any]], bool], t
 
 
 def legal(server: Server, game: dict[str, Any], seat: int) -> tuple[int, list[str]]:
-    r = httpx.get(f"{server.base}/api/games/{game['id']}", params={"seat": seat},
-                  headers={"x-seat-token": game["seats"][seat]["token"]}, timeout=30)
+    r = httpx.get(
+        f"{server.base}/api/games/{game['id']}",
+        params={"seat": seat},
+        headers={"x-seat-token": game["seats"][seat]["token"]},
+        timeout=30,
+    )
     assert r.status_code == 200, r.text
     view = r.json()["view"]
     return r.json()["actions"], view["legal_actions"] if view["current_player"] == seat else []
@@ -84,11 +88,13 @@ def test_two_people_on_different_processes_see_each_others_moves_live(three: lis
             mover, server = (ann, a) if seat == 0 else (bob, b)
             _, actions = legal(server, game, seat)
             mover.send(json.dumps({"type": "action", "action": rng.choice(actions), "expect": number - 1}))
-            seen = [wait_state(sock, lambda m, n=number: m["actions"] == n)    # pushed to everyone, whichever
-                    for sock in (ann, bob, crowd)]                            # process they are on
+            seen = [
+                wait_state(sock, lambda m, n=number: m["actions"] == n)  # pushed to everyone, whichever
+                for sock in (ann, bob, crowd)
+            ]  # process they are on
             assert len({json.dumps(s["view"]["current_player"]) for s in seen}) == 1
             seat = seen[0]["view"]["current_player"]
-    for server in three:                                       # and every process answers the same state
+    for server in three:  # and every process answers the same state
         assert httpx.get(f"{server.base}/api/games/{game['id']}", timeout=30).json()["actions"] == 12
 
 
@@ -100,8 +106,12 @@ def test_racing_actions_on_different_processes_are_accepted_exactly_once(three: 
         answers: list[int] = []
 
         def send(server: Server, action: str) -> None:
-            r = httpx.post(f"{server.base}/api/games/{game['id']}/actions", json={"seat": 0, "action": action},
-                           headers={"x-seat-token": game["seats"][0]["token"]}, timeout=30)
+            r = httpx.post(
+                f"{server.base}/api/games/{game['id']}/actions",
+                json={"seat": 0, "action": action},
+                headers={"x-seat-token": game["seats"][0]["token"]},
+                timeout=30,
+            )
             answers.append(r.status_code)
 
         racers = [threading.Thread(target=send, args=(server, actions[i])) for i, server in enumerate(three)]
@@ -119,9 +129,11 @@ def test_after_kill_9_of_one_process_its_games_go_on_through_the_others(postgres
     a = Server(postgres_url, tmp_path / "a.log", "--lease-seconds", LEASE).start()
     others: list[Server] = []
     try:
-        with a.client() as client:                           # alone at first, so that its bots are its own
-            between_bots = [create(client, "classic", [{"kind": "bot", "bot": "ismcts:hard"},
-                                                       {"kind": "bot", "bot": "greedy"}]) for _ in range(2)]
+        with a.client() as client:  # alone at first, so that its bots are its own
+            between_bots = [
+                create(client, "classic", [{"kind": "bot", "bot": "ismcts:hard"}, {"kind": "bot", "bot": "greedy"}])
+                for _ in range(2)
+            ]
             person = create(client, "pokemon", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}])
         others = [Server(postgres_url, tmp_path / f"{n}.log", "--lease-seconds", LEASE).start() for n in "bc"]
         b, c = others
@@ -132,42 +144,47 @@ def test_after_kill_9_of_one_process_its_games_go_on_through_the_others(postgres
                 s.stop()
 
 
-def _kill_one_while_busy(a: Server, b: Server, c: Server, between_bots: list[dict[str, Any]],
-                         person: dict[str, Any], postgres_url: str) -> None:
+def _kill_one_while_busy(
+    a: Server, b: Server, c: Server, between_bots: list[dict[str, Any]], person: dict[str, Any], postgres_url: str
+) -> None:
     acknowledged: dict[int, str] = {}
 
     def ann_plays(server: Server) -> None:
         """Ann's next action through ``server``; then her next decision, once the bot (whoever moves it)
         replied."""
         number, actions = legal(server, person, 0)
-        r = httpx.post(f"{server.base}/api/games/{person['id']}/actions", timeout=30,
-                       json={"seat": 0, "action": actions[0], "expect": number},
-                       headers={"x-seat-token": person["seats"][0]["token"]})
+        r = httpx.post(
+            f"{server.base}/api/games/{person['id']}/actions",
+            timeout=30,
+            json={"seat": 0, "action": actions[0], "expect": number},
+            headers={"x-seat-token": person["seats"][0]["token"]},
+        )
         assert r.status_code == 200, r.text
         acknowledged[number + 1] = actions[0]
         wait_state(ann_on_b, lambda m: m["actions"] > number and m["view"]["current_player"] == 0, timeout=40)
 
     with socket_of(b, person, 0) as ann_on_b, socket_of(a, person, None) as crowd_on_a:
-        for _ in range(3):                                     # ann plays through the process that will die
+        for _ in range(3):  # ann plays through the process that will die
             ann_plays(a)
-        moved = {g["id"]: httpx.get(f"{b.base}/api/games/{g['id']}", timeout=30).json()["actions"]
-                 for g in between_bots}
+        moved = {
+            g["id"]: httpx.get(f"{b.base}/api/games/{g['id']}", timeout=30).json()["actions"] for g in between_bots
+        }
         assert not any(httpx.get(f"{b.base}/api/games/{g}", timeout=30).json()["view"]["is_over"] for g in moved)
-        a.kill9()                                              # its bots mid-thought, its watchers connected
-        with pytest.raises(ConnectionClosed):                # its watchers learn it (and would reconnect)
+        a.kill9()  # its bots mid-thought, its watchers connected
+        with pytest.raises(ConnectionClosed):  # its watchers learn it (and would reconnect)
             while True:
                 crowd_on_a.recv(timeout=5)
-        for _ in range(3):                                     # ann goes on through another process, and the
-            ann_plays(c)                                       # bot of the dead process is taken over
+        for _ in range(3):  # ann goes on through another process, and the
+            ann_plays(c)  # bot of the dead process is taken over
     store = open_store(postgres_url)
     try:
         stored = GameStore(store).load(person["id"])
     finally:
         store.close()
-    assert stored is not None                                 # every acknowledged action is kept, at its place
+    assert stored is not None  # every acknowledged action is kept, at its place
     assert {n: stored.actions[n - 1] for n in acknowledged} == acknowledged
     deadline = time.monotonic() + 120
-    for game_id, before in moved.items():                      # the bots' games are taken over and end
+    for game_id, before in moved.items():  # the bots' games are taken over and end
         while not (view := httpx.get(f"{c.base}/api/games/{game_id}", timeout=30).json())["view"]["is_over"]:
             assert time.monotonic() < deadline, "a game between bots of the dead process was not taken over"
             time.sleep(0.3)
@@ -185,7 +202,7 @@ def test_processes_started_together_on_a_new_database_upgrade_it_in_turn(postgre
         ready.wait()
         try:
             open_store(postgres_url).close()
-        except BaseException as e:                            # noqa: BLE001 - kept to be shown
+        except BaseException as e:
             failures.append(e)
 
     starters = [threading.Thread(target=start, daemon=True) for _ in range(4)]

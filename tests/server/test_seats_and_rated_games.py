@@ -22,8 +22,8 @@ from websockets.sync.client import connect
 from splendor.server import Settings, create_app
 from splendor.server.bots import bot_seed
 from splendor.store import open_store
-from splendor.store.database import Store
 from splendor.store.accounts import Accounts
+from splendor.store.database import Store
 from splendor.store.games import GameStore, SeatInfo
 from splendor.store.models import RatingRow
 from splendor.store.ratings import RatedSeat, Ratings, rate_game
@@ -67,8 +67,12 @@ def closed_with(ws: Any, timeout: float = 10) -> int | None:
 def app_client(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
     """The app in this process, with the settings a test asks for by ``@pytest.mark.settings(...)``."""
     marker = request.node.get_closest_marker("settings")
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/s.db", bot_workers=1, bot_pause_seconds=0,
-                        **(marker.kwargs if marker else {}))
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/s.db",
+        bot_workers=1,
+        bot_pause_seconds=0,
+        **(marker.kwargs if marker else {}),
+    )
     with TestClient(create_app(settings)) as c:
         yield c
 
@@ -97,17 +101,17 @@ def test_keeping_a_seat_gives_it_a_new_secret_and_the_old_link_stops_working(ser
             assert kept.status_code == 200, kept.text
             fresh = kept.json()["token"]
             assert fresh != old and f"token={fresh}" in kept.json()["link"]
-            assert kept.json()["seats"][1]["name"] == "bea"         # an account's seat shows the account's name
-            assert closed_with(creators_socket) == 4403            # no more of seat 1's hidden cards
+            assert kept.json()["seats"][1]["name"] == "bea"  # an account's seat shows the account's name
+            assert closed_with(creators_socket) == 4403  # no more of seat 1's hidden cards
         refused = anon.get(f"/api/games/{game['id']}", params={"seat": 1}, headers={"x-seat-token": old})
         assert refused.status_code == 403 and "old link no longer works" in refused.json()["detail"]
         legal = bea.get(f"/api/games/{game['id']}", params={"seat": 1}).json()["view"]["legal_actions"]
-        assert legal == []                                          # seat 0 moves first
-        assert anon.get(f"/api/games/{game['id']}", params={"seat": 1},
-                        headers={"x-seat-token": fresh}).status_code == 200
-        with pytest.raises(Exception, match="4403|403"):
-            with connect(ws_url(server, game["id"], 1, old)) as again:
-                again.recv(timeout=10)
+        assert legal == []  # seat 0 moves first
+        assert (
+            anon.get(f"/api/games/{game['id']}", params={"seat": 1}, headers={"x-seat-token": fresh}).status_code == 200
+        )
+        with pytest.raises(Exception, match="4403|403"), connect(ws_url(server, game["id"], 1, old)) as again:
+            again.recv(timeout=10)
 
 
 # ----------------------------------------------------------------------------- 3. sockets of ended sessions
@@ -121,8 +125,7 @@ def test_a_socket_let_in_by_a_session_acts_no_more_once_the_session_ends(server:
         sockets = []
         for browser in (ann, elsewhere):
             cookie = f"splendor_session={browser.cookies['splendor_session']}"
-            ws = connect(ws_url(server, game["id"], 0), additional_headers={"cookie": cookie,
-                                                                           "origin": server.base})
+            ws = connect(ws_url(server, game["id"], 0), additional_headers={"cookie": cookie, "origin": server.base})
             ws.recv(timeout=10)
             sockets.append(ws)
         # a password change ends the other session: its socket may not act (nor read the seat) any more
@@ -134,7 +137,7 @@ def test_a_socket_let_in_by_a_session_acts_no_more_once_the_session_ends(server:
         sockets[0].send('{"type": "action", "action": "%s"}' % view["legal_actions"][0])
         assert closed_with(sockets[0]) == 4401
         with signed_up(server.base, "cat") as cat:
-            assert cat.get(f"/api/games/{game['id']}").json()["actions"] == 0       # neither action was accepted
+            assert cat.get(f"/api/games/{game['id']}").json()["actions"] == 0  # neither action was accepted
 
 
 @pytest.mark.settings(session_check_seconds=0.2)
@@ -160,8 +163,9 @@ def test_a_game_with_a_chosen_seed_is_never_rated_and_a_rated_game_takes_no_seed
         assert practice["rated"] is False
         r = ann.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY], "seed": 7, "rated": True})
         assert r.status_code == 400 and "rated game is dealt by the server" in r.json()["detail"]
-        assert create(ann, "classic", [MINE, GREEDY])["rated"] is True          # the account's game, by default
+        assert create(ann, "classic", [MINE, GREEDY])["rated"] is True  # the account's game, by default
         from tests.server.test_accounts import play_to_the_end
+
         play_to_the_end(ann, practice["id"], 0)
         assert ann.get(f"/api/games/{practice['id']}/ratings").json()["rated"] is False
         assert "classic" not in ann.get("/api/me").json()["ratings"]
@@ -180,14 +184,21 @@ def test_a_rated_game_gives_no_hint_and_an_unrated_one_does(server: Server) -> N
 def test_bot_seeds_derive_from_a_secret_of_the_game_not_from_its_public_id(server: Server, tmp_path: Path) -> None:
     with signed_up(server.base, "ann") as ann:
         game = create(ann, "classic", [MINE, GREEDY])
-        row = sqlite3.connect(tmp_path / "server.db").execute("SELECT bot_salt FROM games WHERE id = ?",
-                                                             (game["id"],)).fetchone()
+        row = (
+            sqlite3.connect(tmp_path / "server.db")
+            .execute("SELECT bot_salt FROM games WHERE id = ?", (game["id"],))
+            .fetchone()
+        )
         salt = row[0]
         assert salt and len(salt) == 32
         assert bot_seed(game["id"], 1, salt) != bot_seed(game["id"], 1)
-        seen = [ann.get(f"/api/games/{game['id']}", params={"seat": 0}).text, ann.get("/api/games").text,
-                ann.get(f"/api/games/{game['id']}").text, str(game)]
-        assert not any(salt in text for text in seen)              # the salt is never shown
+        seen = [
+            ann.get(f"/api/games/{game['id']}", params={"seat": 0}).text,
+            ann.get("/api/games").text,
+            ann.get(f"/api/games/{game['id']}").text,
+            str(game),
+        ]
+        assert not any(salt in text for text in seen)  # the salt is never shown
 
 
 @pytest.mark.settings(idle_forfeit_seconds=0.6)
@@ -201,25 +212,26 @@ def test_a_person_idle_past_the_limit_loses_a_rated_game_of_two_and_it_is_rated(
     assert ended["ending"] == {"by": "idle", "seat": 0} and ended["view"]["legal_actions"] == []
     assert ended["view"]["is_over"]
     waiting = c.get(f"/api/games/{guest_first['id']}").json()
-    assert not waiting["over"]                    # a seat without an account, which cannot be rated, never forfeits
+    assert not waiting["over"]  # a seat without an account, which cannot be rated, never forfeits
     legal = c.get(f"/api/games/{unrated['id']}", params={"seat": 0}).json()
-    assert not legal["over"] and legal["ending"] is None            # an unrated game just waits
+    assert not legal["over"] and legal["ending"] is None  # an unrated game just waits
     r = c.post(f"/api/games/{game['id']}/actions", json={"seat": 0, "action": legal["view"]["legal_actions"][0]})
     assert r.status_code == 409 and "over" in r.json()["detail"]
     changes = c.get(f"/api/games/{game['id']}/ratings").json()
-    assert changes["rated"] and changes["changes"][0]["change"] < 0        # a loss on time counts
+    assert changes["rated"] and changes["changes"][0]["change"] < 0  # a loss on time counts
     assert "ending" in c.get(f"/api/games/{game['id']}/record").text
 
 
 @pytest.mark.settings(idle_forfeit_seconds=0.6)
 def test_in_a_rated_game_of_three_a_bot_plays_on_the_seat_of_a_person_idle_past_the_limit(
-        app_client: TestClient) -> None:
+    app_client: TestClient,
+) -> None:
     c = app_client
     assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
     game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY, GREEDY]}).json()
     moved = wait_for(lambda: (p := c.get(f"/api/games/{game['id']}").json())["actions"] >= 3 and p)
     seat = moved["seats"][0]
-    assert seat["forfeited"] and seat["kind"] == "bot" and not moved["over"]        # the game goes on
+    assert seat["forfeited"] and seat["kind"] == "bot" and not moved["over"]  # the game goes on
     r = c.get(f"/api/games/{game['id']}", params={"seat": 0})
     assert r.status_code == 403 and "a bot plays it now" in r.json()["detail"]
 
@@ -227,12 +239,26 @@ def test_in_a_rated_game_of_three_a_bot_plays_on_the_seat_of_a_person_idle_past_
 def test_a_seat_that_forfeited_ranks_last_in_the_ratings(store: Store) -> None:
     ann, _ = Accounts(store).sign_up("ann", PASSWORD)
     bea, _ = Accounts(store).sign_up("bea", PASSWORD)
-    GameStore(store).create("a" * 32, "classic", 3, 1, {}, [
-        SeatInfo(0, "bot", "ismcts:medium", "ann", None, account_id=ann.id, forfeited=True),
-        SeatInfo(1, "human", None, "bea", None, account_id=bea.id), SeatInfo(2, "bot", "greedy", None, None)])
-    with store.engine.begin() as conn:                        # the bot playing ann's seat won: she still lost
-        rate_game(conn, "a" * 32, "classic", [RatedSeat(0, ann.id, forfeited=True), RatedSeat(1, bea.id),
-                                              RatedSeat(2, bot_rating=(18.0, 1.0))], winners=[0])
+    GameStore(store).create(
+        "a" * 32,
+        "classic",
+        3,
+        1,
+        {},
+        [
+            SeatInfo(0, "bot", "ismcts:medium", "ann", None, account_id=ann.id, forfeited=True),
+            SeatInfo(1, "human", None, "bea", None, account_id=bea.id),
+            SeatInfo(2, "bot", "greedy", None, None),
+        ],
+    )
+    with store.engine.begin() as conn:  # the bot playing ann's seat won: she still lost
+        rate_game(
+            conn,
+            "a" * 32,
+            "classic",
+            [RatedSeat(0, ann.id, forfeited=True), RatedSeat(1, bea.id), RatedSeat(2, bot_rating=(18.0, 1.0))],
+            winners=[0],
+        )
     changes = {c["name"]: c["change"] for c in Ratings(store).changes("a" * 32)}
     assert changes["ann"] < 0 < changes["bea"]
 
@@ -252,7 +278,7 @@ def test_spectators_filling_a_game_never_keep_its_seats_out(app_client: TestClie
                 third.receive_json()
             assert closed.value.code == 1013
         with c.websocket_connect(f"{path}?seat=0&token={game['seats'][0]['token']}") as seat:
-            assert seat.receive_json()["view"]["legal_actions"]            # the player always gets in
+            assert seat.receive_json()["view"]["legal_actions"]  # the player always gets in
 
 
 @pytest.mark.settings(spectators_per_address=2)
@@ -272,15 +298,18 @@ def test_one_address_watches_a_game_a_bounded_number_of_times(app_client: TestCl
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_concurrent_creates_cannot_pass_a_clients_bound_together(backend: str, tmp_path: Path,
-                                                                request: pytest.FixtureRequest) -> None:
+def test_concurrent_creates_cannot_pass_a_clients_bound_together(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     from tests.server.conftest import _reset_postgres
+
     if backend == "sqlite":
         url = f"sqlite:///{tmp_path}/b.db"
     else:
         url = request.getfixturevalue("postgres_url")
         _reset_postgres(url)
     from splendor.store.games import GameBounds, TooManyGames
+
     store = open_store(url)
     games = GameStore(store)
     bounds = GameBounds(games=5, bots_only=2)
@@ -288,8 +317,10 @@ def test_concurrent_creates_cannot_pass_a_clients_bound_together(backend: str, t
     start = threading.Barrier(12)
 
     def make(n: int, bots_only: bool) -> None:
-        seats = [SeatInfo(0, "bot", "greedy", None, None), SeatInfo(1, "bot" if bots_only else "human", None, None,
-                                                                    None)]
+        seats = [
+            SeatInfo(0, "bot", "greedy", None, None),
+            SeatInfo(1, "bot" if bots_only else "human", None, None, None),
+        ]
         start.wait()
         try:
             games.create(f"{n:032x}", "classic", 2, 1, {}, seats, owner="one client", bounds=bounds)
@@ -314,30 +345,36 @@ def test_concurrent_creates_cannot_pass_a_clients_bound_together(backend: str, t
 
 def test_two_rated_games_of_a_new_account_ending_at_once_both_count(postgres_url: str) -> None:
     from tests.server.conftest import _reset_postgres
+
     _reset_postgres(postgres_url)
     store = open_store(postgres_url)
     try:
         ann, _ = Accounts(store).sign_up("ann", PASSWORD)
         for g in ("1" * 32, "2" * 32):
-            GameStore(store).create(g, "classic", 2, 1, {}, [SeatInfo(0, "human", None, "ann", None,
-                                                                      account_id=ann.id),
-                                                             SeatInfo(1, "bot", "greedy", None, None)])
+            GameStore(store).create(
+                g,
+                "classic",
+                2,
+                1,
+                {},
+                [SeatInfo(0, "human", None, "ann", None, account_id=ann.id), SeatInfo(1, "bot", "greedy", None, None)],
+            )
         seats = [RatedSeat(0, ann.id), RatedSeat(1, bot_rating=(18.0, 1.0))]
         failures: list[BaseException] = []
         first = store.engine.connect()
         first.begin()
-        rate_game(first, "1" * 32, "classic", seats, winners=[0])      # the first game's end, not yet committed
+        rate_game(first, "1" * 32, "classic", seats, winners=[0])  # the first game's end, not yet committed
 
         def second_game_ends() -> None:
             try:
                 with store.engine.begin() as conn:
                     rate_game(conn, "2" * 32, "classic", seats, winners=[0])
-            except BaseException as e:                            # noqa: BLE001 - what the test reports
+            except BaseException as e:
                 failures.append(e)
 
         racer = threading.Thread(target=second_game_ends)
         racer.start()
-        time.sleep(0.5)                                            # the second waits for the first's row
+        time.sleep(0.5)  # the second waits for the first's row
         first.commit()
         first.close()
         racer.join(timeout=30)
@@ -350,24 +387,41 @@ def test_two_rated_games_of_a_new_account_ending_at_once_both_count(postgres_url
 
 def test_no_action_is_written_to_a_game_that_ended_by_a_forfeit_meanwhile(store: Store) -> None:
     from splendor.store.games import Ending, GameMovedOn
+
     games = GameStore(store)
-    games.create("f" * 32, "classic", 2, 1, {}, [SeatInfo(0, "human", None, None, None),
-                                                 SeatInfo(1, "bot", "greedy", None, None)])
-    assert games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")    # one process forfeits the seat...
-    with pytest.raises(GameMovedOn):                                    # ...another's late move is refused
+    games.create(
+        "f" * 32,
+        "classic",
+        2,
+        1,
+        {},
+        [SeatInfo(0, "human", None, None, None), SeatInfo(1, "bot", "greedy", None, None)],
+    )
+    assert games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")  # one process forfeits the seat...
+    with pytest.raises(GameMovedOn):  # ...another's late move is refused
         games.append("f" * 32, 1, 0, "take w b g", "ongoing")
-    assert not games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")    # and it ends only once
-    assert games.load("f" * 32).actions == []                           # type: ignore[union-attr]
+    assert not games.end_by_forfeit("f" * 32, 0, Ending("idle", 0), "won")  # and it ends only once
+    assert games.load("f" * 32).actions == []  # type: ignore[union-attr]
 
 
 def test_a_seat_a_bot_plays_on_since_its_person_forfeited_takes_no_move_from_the_person(store: Store) -> None:
     from splendor.store.games import GameMovedOn
+
     games = GameStore(store)
-    games.create("e" * 32, "classic", 3, 1, {}, [SeatInfo(0, "human", None, None, None),
-                                                 SeatInfo(1, "bot", "greedy", None, None),
-                                                 SeatInfo(2, "bot", "greedy", None, None)])
+    games.create(
+        "e" * 32,
+        "classic",
+        3,
+        1,
+        {},
+        [
+            SeatInfo(0, "human", None, None, None),
+            SeatInfo(1, "bot", "greedy", None, None),
+            SeatInfo(2, "bot", "greedy", None, None),
+        ],
+    )
     assert games.forfeit_seat("e" * 32, 0, 0, "ismcts:medium")
-    with pytest.raises(GameMovedOn):                  # the person's late move, on a process not yet told
+    with pytest.raises(GameMovedOn):  # the person's late move, on a process not yet told
         games.append("e" * 32, 1, 0, "take w b g", "ongoing", by_person=True)
-    games.append("e" * 32, 1, 0, "take w b g", "ongoing")                  # the bot that plays it on
-    assert games.load("e" * 32).actions == ["take w b g"]                  # type: ignore[union-attr]
+    games.append("e" * 32, 1, 0, "take w b g", "ongoing")  # the bot that plays it on
+    assert games.load("e" * 32).actions == ["take w b g"]  # type: ignore[union-attr]

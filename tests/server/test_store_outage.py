@@ -74,11 +74,13 @@ def test_no_503_names_where_the_database_is() -> None:
         assert "127.0.0.1" not in str(refused.message) and "15433" not in str(refused.message)
 
 
-def test_the_apps_own_503s_and_health_say_the_store_is_unavailable(tmp_path: Path,
-                                                                   caplog: pytest.LogCaptureFixture) -> None:
+def test_the_apps_own_503s_and_health_say_the_store_is_unavailable(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from fastapi.testclient import TestClient
 
     from splendor.server import create_app
+
     settings = Settings(database_url=f"sqlite:///{tmp_path}/h.db", bot_workers=1, health_store_seconds=0.5)
     app = create_app(settings)
     with TestClient(app) as c:
@@ -87,7 +89,7 @@ def test_the_apps_own_503s_and_health_say_the_store_is_unavailable(tmp_path: Pat
         r = c.get("/api/games")
         assert r.status_code == 503 and "store is unavailable" in r.json()["detail"]
         assert "127.0.0.1" not in r.text and "15433" not in r.text
-        assert "15433" in caplog.text                           # the operator's log has the detail
+        assert "15433" in caplog.text  # the operator's log has the detail
         app.state.store.ping = lambda: time.sleep(3)
         start = time.monotonic()
         r = c.get("/api/health")
@@ -148,8 +150,7 @@ def _timed(call: Callable[[], httpx.Response]) -> tuple[int, float, str]:
         return -1, time.monotonic() - start, repr(e)
 
 
-def test_a_stopped_postgresql_is_a_503_within_the_deadline_and_all_recovers(postgres_url: str,
-                                                                            tmp_path: Path) -> None:
+def test_a_stopped_postgresql_is_a_503_within_the_deadline_and_all_recovers(postgres_url: str, tmp_path: Path) -> None:
     _reset_postgres(postgres_url)
     port = int(postgres_url.rsplit(":", 1)[1].split("/")[0])
     server = Server(postgres_url, tmp_path / "pg.log").start()
@@ -159,11 +160,16 @@ def test_a_stopped_postgresql_is_a_503_within_the_deadline_and_all_recovers(post
             token = {"x-seat-token": game["seats"][0]["token"]}
             action = c.get(f"/api/games/{game['id']}?seat=0", headers=token).json()["view"]["legal_actions"][0]
             calls: dict[str, Callable[[], httpx.Response]] = {
-                "action": lambda: httpx.post(f"{server.base}/api/games/{game['id']}/actions", timeout=30,
-                                             json={"seat": 0, "action": action}, headers=token),
+                "action": lambda: httpx.post(
+                    f"{server.base}/api/games/{game['id']}/actions",
+                    timeout=30,
+                    json={"seat": 0, "action": action},
+                    headers=token,
+                ),
                 "view": lambda: httpx.get(f"{server.base}/api/games/{game['id']}", timeout=30),
-                "create": lambda: httpx.post(f"{server.base}/api/games", timeout=30,
-                                             json={"game": "classic", "seats": HUMANS2}),
+                "create": lambda: httpx.post(
+                    f"{server.base}/api/games", timeout=30, json={"game": "classic", "seats": HUMANS2}
+                ),
                 "listing": lambda: httpx.get(f"{server.base}/api/games", timeout=30),
                 "health": lambda: httpx.get(f"{server.base}/api/health", timeout=30),
             }
@@ -171,13 +177,15 @@ def test_a_stopped_postgresql_is_a_503_within_the_deadline_and_all_recovers(post
             with stopped(port):
                 since = time.monotonic()
                 time.sleep(0.5)
-                threads = [threading.Thread(target=lambda k=k, f=f: results.__setitem__(k, _timed(f)))
-                           for k, f in calls.items()]
+                threads = [
+                    threading.Thread(target=lambda k=k, f=f: results.__setitem__(k, _timed(f)))
+                    for k, f in calls.items()
+                ]
                 for t in threads:
                     t.start()
                 for t in threads:
                     t.join(timeout=8)
-                time.sleep(max(0.0, 8 - (time.monotonic() - since)))      # stopped for 8 s in all
+                time.sleep(max(0.0, 8 - (time.monotonic() - since)))  # stopped for 8 s in all
             for name, (status, took, body) in results.items():
                 assert status == 503 and took < 6.5, (name, status, took, body)
                 assert "127.0.0.1" not in body and str(port) not in body, (name, body)
@@ -196,8 +204,12 @@ def test_a_stopped_postgresql_is_a_503_within_the_deadline_and_all_recovers(post
                 r = calls["action"]()
                 assert r.status_code == 200, r.text
             assert c.get(f"/api/games/{game['id']}").json()["actions"] == 1
-            assert c.get(f"/api/games/{game['id']}?seat=1",
-                         headers={"x-seat-token": game["seats"][1]["token"]}).json()["view"]["current_player"] == 1
+            assert (
+                c.get(f"/api/games/{game['id']}?seat=1", headers={"x-seat-token": game["seats"][1]["token"]}).json()[
+                    "view"
+                ]["current_player"]
+                == 1
+            )
             assert calls["create"]().status_code == 201 and calls["listing"]().status_code == 200
     finally:
         server.stop()
@@ -207,19 +219,24 @@ def test_a_stopped_postgresql_is_a_503_within_the_deadline_and_all_recovers(post
 
 
 def _listing_sql(engine: Any) -> str:
-    query = (select(GameRow.id, GameRow.game, GameRow.players, GameRow.status, GameRow.actions, GameRow.created_at)
-             .order_by(GameRow.created_at.desc()).limit(200))
+    query = (
+        select(GameRow.id, GameRow.game, GameRow.players, GameRow.status, GameRow.actions, GameRow.created_at)
+        .order_by(GameRow.created_at.desc())
+        .limit(200)
+    )
     return str(query.compile(engine, compile_kwargs={"literal_binds": True}))
 
 
 def test_the_listing_reads_the_newest_games_from_an_index_on_sqlite(tmp_path: Path) -> None:
     from splendor.store.games import GameStore
+
     store = open_store(f"sqlite:///{tmp_path}/l.db")
     try:
-        GameStore(store).listing(200)                        # the query the server makes runs
+        GameStore(store).listing(200)  # the query the server makes runs
         with store.engine.connect() as conn:
-            plan = " ".join(str(row[-1]) for row in conn.execute(text("EXPLAIN QUERY PLAN " +
-                                                                     _listing_sql(store.engine))))
+            plan = " ".join(
+                str(row[-1]) for row in conn.execute(text("EXPLAIN QUERY PLAN " + _listing_sql(store.engine)))
+            )
         assert "USING INDEX ix_games_created_at" in plan and "TEMP B-TREE" not in plan, plan
     finally:
         store.close()
@@ -230,9 +247,13 @@ def test_the_listing_reads_the_newest_games_from_an_index_on_postgresql(postgres
     store = open_store(postgres_url)
     try:
         with store.engine.begin() as conn:
-            conn.execute(text("INSERT INTO games (id, game, players, seed, options, status, actions, created_at, "
-                              "updated_at, owner) SELECT md5(i::text), 'classic', 2, i, '{}', 'finished', 50, "
-                              "now() - i * interval '1 second', now(), '' FROM generate_series(1, 20000) i"))
+            conn.execute(
+                text(
+                    "INSERT INTO games (id, game, players, seed, options, status, actions, created_at, "
+                    "updated_at, owner) SELECT md5(i::text), 'classic', 2, i, '{}', 'finished', 50, "
+                    "now() - i * interval '1 second', now(), '' FROM generate_series(1, 20000) i"
+                )
+            )
             conn.execute(text("ANALYZE games"))
             plan = "\n".join(r[0] for r in conn.execute(text("EXPLAIN " + _listing_sql(store.engine))))
         assert "Index Scan Backward using ix_games_created_at" in plan and "Sort" not in plan, plan

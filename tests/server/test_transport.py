@@ -30,31 +30,37 @@ def _scope(headers: dict[str, str], scheme: str = "http") -> dict[str, Any]:
 
 def test_the_session_cookie_name_is_the_one_the_guard_looks_for() -> None:
     from splendor.server.guards import SESSION_COOKIE
+
     assert SESSION_COOKIE == COOKIE
 
 
-@pytest.mark.parametrize(("headers", "scheme", "fine"), [
-    ({"host": "example.org"}, "http", True),                                            # no Origin: not a browser's
-    ({"host": "example.org", "origin": "http://example.org"}, "http", True),
-    ({"host": "example.org", "origin": "http://example.org:80"}, "http", True),         # the default port, spelt
-    ({"host": "Example.org:8000", "origin": "http://example.org:8000"}, "http", True),
-    ({"host": "[::1]:8000", "origin": "http://[::1]:8000"}, "http", True),
-    ({"host": "example.org:8000", "origin": "http://example.org:8000"}, "ws", True),    # a WebSocket's handshake
-    ({"host": "example.org", "origin": "https://example.org"}, "https", True),
-    ({"host": "example.org", "sec-fetch-site": "same-origin"}, "http", True),
-    ({"host": "example.org", "sec-fetch-site": "none"}, "http", True),
-    ({"host": "example.org:8000", "origin": "http://example.org:8001"}, "http", False),  # another port
-    ({"host": "example.org", "origin": "http://game.example.org"}, "http", False),     # a subdomain
-    ({"host": "example.org", "origin": "https://example.org"}, "http", False),          # another scheme
-    ({"host": "example.org", "origin": "null"}, "http", False),                          # a sandboxed page
-    ({"host": "example.org", "origin": "http://example.org", "sec-fetch-site": "same-site"}, "http", False),
-    ({"host": "example.org", "sec-fetch-site": "cross-site"}, "http", False),
-    # behind a proxy that rewrites Host, or a TLS proxy not named as trusted: the browser's word decides
-    ({"host": "127.0.0.1:8000", "origin": "https://play.example", "sec-fetch-site": "same-origin"}, "http", True),
-])
-def test_a_request_is_of_this_server_only_when_its_origin_is_exactly_ours(headers: dict[str, str], scheme: str,
-                                                                          fine: bool) -> None:
+@pytest.mark.parametrize(
+    ("headers", "scheme", "fine"),
+    [
+        ({"host": "example.org"}, "http", True),  # no Origin: not a browser's
+        ({"host": "example.org", "origin": "http://example.org"}, "http", True),
+        ({"host": "example.org", "origin": "http://example.org:80"}, "http", True),  # the default port, spelt
+        ({"host": "Example.org:8000", "origin": "http://example.org:8000"}, "http", True),
+        ({"host": "[::1]:8000", "origin": "http://[::1]:8000"}, "http", True),
+        ({"host": "example.org:8000", "origin": "http://example.org:8000"}, "ws", True),  # a WebSocket's handshake
+        ({"host": "example.org", "origin": "https://example.org"}, "https", True),
+        ({"host": "example.org", "sec-fetch-site": "same-origin"}, "http", True),
+        ({"host": "example.org", "sec-fetch-site": "none"}, "http", True),
+        ({"host": "example.org:8000", "origin": "http://example.org:8001"}, "http", False),  # another port
+        ({"host": "example.org", "origin": "http://game.example.org"}, "http", False),  # a subdomain
+        ({"host": "example.org", "origin": "https://example.org"}, "http", False),  # another scheme
+        ({"host": "example.org", "origin": "null"}, "http", False),  # a sandboxed page
+        ({"host": "example.org", "origin": "http://example.org", "sec-fetch-site": "same-site"}, "http", False),
+        ({"host": "example.org", "sec-fetch-site": "cross-site"}, "http", False),
+        # behind a proxy that rewrites Host, or a TLS proxy not named as trusted: the browser's word decides
+        ({"host": "127.0.0.1:8000", "origin": "https://play.example", "sec-fetch-site": "same-origin"}, "http", True),
+    ],
+)
+def test_a_request_is_of_this_server_only_when_its_origin_is_exactly_ours(
+    headers: dict[str, str], scheme: str, fine: bool
+) -> None:
     from splendor.server.guards import cross_site_problem
+
     assert (cross_site_problem(_scope(headers, scheme)) is None) is fine
 
 
@@ -74,17 +80,26 @@ def test_a_page_on_another_port_cannot_make_a_signed_in_browser_change_anything(
         seat = game["seats"][0]
         for headers in forged:
             # what a form on the other page makes the browser send: the cookie is the browser's own
-            r = victim.post(f"/api/games/{game['id']}/seats/0/keep?token={seat['token']}", data={"x": "1"},
-                            headers={**form, **headers})
+            r = victim.post(
+                f"/api/games/{game['id']}/seats/0/keep?token={seat['token']}",
+                data={"x": "1"},
+                headers={**form, **headers},
+            )
             assert r.status_code == 403 and "another site" in r.json()["detail"], r.text
-            r = victim.post("/api/me/password", data={"old": "correct horse battery", "new": "chosen by them!"},
-                            headers={**form, **headers})
+            r = victim.post(
+                "/api/me/password",
+                data={"old": "correct horse battery", "new": "chosen by them!"},
+                headers={**form, **headers},
+            )
             assert r.status_code == 403, r.text
-            r = victim.post(f"/api/games/{game['id']}/actions?token={seat['token']}",
-                            json={"seat": 0, "action": "take w b g"}, headers=headers)
+            r = victim.post(
+                f"/api/games/{game['id']}/actions?token={seat['token']}",
+                json={"seat": 0, "action": "take w b g"},
+                headers=headers,
+            )
             assert r.status_code == 403, r.text
             assert victim.delete("/api/session", headers=headers).status_code == 403
-        me = victim.get("/api/me")                            # still signed in, nothing kept, nothing played
+        me = victim.get("/api/me")  # still signed in, nothing kept, nothing played
         assert me.status_code == 200 and me.json()["games"] == []
         assert victim.get(f"/api/games/{game['id']}").json()["actions"] == 0
         # our own pages: the browser sends our Origin (and Sec-Fetch-Site: same-origin)
@@ -97,8 +112,11 @@ def test_a_page_on_another_port_cannot_make_a_signed_in_browser_change_anything(
         assert victim.delete("/api/session", headers=own).status_code == 204
     # without the cookie the seat's secret is the credential, which a forged form cannot know: unchanged
     with server.client() as stranger:
-        r = stranger.post(f"/api/games/{game['id']}/actions", json={"seat": 1, "action": "take w b g"},
-                          headers={"origin": other, "x-seat-token": game["seats"][1]["token"]})
+        r = stranger.post(
+            f"/api/games/{game['id']}/actions",
+            json={"seat": 1, "action": "take w b g"},
+            headers={"origin": other, "x-seat-token": game["seats"][1]["token"]},
+        )
         assert r.status_code == 200, r.text
 
 
@@ -108,6 +126,7 @@ def test_the_web_pages_fetch_only_their_own_server() -> None:
     import re
 
     import splendor.server
+
     web = Path(splendor.server.__file__).parent / "web"
     for page in web.glob("*.js"):
         for call in re.findall(r"fetch\(\s*([^,)]+)", page.read_text(encoding="utf-8")):
@@ -120,8 +139,20 @@ def test_the_web_pages_fetch_only_their_own_server() -> None:
 @pytest.fixture
 def quick(tmp_path: Path) -> Iterator[Server]:
     """A server with deadlines of a second, and a cap of four connections and three WebSockets per address."""
-    s = Server(f"sqlite:///{tmp_path}/q.db", tmp_path / "q.log", "--header-timeout", "1", "--body-timeout", "1",
-               "--idle-timeout", "1", "--connections-per-client", "4", "--websockets-per-client", "3").start()
+    s = Server(
+        f"sqlite:///{tmp_path}/q.db",
+        tmp_path / "q.log",
+        "--header-timeout",
+        "1",
+        "--body-timeout",
+        "1",
+        "--idle-timeout",
+        "1",
+        "--connections-per-client",
+        "4",
+        "--websockets-per-client",
+        "3",
+    ).start()
     try:
         yield s
     finally:
@@ -143,7 +174,7 @@ def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") ->
     while time.monotonic() - start < seconds:
         if sent < len(trickle):
             try:
-                sock.sendall(trickle[sent:sent + 1])
+                sock.sendall(trickle[sent : sent + 1])
                 sent += 1
             except OSError:
                 return time.monotonic() - start, received
@@ -160,19 +191,21 @@ def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") ->
 
 
 def test_idle_slow_head_and_slow_body_connections_are_closed(quick: Server) -> None:
-    with _raw(quick) as idle:                                   # never sends a byte
+    with _raw(quick) as idle:  # never sends a byte
         took, _ = _closed_within(idle, 5)
         assert took < 3
-    with _raw(quick) as slow_head:                              # a header line a byte every 0.2 s
+    with _raw(quick) as slow_head:  # a header line a byte every 0.2 s
         head = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + b"a" * 200
         took, answer = _closed_within(slow_head, 5, trickle=head)
         assert took < 3 and answer.startswith(b"HTTP/1.1 408")
-    with _raw(quick) as slow_body:                              # a whole head, then a body that never ends
-        slow_body.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                          b"Content-Length: 100\r\n\r\n{\"game\"")
+    with _raw(quick) as slow_body:  # a whole head, then a body that never ends
+        slow_body.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"game"'
+        )
         took, _ = _closed_within(slow_body, 5)
         assert took < 3
-    with _raw(quick) as kept:                                   # a request answered, then kept alive, idle
+    with _raw(quick) as kept:  # a request answered, then kept alive, idle
         kept.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         took, answer = _closed_within(kept, 5)
         assert took < 3 and answer.startswith(b"HTTP/1.1 200")
@@ -182,7 +215,7 @@ def test_idle_slow_head_and_slow_body_connections_are_closed(quick: Server) -> N
 def test_connections_beyond_the_cap_of_one_address_are_refused_and_others_still_served(quick: Server) -> None:
     held = [_raw(quick) for _ in range(4)]
     try:
-        for sock in held:                         # each holds a request's head open (under the deadline)
+        for sock in held:  # each holds a request's head open (under the deadline)
             sock.sendall(b"GET /api/health HTTP/1.1\r\n")
         time.sleep(0.2)
         with _raw(quick) as fifth:
@@ -195,7 +228,7 @@ def test_connections_beyond_the_cap_of_one_address_are_refused_and_others_still_
         for sock in held:
             sock.close()
     time.sleep(0.3)
-    assert httpx.get(f"{quick.base}/api/health").status_code == 200       # the closed ones were counted out
+    assert httpx.get(f"{quick.base}/api/health").status_code == 200  # the closed ones were counted out
 
 
 def test_websockets_beyond_the_cap_of_one_address_are_closed(quick: Server) -> None:
@@ -210,7 +243,7 @@ def test_websockets_beyond_the_cap_of_one_address_are_closed(quick: Server) -> N
             fourth.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
     time.sleep(0.3)
-    with connect(f"{url}/api/games/{games[3]['id']}/ws") as again:      # the closed ones were counted out
+    with connect(f"{url}/api/games/{games[3]['id']}/ws") as again:  # the closed ones were counted out
         assert '"state"' in str(again.recv(timeout=10))
 
 
@@ -224,11 +257,14 @@ def test_a_client_cannot_escape_the_sign_in_bound_by_naming_its_own_address(serv
     start = time.monotonic()
     with server.client() as c:
         for i in range(20):
-            r = c.post("/api/session", json={"name": f"nobody{i}", "password": "not the password"},
-                       headers={"x-forwarded-for": f"203.0.113.{i + 1}", "forwarded": f"for=198.51.100.{i + 1}"})
+            r = c.post(
+                "/api/session",
+                json={"name": f"nobody{i}", "password": "not the password"},
+                headers={"x-forwarded-for": f"203.0.113.{i + 1}", "forwarded": f"for=198.51.100.{i + 1}"},
+            )
             statuses.append(r.status_code)
             if r.status_code == 429:
                 break
-    refilled = int((time.monotonic() - start) * 10 / 60) + 1     # the bucket refills 10 a minute meanwhile
+    refilled = int((time.monotonic() - start) * 10 / 60) + 1  # the bucket refills 10 a minute meanwhile
     assert statuses[-1] == 429 and set(statuses[:-1]) == {401}, statuses
     assert len(statuses) - 1 <= 10 + refilled, statuses

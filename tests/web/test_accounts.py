@@ -34,12 +34,15 @@ def finish_by_requests(page: Page, game_id: str, seat: int) -> None:
         if view["current_player"] != seat:
             time.sleep(0.05)
             continue
-        page.request.post(f"/api/games/{game_id}/actions", data={
-            "seat": seat, "action": rng.choice(view["legal_actions"]), "expect": payload["actions"]})
+        page.request.post(
+            f"/api/games/{game_id}/actions",
+            data={"seat": seat, "action": rng.choice(view["legal_actions"]), "expect": payload["actions"]},
+        )
 
 
 def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_the_leaderboard(
-        server: Server, browser: Browser) -> None:  # noqa: F811
+    server: Server, browser: Browser
+) -> None:
     context = browser.new_context(base_url=server.base, viewport={"width": 1100, "height": 900})
     page = context.new_page()
     errors: list[str] = []
@@ -53,34 +56,34 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     sign_up(page, "ann", "correct horse battery")
     assert "Signed in as ann" in page.inner_text("#account")
     assert "No rated games yet" in page.inner_text("#my-ratings")
-    assert page.get_attribute("#account-pokedex", "href") == "/pokedex/ann"      # the account's own Pokédex
+    assert page.get_attribute("#account-pokedex", "href") == "/pokedex/ann"  # the account's own Pokédex
     page.wait_for_selector("[data-seat-kind='1']")
-    page.click("#create")                                   # seat 0 is the account's, against the greedy bot
+    page.click("#create")  # seat 0 is the account's, against the greedy bot
     page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")
     game_id = page.url.split("/play/")[1].split("?")[0]
     page.wait_for_selector("#kept-in-account")
     page.wait_for_function("document.getElementById('status').classList.contains('mine')")
     assert page.is_disabled("#hint") and "A rated game gives no hints" in page.inner_text("#hint-text")
-    assert page.is_visible("#rated") and page.inner_text("#rated") == "rated game"    # the table says so
+    assert page.is_visible("#rated") and page.inner_text("#rated") == "rated game"  # the table says so
     before = int(page.evaluate("document.body.dataset.actions"))
-    take_by_clicks(page)                                    # the first move by clicks
+    take_by_clicks(page)  # the first move by clicks
     wait_past(page, before)
     finish_by_requests(page, game_id, 0)
     page.wait_for_selector("#rating-changes [data-rating-seat='0']", timeout=20000)
     change = page.inner_text("#rating-changes")
-    assert "Ratings" in change and "1500 →" in change         # a newcomer's rating, on the Elo-like scale
+    assert "Ratings" in change and "1500 →" in change  # a newcomer's rating, on the Elo-like scale
     finished = page.url
-    page.click("#rematch")                                  # the rematch's seat is kept in the account too
+    page.click("#rematch")  # the rematch's seat is kept in the account too
     page.wait_for_url(lambda url: "/play/" in url and url != finished)
     page.wait_for_selector("#kept-in-account")
     page.go_back()
     page.wait_for_selector("#rating-changes a")
-    page.click("#rating-changes a")                         # to the leaderboard of this game
+    page.click("#rating-changes a")  # to the leaderboard of this game
     page.wait_for_selector("#leaderboard tr[data-player='ann']")
     row = page.inner_text("#leaderboard tr[data-player='ann']")
-    assert row.split()[0] == "1" and row.split()[-1] == "1"    # rank 1, one rated game
-    assert 1300 < int(row.split()[-2]) < 1700                 # one game from 1500
+    assert row.split()[0] == "1" and row.split()[-1] == "1"  # rank 1, one rated game
+    assert 1300 < int(row.split()[-2]) < 1700  # one game from 1500
     about = page.inner_text("#about-ratings")
     assert "1500" in about and "μ" not in about and "σ" not in about
     page.goto("/")
@@ -106,7 +109,7 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
 def test_a_password_is_changed_and_a_wrong_one_refused_in_the_lobby(server: Server, browser: Browser) -> None:  # noqa: F811
     page = open_lobby(browser, server)
     sign_up(page, "bea", "correct horse battery")
-    page.click("#password-form >> xpath=.. >> summary")          # change it, then sign in with the new one
+    page.click("#password-form >> xpath=.. >> summary")  # change it, then sign in with the new one
     page.fill("#old-password", "correct horse battery")
     page.fill("#new-password", "staple battery horse")
     page.click("#change-password")
@@ -124,8 +127,7 @@ def test_a_password_is_changed_and_a_wrong_one_refused_in_the_lobby(server: Serv
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(
-        server: Server, browser: Browser) -> None:  # noqa: F811
+def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(server: Server, browser: Browser) -> None:  # noqa: F811
     page = open_lobby(browser, server)
     page.select_option("#players", "4")
     page.wait_for_selector("[data-seat-kind='3']")
@@ -134,12 +136,12 @@ def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(
     assert "Seat 0" not in seats and "Player 0" not in seats
     assert page.get_attribute("[data-seat-kind='0']", "aria-label") == "who is Player 1"
     page.select_option("#players", "2")
-    page.select_option("[data-seat-kind='1']", "human")      # two people: the lobby shows both links
+    page.select_option("[data-seat-kind='1']", "human")  # two people: the lobby shows both links
     page.click("#create")
     page.wait_for_selector("[data-link-seat='1']")
     links = page.inner_text("#links")
     assert "Player 1:" in links and "Player 2:" in links and "Seat" not in links
-    page.goto(server.base + "/leaderboard")                   # the leaderboard says what a rating is, plainly
+    page.goto(server.base + "/leaderboard")  # the leaderboard says what a rating is, plainly
     page.wait_for_selector("#about-ratings")
     about = page.inner_text("#about-ratings")
     assert "1500" in about and "μ" not in about and "σ" not in about and "OpenSkill" not in about
@@ -147,7 +149,8 @@ def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(
 
 
 def test_a_friend_who_keeps_a_seat_shows_by_the_accounts_name_on_the_others_table(
-        server: Server, browser: Browser) -> None:  # noqa: F811
+    server: Server, browser: Browser
+) -> None:
     ann = open_lobby(browser, server)
     sign_up(ann, "ann", "correct horse battery")
     seats = [{"kind": "human", "mine": True}, {"kind": "human"}]
@@ -159,8 +162,9 @@ def test_a_friend_who_keeps_a_seat_shows_by_the_accounts_name_on_the_others_tabl
     bea = friend.new_page()
     bea.goto("/")
     sign_up(bea, "bea", "correct horse battery")
-    bea.goto(server.base + made["seats"][1]["link"] if made["seats"][1]["link"].startswith("/")
-             else made["seats"][1]["link"])
+    bea.goto(
+        server.base + made["seats"][1]["link"] if made["seats"][1]["link"].startswith("/") else made["seats"][1]["link"]
+    )
     bea.click("#keep-in-account")
     bea.wait_for_selector("#kept-in-account")
     # ann's table hears it at once: seat 1 is bea now, in the seat list and wherever the table names the seat

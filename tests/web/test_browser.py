@@ -7,7 +7,6 @@ from __future__ import annotations
 import subprocess
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,14 +18,24 @@ from splendor.bots import decide, make_bot
 from tests.server.conftest import ROOT, Server, create
 
 SHOTS = ROOT / "docs" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    path = subprocess.run([str(ROOT / "scripts" / "chromium.sh")], capture_output=True, text=True,
-                          check=True).stdout.strip().splitlines()[-1]
+    path = (
+        subprocess.run([str(ROOT / "scripts" / "chromium.sh")], capture_output=True, text=True, check=True)
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=ARGS)
         yield b
@@ -61,8 +70,11 @@ def wait_past(page: Page, n: int, timeout: float = 20) -> None:
 
 
 def api_act(c: httpx.Client, g: dict[str, Any], seat: int, action: str) -> None:
-    r = c.post(f"/api/games/{g['id']}/actions", json={"seat": seat, "action": action},
-               headers={"x-seat-token": g["seats"][seat]["token"]})
+    r = c.post(
+        f"/api/games/{g['id']}/actions",
+        json={"seat": seat, "action": action},
+        headers={"x-seat-token": g["seats"][seat]["token"]},
+    )
     assert r.status_code == 200, r.text
 
 
@@ -70,8 +82,10 @@ def my_turn(page: Page) -> bool:
     return bool(page.evaluate("document.getElementById('status').classList.contains('mine')"))
 
 
-TAKEABLE = ("#supply button.chip:not([aria-disabled='true']):not([data-left='0'])"
-            ":not([data-colour='gold']):not([data-colour='master'])")
+TAKEABLE = (
+    "#supply button.chip:not([aria-disabled='true']):not([data-left='0'])"
+    ":not([data-colour='gold']):not([data-colour='master'])"
+)
 
 
 def take_by_clicks(page: Page) -> None:
@@ -80,17 +94,19 @@ def take_by_clicks(page: Page) -> None:
     for i in range(min(3, page.locator(TAKEABLE).count())):
         page.locator(TAKEABLE).nth(i).click()
     take = "#supply button.primary:not([disabled])"
-    page.wait_for_function(f"document.querySelector(\"{take}\") || document.querySelector('#supply-note')"
-                           ".textContent.length > 0")
+    page.wait_for_function(
+        f"document.querySelector(\"{take}\") || document.querySelector('#supply-note').textContent.length > 0"
+    )
     if page.locator(take).count():
         page.locator(take).click()
         wait_past(page, before)
 
 
-def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(server: Server,
-                                                                               browser: Browser) -> None:
+def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(
+    server: Server, browser: Browser
+) -> None:
     page = open_lobby(browser, server)
-    page.click("#create")                                  # one person, one bot: straight to the seat
+    page.click("#create")  # one person, one bot: straight to the seat
     page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")
     assert "Greedy bot" in page.inner_text("[data-seat='1']")
@@ -115,9 +131,9 @@ def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(
         wait_past(page, before)
     assert page.locator("#game-over").is_visible()
     assert "Download the record" in page.locator("#game-over").inner_text()
-    assert page.evaluate("document.getElementById('game-over').getBoundingClientRect().top") < 200   # on top
+    assert page.evaluate("document.getElementById('game-over').getBoundingClientRect().top") < 200  # on top
     first = page.url
-    page.click("#rematch")                                 # the same seats, a new game, straight to the seat
+    page.click("#rematch")  # the same seats, a new game, straight to the seat
     page.wait_for_url(lambda url: "/play/" in url and url != first)
     page.wait_for_function("document.body.dataset.actions === '0'")
     page.goto(server.base + "/")
@@ -145,7 +161,7 @@ def test_the_lobby_seats_the_expert_bot_and_it_answers_a_move(server: Server, br
     page.wait_for_function("document.body.dataset.actions !== undefined")
     assert "Expert bot" in page.inner_text("[data-seat='1']")
     take_by_clicks(page)
-    wait_past(page, 1, timeout=60)                          # the expert's reply
+    wait_past(page, 1, timeout=60)  # the expert's reply
     assert "Expert bot" in page.inner_text("#log") and my_turn(page)
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -163,10 +179,10 @@ def test_a_pokemon_evolution_is_offered_and_made_by_a_click(server: Server, brow
     page = open_page(browser, g["seats"][0]["link"])
     assert "evolve" in page.locator("#decision").inner_text().lower()
     first = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").first
-    words = first.inner_text()                             # "Evolve Bulbasaur into Ivysaur": names, not numbers
+    words = first.inner_text()  # "Evolve Bulbasaur into Ivysaur": names, not numbers
     assert words.startswith("Evolve ") and " into " in words and "#" not in words
     into = words.split(" into ")[1]
-    assert page.locator(".card.evolve-target").count() >= 1                 # the target card is marked
+    assert page.locator(".card.evolve-target").count() >= 1  # the target card is marked
     assert into in page.locator(".card.evolve-target").first.inner_text()
     before = actions(page)
     page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").first.click()
@@ -177,15 +193,22 @@ def test_a_pokemon_evolution_is_offered_and_made_by_a_click(server: Server, brow
 
 def test_a_kids_move_along_a_road_and_a_return_over_the_purse_limit(server: Server, browser: Browser) -> None:
     with server.client() as c:
-        g = create(c, "kids", [{"kind": "human"}] * 3, seed=2,
-                   options={"short": True, "board": ["A1-front", "A3-front"]})
-        for seat, text in ((0, "take k r g"), (1, "take h b k"), (2, "take h b r"), (0, "take k r g"),
-                           (1, "take g h b"), (2, "take y")):
+        g = create(
+            c, "kids", [{"kind": "human"}] * 3, seed=2, options={"short": True, "board": ["A1-front", "A3-front"]}
+        )
+        for seat, text in (
+            (0, "take k r g"),
+            (1, "take h b k"),
+            (2, "take h b r"),
+            (0, "take k r g"),
+            (1, "take g h b"),
+            (2, "take y"),
+        ):
             api_act(c, g, seat, text)
         page = open_page(browser, g["seats"][0]["link"])
         assert "Roads from here" in page.inner_text("#roads")
         before = actions(page)
-        take_by_clicks(page)                                     # 6 + 3 = 9 tokens: over the purse's 8
+        take_by_clicks(page)  # 6 + 3 = 9 tokens: over the purse's 8
         wait_past(page, before)
         assert "more than 8" in page.locator("#decision").inner_text()
         before = actions(page)
@@ -218,8 +241,9 @@ def test_two_browsers_as_two_seats_see_each_others_moves_live(server: Server, br
     assert "bob takes" in ann.inner_text("#log")
 
 
-def test_a_hint_names_the_expert_bots_move_and_its_win_chance_on_your_turn_only(server: Server,
-                                                                               browser: Browser) -> None:
+def test_a_hint_names_the_expert_bots_move_and_its_win_chance_on_your_turn_only(
+    server: Server, browser: Browser
+) -> None:
     g = _two_humans(server)
     ann, bob = open_page(browser, g["seats"][0]["link"]), open_page(browser, g["seats"][1]["link"])
     assert ann.is_visible("#hint") and not bob.is_visible("#hint")
@@ -259,8 +283,13 @@ def test_the_table_fits_a_phone_width_screen(server: Server, browser: Browser, g
 
 def test_replay_and_pokedex_pages(server: Server, browser: Browser) -> None:
     with server.client() as c:
-        g = create(c, "classic", [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}], seed=8,
-                   options={"max_turns": 6})
+        g = create(
+            c,
+            "classic",
+            [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+            seed=8,
+            options={"max_turns": 6},
+        )
         deadline = time.monotonic() + 60
         while not c.get(f"/api/games/{g['id']}").json()["view"]["is_over"]:
             assert time.monotonic() < deadline
@@ -287,19 +316,20 @@ def test_a_name_typed_to_claim_survives_the_account_answering_late(server: Serve
     page.route("**/api/me", hold)
     page.goto(server.base + "/")
     page.fill("#claim-name", "dawn")
-    for _ in range(500):                                    # the lobby asks within 10 s, or the test fails
+    for _ in range(500):  # the lobby asks within 10 s, or the test fails
         if held:
             break
         page.wait_for_timeout(20)
     assert held, "the lobby never asked /api/me"
     held[0].continue_()
-    page.wait_for_selector("#account-form")                 # the account answered: not signed in
+    page.wait_for_selector("#account-form")  # the account answered: not signed in
     assert page.input_value("#claim-name") == "dawn"
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_a_browser_claims_a_profile_and_keeps_its_pokemon_games_in_that_pokedex(server: Server,
-                                                                                browser: Browser) -> None:
+def test_a_browser_claims_a_profile_and_keeps_its_pokemon_games_in_that_pokedex(
+    server: Server, browser: Browser
+) -> None:
     page = open_lobby(browser, server)
     page.fill("#claim-name", "dawn")
     page.click("#claim")
@@ -311,7 +341,7 @@ def test_a_browser_claims_a_profile_and_keeps_its_pokemon_games_in_that_pokedex(
     page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")
     assert "Pokédex of dawn" in page.inner_text("#keep")
-    with server.client() as c:                          # the profile is taken now: another browser cannot claim it
+    with server.client() as c:  # the profile is taken now: another browser cannot claim it
         assert c.post("/api/profiles", json={"name": "dawn"}).status_code == 409
         # a game whose seat the browser links later, with the button
         g = create(c, "pokemon", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
@@ -341,7 +371,7 @@ def test_a_double_click_on_an_action_sends_it_once(server: Server, browser: Brow
     page.wait_for_timeout(300)
     assert len(posts) == 1 and actions(page) == 1
     assert page.inner_text("#error") == ""
-    assert "reserves a tier 3 card (" in page.inner_text("#log")      # the log names the card
+    assert "reserves a tier 3 card (" in page.inner_text("#log")  # the log names the card
     page.click("#how-to-play summary")
     assert "When someone reaches 15★" in page.inner_text("#how-to-play")
     assert page.errors == []  # type: ignore[attr-defined]
@@ -356,25 +386,25 @@ def test_an_update_under_the_pointer_keeps_the_element_and_the_focus(server: Ser
         api_act(c, g, 0, "take w b g")
     wait_past(ann, 0)
     card = ann.locator("#market button.card").first
-    assert card.get_attribute("aria-disabled") == "true"   # not Ann's turn: the card waits, a button already
+    assert card.get_attribute("aria-disabled") == "true"  # not Ann's turn: the card waits, a button already
     card.hover()
-    ann.evaluate("document.querySelector('#market button.card').marked = 'yes'")      # a property of the element
+    ann.evaluate("document.querySelector('#market button.card').marked = 'yes'")  # a property of the element
     ann.locator("[data-key='supply:red']").focus()
     ann.evaluate("document.querySelector(\"[data-key='supply:red']\").marked = 'yes'")
     with server.client() as c:
         api_act(c, g, 1, "take k k")
     wait_past(ann, 1)
-    assert ann.locator("[data-key='supply:black'].changed").count() == 1       # what Bob did is marked
+    assert ann.locator("[data-key='supply:black'].changed").count() == 1  # what Bob did is marked
     assert ann.locator("[data-key='seat:1:token:black'].changed").count() == 1
     assert ann.locator("[data-key='supply:white'].changed").count() == 0
     assert ann.title().startswith("● Your turn")
-    assert ann.inner_text("#announce") == "bob takes two black."          # what a screen reader hears
+    assert ann.inner_text("#announce") == "bob takes two black."  # what a screen reader hears
     assert ann.evaluate("document.querySelector('#market button.card').marked") == "yes"
     assert ann.evaluate("document.activeElement.dataset.key") == "supply:red"
     assert ann.evaluate("document.activeElement.marked") == "yes"
-    ann.keyboard.press("Enter")                            # the focused red token is picked
+    ann.keyboard.press("Enter")  # the focused red token is picked
     assert ann.locator("[data-key='supply:red'].selected").count() == 1
-    card.click()                                           # the hovered card opens its menu, focus moves in
+    card.click()  # the hovered card opens its menu, focus moves in
     assert ann.evaluate("document.activeElement.closest('.menu') !== null")
     ann.keyboard.press("Escape")
     assert ann.locator(".menu").count() == 0
@@ -386,13 +416,15 @@ def test_a_card_menu_at_phone_width_is_covered_by_nothing(server: Server, browse
     g = _two_humans(server)
     page = open_page(browser, g["seats"][0]["link"], width=375)
     cards = page.locator("#market button.card")
-    for i in (0, 3):                                       # a card at each edge of a row
+    for i in (0, 3):  # a card at each edge of a row
         cards.nth(i).click()
         for button in page.locator(".menu button").all():
             box = button.bounding_box()
             assert box is not None and box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 375
-            hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.menu') !== null",
-                                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+            hit = page.evaluate(
+                "([x, y]) => document.elementFromPoint(x, y).closest('.menu') !== null",
+                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+            )
             assert hit, "something covers the menu"
         page.locator(".menu button", has_text="Cancel").click()
         assert page.locator(".menu").count() == 0
@@ -404,26 +436,39 @@ def serious_violations(page: Page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-            for v in found if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 @pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
-def test_axe_finds_nothing_serious_on_the_lobby_the_tables_and_the_end(server: Server, browser: Browser,
-                                                                     game: str) -> None:
+def test_axe_finds_nothing_serious_on_the_lobby_the_tables_and_the_end(
+    server: Server, browser: Browser, game: str
+) -> None:
     with server.client() as c:
         g = create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}], seed=3)
-        ended = create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}], seed=3,
-                       options={"max_turns": 1})
-        first = c.get(f"/api/games/{ended['id']}", params={"seat": 0},
-                      headers={"x-seat-token": ended["seats"][0]["token"]}).json()["view"]["legal_actions"][0]
-        api_act(c, ended, 0, first)                         # one turn each, then the turn cap ends it
-    pages = [open_lobby(browser, server), open_page(browser, g["seats"][0]["link"]),
-             open_page(browser, ended["seats"][0]["link"])]
+        ended = create(
+            c,
+            game,
+            [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}],
+            seed=3,
+            options={"max_turns": 1},
+        )
+        first = c.get(
+            f"/api/games/{ended['id']}", params={"seat": 0}, headers={"x-seat-token": ended["seats"][0]["token"]}
+        ).json()["view"]["legal_actions"][0]
+        api_act(c, ended, 0, first)  # one turn each, then the turn cap ends it
+    pages = [
+        open_lobby(browser, server),
+        open_page(browser, g["seats"][0]["link"]),
+        open_page(browser, ended["seats"][0]["link"]),
+    ]
     if game == "kids":
         pages[1].wait_for_selector("#board svg")
     pages[2].wait_for_selector("#game-over")
     for page in pages:
         assert serious_violations(page) == [], page.url
     page.evaluate("document.body.append(Object.assign(document.createElement('button'), {id: 'unnamed'}))")
-    assert any("button-name" in v for v in serious_violations(page))     # axe does look
+    assert any("button-name" in v for v in serious_violations(page))  # axe does look

@@ -10,8 +10,12 @@ from tests.server.conftest import Server, create
 from tests.web.test_browser import SHOTS, browser, wait_past  # noqa: F401  (browser is a fixture)
 
 # Words each language's table shows (the supply's heading, the log's heading), and the browser locale it comes from.
-WORDS = {"sl": ("sl-SI", "Zaloga", "Kaj se je zgodilo"), "ko": ("ko-KR", "공급처", "진행 기록"),
-         "zh": ("zh-CN", "供应区", "对局记录"), "en": ("en-GB", "Supply", "What happened")}
+WORDS = {
+    "sl": ("sl-SI", "Zaloga", "Kaj se je zgodilo"),
+    "ko": ("ko-KR", "공급처", "진행 기록"),
+    "zh": ("zh-CN", "供应区", "对局记录"),
+    "en": ("en-GB", "Supply", "What happened"),
+}
 SHOT_OF = {("classic", "sl"), ("pokemon", "ko"), ("kids", "zh")}
 
 
@@ -28,8 +32,11 @@ def overflow(page: Page) -> int:
 
 
 @pytest.mark.parametrize("language", ["sl", "ko", "zh"])
-def test_each_language_draws_the_lobby_and_every_table_at_375_px(server: Server, browser: Browser,  # noqa: F811
-                                                                   language: str) -> None:
+def test_each_language_draws_the_lobby_and_every_table_at_375_px(
+    server: Server,
+    browser: Browser,  # noqa: F811
+    language: str,
+) -> None:
     locale, supply, log = WORDS[language]
     page = page_in(browser, locale, 375)
     page.goto(server.base + "/")
@@ -39,8 +46,10 @@ def test_each_language_draws_the_lobby_and_every_table_at_375_px(server: Server,
     assert page.inner_text("h1 >> nth=0") != "New game"
     assert overflow(page) <= 1, f"the lobby in {language} is {overflow(page)}px too wide"
     with server.client() as c:
-        games = {game: create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}], seed=3)
-                 for game in ("classic", "pokemon", "kids")}
+        games = {
+            game: create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}], seed=3)
+            for game in ("classic", "pokemon", "kids")
+        }
     for game, g in games.items():
         page.goto(g["seats"][0]["link"])
         page.wait_for_function("document.body.dataset.actions !== undefined")
@@ -51,8 +60,7 @@ def test_each_language_draws_the_lobby_and_every_table_at_375_px(server: Server,
         assert "Your turn" not in text and "How to play" not in text
         assert overflow(page) <= 1, f"{game} in {language} is {overflow(page)}px too wide"
         if (game, language) in SHOT_OF:
-            page.screenshot(path=str(SHOTS / f"{game}-phone-{language}.png"), full_page=True,
-                            animations="disabled")
+            page.screenshot(path=str(SHOTS / f"{game}-phone-{language}.png"), full_page=True, animations="disabled")
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -61,24 +69,26 @@ def test_the_switch_changes_the_language_and_this_browser_keeps_it(server: Serve
     page.goto(server.base + "/")
     page.wait_for_selector("[data-seat-kind]")
     assert page.inner_text("#create") == "Create the game"
-    with page.expect_navigation():                           # the choice is kept, and the page drawn again
+    with page.expect_navigation():  # the choice is kept, and the page drawn again
         page.select_option("#language", "ko")
     page.wait_for_selector("[data-seat-kind]")
     assert page.evaluate("document.documentElement.lang") == "ko"
     assert page.inner_text("#create") == "게임 만들기"
-    page.click("#create")                                  # a person against a bot: straight to the seat
+    page.click("#create")  # a person against a bot: straight to the seat
     page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")
     assert "공급처" in page.inner_text("#supply")
-    page.fill("#command-text", "take w w w")                # the refusal comes in the switch's language,
-    page.press("#command-text", "Enter")                    # not the browser's (English here)
+    page.fill("#command-text", "take w w w")  # the refusal comes in the switch's language,
+    page.press("#command-text", "Enter")  # not the browser's (English here)
     page.wait_for_function("document.getElementById('command-error').textContent.length > 0")
-    assert page.inner_text("#command-error") == "허용되지 않음: 서로 다른 색의 토큰을 3개까지 가져오거나, 같은 색 2개를 가져오세요"
+    assert (
+        page.inner_text("#command-error")
+        == "허용되지 않음: 서로 다른 색의 토큰을 3개까지 가져오거나, 같은 색 2개를 가져오세요"
+    )
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_a_refused_typed_action_and_the_log_are_in_the_players_language(server: Server,
-                                                                        browser: Browser) -> None:  # noqa: F811
+def test_a_refused_typed_action_and_the_log_are_in_the_players_language(server: Server, browser: Browser) -> None:  # noqa: F811
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human", "name": "ana"}, {"kind": "bot", "bot": "greedy"}], seed=3)
     page = page_in(browser, "sl-SI", 1100)
@@ -93,5 +103,5 @@ def test_a_refused_typed_action_and_the_log_are_in_the_players_language(server: 
     wait_past(page, 1)
     page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
     entries = page.locator("#log li").all_inner_texts()
-    assert "1 ana (ti) vzame: bela, modra in zelena." in entries             # after the seat's emblem, 1
+    assert "1 ana (ti) vzame: bela, modra in zelena." in entries  # after the seat's emblem, 1
     assert page.errors == []  # type: ignore[attr-defined]

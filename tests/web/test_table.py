@@ -13,8 +13,15 @@ from playwright.sync_api import Browser, Page
 import splendor
 from splendor.bots import decide, make_bot
 from tests.server.conftest import Server, create
-from tests.web.test_browser import (SHOTS, _two_humans, actions, api_act, browser, my_turn,  # noqa: F401
-                                    open_page, wait_past)
+from tests.web.test_browser import (
+    SHOTS,
+    _two_humans,
+    actions,
+    api_act,
+    my_turn,
+    open_page,
+    wait_past,
+)
 
 SCREENS = [(1280, 800), (1024, 768), (768, 1024)]
 LOCALES = {"en": "en-GB", "sl": "sl-SI", "ko": "ko-KR", "zh": "zh-CN"}
@@ -31,15 +38,18 @@ def _busy_table(c: httpx.Client, game: str, players: int) -> dict[str, Any]:
     """A game of people in which every seat has already played: tokens held and, in the market games, three
     reserved cards each (the most a seat's area ever shows), and it is seat 0's turn again."""
     g = create(c, game, [{"kind": "human", "name": NAMES[i]} for i in range(players)], seed=5)
-    plan = (["reserve deck 1", "reserve 1.1", "reserve deck 2"] if game != "kids"
-            else ["take k r g", "take b h k", "take y"])
+    plan = (
+        ["reserve deck 1", "reserve 1.1", "reserve deck 2"]
+        if game != "kids"
+        else ["take k r g", "take b h k", "take y"]
+    )
     for step in plan:
         for seat in range(players):
             legal = _view(c, g, seat)["legal_actions"]
             action = step if step in legal else next(a for a in legal if a.startswith("take"))
             api_act(c, g, seat, action)
             while _view(c, g, seat)["current_player"] == seat and not _view(c, g, seat)["is_over"]:
-                api_act(c, g, seat, _view(c, g, seat)["legal_actions"][0])          # a token back, a City tile
+                api_act(c, g, seat, _view(c, g, seat)["legal_actions"][0])  # a token back, a City tile
     return g
 
 
@@ -50,13 +60,22 @@ def _outside(page: Page, selector: str) -> list[str]:
              .map((n) => [n, n.getBoundingClientRect()])
              .filter(([, r]) => r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1)
              .map(([n, r]) => `${selector} (${n.id || n.dataset.key || n.className}) at ${Math.round(r.left)},`
-                  + `${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`)""", selector)
+                  + `${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`)""",
+        selector,
+    )
     return found
 
 
 def _essentials(game: str, players: int) -> list[str]:
-    parts = ["#supply", "#status", "#hint-box", "#last-move", ".log-panel h2", "#log li:first-child",
-             "[data-seat='0'] [data-key='seat:0:reserved']" if game != "kids" else "[data-seat='0']"]
+    parts = [
+        "#supply",
+        "#status",
+        "#hint-box",
+        "#last-move",
+        ".log-panel h2",
+        "#log li:first-child",
+        "[data-seat='0'] [data-key='seat:0:reserved']" if game != "kids" else "[data-seat='0']",
+    ]
     parts += [f"[data-seat='{s}'] h2" for s in range(players)]
     parts += [f"[data-seat='{s}'] .tokens" for s in range(players)]
     if game == "kids":
@@ -68,8 +87,9 @@ def _essentials(game: str, players: int) -> list[str]:
 
 
 @pytest.mark.parametrize("language", list(LOCALES))
-def test_everything_a_turn_needs_is_on_one_screen_on_a_desktop_and_a_tablet(server: Server, browser: Browser,
-                                                                           language: str) -> None:
+def test_everything_a_turn_needs_is_on_one_screen_on_a_desktop_and_a_tablet(
+    server: Server, browser: Browser, language: str
+) -> None:
     context = browser.new_context(locale=LOCALES[language], viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors: list[str] = []
@@ -84,7 +104,7 @@ def test_everything_a_turn_needs_is_on_one_screen_on_a_desktop_and_a_tablet(serv
                 page.wait_for_function("document.body.dataset.actions !== undefined")
                 for width, height in SCREENS:
                     page.set_viewport_size({"width": width, "height": height})
-                    page.wait_for_timeout(250)                            # the table is drawn again for its shape
+                    page.wait_for_timeout(250)  # the table is drawn again for its shape
                     if game == "kids":
                         page.wait_for_selector("#board svg", state="attached")
                     assert my_turn(page)
@@ -93,8 +113,9 @@ def test_everything_a_turn_needs_is_on_one_screen_on_a_desktop_and_a_tablet(serv
                     for selector in _essentials(game, players):
                         if not page.locator(selector).count():
                             problems.append(f"{game} {players}p {width}x{height} {language}: no {selector}")
-                        problems += [f"{game} {players}p {width}x{height} {language}: {p}"
-                                     for p in _outside(page, selector)]
+                        problems += [
+                            f"{game} {players}p {width}x{height} {language}: {p}" for p in _outside(page, selector)
+                        ]
                     wide = page.evaluate("document.documentElement.scrollWidth")
                     if wide > width + 1:
                         problems.append(f"{game} {players}p {width}x{height} {language}: {wide} px wide")
@@ -103,8 +124,9 @@ def test_everything_a_turn_needs_is_on_one_screen_on_a_desktop_and_a_tablet(serv
 
 
 @pytest.mark.parametrize("language", list(LOCALES))
-def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(server: Server, browser: Browser,
-                                                                               language: str) -> None:
+def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(
+    server: Server, browser: Browser, language: str
+) -> None:
     context = browser.new_context(locale=LOCALES[language], viewport={"width": 375, "height": 812})
     page = context.new_page()
     with server.client() as c:
@@ -128,7 +150,7 @@ def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(s
                 api_act(c, g, 1, _view(c, g, 1)["legal_actions"][0])
                 wait_past(page, before + 1)
                 page.wait_for_function("document.getElementById('last-move').textContent.includes('bob')")
-                assert _outside(page, "#last-move") == []             # the others' moves are told in the strip
+                assert _outside(page, "#last-move") == []  # the others' moves are told in the strip
             if language == "en":
                 page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(SHOTS / f"{game}-phone.png"), animations="disabled")
@@ -146,12 +168,12 @@ def test_three_tokens_are_chosen_and_sent_only_by_take(server: Server, browser: 
     for colour in ("white", "blue", "green"):
         page.click(f"[data-key='supply:{colour}']")
     page.wait_for_timeout(300)
-    assert posts == [] and actions(page) == 0                   # the third token sends nothing
+    assert posts == [] and actions(page) == 0  # the third token sends nothing
     assert page.locator("#supply .chip.selected").count() == 3
-    page.click("[data-key='supply:blue']")                     # changed freely before it is sent
+    page.click("[data-key='supply:blue']")  # changed freely before it is sent
     assert page.locator("#supply .chip.selected").count() == 2
     page.click("[data-key='supply:red']")
-    page.keyboard.press("Enter")                               # the focus is on red, the last chosen: Enter takes
+    page.keyboard.press("Enter")  # the focus is on red, the last chosen: Enter takes
     wait_past(page, 0)
     assert len(posts) == 1 and "takes white, green and red" in page.inner_text("#log")
 
@@ -162,7 +184,7 @@ def test_a_deck_is_reserved_only_after_its_menu_says_reserve(server: Server, bro
     page.wait_for_timeout(200)
     assert actions(page) == 0
     assert page.evaluate("document.activeElement.textContent") == "Reserve the top card"
-    page.keyboard.press("Escape")                              # a way back
+    page.keyboard.press("Escape")  # a way back
     assert page.locator(".menu").count() == 0
     page.click("button[data-key='deck:2']")
     page.click(".menu button.primary")
@@ -170,23 +192,22 @@ def test_a_deck_is_reserved_only_after_its_menu_says_reserve(server: Server, bro
     assert "reserves the top card of the tier 2 deck" in page.inner_text("#log")
 
 
-def test_a_click_that_cannot_be_part_of_an_action_says_why_beside_the_supply(server: Server,
-                                                                           browser: Browser) -> None:
+def test_a_click_that_cannot_be_part_of_an_action_says_why_beside_the_supply(server: Server, browser: Browser) -> None:
     g, page = _open(browser, server)
     note = "#supply-note"
     page.click("[data-key='supply:gold']")
     page.wait_for_function(f"document.querySelector('{note}').textContent.includes('reservation')")
     assert "gold tokens cannot be taken" in page.inner_text(note)
     assert page.locator("#supply .chip.selected").count() == 0
-    page.click("[data-key='supply:white']")                    # a note goes with the next click that is fine
+    page.click("[data-key='supply:white']")  # a note goes with the next click that is fine
     assert page.inner_text(note) == ""
-    page.click("[data-key='supply:white']")                    # two white
-    page.click("[data-key='supply:blue']")                     # white, white, then blue: kept, and said why
+    page.click("[data-key='supply:white']")  # two white
+    page.click("[data-key='supply:blue']")  # white, white, then blue: kept, and said why
     page.wait_for_function(f"document.querySelector('{note}').textContent.length > 0")
     assert "2 of one colour" in page.inner_text(note)
     assert page.locator("[data-key='supply:white'].selected").count() == 1
     assert "✓✓" in page.inner_text("[data-key='supply:white']")
-    with server.client() as c:                                 # green down to 2: two of it is refused, with why
+    with server.client() as c:  # green down to 2: two of it is refused, with why
         api_act(c, g, 0, "take w g k")
         api_act(c, g, 1, "take b g r")
     wait_past(page, 1)
@@ -194,18 +215,19 @@ def test_a_click_that_cannot_be_part_of_an_action_says_why_beside_the_supply(ser
     page.click("[data-key='supply:green']")
     page.wait_for_function(f"document.querySelector('{note}').textContent.includes('4')")
     assert "green has 2" in page.inner_text(note)
-    assert page.locator("[data-key='supply:green'].selected").count() == 0       # put back, and said why
+    assert page.locator("[data-key='supply:green'].selected").count() == 0  # put back, and said why
 
 
 def test_a_card_menu_lists_every_action_and_says_why_one_is_not_possible(server: Server, browser: Browser) -> None:
     g, page = _open(browser, server)
     page.locator("#market .slot[data-key='slot:market:3.1'] button.card").click()
     menu = page.locator(".menu")
-    page.wait_for_function("document.querySelector('.menu .why') && "
-                           "!document.querySelector('.menu .why').textContent.includes('checking')")
+    page.wait_for_function(
+        "document.querySelector('.menu .why') && !document.querySelector('.menu .why').textContent.includes('checking')"
+    )
     assert menu.locator("button[disabled]", has_text="Buy").count() == 1
     assert "you cannot afford that card" in menu.inner_text()
-    assert menu.locator(".lacking .chip").count() >= 1               # the tokens you lack, as chips
+    assert menu.locator(".lacking .chip").count() >= 1  # the tokens you lack, as chips
     assert menu.locator("button.primary", has_text="Reserve").count() == 1
     assert page.evaluate("document.activeElement.textContent") == "Reserve"
 
@@ -219,19 +241,19 @@ def test_each_opponents_last_move_stays_marked_until_your_next_action(server: Se
         api_act(c, g, 2, "reserve deck 1")
         api_act(c, g, 3, "take w b k")
     page.wait_for_function("Number(document.body.dataset.actions) === 4")
-    page.wait_for_timeout(3000)                                # longer than the old 2.5 s outline
+    page.wait_for_timeout(3000)  # longer than the old 2.5 s outline
     for key, seat in (("supply:red", "2"), ("deck:1", "3"), ("seat:3:token:black", "4")):
         node = page.locator(f"[data-key='{key}'].moved-last")
         assert node.count() >= 1, key
         assert node.first.get_attribute("data-moved-by") == seat
     assert "Player 3 reserves" in page.inner_text("#last-move")
-    page.click("[data-key='supply:white']")                    # building an action keeps the marks
+    page.click("[data-key='supply:white']")  # building an action keeps the marks
     assert page.locator(".moved-last").count() > 0
     page.click("[data-key='supply:red']")
     page.click("[data-key='supply:green']")
     page.click("#supply button[data-key='take']")
     wait_past(page, 4)
-    assert page.locator(".moved-last").count() == 0            # your own action clears them
+    assert page.locator(".moved-last").count() == 0  # your own action clears them
 
 
 def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Browser) -> None:
@@ -247,20 +269,22 @@ def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Br
     page.wait_for_function("Number(document.body.dataset.actions) >= 4", timeout=30000)
     log = page.inner_text("#log")
     assert "Greedy bot 2 " in log and "Greedy bot 3 " in log and "Greedy bot 4 " in log
-    colours = page.evaluate("[...document.querySelectorAll('#log li .emblem')].map((e) => getComputedStyle(e)"
-                            ".backgroundColor)")
-    assert len(set(colours)) == 4                                # each seat's own colour in the log
+    colours = page.evaluate(
+        "[...document.querySelectorAll('#log li .emblem')].map((e) => getComputedStyle(e).backgroundColor)"
+    )
+    assert len(set(colours)) == 4  # each seat's own colour in the log
 
 
-def test_a_typed_refusal_is_said_under_the_box_and_goes_when_the_game_moves_on(server: Server,
-                                                                              browser: Browser) -> None:
+def test_a_typed_refusal_is_said_under_the_box_and_goes_when_the_game_moves_on(
+    server: Server, browser: Browser
+) -> None:
     g, page = _open(browser, server)
     page.fill("#command-text", "buy 3.1")
     page.press("#command-text", "Enter")
     page.wait_for_function("document.getElementById('command-error').textContent.length > 0")
     box = page.locator("#command-text").bounding_box()
     said = page.locator("#command-error").bounding_box()
-    assert box and said and 0 <= said["y"] - (box["y"] + box["height"]) < 60    # right under the box
+    assert box and said and 0 <= said["y"] - (box["y"] + box["height"]) < 60  # right under the box
     assert page.inner_text("#error") == ""
     page.fill("#command-text", "take w b g")
     page.press("#command-text", "Enter")
@@ -280,12 +304,15 @@ def test_the_hint_is_marked_on_the_table(server: Server, browser: Browser) -> No
     assert "%" in page.inner_text("#hint-text")
 
 
-def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selection(server: Server,
-                                                                                browser: Browser) -> None:
-    local = splendor.new_game("classic", players=2, seed=4)        # the server deals seed 4 the same way
+def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selection(
+    server: Server, browser: Browser
+) -> None:
+    local = splendor.new_game("classic", players=2, seed=4)  # the server deals seed 4 the same way
     bot = make_bot("greedy", seed=1)
-    while not (local.current_player == 0 and any(a.startswith("buy ") and "reserved" not in a
-                                                  for a in local.view(0)["legal_actions"])):
+    while not (
+        local.current_player == 0
+        and any(a.startswith("buy ") and "reserved" not in a for a in local.view(0)["legal_actions"])
+    ):
         legal = local.view(local.current_player)["legal_actions"]
         takes = [a for a in legal if a.startswith("take ")]
         local.apply(local.parse(takes[0]) if local.current_player == 0 and takes else decide(bot, local))
@@ -296,22 +323,22 @@ def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selectio
     buy = next(a for a in local.view(0)["legal_actions"] if a.startswith("buy ") and "reserved" not in a)
     page = open_page(browser, g["seats"][0]["link"], width=1280)
     tier, place = buy.split()[1].split(".")
-    page.keyboard.press(tier)                                  # three keys: the tier, the slot, Enter
+    page.keyboard.press(tier)  # three keys: the tier, the slot, Enter
     page.keyboard.press(place)
     page.keyboard.press("Enter")
     wait_past(page, len(local.history))
     assert "ann (you) buys" in page.inner_text("#log")
-    with server.client() as c:                                 # bob plays: ann's turn again
+    with server.client() as c:  # bob plays: ann's turn again
         api_act(c, g, 1, _view(c, g, 1)["legal_actions"][0])
     wait_past(page, len(local.history) + 1)
-    page.keyboard.press("w")                                   # a colour by its letter
+    page.keyboard.press("w")  # a colour by its letter
     assert page.locator("[data-key='supply:white'].selected").count() == 1
     page.locator("[data-key='supply:blue']").focus()
-    page.keyboard.press("Shift")                               # the focus ring shows for the keyboard
+    page.keyboard.press("Shift")  # the focus ring shows for the keyboard
     styles = page.evaluate("""() => ['white', 'blue'].map((c) => {
         const s = getComputedStyle(document.querySelector(`[data-key='supply:${c}']`));
         return [s.outlineStyle, s.boxShadow]; })""")
-    assert styles[0] != styles[1]                               # selected (white) and focused (blue) differ
+    assert styles[0] != styles[1]  # selected (white) and focused (blue) differ
     assert styles[1][0] == "dashed"
     page.keyboard.press("Escape")
     assert page.locator("#supply .chip.selected").count() == 0
@@ -319,8 +346,7 @@ def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selectio
     assert "Enter" in page.inner_text("#how-to-play")
 
 
-def test_a_rated_game_says_so_on_the_table_and_chips_read_right_in_slovenian(server: Server,
-                                                                             browser: Browser) -> None:
+def test_a_rated_game_says_so_on_the_table_and_chips_read_right_in_slovenian(server: Server, browser: Browser) -> None:
     context = browser.new_context(locale="sl-SI", viewport={"width": 1280, "height": 800})
     page = context.new_page()
     g = _two_humans(server)
@@ -328,7 +354,7 @@ def test_a_rated_game_says_so_on_the_table_and_chips_read_right_in_slovenian(ser
     page.wait_for_function("document.body.dataset.actions !== undefined")
     assert not page.locator("#rated").is_visible()
     white = page.inner_text("[data-key='supply:white']")
-    assert "w" not in white and "◇" in white                    # no English letter: "b" would read as bela
+    assert "w" not in white and "◇" in white  # no English letter: "b" would read as bela
 
 
 @pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
@@ -338,9 +364,9 @@ def test_every_tap_target_on_a_phone_is_at_least_44_px(server: Server, browser: 
     page = open_page(browser, g["seats"][0]["link"], width=375)
     if game == "kids":
         page.wait_for_selector("#board svg", state="attached")
-        page.locator("#roads button").first.click()                     # the payments open too
+        page.locator("#roads button").first.click()  # the payments open too
     else:
-        page.locator("#market button.card").first.click()               # a card's menu too
+        page.locator("#market button.card").first.click()  # a card's menu too
     small = page.evaluate("""() => [...document.querySelectorAll(
         'header button, header select, header label.sound, #tabletop button, #tabletop select, #tabletop input, '
         + '#tabletop [role=button], #dock button')]
@@ -357,23 +383,37 @@ COLOUR_OF = {"w": "white", "b": "blue", "g": "green", "r": "red", "k": "black", 
 
 def test_a_replay_marks_the_move_its_caption_says_stepping_back_or_forward(server: Server, browser: Browser) -> None:
     with server.client() as c:
-        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4,
-                   options={"max_turns": 6})
-        for seat, action in ((0, "take w b g"), (1, "take r r"), (0, "take k r w"), (1, "take b g k"),
-                             (0, "reserve deck 1"), (1, "take r g k")):
+        g = create(
+            c,
+            "classic",
+            [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}],
+            seed=4,
+            options={"max_turns": 6},
+        )
+        for seat, action in (
+            (0, "take w b g"),
+            (1, "take r r"),
+            (0, "take k r w"),
+            (1, "take b g k"),
+            (0, "reserve deck 1"),
+            (1, "take r g k"),
+        ):
             api_act(c, g, seat, action)
         record = c.get(f"/api/games/{g['id']}").json()["log"]
     page = open_page(browser, f"{server.base}/replay/{g['id']}", width=1280)
     page.click("#last")
     page.wait_for_function("document.getElementById('step').textContent.startsWith('6 /')")
-    for n in (5, 4, 3, 2, 3, 4):                               # back, then forward again
+    for n in (5, 4, 3, 2, 3, 4):  # back, then forward again
         page.click("#prev" if n < int(page.inner_text("#step").split()[0]) else "#next")
         page.wait_for_function(f"document.getElementById('step').textContent.startsWith('{n} /')")
         action = record[n - 1]["action"]
         caption = page.inner_text("#status")
         assert f"action {n} of 6" in caption
-        marked = set(page.evaluate("[...document.querySelectorAll('[data-key^=\"supply:\"].moved-last')]"
-                                   ".map((e) => e.dataset.key)"))
+        marked = set(
+            page.evaluate(
+                "[...document.querySelectorAll('[data-key^=\"supply:\"].moved-last')].map((e) => e.dataset.key)"
+            )
+        )
         if action.startswith("take"):
             assert marked == {f"supply:{COLOUR_OF[x]}" for x in action.split()[1:]}, (n, action, marked)
             assert "takes" in caption
@@ -387,7 +427,7 @@ def test_a_medal_chosen_is_said_once_in_the_log(server: Server, browser: Browser
         words.describe('kids', 'medal 3', { medal: 3 }, () => 'ann', 0),
         words.describe('kids', 'move 7 pay k k', { to: { name: 'The Palace of Splendor' }, medal: 2 }, () => 'ann', 0)])""")
     assert said[0] == "ann receives Queen's Medal 3"
-    assert said[1].count("Queen's Medal 2") == 1                 # a medal given on arrival is said, once
+    assert said[1].count("Queen's Medal 2") == 1  # a medal given on arrival is said, once
 
 
 def _pokemon_position(server: Server, seed: int, steps: int) -> dict[str, Any]:
@@ -403,32 +443,34 @@ def _pokemon_position(server: Server, seed: int, steps: int) -> dict[str, Any]:
     return g
 
 
-def test_two_evolutions_into_the_same_pokemon_say_where_and_copies_are_one_button(server: Server,
-                                                                                  browser: Browser) -> None:
-    g = _pokemon_position(server, 32, 44)             # Gastly may evolve into either Haunter on the table
+def test_two_evolutions_into_the_same_pokemon_say_where_and_copies_are_one_button(
+    server: Server, browser: Browser
+) -> None:
+    g = _pokemon_position(server, 32, 44)  # Gastly may evolve into either Haunter on the table
     page = open_page(browser, g["seats"][0]["link"], width=1280)
     labels = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").all_inner_texts()
     assert len(labels) == 2 and len(set(labels)) == 2, labels
     assert all("Haunter (level 2, slot" in label for label in labels)
-    g = _pokemon_position(server, 15, 62)             # two Gastly, one Haunter: the same move to a player
+    g = _pokemon_position(server, 15, 62)  # two Gastly, one Haunter: the same move to a player
     page = open_page(browser, g["seats"][1]["link"], width=1280)
     labels = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").all_inner_texts()
     assert labels == ["Evolve Gastly into Haunter"], labels
 
 
 def test_pokemon_cards_show_their_national_pokedex_numbers_and_the_special_cards_stand_in_line(
-        server: Server, browser: Browser) -> None:
+    server: Server, browser: Browser
+) -> None:
     with server.client() as c:
         g = create(c, "pokemon", [{"kind": "human", "name": "ash"}, {"kind": "human"}], seed=3)
         market = _view(c, g, 0)["market"]
     page = open_page(browser, g["seats"][0]["link"], width=1280)
     for card in market["1"] + market["rare"]:
         text = page.inner_text(f"[data-key='card:{card['id']}']")
-        assert f"#{card['dex']}" in text                      # the real number, not the project's card id
+        assert f"#{card['dex']}" in text  # the real number, not the project's card id
     boxes = [page.locator(f"[data-key='slot:market:{r}'] .card").bounding_box() for r in ("rare", "legendary")]
-    assert boxes[0] and boxes[1] and abs(boxes[0]["x"] - boxes[1]["x"]) < 1      # one above the other
+    assert boxes[0] and boxes[1] and abs(boxes[0]["x"] - boxes[1]["x"]) < 1  # one above the other
     label = page.locator("#specials .special-label").nth(1).bounding_box()
-    assert label and label["height"] < 22                                          # one line, not wrapped
+    assert label and label["height"] < 22  # one line, not wrapped
 
 
 def test_the_header_is_one_line_on_a_phone(server: Server, browser: Browser) -> None:

@@ -47,13 +47,12 @@ def test_cards_and_nobles_are_pictures_with_their_words_beside_them(server: Serv
     for i in range(12):
         card = cards.nth(i)
         assert card.locator("svg.picture[aria-hidden='true']").count() == 1
-        assert "card (" in card.locator(".sr-only").inner_text()          # "a tier 2 card (2★, red bonus, ...)"
+        assert "card (" in card.locator(".sr-only").inner_text()  # "a tier 2 card (2★, red bonus, ...)"
     assert page.locator("#nobles .noble svg.picture").count() == 3
     assert "Patron of" in page.inner_text("#nobles")
 
 
-def test_bought_cards_stack_by_colour_and_a_bought_card_travels_to_its_buyer(server: Server,
-                                                                           browser: Browser) -> None:  # noqa: F811
+def test_bought_cards_stack_by_colour_and_a_bought_card_travels_to_its_buyer(server: Server, browser: Browser) -> None:  # noqa: F811
     g = _two_humans(server, seed=4)
     ann = open_page(browser, g["seats"][0]["link"])
     ann.evaluate(COUNT_TRAVELLERS)
@@ -66,8 +65,8 @@ def test_bought_cards_stack_by_colour_and_a_bought_card_travels_to_its_buyer(ser
         stack = ann.locator(f"[data-key='seat:1:stack:{colour}']")
         assert stack.count() == 1
         assert stack.inner_text().strip() == str(sum(1 for card in bought if card["bonus"] == colour))
-    assert any("card" in t for t in ann.evaluate("window.travellers"))     # the card flew to bob's stack
-    assert any("chip" in t for t in ann.evaluate("window.travellers"))     # and bob's tokens from the supply
+    assert any("card" in t for t in ann.evaluate("window.travellers"))  # the card flew to bob's stack
+    assert any("chip" in t for t in ann.evaluate("window.travellers"))  # and bob's tokens from the supply
     assert ann.errors == []  # type: ignore[attr-defined]
 
 
@@ -79,14 +78,13 @@ def _reduced_motion_page(browser: Browser, url: str) -> Page:  # noqa: F811
     return page
 
 
-def test_nothing_travels_for_a_reader_who_asked_for_reduced_motion(server: Server,
-                                                                  browser: Browser) -> None:  # noqa: F811
+def test_nothing_travels_for_a_reader_who_asked_for_reduced_motion(server: Server, browser: Browser) -> None:  # noqa: F811
     g = _two_humans(server)
     ann = _reduced_motion_page(browser, g["seats"][0]["link"])
     _after_bob_takes_two_black(server, g, ann)
     ann.wait_for_timeout(300)
     assert ann.evaluate("window.travellers") == []
-    assert ann.locator("[data-key='seat:1:token:black'].changed").count() == 1    # still marked, without motion
+    assert ann.locator("[data-key='seat:1:token:black'].changed").count() == 1  # still marked, without motion
 
 
 def test_a_travelling_picture_never_takes_a_click(server: Server, browser: Browser) -> None:  # noqa: F811

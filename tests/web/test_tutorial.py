@@ -29,7 +29,7 @@ def _take(page: Page, count: int) -> None:
 def _follow(page: Page) -> None:
     """Do what the guide asks, once."""
     wants = page.evaluate("document.body.dataset.tutorialWants")
-    if page.locator("#decision button").count():                    # a token back, a City tile: always allowed
+    if page.locator("#decision button").count():  # a token back, a City tile: always allowed
         page.locator("#decision button").first.click()
     elif wants == "next":
         page.click("#guide-next")
@@ -56,14 +56,14 @@ def _my_action_turn(page: Page) -> bool:
 def test_each_tutorial_is_played_from_the_lobby_to_its_end(server: Server, browser: Browser, game: str) -> None:
     page = new_page(browser, 1280)
     page.goto(server.base + "/")
-    page.wait_for_selector("[data-seat-kind]")                 # the lobby is ready (its words are loaded)
+    page.wait_for_selector("[data-seat-kind]")  # the lobby is ready (its words are loaded)
     page.click(f"[data-learn='{game}']")
     page.wait_for_url("**tutorial=1**")
     page.wait_for_function("document.body.dataset.tutorial !== undefined")
     assert "step 1 of" in page.inner_text("#guide")
     page.click("#guide-next")
     page.wait_for_function("document.body.dataset.tutorialWants === 'isTake3'")
-    assert page.locator("#supply.guide-target").count() == 1           # the guide points at what to click
+    assert page.locator("#supply.guide-target").count() == 1  # the guide points at what to click
     deadline = time.monotonic() + 150
     while page.evaluate("document.body.dataset.tutorial") != "done":
         assert time.monotonic() < deadline, f"stuck at {page.inner_text('#guide')}"
@@ -73,8 +73,10 @@ def test_each_tutorial_is_played_from_the_lobby_to_its_end(server: Server, brows
         before = actions(page)
         step = page.evaluate("document.body.dataset.tutorial")
         _follow(page)
-        page.wait_for_function(f"Number(document.body.dataset.actions) > {before} || "
-                               f"document.body.dataset.tutorial !== '{step}'", timeout=20000)
+        page.wait_for_function(
+            f"Number(document.body.dataset.actions) > {before} || document.body.dataset.tutorial !== '{step}'",
+            timeout=20000,
+        )
     assert "Tutorial done" in page.inner_text("#guide")
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -82,7 +84,7 @@ def test_each_tutorial_is_played_from_the_lobby_to_its_end(server: Server, brows
 def test_the_guide_refuses_another_action_kindly_and_sends_nothing(server: Server, browser: Browser) -> None:
     page = new_page(browser, 1280)
     page.goto(server.base + "/")
-    page.wait_for_selector("[data-seat-kind]")                 # the lobby is ready (its words are loaded)
+    page.wait_for_selector("[data-seat-kind]")  # the lobby is ready (its words are loaded)
     page.click("[data-learn='classic']")
     page.wait_for_url("**tutorial=1**")
     page.wait_for_function("document.body.dataset.tutorial !== undefined")
@@ -102,7 +104,7 @@ def test_the_guide_speaks_the_players_language(server: Server, browser: Browser,
     context = browser.new_context(locale=LOCALES[language], viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(server.base + "/")
-    page.wait_for_selector("[data-seat-kind]")                 # the lobby is ready (its words are loaded)
+    page.wait_for_selector("[data-seat-kind]")  # the lobby is ready (its words are loaded)
     page.click("[data-learn='kids']")
     page.wait_for_url("**tutorial=1**")
     page.wait_for_function("document.body.dataset.tutorial !== undefined")

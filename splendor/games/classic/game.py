@@ -12,11 +12,11 @@ from typing import Any, ClassVar
 from splendor.core.actions import Action
 from splendor.core.game import Game
 from splendor.core.rng import Rng
-from splendor.i18n import Message, N_, _
-from splendor.games.classic.cards import CARDS, NOBLES, PALETTE
 from splendor.games.classic import notation
+from splendor.games.classic.cards import CARDS, NOBLES, PALETTE
 from splendor.games.classic.notation import ACTIONS, LAYOUT, LOOKUP, NOBLE_ACTIONS
 from splendor.games.market import EXTRA_PHASE, MarketGame, winners_by
+from splendor.i18n import N_, Message, _
 
 NOBLE = EXTRA_PHASE  # the seat chooses among several nobles that may visit
 
@@ -80,8 +80,7 @@ class ClassicGame(MarketGame):
 
     def _eligible_nobles(self) -> list[int]:
         bon = self.bonuses[self.seat]
-        return [n for n in self.nobles
-                if all(b >= r for b, r in zip(bon, NOBLES[n].requires))]
+        return [n for n in self.nobles if all(b >= r for b, r in zip(bon, NOBLES[n].requires))]
 
     def _after_returns(self) -> None:
         eligible = self._eligible_nobles()
@@ -133,7 +132,7 @@ class ClassicGame(MarketGame):
 
     def _result_details(self) -> dict[str, Any]:
         details: dict[str, Any] = {"cards_bought": [len(b) for b in self.bought]}
-        if self.is_over and self._winners:        # not truncated, not stalled
+        if self.is_over and self._winners:  # not truncated, not stalled
             top = max(self.points)
             tied = [s for s in range(self.players) if self.points[s] == top]
             if len(tied) > 1 and len(self._winners) < len(tied):
@@ -146,20 +145,29 @@ class ClassicGame(MarketGame):
 
     def _card_view(self, cid: int) -> dict[str, Any]:
         c = CARDS[cid]
-        return {"id": c.id, "tier": c.row + 1, "points": c.points, "bonus": PALETTE.names[c.bonus],
-                "cost": dict(zip(PALETTE.names[:5], c.cost))}
+        return {
+            "id": c.id,
+            "tier": c.row + 1,
+            "points": c.points,
+            "bonus": PALETTE.names[c.bonus],
+            "cost": dict(zip(PALETTE.names[:5], c.cost)),
+        }
 
     @staticmethod
     def _noble_view(n: int) -> dict[str, Any]:
         noble = NOBLES[n]
-        return {"id": noble.id, "name": noble_name(n), "points": noble.points,
-                "requires": {g: v for g, v in zip(PALETTE.names, noble.requires) if v}}
+        return {
+            "id": noble.id,
+            "name": noble_name(n),
+            "points": noble.points,
+            "requires": {g: v for g, v in zip(PALETTE.names, noble.requires) if v},
+        }
 
     def public_details(self, action: Action, after: Game) -> dict[str, Any]:
         details = super().public_details(action, after)
         seat = self.seat
         came = [n for n in after.seat_nobles[seat] if n not in self.seat_nobles[seat]]  # type: ignore[attr-defined]
-        if came:                                  # chosen, or the one that visits by itself at the end of a turn
+        if came:  # chosen, or the one that visits by itself at the end of a turn
             details["nobles"] = [self._noble_view(n) for n in came]
         return details
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from splendor.core.actions import ActionTable, number
 from splendor.core.errors import IllegalAction
-from splendor.i18n import _
 from splendor.games.classic.cards import NOBLES, PALETTE
 from splendor.games.market import MarketLayout, MarketLookup, market_action_specs, market_normaliser
+from splendor.i18n import _
 
 LAYOUT = MarketLayout(labels=("1", "2", "3"), sizes=(4, 4, 4), reservable=(0, 1, 2))
 

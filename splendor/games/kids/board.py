@@ -54,7 +54,7 @@ LANE_X = {"west": 120, "middle": 300, "east": 480}
 RESOURCES = ("black", "red", "green", "brown", "blue")
 WIDTH, HEIGHT = 600, 360
 MAX_COST = 5
-MAX_SIDE_ROADS = 24             # three sides then number at most 72 roads, the action index's room
+MAX_SIDE_ROADS = 24  # three sides then number at most 72 roads, the action index's room
 CREDIT = N_("Board designed by the splendor project: the published board's layout is not available.")
 CUSTOM_CREDIT = N_("custom board, transcribed by its owner")
 # The two spaces every board has, by the names the shipped sides give them (marked so that the pages and the
@@ -62,17 +62,53 @@ CUSTOM_CREDIT = N_("custom board, transcribed by its owner")
 PORT_NAME, PALACE_NAME = N_("The Port"), N_("Palace of Splendor")
 # The shipped sides' titles and their other places' names, marked so that the picture and the pages say them in the
 # reader's language (invented names, translated for their meaning). A custom board's names stay as written.
-SIDE_TITLES = (N_("Harbour Road"), N_("Marsh Trail"), N_("The Heartlands"), N_("Windmill Valley"),
-               N_("Palace Heights"), N_("Queen's Gardens"))
+SIDE_TITLES = (
+    N_("Harbour Road"),
+    N_("Marsh Trail"),
+    N_("The Heartlands"),
+    N_("Windmill Valley"),
+    N_("Palace Heights"),
+    N_("Queen's Gardens"),
+)
 PLACE_NAMES = (
-    N_("Millbrook"), N_("Wellside"), N_("Quayton"), N_("Hilltop"), N_("Fairmarket"),                  # A1-front
-    N_("Reedbank"), N_("Ferrytown"), N_("Standing Stones"), N_("Duck Pond"), N_("Red Barn"),          # A1-back
-    N_("Fordham"), N_("Crossways"), N_("Elmgrove"), N_("Meadowsweet"), N_("Abbeyfield"),              # A2-front
-    N_("Stonebridge"), N_("Watchtower"), N_("Wayside Inn"), N_("Orchard Hill"),
-    N_("Lockgate"), N_("Market Square"), N_("Vineyard"), N_("Windmill"), N_("Fenwick"),               # A2-back
-    N_("Dairy Farm"), N_("Breezy Knoll"), N_("Old Keep"), N_("Hill Shrine"),
-    N_("Lower Gate"), N_("Courtyard"), N_("Rose Garden"), N_("Grand Steps"), N_("Guild Hall"),        # A3-front
-    N_("West Gate"), N_("Outer Court"), N_("Kitchen Garden"), N_("Fountain Square"), N_("Hedge Maze"),  # A3-back
+    N_("Millbrook"),
+    N_("Wellside"),
+    N_("Quayton"),
+    N_("Hilltop"),
+    N_("Fairmarket"),  # A1-front
+    N_("Reedbank"),
+    N_("Ferrytown"),
+    N_("Standing Stones"),
+    N_("Duck Pond"),
+    N_("Red Barn"),  # A1-back
+    N_("Fordham"),
+    N_("Crossways"),
+    N_("Elmgrove"),
+    N_("Meadowsweet"),
+    N_("Abbeyfield"),  # A2-front
+    N_("Stonebridge"),
+    N_("Watchtower"),
+    N_("Wayside Inn"),
+    N_("Orchard Hill"),
+    N_("Lockgate"),
+    N_("Market Square"),
+    N_("Vineyard"),
+    N_("Windmill"),
+    N_("Fenwick"),  # A2-back
+    N_("Dairy Farm"),
+    N_("Breezy Knoll"),
+    N_("Old Keep"),
+    N_("Hill Shrine"),
+    N_("Lower Gate"),
+    N_("Courtyard"),
+    N_("Rose Garden"),
+    N_("Grand Steps"),
+    N_("Guild Hall"),  # A3-front
+    N_("West Gate"),
+    N_("Outer Court"),
+    N_("Kitchen Garden"),
+    N_("Fountain Square"),
+    N_("Hedge Maze"),  # A3-back
     N_("Terrace"),
 )
 
@@ -142,10 +178,20 @@ class Board:
             "credit": CUSTOM_CREDIT if self.custom else CREDIT,
             "width": WIDTH,
             "height": HEIGHT * len(self.sides),
-            "spaces": [{"id": s.id, "kind": s.kind, "name": s.name, "section": s.section, "x": s.x, "y": s.y}
-                       for s in self.spaces.values()],
-            "roads": [{"number": r.number, "from": r.start, "to": r.end,
-                       "cost": [RESOURCES[c] for c in r.cost], "section": r.section} for r in self.roads],
+            "spaces": [
+                {"id": s.id, "kind": s.kind, "name": s.name, "section": s.section, "x": s.x, "y": s.y}
+                for s in self.spaces.values()
+            ],
+            "roads": [
+                {
+                    "number": r.number,
+                    "from": r.start,
+                    "to": r.end,
+                    "cost": [RESOURCES[c] for c in r.cost],
+                    "section": r.section,
+                }
+                for r in self.roads
+            ],
             "lanes": {lane: x for lane, x in LANE_X.items()},
         }
 
@@ -186,7 +232,7 @@ def check_side(data: dict[str, Any]) -> list[str]:
     if not isinstance(data, dict):
         return ["a side is a TOML table"]
     if data.get("format") != FORMAT:
-        problems.append(f"format must be \"{FORMAT}\" (found {data.get('format')!r})")
+        problems.append(f'format must be "{FORMAT}" (found {data.get("format")!r})')
     section = data.get("section")
     if section not in SECTIONS:
         problems.append(f"section must be one of {', '.join(SECTIONS)} (found {section!r})")
@@ -210,8 +256,12 @@ def check_side(data: dict[str, Any]) -> list[str]:
         if sp.get("kind") not in KINDS:
             problems.append(f"space {sid!r} has kind {sp.get('kind')!r}; kinds are {', '.join(KINDS)}")
         x, y = sp.get("x"), sp.get("y")
-        if not isinstance(x, (int, float)) or not isinstance(y, (int, float)) or not (0 <= x <= WIDTH) \
-                or not (0 <= y <= HEIGHT):
+        if (
+            not isinstance(x, (int, float))
+            or not isinstance(y, (int, float))
+            or not (0 <= x <= WIDTH)
+            or not (0 <= y <= HEIGHT)
+        ):
             problems.append(f"space {sid!r} needs x from 0 to {WIDTH} and y from 0 to {HEIGHT}")
     kinds = [sp.get("kind") for sp in ids.values()]
     if section == "A1" and kinds.count("port") != 1:
@@ -229,8 +279,9 @@ def check_side(data: dict[str, Any]) -> list[str]:
         for lane in LANES:
             target = lanes.get(lane) if isinstance(lanes, dict) else None
             if target not in ids:
-                problems.append(f"lane {lane} does not join: [lanes] {lane} must name a space of this side "
-                                f"(found {target!r})")
+                problems.append(
+                    f"lane {lane} does not join: [lanes] {lane} must name a space of this side (found {target!r})"
+                )
     elif lanes:
         problems.append("section A1 has no [lanes]: nothing arrives from before the port")
     out_lanes: set[str] = set()
@@ -260,19 +311,24 @@ def check_side(data: dict[str, Any]) -> list[str]:
         else:
             exits[start].append(end)
             if not ids[end].get("y", 0) < ids[start].get("y", 0):
-                problems.append(f"{label} goes backwards: roads lead toward the palace, so its end must be "
-                                "higher on the board (a smaller y) than its start")
+                problems.append(
+                    f"{label} goes backwards: roads lead toward the palace, so its end must be "
+                    "higher on the board (a smaller y) than its start"
+                )
             if ids[end].get("kind") == "port":
                 problems.append(f"{label} leads into the port")
         if not isinstance(cost, list) or not 1 <= len(cost) <= MAX_COST:
-            problems.append(f"{label} costs {len(cost) if isinstance(cost, list) else cost!r} resources; "
-                            f"a banner shows 1 to {MAX_COST}")
+            problems.append(
+                f"{label} costs {len(cost) if isinstance(cost, list) else cost!r} resources; "
+                f"a banner shows 1 to {MAX_COST}"
+            )
         else:
             for c in cost:
                 if c not in RESOURCES:
-                    problems.append(f"{label} has an unknown colour {c!r}; colours are {', '.join(RESOURCES)}"
-                                    + (" (gold coins are wild and never on a banner)" if c in ("gold", "yellow")
-                                       else ""))
+                    problems.append(
+                        f"{label} has an unknown colour {c!r}; colours are {', '.join(RESOURCES)}"
+                        + (" (gold coins are wild and never on a banner)" if c in ("gold", "yellow") else "")
+                    )
     if len(roads) > MAX_SIDE_ROADS:
         problems.append(f"a side has at most {MAX_SIDE_ROADS} roads (found {len(roads)})")
     if section in ("A1", "A2") and not out_lanes:
@@ -282,8 +338,9 @@ def check_side(data: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _unreachable(section: str, ids: dict[str, dict[str, Any]], exits: dict[str, list[str]],
-                 lanes: dict[str, str]) -> list[str]:
+def _unreachable(
+    section: str, ids: dict[str, dict[str, Any]], exits: dict[str, list[str]], lanes: dict[str, str]
+) -> list[str]:
     """Spaces from which the palace (A3) or a lane out (A1, A2) cannot be reached, and spaces no road enters."""
     goal = {sid for sid, sp in ids.items() if sp.get("kind") == "palace"}
     done: dict[str, bool] = {}
@@ -340,11 +397,17 @@ def assemble(refs: list[str | dict[str, Any]]) -> Board:
     spaces: dict[str, Space] = {}
     n = len(datas)
     for k, d in enumerate(datas):
-        offset = (n - 1 - k) * HEIGHT           # A3 at the top, A1 at the bottom
+        offset = (n - 1 - k) * HEIGHT  # A3 at the top, A1 at the bottom
         for sp in d["spaces"]:
             sid = f"{d['section']}.{sp['id']}"
-            spaces[sid] = Space(id=sid, kind=sp["kind"], name=str(sp.get("name", sp["id"])), section=d["section"],
-                                x=float(sp["x"]), y=float(sp["y"]) + offset)
+            spaces[sid] = Space(
+                id=sid,
+                kind=sp["kind"],
+                name=str(sp.get("name", sp["id"])),
+                section=d["section"],
+                x=float(sp["x"]),
+                y=float(sp["y"]) + offset,
+            )
     roads: list[Road] = []
     for k, d in enumerate(datas):
         nxt = datas[k + 1] if k + 1 < n else None
@@ -355,8 +418,20 @@ def assemble(refs: list[str | dict[str, Any]]) -> Board:
                 end_id = f"{nxt['section']}.{nxt['lanes'][end.removeprefix('lane:')]}"
             else:
                 end_id = f"{d['section']}.{end}"
-            roads.append(Road(number=len(roads) + 1, start=f"{d['section']}.{road['from']}", end=end_id,
-                              cost=tuple(sorted(RESOURCES.index(c) for c in road["cost"])), section=d["section"]))
+            roads.append(
+                Road(
+                    number=len(roads) + 1,
+                    start=f"{d['section']}.{road['from']}",
+                    end=end_id,
+                    cost=tuple(sorted(RESOURCES.index(c) for c in road["cost"])),
+                    section=d["section"],
+                )
+            )
     names = tuple(f"{d['section']}-{d['side']}" for d in datas)
-    return Board(sides=names, titles=tuple(str(d.get("title", "")) for d in datas), spaces=spaces,
-                 roads=tuple(roads), custom=any(isinstance(r, dict) for r in refs))
+    return Board(
+        sides=names,
+        titles=tuple(str(d.get("title", "")) for d in datas),
+        spaces=spaces,
+        roads=tuple(roads),
+        custom=any(isinstance(r, dict) for r in refs),
+    )

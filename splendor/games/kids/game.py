@@ -21,19 +21,33 @@ from splendor.core.actions import Action
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.rng import Rng
-from splendor.i18n import Listing, Message, N_, _, _n
 from splendor.games.kids import notation
-from splendor.games.kids.board import (SECTIONS, SHIPPED_SIDES, SIDES, Board, BoardError, Road, assemble,
-                                      check_side)
-from splendor.games.kids.notation import (ACTIONS, GOLD, MARKET_SLOTS, MEDALS, PALETTE, PAYMENT_CODE, PAYMENTS,
-                                          RESOURCE_COUNT, TREASURE, banner_counts, payment_text, payments)
+from splendor.games.kids.board import SECTIONS, SHIPPED_SIDES, SIDES, Board, BoardError, Road, assemble, check_side
+from splendor.games.kids.notation import (
+    ACTIONS,
+    GOLD,
+    MARKET_SLOTS,
+    MEDALS,
+    PALETTE,
+    PAYMENTS,
+    RESOURCE_COUNT,
+    TREASURE,
+    payment_text,
+    payments,
+)
+from splendor.i18n import N_, Listing, Message, _, _n
 
 PURSE_LIMIT = 8
 DROUGHT_LIMIT = 5
 CITY_TILES_PER_COLOUR = 4
 VILLAGE_TILES = ("tornado", "treasure", "treasure", "drought", "drought", "thief", "thief", "queens_gem")
-EFFECT_NAMES = {"tornado": "Tornado", "treasure": "Treasure", "drought": "Drought", "thief": "Kind-Hearted Thief",
-                "queens_gem": "Queen's Gem"}
+EFFECT_NAMES = {
+    "tornado": "Tornado",
+    "treasure": "Treasure",
+    "drought": "Drought",
+    "thief": "Kind-Hearted Thief",
+    "queens_gem": "Queen's Gem",
+}
 
 
 def _board_option(board: Any) -> list[Any] | None:
@@ -59,8 +73,9 @@ def _board_option(board: Any) -> list[Any] | None:
         elif isinstance(item, str) and item.strip() in SHIPPED_SIDES:
             refs.append(item.strip())
         elif isinstance(item, str):
-            raise ValueError(f"unknown board side {item.strip()[:40]!r}; the shipped sides are "
-                             f"{', '.join(SHIPPED_SIDES)}")
+            raise ValueError(
+                f"unknown board side {item.strip()[:40]!r}; the shipped sides are {', '.join(SHIPPED_SIDES)}"
+            )
         else:
             raise ValueError(f"a board side is a shipped side name like A1-front, not {type(item).__name__}")
     return refs
@@ -104,18 +119,18 @@ class KidsGame(Game):
     board: Board
     side_refs: list[Any]
     supply: list[int]
-    purse: list[list[int]]          # per seat: 5 resources, gold coins, Treasures
-    active: list[list[int]]         # per seat: active City tiles by colour
-    used: list[list[int]]           # per seat: used City tiles by colour
+    purse: list[list[int]]  # per seat: 5 resources, gold coins, Treasures
+    active: list[list[int]]  # per seat: active City tiles by colour
+    used: list[list[int]]  # per seat: used City tiles by colour
     space: list[str]
-    stack: list[int]                # City tiles, top last
-    market: list[int]               # the Marketplace (Mysteries): colours, -1 where empty
+    stack: list[int]  # City tiles, top last
+    market: list[int]  # the Marketplace (Mysteries): colours, -1 where empty
     market_open: bool
-    village_tiles: dict[str, str]   # face-down tiles on A2 villages (Mysteries)
-    flipped: dict[str, str]         # village → effect, once flipped
-    aside: list[str]                # unused Village tiles, unseen
-    boxed_tiles: list[int]          # City tiles a Tornado swept away
-    boxed_treasures: int            # Treasures spent or returned
+    village_tiles: dict[str, str]  # face-down tiles on A2 villages (Mysteries)
+    flipped: dict[str, str]  # village → effect, once flipped
+    aside: list[str]  # unused Village tiles, unseen
+    boxed_tiles: list[int]  # City tiles a Tornado swept away
+    boxed_treasures: int  # Treasures spent or returned
     medals_left: list[int]
     medal: list[int | None]
     gem: int | None
@@ -135,8 +150,10 @@ class KidsGame(Game):
         mysteries = options.pop("mysteries", False)
         board = options.pop("board", None)
         if options:
-            raise ValueError(f"Splendor Kids has no option {', '.join(sorted(options))}; its options are short, "
-                             "mysteries, board, max_turns and first_player")
+            raise ValueError(
+                f"Splendor Kids has no option {', '.join(sorted(options))}; its options are short, "
+                "mysteries, board, max_turns and first_player"
+            )
         if not isinstance(short, bool) or not isinstance(mysteries, bool):
             raise ValueError("short and mysteries are true or false")
         if short and mysteries:
@@ -149,8 +166,9 @@ class KidsGame(Game):
             sections = [r["section"] if isinstance(r, dict) else r[:2] for r in refs]
             want = ["A1", "A3"] if short else ["A1", "A2", "A3"]
             if sections != want:
-                raise ValueError(f"this game needs the sides of sections {', '.join(want)} in that order, "
-                                 f"not {', '.join(sections)}")
+                raise ValueError(
+                    f"this game needs the sides of sections {', '.join(want)} in that order, not {', '.join(sections)}"
+                )
         return {**common, "short": short, "mysteries": mysteries, "board": refs}
 
     def _setup(self) -> None:
@@ -249,8 +267,14 @@ class KidsGame(Game):
                     return options[0]
                 if not options:
                     raise IllegalAction(self._why_no_move(args[0]))
-                raise IllegalAction(_("road {road} can be paid in {ways} ways; say which, e.g. '{example}'",
-                                      road=args[0], ways=len(options), example=options[0].text))
+                raise IllegalAction(
+                    _(
+                        "road {road} can be paid in {ways} ways; say which, e.g. '{example}'",
+                        road=args[0],
+                        ways=len(options),
+                        example=options[0].text,
+                    )
+                )
         return self.actions.parse(text)
 
     # ----------------------------------------------------------------- legal actions
@@ -266,8 +290,13 @@ class KidsGame(Game):
             kind = "return" if phase == "return" else "discard"
             return [get(kind, c) for c, n in enumerate(self.purse[seat]) if n]
         if phase == "thief":
-            return [get("give", c, s) for c in range(6) if self.purse[self.seat][c]
-                    for s in range(self.players) if s != self.seat]
+            return [
+                get("give", c, s)
+                for c in range(6)
+                if self.purse[self.seat][c]
+                for s in range(self.players)
+                if s != self.seat
+            ]
         if phase == "city":
             acts = [get("city_stack")] if self.stack else []
             return acts + [get("city_market", i) for i, t in enumerate(self.market) if t >= 0]
@@ -308,16 +337,26 @@ class KidsGame(Game):
             held = sum(self.purse[seat])
             if kind != want:
                 if phase == "return":
-                    return _("traveler {seat} holds {held} tokens and must return down to {most} before anything "
-                             "else", seat=seat, held=held, most=PURSE_LIMIT)
-                return _("traveler {seat} holds {held} tokens and must discard down to {most} before anything else",
-                         seat=seat, held=held, most=DROUGHT_LIMIT)
+                    return _(
+                        "traveler {seat} holds {held} tokens and must return down to {most} before anything else",
+                        seat=seat,
+                        held=held,
+                        most=PURSE_LIMIT,
+                    )
+                return _(
+                    "traveler {seat} holds {held} tokens and must discard down to {most} before anything else",
+                    seat=seat,
+                    held=held,
+                    most=DROUGHT_LIMIT,
+                )
             if not self.purse[seat][action.args[0]]:
                 if phase == "return":
-                    return _("traveler {seat} holds no {token} to return", seat=seat,
-                             token=self._token_word(action.args[0]))
-                return _("traveler {seat} holds no {token} to discard", seat=seat,
-                         token=self._token_word(action.args[0]))
+                    return _(
+                        "traveler {seat} holds no {token} to return", seat=seat, token=self._token_word(action.args[0])
+                    )
+                return _(
+                    "traveler {seat} holds no {token} to discard", seat=seat, token=self._token_word(action.args[0])
+                )
             return None
         if phase == "thief" and kind != "give":
             return _("the Kind-Hearted Thief: give one of your tokens to another traveler first ('give r to 2')")
@@ -326,11 +365,12 @@ class KidsGame(Game):
         if phase == "medal" and kind != "medal":
             return _("you reached the Palace: choose a Queen's Medal first ('medal N')")
         if phase == "action" and kind in ("return", "discard", "give", "city_stack", "city_market", "medal"):
-            return {"return": _("tokens are returned only when a purse holds more than {most}", most=PURSE_LIMIT),
-                    "discard": _("tokens are discarded only in a Drought"),
-                    "give": _("a token is given only when you find the Kind-Hearted Thief"),
-                    "medal": _("a medal is chosen only on reaching the Palace")}.get(
-                kind, _("a City tile is taken only on reaching a city"))
+            return {
+                "return": _("tokens are returned only when a purse holds more than {most}", most=PURSE_LIMIT),
+                "discard": _("tokens are discarded only in a Drought"),
+                "give": _("a token is given only when you find the Kind-Hearted Thief"),
+                "medal": _("a medal is chosen only on reaching the Palace"),
+            }.get(kind, _("a City tile is taken only on reaching a city"))
         check = getattr(self, f"_check_{kind}")
         reason: Message | None = check(action.args)
         return reason
@@ -352,8 +392,11 @@ class KidsGame(Game):
                 return _("there is no {resource} left in the supply", resource=PALETTE.word(c))
         left = sum(1 for c in range(RESOURCE_COUNT) if self.supply[c])
         if len(args) < 3 and left >= 3:
-            return _("take 3 resources of different colours; fewer only when fewer than 3 colours are left "
-                     "(there are {left})", left=left)
+            return _(
+                "take 3 resources of different colours; fewer only when fewer than 3 colours are left "
+                "(there are {left})",
+                left=left,
+            )
         return None
 
     def _check_take2(self, args: tuple[int, ...]) -> Message | None:
@@ -362,8 +405,11 @@ class KidsGame(Game):
             return p
         c = args[0]
         if self.supply[c] < 2:
-            return _("take two of one colour needs 2 in the supply; {resource} has {left}",
-                     resource=PALETTE.word(c), left=self.supply[c])
+            return _(
+                "take two of one colour needs 2 in the supply; {resource} has {left}",
+                resource=PALETTE.word(c),
+                left=self.supply[c],
+            )
         return None
 
     def _check_take_gold(self, args: tuple[int, ...]) -> Message | None:
@@ -380,11 +426,18 @@ class KidsGame(Game):
             return _("there is no road {road} on this board", road=number)
         if road.start != self.space[self.seat]:
             here = self.board.spaces[self.space[self.seat]].name
-            return _("road {road} leaves {start}, not {here}, where you are", road=number,
-                     start=self.board.spaces[road.start].name, here=here)
+            return _(
+                "road {road} leaves {start}, not {here}, where you are",
+                road=number,
+                start=self.board.spaces[road.start].name,
+                here=here,
+            )
         need = Listing(PALETTE.word(c) for c in road.cost)
-        return _("you cannot pay road {road}'s banner ({banner}) with your tokens, active City tiles and gold coins",
-                 road=number, banner=need)
+        return _(
+            "you cannot pay road {road}'s banner ({banner}) with your tokens, active City tiles and gold coins",
+            road=number,
+            banner=need,
+        )
 
     def _check_move(self, args: tuple[int, ...]) -> Message | None:
         p = self._in_palace()
@@ -403,26 +456,52 @@ class KidsGame(Game):
         for c in range(RESOURCE_COUNT):
             covered = pay[c] + pay[5 + c]
             if covered > banner[c]:
-                return _("road {road}'s banner asks {asked} {resource}; you would pay {covered}: a traveler pays "
-                         "exactly the banner, never more", road=number, asked=banner[c], resource=PALETTE.word(c),
-                         covered=covered)
+                return _(
+                    "road {road}'s banner asks {asked} {resource}; you would pay {covered}: a traveler pays "
+                    "exactly the banner, never more",
+                    road=number,
+                    asked=banner[c],
+                    resource=PALETTE.word(c),
+                    covered=covered,
+                )
             wild += banner[c] - covered
             if pay[c] > purse[c]:
-                return _n("you hold {n} {resource} token, not {named}", "you hold {n} {resource} tokens, not {named}",
-                          purse[c], resource=PALETTE.word(c), named=pay[c])
+                return _n(
+                    "you hold {n} {resource} token, not {named}",
+                    "you hold {n} {resource} tokens, not {named}",
+                    purse[c],
+                    resource=PALETTE.word(c),
+                    named=pay[c],
+                )
             if pay[5 + c] > active[c]:
-                return _n("you have {n} active {resource} City tile, not {named}",
-                          "you have {n} active {resource} City tiles, not {named}", active[c],
-                          resource=PALETTE.word(c), named=pay[5 + c])
+                return _n(
+                    "you have {n} active {resource} City tile, not {named}",
+                    "you have {n} active {resource} City tiles, not {named}",
+                    active[c],
+                    resource=PALETTE.word(c),
+                    named=pay[5 + c],
+                )
         if pay[10] + pay[11] != wild:
-            return _("this payment leaves {wild} of the banner to gold coins or the Treasure, but names {named}: a "
-                     "traveler pays exactly the banner", wild=wild, named=pay[10] + pay[11])
+            return _(
+                "this payment leaves {wild} of the banner to gold coins or the Treasure, but names {named}: a "
+                "traveler pays exactly the banner",
+                wild=wild,
+                named=pay[10] + pay[11],
+            )
         if pay[10] > purse[GOLD]:
-            return _n("you hold {n} gold coin, not {named}", "you hold {n} gold coins, not {named}", purse[GOLD],
-                      named=pay[10])
+            return _n(
+                "you hold {n} gold coin, not {named}",
+                "you hold {n} gold coins, not {named}",
+                purse[GOLD],
+                named=pay[10],
+            )
         if pay[11] > purse[TREASURE]:
-            return _n("you hold {n} Treasure, not {named}", "you hold {n} Treasures, not {named}", purse[TREASURE],
-                      named=pay[11])
+            return _n(
+                "you hold {n} Treasure, not {named}",
+                "you hold {n} Treasures, not {named}",
+                purse[TREASURE],
+                named=pay[11],
+            )
         return None
 
     def _check_pass(self, args: tuple[int, ...]) -> Message | None:
@@ -447,8 +526,11 @@ class KidsGame(Game):
 
     def _check_city_market(self, args: tuple[int, ...]) -> Message | None:
         if not self.market_open:
-            return _("there is no Marketplace in this game") if not self.options["mysteries"] else \
-                _("a Tornado swept the Marketplace away; take the top of the stack")
+            return (
+                _("there is no Marketplace in this game")
+                if not self.options["mysteries"]
+                else _("a Tornado swept the Marketplace away; take the top of the stack")
+            )
         if self.market[args[0]] < 0:
             return _("Marketplace slot {slot} is empty", slot=args[0] + 1)
         return None
@@ -523,14 +605,14 @@ class KidsGame(Game):
             flipped = [v for v in o.flipped if v not in self.flipped]
             if flipped:
                 details["village_tile"] = EFFECT_NAMES[o.flipped[flipped[0]]]
-        gained = []                              # City tiles, chosen or taken by themselves on arrival
+        gained = []  # City tiles, chosen or taken by themselves on arrival
         for c in range(RESOURCE_COUNT):
             more = o.active[seat][c] + o.used[seat][c] - self.active[seat][c] - self.used[seat][c]
             gained += [PALETTE.names[c]] * max(0, more)
         if gained:
             details["city_tiles"] = gained
         if o.medal[seat] != self.medal[seat]:
-            details["medal"] = o.medal[seat] + 1         # as the view numbers them, from 1
+            details["medal"] = o.medal[seat] + 1  # as the view numbers them, from 1
         return details
 
     def _village_steps(self, village: str) -> list[list[Any]]:
@@ -702,21 +784,25 @@ class KidsGame(Game):
         current = self.current_player
         seats = []
         for s in range(self.players):
-            tiles = [{"colour": names[c], "active": True} for c in range(RESOURCE_COUNT)
-                     for _ in range(self.active[s][c])]
-            tiles += [{"colour": names[c], "active": False} for c in range(RESOURCE_COUNT)
-                      for _ in range(self.used[s][c])]
-            seats.append({
-                "seat": s,
-                "space": self.space[s],
-                "in_palace": self.space[s] == self.board.palace,
-                "tokens": dict(zip(names, self.purse[s][:6])),
-                "treasure": self.purse[s][TREASURE],
-                "purse_total": sum(self.purse[s]),
-                "city_tiles": tiles,
-                "medal": None if self.medal[s] is None else self.medal[s] + 1,
-                "queens_gem": self.gem == s,
-            })
+            tiles = [
+                {"colour": names[c], "active": True} for c in range(RESOURCE_COUNT) for _ in range(self.active[s][c])
+            ]
+            tiles += [
+                {"colour": names[c], "active": False} for c in range(RESOURCE_COUNT) for _ in range(self.used[s][c])
+            ]
+            seats.append(
+                {
+                    "seat": s,
+                    "space": self.space[s],
+                    "in_palace": self.space[s] == self.board.palace,
+                    "tokens": dict(zip(names, self.purse[s][:6])),
+                    "treasure": self.purse[s][TREASURE],
+                    "purse_total": sum(self.purse[s]),
+                    "city_tiles": tiles,
+                    "medal": None if self.medal[s] is None else self.medal[s] + 1,
+                    "queens_gem": self.gem == s,
+                }
+            )
         v: dict[str, Any] = {
             "game": self.name,
             "players": self.players,
@@ -737,8 +823,10 @@ class KidsGame(Game):
             "seats": seats,
             "city_stack": len(self.stack),
             "marketplace": ([None if t < 0 else names[t] for t in self.market] if self.market_open else None),
-            "village_tiles": {**{v: "face down" for v in self.village_tiles},
-                              **{v: EFFECT_NAMES[e] for v, e in self.flipped.items()}},
+            "village_tiles": {
+                **dict.fromkeys(self.village_tiles, "face down"),
+                **{v: EFFECT_NAMES[e] for v, e in self.flipped.items()},
+            },
             "village_tiles_aside": len(self.aside),
             "medals_left": [m + 1 for m in self.medals_left],
             "legal_actions": [a.text for a in self.legal_actions()] if seat is not None and seat == current else [],
@@ -753,15 +841,34 @@ class KidsGame(Game):
         out = []
         for road in self._roads_from[self.space[s]]:
             codes = payments(road.cost, self.purse[s], self.active[s], self.purse[s][TREASURE])
-            out.append({"road": road.number, "to": road.end, "to_name": self.board.spaces[road.end].name,
-                        "kind": self.board.spaces[road.end].kind, "cost": [PALETTE.names[c] for c in road.cost],
-                        "payments": [payment_text(PAYMENTS[c]) for c in codes]})
+            out.append(
+                {
+                    "road": road.number,
+                    "to": road.end,
+                    "to_name": self.board.spaces[road.end].name,
+                    "kind": self.board.spaces[road.end].kind,
+                    "cost": [PALETTE.names[c] for c in road.cost],
+                    "payments": [payment_text(PAYMENTS[c]) for c in codes],
+                }
+            )
         return out
 
-    _SCALARS = ("seat", "turns", "first", "gates_closed", "capped", "gem", "market_open",
-                "boxed_treasures")
-    _LISTS = ("supply", "purse", "active", "used", "space", "stack", "market", "aside", "boxed_tiles",
-              "medals_left", "medal", "pending", "_winners")
+    _SCALARS = ("seat", "turns", "first", "gates_closed", "capped", "gem", "market_open", "boxed_treasures")
+    _LISTS = (
+        "supply",
+        "purse",
+        "active",
+        "used",
+        "space",
+        "stack",
+        "market",
+        "aside",
+        "boxed_tiles",
+        "medals_left",
+        "medal",
+        "pending",
+        "_winners",
+    )
 
     def _state(self) -> dict[str, Any]:
         state: dict[str, Any] = {k: getattr(self, k) for k in self._SCALARS}
@@ -804,4 +911,3 @@ class KidsGame(Game):
         o._winners = self._winners[:]
         o.village_tiles = dict(self.village_tiles)
         o.flipped = dict(self.flipped)
-

@@ -32,19 +32,25 @@ from itertools import combinations, product
 
 from splendor.core.actions import ComputedActionTable, number
 from splendor.core.colours import Palette
-from splendor.i18n import Listing, Message, N_, _
 from splendor.core.errors import IllegalAction
+from splendor.i18n import N_, Listing, Message, _
 
 PALETTE = Palette(
     names=("black", "red", "green", "brown", "blue", "gold"),
     letters=("k", "r", "g", "h", "b", "y"),
     display=(N_("Mushroom"), N_("Apple"), N_("Cabbage"), N_("Hazelnut"), N_("Water"), N_("Gold coin")),
-    spoken=(N_("mushroom (black)"), N_("apple (red)"), N_("cabbage (green)"), N_("hazelnut (brown)"),
-            N_("water (blue)"), N_("gold coin")),
+    spoken=(
+        N_("mushroom (black)"),
+        N_("apple (red)"),
+        N_("cabbage (green)"),
+        N_("hazelnut (brown)"),
+        N_("water (blue)"),
+        N_("gold coin"),
+    ),
 )
 RESOURCE_COUNT = 5
 GOLD = 5
-TREASURE = 6                      # index of the Treasure in a purse-token list (after the palette's colours)
+TREASURE = 6  # index of the Treasure in a purse-token list (after the palette's colours)
 TOKEN_LETTERS = PALETTE.letters + ("t",)
 TOKEN_NAMES = PALETTE.names + ("treasure",)
 MAX_SEATS = 4
@@ -53,9 +59,21 @@ MAX_PAY = 5
 MEDALS = 4
 MARKET_SLOTS = 3
 
-_WORDS = {"mushroom": "k", "mushrooms": "k", "apple": "r", "apples": "r", "cabbage": "g", "cabbages": "g",
-          "hazelnut": "h", "hazelnuts": "h", "water": "b", "coin": "y", "coins": "y", "gold": "y",
-          "treasure": "t"}
+_WORDS = {
+    "mushroom": "k",
+    "mushrooms": "k",
+    "apple": "r",
+    "apples": "r",
+    "cabbage": "g",
+    "cabbages": "g",
+    "hazelnut": "h",
+    "hazelnuts": "h",
+    "water": "b",
+    "coin": "y",
+    "coins": "y",
+    "gold": "y",
+    "treasure": "t",
+}
 
 # A payment: tokens spent per resource colour (5), City tiles used per colour (5), gold coins, treasures.
 Payment = tuple[int, ...]
@@ -65,7 +83,7 @@ def _all_payments() -> list[Payment]:
     found = []
     for total in range(1, MAX_PAY + 1):
         level = []
-        for cut in combinations(range(total + 11), 11):          # stars and bars over 12 counts
+        for cut in combinations(range(total + 11), 11):  # stars and bars over 12 counts
             parts, prev = [], -1
             for c in cut:
                 parts.append(c - prev - 1)
@@ -84,15 +102,19 @@ P_COUNT = len(PAYMENTS)
 # index layout
 _TAKE_SPECS: list[tuple[str, tuple[int, ...]]] = (
     [("take", c) for size in (3, 2, 1) for c in combinations(range(RESOURCE_COUNT), size)]
-    + [("take2", (c,)) for c in range(RESOURCE_COUNT)] + [("take_gold", ())])
+    + [("take2", (c,)) for c in range(RESOURCE_COUNT)]
+    + [("take_gold", ())]
+)
 FIXED: list[tuple[str, tuple[int, ...]]] = (
     _TAKE_SPECS
     + [("return", (c,)) for c in range(7)]
     + [("discard", (c,)) for c in range(7)]
     + [("give", (c, s)) for c in range(6) for s in range(MAX_SEATS)]
-    + [("city_stack", ())] + [("city_market", (i,)) for i in range(MARKET_SLOTS)]
+    + [("city_stack", ())]
+    + [("city_market", (i,)) for i in range(MARKET_SLOTS)]
     + [("medal", (m,)) for m in range(MEDALS)]
-    + [("pass", ())])
+    + [("pass", ())]
+)
 FIXED_INDEX = {spec: i for i, spec in enumerate(FIXED)}
 MOVE_BASE = len(FIXED)
 SIZE = MOVE_BASE + MAX_ROADS * P_COUNT
@@ -157,8 +179,11 @@ def _token(word: str, allow: str) -> int:
     if w in TOKEN_LETTERS and w in allow:
         return TOKEN_LETTERS.index(w)
     spoken = PALETTE.spoken + (N_("the Treasure"),)
-    names = Listing(_("{letter} ({token})", letter=TOKEN_LETTERS[i], token=Message(spoken[i])) for i in range(7)
-                    if TOKEN_LETTERS[i] in allow)
+    names = Listing(
+        _("{letter} ({token})", letter=TOKEN_LETTERS[i], token=Message(spoken[i]))
+        for i in range(7)
+        if TOKEN_LETTERS[i] in allow
+    )
     raise IllegalAction(_("'{word}' is not a token here; say one of {names}", word=word, names=names))
 
 
@@ -224,8 +249,12 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
         if code is None:
             raise IllegalAction(_("a payment is 1 to {most} resources, with at most 2 Treasures", most=MAX_PAY))
         return "move", (road, code)
-    raise IllegalAction(_("'{verb}' is not an action; the actions are take, move, return, discard, give, city, "
-                          "medal and pass", verb=verb))
+    raise IllegalAction(
+        _(
+            "'{verb}' is not an action; the actions are take, move, return, discard, give, city, medal and pass",
+            verb=verb,
+        )
+    )
 
 
 ACTIONS = ComputedActionTable(SIZE, decode, encode, read, "Splendor Kids")

@@ -43,7 +43,6 @@ True
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import unicodedata
@@ -54,12 +53,18 @@ from typing import Any
 
 import numpy as np
 
-from splendor.i18n import SOURCE_LANGUAGE, Message, N_, translate
+from splendor.i18n import N_, SOURCE_LANGUAGE, Message, translate
 
-FILL = {"black": "#2f2f2f", "red": "#d8432e", "green": "#3f8a2c", "brown": "#8b5a2b", "blue": "#2f6fc0",
-        "gold": "#e2b93b"}
+FILL = {
+    "black": "#2f2f2f",
+    "red": "#d8432e",
+    "green": "#3f8a2c",
+    "brown": "#8b5a2b",
+    "blue": "#2f6fc0",
+    "gold": "#e2b93b",
+}
 INK = {"black": "#fff", "red": "#fff", "green": "#fff", "brown": "#fff", "blue": "#fff", "gold": "#000"}
-PAWN = ("#e53935", "#1e88e5", "#fdd835", "#8e24aa")     # seat 0 to 3; the pawn shows the player's number, from 1
+PAWN = ("#e53935", "#1e88e5", "#fdd835", "#8e24aa")  # seat 0 to 3; the pawn shows the player's number, from 1
 PAWN_INK = ("#fff", "#fff", "#000", "#fff")
 LAYOUTS = ("wide", "tall")
 LANDSCAPE = (820, 640)
@@ -68,22 +73,22 @@ WIDE = (850.0, 850.0 * LANDSCAPE[1] / LANDSCAPE[0])
 """The ``wide`` picture's size in its own units: the landscape box's shape, drawn 820 / 850 = 0.965 CSS px a unit."""
 TALL_WIDTH = 600
 MARGIN = 6
-NAME_SIZE, SMALL_SIZE, NUMBER_SIZE, PAWN_SIZE = 12.5, 12.5, 12.5, 14     # the words' sizes: 12.06 px and more
-LINE = 15.0                                    # between the lines of a place's name
-NAME_WIDTH = {"wide": 76.0, "tall": 110.0}      # a longer name is said on two lines
-PALACE_NAME_WIDTH = 100.0                      # the Palace's name, said inside its mark
-PAWN_R = 12.5                                  # 25 px across
-PAWN_STEP = 25.5                               # between the slots' centres: pawns never overlap
-HIT = 46.0                                     # a road's tap target, at least this wide and high
+NAME_SIZE, SMALL_SIZE, NUMBER_SIZE, PAWN_SIZE = 12.5, 12.5, 12.5, 14  # the words' sizes: 12.06 px and more
+LINE = 15.0  # between the lines of a place's name
+NAME_WIDTH = {"wide": 76.0, "tall": 110.0}  # a longer name is said on two lines
+PALACE_NAME_WIDTH = 100.0  # the Palace's name, said inside its mark
+PAWN_R = 12.5  # 25 px across
+PAWN_STEP = 25.5  # between the slots' centres: pawns never overlap
+HIT = 46.0  # a road's tap target, at least this wide and high
 STROKE = 5.0
 PIP_R, PIP_STEP = 7.5, 16.0
-NUMBER_W = 20.0                                # the road's number, left of the pips
-PALACE_NAME_Y = 12.0                           # the first line of the Palace's name, from its centre
-PALACE_PAWNS_Y = -15.0                         # the Palace's row of pawns, from its centre
-PALACE_STEP = 0.4                              # how much further on the Palace stands (in steps between places)
+NUMBER_W = 20.0  # the road's number, left of the pips
+PALACE_NAME_Y = 12.0  # the first line of the Palace's name, from its centre
+PALACE_PAWNS_Y = -15.0  # the Palace's row of pawns, from its centre
+PALACE_STEP = 0.4  # how much further on the Palace stands (in steps between places)
 SPACE_HALF = {"city": (19, 16), "village": (17, 17), "palace": (53, 36), "port": (27, 16)}
 
-Box = tuple[float, float, float, float]          # x, y, width, height
+Box = tuple[float, float, float, float]  # x, y, width, height
 Point = tuple[float, float]
 
 
@@ -142,8 +147,12 @@ def _grow(b: Box, by: float) -> Box:
 
 
 def _inside(b: Box, outer: Box) -> bool:
-    return b[0] >= outer[0] and b[1] >= outer[1] and b[0] + b[2] <= outer[0] + outer[2] \
+    return (
+        b[0] >= outer[0]
+        and b[1] >= outer[1]
+        and b[0] + b[2] <= outer[0] + outer[2]
         and b[1] + b[3] <= outer[1] + outer[3]
+    )
 
 
 def _bounds(points: list[Point]) -> Box:
@@ -161,24 +170,30 @@ class Curve:
     p3: Point
     points: list[Point]
     box: Box
-    bend: float                                # how far it strays from the straight line (a cost)
+    bend: float  # how far it strays from the straight line (a cost)
 
     def at(self, t: float) -> Point:
-        a, b, c, d = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t ** 2, t ** 3
-        return (a * self.p0[0] + b * self.c1[0] + c * self.c2[0] + d * self.p3[0],
-                a * self.p0[1] + b * self.c1[1] + c * self.c2[1] + d * self.p3[1])
+        a, b, c, d = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t**2, t**3
+        return (
+            a * self.p0[0] + b * self.c1[0] + c * self.c2[0] + d * self.p3[0],
+            a * self.p0[1] + b * self.c1[1] + c * self.c2[1] + d * self.p3[1],
+        )
 
     @property
     def d(self) -> str:
         f = _r
-        return (f"M{f(self.p0[0])},{f(self.p0[1])} C{f(self.c1[0])},{f(self.c1[1])} "
-                f"{f(self.c2[0])},{f(self.c2[1])} {f(self.p3[0])},{f(self.p3[1])}")
+        return (
+            f"M{f(self.p0[0])},{f(self.p0[1])} C{f(self.c1[0])},{f(self.c1[1])} "
+            f"{f(self.c2[0])},{f(self.c2[1])} {f(self.p3[0])},{f(self.p3[1])}"
+        )
 
 
 def _split(p: list[Point], t: float) -> tuple[list[Point], list[Point]]:
     """A cubic's control points cut at ``t`` into two cubics (de Casteljau)."""
+
     def mix(a: Point, b: Point) -> Point:
         return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+
     ab, bc, cd = mix(p[0], p[1]), mix(p[1], p[2]), mix(p[2], p[3])
     abc, bcd = mix(ab, bc), mix(bc, cd)
     m = mix(abc, bcd)
@@ -189,12 +204,12 @@ def _curve(p0: Point, c1: Point, c2: Point, p3: Point, bend: float, start: Mark,
     """A road's curve, cut where it enters the marks of the places it joins (it is drawn from mark to mark)."""
     whole = Curve(p0, c1, c2, p3, [], (0, 0, 0, 0), bend)
     t0, t1 = 0.0, 1.0
-    for _ in range(18):                                           # the last moment in the start's mark
+    for _ in range(18):  # the last moment in the start's mark
         t = (t0 + t1) / 2
         t0, t1 = (t, t1) if _in_mark(start, whole.at(t)) else (t0, t)
     leave = t0
     t0, t1 = leave, 1.0
-    for _ in range(18):                                           # the first moment in the end's mark
+    for _ in range(18):  # the first moment in the end's mark
         t = (t0 + t1) / 2
         t0, t1 = (t0, t) if _in_mark(end, whole.at(t)) else (t, t1)
     arrive = t1
@@ -207,7 +222,7 @@ def _curve(p0: Point, c1: Point, c2: Point, p3: Point, bend: float, start: Mark,
     return c
 
 
-Mark = tuple[str, float, float]                  # a place's kind and centre
+Mark = tuple[str, float, float]  # a place's kind and centre
 
 
 def _in_mark(mark: Mark, point: Point) -> bool:
@@ -237,15 +252,24 @@ def _curves(start: Mark, end: Mark, flow: Point) -> list[Curve]:
     out = []
 
     def add(t0: Point, t1: Point, bend: float, k: float = 0.38) -> None:
-        out.append(_curve(p0, (p0[0] + k * length * t0[0], p0[1] + k * length * t0[1]),
-                          (p3[0] - k * length * t1[0], p3[1] - k * length * t1[1]), p3, bend, start, end))
+        out.append(
+            _curve(
+                p0,
+                (p0[0] + k * length * t0[0], p0[1] + k * length * t0[1]),
+                (p3[0] - k * length * t1[0], p3[1] - k * length * t1[1]),
+                p3,
+                bend,
+                start,
+                end,
+            )
+        )
 
     add(e, e, 0.0)
     for phi in (14, -14, 26, -26, 38, -38, 52, -52):
         add(_rot(e, phi), _rot(e, -phi), abs(phi) / 10)
     for phi in (70, -70):
         add(_rot(e, phi), _rot(e, -phi), 9.0, 0.55)
-    if length < 150:                                               # a short road may bow out wide for its banner
+    if length < 150:  # a short road may bow out wide for its banner
         for phi in (80, -80):
             add(_rot(e, phi), _rot(e, -phi), 14.0, 0.95)
     for phi in (22, -22):
@@ -253,7 +277,7 @@ def _curves(start: Mark, end: Mark, flow: Point) -> list[Curve]:
     for w in (0.5, 1.0):
         t = _unit((flow[0] * w + e[0] * (1 - w), flow[1] * w + e[1] * (1 - w)))
         add(t, t, 1.5 + 2 * w)
-    if flow[0] * e[0] + flow[1] * e[1] > 0.2:                     # a road along the way: leave or arrive along it
+    if flow[0] * e[0] + flow[1] * e[1] > 0.2:  # a road along the way: leave or arrive along it
         add(flow, e, 3.0, 0.45)
         add(e, flow, 3.0, 0.45)
     return out
@@ -280,9 +304,14 @@ SYMBOL_PATH = {
     "black": lambda x, y: f"M{_r(x - 3.8)},{_r(y - 3.8)}h7.6v7.6h-7.6z",
     "red": lambda x, y: f"M{_r(x)},{_r(y - 5.2)}l4.2,5.2l-4.2,5.2l-4.2,-5.2z",
     "green": lambda x, y: f"M{_r(x)},{_r(y - 4.8)}l5,8.4h-10z",
-    "brown": lambda x, y: "M" + "L".join(f"{_r(x + 4.8 * math.cos(math.radians(a)))},"
-                                         f"{_r(y + 4.8 * math.sin(math.radians(a)))}" for a in range(30, 390, 60))
-                          + "z",
+    "brown": lambda x, y: (
+        "M"
+        + "L".join(
+            f"{_r(x + 4.8 * math.cos(math.radians(a)))},{_r(y + 4.8 * math.sin(math.radians(a)))}"
+            for a in range(30, 390, 60)
+        )
+        + "z"
+    ),
     "blue": lambda x, y: f"M{_r(x - 3.6)},{_r(y)}a3.6,3.6 0 1,0 7.2,0a3.6,3.6 0 1,0 -7.2,0z",
 }
 """Each resource's shape inside its pip, as the web's chips show it (■ ◆ ▲ ⬢ ●)."""
@@ -290,9 +319,12 @@ SYMBOL_PATH = {
 
 def _pip(colour: str, x: float, y: float) -> str:
     shape = SYMBOL_PATH.get(colour)
-    return (f'<g class="pip" data-resource="{escape(colour)}"><circle cx="{_r(x)}" cy="{_r(y)}" r="{PIP_R}" '
-            f'fill="{FILL.get(colour, "#999")}" stroke="#fff" stroke-width="1"/>'
-            + (f'<path d="{shape(x, y)}" fill="{INK.get(colour, "#fff")}"/>' if shape else "") + "</g>")
+    return (
+        f'<g class="pip" data-resource="{escape(colour)}"><circle cx="{_r(x)}" cy="{_r(y)}" r="{PIP_R}" '
+        f'fill="{FILL.get(colour, "#999")}" stroke="#fff" stroke-width="1"/>'
+        + (f'<path d="{shape(x, y)}" fill="{INK.get(colour, "#fff")}"/>' if shape else "")
+        + "</g>"
+    )
 
 
 # ----------------------------------------------------------------------------- the plan
@@ -310,13 +342,13 @@ class Place:
     shape: Box
     pawns: Box
     name: str
-    lines: list[str] = field(default_factory=list)                # the name, on one or two lines
-    name_at: tuple[float, float, str] = (0.0, 0.0, "middle")      # x, first line's baseline, anchor
-    name_box: Box = (0.0, 0.0, 0.0, 0.0)                          # all its lines
-    name_boxes: list[Box] = field(default_factory=list)          # each line
+    lines: list[str] = field(default_factory=list)  # the name, on one or two lines
+    name_at: tuple[float, float, str] = (0.0, 0.0, "middle")  # x, first line's baseline, anchor
+    name_box: Box = (0.0, 0.0, 0.0, 0.0)  # all its lines
+    name_boxes: list[Box] = field(default_factory=list)  # each line
     tile_at: tuple[float, float, str] | None = None
     tile_box: Box | None = None
-    section: int = 0                                              # its section's index in the plan's frames
+    section: int = 0  # its section's index in the plan's frames
 
 
 @dataclass
@@ -327,8 +359,8 @@ class Plan:
     width: float
     height: float
     places: dict[str, Place]
-    frames: list[tuple[Box, str]]                                 # each section: its frame, its title
-    credit: list[tuple[str, float, float, Box]]                   # lines of the credit: text, x, baseline, box
+    frames: list[tuple[Box, str]]  # each section: its frame, its title
+    credit: list[tuple[str, float, float, Box]]  # lines of the credit: text, x, baseline, box
     curves: dict[int, Curve] = field(default_factory=dict)
     banners: dict[int, Box] = field(default_factory=dict)
 
@@ -397,7 +429,7 @@ def _frame(board: dict[str, Any], language: str, layout: str, tiles: set[str]) -
         local[s["id"]] = (k, s["x"], s["y"] - (n - 1 - k) * section_h)
     xs = [v[1] for v in local.values()]
     x_lo, x_hi = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
-    along: dict[int, tuple[float, float]] = {}                      # each section's span of its own y
+    along: dict[int, tuple[float, float]] = {}  # each section's span of its own y
     for k in range(n):
         ys = [v[2] for v in local.values() if v[0] == k] or [0.0]
         along[k] = (min(ys), max(ys) if max(ys) > min(ys) else min(ys) + 1)
@@ -406,8 +438,7 @@ def _frame(board: dict[str, Any], language: str, layout: str, tiles: set[str]) -
     credit_text = _said(board["credit"], language)
     credit_lines = _wrap(credit_text, SMALL_SIZE, width - 2 * MARGIN)
     credit_h = 16 * len(credit_lines) + 6
-    titles = [f"{side} · {_said(title, language)}" if title else side
-              for side, title in zip(sides, board["titles"])]
+    titles = [f"{side} · {_said(title, language)}" if title else side for side, title in zip(sides, board["titles"])]
     frames = []
     pos: dict[str, Point] = {}
     palace = {local[sp["id"]][0] for sp in board["spaces"] if sp["kind"] == "palace"}
@@ -432,12 +463,11 @@ def _frame(board: dict[str, Any], language: str, layout: str, tiles: set[str]) -
         frames = [(cuts[k], top, cuts[k + 1] - cuts[k], bottom - top) for k in range(n)]
         y_top, y_bottom = top + 4 + pawn_hh + LINE, bottom - 4 - pawn_hh - 3 * LINE - 2
         for sid, (k, x, y) in local.items():
-            pos[sid] = (MARGIN + first_pad + step * level(sid),
-                        y_top + (x - x_lo) / (x_hi - x_lo) * (y_bottom - y_top))
+            pos[sid] = (MARGIN + first_pad + step * level(sid), y_top + (x - x_lo) / (x_hi - x_lo) * (y_bottom - y_top))
     else:
         step = 100.0
         top = 4.0
-        upper = top + 4 + SPACE_HALF["palace"][1] + 4            # the Palace, on top
+        upper = top + 4 + SPACE_HALF["palace"][1] + 4  # the Palace, on top
         lower = upper + step * last
         bottom = lower + pawn_hh + 2 * LINE + 8
         height = bottom + credit_h
@@ -446,7 +476,7 @@ def _frame(board: dict[str, Any], language: str, layout: str, tiles: set[str]) -
         for sid, (k, x, y) in local.items():
             left, right = MARGIN + 44, width - MARGIN - 44
             pos[sid] = (left + (x - x_lo) / (x_hi - x_lo) * (right - left), lower - step * level(sid))
-    framed = list(zip(frames, titles))            # a section's title is its tooltip: the picture has no room for it
+    framed = list(zip(frames, titles))  # a section's title is its tooltip: the picture has no room for it
     credit = []
     for i, line in enumerate(credit_lines):
         y = height - credit_h + 16 * (i + 1)
@@ -455,8 +485,15 @@ def _frame(board: dict[str, Any], language: str, layout: str, tiles: set[str]) -
     for s in board["spaces"]:
         x, y = (_r(v) for v in pos[s["id"]])
         hw, hh = SPACE_HALF.get(s["kind"], (24, 14))
-        place = Place(s["id"], s["kind"], x, y, (x - hw, y - hh, 2 * hw, 2 * hh),
-                      _pawn_box(s["kind"], x, y), _said(s["name"], language))
+        place = Place(
+            s["id"],
+            s["kind"],
+            x,
+            y,
+            (x - hw, y - hh, 2 * hw, 2 * hh),
+            _pawn_box(s["kind"], x, y),
+            _said(s["name"], language),
+        )
         place.lines = _name_lines(place.name, PALACE_NAME_WIDTH if s["kind"] == "palace" else NAME_WIDTH[layout])
         place.section = local[s["id"]][0]
         if s["id"] in tiles:
@@ -475,11 +512,12 @@ def _union(boxes: list[Box]) -> Box:
     return _rbox((x0, y0, max(b[0] + b[2] for b in boxes) - x0, max(b[1] + b[3] for b in boxes) - y0))
 
 
-def _name_options(p: Plan, place: Place, layout: str) -> list[tuple[tuple[float, float, str], list[Box],
-                                                                        tuple[float, float, str] | None, Box | None]]:
+def _name_options(
+    p: Plan, place: Place, layout: str
+) -> list[tuple[tuple[float, float, str], list[Box], tuple[float, float, str] | None, Box | None]]:
     """Where a place's name may go: below or above its mark, to its right or left (``tall`` prefers the sides);
     each as (where the first line is drawn, the boxes of its lines, where the tile's name is drawn, its box)."""
-    if place.kind == "palace":                                   # inside its mark, under the crown
+    if place.kind == "palace":  # inside its mark, under the crown
         y = place.y + PALACE_NAME_Y + (LINE / 2 if len(place.lines) == 1 else 0.0)
         boxes = _name_boxes(place, place.x, y, "middle")
         return [((place.x, y, "middle"), boxes, None, None)]
@@ -490,8 +528,12 @@ def _name_options(p: Plan, place: Place, layout: str) -> list[tuple[tuple[float,
     above = (place.x, place.y - hh - 2 - 0.26 * NAME_SIZE - tall, "middle")
     mid = place.y + 0.33 * NAME_SIZE - tall / 2
     right, left = (place.x + hw + 3, mid, "start"), (place.x - hw - 3, mid, "end")
-    corners = [(place.x + hw * 0.45, below[1], "start"), (place.x - hw * 0.45, below[1], "end"),
-               (place.x + hw * 0.45, above[1], "start"), (place.x - hw * 0.45, above[1], "end")]
+    corners = [
+        (place.x + hw * 0.45, below[1], "start"),
+        (place.x - hw * 0.45, below[1], "end"),
+        (place.x + hw * 0.45, above[1], "start"),
+        (place.x - hw * 0.45, above[1], "end"),
+    ]
     out = []
     for x, y, anchor in ([below, above, right, left] if layout == "wide" else [right, left, below, above]) + corners:
         box = _union(_name_boxes(place, x, y, anchor))
@@ -528,17 +570,21 @@ def _segments_meet(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     out = np.zeros((len(lines), len(boxes)), dtype=bool)
     if len(boxes) and len(lines):
         extent = np.concatenate([lines.min(axis=1), lines.max(axis=1) - lines.min(axis=1)], axis=1)
-        li, bi = np.nonzero(_overlaps(extent, boxes, 1.0))                 # a straight road has no width
+        li, bi = np.nonzero(_overlaps(extent, boxes, 1.0))  # a straight road has no width
         if len(li):
-            pts, bx = lines[li], boxes[bi]                          # (pairs, points, 2), (pairs, 4)
+            pts, bx = lines[li], boxes[bi]  # (pairs, points, 2), (pairs, 4)
             p, d = pts[:, :-1], pts[:, 1:] - pts[:, :-1]
             x0, y0 = bx[:, None, 0], bx[:, None, 1]
             x1, y1 = x0 + bx[:, None, 2], y0 + bx[:, None, 3]
             t0, t1 = np.zeros(p.shape[:2]), np.ones(p.shape[:2])
             ok = np.ones(p.shape[:2], dtype=bool)
             with np.errstate(divide="ignore", invalid="ignore"):
-                for ep, eq in ((-d[..., 0], p[..., 0] - x0), (d[..., 0], x1 - p[..., 0]),
-                               (-d[..., 1], p[..., 1] - y0), (d[..., 1], y1 - p[..., 1])):
+                for ep, eq in (
+                    (-d[..., 0], p[..., 0] - x0),
+                    (d[..., 0], x1 - p[..., 0]),
+                    (-d[..., 1], p[..., 1] - y0),
+                    (d[..., 1], y1 - p[..., 1]),
+                ):
                     ok &= ~((ep == 0) & (eq < 0))
                     t = eq / ep
                     t0 = np.where(ep < 0, np.maximum(t0, t), t0)
@@ -549,10 +595,16 @@ def _segments_meet(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
 
 def _overlaps(a: np.ndarray, b: np.ndarray, gap: float) -> np.ndarray:
     """(len a, len b): whether each box of ``a`` overlaps each of ``b``, both grown by ``gap`` / 2."""
-    w = np.minimum(a[:, None, 0] + a[:, None, 2], b[None, :, 0] + b[None, :, 2]) \
-        - np.maximum(a[:, None, 0], b[None, :, 0]) + gap
-    h = np.minimum(a[:, None, 1] + a[:, None, 3], b[None, :, 1] + b[None, :, 3]) \
-        - np.maximum(a[:, None, 1], b[None, :, 1]) + gap
+    w = (
+        np.minimum(a[:, None, 0] + a[:, None, 2], b[None, :, 0] + b[None, :, 2])
+        - np.maximum(a[:, None, 0], b[None, :, 0])
+        + gap
+    )
+    h = (
+        np.minimum(a[:, None, 1] + a[:, None, 3], b[None, :, 1] + b[None, :, 3])
+        - np.maximum(a[:, None, 1], b[None, :, 1])
+        + gap
+    )
     return (w > 0) & (h > 0)
 
 
@@ -565,16 +617,16 @@ def _runs(a: np.ndarray, b: np.ndarray, away: np.ndarray) -> np.ndarray:
     of the places either joins (``away``, their centres): two strokes that close cannot be told apart. (Each
     piece of ``a`` is measured from its middle to the nearest point of ``b``, which is finely enough sampled.)"""
     mid, v = (a[:, :-1] + a[:, 1:]) / 2, a[:, 1:] - a[:, :-1]
-    keep = (((mid[..., None, :] - away) ** 2).sum(axis=-1) >= 26 ** 2).all(axis=-1)
-    heading = np.empty_like(b)                                     # b's direction at each of its points
+    keep = (((mid[..., None, :] - away) ** 2).sum(axis=-1) >= 26**2).all(axis=-1)
+    heading = np.empty_like(b)  # b's direction at each of its points
     heading[:, 1:-1] = b[:, 2:] - b[:, :-2]
     heading[:, 0], heading[:, -1] = b[:, 1] - b[:, 0], b[:, -1] - b[:, -2]
-    gap = ((mid[:, :, None, :] - b[:, None, :, :]) ** 2).sum(axis=-1)       # (lines, pieces, b's points)
+    gap = ((mid[:, :, None, :] - b[:, None, :, :]) ** 2).sum(axis=-1)  # (lines, pieces, b's points)
     nearest = gap.argmin(axis=-1)
-    close = np.take_along_axis(gap, nearest[..., None], axis=-1)[..., 0] < 13 ** 2
+    close = np.take_along_axis(gap, nearest[..., None], axis=-1)[..., 0] < 13**2
     w = np.take_along_axis(heading, nearest[..., None], axis=1)
     cross = v[..., 0] * w[..., 1] - v[..., 1] * w[..., 0]
-    same_way = cross ** 2 < SIN_SAME_WAY * (v * v).sum(axis=-1) * (w * w).sum(axis=-1)
+    same_way = cross**2 < SIN_SAME_WAY * (v * v).sum(axis=-1) * (w * w).sum(axis=-1)
     return (np.hypot(v[..., 0], v[..., 1]) * (close & same_way & keep)).sum(axis=1)
 
 
@@ -586,11 +638,11 @@ class _Road:
     number: int
     ends: list[Point]
     curves: list[Curve]
-    curve_of: np.ndarray                       # option -> its curve's index
-    banners: np.ndarray                        # option -> banner box
-    hits: np.ndarray                           # option -> tap target
-    fixed: np.ndarray                          # option -> cost
-    lined: list[np.ndarray] = field(default_factory=list)   # each curve's points, grown-stroke tests
+    curve_of: np.ndarray  # option -> its curve's index
+    banners: np.ndarray  # option -> banner box
+    hits: np.ndarray  # option -> tap target
+    fixed: np.ndarray  # option -> cost
+    lined: list[np.ndarray] = field(default_factory=list)  # each curve's points, grown-stroke tests
 
 
 def _options(p: Plan, road: dict[str, Any], frame: Box, words: np.ndarray, flow: Point) -> _Road:
@@ -604,35 +656,58 @@ def _options(p: Plan, road: dict[str, Any], frame: Box, words: np.ndarray, flow:
     w, h = banner_size(len(road["cost"]))
     grown_words = words + np.array([-half, -half, 2 * half, 2 * half])
     curves = _curves((a.kind, a.x, a.y), (b.kind, b.x, b.y), flow)
-    stack = np.array([c.points for c in curves])                  # (curves, points, 2)
+    stack = np.array([c.points for c in curves])  # (curves, points, 2)
     line_cost = np.array([c.bend * 6 for c in curves])
     line_cost += HARD * _segments_meet(stack, grown_words).sum(axis=1)
     line_cost += HARD * _segments_meet(stack, shapes).sum(axis=1)
     line_cost += MEDIUM / 6 * _segments_meet(stack, pawns).sum(axis=1)
-    out = (stack[..., 0].min(axis=1) < half) | (stack[..., 1].min(axis=1) < half) \
-        | (stack[..., 0].max(axis=1) > p.width - half) | (stack[..., 1].max(axis=1) > p.height - half)
+    out = (
+        (stack[..., 0].min(axis=1) < half)
+        | (stack[..., 1].min(axis=1) < half)
+        | (stack[..., 0].max(axis=1) > p.width - half)
+        | (stack[..., 1].max(axis=1) > p.height - half)
+    )
     line_cost += HARD * out
     ts, shifts = np.array(TS), np.array(SHIFTS)
-    basis = np.stack([(1 - ts) ** 3, 3 * (1 - ts) ** 2 * ts, 3 * (1 - ts) * ts ** 2, ts ** 3], axis=1)
-    control = np.array([[c.p0, c.c1, c.c2, c.p3] for c in curves])   # (curves, 4, 2)
-    centre = np.einsum("tk,ckd->ctd", basis, control)              # (curves, places along, 2)
+    basis = np.stack([(1 - ts) ** 3, 3 * (1 - ts) ** 2 * ts, 3 * (1 - ts) * ts**2, ts**3], axis=1)
+    control = np.array([[c.p0, c.c1, c.c2, c.p3] for c in curves])  # (curves, 4, 2)
+    centre = np.einsum("tk,ckd->ctd", basis, control)  # (curves, places along, 2)
     x = centre[:, :, None, 0] + shifts[None, None, :, 0] * w - w / 2
     y = centre[:, :, None, 1] + shifts[None, None, :, 1] * h - h / 2
-    shape = x.shape                                               # (curves, places along, shifts)
+    shape = x.shape  # (curves, places along, shifts)
     boxes = np.round(np.stack([x, y, np.full(shape, w), np.full(shape, h)], axis=-1).reshape(-1, 4), 1)
     curve_of = np.repeat(np.arange(len(curves)), len(TS) * len(SHIFTS))
-    costs = (line_cost[:, None, None] + 0.5 * np.arange(len(TS))[None, :, None]
-             + 1.0 * (np.abs(shifts).sum(axis=1) > 0)[None, None, :]).reshape(-1)
-    inside = lambda outer: ((boxes[:, 0] >= outer[0]) & (boxes[:, 1] >= outer[1])           # noqa: E731
-                            & (boxes[:, 0] + boxes[:, 2] <= outer[0] + outer[2])
-                            & (boxes[:, 1] + boxes[:, 3] <= outer[1] + outer[3]))
+    costs = (
+        line_cost[:, None, None]
+        + 0.5 * np.arange(len(TS))[None, :, None]
+        + 1.0 * (np.abs(shifts).sum(axis=1) > 0)[None, None, :]
+    ).reshape(-1)
+    inside = lambda outer: (
+        (boxes[:, 0] >= outer[0])
+        & (boxes[:, 1] >= outer[1])
+        & (boxes[:, 0] + boxes[:, 2] <= outer[0] + outer[2])
+        & (boxes[:, 1] + boxes[:, 3] <= outer[1] + outer[3])
+    )
     costs += HARD * ~inside(bounds) + MEDIUM / 3 * ~inside(frame)
     costs += HARD * _overlaps(boxes, words, 2.0).sum(axis=1) + HARD * _overlaps(boxes, marks, 2.0).sum(axis=1)
     hw, hh = max(w, HIT), max(h, HIT)
-    hits = np.round(np.stack([boxes[:, 0] - (hw - w) / 2, boxes[:, 1] - (hh - h) / 2,
-                              np.full(len(boxes), hw), np.full(len(boxes), hh)], axis=1), 1)
-    return _Road(road["number"], [(a.x, a.y), (b.x, b.y)], curves, np.array(curve_of), boxes, hits, costs,
-                 [np.asarray(c.points) for c in curves])
+    hits = np.round(
+        np.stack(
+            [boxes[:, 0] - (hw - w) / 2, boxes[:, 1] - (hh - h) / 2, np.full(len(boxes), hw), np.full(len(boxes), hh)],
+            axis=1,
+        ),
+        1,
+    )
+    return _Road(
+        road["number"],
+        [(a.x, a.y), (b.x, b.y)],
+        curves,
+        np.array(curve_of),
+        boxes,
+        hits,
+        costs,
+        [np.asarray(c.points) for c in curves],
+    )
 
 
 def _prune(r: _Road, keep: int = 140) -> _Road:
@@ -643,7 +718,7 @@ def _prune(r: _Road, keep: int = 140) -> _Road:
         order = order[r.fixed[order] < best + HARD]
     per_curve: dict[int, int] = {}
     kept = []
-    for i in order:                                              # a few places along each curve, the best first
+    for i in order:  # a few places along each curve, the best first
         c = int(r.curve_of[i])
         if per_curve.get(c, 0) < 8:
             per_curve[c] = per_curve.get(c, 0) + 1
@@ -651,8 +726,16 @@ def _prune(r: _Road, keep: int = 140) -> _Road:
     order = np.array(kept[:keep])
     used = sorted(set(int(c) for c in r.curve_of[order]))
     renumber = {c: i for i, c in enumerate(used)}
-    return _Road(r.number, r.ends, [r.curves[c] for c in used], np.array([renumber[int(c)] for c in r.curve_of[order]]),
-                 r.banners[order], r.hits[order], r.fixed[order], [r.lined[c] for c in used])
+    return _Road(
+        r.number,
+        r.ends,
+        [r.curves[c] for c in used],
+        np.array([renumber[int(c)] for c in r.curve_of[order]]),
+        r.banners[order],
+        r.hits[order],
+        r.fixed[order],
+        [r.lined[c] for c in used],
+    )
 
 
 def _pair_costs(a: _Road, b: _Road) -> np.ndarray:
@@ -660,12 +743,11 @@ def _pair_costs(a: _Road, b: _Road) -> np.ndarray:
     target over the other's banner), a road drawn over the other's banner, roads that run side by side."""
     half = STROKE / 2 + 1
     grow = np.array([-half, -half, 2 * half, 2 * half])
-    clash = _overlaps(a.banners, b.banners, 4.0) | _overlaps(a.hits, b.banners, 0.5) \
-        | _overlaps(a.banners, b.hits, 0.5)
+    clash = _overlaps(a.banners, b.banners, 4.0) | _overlaps(a.hits, b.banners, 0.5) | _overlaps(a.banners, b.hits, 0.5)
     out = HARD * clash.astype(np.float32)
     a_lines, b_lines = np.array(a.lined), np.array(b.lined)
-    out += HARD * _segments_meet(a_lines, b.banners + grow)[a.curve_of]                 # a's road over b's banner
-    out += HARD * _segments_meet(b_lines, a.banners + grow)[b.curve_of].T               # b's road over a's banner
+    out += HARD * _segments_meet(a_lines, b.banners + grow)[a.curve_of]  # a's road over b's banner
+    out += HARD * _segments_meet(b_lines, a.banners + grow)[b.curve_of].T  # b's road over a's banner
     a_box, b_box = np.array([c.box for c in a.curves]), np.array([c.box for c in b.curves])
     pairs_a, pairs_b = np.nonzero(_overlaps(a_box, b_box, 26.0))
     side = np.zeros((len(a.curves), len(b.curves)))
@@ -707,8 +789,9 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
     name_boxes: dict[str, list[np.ndarray]] = {}
     for place in p.places.values():
         options = _name_options(p, place, layout)
-        others = np.array([b for q, bs in marks.items() if q != place.id or place.kind != "palace" for b in bs]
-                          + list(words))
+        others = np.array(
+            [b for q, bs in marks.items() if q != place.id or place.kind != "palace" for b in bs] + list(words)
+        )
         costs, boxes = [], []
         for rank, (_, lines, _, tile_box) in enumerate(options):
             bs = np.array(lines + ([tile_box] if tile_box is not None else []))
@@ -734,7 +817,7 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
     near: dict[Any, list[Any]] = {t: [] for t in things}
     pair: dict[tuple[Any, Any], np.ndarray] = {}
     for i, a in enumerate(things):
-        for b in things[i + 1:]:
+        for b in things[i + 1 :]:
             if not _overlap(reach[a], reach[b], 0):
                 continue
             if a in roads and b in roads:
@@ -744,16 +827,18 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
                 lines = np.array(road.lined)
                 every = np.concatenate(name_boxes[place])
                 which = np.repeat(np.arange(len(name_boxes[place])), [len(bs) for bs in name_boxes[place]])
-                over = _segments_meet(lines, every + grow)                           # (curves, boxes)
-                cover = _overlaps(road.banners, every, 2.0)                          # (options, boxes)
+                over = _segments_meet(lines, every + grow)  # (curves, boxes)
+                cover = _overlaps(road.banners, every, 2.0)  # (options, boxes)
                 m = np.zeros((len(name_boxes[place]), len(road.banners)), dtype=np.float32)
                 for k in range(len(name_boxes[place])):
                     m[k] = HARD * (over[:, which == k].sum(axis=1)[road.curve_of] + cover[:, which == k].sum(axis=1))
                 if a in roads:
                     m = m.T
             else:
-                m = np.array([[HARD * _overlaps(x, y, 2.0).sum() for y in name_boxes[b]] for x in name_boxes[a]],
-                             dtype=np.float32)
+                m = np.array(
+                    [[HARD * _overlaps(x, y, 2.0).sum() for y in name_boxes[b]] for x in name_boxes[a]],
+                    dtype=np.float32,
+                )
                 if not m.any():
                     continue
             pair[(a, b)], pair[(b, a)] = m, m.T
@@ -761,7 +846,7 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
             near[b].append(a)
 
     chosen: dict[Any, int] = {}
-    field = {t: fixed[t].astype(np.float64) for t in things}      # what each option costs given the others' choice
+    field = {t: fixed[t].astype(np.float64) for t in things}  # what each option costs given the others' choice
 
     def choose(t: Any, o: int) -> None:
         old = chosen.get(t)
@@ -811,8 +896,12 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
                 return
 
     # a first guess: each name where it covers least of the straight roads, then the roads one by one
-    straight = np.array([[(p.places[r["from"]].x, p.places[r["from"]].y), (p.places[r["to"]].x, p.places[r["to"]].y)]
-                         for r in board["roads"]])
+    straight = np.array(
+        [
+            [(p.places[r["from"]].x, p.places[r["from"]].y), (p.places[r["to"]].x, p.places[r["to"]].y)]
+            for r in board["roads"]
+        ]
+    )
     for place in p.places.values():
         crossing = np.array([_segments_meet(straight, bs + grow).sum() for bs in name_boxes[place.id]])
         choose(place.id, int(np.argmin(field[place.id] + 300 * crossing)))
@@ -821,7 +910,7 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
     settle()
     best_energy, best = energy(), dict(chosen)
     first = dict(chosen)
-    for attempt in range(ATTEMPTS):                  # anneal from the first guess, until nothing covers anything
+    for attempt in range(ATTEMPTS):  # anneal from the first guess, until nothing covers anything
         if best_energy < HARD / 2:
             break
         rng = np.random.default_rng(20261202 + attempt)
@@ -883,56 +972,70 @@ def _space_shape(place: Place) -> str:
     kind = place.kind
     hw, hh = SPACE_HALF.get(kind, (24, 14))
     if kind == "city":
-        shape = f'<rect x="{_r(x - hw)}" y="{_r(y - hh)}" width="{2 * hw}" height="{2 * hh}" rx="5" ' \
-                f'fill="#f4e2c1" stroke="#6d4c2f" stroke-width="1.5"/><path d="M{_r(x - 11)},{_r(y + 10)} v-11 ' \
-                f'l11,-10 l11,10 v11 z" fill="#c98b58" stroke="#6d4c2f"/>'
+        shape = (
+            f'<rect x="{_r(x - hw)}" y="{_r(y - hh)}" width="{2 * hw}" height="{2 * hh}" rx="5" '
+            f'fill="#f4e2c1" stroke="#6d4c2f" stroke-width="1.5"/><path d="M{_r(x - 11)},{_r(y + 10)} v-11 '
+            f'l11,-10 l11,10 v11 z" fill="#c98b58" stroke="#6d4c2f"/>'
+        )
     elif kind == "village":
-        shape = f'<circle cx="{x}" cy="{y}" r="{hw}" fill="#dcedc8" stroke="#33691e" stroke-width="1.5"/>' \
-                f'<path d="M{_r(x - 9)},{_r(y + 8)} l9,-16 l9,16 z" fill="#33691e"/>'
+        shape = (
+            f'<circle cx="{x}" cy="{y}" r="{hw}" fill="#dcedc8" stroke="#33691e" stroke-width="1.5"/>'
+            f'<path d="M{_r(x - 9)},{_r(y + 8)} l9,-16 l9,16 z" fill="#33691e"/>'
+        )
     elif kind == "palace":
         cy = y + PALACE_PAWNS_Y
-        shape = f'<rect x="{_r(x - hw)}" y="{_r(y - hh)}" width="{2 * hw}" height="{2 * hh}" rx="8" ' \
-                f'fill="#fff3c4" stroke="#b8860b" stroke-width="3"/><path d="M{_r(x - 22)},{_r(cy + 9)} v-17 ' \
-                f'l11,8 l11,-13 l11,13 l11,-8 v17 z" fill="#e2b93b" stroke="#b8860b"/>'
+        shape = (
+            f'<rect x="{_r(x - hw)}" y="{_r(y - hh)}" width="{2 * hw}" height="{2 * hh}" rx="8" '
+            f'fill="#fff3c4" stroke="#b8860b" stroke-width="3"/><path d="M{_r(x - 22)},{_r(cy + 9)} v-17 '
+            f'l11,8 l11,-13 l11,13 l11,-8 v17 z" fill="#e2b93b" stroke="#b8860b"/>'
+        )
     else:
-        shape = f'<rect x="{_r(x - hw)}" y="{_r(y - hh)}" width="{2 * hw}" height="{2 * hh}" rx="14" ' \
-                f'fill="#b3e5fc" stroke="#01579b" stroke-width="1.5"/><path d="M{_r(x - 11)},{_r(y + 4)} ' \
-                f'q11,9 22,0 M{x},{_r(y - 10)} v17 M{_r(x - 6)},{_r(y - 6)} h12" fill="none" stroke="#01579b" ' \
-                'stroke-width="2.5"/>'
+        shape = (
+            f'<rect x="{_r(x - hw)}" y="{_r(y - hh)}" width="{2 * hw}" height="{2 * hh}" rx="14" '
+            f'fill="#b3e5fc" stroke="#01579b" stroke-width="1.5"/><path d="M{_r(x - 11)},{_r(y + 4)} '
+            f'q11,9 22,0 M{x},{_r(y - 10)} v17 M{_r(x - 6)},{_r(y - 6)} h12" fill="none" stroke="#01579b" '
+            'stroke-width="2.5"/>'
+        )
     nx, ny, anchor = place.name_at
-    return (f'<g class="space {kind}" data-space="{escape(place.id)}">{shape}'
-            + "".join(f'<text class="name" x="{_r(nx)}" y="{_r(ny + LINE * i)}" text-anchor="{anchor}" '
-                      f'font-size="{NAME_SIZE}" fill="#2b2b2b">{escape(line)}</text>'
-                      for i, line in enumerate(place.lines)))
+    return f'<g class="space {kind}" data-space="{escape(place.id)}">{shape}' + "".join(
+        f'<text class="name" x="{_r(nx)}" y="{_r(ny + LINE * i)}" text-anchor="{anchor}" '
+        f'font-size="{NAME_SIZE}" fill="#2b2b2b">{escape(line)}</text>'
+        for i, line in enumerate(place.lines)
+    )
 
 
 def _tile(place: Place, tile: str, language: str) -> str:
     if place.tile_at is None:
         return ""
     tx, ty, anchor = place.tile_at
-    return (f'<text class="tile" x="{_r(tx)}" y="{_r(ty)}" text-anchor="{anchor}" font-size="{SMALL_SIZE}" '
-            f'font-weight="bold" fill="#33691e">{escape(tile_label(tile, language))}</text>')
+    return (
+        f'<text class="tile" x="{_r(tx)}" y="{_r(ty)}" text-anchor="{anchor}" font-size="{SMALL_SIZE}" '
+        f'font-weight="bold" fill="#33691e">{escape(tile_label(tile, language))}</text>'
+    )
 
 
 def _road(road: dict[str, Any], curve: Curve, box: Box) -> str:
     cost = road["cost"]
     bx, by, width, height = box
     hx, hy, hw, hh = _rbox(_hit(box))
-    parts = [f'<g class="road" data-road="{road["number"]}">',
-             f'<rect class="hit" x="{hx}" y="{hy}" width="{hw}" height="{hh}" fill="#000" fill-opacity="0"/>',
-             f'<path class="way" d="{curve.d}" fill="none" stroke="#a1887f" stroke-width="{STROKE}" '
-             f'stroke-linecap="round"/>',
-             f'<rect class="banner" x="{bx}" y="{by}" width="{width}" height="{height}" rx="6" fill="#fffdf6" '
-             f'stroke="#8d6e63" stroke-width="1.5"/>',
-             f'<text x="{_r(bx + 3 + NUMBER_W / 2)}" y="{_r(by + height / 2 + 0.36 * NUMBER_SIZE)}" '
-             f'text-anchor="middle" font-size="{NUMBER_SIZE}" font-weight="bold" fill="#4e342e">{road["number"]}'
-             '</text>']
+    parts = [
+        f'<g class="road" data-road="{road["number"]}">',
+        f'<rect class="hit" x="{hx}" y="{hy}" width="{hw}" height="{hh}" fill="#000" fill-opacity="0"/>',
+        f'<path class="way" d="{curve.d}" fill="none" stroke="#a1887f" stroke-width="{STROKE}" '
+        f'stroke-linecap="round"/>',
+        f'<rect class="banner" x="{bx}" y="{by}" width="{width}" height="{height}" rx="6" fill="#fffdf6" '
+        f'stroke="#8d6e63" stroke-width="1.5"/>',
+        f'<text x="{_r(bx + 3 + NUMBER_W / 2)}" y="{_r(by + height / 2 + 0.36 * NUMBER_SIZE)}" '
+        f'text-anchor="middle" font-size="{NUMBER_SIZE}" font-weight="bold" fill="#4e342e">{road["number"]}'
+        "</text>",
+    ]
     n = len(cost)
     cols = n if n <= 3 else (n + 1) // 2
     for i, colour in enumerate(cost):
         row, col = (0, i) if n <= 3 else divmod(i, cols)
-        parts.append(_pip(colour, bx + 3 + NUMBER_W + PIP_STEP / 2 + PIP_STEP * col,
-                          by + 2 + PIP_STEP / 2 + PIP_STEP * row))
+        parts.append(
+            _pip(colour, bx + 3 + NUMBER_W + PIP_STEP / 2 + PIP_STEP * col, by + 2 + PIP_STEP / 2 + PIP_STEP * row)
+        )
     parts.append("</g>")
     return "".join(parts)
 
@@ -948,21 +1051,27 @@ def svg(view: dict[str, Any], size: int | None = None, language: str = SOURCE_LA
     p = plan(view, language, layout)
     board = view["board"]
     width, height = p.width, p.height
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="kids-board {layout}" viewBox="0 0 {_r(width)} '
-           f'{_r(height)}"' + (f' width="{size}" height="{round(size * height / width)}"' if size else "")
-           + ' font-family="sans-serif">',
-           f'<rect width="{_r(width)}" height="{_r(height)}" fill="#f7f3e8"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="kids-board {layout}" viewBox="0 0 {_r(width)} '
+        f'{_r(height)}"'
+        + (f' width="{size}" height="{round(size * height / width)}"' if size else "")
+        + ' font-family="sans-serif">',
+        f'<rect width="{_r(width)}" height="{_r(height)}" fill="#f7f3e8"/>',
+    ]
     for k, (frame, title) in enumerate(p.frames):
         x, y, w, h = (_r(v) for v in frame)
-        out.append(f'<g class="section"><title>{escape(title)}</title><rect x="{x}" y="{y}" width="{w}" '
-                   f'height="{h}" rx="10" fill="{"#eef5e4" if k % 2 else "#f1ead8"}" stroke="#c8bfa8" '
-                   'stroke-dasharray="6 4"/></g>')
+        out.append(
+            f'<g class="section"><title>{escape(title)}</title><rect x="{x}" y="{y}" width="{w}" '
+            f'height="{h}" rx="10" fill="{"#eef5e4" if k % 2 else "#f1ead8"}" stroke="#c8bfa8" '
+            'stroke-dasharray="6 4"/></g>'
+        )
     for road in board["roads"]:
         out.append(_road(road, p.curves[road["number"]], p.banners[road["number"]]))
     tiles = view.get("village_tiles") or {}
     for place in p.places.values():
-        out.append(_space_shape(place) + (_tile(place, tiles[place.id], language) if place.id in tiles else "")
-                   + "</g>")
+        out.append(
+            _space_shape(place) + (_tile(place, tiles[place.id], language) if place.id in tiles else "") + "</g>"
+        )
     for seat in view["seats"]:
         s = seat["seat"]
         place = p.places.get(seat["space"])
@@ -970,10 +1079,12 @@ def svg(view: dict[str, Any], size: int | None = None, language: str = SOURCE_LA
             continue
         dx, dy = slots(place.kind)[s % 4]
         px, py = _r(place.x + dx), _r(place.y + dy)
-        out.append(f'<g class="pawn" data-seat="{s}"><circle cx="{px}" cy="{py}" r="{PAWN_R}" fill="{PAWN[s % 4]}" '
-                   f'stroke="#212121" stroke-width="2"/><text x="{px}" y="{_r(py + 0.36 * PAWN_SIZE)}" '
-                   f'text-anchor="middle" font-size="{PAWN_SIZE}" font-weight="bold" fill="{PAWN_INK[s % 4]}">'
-                   f'{s + 1}</text></g>')
+        out.append(
+            f'<g class="pawn" data-seat="{s}"><circle cx="{px}" cy="{py}" r="{PAWN_R}" fill="{PAWN[s % 4]}" '
+            f'stroke="#212121" stroke-width="2"/><text x="{px}" y="{_r(py + 0.36 * PAWN_SIZE)}" '
+            f'text-anchor="middle" font-size="{PAWN_SIZE}" font-weight="bold" fill="{PAWN_INK[s % 4]}">'
+            f"{s + 1}</text></g>"
+        )
     for line, x, y, _ in p.credit:
         out.append(f'<text x="{_r(x)}" y="{_r(y)}" font-size="{SMALL_SIZE}" fill="#6b604a">{escape(line)}</text>')
     out.append("</svg>")

@@ -8,17 +8,22 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 from splendor.core.colours import Palette
-from splendor.i18n import N_
 from splendor.games.market import Card
 from splendor.games.pokemon.names import NATIONAL_DEX
+from splendor.i18n import N_
 
 PALETTE = Palette(
     names=("red", "blue", "black", "pink", "yellow", "master"),
     letters=("r", "b", "k", "p", "y", "m"),
-    display=(N_("Poké Ball"), N_("Great Ball"), N_("Ultra Ball"), N_("Heal Ball"), N_("Quick Ball"),
-             N_("Master Ball")),
-    spoken=(N_("Poké Ball (red)"), N_("Great Ball (blue)"), N_("Ultra Ball (black)"), N_("Heal Ball (pink)"),
-            N_("Quick Ball (yellow)"), N_("Master Ball")),
+    display=(N_("Poké Ball"), N_("Great Ball"), N_("Ultra Ball"), N_("Heal Ball"), N_("Quick Ball"), N_("Master Ball")),
+    spoken=(
+        N_("Poké Ball (red)"),
+        N_("Great Ball (blue)"),
+        N_("Ultra Ball (black)"),
+        N_("Heal Ball (pink)"),
+        N_("Quick Ball (yellow)"),
+        N_("Master Ball"),
+    ),
 )
 BALLS = PALETTE.names
 LEVELS = ("1", "2", "3", "rare", "legendary")
@@ -46,13 +51,22 @@ def load_cards() -> tuple[PokemonCard, ...]:
     cards = []
     for i, row in enumerate(csv.DictReader(io.StringIO(text))):
         evolves = row["evolves_to"].strip()
-        cards.append(PokemonCard(
-            id=i, row=LEVELS.index(row["level"]), points=int(row["points"]), bonus=PALETTE.index(row["bonus"]),
-            bonus_count=int(row["bonus_count"]), cost=tuple(int(row[b]) for b in BALLS), name=row["name"].strip(),
-            level=row["level"], evolves_to=evolves,
-            evolve_bonus=PALETTE.index(row["evolve_bonus"]) if evolves else -1,
-            evolve_count=int(row["evolve_count"]) if evolves else 0,
-            dex=NATIONAL_DEX.get(row["name"].strip(), 0)))
+        cards.append(
+            PokemonCard(
+                id=i,
+                row=LEVELS.index(row["level"]),
+                points=int(row["points"]),
+                bonus=PALETTE.index(row["bonus"]),
+                bonus_count=int(row["bonus_count"]),
+                cost=tuple(int(row[b]) for b in BALLS),
+                name=row["name"].strip(),
+                level=row["level"],
+                evolves_to=evolves,
+                evolve_bonus=PALETTE.index(row["evolve_bonus"]) if evolves else -1,
+                evolve_count=int(row["evolve_count"]) if evolves else 0,
+                dex=NATIONAL_DEX.get(row["name"].strip(), 0),
+            )
+        )
     _check(cards)
     return tuple(cards)
 
@@ -68,11 +82,14 @@ def _check(cards: list[PokemonCard]) -> None:
         raise ValueError("the Pokémon card data is damaged: every Pokémon needs its own National Pokédex number")
     for c in cards:
         if c.evolves_to and (c.evolves_to not in by_name or by_name[c.evolves_to].row != c.row + 1):
-            raise ValueError(f"the Pokémon card data is damaged: {c.name} evolves to {c.evolves_to!r}, "
-                             "which is not a card one level up")
+            raise ValueError(
+                f"the Pokémon card data is damaged: {c.name} evolves to {c.evolves_to!r}, "
+                "which is not a card one level up"
+            )
         if c.row >= 3 and (c.cost[-1] != 1 or c.bonus_count != 2):
-            raise ValueError(f"the Pokémon card data is damaged: {c.name} must cost one master ball "
-                             "and give two bonuses")
+            raise ValueError(
+                f"the Pokémon card data is damaged: {c.name} must cost one master ball and give two bonuses"
+            )
 
 
 CARDS = load_cards()

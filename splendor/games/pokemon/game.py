@@ -12,11 +12,11 @@ from typing import Any, ClassVar
 from splendor.core.actions import Action
 from splendor.core.game import Game
 from splendor.core.rng import Rng
-from splendor.i18n import Message, N_, _
 from splendor.games.market import EXTRA_PHASE, MarketGame, winners_by
 from splendor.games.pokemon import notation
 from splendor.games.pokemon.cards import CARDS, PALETTE
 from splendor.games.pokemon.notation import ACTIONS, EVOLVE_ACTIONS, EVOLVE_NONE, LAYOUT, LOOKUP, SLOTS_PER_ROW
+from splendor.i18n import N_, Message, _
 
 EVOLVE = EXTRA_PHASE  # the seat may evolve one Pokémon, or decline
 
@@ -92,17 +92,23 @@ class PokemonGame(MarketGame):
         if problem:
             return problem
         if self.phase != EVOLVE:
-            return _("you may evolve only at the end of your turn, after returning tokens, when an evolution is "
-                     "possible")
+            return _(
+                "you may evolve only at the end of your turn, after returning tokens, when an evolution is possible"
+            )
         src, target = args
         card = CARDS[src]
         if src not in self.bought[self.seat]:
             return _("{pokemon} #{id} is not in your play area", pokemon=Message(card.name), id=src)
         have = self.bonuses[self.seat][card.evolve_bonus]
         if have < card.evolve_count:
-            return _("{pokemon} evolves with {n} {colour} bonuses from your play area; you have {have} (tokens "
-                     "do not count)", pokemon=Message(card.name), n=card.evolve_count,
-                     colour=PALETTE.word(card.evolve_bonus), have=have)
+            return _(
+                "{pokemon} evolves with {n} {colour} bonuses from your play area; you have {have} (tokens "
+                "do not count)",
+                pokemon=Message(card.name),
+                n=card.evolve_count,
+                colour=PALETTE.word(card.evolve_bonus),
+                have=have,
+            )
         if target < SLOTS_PER_ROW:
             cid = self.rows[card.row + 1][target]
             where = _("at {slot}", slot=LAYOUT.slot_text(card.row + 1, target))
@@ -112,8 +118,12 @@ class PokemonGame(MarketGame):
             cid = hand[i] if i < len(hand) else -1
             where = _("as your reserved card {number}", number=i + 1)
         if cid < 0 or CARDS[cid].name != card.evolves_to:
-            return _("{pokemon} evolves into {into}, and there is no {into} {where}", pokemon=Message(card.name),
-                     into=Message(card.evolves_to), where=where)
+            return _(
+                "{pokemon} evolves into {into}, and there is no {into} {where}",
+                pokemon=Message(card.name),
+                into=Message(card.evolves_to),
+                where=where,
+            )
         return None
 
     def _do_evolve(self, args: tuple[int, ...]) -> None:
@@ -150,8 +160,7 @@ class PokemonGame(MarketGame):
     # ----------------------------------------------------------------- the end
 
     def _decide_winners(self) -> list[int]:
-        return winners_by([(self.points[s], len(self.under_tile[s]), len(self.bought[s]))
-                           for s in range(self.players)])
+        return winners_by([(self.points[s], len(self.under_tile[s]), len(self.bought[s])) for s in range(self.players)])
 
     def pokedex(self, seat: int) -> list[str]:
         """Every Pokémon the seat has caught this game (play area and under the trainer tile), in card order."""
@@ -164,21 +173,26 @@ class PokemonGame(MarketGame):
             "under_tile": [len(u) for u in self.under_tile],
             "play_area": [len(b) for b in self.bought],
         }
-        if self.is_over and self._winners:        # not truncated, not stalled
+        if self.is_over and self._winners:  # not truncated, not stalled
             top = max(self.points)
             tied = [s for s in range(self.players) if self.points[s] == top]
             if len(tied) > 1:
                 under = max(len(self.under_tile[s]) for s in tied)
                 tied_under = [s for s in tied if len(self.under_tile[s]) == under]
                 if len(tied_under) < len(tied):
-                    details["tie_break"] = N_("tied on points; the tied player with most cards under the trainer tile "
-                                              "wins")
+                    details["tie_break"] = N_(
+                        "tied on points; the tied player with most cards under the trainer tile wins"
+                    )
                 elif len(self._winners) < len(tied):
-                    details["tie_break"] = N_("tied on points and cards under the trainer tile; the tied player with "
-                                              "most Pokémon in the play area wins")
+                    details["tie_break"] = N_(
+                        "tied on points and cards under the trainer tile; the tied player with "
+                        "most Pokémon in the play area wins"
+                    )
                 else:
-                    details["tie_break"] = N_("tied on points, cards under the trainer tile and Pokémon in the play "
-                                              "area: the victory is shared")
+                    details["tie_break"] = N_(
+                        "tied on points, cards under the trainer tile and Pokémon in the play "
+                        "area: the victory is shared"
+                    )
         return details
 
     # ----------------------------------------------------------------- views and state
@@ -186,10 +200,19 @@ class PokemonGame(MarketGame):
     def _card_view(self, cid: int) -> dict[str, Any]:
         c = CARDS[cid]
         level: int | str = int(c.level) if c.level.isdigit() else c.level
-        return {"id": c.id, "tier": level, "level": level, "name": c.name, "dex": c.dex, "points": c.points,
-                "bonus": PALETTE.names[c.bonus], "bonus_count": c.bonus_count,
-                "cost": dict(zip(PALETTE.names, c.cost)), "evolves_to": c.evolves_to or None,
-                "evolve": {PALETTE.names[c.evolve_bonus]: c.evolve_count} if c.evolves_to else {}}
+        return {
+            "id": c.id,
+            "tier": level,
+            "level": level,
+            "name": c.name,
+            "dex": c.dex,
+            "points": c.points,
+            "bonus": PALETTE.names[c.bonus],
+            "bonus_count": c.bonus_count,
+            "cost": dict(zip(PALETTE.names, c.cost)),
+            "evolves_to": c.evolves_to or None,
+            "evolve": {PALETTE.names[c.evolve_bonus]: c.evolve_count} if c.evolves_to else {},
+        }
 
     def public_details(self, action: Action, after: Game) -> dict[str, Any]:
         details = super().public_details(action, after)
@@ -222,4 +245,3 @@ class PokemonGame(MarketGame):
 
     _checks = {**MarketGame._checks, "evolve": _check_evolve, "evolve_none": _check_evolve_none}
     _handlers = {**MarketGame._handlers, "evolve": _do_evolve, "evolve_none": _do_evolve_none}
-

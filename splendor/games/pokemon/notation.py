@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from splendor.core.actions import ActionTable, number
 from splendor.core.errors import IllegalAction
-from splendor.i18n import Message, _
 from splendor.games.market import RESERVE_LIMIT, MarketLayout, MarketLookup, market_action_specs, market_normaliser
 from splendor.games.pokemon.cards import CARDS, LEVELS, PALETTE
+from splendor.i18n import Message, _
 
 LAYOUT = MarketLayout(labels=LEVELS, sizes=(4, 4, 4, 1, 1), reservable=(0, 1, 2))
 EVOLVING = tuple(c for c in CARDS if c.evolves_to)
@@ -34,9 +34,21 @@ SLOTS_PER_ROW = 4
 # An evolution's target: 0-3 a face-up slot of the next level, 4-6 a reserved card.
 TARGETS = SLOTS_PER_ROW + RESERVE_LIMIT
 
-_BALL_WORDS = {"poké": "r", "poke": "r", "pokéball": "r", "pokeball": "r", "great": "b", "greatball": "b",
-               "ultra": "k", "ultraball": "k", "heal": "p", "healball": "p", "quick": "y", "quickball": "y",
-               "masterball": "m"}
+_BALL_WORDS = {
+    "poké": "r",
+    "poke": "r",
+    "pokéball": "r",
+    "pokeball": "r",
+    "great": "b",
+    "greatball": "b",
+    "ultra": "k",
+    "ultraball": "k",
+    "heal": "p",
+    "healball": "p",
+    "quick": "y",
+    "quickball": "y",
+    "masterball": "m",
+}
 
 
 def target_text(card_row: int, target: int) -> str:
@@ -64,8 +76,13 @@ def _own_verbs(words: list[str]) -> str | None:
         raise IllegalAction(_("'{word}' is not a card id; {usage}", word=rest[0], usage=usage))
     card = CARDS[card_id]
     if not card.evolves_to:
-        raise IllegalAction(_("{pokemon} (#{id}) does not evolve: only level 1 and 2 Pokémon do",
-                              pokemon=Message(card.name), id=card.id))
+        raise IllegalAction(
+            _(
+                "{pokemon} (#{id}) does not evolve: only level 1 and 2 Pokémon do",
+                pokemon=Message(card.name),
+                id=card.id,
+            )
+        )
     where = rest[1:]
     if len(where) == 1 and "." in where[0]:
         where = where[0].split(".")
@@ -74,8 +91,14 @@ def _own_verbs(words: list[str]) -> str | None:
         return f"evolve {card.id} reserved {place}"
     if place is not None and 1 <= place <= SLOTS_PER_ROW:
         if where[0] != LAYOUT.labels[card.row + 1]:
-            raise IllegalAction(_("{pokemon} evolves into a level {level} card, not one at level {asked}",
-                                  pokemon=Message(card.name), level=LAYOUT.labels[card.row + 1], asked=where[0]))
+            raise IllegalAction(
+                _(
+                    "{pokemon} evolves into a level {level} card, not one at level {asked}",
+                    pokemon=Message(card.name),
+                    level=LAYOUT.labels[card.row + 1],
+                    asked=where[0],
+                )
+            )
         return f"evolve {card.id} {where[0]}.{place}"
     raise IllegalAction(usage)
 
@@ -90,8 +113,9 @@ def _specs() -> list[tuple[str, tuple, str]]:
     return specs
 
 
-ACTIONS = ActionTable(_specs(), market_normaliser(PALETTE, LAYOUT, "catch", _own_verbs, ("evolve",)),
-                      "Splendor: Pokémon")
+ACTIONS = ActionTable(
+    _specs(), market_normaliser(PALETTE, LAYOUT, "catch", _own_verbs, ("evolve",)), "Splendor: Pokémon"
+)
 LOOKUP = MarketLookup(ACTIONS, PALETTE, LAYOUT)
 EVOLVE_ACTIONS = {(a.args[0], a.args[1]): a for a in ACTIONS if a.kind == "evolve"}
 EVOLVE_NONE = ACTIONS.get("evolve_none")
