@@ -23,7 +23,8 @@ def next64(rng: np.ndarray) -> np.uint64:
     rng[0] = s
     z = (s ^ (s >> uint64(30))) * _MIX1
     z = (z ^ (z >> uint64(27))) * _MIX2
-    return z ^ (z >> uint64(31))
+    out: np.uint64 = z ^ (z >> uint64(31))
+    return out
 
 
 @njit(cache=True)

@@ -21,12 +21,11 @@ GAMES: dict[str, str] = {
 }
 
 
-def game_class(name: str) -> type[Game]:
-    """The class of a game by its registry name (``ValueError`` listing the known names)."""
-    try:
-        path = GAMES[name]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}") from None
+def game_class(name: object) -> type[Game]:
+    """The class of a game by its registry name (``ValueError`` listing the known names, for anything else)."""
+    path = GAMES.get(name) if isinstance(name, str) else None
+    if path is None:
+        raise ValueError(f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}")
     module, _, attr = path.partition(":")
     cls: type[Game] = getattr(importlib.import_module(module), attr)
     return cls

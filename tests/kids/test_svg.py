@@ -203,7 +203,7 @@ def _extent(line: list[Point]) -> Box:
 def crosses(line: list[Point], box: Box) -> bool:
     if _overlap(_extent(line), box, 0.01) == 0:
         return False
-    return any(_segment_meets_box(p, q, box) for p, q in zip(line, line[1:]))
+    return any(_segment_meets_box(p, q, box) for p, q in itertools.pairwise(line))
 
 
 @cache

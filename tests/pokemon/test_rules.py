@@ -360,7 +360,7 @@ def test_level_three_rare_and_legendary_never_evolve() -> None:
 
 
 def test_evolution_after_returning_tokens() -> None:
-    g, bulbasaur, _ = _emma_ready_to_evolve()
+    g, _bulbasaur, _ = _emma_ready_to_evolve()
     give_tokens(g, 0, red=3, blue=3, black=3, pink=1)
     g.apply("take r b y")
     assert g.view(0)["decision"] == "return"

@@ -7,7 +7,7 @@ when one noble qualifies, a ``noble N`` decision when several do (ruling 9: chec
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from splendor.core.actions import Action
 from splendor.core.game import Game
@@ -15,7 +15,7 @@ from splendor.core.rng import Rng
 from splendor.games.classic import notation
 from splendor.games.classic.cards import CARDS, NOBLES, PALETTE
 from splendor.games.classic.notation import ACTIONS, LAYOUT, LOOKUP, NOBLE_ACTIONS
-from splendor.games.market import EXTRA_PHASE, MarketGame, winners_by
+from splendor.games.market import EXTRA_PHASE, Check, Handler, MarketGame, winners_by
 from splendor.i18n import N_, Message, _
 
 NOBLE = EXTRA_PHASE  # the seat chooses among several nobles that may visit
@@ -166,7 +166,8 @@ class ClassicGame(MarketGame):
     def public_details(self, action: Action, after: Game) -> dict[str, Any]:
         details = super().public_details(action, after)
         seat = self.seat
-        came = [n for n in after.seat_nobles[seat] if n not in self.seat_nobles[seat]]  # type: ignore[attr-defined]
+        now = cast(ClassicGame, after).seat_nobles[seat]  # after this action: the same game
+        came = [n for n in now if n not in self.seat_nobles[seat]]
         if came:  # chosen, or the one that visits by itself at the end of a turn
             details["nobles"] = [self._noble_view(n) for n in came]
         return details
@@ -196,5 +197,5 @@ class ClassicGame(MarketGame):
         o.nobles = self.nobles[:]
         o.seat_nobles = [x[:] for x in self.seat_nobles]
 
-    _checks = {**MarketGame._checks, "noble": _check_noble}
-    _handlers = {**MarketGame._handlers, "noble": _do_noble}
+    _checks: ClassVar[dict[str, Check]] = {**MarketGame._checks, "noble": _check_noble}
+    _handlers: ClassVar[dict[str, Handler]] = {**MarketGame._handlers, "noble": _do_noble}

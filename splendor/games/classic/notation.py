@@ -22,7 +22,7 @@ from __future__ import annotations
 from splendor.core.actions import ActionTable, number
 from splendor.core.errors import IllegalAction
 from splendor.games.classic.cards import NOBLES, PALETTE
-from splendor.games.market import MarketLayout, MarketLookup, market_action_specs, market_normaliser
+from splendor.games.market_notation import MarketLayout, MarketLookup, market_action_specs, market_normaliser
 from splendor.i18n import _
 
 LAYOUT = MarketLayout(labels=("1", "2", "3"), sizes=(4, 4, 4), reservable=(0, 1, 2))
@@ -36,7 +36,7 @@ def _own_verbs(words: list[str]) -> str | None:
     return f"noble {n}"
 
 
-def _specs() -> list[tuple[str, tuple, str]]:
+def _specs() -> list[tuple[str, tuple[int, ...], str]]:
     specs = market_action_specs(PALETTE, LAYOUT, "buy")
     specs += [("noble", (n.id,), f"noble {n.id}") for n in NOBLES]
     specs.append(("pass", (), "pass"))

@@ -192,7 +192,7 @@ class Board:
                 }
                 for r in self.roads
             ],
-            "lanes": {lane: x for lane, x in LANE_X.items()},
+            "lanes": dict(LANE_X),
         }
 
 
@@ -334,7 +334,7 @@ def check_side(data: dict[str, Any]) -> list[str]:
     if section in ("A1", "A2") and not out_lanes:
         problems.append(f"no road leaves section {section} by a lane, so the palace cannot be reached")
     if not problems:
-        problems += _unreachable(section, ids, exits, lanes)
+        problems += _unreachable(str(section), ids, exits, lanes)  # no problems: a name of SECTIONS
     return problems
 
 

@@ -790,6 +790,7 @@ class KidsGame(Game):
             tiles += [
                 {"colour": names[c], "active": False} for c in range(RESOURCE_COUNT) for _ in range(self.used[s][c])
             ]
+            medal = self.medal[s]
             seats.append(
                 {
                     "seat": s,
@@ -799,7 +800,7 @@ class KidsGame(Game):
                     "treasure": self.purse[s][TREASURE],
                     "purse_total": sum(self.purse[s]),
                     "city_tiles": tiles,
-                    "medal": None if self.medal[s] is None else self.medal[s] + 1,
+                    "medal": None if medal is None else medal + 1,
                     "queens_gem": self.gem == s,
                 }
             )

@@ -56,6 +56,7 @@ TOKEN_NAMES = PALETTE.names + ("treasure",)
 MAX_SEATS = 4
 MAX_ROADS = 72
 MAX_PAY = 5
+MAX_TREASURES = 2  # Treasures spent on one road at most
 MEDALS = 4
 MARKET_SLOTS = 3
 
@@ -89,7 +90,7 @@ def _all_payments() -> list[Payment]:
                 parts.append(c - prev - 1)
                 prev = c
             parts.append(total + 11 - prev - 1)
-            if parts[11] <= 2:
+            if parts[11] <= MAX_TREASURES:
                 level.append(tuple(parts))
         found.extend(sorted(level, reverse=True))
     return found
@@ -285,10 +286,10 @@ def payments(cost: tuple[int, ...], tokens: list[int], active: list[int], treasu
         if wild > gold + treasure:
             continue
         base = [0] * 12
-        for c, t, k, _ in combo:
+        for c, t, k, _wild in combo:
             base[c] = t
             base[5 + c] = k
-        for tr in range(min(treasure, wild, 2) + 1):
+        for tr in range(min(treasure, wild, MAX_TREASURES) + 1):
             g = wild - tr
             if g <= gold:
                 base[10], base[11] = g, tr

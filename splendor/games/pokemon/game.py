@@ -7,12 +7,12 @@ display refilled at once), then any returns down to 10 tokens, then at most one 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from splendor.core.actions import Action
 from splendor.core.game import Game
 from splendor.core.rng import Rng
-from splendor.games.market import EXTRA_PHASE, MarketGame, winners_by
+from splendor.games.market import EXTRA_PHASE, Check, Handler, MarketGame, winners_by
 from splendor.games.pokemon import notation
 from splendor.games.pokemon.cards import CARDS, PALETTE
 from splendor.games.pokemon.notation import ACTIONS, EVOLVE_ACTIONS, EVOLVE_NONE, LAYOUT, LOOKUP, SLOTS_PER_ROW
@@ -218,7 +218,7 @@ class PokemonGame(MarketGame):
         details = super().public_details(action, after)
         if action.kind == "evolve":
             details["card"] = self._card_view(action.args[0])
-            details["into"] = self._card_view(after.bought[self.seat][-1])  # type: ignore[attr-defined]
+            details["into"] = self._card_view(cast(PokemonGame, after).bought[self.seat][-1])  # the same game, after
         return details
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -243,5 +243,13 @@ class PokemonGame(MarketGame):
         o: Any = other
         o.under_tile = [x[:] for x in self.under_tile]
 
-    _checks = {**MarketGame._checks, "evolve": _check_evolve, "evolve_none": _check_evolve_none}
-    _handlers = {**MarketGame._handlers, "evolve": _do_evolve, "evolve_none": _do_evolve_none}
+    _checks: ClassVar[dict[str, Check]] = {
+        **MarketGame._checks,
+        "evolve": _check_evolve,
+        "evolve_none": _check_evolve_none,
+    }
+    _handlers: ClassVar[dict[str, Handler]] = {
+        **MarketGame._handlers,
+        "evolve": _do_evolve,
+        "evolve_none": _do_evolve_none,
+    }

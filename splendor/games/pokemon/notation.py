@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from splendor.core.actions import ActionTable, number
 from splendor.core.errors import IllegalAction
-from splendor.games.market import RESERVE_LIMIT, MarketLayout, MarketLookup, market_action_specs, market_normaliser
+from splendor.games.market import RESERVE_LIMIT
+from splendor.games.market_notation import MarketLayout, MarketLookup, market_action_specs, market_normaliser
 from splendor.games.pokemon.cards import CARDS, LEVELS, PALETTE
 from splendor.i18n import Message, _
 
@@ -103,7 +104,7 @@ def _own_verbs(words: list[str]) -> str | None:
     raise IllegalAction(usage)
 
 
-def _specs() -> list[tuple[str, tuple, str]]:
+def _specs() -> list[tuple[str, tuple[int, ...], str]]:
     specs = market_action_specs(PALETTE, LAYOUT, "catch")
     for card in EVOLVING:
         for t in range(TARGETS):
