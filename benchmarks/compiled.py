@@ -93,10 +93,10 @@ def compare(name: str, games: int) -> tuple[int, int, int]:
 def first_start() -> list[tuple[str, float, float]]:
     """Seconds for a fresh interpreter to load the compiled engine and play a game of each kind, and to load the
     compiled search (``warm_compiled_search``): with Numba's caches emptied, and again with the caches written."""
-    import splendor.bots.compiled_search as searched
+    import splendor.search.compiled as searched
 
     for folder in (Path(compiled.__file__).parent, Path(searched.__file__).parent):
-        for entry in (folder / "__pycache__").glob("*.nb*"):
+        for entry in folder.rglob("__pycache__/*.nb*"):
             entry.unlink()
     steps = [
         (
@@ -105,7 +105,7 @@ def first_start() -> list[tuple[str, float, float]]:
         ),
         (
             "the search (a search of each game)",
-            "from splendor.bots.search import warm_compiled_search; warm_compiled_search()",
+            "from splendor.search.searcher import warm_compiled_search; warm_compiled_search()",
         ),
     ]
     out = []

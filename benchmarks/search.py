@@ -7,14 +7,13 @@ Run:
     .venv/bin/python benchmarks/search.py budget --games 40      # long: a tournament per game and budget
     .venv/bin/python benchmarks/search.py engines --games 200    # long: hard on the compiled engine vs on Python
 
-Times are CPU seconds (what a decision takes on an idle core, whatever else the machine runs).
-``speed`` plays greedy games and times the search bot's decisions on one core (each level, for the 2-player
-game), and measures iterations per second at an early and a middle position. ``budget`` plays ``ismcts:N``
-against ``greedy`` (seats rotated, all cores) for each budget N. ``engines`` compares the search on the two engines: iterations per second and seconds per
-decision at each level on each, then the hard level as it is now (its compiled budget) against the hard level
-searched on the reference engine (its old budget), seats alternated, all cores. Figures go into ``docs/bots.md``; nothing here
-is a test (machines are noisy: compare ratios within one run).
-"""
+Times are CPU seconds (what a decision takes on an idle core, whatever else the machine runs). ``speed`` plays greedy
+games and times the search bot's decisions on one core (each level, for the 2-player game), and measures iterations per
+second at an early and a middle position. ``budget`` plays ``ismcts:N`` against ``greedy`` (seats rotated, all cores)
+for each budget N. ``engines`` compares the search on the two engines: iterations per second and seconds per decision at
+each level on each, then the hard level as it is now (its compiled budget) against the hard level searched on the
+reference engine (its old budget), seats alternated, all cores. Figures go into ``docs/bots.md``; nothing here is a test
+(machines are noisy: compare ratios within one run)."""
 
 from __future__ import annotations
 
@@ -28,8 +27,12 @@ from splendor.arena.schedule import schedule
 from splendor.arena.standings import standings
 from splendor.bots import decide, make_bot
 from splendor.bots.base import decision_for
-from splendor.bots.compiled_search import GAMES as COVERED
-from splendor.bots.search import LEVELS, SearchBot, compiled_search, level_iterations, warm_compiled_search
+from splendor.bots.search import SearchBot
+from splendor.search.compiled import GAMES as COVERED
+from splendor.search.levels import LEVEL_NAMES as LEVELS
+from splendor.search.levels import level_iterations
+from splendor.search.searcher import compiled_module as compiled_search
+from splendor.search.searcher import warm_compiled_search
 
 
 def iterations_per_second(game_name: str, after: int, iterations: int = 1000, engine: str = "auto") -> float:

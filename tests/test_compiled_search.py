@@ -4,8 +4,10 @@ and the bot built on it plays and finds what the Python search finds."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,14 +16,17 @@ from hypothesis import strategies as st
 
 import splendor
 import splendor.compiled as compiled
-from splendor.bots import compiled_kids as ck
-from splendor.bots import compiled_market as cs
-from splendor.bots import decision_for, kids_playout, make_bot, market_playout
+from splendor.bots import decision_for, make_bot
 from splendor.bots.hint import hint
-from splendor.bots.search import COMPILED_GAME_LEVELS, COMPILED_LEVELS, SearchBot
+from splendor.bots.search import SearchBot
 from splendor.compiled import kids as kids_kernel
 from splendor.compiled import market as m
 from splendor.core.game import Game
+from splendor.search import kids as kids_playout
+from splendor.search import kids_compiled as ck
+from splendor.search import market as market_playout
+from splendor.search import market_compiled as cs
+from splendor.search.levels import LEVELS
 from tests.playouts import playout, random_game
 
 MARKET_GAMES = ("classic", "pokemon")
@@ -107,7 +112,7 @@ def test_the_compiled_playout_policy_is_the_market_games_own(name: str) -> None:
             buys = [x for x in legal if x.kind in ("buy", "buy_reserved")]
             if g.phase == m.MAIN and buys:  # type: ignore[attr-defined]
 
-                def worth(x: object) -> int:
+                def worth(x: object, g: Any = g, s: Any = s) -> int:
                     card = g.cards[cs._card_of_buy(s, x.index)]  # type: ignore[attr-defined]
                     return int(card.points * 3 + card.bonus_count)
 
@@ -146,9 +151,8 @@ def test_the_compiled_search_is_reproducible_and_sees_only_its_seat(name: str) -
 
 
 def test_the_levels_spend_the_compiled_budget_there(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(COMPILED_LEVELS, "hard", 700)
-    monkeypatch.setitem(COMPILED_LEVELS, "expert", 700)
-    monkeypatch.setitem(COMPILED_GAME_LEVELS, "pokemon", {"expert": 700})
+    for game, name in [(g, n) for g, n in LEVELS if n in ("hard", "expert")]:
+        monkeypatch.setitem(LEVELS, (game, name), dataclasses.replace(LEVELS[game, name], compiled_iterations=700))
     g = splendor.new_game("pokemon", players=2, seed=1)
     assert SearchBot(seed=1, level="hard").search(decision_for(g)).iterations == 700
     assert SearchBot(seed=1, level="hard", engine="reference").search(decision_for(g)).iterations == 2500
@@ -240,7 +244,7 @@ def test_the_compiled_kids_determinization_deals_the_stack_and_the_tiles_anew_an
 
 def test_a_time_bound_compiled_search_stops_by_the_clock() -> None:
     """With no iteration bound only the clock can stop it (this test would never end otherwise)."""
-    from splendor.bots import compiled_search
+    from splendor.search import compiled as compiled_search
 
     g = splendor.new_game("classic", players=2, seed=2)
     SearchBot(seed=1, iterations=2).search(decision_for(g))  # load the compiled code first
@@ -265,11 +269,11 @@ def test_without_numba_the_python_search_plays_with_its_own_budgets_and_says_so(
 ) -> None:
     import sys
 
-    from splendor.bots import search
+    from splendor.search import searcher as search
 
-    monkeypatch.setitem(sys.modules, "splendor.bots.compiled_search", None)  # as if it could not be imported
+    monkeypatch.setitem(sys.modules, "splendor.search.compiled", None)  # as if it could not be imported
     monkeypatch.setattr(search, "_compiled_module", None)
-    monkeypatch.setitem(search.LEVELS, "hard", 150)
+    monkeypatch.setitem(LEVELS, ("classic", "hard"), dataclasses.replace(LEVELS["classic", "hard"], iterations=150))
     g = splendor.new_game("classic", players=2, seed=1)
     with pytest.warns(RuntimeWarning, match="the compiled search is unavailable"):
         result = SearchBot(seed=1, level="hard").search(decision_for(g))
@@ -279,7 +283,7 @@ def test_without_numba_the_python_search_plays_with_its_own_budgets_and_says_so(
 
 
 def test_a_search_tree_grows_and_keeps_what_it_holds() -> None:
-    from splendor.bots.compiled_search import Tree
+    from splendor.search.compiled import Tree
 
     tree = Tree.empty(seat=1, room=4)
     tree.visits[0], tree.nodes[0] = 7, 3
@@ -294,14 +298,14 @@ def test_a_search_tree_grows_and_keeps_what_it_holds() -> None:
 def test_a_search_mixing_in_its_leaves_values_them_by_their_own_evaluation() -> None:
     """With the leaf's evaluation mixed in fully, a playout's end no longer counts: one iteration values its
     action the same whatever the playout depth; with none of it mixed in, the depth matters."""
-    from splendor.bots.compiled_search import search
-    from splendor.bots.search import learned_weights
+    from splendor.search.compiled import search, settings
+    from splendor.search.learning.training import learned_weights
 
     g = splendor.new_game("pokemon", players=2, seed=2)
     weights = learned_weights("pokemon")
 
     def valued(mix: float, depth: int) -> dict[int, tuple[int, float]]:
-        return search(g, 0, seed=5, iterations=1, depth=depth, weights=weights, mix=mix)[0]
+        return search(g, 0, seed=5, iterations=1, settings=settings(depth=depth, mix=mix), weights=weights)[0]
 
     assert valued(1.0, 0) == valued(1.0, 30)
     assert valued(0.0, 0) != valued(0.0, 30)

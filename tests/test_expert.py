@@ -14,10 +14,13 @@ import pytest
 
 import splendor
 import splendor.compiled as compiled
-from splendor.bots import decision_for, make_bot, training
-from splendor.bots import market_value as mv
+from splendor.bots import decision_for, make_bot
 from splendor.bots.hint import HINT_LEVEL, hint
-from splendor.bots.search import COMPILED_LEVELS, EXPERT, LEVELS, SearchBot, learned_weights
+from splendor.bots.search import SearchBot
+from splendor.search.learning import features as mv
+from splendor.search.learning import training
+from splendor.search.learning.training import learned_weights
+from splendor.search.levels import LEVEL_NAMES, LEVELS
 from tests.market_positions import give_card, give_reserved, give_tokens
 from tests.playouts import playout, random_game
 
@@ -151,6 +154,16 @@ def test_weights_of_other_features_or_shapes_are_refused(tmp_path: Path, monkeyp
         training.train("kids")
 
 
+def test_missing_weights_are_an_error_that_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installation without the weights must not search with the hand-made evaluation in silence."""
+    monkeypatch.setattr(training, "WEIGHTS_DIR", tmp_path)
+    monkeypatch.setattr(training, "_learned", {})
+    with pytest.raises(FileNotFoundError, match=r"classic\.json is missing"):
+        learned_weights("classic")
+    with pytest.raises(ValueError, match="no learned evaluation"):
+        learned_weights("kids")
+
+
 def test_the_train_command_writes_weights_and_their_curve(tmp_path: Path) -> None:
     out = tmp_path / "w.json"
     done = subprocess.run(
@@ -187,16 +200,18 @@ def test_the_train_command_writes_weights_and_their_curve(tmp_path: Path) -> Non
 
 
 def test_expert_is_the_top_level_and_searches_with_its_own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert list(LEVELS)[-1] == "expert" and COMPILED_LEVELS["expert"] > COMPILED_LEVELS["hard"]
-    assert EXPERT["classic"].learned and not EXPERT["kids"].learned
+    assert LEVEL_NAMES[-1] == "expert"
+    assert LEVELS["classic", "expert"].compiled_iterations > LEVELS["classic", "hard"].compiled_iterations
+    assert LEVELS["classic", "expert"].learned and not LEVELS["kids", "expert"].learned
     assert make_bot("ismcts:expert").name == "ismcts:expert" and HINT_LEVEL == "expert"
     seen: list[tuple[float, int, float]] = []
-    from splendor.bots import compiled_search
+    from splendor.search import compiled as compiled_search
 
     real = compiled_search.search
 
     def spy(game: splendor.Game, seat: int, seed: int, iterations: int, *args: object, **kw: object) -> object:
-        seen.append((kw["exploration"], kw["weights"].shape[0], kw["mix"]))  # type: ignore[union-attr]
+        settings = kw["settings"]
+        seen.append((settings.exploration, kw["weights"].shape[0], settings.mix))  # type: ignore[attr-defined]
         return real(game, seat, seed, iterations, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(compiled_search, "search", spy)
@@ -205,9 +220,9 @@ def test_expert_is_the_top_level_and_searches_with_its_own_settings(monkeypatch:
         SearchBot(seed=1, level="expert", iterations=50).search(decision_for(g))
         SearchBot(seed=1, level="hard", iterations=50).search(decision_for(g))
     assert seen == [
-        (EXPERT["classic"].exploration, 2, 0.0),
+        (LEVELS["classic", "expert"].exploration, 2, 0.0),
         (3.0, 0, 0.0),
-        (EXPERT["pokemon"].exploration, 2, 0.5),
+        (LEVELS["pokemon", "expert"].exploration, 2, 0.5),
         (3.0, 0, 0.0),
     ]
 

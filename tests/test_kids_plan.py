@@ -15,11 +15,13 @@ from hypothesis import strategies as st
 
 import splendor
 import splendor.compiled as compiled
-from splendor.bots import compiled_kids_turns as kt
-from splendor.bots import decision_for, kids_playout
-from splendor.bots.search import EXPERT, SearchBot
+from splendor.bots import decision_for
+from splendor.bots.search import SearchBot
 from splendor.compiled import kids as k
 from splendor.games.kids.notation import GOLD
+from splendor.search import kids as kids_playout
+from splendor.search import plan as kt
+from splendor.search.levels import LEVELS
 
 LIMIT = 8
 
@@ -164,28 +166,29 @@ def test_a_playout_reaches_the_palace_this_turn_when_the_purse_pays_the_way() ->
 
 
 def test_the_expert_searches_kids_by_its_plan_and_hard_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
-    from splendor.bots import compiled_search
+    from splendor.search import compiled as compiled_search
 
     seen: list[tuple[bool, bool, int]] = []
     real = compiled_search.search_state
 
     def spy(*args: object) -> object:  # search() passes everything by position
-        route, turns, depth = args[12], args[13], args[7]
-        seen.append((bool(turns.shape[0]), route is not None, depth))  # type: ignore[attr-defined]
+        know, settings = args[2], args[6]
+        route = know.distance if know.distance.shape[0] else None  # type: ignore[attr-defined]
+        seen.append((bool(know.turns.shape[0]), route is not None, settings.depth))  # type: ignore[attr-defined]
         return real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(compiled_search, "search_state", spy)
     g = splendor.new_game("kids", players=2, seed=2)
     SearchBot(seed=1, level="expert", iterations=50).search(decision_for(g))
     SearchBot(seed=1, level="hard", iterations=50).search(decision_for(g))
-    assert EXPERT["kids"].plan  # the plan, and no route tables it would never read
-    assert seen == [(True, False, EXPERT["kids"].depth), (False, True, kids_playout.DEPTH)]
+    assert LEVELS["kids", "expert"].plan  # the plan, and no route tables it would never read
+    assert seen == [(True, False, LEVELS["kids", "expert"].depth), (False, True, kids_playout.DEPTH)]
 
 
 def test_a_kids_search_with_neither_a_plan_nor_route_tables_is_refused() -> None:
-    from splendor.bots import compiled_search
     from splendor.compiled import from_reference
+    from splendor.search import compiled as compiled_search
 
     fast = from_reference(splendor.new_game("kids", players=2, seed=2))
     with pytest.raises(ValueError, match="plan .* or its route tables"):
-        compiled_search.search_state(fast.state, 0, True, 1, 10)
+        compiled_search.search_state(fast.state, 0, compiled_search.kids_knowledge(), 1, 10)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import splendor
 from splendor import IllegalAction
-from splendor.bots.playout import playout_for
+from splendor.search.knowledge import knowledge_for as playout_for
 from tests.playouts import playout, random_game
 
 GAMES = sorted(splendor.GAMES)
@@ -39,7 +39,7 @@ def test_legal_actions_are_exactly_the_actions_the_rules_allow_in_index_order(na
         legal = g.legal_actions()
         assert legal, "a seat always has an action (pass when nothing else)"
         assert [a.index for a in legal] == sorted(a.index for a in legal)
-        allowed = set(a.index for a in legal)
+        allowed = {a.index for a in legal}
         for a in _candidates(g, rng):
             assert (g.why_illegal(a) is None) == (a.index in allowed), str(a)
 
@@ -54,7 +54,7 @@ def test_every_illegal_action_is_refused_and_the_state_is_unchanged(
     for step, g in enumerate(playout(game, rng)):
         if step % 7:
             continue
-        legal = set(a.index for a in g.legal_actions())
+        legal = {a.index for a in g.legal_actions()}
         illegal = [a for a in _candidates(g, rng) if a.index not in legal]
         if not illegal:
             continue

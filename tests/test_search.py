@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 import splendor
 from splendor.bots import decide, decision_for, make_bot
 from splendor.bots.hint import hint
-from splendor.bots.search import GAME_LEVELS, LEVELS, SearchBot, level_iterations
+from splendor.bots.search import SearchBot
+from splendor.search.levels import LEVEL_NAMES, LEVELS, level_iterations
 from tests.playouts import playout, random_game
 
 GAMES = sorted(splendor.GAMES)
@@ -97,19 +99,19 @@ def test_the_search_sees_only_what_its_seat_may_see() -> None:
 
 
 def test_levels_and_specs() -> None:
-    assert LEVELS["easy"] < LEVELS["medium"] < LEVELS["hard"]
-    assert make_bot("ismcts:hard").iterations == LEVELS["hard"]  # type: ignore[attr-defined]
+    assert level_iterations("easy") < level_iterations("medium") < level_iterations("hard")
+    assert make_bot("ismcts:hard").iterations == level_iterations("hard")  # type: ignore[attr-defined]
     assert make_bot("ismcts:64").iterations == 64  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="unknown level 'godlike'"):
         make_bot("ismcts:godlike")
 
 
 def test_a_level_spends_its_games_own_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    for game, budgets in GAME_LEVELS.items():
-        assert game in splendor.GAMES and set(budgets) <= set(LEVELS)
-    assert level_iterations("hard", "kids") < level_iterations("hard", "classic") == LEVELS["hard"]
-    monkeypatch.setitem(GAME_LEVELS, "kids", {"easy": 7})
-    for game, spent in (("kids", 7), ("classic", LEVELS["easy"])):
+    for game, name in LEVELS:
+        assert game in splendor.GAMES and name in LEVEL_NAMES
+    assert level_iterations("hard", "kids") < level_iterations("hard", "classic") == level_iterations("hard")
+    monkeypatch.setitem(LEVELS, ("kids", "easy"), dataclasses.replace(LEVELS["kids", "easy"], iterations=7))
+    for game, spent in (("kids", 7), ("classic", level_iterations("easy"))):
         g = splendor.new_game(game, players=2, seed=1)
         assert SearchBot(seed=1, level="easy", engine="reference").search(decision_for(g)).iterations == spent
 

@@ -52,7 +52,7 @@ BOTS: dict[str, str] = {
     "greedy": "splendor.bots.greedy:GreedyBot",
     "ismcts": "splendor.bots.search:SearchBot",
     "cmd": "splendor.bots.external:ExternalBot",
-    "ppo": "splendor.bots.learned:PPOBot",
+    "ppo": "splendor.envs.ppo_bot:PPOBot",  # a bot of the rl layer, found by name: bots import no env
 }
 BOT_SPECS = (
     "random, greedy, ismcts[:easy|medium|hard|expert|ITERATIONS][@compiled|reference], "

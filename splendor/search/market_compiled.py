@@ -1,7 +1,7 @@
 """What the search knows of classic Splendor and Splendor: Pokémon, in compiled code: dealing the hidden cards anew
 for a seat, the playout policy, the progress estimate and the priors of the actions' kinds, as
-``splendor.games.market`` (determinizing) and ``splendor.bots.market_playout`` and ``splendor.bots.search`` (the
-rest) state them for the Python search."""
+``splendor.games.market`` (determinizing), ``splendor.search.market`` and ``splendor.search.priors`` (the rest)
+state them for the reference search."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import math
 import numpy as np
 from numba import njit
 
-from splendor.bots.compiled_values import leads_into, result_into
-from splendor.bots.market_value import learned_progress
 from splendor.compiled import market as m
 from splendor.compiled.rng import below, shuffle, uniform
+from splendor.search.learning.features import learned_progress
+from splendor.search.priors import TAKE3_WEIGHT, TAKE_WEIGHT, kind_weight
+from splendor.search.values import leads_into, result_into
 
 # ----------------------------------------------------------------------------- determinization
 
@@ -59,7 +60,7 @@ def determinize_into(root: np.ndarray, seat: int, rng: np.ndarray, out: np.ndarr
 @njit(cache=True)
 def _wanted_colours(s: np.ndarray, want: np.ndarray) -> None:
     """How much the seat to move wants each colour: the shortfalls of its two nearest good cards (the market
-    games' ``market_playout.wanted_colours``)."""
+    games' ``market.wanted_colours``)."""
     kind = s[m.KIND]
     seat = s[m.SEAT]
     first_score, first_card, second_score, second_card = -1.0, -1, -1.0, -1
@@ -99,17 +100,19 @@ def _card_of_buy(s: np.ndarray, a: int) -> int:
     """The card a legal buy action takes (from the display or the seat's reserved cards)."""
     kind = s[m.KIND]
     if a >= m.BUY_RESERVED[kind]:
-        return s[m.RESERVED + s[m.SEAT] * m.RESERVE_LIMIT + a - m.BUY_RESERVED[kind]]
+        reserved: int = s[m.RESERVED + s[m.SEAT] * m.RESERVE_LIMIT + a - m.BUY_RESERVED[kind]]
+        return reserved
     offset = a - m.BUY
     for r in range(m.ROW_COUNT[kind] - 1, -1, -1):
         if offset >= m.ROW_BUY[kind, r]:
-            return s[m.ROWS + r * m.SLOTS + offset - m.ROW_BUY[kind, r]]
+            shown: int = s[m.ROWS + r * m.SLOTS + offset - m.ROW_BUY[kind, r]]
+            return shown
     return -1
 
 
 @njit(cache=True)
 def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray, want: np.ndarray) -> int:
-    """The market games' playout policy (``market_playout.playout_action``): buy the most valuable card (points
+    """The market games' playout policy (``market.playout_action``): buy the most valuable card (points
     first); otherwise take the tokens that bring the nearest good cards closest; return what they need least;
     take any follow-up choice at random, evolving rather than declining."""
     kind = s[m.KIND]
@@ -159,8 +162,8 @@ def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray,
 
 @njit(cache=True)
 def progress(s: np.ndarray, seat: int, bonus_weight: float, token_weight: float) -> float:
-    """Points, plus ``bonus_weight`` points a card bonus and ``token_weight`` a token
-    (``market_playout.progress``)."""
+    """Points, plus ``bonus_weight`` points a card bonus and ``token_weight`` a token (``market.progress``, whose
+    ``BONUS_WEIGHT`` and ``TOKEN_WEIGHT`` the search passes in)."""
     total = float(s[m.POINTS + seat])
     for c in range(m.WILD):
         total += bonus_weight * s[m.BONUS + seat * 5 + c]
@@ -180,7 +183,7 @@ def values_into(
     scratch: np.ndarray,
 ) -> None:
     """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead;
-    the progress is the learned one (``market_value``, its features written into ``scratch``) when ``weights``
+    the progress is the learned one (``learning.features``, its features written into ``scratch``) when ``weights``
     has its two rows, else the hand-made one."""
     players = s[m.PLAYERS]
     if s[m.PHASE] == m.OVER:
@@ -198,16 +201,14 @@ def values_into(
 
 
 def _prior_table() -> np.ndarray:
-    """The kinds' prior weights (``search.KIND_WEIGHT``, three tokens 2, fewer 1) by [game kind, action index]."""
-    from splendor.bots.search import KIND_WEIGHT
-
+    """The kinds' prior weights (``priors.kind_priors``, unnormalised) by [game kind, action index]."""
     table = np.ones((len(m.TABLES), m.MAX_ACTIONS), dtype=np.float64)
     for kind, actions in enumerate(m.TABLES):
         for a in actions:
             if a.kind == "take":
-                table[kind, a.index] = 2.0 if len(a.args) == 3 else 1.0
+                table[kind, a.index] = TAKE3_WEIGHT if len(a.args) == 3 else TAKE_WEIGHT
             else:
-                table[kind, a.index] = KIND_WEIGHT.get(a.kind, 1.0)
+                table[kind, a.index] = kind_weight(a.kind)
     return table
 
 

@@ -1,10 +1,10 @@
 """What the search knows of Splendor Kids, in compiled code: dealing the City stack and the face-down Village tiles
 anew, the playout policy (move toward the Palace, else take what the next road needs), the progress estimate and
-the priors of the actions, as ``splendor.bots.kids_playout`` and ``splendor.bots.search`` state them for the
-Python search.
+the priors of the actions, as ``splendor.search.kids`` and ``splendor.search.priors`` state them for the
+reference search (with their constants).
 
 The board's route knowledge (each space's cheapest cost to the Palace, the moves it takes, the next road of the
-cheapest route) is ``kids_playout.Routes``, passed in as ``Route`` arrays.
+cheapest route) is ``kids.Routes``, passed in as ``Route`` arrays.
 """
 
 from __future__ import annotations
@@ -15,13 +15,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from splendor.bots.compiled_values import leads_into, result_into
-from splendor.bots.kids_playout import Routes
 from splendor.compiled import kids as k
 from splendor.compiled.rng import below, shuffle, uniform
 from splendor.games.kids.notation import GOLD, PAYMENT_CODE, RESOURCE_COUNT, TREASURE
+from splendor.search.kids import ARRIVED, LATE, TAKE_YIELD, TURN_WEIGHT, Routes
+from splendor.search.priors import OTHER_WEIGHT, TAKE3_WEIGHT, TAKE_WEIGHT, kind_weight
+from splendor.search.values import leads_into, result_into
 
-MOVE_WEIGHT, TAKE3_WEIGHT, TAKE_WEIGHT, TAKE2_WEIGHT = 6.0, 2.0, 1.0, 1.5  # search.KIND_WEIGHT, kind_priors
+MOVE_WEIGHT, TAKE2_WEIGHT = kind_weight("move"), kind_weight("take2")
+"""A road's weight (shared among its payments) and a take of two of one resource, as ``priors.KIND_WEIGHT``."""
 
 
 class Route:
@@ -85,7 +87,7 @@ def _needs(s: np.ndarray, seat: int, next_road: np.ndarray, need: np.ndarray) ->
 
 
 @njit(cache=True)
-def _plain_payment(s: np.ndarray, seat: int, road: int, pay: np.ndarray) -> int:
+def plain_payment(s: np.ndarray, seat: int, road: int, pay: np.ndarray) -> int:
     """The move index of paying a road with tokens of each colour first, then City tiles, gold, the Treasure."""
     pay[:] = 0
     wild = 0
@@ -136,7 +138,7 @@ def playout_action(
     need: np.ndarray,
     pay: np.ndarray,
 ) -> int:
-    """``kids_playout.playout_action``: move along the road that gets closest to the Palace when it can be paid
+    """``kids.playout_action``: move along the road that gets closest to the Palace when it can be paid
     (nine times in ten), else take the tokens the next road of the cheapest route needs; return or discard what
     that road needs least; any other choice at random."""
     p = k.phase(s)
@@ -145,7 +147,7 @@ def playout_action(
         if uniform(rng) < 0.9:
             road = _nearest_affordable_road(s, seat, rng, distance)
             if road >= 0:
-                return _plain_payment(s, seat, road, pay)
+                return plain_payment(s, seat, road, pay)
         _needs(s, seat, next_road, need)
         wanted = 0
         for c in range(RESOURCE_COUNT):
@@ -181,7 +183,8 @@ def playout_action(
             if value < best_value:
                 best, best_value = legal[i], value
         return best
-    return legal[below(rng, count)]
+    drawn: int = legal[below(rng, count)]
+    return drawn
 
 
 # ----------------------------------------------------------------------------- evaluation and priors
@@ -189,17 +192,18 @@ def playout_action(
 
 @njit(cache=True)
 def progress(s: np.ndarray, seat: int, distance: np.ndarray, moves: np.ndarray) -> float:
-    """``KidsGame.progress``: minus the estimated turns to the Palace, times 2.5."""
+    """``kids.progress``: minus the estimated turns to the Palace, times ``TURN_WEIGHT``."""
     space = s[k.SPACE + seat]
     if space == s[k.PALACE_AT]:
-        return 2.5 * (10.0 - 0.01 * s[k.TURNS])
+        arrived: float = TURN_WEIGHT * (ARRIVED - LATE * s[k.TURNS])
+        return arrived
     held = 0
     for t in range(k.TOKENS):
         held += s[k.PURSE + seat * k.TOKENS + t]
     for c in range(RESOURCE_COUNT):
         held += s[k.ACTIVE + seat * RESOURCE_COUNT + c]
-    turns = moves[space] + max(0.0, distance[space] - held) / 2.5
-    return -2.5 * turns
+    turns: float = moves[space] + max(0.0, distance[space] - held) / TAKE_YIELD
+    return -TURN_WEIGHT * turns
 
 
 @njit(cache=True)
@@ -217,8 +221,8 @@ def values_into(s: np.ndarray, out: np.ndarray, scale: float, distance: np.ndarr
 
 @njit(cache=True)
 def priors_into(legal: np.ndarray, count: int, out: np.ndarray) -> None:
-    """``search.kind_priors`` for Kids (unnormalised): three tokens 2, fewer 1, two of one 1.5, a move its road's
-    weight (6) shared among the road's payments, anything else 1."""
+    """``priors.kind_priors`` for Kids (unnormalised): three tokens, fewer, two of one, a move its road's weight
+    shared among the road's payments, anything else (a gold coin, a return, a tile) ``OTHER_WEIGHT``."""
     for i in range(count):
         a = legal[i]
         if a >= k.MOVE_BASE:
@@ -235,7 +239,7 @@ def priors_into(legal: np.ndarray, count: int, out: np.ndarray) -> None:
         elif a < k.TAKE_GOLD:
             out[i] = TAKE2_WEIGHT
         else:
-            out[i] = 1.0
+            out[i] = OTHER_WEIGHT
 
 
 assert len(PAYMENT_CODE) == k.P_COUNT

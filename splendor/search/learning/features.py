@@ -1,9 +1,9 @@
 """A learned evaluation of classic and Pokémon positions, in compiled code: the expert level's ``progress``.
 
-The hand-made ``progress`` (``compiled_market.progress``) counts points, 1.2 points a card bonus and a little
+The hand-made ``progress`` (``splendor.search.market.progress``) counts points, 1.2 points a card bonus and a little
 a token. Played against the strongest public AI, that evaluation showed its price: the search bought cheap
 tier-1 cards for their bonus, reserved for the gold and rarely bought its reserves back (docs/bots.md). This
-one is learned from self-play games (``splendor.bots.training``): each seat's position is described by the
+one is learned from self-play games (``training``): each seat's position is described by the
 features below, and its progress is a weighted sum of them, the weights depending on the stage of the game
 (how near the leader is to winning), so that a bonus can be worth much early and little late:
 
@@ -71,7 +71,8 @@ def _shortfall(s: np.ndarray, seat: int, cid: int, with_tokens: bool) -> int:
             short += d
     if with_tokens:
         short -= s[m.TOKENS + seat * m.COLOURS + m.WILD]
-    return max(short, 0)
+    lacking: int = max(short, 0)
+    return lacking
 
 
 @njit(cache=True)
@@ -163,7 +164,8 @@ def stage(s: np.ndarray) -> float:
     best = 0
     for p in range(s[m.PLAYERS]):
         best = max(best, s[m.POINTS + p])
-    return min(1.0, best / m.WIN_POINTS[s[m.KIND]])
+    near: float = min(1.0, best / m.WIN_POINTS[s[m.KIND]])
+    return near
 
 
 @njit(cache=True)

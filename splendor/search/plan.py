@@ -21,12 +21,12 @@ import math
 import numpy as np
 from numba import njit
 
-from splendor.bots.compiled_kids import _plain_payment
-from splendor.bots.compiled_values import leads_into, result_into
 from splendor.compiled import kids as k
 from splendor.compiled.rng import below, uniform
 from splendor.games.kids.game import PURSE_LIMIT
 from splendor.games.kids.notation import GOLD, RESOURCE_COUNT, TREASURE
+from splendor.search.kids_compiled import plain_payment
+from splendor.search.values import leads_into, result_into
 
 TYPES = RESOURCE_COUNT + 1
 """A purse as the plan sees it: the five resources and gold (the Treasure pays as gold)."""
@@ -244,7 +244,8 @@ def _trim(purse: np.ndarray) -> None:
 def turns(s: np.ndarray, seat: int, table: np.ndarray, purse: np.ndarray) -> int:
     """The fewest turns ``seat`` needs from this position to the Palace, planned alone (0: in the Palace)."""
     seat_purse(s, seat, purse)
-    return table[s[k.SPACE + seat], rank(purse)]
+    left: int = table[s[k.SPACE + seat], rank(purse)]
+    return left
 
 
 @njit(cache=True)
@@ -270,7 +271,7 @@ def values_into(s: np.ndarray, out: np.ndarray, scale: float, table: np.ndarray)
 
 @njit(cache=True)
 def _after_move(s: np.ndarray, seat: int, road: int, pay: np.ndarray, table: np.ndarray, purse: np.ndarray) -> float:
-    """The turns left after moving along ``road`` with payment ``pay`` (``_plain_payment``'s counts)."""
+    """The turns left after moving along ``road`` with payment ``pay`` (``plain_payment``'s counts)."""
     base = k.PURSE + seat * k.TOKENS
     for c in range(RESOURCE_COUNT):
         purse[c] = s[base + c] - pay[c] + s[k.ACTIVE + seat * RESOURCE_COUNT + c] - pay[5 + c]
@@ -314,7 +315,7 @@ def playout_action(
         for road in range(s[k.ROADS_N]):
             if s[k.ROAD_START + road] != here:
                 continue
-            index = _plain_payment(s, seat, road, pay)
+            index = plain_payment(s, seat, road, pay)
             at = np.searchsorted(legal[:count], index)
             if at >= count or legal[at] != index:
                 continue
@@ -335,7 +336,8 @@ def playout_action(
             if value < best_value:
                 best, best_value = legal[i], value
         return best
-    return legal[below(rng, count)]
+    drawn: int = legal[below(rng, count)]
+    return drawn
 
 
 @njit(cache=True)

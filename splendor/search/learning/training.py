@@ -1,7 +1,7 @@
 """Learning the expert level's evaluation from self-play (classic and Pokémon): ``splendor train``.
 
 Expert iteration, small: the search plays itself on the compiled engine; every position of those games is
-described by each seat's features (``market_value.FEATURES``) and labelled with who won; a logistic regression
+described by each seat's features (``features.FEATURES``) and labelled with who won; a logistic regression
 fits the weights of the learned progress; the next generation plays with those weights, and its games are
 added to the data. Generation 0 plays with the hand-made progress. After each generation a short match
 between the search with the new weights and the search with the hand-made progress (equal iterations, seats
@@ -25,13 +25,14 @@ from typing import Any
 
 import numpy as np
 
-from splendor.bots import compiled_search as cs
-from splendor.bots.market_value import FEATURE_COUNT, FEATURES, features_into, stage
 from splendor.compiled import market as m
 from splendor.compiled import new_game
+from splendor.search import compiled as cs
+from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_into, stage
+from splendor.search.market import DEPTH
 
 GAMES = ("classic", "pokemon")
-"""The games whose evaluation is learned here (the Kids expert plans its race instead: ``compiled_kids_turns``)."""
+"""The games whose evaluation is learned here (the Kids expert plans its race instead: ``splendor.search.plan``)."""
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 """Where the shipped weights live: ``weights/<game>.json``."""
@@ -79,7 +80,7 @@ def play(
     record: Positions | None = None,
 ) -> list[float]:
     """Play one two-player game dealt from ``seed``, seat ``i`` searching with ``searchers[i]`` (keyword
-    arguments of ``compiled_search.search_state``: iterations, depth, weights); the first ``sampled_moves``
+    arguments of ``searched``: iterations, depth, weights); the first ``sampled_moves``
     main decisions of each seat are drawn in proportion to the visits. Each main-phase position is added to
     ``record``. Returns each seat's share of the win."""
     fast = new_game(game, players=2, seed=seed)
@@ -99,7 +100,7 @@ def play(
         if len(legal) == 1:
             fast.step(int(legal[0]))
             continue
-        found, _ = cs.search_state(state, seat, False, int(rng.integers(1 << 62)), **searchers[seat])
+        found, _ = searched(state, seat, int(rng.integers(1 << 62)), **searchers[seat])
         action = _choose(found, rng, main and main_moves[seat] < sampled_moves)
         main_moves[seat] += main
         fast.step(action)
@@ -112,6 +113,14 @@ def play(
             record.stages.append(t)
             record.labels.append(shares[0])
     return shares
+
+
+def searched(
+    state: np.ndarray, seat: int, seed: int, iterations: int, depth: int = DEPTH, weights: np.ndarray = cs.NO_WEIGHTS
+) -> tuple[dict[int, tuple[int, float]], int]:
+    """The compiled search of a market game's ``state`` for ``seat``, scored by the learned ``weights`` (or the
+    hand-made progress), playouts of ``depth``."""
+    return cs.search_state(state, seat, cs.market_knowledge(weights), seed, iterations, None, cs.settings(depth=depth))
 
 
 def fit(positions: Positions, l2: float = 1.0, steps: int = 30) -> np.ndarray:
@@ -166,7 +175,8 @@ def match(game: str, a: dict[str, Any], b: dict[str, Any], games: int, seed: int
     games 2k and 2k+1 share a deal)."""
     seeds = [seed * 1_000_003 + i // 2 for i in range(games)]
     chunks = [(game, seeds[i : i + 2], a, b) for i in range(0, games, 2)]
-    return sum(_spread(chunks, _match_chunk, workers)) / games
+    scores: list[float] = _spread(chunks, _match_chunk, workers)
+    return sum(scores) / games
 
 
 def train(
@@ -230,7 +240,8 @@ def train(
 
 
 def load_weights(game: str) -> np.ndarray | None:
-    """The shipped weights of ``game``'s learned evaluation, or None when it has none."""
+    """The shipped weights of ``game``'s learned evaluation, or None when its file is missing (``learned_weights``
+    makes that an error)."""
     path = WEIGHTS_DIR / f"{game}.json"
     if not path.exists():
         return None
@@ -241,3 +252,22 @@ def load_weights(game: str) -> np.ndarray | None:
     if weights.shape != (2, FEATURE_COUNT) or not np.isfinite(weights).all():
         raise ValueError(f"{path} does not hold a (2, {FEATURE_COUNT}) array of numbers")
     return weights
+
+
+_learned: dict[str, np.ndarray] = {}
+
+
+def learned_weights(game: str) -> np.ndarray:
+    """The expert level's learned evaluation weights for ``game`` (``WEIGHTS_DIR``), loaded once;
+    `FileNotFoundError` naming the file when it is missing (an installation without them), `ValueError` for a
+    game whose evaluation is not learned."""
+    if game not in _learned:
+        if game not in GAMES:
+            raise ValueError(f"{game!r} has no learned evaluation; the games with one are {', '.join(GAMES)}")
+        found = load_weights(game)
+        if found is None:
+            raise FileNotFoundError(
+                f"the learned evaluation of {game} needs its weights, and {WEIGHTS_DIR / (game + '.json')} is missing"
+            )
+        _learned[game] = found
+    return _learned[game]

@@ -1,8 +1,9 @@
 """What the search knows of Splendor Kids, on the reference engine: the route tables of a board, the playout
-policy and the progress estimate (``compiled_kids`` is the same in compiled code).
+policy, its depth and the progress estimate (``kids_compiled`` is the same in compiled code, with these
+constants).
 
 The rules live in ``splendor.games.kids``; this is a player's judgement of a position, so it lives with the
-bots: how far each space is from the Palace, which road to take next, and which resources that road asks.
+search: how far each space is from the Palace, which road to take next, and which resources that road asks.
 """
 
 from __future__ import annotations
@@ -19,6 +20,15 @@ from splendor.games.kids.notation import ACTIONS, GOLD, PAYMENT_CODE, RESOURCE_C
 DEPTH = 30
 """Decisions a playout plays before the position is scored: a race of about 9 turns a traveler, so playouts
 mostly reach the Palace (30 against 8 at equal time won 22, shared 15 and lost 3 of 40 games)."""
+
+TURN_WEIGHT = 2.5
+"""What ``progress`` counts a turn, so that one turn weighs about what a couple of points do in the card games."""
+
+TAKE_YIELD = 2.5
+"""The resources a turn of taking brings, about."""
+
+ARRIVED, LATE = 10.0, 0.01
+"""A traveler in the Palace: ``ARRIVED`` turns ahead, less ``LATE`` a turn the game has lasted."""
 
 
 @dataclass(frozen=True)
@@ -141,12 +151,13 @@ def playout_action(game: Any, rng: random.Random) -> Action:
         if rng.random() < 0.9:
             road = nearest_affordable_road(game, seat, rng)
             if road is not None:
-                return ACTIONS.get("move", road.number, plain_payment(road, purse, active))
-        takes = game.take_actions()
+                move: Action = ACTIONS.get("move", road.number, plain_payment(road, purse, active))
+                return move
+        takes: list[Action] = game.take_actions()
         if takes:
             need = needs(game, seat)
             return max(takes, key=lambda a: take_value(a, need) + rng.random() * 0.3)
-    legal = game.legal_actions()
+    legal: list[Action] = game.legal_actions()
     if game.phase in ("return", "drought"):
         need = needs(game, game.pending[0][1])
         return min(legal, key=lambda a: (need[a.args[0]] if a.args[0] < RESOURCE_COUNT else 5) + rng.random() * 0.3)
@@ -154,18 +165,18 @@ def playout_action(game: Any, rng: random.Random) -> Action:
 
 
 def progress(game: Any) -> list[float]:
-    """Minus the estimated turns a traveler still needs to reach the Palace, times 2.5 (so one turn weighs
-    about what a couple of points do in the card games). A turn of taking brings about 2.5 resources; the
-    resources already held (tokens and active City tiles) count toward the cheapest remaining cost; each move
-    is a turn, and a village on the way gives one back (already in the distance)."""
+    """Minus the estimated turns a traveler still needs to reach the Palace, times ``TURN_WEIGHT``. A turn of
+    taking brings ``TAKE_YIELD`` resources; the resources already held (tokens and active City tiles) count toward
+    the cheapest remaining cost; each move is a turn, and a village on the way gives one back (already in the
+    distance)."""
     routes = Routes.of(game.board)
     out = []
     for s in range(game.players):
         space = game.space[s]
         if space == game.board.palace:
-            out.append(2.5 * (10.0 - 0.01 * game.turns))
+            out.append(TURN_WEIGHT * (ARRIVED - LATE * game.turns))
             continue
         held = sum(game.purse[s]) + sum(game.active[s])
-        turns = routes.moves[space] + max(0.0, routes.distance[space] - held) / 2.5
-        out.append(-2.5 * turns)
+        turns = routes.moves[space] + max(0.0, routes.distance[space] - held) / TAKE_YIELD
+        out.append(-TURN_WEIGHT * turns)
     return out

@@ -1,9 +1,9 @@
-"""What the search knows of classic Splendor and Splendor: Pokémon, on the reference engine: the playout policy
-and the hand-made progress estimate (``compiled_market`` is the same in compiled code; the expert level's
-learned estimate is ``market_value``).
+"""What the search knows of classic Splendor and Splendor: Pokémon, on the reference engine: the playout policy,
+its depth and the hand-made progress estimate (``market_compiled`` is the same in compiled code, with these
+weights; the expert level's learned estimate is ``splendor.search.learning.features``).
 
 The rules live in ``splendor.games.market``; this is a player's judgement of a position, so it lives with the
-bots.
+search.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def playout_action(game: Any, rng: random.Random) -> Action:
     than declining. In the main phase only the buys, then the takes, are listed: playouts spend most of the
     search's time."""
     if game.phase == MAIN:
-        best, best_value = None, -1.0
+        best: Action | None = None
+        best_value = -1.0
         for a in game.buy_actions():
             cid = game.rows[a.args[0]][a.args[1]] if a.kind == "buy" else game.reserved[game.seat][a.args[0]]
             card = game.cards[cid]
@@ -48,13 +49,13 @@ def playout_action(game: Any, rng: random.Random) -> Action:
                 best, best_value = a, value
         if best is not None:
             return best
-        takes = game.take_actions()
+        takes: list[Action] = game.take_actions()
         if takes:
             want = wanted_colours(game)
             return max(
                 takes, key=lambda a: sum(want[c] for c in a.args) * (2 if a.kind == "take2" else 1) + rng.random() * 0.5
             )
-    legal = game.legal_actions()
+    legal: list[Action] = game.legal_actions()
     if game.phase == RETURN:
         want = wanted_colours(game)
         return min(legal, key=lambda a: want[a.args[0]] + rng.random() * 0.1)

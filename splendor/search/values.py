@@ -1,5 +1,5 @@
 """How the compiled search scores the end of an iteration, for every game: a finished game by its result, an
-unfinished one by each seat's lead in the game's progress estimate (as ``search.PlayoutEvaluator`` does)."""
+unfinished one by each seat's lead in the game's progress estimate (as ``reference.PlayoutEvaluator`` does)."""
 
 from __future__ import annotations
 
