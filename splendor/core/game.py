@@ -199,12 +199,33 @@ class Game(ABC):
 
         Raises `IllegalAction` naming the rule when it is not legal now; the state is then unchanged.
         """
+        self.apply_legal(self._judged(action))
+
+    def after(self, action: Action | str) -> Game:
+        """The game after ``action`` (or its text), as a new game: this one is left as it is.
+
+        The action is judged once, as `apply` judges it: `IllegalAction` names the rule when it is not legal now
+        (or what is malformed in the text), and nothing is copied then. What the server does with every action it
+        accepts, catches up on or replays, so that it can write the action before the game it holds moves on.
+
+        >>> import splendor
+        >>> g = splendor.new_game("classic", players=2, seed=1)
+        >>> later = g.after("take w b g")
+        >>> len(g.history), len(later.history)
+        (0, 1)
+        """
+        action = self._judged(action)
+        later = self.clone()
+        later.apply_legal(action)
+        return later
+
+    def _judged(self, action: Action | str) -> Action:
+        """This game's own action for ``action``, once the rules allow it now (else `IllegalAction`)."""
         action = self.own_action(action)
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason)
-        self._do(action)
-        self.history.append(action)
+        return action
 
     def apply_legal(self, action: Action) -> None:
         """Play an action taken from ``legal_actions()`` of this very state, skipping the check (for playouts).

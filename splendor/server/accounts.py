@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from starlette.requests import HTTPConnection
 
 from splendor.i18n import _
 from splendor.server.deadline import in_store_time
+from splendor.server.errors import Refused
 from splendor.server.guards import RateLimiter, client_address
-from splendor.server.live import GameManager, Refused
+from splendor.server.live import GameManager
 from splendor.server.schemas import (
+    GameName,
     Leaderboard,
     Me,
     NewPassword,
@@ -42,7 +44,6 @@ COOKIE = "splendor_session"
 PASSWORD_WORK = 2
 LEADERBOARD_SECONDS = 5.0
 """How long a process answers a leaderboard from what it read last."""
-GameName = Literal["classic", "pokemon", "kids"]
 
 
 async def signed_in(conn: HTTPConnection) -> SignedIn | None:
@@ -165,13 +166,14 @@ def accounts_router(settings: Settings) -> APIRouter:
         """The 100 best-rated accounts of a game: rank, name, rating (Elo-like, 1500 for a newcomer), rated
         games. Read from the store at most every few seconds (it sorts every rating of the game), so asking often
         costs nothing."""
+        name: str = game.value
         now = time.monotonic()
-        known = boards.get(game)
+        known = boards.get(name)
         if known is None or now - known[0] > LEADERBOARD_SECONDS:
             ratings: Ratings = request.app.state.ratings
-            board = await in_store_time(lambda: ratings.leaderboard(game), settings.store_seconds)
-            known = boards[game] = (now, board)
-        return {"game": game, "players": known[1]}
+            board = await in_store_time(lambda: ratings.leaderboard(name), settings.store_seconds)
+            known = boards[name] = (now, board)
+        return {"game": name, "players": known[1]}
 
     @router.get("/api/games/{game_id}/ratings", response_model=RatingChanges, responses=refusals(404))
     async def rating_changes(game_id: str, request: Request) -> dict[str, Any]:

@@ -16,13 +16,16 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
+from splendor import __version__
 from splendor.bots.base import bot_display_name
 from splendor.core.record import Record
 from splendor.games import GAMES, replay
+from splendor.games.palettes import token_words
 from splendor.i18n import _, negotiate, translate, web_catalog
 from splendor.server.accounts import COOKIE, accounts_router, signed_in
 from splendor.server.bots import SERVER_BOTS
 from splendor.server.deadline import RequestDeadline, in_store_time
+from splendor.server.errors import Refused
 from splendor.server.guards import (
     BoundsMiddleware,
     RateLimiter,
@@ -32,10 +35,12 @@ from splendor.server.guards import (
     client_address,
     cross_site_problem,
 )
-from splendor.server.live import GameManager, Refused, _store_problem, log_entry
+from splendor.server.live import GameManager
+from splendor.server.moves import log_entry
 from splendor.server.schemas import NAME_RULE, ActionRequest, ExplainRequest, Language, NewGame, ProfileLink, refusals
 from splendor.server.settings import Settings
 from splendor.server.socket import serve_socket
+from splendor.server.store_calls import store_problem
 from splendor.store import Pokedex, open_store
 from splendor.store.accounts import Accounts
 from splendor.store.games import GameStore
@@ -81,7 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="splendor",
-        version="0.1.0",
+        version=__version__,
         lifespan=lifespan,
         description="Live games of the Splendor family: create a game, take a seat with its secret, read "
         "your seat's view, send actions; a WebSocket per game pushes each seat its own view.",
@@ -128,7 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def store_down(request: Request, e: SQLAlchemyError) -> JSONResponse:
         """Any store failure a route did not handle (a ``StoreTimeout`` from ``in_store_time`` too): a 503 that
         says the store is unavailable. The detail (which may name the database's address) stays in the log."""
-        log.warning("the store failed on %s %s: %s", request.method, request.url.path, _store_problem(e))
+        log.warning("the store failed on %s %s: %s", request.method, request.url.path, store_problem(e))
         language = negotiate(request.headers.get("accept-language"))
         return JSONResponse(
             {"detail": translate(_("the store is unavailable, try again in a moment"), language)},
@@ -159,15 +164,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await in_store_time(app.state.store.ping, settings.health_store_seconds)
         except SQLAlchemyError as e:
-            log.warning("health: the store does not answer: %s", _store_problem(e))
+            log.warning("health: the store does not answer: %s", store_problem(e))
             return JSONResponse({"ok": False, "store": "unavailable", **body}, status_code=503)
         return JSONResponse({"ok": True, "store": "ok", **body})
 
     @app.get("/api/messages/{language}")
     async def messages(language: Language) -> JSONResponse:
-        """The words of the web pages in ``language``: each English message's translation, and the language's plural
-        categories (``Intl.PluralRules`` names) with the plural form each one takes. English needs none."""
-        return JSONResponse(web_catalog(language.value), headers={"cache-control": "public, max-age=3600"})
+        """The words of the web pages in ``language``: each English message's translation, the language's plural
+        categories (``Intl.PluralRules`` names) with the plural form each one takes, and each game's tokens
+        (``tokens``: the games' own table, so the page restates none)."""
+        body = {**web_catalog(language.value), "tokens": token_words(language.value)}
+        return JSONResponse(body, headers={"cache-control": "public, max-age=3600"})
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
@@ -181,15 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         A seed may be chosen only when at most one person plays; one client address may have a bounded number
         of unfinished games (429 beyond). A rated game (``rated``; by default when the signed-in creator keeps a
         seat and chooses no seed) is dealt by the server and gives no hints."""
-        live, tokens = await manager().create(
-            body.game,
-            [s.model_dump() for s in body.seats],
-            body.options.model_dump(exclude_defaults=True),
-            body.seed,
-            client_address(request.scope),
-            await signed_in(request),
-            rated=body.rated,
-        )
+        live, tokens = await manager().create(body, client_address(request.scope), await signed_in(request))
         base = str(request.base_url).rstrip("/")
         seats = []
         for s in live.seat_list():

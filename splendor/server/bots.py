@@ -11,6 +11,7 @@ across the clients that created the games, so one client's many games cannot sta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import hashlib
 import multiprocessing
@@ -79,10 +80,8 @@ def _worker_start(parent: int) -> None:
     """In each worker: ignore the server's shutdown signals' handlers, and exit as soon as the server is gone."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    try:  # Linux: the kernel kills us when the parent dies
+    with contextlib.suppress(OSError, AttributeError):  # Linux: the kernel kills us when the parent dies
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
     if os.getppid() != parent:
         os._exit(0)
 

@@ -12,7 +12,7 @@ from urllib.parse import unquote_plus, urlsplit
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from splendor.i18n import _, negotiate, translate
 
@@ -104,7 +104,7 @@ class BoundsMiddleware:
                 return
             received = 0
 
-            async def bounded() -> dict:  # type: ignore[type-arg]
+            async def bounded() -> Message:
                 nonlocal received
                 message = await receive()
                 if message["type"] == "http.request":
@@ -182,7 +182,8 @@ def cross_site_problem(scope: Scope) -> str | None:
     origin = headers.get("origin")
     if origin is None:
         return None
-    scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
+    given_scheme: str = scope.get("scheme", "http")
+    scheme = {"ws": "http", "wss": "https"}.get(given_scheme, given_scheme)
     own = _origin_parts(scheme, headers.get("host", ""))
     try:
         given = urlsplit(origin.strip())

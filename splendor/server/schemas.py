@@ -7,9 +7,10 @@ import math
 from enum import Enum
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
 from pydantic_core import PydanticCustomError
 
+from splendor.games import GAMES
 from splendor.games.kids.board import SHIPPED_SIDES
 from splendor.i18n import LANGUAGES
 from splendor.server.bots import SERVER_BOTS
@@ -27,18 +28,23 @@ def _whole_number(value: Any) -> Any:
     return value
 
 
-def whole_number(**bounds: int) -> Any:
-    """An integer field type that reads what JSON Schema calls an integer (``7``, ``7.0``) and refuses ``"7"``,
-    ``true`` and ``7.5``, within ``bounds`` (``ge``, ``le``, ``lt``)."""
-    return Annotated[int, Field(**bounds), BeforeValidator(_whole_number)]
+WholeNumber = BeforeValidator(_whole_number)
+"""Makes an integer field read what JSON Schema calls an integer (``7``, ``7.0``) and refuse ``"7"``, ``true`` and
+``7.5``."""
 
-
-Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # type: ignore[misc]
+# mypy takes an Enum's members only from a literal; these are made from the lists they name.
+Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # type: ignore[misc]  # from a list
 """A language the project speaks, by its code: en, sl, ko, zh."""
+GameName = Enum("GameName", {name: name for name in GAMES}, type=str)  # type: ignore[misc]  # from the registry
+"""A game of the registry (`splendor.games.GAMES`), by its name: classic, pokemon, kids."""
 
-Seed = whole_number(ge=0, le=2**53 - 1)  # exact in JSON numbers and JavaScript alike
-SeatNumber = whole_number(ge=0, le=3)
-ActionCount = whole_number(ge=0)
+Seed = Annotated[int, Field(ge=0, le=2**53 - 1), WholeNumber]  # exact in JSON numbers and JavaScript alike
+SeatNumber = Annotated[int, Field(ge=0, le=3), WholeNumber]
+MaxTurns = Annotated[int, Field(ge=1, le=100_000), WholeNumber]
+ActionCount = Annotated[StrictInt, Field(ge=0)]
+"""A number of actions a client saw: a JSON integer written as one (``7``; not ``7.0``, ``"7"`` or ``true``)."""
+ActionText = Annotated[str, Field(min_length=1, max_length=80)]
+"""An action in the game's notation, e.g. ``take r b k``."""
 
 
 class Problem(BaseModel):
@@ -86,8 +92,9 @@ Name = Annotated[str, Field(min_length=1, max_length=MAX_TYPED, description=NAME
 digit, no invisible characters (`splendor.store.names`); normalised (NFKC) once read."""
 # NAME_RULE (imported above) is what a name refused by a URL path's pattern is told in a 422.
 
-BotName = Literal[SERVER_BOTS]  # type: ignore[valid-type]
-SideName = Literal[SHIPPED_SIDES]  # type: ignore[valid-type]
+# mypy reads a Literal's values only when they are written out; these are the tuples that list them.
+BotName = Literal[SERVER_BOTS]  # type: ignore[valid-type]  # the tuple lists them
+SideName = Literal[SHIPPED_SIDES]  # type: ignore[valid-type]  # the tuple lists them
 
 
 class SeatSpec(BaseModel):
@@ -115,10 +122,10 @@ class GameOptions(BaseModel):
     """A new game's options. Which ones a game has is its rules' business: one it has not is refused (400)."""
 
     model_config = ConfigDict(extra="forbid")
-    max_turns: whole_number(ge=1, le=100_000) | None = Field(  # type: ignore[valid-type]
+    max_turns: MaxTurns | None = Field(
         default=None, description="a turn cap: the game ends there as truncated, with no winner (ruling 4)"
     )
-    first_player: Literal["random"] | SeatNumber = Field(  # type: ignore[valid-type]
+    first_player: Literal["random"] | SeatNumber = Field(
         default=0, description="the seat that starts, or random (ruling 1)"
     )
     short: StrictBool = Field(default=False, description="Kids: the short game, sections A1 and A3")
@@ -126,7 +133,7 @@ class GameOptions(BaseModel):
     board: list[SideName] | None = Field(
         default=None,
         min_length=2,
-        max_length=3,  # type: ignore[valid-type]
+        max_length=3,
         description="Kids: the board's sides in order, e.g. A1-front, A2-back, A3-front (random when left out)",
     )
 
@@ -135,7 +142,7 @@ class NewGame(BaseModel):
     """A game to create: which game, its seats in order, its options."""
 
     model_config = ConfigDict(extra="forbid")
-    game: Literal["classic", "pokemon", "kids"]
+    game: GameName
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     options: GameOptions = Field(default_factory=GameOptions)
     seed: Seed | None = Field(
@@ -151,22 +158,35 @@ class NewGame(BaseModel):
     )
 
 
-class ActionRequest(BaseModel):
+class Move(BaseModel):
+    """An action in the game's notation, and how many actions its sender saw: what every action carries, sent by
+    HTTP (`ActionRequest`) or on a game's WebSocket (`SocketAction`), read by this one model."""
+
+    action: ActionText
+    expect: ActionCount | None = Field(
+        default=None, description="the number of actions you saw; refused if the game has moved on since"
+    )
+
+
+class ActionRequest(Move):
     """An action for a seat, in the game's notation."""
 
     model_config = ConfigDict(extra="forbid")
     seat: SeatNumber
-    action: str = Field(min_length=1, max_length=80)
-    expect: ActionCount | None = Field(
-        default=None, description="the number of actions you saw; refused if the game has moved on since"
-    )
+
+
+class SocketAction(Move):
+    """An action sent on a seat's WebSocket (the socket's seat plays it): ``{"type": "action", "action", "expect"?}``;
+    other keys are ignored."""
+
+    type: Literal["action"]
 
 
 class ExplainRequest(BaseModel):
     """Actions a seat is thinking of, to be told why each would be refused now."""
 
     model_config = ConfigDict(extra="forbid")
-    actions: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(min_length=1, max_length=32)
+    actions: list[ActionText] = Field(min_length=1, max_length=32)
 
 
 class ProfileRequest(BaseModel):
@@ -250,7 +270,7 @@ class LeaderboardLine(BaseModel):
 class Leaderboard(BaseModel):
     """The best-rated accounts of a game, best first."""
 
-    game: Literal["classic", "pokemon", "kids"]
+    game: GameName
     players: list[LeaderboardLine]
 
 

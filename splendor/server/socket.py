@@ -11,17 +11,25 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from starlette.types import Message
 
 from splendor.i18n import SOURCE_LANGUAGE, _, translate
-from splendor.server.live import GameManager, Refused
+from splendor.server.errors import Refused
+from splendor.server.live import GameManager
+from splendor.server.schemas import SocketAction
 from splendor.server.settings import Settings
 from splendor.server.watchers import POLICY, Credentials
 from splendor.store.accounts import SignedIn
 
 ACTION_SHAPE = 'send {"type": "action", "action": "...", "expect": N} (expect is optional)'
+FIELD_PROBLEMS = {
+    "action": "action must be text of 1 to 80 characters, in the game's notation",
+    "expect": "expect must be a whole number of zero or more: the number of actions you saw",
+}
+"""What a message is told when a field of its action is wrong (anything else: the shape it should have)."""
 
 
 class MessageRate:
@@ -50,8 +58,9 @@ def error(status: int, detail: str) -> str:
     return json.dumps({"type": "error", "status": status, "detail": detail}, separators=(",", ":"))
 
 
-def read_action(message: dict[str, Any]) -> tuple[str, int | None]:
-    """The action text and ``expect`` of a client's message, or `Refused` (400) saying what is wrong."""
+def read_action(message: Message) -> SocketAction:
+    """The action of a client's message, read by the same model as an action sent by HTTP
+    (`splendor.server.schemas.Move`), or `Refused` (400) saying what is wrong."""
     text = message.get("text")
     if text is None:
         raise Refused(400, "send text frames holding JSON, not binary ones")
@@ -61,15 +70,12 @@ def read_action(message: dict[str, Any]) -> tuple[str, int | None]:
         raise Refused(400, "send JSON messages: " + ACTION_SHAPE) from None
     except RecursionError:
         raise Refused(400, "the message is nested too deeply: " + ACTION_SHAPE) from None
-    if not isinstance(data, dict) or data.get("type") != "action":
-        raise Refused(400, ACTION_SHAPE)
-    action = data.get("action")
-    if not isinstance(action, str) or not action.strip() or len(action) > 80:
-        raise Refused(400, "action must be text of 1 to 80 characters, in the game's notation")
-    expect = data.get("expect")
-    if expect is not None and (type(expect) is not int or expect < 0):
-        raise Refused(400, "expect must be a whole number of zero or more: the number of actions you saw")
-    return action, expect
+    try:
+        return SocketAction.model_validate(data)
+    except ValidationError as e:
+        wrong = {str(err["loc"][0]) if err["loc"] else "" for err in e.errors()}
+        problem = next((FIELD_PROBLEMS[f] for f in FIELD_PROBLEMS if f in wrong), ACTION_SHAPE)
+        raise Refused(400, ACTION_SHAPE if wrong - FIELD_PROBLEMS.keys() else problem) from None
 
 
 async def serve_socket(
@@ -113,12 +119,12 @@ async def serve_socket(
                 watcher.close(POLICY, "too many messages: slow down")
                 break
             try:
-                text, expect = read_action(message)
+                move = read_action(message)
                 if seat is None:
                     raise Refused(403, _("spectators do not act"))
                 if not await manager.session_lasts(live, watcher):
                     break
-                await manager.act(game_id, seat, text, token, expect, account=watcher.credentials.account)
+                await manager.act(game_id, seat, move.action, token, move.expect, account=watcher.credentials.account)
             except Refused as e:
                 watcher.push(error(e.status, translate(e.message, language)))
     finally:

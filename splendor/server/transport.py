@@ -21,7 +21,7 @@ import asyncio
 import ipaddress
 import logging
 import resource
-from typing import Any
+from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -58,8 +58,8 @@ class BoundedHttpProtocol(HttpToolsProtocol):
     header_timeout: float = 10.0
     body_timeout: float = 30.0
     per_client: int = 64
-    trusted: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
-    open_per_client: dict[str, int] = {}
+    trusted: ClassVar[list[ipaddress.IPv4Network | ipaddress.IPv6Network]] = []
+    open_per_client: ClassVar[dict[str, int]] = {}
     """Open connections per peer address, shared by every connection of the process (one event loop)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -69,7 +69,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
 
     # ---------------------------------------------------------------- the connection
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own
         super().connection_made(transport)
         peer = self.client[0] if self.client else None
         host = client_network(peer) if peer is not None else None

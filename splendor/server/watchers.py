@@ -1,4 +1,5 @@
-"""Watchers: the WebSockets that receive a seat's (or a spectator's) view after every change.
+"""Watchers: the WebSockets that receive a seat's (or a spectator's) view after every change, and the game's set of
+them: who gets in (`watch`), and one push of every watcher's own view after a change (`broadcast`).
 
 Each watcher has its own bounded queue and its own sending task, so a slow or silent client can never hold up
 the path that accepts an action, schedules a bot, or feeds the other watchers: pushing is a non-blocking put.
@@ -10,11 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from fastapi import WebSocket
 
+from splendor.server.settings import Settings
 from splendor.store.accounts import SignedIn
 
 log = logging.getLogger("splendor.server")
@@ -95,3 +99,63 @@ class Watcher:
         self.close(1000, "")
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.task, self.send_timeout + 1)
+
+
+class Watched(Protocol):
+    """A game as its watchers need it: their list, and what each seat (None: a spectator) receives."""
+
+    watchers: list[Watcher]
+
+    def payload(self, seat: int | None) -> dict[str, Any]: ...
+
+
+def state_text(game: Watched, seat: int | None) -> str:
+    """The push of a seat's (or a spectator's) state: ``{"type": "state", ...payload}``."""
+    return json.dumps({"type": "state", **game.payload(seat)}, separators=(",", ":"))
+
+
+def watch(
+    game: Watched, socket: WebSocket, seat: int | None, settings: Settings, credentials: Credentials | None = None
+) -> Watcher:
+    """A new watcher of the game, sent the current state at once. A seat always gets in (its oldest socket is
+    closed when it has ``sockets_per_seat`` open already: a tab left open elsewhere); spectators are bounded per
+    game and per client address, so strangers cannot crowd the players out."""
+    credentials = credentials or Credentials()
+    watcher = Watcher(socket, seat, settings.watcher_queue, settings.send_timeout, credentials)
+    if seat is None:
+        spectators = [w for w in game.watchers if w.seat is None]
+        if len(spectators) >= settings.watchers_per_game:
+            watcher.close(TOO_SLOW, f"this game has {len(spectators)} spectators, the most allowed")
+            return watcher
+        if sum(w.credentials.client == credentials.client for w in spectators) >= settings.spectators_per_address:
+            watcher.close(
+                TOO_SLOW, f"you watch this game {settings.spectators_per_address} times already, the most allowed"
+            )
+            return watcher
+    else:
+        mine = [w for w in game.watchers if w.seat == seat]
+        for old in mine[: max(0, len(mine) - settings.sockets_per_seat + 1)]:
+            old.close(TOO_SLOW, "this seat was opened in another tab")
+            unwatch(game, old)
+    game.watchers.append(watcher)
+    watcher.push(state_text(game, seat))
+    return watcher
+
+
+def unwatch(game: Watched, watcher: Watcher) -> None:
+    """The watcher is gone (it left, or was dropped)."""
+    if watcher in game.watchers:
+        game.watchers.remove(watcher)
+
+
+def broadcast(game: Watched) -> None:
+    """Queue every watcher its own view (one view per seat, shared by that seat's watchers); never waits."""
+    texts: dict[int | None, str] = {}
+    for watcher in list(game.watchers):
+        if watcher.closed:
+            unwatch(game, watcher)
+            continue
+        if watcher.seat not in texts:
+            texts[watcher.seat] = state_text(game, watcher.seat)
+        if not watcher.push(texts[watcher.seat]):
+            unwatch(game, watcher)

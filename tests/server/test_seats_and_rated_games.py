@@ -3,6 +3,7 @@ test reproduces what a hostile tester did and shows it refused."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -130,11 +131,11 @@ def test_a_socket_let_in_by_a_session_acts_no_more_once_the_session_ends(server:
             sockets.append(ws)
         # a password change ends the other session: its socket may not act (nor read the seat) any more
         assert ann.post("/api/me/password", json={"old": PASSWORD, "new": "staple battery"}).status_code == 204
-        sockets[1].send('{"type": "action", "action": "%s"}' % view["legal_actions"][0])
+        sockets[1].send(json.dumps({"type": "action", "action": view["legal_actions"][0]}))
         assert closed_with(sockets[1]) == 4401
         # signing out ends this one
         assert ann.delete("/api/session").status_code == 204
-        sockets[0].send('{"type": "action", "action": "%s"}' % view["legal_actions"][0])
+        sockets[0].send(json.dumps({"type": "action", "action": view["legal_actions"][0]}))
         assert closed_with(sockets[0]) == 4401
         with signed_up(server.base, "cat") as cat:
             assert cat.get(f"/api/games/{game['id']}").json()["actions"] == 0  # neither action was accepted

@@ -5,6 +5,7 @@ And the games listing reads an index, not the whole table."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import threading
@@ -135,10 +136,8 @@ def stopped(port: int) -> Iterator[None]:
         yield
     finally:
         for pid in pids:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGCONT)
-            except ProcessLookupError:
-                pass
 
 
 def _timed(call: Callable[[], httpx.Response]) -> tuple[int, float, str]:

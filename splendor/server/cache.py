@@ -1,0 +1,172 @@
+"""The games a process holds: the unfinished ones it was asked about, and a bounded cache of finished ones.
+
+A game is held as a `LiveGame`: the engine's state, its seats, its log, the lock that orders its actions, its
+watchers and its bot's task. A stored game is rebuilt by replaying its actions (`splendor.server.moves.step`, the
+path every accepted action takes); an unfinished game nobody asks about, watches or moves a bot in is let go
+(the store keeps it), and finished games are kept least recently seen first out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from splendor.core.game import Game
+from splendor.games import new_game
+from splendor.server.moves import step
+from splendor.server.seating import BOT
+from splendor.server.settings import Settings
+from splendor.server.watchers import Watcher
+from splendor.store.games import Ending, SeatInfo, StoredGame
+
+
+@dataclass
+class LiveGame:
+    """A game being played: the engine's state, its seats, a lock that orders actions, and its watchers."""
+
+    id: str
+    game: Game
+    seats: list[SeatInfo]
+    owner: str = ""  # the client address that created it ("" resumed)
+    rated: bool = False  # created to be rated: the server's seed, no hints
+    bot_salt: str | None = None  # the secret of its bots' seeds (never shown)
+    ending: Ending | None = None  # how it ended when no rule of the game ended it
+    stale: bool = False  # a write of ours may have committed unanswered
+    log: list[dict[str, Any]] = field(default_factory=list)  # every action: seat and text (all public)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: list[Watcher] = field(default_factory=list)
+    bot_task: asyncio.Task[None] | None = None
+    bot_failures: int = 0
+    seen: float = field(default_factory=time.monotonic)  # when it was last asked for or changed
+    hints: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = field(default_factory=dict)
+    """Per seat, the hint of the position after that many actions (asked once, shared by every request)."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: by its rules, or by an `Ending` (a seat idle past the limit)."""
+        return self.game.is_over or self.ending is not None
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        """The seats as anyone may see them (no secrets)."""
+        return [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "profile": s.profile,
+                "has_account": s.account_id is not None,
+                "forfeited": s.forfeited,
+            }
+            for s in self.seats
+        ]
+
+    def payload(self, seat: int | None) -> dict[str, Any]:
+        """What a seat (or a spectator) receives: the game's id, its seats, whether it is rated, how it ended if
+        no rule ended it (``ending``: ``{"by": "idle", "seat": n}``, else null) and that seat's view."""
+        view = self.game.view(seat)
+        if self.ending is not None:  # ended, though not by the rules: nothing more is played
+            view["legal_actions"] = []
+            view["is_over"] = True
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "seats": self.seat_list(),
+            "you": seat,
+            "actions": len(self.game.history),
+            "log": self.log[-60:],
+            "rated": self.rated,
+            "over": self.over,
+            "ending": None if self.ending is None else {"by": self.ending.by, "seat": self.ending.seat},
+            "view": view,
+        }
+
+    @property
+    def bots_only(self) -> bool:
+        return all(s.kind == BOT for s in self.seats)
+
+    @property
+    def thinking(self) -> bool:
+        """Whether its bot's turn is under way here (thinking, pausing, or waiting to try again)."""
+        return self.bot_task is not None and not self.bot_task.done()
+
+
+def rebuild(stored: StoredGame) -> LiveGame:
+    """A stored game, replayed from its header through every action it committed (each judged by the rules)."""
+    game = new_game(stored.game, players=stored.players, seed=stored.seed, **stored.options)
+    log = []
+    for text in stored.actions:
+        game, entry = step(game, text)
+        log.append(entry)
+    return LiveGame(
+        id=stored.id,
+        game=game,
+        seats=stored.seats,
+        owner=stored.owner,
+        log=log,
+        rated=stored.rated,
+        bot_salt=stored.bot_salt,
+        ending=stored.ending,
+    )
+
+
+class GameCache:
+    """The unfinished games this process holds (``live``) and the finished ones it keeps (``finished``, most
+    recently seen last, at most ``Settings.finished_games_kept``)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.live: dict[str, LiveGame] = {}
+        self.finished: OrderedDict[str, LiveGame] = OrderedDict()
+
+    def playing(self, game_id: str) -> LiveGame | None:
+        """The unfinished game held here, if it is, marked as seen now."""
+        live = self.live.get(game_id)
+        if live is not None:
+            live.seen = time.monotonic()
+        return live
+
+    def kept(self, game_id: str) -> LiveGame | None:
+        """The finished game kept here, if it is (the last one to be dropped now)."""
+        live = self.finished.get(game_id)
+        if live is not None:
+            self.finished.move_to_end(game_id)
+        return live
+
+    def hold(self, stored: StoredGame) -> LiveGame:
+        """A game read from the store, held from now on (unless another request read it meanwhile)."""
+        live = self.live.get(stored.id) or rebuild(stored)
+        if live.over:
+            self.keep_finished(live)
+        else:
+            self.live[live.id] = live
+        return live
+
+    def add(self, live: LiveGame) -> None:
+        """A game just created here."""
+        self.live[live.id] = live
+
+    def keep_finished(self, live: LiveGame) -> None:
+        """A game that ended: out of the live set, into the bounded cache of finished ones."""
+        self.live.pop(live.id, None)
+        self.finished[live.id] = live
+        self.finished.move_to_end(live.id)
+        while len(self.finished) > self.settings.finished_games_kept:
+            self.finished.popitem(last=False)
+
+    def let_go_idle(self) -> None:
+        """Let go of unfinished games nobody has asked about for ``idle_game_seconds``, that nobody watches and
+        whose bot is not thinking here: the store keeps them, and they are read again when asked for. A process
+        holds the games in play, not every game ever started."""
+        now = time.monotonic()
+        for game_id, live in list(self.live.items()):
+            if (
+                now - live.seen > self.settings.idle_game_seconds
+                and not live.watchers
+                and not live.thinking
+                and not live.lock.locked()
+            ):
+                del self.live[game_id]

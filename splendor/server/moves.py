@@ -1,0 +1,99 @@
+"""One move on the server: the turn's checks, the action judged once by the engine, and what the move writes.
+
+`step` is the one path from a game and an action to the game after it and its log entry: the server takes it for
+an action it accepts, for the actions other processes committed (catching up), and for a stored game it replays
+(rebuilding); `Game.after` judges the action, copying the game only when it is legal, so the game the server
+holds is never touched before the store has the action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection
+
+from splendor.core.actions import Action
+from splendor.core.errors import IllegalAction
+from splendor.core.game import Game
+from splendor.i18n import Message, _
+from splendor.server.bots import BOT_RATINGS
+from splendor.server.errors import Refused
+from splendor.server.seating import BOT
+from splendor.store.games import Ending
+from splendor.store.ratings import RatedSeat, rate_game
+
+if TYPE_CHECKING:
+    from splendor.server.cache import LiveGame
+
+
+def log_entry(number: int, before: Game, action: Action, after: Game) -> dict[str, Any]:
+    """One line of a game's log: who did what, and what everyone saw of it (``Game.public_details``)."""
+    return {
+        "n": number,
+        "seat": before.current_player,
+        "action": action.text,
+        "details": before.public_details(action, after),
+    }
+
+
+def step(game: Game, action: Action | str) -> tuple[Game, dict[str, Any]]:
+    """The game after ``action`` (or its text) and the action's log entry; ``game`` is left as it is.
+    `IllegalAction` (with the rule's words) when the action is not legal now."""
+    after = game.after(action)
+    return after, log_entry(len(after.history), game, after.history[-1], after)
+
+
+def parsed(game: Game, text: str) -> Action:
+    """The action ``text`` names in ``game``'s notation, or `Refused` (400) saying what is malformed."""
+    try:
+        return game.parse(text)
+    except IllegalAction as e:
+        raise Refused(400, e.reason) from None
+
+
+def judged(game: Game, action: Action) -> tuple[Game, dict[str, Any]]:
+    """`step` for an action a client sent: the rule it breaks is a `Refused` (409) in the rule's words."""
+    try:
+        return step(game, action)
+    except IllegalAction as e:
+        raise Refused(409, e.reason) from None
+
+
+def not_your_decision(deciding: int) -> Message:
+    """What a seat is told when another decides now (people count seats from 1)."""
+    return _("it is not your decision: Player {number} decides now", number=deciding + 1)
+
+
+def whose_turn(live: LiveGame, seat: int, expect: int | None = None) -> None:
+    """Refuse (409) a move for ``seat`` when the game is over, has moved past the ``expect`` actions its sender
+    saw, or waits for another seat's decision."""
+    game = live.game
+    deciding = game.current_player
+    if live.over or deciding is None:
+        raise Refused(409, _("the game is over"))
+    if expect is not None and expect != len(game.history):
+        raise Refused(
+            409,
+            _("the game has moved on: {actions} actions, not {expected}", actions=len(game.history), expected=expect),
+        )
+    if seat != deciding:
+        raise Refused(409, not_your_decision(deciding))
+
+
+def rating(live: LiveGame, after: Game, ending: Ending | None = None) -> Callable[[Connection], None] | None:
+    """What the game's last action, or its ``ending``, also writes: the ratings of its accounts, when it was
+    created to be rated. A game ended by an `Ending` is won by every seat but the one that lost by it."""
+    if not live.rated:
+        return None
+    seats = [
+        RatedSeat(
+            s.seat,
+            account_id=s.account_id,
+            forfeited=s.forfeited or (ending is not None and s.seat == ending.seat),
+            bot_rating=BOT_RATINGS.get(s.bot or "") if s.kind == BOT and not s.forfeited else None,
+        )
+        for s in live.seats
+    ]  # a forfeited seat is its person's, never a bot's
+    winners = list(after.winners) if ending is None else [s.seat for s in live.seats if s.seat != ending.seat]
+    return lambda conn: rate_game(conn, live.id, after.name, seats, winners)

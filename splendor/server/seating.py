@@ -1,0 +1,111 @@
+"""A new game's seats, from the request as the API's schema read it (`splendor.server.schemas.NewGame`).
+
+The schema has checked every field already (the game is one of the registry's, each seat a person or one of the
+server's bots, names by the one rule of names, options of the right kinds); what is left are the checks that need
+more than one field, the signed-in account or the store: whether a seed may be chosen, whether the game can be
+rated, one seat kept in the account at most, a Pokédex profile only where the game keeps one and only with its
+secret. Each person's seat gets a new secret, answered once and stored only as a hash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from splendor.bots.base import bot_display_name
+from splendor.i18n import _
+from splendor.server.errors import Refused
+from splendor.store.accounts import SignedIn
+from splendor.store.games import SeatInfo
+from splendor.store.secrets import new_secret, secret_hash
+
+if TYPE_CHECKING:
+    from splendor.server.effects import GameEffects
+    from splendor.server.schemas import NewGame
+
+HUMAN, BOT = "human", "bot"
+"""The kinds of seat: a person's, or one of the server's bots'."""
+DEFAULT_BOT = "greedy"
+"""A bot seat's bot when the request names none."""
+
+Proved = Callable[[str, str | None], Awaitable[str | None]]
+"""Asks the store whether a secret proves a Pokédex profile: the profile's own name if it does, else None."""
+
+
+def rated_and_seeded(request: NewGame, account: SignedIn | None, allow_chosen_seeds: bool) -> bool:
+    """Whether the new game is rated (None in the request: when the signed-in creator keeps a seat and chose no
+    seed), once the seed and the rating agree with the seats: a chosen seed only where at most one person plays
+    (unless the server allows it everywhere), a rated game dealt by the server and played by someone."""
+    people = sum(s.kind == HUMAN for s in request.seats)
+    if request.seed is not None and people > 1 and not allow_chosen_seeds:
+        raise Refused(
+            400,
+            "a seed may be chosen only when one person plays (practice, puzzles): with two or "
+            "more people, whoever chose it would know every deck",
+        )
+    rated = request.rated
+    if rated is None:
+        rated = request.seed is None and account is not None and any(s.mine for s in request.seats)
+    if rated and request.seed is not None:
+        raise Refused(400, _("a rated game is dealt by the server: choose no seed, or play it unrated"))
+    if rated and people == 0:
+        raise Refused(400, _("a game between bots only is never rated"))
+    return rated
+
+
+async def seats(
+    request: NewGame, account: SignedIn | None, effects: GameEffects, proved: Proved
+) -> tuple[list[SeatInfo], dict[int, str]]:
+    """The seats of the new game, and each person's seat's secret (by seat). A person's seat marked ``mine``
+    belongs to the signed-in ``account``: it shows the account's name, is played from any browser, and marks the
+    account's Pokédex where the game keeps one."""
+    infos: list[SeatInfo] = []
+    secrets: dict[int, str] = {}
+    for i, spec in enumerate(request.seats):
+        if spec.kind == HUMAN:
+            display = spec.name
+            profile = await proved_profile(effects, i, spec.profile, spec.profile_secret, proved)
+            holder = None
+            if spec.mine:
+                if account is None:
+                    raise Refused(401, _("sign in to keep a seat in your account"))
+                if any(x.account_id is not None for x in infos):
+                    raise Refused(400, "only one seat of a game can be yours")
+                holder = account.id
+                display = account.name  # a seat of an account shows the account's name
+                profile = profile or effects.account_profile(account.name)
+            secrets[i] = new_secret()
+            infos.append(
+                SeatInfo(
+                    seat=i,
+                    kind=HUMAN,
+                    bot=None,
+                    name=display,
+                    token_hash=secret_hash(secrets[i]),
+                    profile=profile,
+                    account_id=holder,
+                )
+            )
+        else:
+            if spec.profile is not None or spec.mine:
+                raise Refused(400, f"seat {i} is a bot: only a person's seat keeps a Pokédex or an account")
+            bot = spec.bot or DEFAULT_BOT
+            infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=spec.name or bot_display_name(bot), token_hash=None))
+    return infos, secrets
+
+
+async def proved_profile(
+    effects: GameEffects, seat: int, profile: str | None, secret: str | None, proved: Proved
+) -> str | None:
+    """The Pokédex profile a seat is linked to, once its secret is checked (None when none is asked)."""
+    if profile is None:
+        return None
+    if not effects.keeps_pokedex:
+        raise Refused(400, "only Splendor: Pokémon keeps a Pokédex")
+    try:
+        owned = await proved(profile, secret)  # never an account's profile
+    except ValueError as e:
+        raise Refused(400, f"seat {seat}: {e}") from None
+    if not owned:
+        raise Refused(403, f"seat {seat}: wrong or missing secret for the profile {profile!r}")
+    return owned
