@@ -11,4 +11,4 @@ from splendor.core import Action, Game, IllegalAction, Record
 from splendor.games import GAMES, game_class, load, new_game, replay
 
 __all__ = ["GAMES", "Action", "Game", "IllegalAction", "Record", "game_class", "load", "new_game", "replay"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -5,19 +5,20 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
-from sqlalchemy.exc import SQLAlchemyError
 
 from splendor.bots.base import BOT_SPECS, make_bot
 from splendor.core.errors import IllegalAction
-from splendor.core.game import Game
 from splendor.core.record import Record
 from splendor.games import GAMES, new_game
 from splendor.games import replay as replay_record
@@ -26,11 +27,9 @@ from splendor.games.kids.svg import svg as kids_svg
 from splendor.i18n import LANGUAGES, Message, _, from_environment, translate
 from splendor.sim import bench as run_bench
 from splendor.sim import simulate as run_simulate
-from splendor.store import Pokedex, open_store
-from splendor.store.pokedex import NotYourProfile, check_profile_name
 from splendor.terminal.draw import draw
 from splendor.terminal.play import EXAMPLES, HUMAN, Quit, Seat, describe_result, play_terminal, save_record
-from splendor.terminal.profiles import TerminalProfiles, secrets_file
+from splendor.terminal.pokedex import PokedexError, mark_pokedex, pokedex_page, pokedex_table, prove_profiles
 
 app = typer.Typer(
     help="Play the Splendor family of board games, and measure bots and the engine.",
@@ -52,8 +51,22 @@ def _language(lang: str | None) -> str:
 
 
 def _fail(message: str) -> typer.Exit:
-    errors.print(f"[red]error:[/] {message}")
+    errors.print(f"[red]error:[/] {escape(message)}")  # a message is plain text: 'splendor[server]' stays as it is
     return typer.Exit(code=2)
+
+
+@contextmanager
+def _extra(name: str) -> Iterator[None]:
+    """Imports for a command that needs the extra ``name``: one not installed is a clear error naming the extra to
+    install, not a traceback (a module of splendor's own that is missing is a broken install, raised as it is)."""
+    try:
+        yield
+    except ModuleNotFoundError as e:
+        if (e.name or "splendor").partition(".")[0] == "splendor":
+            raise
+        raise _fail(
+            f"this command needs the {name} extra ({e.name} is not installed): pip install 'splendor[{name}]'"
+        ) from None
 
 
 def _check_game(game: str) -> str:
@@ -64,7 +77,7 @@ def _check_game(game: str) -> str:
 
 def _kids_options(game: str, short: bool, mysteries: bool, board: str | None) -> dict[str, Any]:
     """The Kids-only options given on the command line (an error for another game)."""
-    given = {k: v for k, v in (("short", short), ("mysteries", mysteries), ("board", board)) if v}
+    given: dict[str, Any] = {k: v for k, v in (("short", short), ("mysteries", mysteries), ("board", board)) if v}
     if given and game != "kids":
         raise ValueError(f"--{'/--'.join(given)} belong to Splendor Kids, not {game}")
     if board:
@@ -124,7 +137,7 @@ def play(
     language = _language(lang)
     try:
         seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
-        profile_secrets = _prove_profiles(game, seat_list, database_url)  # fail now, not after the game
+        profile_secrets = prove_profiles(game, seat_list, database_url)  # fail now, not after the game
         g = new_game(
             game, players=len(seat_list), seed=seed, max_turns=max_turns, **_kids_options(game, short, mysteries, board)
         )
@@ -150,7 +163,11 @@ def play(
         console.print(draw(g.view(None), names, language))
         over = say(_("Game over."))
         console.print(f"[bold]{over}[/] {describe_result(g, names, language)}")
-        _mark_pokedex(g, seat_list, database_url, profile_secrets)
+        try:
+            for line in mark_pokedex(g, seat_list, database_url, profile_secrets):
+                console.print(line, markup=False)
+        except PokedexError as e:
+            raise _fail(str(e)) from None
     except Quit:
         console.print("\n" + say(_("Game left after {n} actions.", n=len(g.history))))
     path = record
@@ -168,39 +185,6 @@ def play(
         console.print(f"Record saved to {written}. Replay it with: splendor replay {written}")
 
 
-def _prove_profiles(game: str, seats: list[Seat], database_url: str | None) -> dict[str, str]:
-    """For a Pokémon game, the secret of each profile a human seat is named after: kept by this terminal, or
-    claimed now (an error if someone else holds the profile)."""
-    named = [seat.name for seat in seats if seat.kind == HUMAN and seat.named]
-    if game != "pokemon" or not named:
-        return {}
-    for name in named:
-        check_profile_name(name)
-    try:
-        profiles = TerminalProfiles(Pokedex(open_store(database_url)), secrets_file(database_url))
-        return {name: profiles.secret(name) for name in named}
-    except SQLAlchemyError as e:
-        raise ValueError(f"could not open the Pokédex store: {e}") from None
-
-
-def _mark_pokedex(game: Game, seats: list[Seat], database_url: str | None, secrets: dict[str, str]) -> None:
-    """Mark the Pokédex of every named human seat of a finished Pokémon game (their profiles were proved before
-    the game)."""
-    if game.name != "pokemon":
-        return
-    named = [(s, seat.name) for s, seat in enumerate(seats) if seat.kind == HUMAN and seat.named]
-    if not named:
-        return
-    try:
-        pokedex = Pokedex(open_store(database_url))
-        for s, name in named:
-            new = pokedex.mark(name, game.result["pokedex"][s], secrets.get(name))
-            done, total = pokedex.page(name).completion
-            console.print(f"Pokédex of {name}: {len(new)} new ({', '.join(new) or 'none'}); {done}/{total} caught.")
-    except (ValueError, NotYourProfile, SQLAlchemyError) as e:
-        raise _fail(f"could not mark the Pokédex: {e}") from None
-
-
 @app.command()
 def pokedex(
     profile: Annotated[str, typer.Argument(help="The profile's name, as in --seats me:human")],
@@ -208,23 +192,10 @@ def pokedex(
 ) -> None:
     """Show a profile's Pokédex: all 55 Pokémon by evolution line, marked where caught."""
     try:
-        page = Pokedex(open_store(database_url)).page(profile)
-    except (ValueError, SQLAlchemyError) as e:
+        page = pokedex_page(profile, database_url)
+    except ValueError as e:
         raise _fail(str(e)) from None
-    done, total = page.completion
-    table = Table(
-        title=f"Pokédex of {page.profile}: {done}/{total} caught (✓ caught, with the number of games)",
-        show_header=False,
-    )
-    for _ in range(4):
-        table.add_column()
-    labels = [f"line {i + 1}" for i in range(len(page.lines) - 2)] + ["rare", "legendary"]
-    for label, line in zip(labels, page.lines):
-        cells = [f"[green]✓ {p}[/] ({page.marked[p]})" if p in page.marked else f"[dim]· {p}[/]" for p in line]
-        for i in range(0, len(cells), 3):
-            row = cells[i : i + 3]
-            table.add_row(label if i == 0 else "", *row, *[""] * (3 - len(row)))
-    console.print(table)
+    console.print(pokedex_table(page))
 
 
 @app.command()
@@ -383,7 +354,7 @@ def arena(
         except (RuntimeError, ValueError) as e:
             raise _fail(str(e)) from None
     table_rows = standings(results, entry_names(specs))
-    summary = {
+    summary: dict[str, Any] = {
         "game": game,
         "players": players,
         "games": games,
@@ -455,7 +426,7 @@ def hint(
         f"(estimated win chance {advice['win_chance']:.0%}, the {advice['level']} level, "
         f"{advice['iterations']} iterations)."
     )
-    for alt in advice["alternatives"]:  # type: ignore[attr-defined]
+    for alt in advice["alternatives"]:
         console.print(
             f"  {alt['action']:<28} visits {alt['visits']:>5}  win chance {alt['win_chance']:.0%}", markup=False
         )
@@ -475,8 +446,8 @@ def train(
     """Learn the expert level's evaluation by self-play (docs/bots.md): writes the weights and the curve."""
     import json
 
-    from splendor.bots.training import GAMES, WEIGHTS_DIR
-    from splendor.bots.training import train as run
+    from splendor.search.learning.training import GAMES, WEIGHTS_DIR
+    from splendor.search.learning.training import train as run
 
     if game not in GAMES:
         raise _fail(f"the learned evaluation is trained for {', '.join(GAMES)}, not {game!r}")
@@ -610,15 +581,20 @@ def serve(
 ) -> None:
     """Run the game server: HTTP + WebSocket API, games kept in the store and resumed after a restart."""
     import logging
+    from importlib.util import find_spec
 
-    import uvicorn
-
-    from splendor.server import Settings, create_app
-    from splendor.server.transport import bounded_protocol, raise_file_limit
     from splendor.store.database import database_url as resolve_url
 
+    with _extra("server"):
+        import uvicorn
+
+        from splendor.server import Settings, create_app
+        from splendor.server.transport import bounded_protocol, raise_file_limit
+    if resolve_url(database_url).startswith("postgresql") and find_spec("psycopg") is None:
+        raise _fail("a PostgreSQL store needs psycopg, which is not installed: pip install 'splendor[server]'")
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    extra = {} if bot_workers is None else {"bot_workers": bot_workers}
+    extra: dict[str, Any] = {} if bot_workers is None else {"bot_workers": bot_workers}
     settings = Settings(
         database_url=database_url,
         requests_per_second=requests_per_second,
@@ -705,7 +681,7 @@ def check_board(
                 errors.print(f"  - {problem}", markup=False)
     if not failed and len(datas) > 1:
         try:
-            joined = assemble(datas)
+            joined = assemble(list(datas))
             console.print(
                 f"[green]ok[/] the sides join into a board of {len(joined.spaces)} spaces and "
                 f"{len(joined.roads)} roads. Play it: splendor play --game kids --board "

@@ -97,17 +97,17 @@ def test_a_seeded_episode_replays_exactly(game: str) -> None:
 
 def test_the_reward_is_the_result_and_the_turn_cap_truncates() -> None:
     env = SplendorEnv("classic", players=2, opponents=["greedy"], max_turns=6)
-    obs, info = env.reset(seed=3)
+    _obs, info = env.reset(seed=3)
     done = False
     while not done:
-        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        _obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
         done = terminated or truncated
     assert truncated and not terminated and reward == 0.0 and info["status"] == "truncated"
     env = SplendorEnv("classic", players=2, opponents=["greedy"], max_turns=None, reward="score")
-    obs, info = env.reset(seed=3)
+    _obs, info = env.reset(seed=3)
     done = False
     while not done:
-        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        _obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
         done = terminated or truncated
     scores = env.game.scores
     assert terminated and reward == scores[0] - scores[1]
@@ -152,7 +152,7 @@ def test_many_games_run_in_one_process_through_gymnasium_vector() -> None:
     for _ in range(20):
         masks = infos["action_mask"]
         actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
-        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        obs, _rewards, _terminated, _truncated, infos = envs.step(actions)
     envs.close()
 
 

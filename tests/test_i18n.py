@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -12,9 +13,21 @@ import splendor
 from splendor.core.errors import IllegalAction
 from splendor.games.classic.cards import NOBLES
 from splendor.games.classic.game import noble_name
+from splendor.games.palettes import TOKENS, token_words
 from splendor.games.pokemon.cards import CARDS as POKEMON_CARDS
 from splendor.games.pokemon.names import POKEMON_NAMES
-from splendor.i18n import LANGUAGES, Listing, _, _n, catalog, plural_categories, translate, web_catalog
+from splendor.i18n import (
+    LANGUAGES,
+    Listing,
+    Message,
+    _,
+    _n,
+    catalog,
+    catalogs,
+    plural_categories,
+    translate,
+    web_catalog,
+)
 from splendor.i18n.extract import gather, html_text, problems
 from tests.test_cli import SPLENDOR, _random_record, run
 
@@ -132,6 +145,29 @@ def test_the_web_catalog_has_every_translation_and_the_plural_categories() -> No
 def test_an_unknown_language_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="the languages are en, sl, ko, zh"):
         catalog("de")
+
+
+def test_a_missing_catalog_is_an_error_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An install without its catalogs fails saying so, rather than speaking English in their place."""
+    monkeypatch.setattr(catalogs, "LOCALE", tmp_path)
+    catalog.cache_clear()
+    try:
+        with pytest.raises(FileNotFoundError, match=r"the sl catalog is missing: .*sl/LC_MESSAGES/splendor\.po"):
+            catalog("sl")
+    finally:
+        catalog.cache_clear()  # the next reader reads the real one
+
+
+def test_the_page_is_given_each_games_tokens_from_the_games_table() -> None:
+    for language in LANGUAGES:
+        tokens = token_words(language)
+        assert set(tokens) == set(TOKENS)
+        for game, table in TOKENS.items():
+            assert tokens[game]["letters"] == dict(zip(table.letters, table.names))
+            assert tokens[game]["words"] == {
+                n: translate(Message(w), language) for n, w in zip(table.names, table.words)
+            }
+    assert token_words("sl")["pokemon"]["words"]["pink"] == translate(Message("Heal Ball"), "sl")
 
 
 @pytest.mark.parametrize(

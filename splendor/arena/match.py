@@ -54,7 +54,7 @@ def play_match(match: Match) -> MatchResult:
     bots = [make_bot(spec, seed=s) for spec, s in zip(match.bots, match.bot_seeds)]
     for bot in bots:
         if hasattr(bot, "time_limit"):
-            bot.time_limit = match.move_time  # type: ignore[attr-defined]
+            bot.time_limit = match.move_time
     forfeit: dict[str, Any] | None = None
     try:
         while not game.is_over:

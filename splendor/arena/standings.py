@@ -78,7 +78,7 @@ def standings(results: list[MatchResult], bots: list[str]) -> list[Standing]:
             if r.forfeit and r.forfeit["seat"] == seat:
                 line.forfeits += 1
         teams = [[ratings[b]] for b in r.bots]
-        new = model.rate(teams, ranks=r.ranks())
+        new = model.rate(teams, ranks=[float(rank) for rank in r.ranks()])
         for b, team in zip(r.bots, new):
             ratings[b] = team[0]
     for b in bots:

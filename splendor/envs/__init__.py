@@ -17,7 +17,7 @@ ENV_IDS = {"classic": "splendor/Classic-v0", "pokemon": "splendor/Pokemon-v0", "
 try:
     import gymnasium
 except ImportError:  # the rl extra is not installed: the vectors and indices still work
-    gymnasium = None
+    gymnasium = None  # type: ignore[assignment]  # None says the extra is missing
 
 if gymnasium is not None:
     for _game, _id in ENV_IDS.items():

@@ -53,14 +53,13 @@ class ActionIndex:
 
     def __init__(self, game: Game | dict[str, Any]) -> None:
         """For a game, or for any seat's view of it (what a bot is shown: Kids' roads are on every view)."""
-        view = game if isinstance(game, dict) else None
-        self.game_name = view["game"] if view is not None else game.name  # type: ignore[union-attr]
+        self.game_name: str = game["game"] if isinstance(game, dict) else game.name
         self.kids = self.game_name == "kids"
         self.size = action_count(self.game_name)
         if not self.kids:
             return
         self.ways: dict[int, tuple[int, ...]] = {}
-        roads = (view if view is not None else game.view(None))["board"]["roads"]  # type: ignore[union-attr]
+        roads = (game if isinstance(game, dict) else game.view(None))["board"]["roads"]
         for road in roads:
             banner = tuple(sorted(PALETTE.names.index(c) for c in road["cost"]))
             ways = banner_ways(banner)

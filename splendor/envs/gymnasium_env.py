@@ -39,7 +39,7 @@ REWARDS = ("win", "score")
 class SplendorEnv(gymnasium.Env[np.ndarray, int]):
     """One game of ``game`` for ``players`` seats: the learner at ``seat``, ``opponents`` at the others in order."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  # Gymnasium's Env declares it so
 
     def __init__(
         self,
@@ -74,7 +74,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         self.game: Game = new_game(game, players=players, seed=0, max_turns=max_turns, **options)
         self.index = ActionIndex(self.game)
         self.observation_space = spaces.Box(0.0, 1.0, shape=(size(game),), dtype=np.float32)
-        self.action_space = spaces.Discrete(self.index.size)
+        self.action_space = spaces.Discrete(self.index.size)  # type: ignore[assignment]  # its values: NumPy ints
         self._opponents: dict[int, Callable[[Game], Action]] = {}
         self._ended = True  # until reset()
         self._mask, self._mask_of = np.zeros(self.index.size, dtype=bool), -1
@@ -132,12 +132,12 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             bot = make_bot(spec, seed=seed)
             return lambda game: decide(bot, game)
         if hasattr(spec, "choose"):
-            return lambda game: decide(spec, game)  # type: ignore[arg-type]
+            return lambda game: decide(spec, game)  # type: ignore[arg-type]  # a Bot: hasattr narrows nothing
 
         def ask(game: Game) -> Action:
             seat = game.current_player
             assert seat is not None
-            return game.parse(spec(game.view(seat), [a.text for a in game.legal_actions()]))  # type: ignore[operator]
+            return game.parse(spec(game.view(seat), [a.text for a in game.legal_actions()]))
 
         return ask
 

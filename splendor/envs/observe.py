@@ -21,13 +21,14 @@ from typing import Any
 
 import numpy as np
 
+from splendor.games.palettes import COLOURS
+from splendor.games.pokemon.cards import LEVELS
 from splendor.games.pokemon.names import POKEMON_NAMES
 
 MAX_SEATS = 4
-CLASSIC_COLOURS = ("white", "blue", "green", "red", "black", "gold")
-BALLS = ("red", "blue", "black", "pink", "yellow", "master")
-KIDS_COLOURS = ("black", "red", "green", "brown", "blue", "gold")
-LEVELS = ("1", "2", "3", "rare", "legendary")
+CLASSIC_COLOURS = COLOURS["classic"]
+BALLS = COLOURS["pokemon"]
+KIDS_COLOURS = COLOURS["kids"]
 KIDS_DECISIONS = ("action", "return", "drought", "thief", "city", "medal")
 SPACE_KINDS = ("port", "city", "village", "palace")
 VILLAGE_EFFECTS = ("Tornado", "Treasure", "Drought", "Kind-Hearted Thief", "Queen's Gem")

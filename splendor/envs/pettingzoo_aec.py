@@ -11,7 +11,7 @@ the game with -1 for the agent that played it (PettingZoo's ``TerminateIllegalWr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -33,7 +33,12 @@ def agent_name(seat: int) -> str:
 class SplendorAEC(AECEnv):
     """The raw environment (no wrappers); `pettingzoo_env` gives the wrapped one."""
 
-    metadata = {"render_modes": ["ansi"], "name": "splendor_v0", "is_parallelizable": False, "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "splendor_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
 
     def __init__(
         self,
@@ -93,6 +98,7 @@ class SplendorAEC(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        assert self.game.current_player is not None  # a new game is never over
         self.agent_selection = agent_name(self.game.current_player)
 
     def step(self, action: int | None) -> None:
@@ -100,6 +106,7 @@ class SplendorAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        assert action is not None  # None is for a dead agent's step only
         self._clear_rewards()
         self.game.apply(self.index.action(int(action)))  # the wrapper has refused an illegal one already
         if self.game.is_over:
@@ -111,6 +118,7 @@ class SplendorAEC(AECEnv):
             self._accumulate_rewards()
             self.agent_selection = self.possible_agents[0]
             return
+        assert self.game.current_player is not None  # the game is not over
         self.agent_selection = agent_name(self.game.current_player)
         self._accumulate_rewards()
 

@@ -56,15 +56,20 @@ def catalog(language: str) -> Catalog:
         raise ValueError(f"no catalog for language {language!r}; the languages are {', '.join(LANGUAGES)}")
     if language == SOURCE_LANGUAGE:
         return Catalog(language, {}, lambda n: 0 if n == 1 else 1)
-    with catalog_path(language).open("rb") as f:
+    path = catalog_path(language)
+    try:
+        f = path.open("rb")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"the {language} catalog is missing: {path} (an incomplete install?)") from None
+    with f:
         po = read_po(f, locale=language, domain=DOMAIN)
     texts: dict[str, str | tuple[str, ...]] = {}
     for m in po:
         if not m.id or m.fuzzy:
             continue
-        if isinstance(m.id, tuple):
-            texts[m.id[0]] = tuple(m.string)
-        else:
+        if isinstance(m.id, (tuple, list)):
+            texts[m.id[0]] = tuple(m.string or ())
+        elif isinstance(m.string, str):
             texts[m.id] = m.string
     return Catalog(language, texts, gettext.c2py(po.plural_expr))
 
@@ -102,7 +107,11 @@ def plural_categories(language: str) -> dict[str, int]:
 @cache
 def web_catalog(language: str) -> dict[str, Any]:
     """What the browser needs to speak ``language``: its texts and its plural categories (built once; not to be
-    changed by its readers)."""
+    changed by its readers). The server adds each game's tokens (`splendor.games.palettes.token_words`).
+
+    >>> web_catalog("sl")["plurals"]["few"], web_catalog("sl")["language"]
+    (2, 'sl')
+    """
     c = catalog(language)
     return {
         "language": language,

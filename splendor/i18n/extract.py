@@ -167,8 +167,8 @@ def problems(template: Catalog | None = None) -> list[str]:
         for m in po:
             if not m.id:
                 continue
-            english = m.id if isinstance(m.id, tuple) else (m.id,)
-            texts = m.string if isinstance(m.string, tuple) else (m.string,)
+            english = tuple(m.id) if isinstance(m.id, (tuple, list)) else (m.id,)
+            texts = tuple(m.string) if isinstance(m.string, (tuple, list)) else (m.string or "",)
             name = english[0]
             if m.fuzzy or not all(texts):
                 out.append(f"{language}: no translation of {name!r}")

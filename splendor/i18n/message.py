@@ -32,7 +32,7 @@ class Message:
 
     def fill(self, template: str, render: Render, language: str) -> str:
         """``template`` (this message in some language) with each value rendered in that language."""
-        values = {k: render_value(v, render, language) for k, v in self.params.items()}
+        values: dict[str, object] = {k: render_value(v, render, language) for k, v in self.params.items()}
         if self.n is not None:
             values.setdefault("n", self.n)
         return template.format(**values)

@@ -10,6 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from splendor.games.palettes import TOKENS
 from splendor.i18n import SOURCE_LANGUAGE, Message, _, _n, translate
 
 STYLES = {
@@ -25,19 +26,8 @@ STYLES = {
     "brown": "bold white on dark_orange3",
     "treasure": "bold yellow",
 }
-LETTERS = {
-    "white": "w",
-    "blue": "b",
-    "green": "g",
-    "red": "r",
-    "black": "k",
-    "gold": "y",
-    "pink": "p",
-    "yellow": "y",
-    "master": "m",
-    "brown": "h",
-    "treasure": "t",
-}
+LETTERS = {name: letter for tokens in TOKENS.values() for name, letter in zip(tokens.names, tokens.letters)}
+"""Each colour's letter (one letter a colour in every game: the palettes agree)."""
 
 Say = Callable[[Message], str]
 """Renders a message in the reader's language."""
@@ -264,12 +254,7 @@ KIDS_ICONS = {
     "palace": ("♛", _("PALACE")),
 }
 KIDS_NAMES = {
-    "black": _("mushroom"),
-    "red": _("apple"),
-    "green": _("cabbage"),
-    "brown": _("hazelnut"),
-    "blue": _("water"),
-    "gold": _("gold coin"),
+    name: Message(word) for name, word in zip(TOKENS["kids"].names, TOKENS["kids"].words) if name != "treasure"
 }
 TILE_NAMES = {
     "Tornado": _("Tornado"),

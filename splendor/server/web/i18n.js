@@ -1,5 +1,6 @@
 // The words of the pages in the reader's language. The catalogs are the project's gettext catalogs
-// (splendor/i18n/locale), which the server gives as JSON; English is the language the pages are written in.
+// (splendor/i18n/locale), which the server gives as JSON; English is the language the pages are written in, and
+// its catalog carries no messages, only each game's tokens in words (splendor/games/palettes.py).
 // The language is the one chosen with the switch (kept in this browser), else the browser's own, else English.
 export const LANGUAGES = { en: "English", sl: "Slovenščina", ko: "한국어", zh: "中文" };
 const KEY = "splendor-language";
@@ -15,13 +16,11 @@ function chosen() {
 }
 
 export const language = chosen();
-let catalog = { messages: {}, plurals: {} };
-if (language !== "en") {
-  try {
-    const response = await fetch(`/api/messages/${language}`);
-    if (response.ok) catalog = await response.json();
-  } catch (e) { /* no catalog: the pages stay in English */ }
-}
+let catalog = { messages: {}, plurals: {}, tokens: {} };
+try {
+  const response = await fetch(`/api/messages/${language}`);
+  if (response.ok) catalog = await response.json();
+} catch (e) { /* no catalog: the pages stay in English, tokens named by their colours */ }
 document.documentElement.lang = language;
 
 function fill(template, params) {
@@ -44,6 +43,9 @@ export function tn(one, many, n, params = {}) {
   }
   return fill(template, { ...params, n });
 }
+
+// Each game's tokens: game → { letters: letter → colour, words: colour → one token in the reader's language }.
+export const tokens = catalog.tokens || {};
 
 // Marks a constant for the catalogs without translating it (tables of names, read later with t(name)).
 export function N_(message) { return message; }

@@ -1,30 +1,17 @@
 // Actions in full sentences of the reader's language, for the log, the announcements and the buttons. Each
 // sentence is one message with its values filled in (never English words glued together).
-import { N_, list, t } from "/static/i18n.js";
+import { N_, list, t, tokens } from "/static/i18n.js";
 
-// The tokens' names as the table says them, by game and letter.
-const MARKET_COLOURS = {
-  classic: { w: N_("white"), b: N_("blue"), g: N_("green"), r: N_("red"), k: N_("black"), y: N_("gold") },
-  pokemon: { r: N_("Poké Ball"), b: N_("Great Ball"), k: N_("Ultra Ball"), p: N_("Heal Ball"), y: N_("Quick Ball"),
-    m: N_("Master Ball") },
-};
-export const KIDS_WORD = { black: N_("mushroom"), red: N_("apple"), green: N_("cabbage"), brown: N_("hazelnut"),
-  blue: N_("water"), gold: N_("gold coin"), treasure: N_("Treasure") };
-const KIDS_LETTER = { k: "black", r: "red", g: "green", h: "brown", b: "blue", y: "gold", t: "treasure" };
-const BALL_NAMES = { red: "r", blue: "b", black: "k", pink: "p", yellow: "y", master: "m" };
-const CLASSIC_NAMES = { white: "w", blue: "b", green: "g", red: "r", black: "k", gold: "y" };
+// A token's name by its colour ("pink" → "Heal Ball", "black" in Kids → "mushroom"), in the reader's language:
+// the games' own table, served with the catalog.
+export function tokenName(game, colour) {
+  return tokens[game]?.words[colour] ?? colour;
+}
 
 // A token's name by its letter ("r" → "red", "Poké Ball", "apple").
 export function colourName(game, letter) {
-  if (game === "kids") return KIDS_LETTER[letter] ? t(KIDS_WORD[KIDS_LETTER[letter]]) : letter;
-  return MARKET_COLOURS[game][letter] ? t(MARKET_COLOURS[game][letter]) : letter;
-}
-
-// A token's name by its colour ("pink" → "Heal Ball", "black" in Kids → "mushroom").
-export function tokenName(game, colour) {
-  if (game === "kids") return KIDS_WORD[colour] ? t(KIDS_WORD[colour]) : colour;
-  const letter = (game === "pokemon" ? BALL_NAMES : CLASSIC_NAMES)[colour];
-  return letter ? colourName(game, letter) : colour;
+  const colour = tokens[game]?.letters[letter];
+  return colour ? tokenName(game, colour) : letter;
 }
 
 // A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)".
