@@ -20,7 +20,7 @@ play: $(STAMP)
 
 test: $(STAMP)
 	scripts/chromium.sh >/dev/null
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/splendor bench

@@ -4,7 +4,8 @@ Each traveler commits to a route drawn at random among all routes from the Port 
 greedily (collecting toward its next road, moving when it can pay). Both seats play the same policy, so a
 route's win rate says how it fares against the others: a board plays well when many routes win and none wins
 nearly always. With a hundred or more routes per board, single routes are played too rarely to rate, so the
-table rates roads instead: the win rate of the travelers whose route used that road. Also measured: turns per traveler with plain greedy play.
+table rates roads instead: the win rate of the travelers whose route used that road. Also measured: turns per
+traveler with plain greedy play.
 
 Run: ``.venv/bin/python benchmarks/kids_boards.py [--games 200]``; the figures go into ``docs/kids.md``.
 """

@@ -4,9 +4,9 @@ as behind a load balancer, so every action crosses processes through the databas
 
 Every game's two seats are "human" seats driven by this script (a random legal action each time a seat's
 WebSocket says it is its turn, after a short think time like a quick player's; ``--think 0`` plays as fast as
-possible and measures the server's ceiling instead), so every action goes through the full path: HTTP request, rule check, commit to
-the store, push of each seat's view. Reports accepted actions per second, latency percentiles of an action, and
-checks that nothing was lost: every game's record replays to the state the server reports.
+possible and measures the server's ceiling instead), so every action goes through the full path: HTTP request,
+rule check, commit to the store, push of each seat's view. Reports accepted actions per second, latency
+percentiles of an action, and checks that nothing was lost: every game's record replays to the state the server reports.
 
 Run: ``.venv/bin/python benchmarks/load.py [--games 50] [--seconds 30] [--database-url URL]``;
 ``--postgres --processes 3`` starts a throwaway PostgreSQL (scripts/postgres.sh) and three servers on it;

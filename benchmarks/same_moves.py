@@ -36,6 +36,8 @@ SPECS = (
     "ismcts:medium@reference",
 )
 GAMES = ("classic", "pokemon", "kids")
+MAX_TURNS = 200
+"""A cap on each game (ruling 4): two near-random searchers can wander the Kids board for ever."""
 
 
 def scale_budgets(scale: float) -> None:
@@ -75,7 +77,7 @@ def play(game_name: str, number: int) -> dict[str, Any]:
     players = 2 + number % 3
     seats = [SPECS[(number + 3 * seat) % len(SPECS)] for seat in range(players)]
     bots = [make_bot(spec, seed=1000 * number + seat) for seat, spec in enumerate(seats)]
-    game = new_game(game_name, players=players, seed=number)
+    game = new_game(game_name, players=players, seed=number, max_turns=MAX_TURNS)
     moves = []
     while not game.is_over:
         seat = game.current_player
@@ -101,7 +103,9 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> int:
     """Print, per game, how many games are equal move for move; the number that differ."""
     differ = 0
     if (old["games"], old["scale"]) != (new["games"], new["scale"]):
-        print(f"the records were made with other options: {old['games']}/{old['scale']} and {new['games']}/{new['scale']}")
+        print(
+            f"the records were made with other options: {old['games']}/{old['scale']} and {new['games']}/{new['scale']}"
+        )
         return 1
     for name, games in old["record"].items():
         other = new["record"].get(name, [])

@@ -19,6 +19,7 @@ import csv
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -27,19 +28,19 @@ from sb3_contrib.common.wrappers import ActionMasker
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-import splendor.envs  # noqa: F401  (registers the environments)
+import splendor.envs  # noqa: F401 (registers the environments)
 from splendor.envs.gymnasium_env import SplendorEnv
 
 
 class PointsAsTheyCome(gymnasium.Wrapper):
     """Adds the learner's points gained on each step, / 15, to the environment's reward."""
 
-    def reset(self, **kwargs):  # type: ignore[no-untyped-def]
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
         obs, info = self.env.reset(**kwargs)
         self.points = info["view"]["seats"][self.env.unwrapped.seat]["points"]
         return obs, info
 
-    def step(self, action):  # type: ignore[no-untyped-def]
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self.env.step(action)
         points = info["view"]["seats"][self.env.unwrapped.seat]["points"]
         reward += (points - self.points) / 15
@@ -120,7 +121,7 @@ def main() -> None:
     for phase, opponent, steps in (("random", "random", args.random_steps), ("greedy", "greedy", args.greedy_steps)):
         if steps <= 0:
             continue
-        envs = DummyVecEnv([lambda i=i: training_env(opponent, args.seed * 100 + i) for i in range(args.envs)])
+        envs = DummyVecEnv([lambda i=i, o=opponent: training_env(o, args.seed * 100 + i) for i in range(args.envs)])
         if model is None:
             model = MaskablePPO(
                 "MlpPolicy",

@@ -46,7 +46,7 @@ def test_the_log_names_the_card_bought_or_reserved_and_never_one_from_a_deck(nam
 
 def test_the_log_names_every_noble_that_visits_chosen_or_not() -> None:
     visits = 0
-    for before, action, after, details in _steps("classic", range(20)):
+    for before, _action, after, details in _steps("classic", range(20)):
         seat = before.current_player
         came = len(after.seat_nobles[seat]) - len(before.seat_nobles[seat])  # type: ignore[attr-defined]
         assert len(details.get("nobles", [])) == came

@@ -8,6 +8,7 @@ SQLite has no such channel: a SQLite store is served by one process, which hears
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -58,10 +59,8 @@ class ChangeFeed:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
 
     async def _listen_forever(self) -> None:
         import psycopg

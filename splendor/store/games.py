@@ -118,7 +118,7 @@ class GameStore:
         bots_only = all(x.kind == "bot" for x in seats)
         with self._creating if self.store.engine.dialect.name == "sqlite" else nullcontext(), self.store.session() as s:
             if bounds is not None:
-                if s.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
+                if self.store.engine.dialect.name == "postgresql":
                     s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _lock_key(owner)})
                 mine, between_bots = self._unfinished(s.connection(), owner)
                 if mine >= bounds.games:

@@ -10,6 +10,7 @@ action's number decides (`GameStore.append`).
 from __future__ import annotations
 
 import time
+from typing import cast
 
 from sqlalchemy import ColumnElement, Connection, and_, func, literal, or_, select, update
 
@@ -19,7 +20,7 @@ from splendor.store.models import GameRow
 
 def _now(conn: Connection) -> ColumnElement[float]:
     if conn.dialect.name == "postgresql":
-        return func.extract("epoch", func.clock_timestamp())
+        return cast(ColumnElement[float], func.extract("epoch", func.clock_timestamp()))
     return literal(time.time())
 
 

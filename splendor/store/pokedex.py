@@ -182,7 +182,7 @@ class Pokedex:
                 else []
             )
             shown = prof.name if prof else name
-        return PokedexPage(profile=shown, marked={p: g for p, g in rows}, lines=evolution_lines())
+        return PokedexPage(profile=shown, marked=dict(rows), lines=evolution_lines())
 
     def profiles(self) -> list[str]:
         """Every profile name, sorted."""

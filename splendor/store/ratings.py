@@ -1,9 +1,9 @@
 """Ratings: an OpenSkill (Plackett–Luce) rating per account and per game, updated once when a rated game ends.
 
-A game is rated when it was created to be rated (a seed the server chose, no hints: `splendor.server.live`),
-every person's seat belongs to an account (at least one, each account once) and it has a winner; bots take part with fixed ratings that games never change, so a game against them counts as well. The
-update is written in the transaction that commits the game's last action, so it happens exactly once, whichever
-process accepts that action.
+A game is rated when it was created to be rated (a seed the server chose, no hints: `splendor.server.live`), every
+person's seat belongs to an account (at least one, each account once) and it has a winner; bots take part with fixed
+ratings that games never change, so a game against them counts as well. The update is written in the transaction that
+commits the game's last action, so it happens exactly once, whichever process accepts that action.
 
 What players see is not (μ, σ) but one number on an Elo-like scale (`shown`): 1500 for a newcomer, and rating
 differences that read like Elo differences. It is the conservative ordinal μ − 3σ mapped linearly, so it is a
@@ -103,10 +103,14 @@ def rate_game(conn: Connection, game_id: str, game: str, seats: list[RatedSeat],
     if conn.dialect.name == "postgresql":
         query = query.with_for_update()  # two games ending at once read the same ratings in turn
     known = {r.account_id: (r.mu, r.sigma) for r in conn.execute(query)}
-    before = [known[s.account_id] if s.account_id is not None else s.bot_rating for s in seats]
-    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]  # type: ignore[misc]
+    before: list[tuple[float, float]] = []
+    for s in seats:
+        rating = known[s.account_id] if s.account_id is not None else s.bot_rating
+        assert rating is not None, "rated() admits only accounts and bots with fixed ratings"
+        before.append(rating)
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
     after = MODEL.rate(teams, ranks=[3 if s.forfeited else 1 if s.seat in winners else 2 for s in seats])
-    for s, (mu0, sigma0), (new,) in zip(seats, before, after):  # type: ignore[misc]
+    for s, (mu0, sigma0), (new,) in zip(seats, before, after):
         if s.account_id is None:
             continue  # a bot's rating is fixed
         conn.execute(

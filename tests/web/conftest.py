@@ -1,12 +1,38 @@
 """The browser tests run a real server that lets them choose seeds (``--allow-chosen-seeds``): each test lays out
-a known position."""
+a known position, in Debian's Chromium (installed by scripts/chromium.sh) driven by Playwright, one browser a
+module."""
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
-from tests.server.conftest import Server
+from tests.server.conftest import ROOT, Server
+
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    path = (
+        subprocess.run([str(ROOT / "scripts" / "chromium.sh")], capture_output=True, text=True, check=True)
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=ARGS)
+        yield b
+        b.close()
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import time
 from playwright.sync_api import Browser, Page
 
 from tests.server.conftest import Server
-from tests.web.test_browser import browser, new_page, open_lobby, take_by_clicks, wait_past  # noqa: F401
+from tests.web.test_browser import open_lobby, take_by_clicks, wait_past
 
 
 def sign_up(page: Page, name: str, password: str) -> None:
@@ -106,7 +106,7 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     context.close()
 
 
-def test_a_password_is_changed_and_a_wrong_one_refused_in_the_lobby(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_a_password_is_changed_and_a_wrong_one_refused_in_the_lobby(server: Server, browser: Browser) -> None:
     page = open_lobby(browser, server)
     sign_up(page, "bea", "correct horse battery")
     page.click("#password-form >> xpath=.. >> summary")  # change it, then sign in with the new one
@@ -127,7 +127,7 @@ def test_a_password_is_changed_and_a_wrong_one_refused_in_the_lobby(server: Serv
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(server: Server, browser: Browser) -> None:
     page = open_lobby(browser, server)
     page.select_option("#players", "4")
     page.wait_for_selector("[data-seat-kind='3']")

@@ -4,42 +4,18 @@ docs/screenshots.)"""
 
 from __future__ import annotations
 
-import subprocess
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Route
 
 import splendor
 from splendor.bots import decide, make_bot
 from tests.server.conftest import ROOT, Server, create
 
 SHOTS = ROOT / "docs" / "screenshots"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    path = (
-        subprocess.run([str(ROOT / "scripts" / "chromium.sh")], capture_output=True, text=True, check=True)
-        .stdout.strip()
-        .splitlines()[-1]
-    )
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, width: int = 1100) -> Page:

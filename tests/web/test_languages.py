@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.server.conftest import Server, create
-from tests.web.test_browser import SHOTS, browser, wait_past  # noqa: F401  (browser is a fixture)
+from tests.web.test_browser import SHOTS, wait_past
 
 # Words each language's table shows (the supply's heading, the log's heading), and the browser locale it comes from.
 WORDS = {
@@ -34,7 +34,7 @@ def overflow(page: Page) -> int:
 @pytest.mark.parametrize("language", ["sl", "ko", "zh"])
 def test_each_language_draws_the_lobby_and_every_table_at_375_px(
     server: Server,
-    browser: Browser,  # noqa: F811
+    browser: Browser,
     language: str,
 ) -> None:
     locale, supply, log = WORDS[language]
@@ -64,7 +64,7 @@ def test_each_language_draws_the_lobby_and_every_table_at_375_px(
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_the_switch_changes_the_language_and_this_browser_keeps_it(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_the_switch_changes_the_language_and_this_browser_keeps_it(server: Server, browser: Browser) -> None:
     page = page_in(browser, "en-GB", 1100)
     page.goto(server.base + "/")
     page.wait_for_selector("[data-seat-kind]")
@@ -88,7 +88,7 @@ def test_the_switch_changes_the_language_and_this_browser_keeps_it(server: Serve
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_a_refused_typed_action_and_the_log_are_in_the_players_language(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_a_refused_typed_action_and_the_log_are_in_the_players_language(server: Server, browser: Browser) -> None:
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human", "name": "ana"}, {"kind": "bot", "bot": "greedy"}], seed=3)
     page = page_in(browser, "sl-SI", 1100)

@@ -162,7 +162,7 @@ def _open(browser: Browser, server: Server, seed: int = 4) -> tuple[dict[str, An
 
 
 def test_three_tokens_are_chosen_and_sent_only_by_take(server: Server, browser: Browser) -> None:
-    g, page = _open(browser, server)
+    _g, page = _open(browser, server)
     posts: list[str] = []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None)
     for colour in ("white", "blue", "green"):
@@ -179,7 +179,7 @@ def test_three_tokens_are_chosen_and_sent_only_by_take(server: Server, browser: 
 
 
 def test_a_deck_is_reserved_only_after_its_menu_says_reserve(server: Server, browser: Browser) -> None:
-    g, page = _open(browser, server)
+    _g, page = _open(browser, server)
     page.click("button[data-key='deck:2']")
     page.wait_for_timeout(200)
     assert actions(page) == 0
@@ -219,7 +219,7 @@ def test_a_click_that_cannot_be_part_of_an_action_says_why_beside_the_supply(ser
 
 
 def test_a_card_menu_lists_every_action_and_says_why_one_is_not_possible(server: Server, browser: Browser) -> None:
-    g, page = _open(browser, server)
+    _g, page = _open(browser, server)
     page.locator("#market .slot[data-key='slot:market:3.1'] button.card").click()
     menu = page.locator(".menu")
     page.wait_for_function(
@@ -278,7 +278,7 @@ def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Br
 def test_a_typed_refusal_is_said_under_the_box_and_goes_when_the_game_moves_on(
     server: Server, browser: Browser
 ) -> None:
-    g, page = _open(browser, server)
+    _g, page = _open(browser, server)
     page.fill("#command-text", "buy 3.1")
     page.press("#command-text", "Enter")
     page.wait_for_function("document.getElementById('command-error').textContent.length > 0")
@@ -422,10 +422,11 @@ def test_a_replay_marks_the_move_its_caption_says_stepping_back_or_forward(serve
 
 
 def test_a_medal_chosen_is_said_once_in_the_log(server: Server, browser: Browser) -> None:
-    g, page = _open(browser, server)
+    _g, page = _open(browser, server)
     said = page.evaluate("""import('/static/words.js').then((words) => [
         words.describe('kids', 'medal 3', { medal: 3 }, () => 'ann', 0),
-        words.describe('kids', 'move 7 pay k k', { to: { name: 'The Palace of Splendor' }, medal: 2 }, () => 'ann', 0)])""")
+        words.describe('kids', 'move 7 pay k k', { to: { name: 'The Palace of Splendor' }, medal: 2 },
+                       () => 'ann', 0)])""")
     assert said[0] == "ann receives Queen's Medal 3"
     assert said[1].count("Queen's Medal 2") == 1  # a medal given on arrival is said, once
 

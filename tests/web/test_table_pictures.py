@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page
 import splendor
 from splendor.bots import decide, make_bot
 from tests.server.conftest import Server
-from tests.web.test_browser import _two_humans, api_act, browser, open_page, wait_past  # noqa: F401
+from tests.web.test_browser import _two_humans, api_act, open_page, wait_past
 
 COUNT_TRAVELLERS = """window.travellers = [];
 new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
@@ -39,7 +39,7 @@ def _play_until_seat_buys(server: Server, g: dict[str, Any], seat: int, seed: in
     return local
 
 
-def test_cards_and_nobles_are_pictures_with_their_words_beside_them(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_cards_and_nobles_are_pictures_with_their_words_beside_them(server: Server, browser: Browser) -> None:
     g = _two_humans(server)
     page = open_page(browser, g["seats"][0]["link"])
     cards = page.locator("#market .card")
@@ -52,7 +52,7 @@ def test_cards_and_nobles_are_pictures_with_their_words_beside_them(server: Serv
     assert "Patron of" in page.inner_text("#nobles")
 
 
-def test_bought_cards_stack_by_colour_and_a_bought_card_travels_to_its_buyer(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_bought_cards_stack_by_colour_and_a_bought_card_travels_to_its_buyer(server: Server, browser: Browser) -> None:
     g = _two_humans(server, seed=4)
     ann = open_page(browser, g["seats"][0]["link"])
     ann.evaluate(COUNT_TRAVELLERS)
@@ -70,7 +70,7 @@ def test_bought_cards_stack_by_colour_and_a_bought_card_travels_to_its_buyer(ser
     assert ann.errors == []  # type: ignore[attr-defined]
 
 
-def _reduced_motion_page(browser: Browser, url: str) -> Page:  # noqa: F811
+def _reduced_motion_page(browser: Browser, url: str) -> Page:
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1100, "height": 900})
     page = context.new_page()
     page.goto(url)
@@ -78,7 +78,7 @@ def _reduced_motion_page(browser: Browser, url: str) -> Page:  # noqa: F811
     return page
 
 
-def test_nothing_travels_for_a_reader_who_asked_for_reduced_motion(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_nothing_travels_for_a_reader_who_asked_for_reduced_motion(server: Server, browser: Browser) -> None:
     g = _two_humans(server)
     ann = _reduced_motion_page(browser, g["seats"][0]["link"])
     _after_bob_takes_two_black(server, g, ann)
@@ -87,7 +87,7 @@ def test_nothing_travels_for_a_reader_who_asked_for_reduced_motion(server: Serve
     assert ann.locator("[data-key='seat:1:token:black'].changed").count() == 1  # still marked, without motion
 
 
-def test_a_travelling_picture_never_takes_a_click(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_a_travelling_picture_never_takes_a_click(server: Server, browser: Browser) -> None:
     g = _two_humans(server)
     ann = open_page(browser, g["seats"][0]["link"])
     _after_bob_takes_two_black(server, g, ann)

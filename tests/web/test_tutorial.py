@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.server.conftest import Server
-from tests.web.test_browser import TAKEABLE, actions, browser, new_page, wait_past  # noqa: F401
+from tests.web.test_browser import TAKEABLE, actions, new_page
 
 LOCALES = {"en": "en-GB", "sl": "sl-SI", "ko": "ko-KR", "zh": "zh-CN"}
 

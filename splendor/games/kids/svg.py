@@ -451,7 +451,7 @@ def _frame(board: dict[str, Any], language: str, layout: str, tiles: set[str]) -
         mark, stands a little further on, so that the roads into it have room for their banners."""
         k, _, y = local[sid]
         lo, hi = along[k]
-        return 3 * k + 2 * (hi - y) / (hi - lo) + (PALACE_STEP if kind[sid] == "palace" else 0.0)
+        return float(3 * k + 2 * (hi - y) / (hi - lo) + (PALACE_STEP if kind[sid] == "palace" else 0.0))
 
     last = 3 * n - 1 + (PALACE_STEP if palace else 0.0)
     first_pad, last_pad = 4 + pawn_hw, 4 + (SPACE_HALF["palace"][0] if palace else pawn_hw)
@@ -462,7 +462,7 @@ def _frame(board: dict[str, Any], language: str, layout: str, tiles: set[str]) -
         cuts = [MARGIN] + [MARGIN + first_pad + step * (3 * k - 0.5) for k in range(1, n)] + [width - MARGIN]
         frames = [(cuts[k], top, cuts[k + 1] - cuts[k], bottom - top) for k in range(n)]
         y_top, y_bottom = top + 4 + pawn_hh + LINE, bottom - 4 - pawn_hh - 3 * LINE - 2
-        for sid, (k, x, y) in local.items():
+        for sid, (_, x, _) in local.items():
             pos[sid] = (MARGIN + first_pad + step * level(sid), y_top + (x - x_lo) / (x_hi - x_lo) * (y_bottom - y_top))
     else:
         step = 100.0
@@ -473,11 +473,11 @@ def _frame(board: dict[str, Any], language: str, layout: str, tiles: set[str]) -
         height = bottom + credit_h
         cuts = [top] + [upper + step * (last - 3 * k + 0.5) for k in range(n - 1, 0, -1)] + [bottom]
         frames = [(MARGIN, cuts[n - 1 - k], width - 2 * MARGIN, cuts[n - k] - cuts[n - 1 - k]) for k in range(n)]
-        for sid, (k, x, y) in local.items():
+        for sid, (_, x, _) in local.items():
             left, right = MARGIN + 44, width - MARGIN - 44
             pos[sid] = (left + (x - x_lo) / (x_hi - x_lo) * (right - left), lower - step * level(sid))
     framed = list(zip(frames, titles))  # a section's title is its tooltip: the picture has no room for it
-    credit = []
+    credit: list[tuple[str, float, float, Box]] = []
     for i, line in enumerate(credit_lines):
         y = height - credit_h + 16 * (i + 1)
         credit.append((line, MARGIN + 2, y, _rbox(text_box(MARGIN + 2, y, line, SMALL_SIZE))))
@@ -605,7 +605,8 @@ def _overlaps(a: np.ndarray, b: np.ndarray, gap: float) -> np.ndarray:
         - np.maximum(a[:, None, 1], b[None, :, 1])
         + gap
     )
-    return (w > 0) & (h > 0)
+    meet: np.ndarray = (w > 0) & (h > 0)
+    return meet
 
 
 SIN_SAME_WAY = math.sin(math.radians(22)) ** 2
@@ -627,7 +628,8 @@ def _runs(a: np.ndarray, b: np.ndarray, away: np.ndarray) -> np.ndarray:
     w = np.take_along_axis(heading, nearest[..., None], axis=1)
     cross = v[..., 0] * w[..., 1] - v[..., 1] * w[..., 0]
     same_way = cross**2 < SIN_SAME_WAY * (v * v).sum(axis=-1) * (w * w).sum(axis=-1)
-    return (np.hypot(v[..., 0], v[..., 1]) * (close & same_way & keep)).sum(axis=1)
+    run: np.ndarray = (np.hypot(v[..., 0], v[..., 1]) * (close & same_way & keep)).sum(axis=1)
+    return run
 
 
 @dataclass
@@ -682,12 +684,15 @@ def _options(p: Plan, road: dict[str, Any], frame: Box, words: np.ndarray, flow:
         + 0.5 * np.arange(len(TS))[None, :, None]
         + 1.0 * (np.abs(shifts).sum(axis=1) > 0)[None, None, :]
     ).reshape(-1)
-    inside = lambda outer: (
-        (boxes[:, 0] >= outer[0])
-        & (boxes[:, 1] >= outer[1])
-        & (boxes[:, 0] + boxes[:, 2] <= outer[0] + outer[2])
-        & (boxes[:, 1] + boxes[:, 3] <= outer[1] + outer[3])
-    )
+
+    def inside(outer: tuple[float, float, float, float]) -> np.ndarray:
+        return (
+            (boxes[:, 0] >= outer[0])
+            & (boxes[:, 1] >= outer[1])
+            & (boxes[:, 0] + boxes[:, 2] <= outer[0] + outer[2])
+            & (boxes[:, 1] + boxes[:, 3] <= outer[1] + outer[3])
+        )
+
     costs += HARD * ~inside(bounds) + MEDIUM / 3 * ~inside(frame)
     costs += HARD * _overlaps(boxes, words, 2.0).sum(axis=1) + HARD * _overlaps(boxes, marks, 2.0).sum(axis=1)
     hw, hh = max(w, HIT), max(h, HIT)
@@ -724,7 +729,7 @@ def _prune(r: _Road, keep: int = 140) -> _Road:
             per_curve[c] = per_curve.get(c, 0) + 1
             kept.append(i)
     order = np.array(kept[:keep])
-    used = sorted(set(int(c) for c in r.curve_of[order]))
+    used = sorted({int(c) for c in r.curve_of[order]})
     renumber = {c: i for i, c in enumerate(used)}
     return _Road(
         r.number,
@@ -755,12 +760,13 @@ def _pair_costs(a: _Road, b: _Road) -> np.ndarray:
         run = _side_by_side_pairs(a_lines[pairs_a], b_lines[pairs_b], np.array(a.ends + b.ends))
         side[pairs_a, pairs_b] = np.where(run > 6, 40 * run, 0.0) + np.where(run > 10, HARD, 0.0)
     out += side[a.curve_of][:, b.curve_of]
-    return out
+    return np.asarray(out, dtype=np.float32)
 
 
 def _side_by_side_pairs(a: np.ndarray, b: np.ndarray, away: np.ndarray) -> np.ndarray:
     """For each row, the longer of line a's run along line b and b's along a (see `_runs`)."""
-    return np.maximum(_runs(a, b, away), _runs(b, a, away))
+    longer: np.ndarray = np.maximum(_runs(a, b, away), _runs(b, a, away))
+    return longer
 
 
 def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
@@ -783,7 +789,7 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
     marks = {q.id: [q.shape, q.pawns] for q in p.places.values()}
 
     # the names: each place's options, what each costs alone, the boxes each takes
-    names: dict[str, list] = {}
+    names: dict[str, list[Any]] = {}
     fixed: dict[Any, np.ndarray] = {}
     reach: dict[Any, Box] = {}
     name_boxes: dict[str, list[np.ndarray]] = {}
@@ -823,20 +829,22 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
             if a in roads and b in roads:
                 m = _pair_costs(roads[a], roads[b])
             elif a in roads or b in roads:
-                road, place = (roads[a], b) if a in roads else (roads[b], a)
-                lines = np.array(road.lined)
-                every = np.concatenate(name_boxes[place])
-                which = np.repeat(np.arange(len(name_boxes[place])), [len(bs) for bs in name_boxes[place]])
-                over = _segments_meet(lines, every + grow)  # (curves, boxes)
-                cover = _overlaps(road.banners, every, 2.0)  # (options, boxes)
-                m = np.zeros((len(name_boxes[place]), len(road.banners)), dtype=np.float32)
-                for k in range(len(name_boxes[place])):
-                    m[k] = HARD * (over[:, which == k].sum(axis=1)[road.curve_of] + cover[:, which == k].sum(axis=1))
+                the_road, named = (roads[int(a)], str(b)) if a in roads else (roads[int(b)], str(a))
+                lined = np.array(the_road.lined)
+                every = np.concatenate(name_boxes[named])
+                which = np.repeat(np.arange(len(name_boxes[named])), [len(bs) for bs in name_boxes[named]])
+                over = _segments_meet(lined, every + grow)  # (curves, boxes)
+                cover = _overlaps(the_road.banners, every, 2.0)  # (options, boxes)
+                m = np.zeros((len(name_boxes[named]), len(the_road.banners)), dtype=np.float32)
+                for k in range(len(name_boxes[named])):
+                    m[k] = HARD * (
+                        over[:, which == k].sum(axis=1)[the_road.curve_of] + cover[:, which == k].sum(axis=1)
+                    )
                 if a in roads:
                     m = m.T
             else:
                 m = np.array(
-                    [[HARD * _overlaps(x, y, 2.0).sum() for y in name_boxes[b]] for x in name_boxes[a]],
+                    [[HARD * _overlaps(x, y, 2.0).sum() for y in name_boxes[str(b)]] for x in name_boxes[str(a)]],
                     dtype=np.float32,
                 )
                 if not m.any():
@@ -943,7 +951,8 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
         place.name_boxes = list(lines)
     for n, r in roads.items():
         i = chosen[n]
-        p.curves[n], p.banners[n] = r.curves[r.curve_of[i]], tuple(float(v) for v in r.banners[i])
+        x, y, w, h = (float(v) for v in r.banners[i])
+        p.curves[n], p.banners[n] = r.curves[r.curve_of[i]], (x, y, w, h)
 
 
 # ----------------------------------------------------------------------------- what the tests and the CLI read
@@ -1074,11 +1083,11 @@ def svg(view: dict[str, Any], size: int | None = None, language: str = SOURCE_LA
         )
     for seat in view["seats"]:
         s = seat["seat"]
-        place = p.places.get(seat["space"])
-        if place is None:
+        standing = p.places.get(seat["space"])
+        if standing is None:
             continue
-        dx, dy = slots(place.kind)[s % 4]
-        px, py = _r(place.x + dx), _r(place.y + dy)
+        dx, dy = slots(standing.kind)[s % 4]
+        px, py = _r(standing.x + dx), _r(standing.y + dy)
         out.append(
             f'<g class="pawn" data-seat="{s}"><circle cx="{px}" cy="{py}" r="{PAWN_R}" fill="{PAWN[s % 4]}" '
             f'stroke="#212121" stroke-width="2"/><text x="{px}" y="{_r(py + 0.36 * PAWN_SIZE)}" '
