@@ -48,7 +48,7 @@ class Bot(Protocol):
 
 
 BOTS: dict[str, str] = {
-    "random": "splendor.bots.random_bot:RandomBot",
+    "random": "splendor.bots.random:RandomBot",
     "greedy": "splendor.bots.greedy:GreedyBot",
     "ismcts": "splendor.bots.search:SearchBot",
     "cmd": "splendor.bots.external:ExternalBot",
