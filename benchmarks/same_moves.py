@@ -48,18 +48,16 @@ def scale_budgets(scale: float) -> None:
     def scaled(n: int) -> int:
         return max(1, round(n * scale))
 
-    try:
-        from splendor.search import levels  # the search as its own layer: one Level record per game and level
-    except ImportError:
-        levels = None
-    if levels is not None:
-        for key, level in list(levels.LEVELS.items()):
-            levels.LEVELS[key] = dataclasses.replace(
-                level, iterations=scaled(level.iterations), compiled_iterations=scaled(level.compiled_iterations)
-            )
-        return
     from splendor.bots import search
 
+    if not hasattr(search, "COMPILED_LEVELS"):  # the search as its own layer: one Level record per game and level
+        from splendor.search import levels
+
+        for key, found in list(levels.LEVELS.items()):
+            levels.LEVELS[key] = dataclasses.replace(
+                found, iterations=scaled(found.iterations), compiled_iterations=scaled(found.compiled_iterations)
+            )
+        return
     for table in (search.LEVELS, search.COMPILED_LEVELS):
         for name in table:
             table[name] = scaled(table[name])
@@ -90,6 +88,12 @@ def play(game_name: str, number: int) -> dict[str, Any]:
 
 def record(games: int, scale: float, only: list[str]) -> dict[str, Any]:
     scale_budgets(scale)
+    from splendor.bots import search
+
+    budget = getattr(search, "level_iterations", None)
+    if budget is None:
+        from splendor.search.levels import level_iterations as budget
+    print(f"the expert's budget in classic: {budget('expert', 'classic', compiled=True)} iterations", file=sys.stderr)
     out: dict[str, Any] = {"games": games, "scale": scale, "record": {}}
     for name in only:
         start = time.perf_counter()
