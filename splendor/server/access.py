@@ -29,6 +29,8 @@ def check_seat(live: LiveGame, seat: int | None, token: str | None, account: Sig
         raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat, last=len(live.seats) - 1))
     info = live.seats[seat]
     if info.forfeited:
+        if info.forfeited_by == "resigned":
+            raise Refused(403, _("seat {seat} resigned: a bot plays it now", seat=seat))
         raise Refused(403, _("seat {seat} was left idle past the limit: a bot plays it now", seat=seat))
     if info.kind != HUMAN:
         raise Refused(403, _("seat {seat} is played by a bot", seat=seat))

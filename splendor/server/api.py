@@ -37,7 +37,16 @@ from splendor.server.guards import (
 )
 from splendor.server.live import GameManager
 from splendor.server.moves import log_entry
-from splendor.server.schemas import NAME_RULE, ActionRequest, ExplainRequest, Language, NewGame, ProfileLink, refusals
+from splendor.server.schemas import (
+    NAME_RULE,
+    ActionRequest,
+    ExplainRequest,
+    Language,
+    Leave,
+    NewGame,
+    ProfileLink,
+    refusals,
+)
 from splendor.server.settings import Settings
 from splendor.server.socket import serve_socket
 from splendor.server.store_calls import store_problem
@@ -319,6 +328,41 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         return as_json(live.payload(body.seat))
 
+    @app.post("/api/games/{game_id}/seats/{seat}/resign", responses=refusals(403, 404, 409))
+    async def resign(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        body: Leave | None = None,
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """Resign the seat (its secret, or the account keeping it), at any time of an unfinished game: in a game
+        of two the seat loses and the other wins (rated so in a rated game); with three or four a bot plays the
+        seat on and it ranks last. Refused when the game is over (409), ``expect`` is behind the game (409), or
+        for another seat (403); nothing changes then. Answers the seat's view."""
+        live = await manager().resign(
+            game_id, seat, secret(token, x_seat_token), body.expect if body else None, await signed_in(request)
+        )
+        return as_json(live.payload(seat))
+
+    @app.post("/api/games/{game_id}/seats/{seat}/abort", responses=refusals(403, 404, 409))
+    async def abort(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        body: Leave | None = None,
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """Call the game off (the seat's secret, or the account keeping it) while the seat has made no move yet:
+        it ends with no winner and changes no rating. Refused once the seat has moved or the game is over (409);
+        nothing changes then. Answers the seat's view."""
+        live = await manager().abort(
+            game_id, seat, secret(token, x_seat_token), body.expect if body else None, await signed_in(request)
+        )
+        return as_json(live.payload(seat))
+
     @app.get(
         "/api/games/{game_id}/record",
         response_class=Response,
@@ -340,13 +384,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rec: Record = live.game.record
         rec.notes = {"server_game": live.id, "seats": live.seat_list(), "rated": live.rated}
         if live.ending is not None:
-            rec.notes["ending"] = {"by": live.ending.by, "seat": live.ending.seat}
+            rec.notes["ending"] = live.ending_of()
         return PlainTextResponse(rec.to_text())
 
     @app.get("/api/games/{game_id}/replay", responses=refusals(404, 409))
     async def replay_view(game_id: str, upto: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
         """A finished game's spectator view after ``upto`` actions, for step-by-step replays, with the log entry
-        of the action that led there (``entry``: its seat and what everyone saw of it)."""
+        of the action that led there (``entry``: its seat and what everyone saw of it) and how the game ended when
+        no rule ended it (``ending``: a resignation, an abort, a seat idle past the limit, after ``at`` actions;
+        a seat of three or four that resigned says it in ``seats``: ``forfeit``)."""
         live = await manager().get(game_id)
         if not live.over:
             raise Refused(409, "replays are of finished games")
@@ -361,6 +407,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "upto": upto,
             "total": total,
             "seats": live.seat_list(),
+            "ending": live.ending_of(),
             "action": entry["action"] if entry else None,
             "entry": entry,
             "view": game.view(None),

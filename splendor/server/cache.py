@@ -60,13 +60,14 @@ class LiveGame:
                 "profile": s.profile,
                 "has_account": s.account_id is not None,
                 "forfeited": s.forfeited,
+                "forfeit": None if not s.forfeited else {"by": s.forfeited_by or "idle", "at": s.forfeited_at},
             }
             for s in self.seats
         ]
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """What a seat (or a spectator) receives: the game's id, its seats, whether it is rated, how it ended if
-        no rule ended it (``ending``: ``{"by": "idle", "seat": n}``, else null) and that seat's view."""
+        no rule ended it (``ending``, `ending_of`, else null) and that seat's view."""
         view = self.game.view(seat)
         if self.ending is not None:  # ended, though not by the rules: nothing more is played
             view["legal_actions"] = []
@@ -80,9 +81,17 @@ class LiveGame:
             "log": self.log[-60:],
             "rated": self.rated,
             "over": self.over,
-            "ending": None if self.ending is None else {"by": self.ending.by, "seat": self.ending.seat},
+            "ending": self.ending_of(),
             "view": view,
         }
+
+    def ending_of(self) -> dict[str, Any] | None:
+        """How the game ended when no rule ended it, as every answer says it: ``{"by", "seat", "at"}`` (``by``:
+        ``idle``, ``resigned`` or ``aborted``; the seat that lost, or aborted, by it; after ``at`` actions), or
+        None."""
+        if self.ending is None:
+            return None
+        return {"by": self.ending.by, "seat": self.ending.seat, "at": len(self.game.history)}
 
     @property
     def bots_only(self) -> bool:

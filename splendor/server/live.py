@@ -41,9 +41,9 @@ from splendor.server.bots import BotPool
 from splendor.server.cache import GameCache, LiveGame
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
-from splendor.server.moves import judged, log_entry, parsed, rating, step, whose_turn
+from splendor.server.moves import judged, log_entry, may_leave, parsed, rating, step, whose_turn
 from splendor.server.schemas import NewGame
-from splendor.server.seating import HUMAN, proved_profile, rated_and_seeded, seats
+from splendor.server.seating import BOT, HUMAN, proved_profile, rated_and_seeded, seats
 from splendor.server.settings import Settings
 from splendor.server.watchers import Credentials, Watcher, broadcast, unwatch, watch
 from splendor.store.accounts import Accounts, SignedIn
@@ -62,6 +62,10 @@ FORFEIT_BOT = "ismcts:medium"
 so the others' game goes on much as it would have, neither handed a win nor made harder."""
 IDLE = "idle"
 """``Ending.by`` of a game whose person to move did not move within ``Settings.idle_forfeit_seconds``."""
+RESIGNED = "resigned"
+"""``Ending.by`` of a game of two a seat resigned (it lost); with three or four, ``forfeited_by`` of its seat."""
+ABORTED = "aborted"
+"""``Ending.by`` (and the stored status) of a game a seat called off before its first move: nobody won or lost."""
 
 
 def client_key(client: str) -> str:
@@ -177,21 +181,81 @@ class GameManager:
                 or live.seats[seat].account_id is None
             ):
                 return  # moved meanwhile, a bot's turn, or a seat without an account (it cannot be rated)
-            idle = self.settings.idle_forfeit_seconds
-            if game.players == 2:
-                ending = Ending(IDLE, seat)
-                rate = rating(live, game, ending=ending)
-                if not await self._done(live, lambda: self.store.end_by_forfeit(live.id, actions, ending, "won", rate)):
-                    return
-                live.ending = ending
-                log.info("game %s: seat %d lost on time (idle past %.0f s)", live.id, seat, idle)
-            else:
-                if not await self._done(live, lambda: self.store.forfeit_seat(live.id, actions, seat, FORFEIT_BOT)):
-                    return
-                live.seats = await self._read(lambda: self.store.seats(live.id))
-                log.info("game %s: seat %d was idle past %.0f s; %s plays it on", live.id, seat, idle, FORFEIT_BOT)
+            if not await self._leave_once(live, seat, IDLE):
+                return
+            log.info("game %s: seat %d was idle past %.0f s", live.id, seat, self.settings.idle_forfeit_seconds)
         access.drop_unauthorised_watchers(live)
         self._after_change(live)
+
+    async def _leave_once(self, live: LiveGame, seat: int, by: str) -> bool:
+        """With the game's lock held, the copy current: ``seat``'s person leaves the game ``by`` (`IDLE`,
+        `RESIGNED`, `ABORTED`), written only if the game still stands where this copy is (`GameStore.end_by_forfeit`
+        and `GameStore.forfeit_seat` are conditional writes). Aborted: the game ends with no winner, unrated. Else
+        in a game of two the seat loses (rated so); with three or four a bot (`FORFEIT_BOT`) plays the seat on and
+        it ranks last. Returns whether it was written (False: another process moved or ended the game first)."""
+        game = live.game
+        actions = len(game.history)
+        if by == ABORTED or game.players == 2:
+            ending = Ending(by, seat)
+            rate = None if by == ABORTED else rating(live, game, ending=ending)
+            status = ABORTED if by == ABORTED else "won"
+            if not await self._done(live, lambda: self.store.end_by_forfeit(live.id, actions, ending, status, rate)):
+                return False
+            live.ending = ending
+            log.info("game %s: seat %d %s after %d actions", live.id, seat, by, actions)
+            return True
+        seats = [replace(s, kind=BOT, bot=FORFEIT_BOT) if s.seat == seat else s for s in live.seats]
+        bot_turn = bot_decides(game, seats)
+        if not await self._done(
+            live, lambda: self.store.forfeit_seat(live.id, actions, seat, FORFEIT_BOT, by, bot_turn=bot_turn)
+        ):
+            return False
+        live.seats = await self._read(lambda: self.store.seats(live.id))
+        log.info("game %s: seat %d %s after %d actions; %s plays it on", live.id, seat, by, actions, FORFEIT_BOT)
+        return True
+
+    async def resign(
+        self, game_id: str, seat: int, token: str | None, expect: int | None = None, account: SignedIn | None = None
+    ) -> LiveGame:
+        """``seat`` (its secret, or the account keeping it) resigns its unfinished game (`_leave_once`)."""
+        return await self._leave(game_id, seat, token, expect, account, RESIGNED)
+
+    async def abort(
+        self, game_id: str, seat: int, token: str | None, expect: int | None = None, account: SignedIn | None = None
+    ) -> LiveGame:
+        """``seat`` (its secret, or the account keeping it) calls its game off before its own first move: the game
+        ends with no winner and changes no rating."""
+        return await self._leave(game_id, seat, token, expect, account, ABORTED)
+
+    async def _leave(
+        self, game_id: str, seat: int, token: str | None, expect: int | None, account: SignedIn | None, by: str
+    ) -> LiveGame:
+        """Resign or abort, judged against the store's newest state: when the conditional write finds that another
+        process moved the game on (or ended it, or resigned the seat) first, what it committed is read and the
+        request judged again, so of two racing requests exactly one is made and the other is refused (409, or 403
+        for a seat a bot plays now) with nothing changed."""
+        live = await self.get(game_id, refresh=False)
+        access.check_seat(live, seat, token, account)
+        changed = False
+        try:
+            async with live.lock:
+                for attempt in range(3):
+                    changed = await self._catch_up(live) or changed
+                    if attempt:  # lost a race: the seats and the ending as the store has them now
+                        live.seats, live.ending = await self._read(lambda: self.store.standing(live.id))
+                        changed = True
+                        access.check_seat(live, seat, token, account)
+                    may_leave(live, seat, expect, aborting=by == ABORTED)
+                    if await self._leave_once(live, seat, by):
+                        changed = True
+                        break
+                else:
+                    raise Refused(409, _("the game moved on meanwhile: look at the table, then try again"))
+        finally:
+            if changed:
+                access.drop_unauthorised_watchers(live)
+                self._after_change(live)
+        return live
 
     # ----------------------------------------------------------------- the store, within its deadlines
 

@@ -81,6 +81,21 @@ def whose_turn(live: LiveGame, seat: int, expect: int | None = None) -> None:
         raise Refused(409, not_your_decision(deciding))
 
 
+def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bool = False) -> None:
+    """Refuse (409) a seat's resignation, or with ``aborting`` its abort, when the game is over or has moved past
+    the ``expect`` actions its sender saw; an abort, also once the seat has made a move (it may resign then)."""
+    game = live.game
+    if live.over:
+        raise Refused(409, _("the game is over"))
+    if expect is not None and expect != len(game.history):
+        raise Refused(
+            409,
+            _("the game has moved on: {actions} actions, not {expected}", actions=len(game.history), expected=expect),
+        )
+    if aborting and any(entry["seat"] == seat for entry in live.log):
+        raise Refused(409, _("a game can be aborted only before your first move: you may resign instead"))
+
+
 def rating(live: LiveGame, after: Game, ending: Ending | None = None) -> Callable[[Connection], None] | None:
     """What the game's last action, or its ``ending``, also writes: the ratings of its accounts, when it was
     created to be rated. A game ended by an `Ending` is won by every seat but the one that lost by it."""

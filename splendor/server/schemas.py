@@ -182,6 +182,16 @@ class SocketAction(Move):
     type: Literal["action"]
 
 
+class Leave(BaseModel):
+    """A seat resigning or aborting its game, and how many actions its sender saw (optional): refused if the game
+    has moved on since, so that a click made on an older position does nothing."""
+
+    model_config = ConfigDict(extra="forbid")
+    expect: ActionCount | None = Field(
+        default=None, description="the number of actions you saw; refused if the game has moved on since"
+    )
+
+
 class ExplainRequest(BaseModel):
     """Actions a seat is thinking of, to be told why each would be refused now."""
 

@@ -34,13 +34,19 @@ class SeatInfo:
     account_id: int | None = None
     """The account that holds the seat (signed in, it plays the seat without the seat's secret)."""
     forfeited: bool = False
-    """Its person forfeited (idle past the limit with three or four players): a bot plays on, it ranks last."""
+    """Its person forfeited (idle past the limit, or resigned, with three or four players): a bot plays on, it
+    ranks last."""
+    forfeited_by: str | None = None
+    """How its person forfeited: ``idle`` or ``resigned`` (None when it did not, or before this was kept)."""
+    forfeited_at: int | None = None
+    """The number of actions the game had when its person forfeited."""
 
 
 @dataclass(frozen=True)
 class Ending:
     """How a game ended when no rule of the game ended it: ``by`` (``idle``: the seat to move did not move within
-    the limit) and the seat that lost by it."""
+    the limit; ``resigned``: the seat resigned; ``aborted``: the seat called the game off before its first move,
+    and nobody lost) and the seat that lost, or aborted, by it."""
 
     by: str
     seat: int
@@ -57,6 +63,10 @@ class GameBounds:
 class GameMovedOn(Exception):
     """A write that assumed where the game stood found it elsewhere: another action was accepted first, or the
     game ended (a seat forfeited) meanwhile. Nothing was written."""
+
+
+class _Undone(Exception):
+    """A conditional write found the game elsewhere: its transaction is rolled back."""
 
 
 class TooManyGames(Exception):
@@ -352,7 +362,12 @@ class GameStore:
         with self.store.engine.begin() as conn:
             done = conn.execute(
                 update(GameRow)
-                .where(GameRow.id == game_id, GameRow.actions == actions, GameRow.status == "ongoing")
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.actions == actions,
+                    GameRow.status == "ongoing",
+                    GameRow.ended_by.is_(None),
+                )
                 .values(
                     status=status,
                     ended_by=ending.by,
@@ -370,24 +385,46 @@ class GameStore:
             notify_change(conn, game_id)
         return True
 
-    def forfeit_seat(self, game_id: str, actions: int, seat: int, bot: str) -> bool:
-        """Hand an idle person's seat of an unfinished game (still at ``actions`` actions) to ``bot`` for the rest
-        of the game; the seat keeps its account and ranks last when the game is rated. False when the game has
-        moved on meanwhile."""
-        with self.store.engine.begin() as conn:
-            done = conn.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.actions == actions, GameRow.status == "ongoing")
-                .values(bot_turn=True, updated_at=datetime.now(UTC))
-            ).rowcount
-            if not done:
-                return False
-            conn.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                .values(kind="bot", bot=bot, token_hash=None, forfeited=True)
-            )
-            notify_change(conn, game_id)
+    def forfeit_seat(
+        self, game_id: str, actions: int, seat: int, bot: str, by: str = "idle", bot_turn: bool = True
+    ) -> bool:
+        """Hand a person's seat of an unfinished game (still at ``actions`` actions) to ``bot`` for the rest of
+        the game, ``by`` being why (``idle``, ``resigned``), kept with the action count; the seat keeps its
+        account and ranks last when the game is rated. ``bot_turn``: whether a bot decides next then. False when
+        the game has moved on or ended meanwhile, or the seat is no longer a person's (a second resignation, on
+        this process or another): nothing is written then."""
+        try:
+            with self.store.engine.begin() as conn:
+                moved = conn.execute(
+                    update(GameRow)
+                    .where(
+                        GameRow.id == game_id,
+                        GameRow.actions == actions,
+                        GameRow.status == "ongoing",
+                        GameRow.ended_by.is_(None),
+                    )
+                    .values(bot_turn=bot_turn, updated_at=datetime.now(UTC))
+                ).rowcount  # PostgreSQL: the game's row is locked from here, so racing forfeits take turns
+                handed = (
+                    moved
+                    and conn.execute(
+                        update(SeatRow)
+                        .where(
+                            SeatRow.game_id == game_id,
+                            SeatRow.seat == seat,
+                            SeatRow.kind == "human",
+                            SeatRow.forfeited.is_(False),
+                        )
+                        .values(
+                            kind="bot", bot=bot, token_hash=None, forfeited=True, forfeited_by=by, forfeited_at=actions
+                        )
+                    ).rowcount
+                )
+                if not handed:
+                    raise _Undone
+                notify_change(conn, game_id)
+        except _Undone:
+            return False
         return True
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -455,6 +492,8 @@ def _seat_info(row: SeatRow) -> SeatInfo:
         profile=row.profile,
         account_id=row.account_id,
         forfeited=row.forfeited,
+        forfeited_by=row.forfeited_by if row.forfeited_by is not None or not row.forfeited else "idle",
+        forfeited_at=row.forfeited_at,
     )
 
 

@@ -94,9 +94,10 @@ class GameRow(Base):
     """The secret its bots' seeds derive from (never shown): with the public id alone, a bot's move cannot be
     computed in advance. None for games kept before it existed."""
     ended_by: Mapped[str | None] = mapped_column(String(12))
-    """How the game ended when no rule of the game ended it: ``idle`` (a seat did not move within the limit)."""
+    """How the game ended when no rule of the game ended it: ``idle`` (a seat did not move within the limit),
+    ``resigned`` (a seat resigned a game of two), ``aborted`` (a seat called it off before its first move)."""
     forfeit_seat: Mapped[int | None] = mapped_column(Integer)
-    """The seat that lost the game by ``ended_by``."""
+    """The seat that lost the game by ``ended_by`` (that aborted it, for ``aborted``)."""
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game", cascade="all, delete-orphan", order_by="SeatRow.seat"
     )
@@ -117,8 +118,12 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
     """The account that holds the seat: signed in, it plays the seat from any browser."""
     forfeited: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default=false())
-    """The seat's person forfeited (idle past the limit in a game of three or four): a bot plays it on, and it
-    ranks last in the ratings."""
+    """The seat's person forfeited (idle past the limit, or resigned, in a game of three or four): a bot plays it
+    on, and it ranks last in the ratings."""
+    forfeited_by: Mapped[str | None] = mapped_column(String(12))
+    """How it forfeited: ``idle`` or ``resigned`` (None for a seat forfeited before migration 0009: idle)."""
+    forfeited_at: Mapped[int | None] = mapped_column(Integer)
+    """The number of actions the game had when it forfeited (the bot played from the next one)."""
     game: Mapped[GameRow] = relationship(back_populates="seats")
 
 

@@ -210,7 +210,7 @@ def test_a_person_idle_past_the_limit_loses_a_rated_game_of_two_and_it_is_rated(
     unrated = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY], "rated": False}).json()
     guest_first = c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, MINE]}).json()
     ended = wait_for(lambda: (p := c.get(f"/api/games/{game['id']}", params={"seat": 0}).json())["over"] and p)
-    assert ended["ending"] == {"by": "idle", "seat": 0} and ended["view"]["legal_actions"] == []
+    assert ended["ending"] == {"by": "idle", "seat": 0, "at": 0} and ended["view"]["legal_actions"] == []
     assert ended["view"]["is_over"]
     waiting = c.get(f"/api/games/{guest_first['id']}").json()
     assert not waiting["over"]  # a seat without an account, which cannot be rated, never forfeits

@@ -3,26 +3,55 @@
 import { api, el, keepGame, morph } from "/static/common.js";
 import { list, t } from "/static/i18n.js";
 
+// How a game ended when no rule ended it (payload.ending: a seat resigned, aborted, or did not move in time), in
+// words: "Player 2 resigned: Player 1 wins." Null when the rules ended it.
+export function endingWords(ending, seats, seatName) {
+  if (!ending) return null;
+  const player = seatName(ending.seat);
+  if (ending.by === "aborted") return t("{player} aborted the game: no winner, not rated.", { player });
+  if (ending.by === "resigned") {
+    const others = seats.map((_, i) => i).filter((i) => i !== ending.seat).map(seatName);
+    return t("{player} resigned: {winner} wins.", { player, winner: list(others) });
+  }
+  return t("{player} did not move in time and lost the game.", { player });
+}
+
+// A seat of three or four whose person left (resigned, or idle past the limit) and a bot played on, in words.
+export function forfeitWords(seatInfo, seatName) {
+  const player = seatName(seatInfo.seat);
+  return seatInfo.forfeit && seatInfo.forfeit.by === "resigned"
+    ? t("{player} resigned; a bot plays their seat on.", { player })
+    : t("{player} did not move in time; a bot plays their seat on.", { player });
+}
+
 // page: { state, gameId, mode, seat, seatName, render, showError }
 export function renderEnd(page) {
   const { state, gameId, mode, seatName } = page;
   const box = document.getElementById("end");
-  const { view } = state.payload;
-  if (!view.is_over || !view.result) { morph(box); return; }
+  const { view, ending } = state.payload;
+  if (!view.is_over || !(view.result || ending)) { morph(box); return; }
   const first = !box.childElementCount;
-  const r = view.result;
-  const names = r.winners.map(seatName);
-  const verdict = r.status === "truncated" ? t("The game reached its turn limit: no winner.")
-    : r.status === "stalled" ? t("No seat could act for a whole round, so the game ended there: no winner.")
-    : r.status === "shared" ? t("{players} share the victory!", { players: list(names) })
-    : t("{player} wins!", { player: names[0] });
-  const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
-    el("td", {}, r.winners.includes(i) ? `★ ${t("winner")}` : "")));
-  const items = [el("h2", {}, t("Game over")), el("p", { class: "status" }, verdict)];
-  if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
-  items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),
-    el("th", {}, state.payload.game === "kids" ? t("in the Palace") : t("points")), el("th", {}))),
-    el("tbody", {}, rows)));
+  const items = [el("h2", {}, t("Game over"))];
+  if (ending) items.push(el("p", { class: "status", id: "ending" }, endingWords(ending, view.seats, seatName)));
+  else {
+    const r = view.result;
+    const names = r.winners.map(seatName);
+    const verdict = r.status === "truncated" ? t("The game reached its turn limit: no winner.")
+      : r.status === "stalled" ? t("No seat could act for a whole round, so the game ended there: no winner.")
+      : r.status === "shared" ? t("{players} share the victory!", { players: list(names) })
+      : t("{player} wins!", { player: names[0] });
+    const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
+      el("td", {}, r.winners.includes(i) ? `★ ${t("winner")}` : "")));
+    items.push(el("p", { class: "status" }, verdict));
+    if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
+    items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),
+      el("th", {}, state.payload.game === "kids" ? t("in the Palace") : t("points")), el("th", {}))),
+      el("tbody", {}, rows)));
+  }
+  for (const s of state.payload.seats.filter((x) => x.forfeited)) {
+    items.push(el("p", { class: "note", "data-forfeit": s.seat }, forfeitWords(s, seatName)));
+  }
+  const r = view.result || {};
   if (r.pokedex) {
     items.push(el("h2", {}, t("Pokédex marks")));
     r.pokedex.forEach((caught, i) => items.push(el("p", {},

@@ -6,7 +6,7 @@ import { N_, list, speak, t } from "/static/i18n.js";
 const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 const title = (game) => (TITLES[game] ? t(TITLES[game]) : game);
 const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), truncated: N_("turn limit reached"),
-  stalled: N_("stalled") };
+  stalled: N_("stalled"), aborted: N_("aborted") };
 let BOTS = [];                          // [spec, name] of each bot the server seats (GET /api/bots)
 let ME = null;                          // the signed-in account (GET /api/me), or null
 

@@ -5,7 +5,7 @@ import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_CO
 import { N_, language, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { describe } from "/static/words.js";
-import { renderEnd } from "/static/endgame.js";
+import { endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
 import { handleKey } from "/static/keys.js";
 import { makeTutorial, tutorialOn } from "/static/tutorial.js";
 import * as marketTable from "/static/market.js";
@@ -164,8 +164,13 @@ function renderStatus() {
     text = state.upto === 0 ? t("Replay: the start") :
       t("Replay: action {n} of {total} — {what}", { n: state.upto, total: state.total,
         what: describe(state.payload.game, state.lastAction, state.lastDetails, seatName, state.lastSeat) });
+    // then: a seat that left here (resigned, or idle past the limit), and how the game ended if no rule ended it
+    const left = state.payload.seats.filter((s) => s.forfeit && s.forfeit.at === state.upto);
+    for (const s of left) text += ` ${forfeitWords(s, seatName)}`;
+    const ending = state.replayEnding;
+    if (ending && ending.at === state.upto) text += ` ${endingWords(ending, state.payload.seats, seatName)}`;
   } else if (state.payload.ending) {
-    text = t("{player} did not move in time and lost the game.", { player: seatName(state.payload.ending.seat) });
+    text = endingWords(state.payload.ending, view.seats, seatName);
   } else if (view.is_over) {
     text = t("The game is over.");
   } else if (view.legal_actions.length) {
@@ -310,6 +315,54 @@ export function render() {
   if (state.payload.rated) hintText.textContent = t("A rated game gives no hints.");
   else if (state.hint && state.hint.at !== state.payload.actions) { state.hint = null; hintText.textContent = ""; }
   document.getElementById("command-text").placeholder = t("e.g. {example}", { example: EXAMPLES[c.game] });
+  renderLeave();
+}
+
+// Resign (at any time) and abort (before this seat's first move): only for a seat of an unfinished game, never
+// for a spectator or a replay. The payload's log holds the last 60 actions: a seat whose first move is older
+// than that has moved.
+function movedYet() {
+  const log = state.payload.log || [];
+  return log.length < state.payload.actions || log.some((e) => e.seat === seat);
+}
+
+function renderLeave() {
+  const open = mode === "play" && !state.payload.view.is_over && !state.payload.over && !tutorial;
+  document.getElementById("leave-box").hidden = !open;
+  document.getElementById("abort").hidden = !open || movedYet();
+}
+
+// Each asks again first, in a dialog (Cancel has the focus; Escape closes it), saying what it does.
+function askLeave(what) {
+  const dialog = document.getElementById("leave-dialog");
+  const two = state.payload.seats.length === 2;
+  const words = what === "abort" ? [t("Abort this game?"), t("It ends with no winner and is not rated."), t("Abort")]
+    : [t("Resign this game?"), two ? t("You lose the game. This cannot be undone.")
+      : t("A bot plays your seat on and you rank last. This cannot be undone."), t("Resign")];
+  document.getElementById("leave-title").textContent = words[0];
+  document.getElementById("leave-words").textContent = words[1];
+  const confirm = document.getElementById("leave-confirm");
+  confirm.textContent = words[2];
+  confirm.dataset.what = what;
+  confirm.dataset.at = String(state.payload.actions);
+  dialog.showModal();
+  document.getElementById("leave-cancel").focus();
+}
+
+async function leave(what, at) {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    const answer = await api(`/api/games/${gameId}/seats/${seat}/${what}`, { method: "POST", headers: auth,
+      body: JSON.stringify({ expect: at }) });
+    if (!answer.over) { location.href = `/watch/${gameId}`; return; }    // three or four: a bot plays on
+    accept(answer);
+  } catch (e) {
+    state.error = { text: t("Not allowed: {reason}", { reason: e.message }), at: state.payload.actions };
+  } finally {
+    state.busy = false;
+    render();
+  }
 }
 
 // Signed in: offer to keep this seat in the account (a link a friend sent), until an account keeps it. Else, in
@@ -412,6 +465,7 @@ async function loadReplay(upto) {
     state.lastSeat = data.entry.seat; state.lastAction = data.entry.action;
     state.lastDetails = data.entry.details;
   }
+  state.replayEnding = data.ending;
   document.getElementById("step").textContent = `${data.upto} / ${data.total}`;
   render();
 }
@@ -422,6 +476,14 @@ document.getElementById("sound-on").addEventListener("change", (event) => {
 });
 
 document.getElementById("hint").addEventListener("click", askHint);
+document.getElementById("resign").addEventListener("click", () => askLeave("resign"));
+document.getElementById("abort").addEventListener("click", () => askLeave("abort"));
+document.getElementById("leave-cancel").addEventListener("click", () => document.getElementById("leave-dialog").close());
+document.getElementById("leave-confirm").addEventListener("click", (event) => {
+  const { what, at } = event.currentTarget.dataset;
+  document.getElementById("leave-dialog").close();
+  leave(what, Number(at));
+});
 document.getElementById("command").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = document.getElementById("command-text");
@@ -433,6 +495,7 @@ let resizing = null;                    // a turned tablet or a resized window: 
 window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 150); });
 document.addEventListener("keydown", (event) => {
   if (mode !== "play" || !state.payload || state.busy) return;
+  if (document.getElementById("leave-dialog").open) return;        // the dialog's keys are the dialog's
   if (handleKey(event, ctx(), table())) event.preventDefault();
 });
 

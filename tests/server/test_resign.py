@@ -1,0 +1,284 @@
+"""Resign and abort (issue 33, item 3): a seat resigns at any time (in a game of two it loses, rated so; with three
+or four a bot plays it on and it ranks last) and aborts before its first move (no winner, unrated); both are kept
+in the record and the replay; refusals change nothing; two racing requests on two processes: exactly one wins."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from splendor.server import Settings, create_app
+from tests.server.conftest import Server, _reset_postgres, create
+
+GREEDY = {"kind": "bot", "bot": "greedy"}
+MINE = {"kind": "human", "mine": True}
+HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def app_client(tmp_path: Path) -> Iterator[TestClient]:
+    """The app in this process on SQLite, bots moving without a pause."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/s.db", bot_workers=1, bot_pause_seconds=0)
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def wait_for(check: Any, seconds: float = 60) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)
+
+
+def signed_in(c: TestClient) -> None:
+    assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
+
+
+def seat_call(c: TestClient | httpx.Client, game: dict[str, Any], seat: int, what: str, **body: Any) -> Any:
+    """``POST …/seats/{seat}/{what}`` with the seat's own secret (none for a seat kept in the signed-in account)."""
+    token = game["seats"][seat].get("token")
+    headers = {"x-seat-token": token} if token else {}
+    return c.post(f"/api/games/{game['id']}/seats/{seat}/{what}", headers=headers, json=body or None)
+
+
+def state(c: TestClient | httpx.Client, game: dict[str, Any]) -> dict[str, Any]:
+    """The spectator's payload, without its log (which a refused request must leave as it was too)."""
+    payload: dict[str, Any] = c.get(f"/api/games/{game['id']}").json()
+    return payload
+
+
+def first_move(c: TestClient, game: dict[str, Any], seat: int) -> None:
+    token = game["seats"][seat]["token"]
+    view = c.get(f"/api/games/{game['id']}", params={"seat": seat}, headers={"x-seat-token": token}).json()["view"]
+    r = c.post(
+        f"/api/games/{game['id']}/actions",
+        headers={"x-seat-token": token},
+        json={"seat": seat, "action": view["legal_actions"][0]},
+    )
+    assert r.status_code == 200, r.text
+
+
+# ----------------------------------------------------------------------------- resign
+
+
+def test_resign_2p_loses_and_is_rated(app_client: TestClient) -> None:
+    c = app_client
+    signed_in(c)
+    game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY]}).json()
+    assert game["rated"]
+    r = seat_call(c, game, 0, "resign", expect=0)
+    assert r.status_code == 200, r.text
+    ended = r.json()
+    assert ended["over"] and ended["ending"] == {"by": "resigned", "seat": 0, "at": 0}
+    assert ended["view"]["is_over"] and ended["view"]["legal_actions"] == []
+    changes = c.get(f"/api/games/{game['id']}/ratings").json()
+    assert changes["rated"] and [x["seat"] for x in changes["changes"]] == [0]
+    assert changes["changes"][0]["change"] < 0  # a resignation is a loss
+    listed = next(g for g in c.get("/api/games").json()["games"] if g["id"] == game["id"])
+    assert listed["status"] == "won"
+
+
+def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient) -> None:
+    c = app_client
+    signed_in(c)
+    game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY, GREEDY]}).json()
+    r = seat_call(c, game, 0, "resign")
+    assert r.status_code == 200, r.text
+    seat = r.json()["seats"][0]
+    assert seat["forfeited"] and seat["kind"] == "bot" and seat["forfeit"] == {"by": "resigned", "at": 0}
+    assert not r.json()["over"]  # the game goes on for the others
+    again = seat_call(c, game, 0, "resign")
+    assert again.status_code == 403 and "resigned" in again.json()["detail"]  # twice: the seat is a bot's now
+    ended = wait_for(lambda: (p := state(c, game))["over"] and p)  # the bots play it out, seat 0's included
+    assert ended["ending"] is None and ended["view"]["result"]
+    changes = {x["seat"]: x["change"] for x in c.get(f"/api/games/{game['id']}/ratings").json()["changes"]}
+    assert changes[0] < 0  # ranked last, whatever the bot made of the seat
+
+
+def test_resign_for_another_seat_is_refused_403(app_client: TestClient) -> None:
+    c = app_client
+    game = create(c, "pokemon", HUMANS2)
+    before = state(c, game)
+    r = c.post(f"/api/games/{game['id']}/seats/1/resign", headers={"x-seat-token": game["seats"][0]["token"]}, json={})
+    assert r.status_code == 403
+    assert c.post(f"/api/games/{game['id']}/seats/1/abort").status_code == 403  # no secret at all
+    assert state(c, game) == before
+
+
+def test_resign_in_a_finished_game_is_refused(app_client: TestClient) -> None:
+    c = app_client
+    game = create(c, "kids", HUMANS2)
+    assert seat_call(c, game, 1, "resign").status_code == 200
+    before = state(c, game)
+    for seat, what in ((1, "resign"), (0, "resign"), (0, "abort")):
+        r = seat_call(c, game, seat, what)
+        assert r.status_code == 409 and "over" in r.json()["detail"]
+    assert state(c, game) == before
+    assert before["ending"] == {"by": "resigned", "seat": 1, "at": 0}
+
+
+def test_nothing_changes_on_refusal(app_client: TestClient) -> None:
+    c = app_client
+    game = create(c, "classic", HUMANS2)
+    first_move(c, game, 0)
+    before = state(c, game)
+    stale = seat_call(c, game, 1, "resign", expect=0)  # a click made before the game moved on
+    assert stale.status_code == 409 and "moved on" in stale.json()["detail"]
+    assert seat_call(c, game, 0, "abort").status_code == 409
+    bad = seat_call(c, game, 0, "resign", expect=True)  # not a whole number written as one
+    assert bad.status_code == 422
+    extra = seat_call(c, game, 0, "resign", action="take w b g")  # nothing but expect
+    assert extra.status_code == 422
+    assert state(c, game) == before and not before["over"]
+
+
+# ----------------------------------------------------------------------------- abort
+
+
+def test_abort_before_first_move(app_client: TestClient) -> None:
+    c = app_client
+    signed_in(c)
+    game = c.post("/api/games", json={"game": "classic", "seats": [GREEDY, MINE]}).json()
+    wait_for(lambda: state(c, game)["actions"] >= 1)  # the bot moved first; seat 1 has not moved yet
+    r = seat_call(c, game, 1, "abort")
+    assert r.status_code == 200, r.text
+    ended = r.json()
+    assert ended["over"] and ended["ending"] == {"by": "aborted", "seat": 1, "at": 1}
+    assert ended["view"]["legal_actions"] == []
+    assert c.get(f"/api/games/{game['id']}/ratings").json() == {"over": True, "rated": False, "changes": []}
+    listed = next(g for g in c.get("/api/games").json()["games"] if g["id"] == game["id"])
+    assert listed["status"] == "aborted"
+    assert c.get("/api/me").json()["ratings"] == {} or "classic" not in c.get("/api/me").json()["ratings"]
+
+
+def test_abort_after_first_move_is_refused(app_client: TestClient) -> None:
+    c = app_client
+    game = create(c, "pokemon", HUMANS2)
+    first_move(c, game, 0)
+    before = state(c, game)
+    r = seat_call(c, game, 0, "abort")
+    assert r.status_code == 409 and "before your first move" in r.json()["detail"]
+    sl = c.post(
+        f"/api/games/{game['id']}/seats/0/abort",
+        headers={"x-seat-token": game["seats"][0]["token"], "accept-language": "sl"},
+    )
+    assert sl.status_code == 409 and sl.headers["content-language"] == "sl"
+    assert state(c, game) == before
+    assert seat_call(c, game, 1, "abort").status_code == 200  # seat 1 has not moved yet: it may
+
+
+# ----------------------------------------------------------------------------- the record and the replay
+
+
+def notes(record: str) -> dict[str, Any]:
+    """The notes of a record's header line."""
+    found: dict[str, Any] = json.loads(record.splitlines()[0])["notes"]
+    return found
+
+
+def test_the_record_and_the_replay_show_it(app_client: TestClient) -> None:
+    c = app_client
+    game = create(c, "classic", HUMANS2)
+    first_move(c, game, 0)
+    assert seat_call(c, game, 1, "resign").status_code == 200
+    record = c.get(f"/api/games/{game['id']}/record")
+    assert record.status_code == 200
+    assert notes(record.text)["ending"] == {"by": "resigned", "seat": 1, "at": 1}
+    replay = c.get(f"/api/games/{game['id']}/replay", params={"upto": 1}).json()
+    assert replay["ending"] == {"by": "resigned", "seat": 1, "at": 1} and replay["total"] == 1
+
+    three = create(c, "classic", [*HUMANS2, {"kind": "human", "name": "cy"}])
+    first_move(c, three, 0)
+    assert seat_call(c, three, 1, "resign").status_code == 200
+    assert seat_call(c, three, 2, "resign").status_code == 200
+    assert seat_call(c, three, 0, "resign").status_code == 200  # nobody left: the bots play it out
+    wait_for(lambda: state(c, three)["over"])
+    seats = c.get(f"/api/games/{three['id']}/replay").json()["seats"]
+    assert [s["forfeit"]["by"] for s in seats] == ["resigned"] * 3
+    assert seats[1]["forfeit"]["at"] == 1  # the others resigned while its bot was already playing on
+    kept = notes(c.get(f"/api/games/{three['id']}/record").text)["seats"]
+    assert [s["forfeit"] for s in kept] == [s["forfeit"] for s in seats]
+
+
+# ----------------------------------------------------------------------------- many processes
+
+
+@pytest.fixture
+def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
+    _reset_postgres(postgres_url)
+    servers = [Server(postgres_url, tmp_path / f"server{i}.log").launch() for i in range(2)]
+    try:
+        for server in servers:
+            server.wait_ready()
+        yield servers
+    finally:
+        for s in servers:
+            if s.proc is not None and s.proc.poll() is None:
+                s.stop()
+
+
+def spectate(server: Server, game: dict[str, Any]) -> dict[str, Any]:
+    with server.client() as client:
+        return state(client, game)
+
+
+def race(calls: list[tuple[Server, dict[str, Any], int, str]]) -> list[int]:
+    """Send the calls at once, each to its own process; their statuses."""
+    start = threading.Barrier(len(calls))
+    statuses: list[int] = [0] * len(calls)
+
+    def send(i: int, server: Server, game: dict[str, Any], seat: int, what: str) -> None:
+        with server.client() as client:
+            start.wait()
+            statuses[i] = seat_call(client, game, seat, what).status_code
+
+    threads = [threading.Thread(target=send, args=(i, *call)) for i, call in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return statuses
+
+
+def test_two_racing_resigns_on_two_processes_exactly_one_wins(two: list[Server]) -> None:
+    from websockets.sync.client import connect
+
+    from tests.server.test_many_processes import wait_state
+
+    a, b = two
+    with a.client() as client:
+        games = [create(client, "classic", HUMANS2) for _ in range(4)]
+    for game in games:
+        for s in (a, b):  # both processes hold the game before the race
+            assert spectate(s, game)["actions"] == 0
+    url = b.base.replace("http", "ws") + f"/api/games/{games[0]['id']}/ws"
+    with connect(url) as watcher:  # a spectator on the other process sees the ending pushed
+        # the two seats resign against each other, one on each process: one loses, the other's is refused
+        assert sorted(race([(a, games[0], 0, "resign"), (b, games[0], 1, "resign")])) == [200, 409]
+        pushed = wait_state(watcher, lambda m: m["over"])
+    ended = [spectate(s, games[0])["ending"] for s in two]
+    assert ended[0] == ended[1] == pushed["ending"] and ended[0]["by"] == "resigned"
+    # one seat resigns twice at once, on both processes
+    assert sorted(race([(a, games[1], 0, "resign"), (b, games[1], 0, "resign")])) == [200, 409]
+    # an abort against a resignation
+    assert sorted(race([(a, games[2], 0, "abort"), (b, games[2], 1, "resign")])) == [200, 409]
+    endings = {spectate(s, games[2])["ending"]["by"] for s in two}
+    assert len(endings) == 1
+    # three seats, two resign at once on two processes: both are made, each once
+    with a.client() as client:
+        three = create(client, "classic", [*HUMANS2, {"kind": "human", "name": "cy"}])
+    assert race([(a, three, 1, "resign"), (b, three, 1, "resign")]).count(200) == 1
+    seats = spectate(b, three)["seats"]
+    assert [s["forfeited"] for s in seats] == [False, True, False]

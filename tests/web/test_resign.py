@@ -1,0 +1,77 @@
+"""Resign and abort on the table (issue 33, item 3): Abort while the seat has not moved, Resign at any time, each
+asked again in a dialog first (Escape or Cancel sends nothing), by keyboard; the finished table says who resigned;
+neither button for a spectator or in a finished game; 44 px tap targets on a phone."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page
+
+from tests.server.conftest import Server
+from tests.web.test_browser import _two_humans, actions, api_act, open_page, wait_past
+
+
+def _posts(page: Page, what: str) -> list[str]:
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" and r.url.endswith(what) else None)
+    return sent
+
+
+def test_resign_with_the_confirmation_and_the_finished_table_says_it(server: Server, browser: Browser) -> None:
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"])
+    watcher = open_page(browser, f"{server.base}/watch/{g['id']}")
+    resigns, aborts = _posts(page, "/resign"), _posts(page, "/abort")
+    assert page.locator("#resign").is_visible() and page.locator("#abort").is_visible()  # seat 0 has not moved
+    assert not watcher.locator("#resign").is_visible() and not watcher.locator("#abort").is_visible()
+
+    page.locator("#abort").click()  # asked first; Cancel has the focus, and Escape closes it
+    assert page.locator("#leave-dialog").is_visible()
+    assert page.evaluate("document.activeElement.id") == "leave-cancel"
+    page.keyboard.press("Escape")
+    assert not page.locator("#leave-dialog").is_visible() and aborts == [] and actions(page) == 0
+
+    with server.client() as c:
+        api_act(c, g, 0, "take w b g")  # seat 0 has moved: no abort any more
+    wait_past(page, 0)
+    page.wait_for_function("document.getElementById('abort').hidden")
+    page.locator("#resign").focus()  # by keyboard: Enter opens the dialog, Tab goes to Resign, Enter confirms
+    page.keyboard.press("Enter")
+    assert page.locator("#leave-dialog").is_visible()
+    assert "lose" in page.locator("#leave-words").inner_text()
+    page.keyboard.press("Enter")  # on Cancel: nothing sent
+    assert not page.locator("#leave-dialog").is_visible() and resigns == []
+    page.locator("#resign").click()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "leave-confirm"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    assert len(resigns) == 1 and aborts == []
+    assert page.locator("#ending").inner_text() == "ann (you) resigned: bob wins."
+    assert "resigned" in page.locator("#status").inner_text()
+    assert not page.locator("#resign").is_visible()  # a finished game: neither button
+    watcher.wait_for_function("document.body.dataset.over === 'true'")
+    assert watcher.locator("#ending").inner_text() == "ann resigned: bob wins."
+    assert page.errors == [] and watcher.errors == []  # type: ignore[attr-defined]
+
+    replay = open_page(browser, f"{server.base}/replay/{g['id']}")
+    replay.locator("#last").click()
+    replay.wait_for_function("document.getElementById('step').textContent.startsWith('1 /')")
+    assert "ann resigned: bob wins." in replay.locator("#status").inner_text()
+    for p in (page, watcher, replay):
+        p.close()
+
+
+def test_abort_on_a_phone_with_44_px_buttons(server: Server, browser: Browser) -> None:
+    g = _two_humans(server, game="kids")
+    page = open_page(browser, g["seats"][1]["link"], width=375)
+    for button in ("#resign", "#abort"):
+        box = page.locator(button).bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    page.locator("#abort").click()
+    box = page.locator("#leave-confirm").bounding_box()
+    assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 375
+    page.locator("#leave-confirm").click()
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    assert "aborted the game" in page.locator("#ending").inner_text()
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()
