@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
@@ -24,7 +25,7 @@ from splendor.games import GAMES, new_game
 from splendor.games import replay as replay_record
 from splendor.games.kids.board import BoardError, assemble, read_side, read_sides
 from splendor.games.kids.svg import svg as kids_svg
-from splendor.i18n import LANGUAGES, Message, _, from_environment, translate
+from splendor.i18n import LANGUAGES, Message, _, _n, from_environment, translate
 from splendor.sim import bench as run_bench
 from splendor.sim import simulate as run_simulate
 from splendor.terminal.draw import draw
@@ -430,6 +431,124 @@ def hint(
         console.print(
             f"  {alt['action']:<28} visits {alt['visits']:>5}  win chance {alt['win_chance']:.0%}", markup=False
         )
+
+
+MARK_STYLES = {"inaccuracy": ("yellow", "?!"), "mistake": ("dark_orange", "?"), "blunder": ("bold red", "??")}
+"""How the review table shows each mark: its colour and the chess annotator's sign."""
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[float], width: int = 64) -> str:
+    """Chances in [0, 1] as one line of block characters, at most ``width`` of them (neighbours averaged).
+
+    >>> sparkline([0.0, 0.5, 1.0])
+    '▁▅█'
+    """
+    if len(values) > width:
+        step = len(values) / width
+        values = [
+            sum(chunk) / len(chunk)
+            for chunk in (values[int(i * step) : max(int((i + 1) * step), int(i * step) + 1)] for i in range(width))
+        ]
+    return "".join(SPARKS[min(len(SPARKS) - 1, max(0, int(v * len(SPARKS))))] for v in values)
+
+
+@app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="A finished game's record")],
+    iterations: Annotated[
+        int | None, typer.Option(min=1, help="Search iterations a position (default: the expert level's, ~1 s)")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Search seed")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON")] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(help="The language of the review: " + ", ".join(LANGUAGES) + " (default: your locale's)"),
+    ] = None,
+) -> None:
+    """The expert's review of a finished game: each player's win chance move by move, from the mover's view
+    only, and the inaccuracies, mistakes and blunders with the expert's preferred moves (docs/bots.md)."""
+    from splendor.bots.review import BLUNDER, INACCURACY, MARK_WORDS, MISTAKE, NotFinished
+    from splendor.bots.review import review as review_game
+
+    language = _language(lang)
+    say = partial(translate, language=language)
+    try:
+        rec = Record.from_text(file.read_text(encoding="utf-8"))
+        end = replay_record(rec)
+    except (OSError, ValueError) as e:
+        raise _fail(say(_("cannot read {file}: {error}", file=str(file), error=str(e)))) from None
+    if not end.is_over:
+        raise _fail(say(NotFinished().reason))
+    with Progress(console=errors, transient=True, disable=as_json or not errors.is_terminal) as bar:
+        task = bar.add_task(say(_("Reviewing")), total=len(end.history))
+        done = review_game(rec, iterations=iterations, seed=seed, progress=lambda n, _t: bar.update(task, completed=n))
+    if as_json:
+        print(json.dumps(done.as_dict(), sort_keys=True, ensure_ascii=False))
+        return
+    names = [say(_("seat {seat}", seat=s)) for s in range(rec.players)]
+    by = (
+        _n(
+            "Reviewed by the expert bot, {n} search iteration a position.",
+            "Reviewed by the expert bot, {n} search iterations a position.",
+            iterations,
+        )
+        if iterations is not None
+        else _("Reviewed by the expert bot, about a second of search a position.")
+    )
+    console.print(f"[bold]{escape(say(Message(type(end).title)))}[/] · {escape(say(by))}")
+    table = Table(title=say(_("Moves")), box=box.SIMPLE_HEAD)
+    table.add_column("#", justify="right")
+    table.add_column(say(_("Seat")), justify="right")
+    table.add_column(say(_("Move")), no_wrap=True)
+    table.add_column(say(_("Win chance")), justify="right", no_wrap=True)
+    table.add_column(say(_("Loss")), justify="right")
+    table.add_column(say(_("Mark")), no_wrap=True)
+    table.add_column(say(_("The expert's move")))
+    for m in done.moves:
+        after = "?" if m.chance_after is None else f"{m.chance_after:.0%}"
+        style, sign = MARK_STYLES.get(m.mark or "", ("", ""))
+        mark = f"[{style}]{sign} {escape(say(MARK_WORDS[m.mark]))}[/]" if m.mark else ""
+        best = f"{escape(m.best)} ({m.chance_before:.0%})" if m.mark else ""
+        loss = f"{m.loss:.1%}" if m.loss >= 0.0005 else ""
+        table.add_row(
+            str(m.number), str(m.seat), escape(m.played), f"{m.chance_before:.0%} → {after}", loss, mark, best
+        )
+    console.print(table)
+    heading = say(_("Win chance, move by move"))
+    console.print(f"[bold]{escape(heading)}[/]")
+    width = max(len(n) for n in names)
+    for s, line in enumerate(done.graph()):
+        console.print(f"  {names[s]:<{width}}  {sparkline(line)}  {line[0]:.0%} → {line[-1]:.0%}", markup=False)
+    summary = Table(box=box.SIMPLE_HEAD)
+    summary.add_column(say(_("Seat")))
+    for word in (_("Inaccuracies"), _("Mistakes"), _("Blunders"), _("Mean loss")):
+        summary.add_column(say(word), justify="right")
+    for row in done.summary():
+        summary.add_row(
+            escape(names[row["seat"]]),
+            str(row["inaccuracy"]),
+            str(row["mistake"]),
+            str(row["blunder"]),
+            f"{row['mean_loss']:.1%}",
+        )
+    console.print(summary)
+    percent = "{:.0%}".format
+    console.print(
+        escape(
+            say(
+                _(
+                    "A move that lets the mover's win chance fall below the expert's move's by {inaccuracy} is an "
+                    "inaccuracy, by {mistake} a mistake, by {blunder} a blunder.",
+                    inaccuracy=percent(INACCURACY),
+                    mistake=percent(MISTAKE),
+                    blunder=percent(BLUNDER),
+                )
+            )
+        )
+    )
+    console.print(escape(describe_result(end, names, language)))
 
 
 @app.command()
