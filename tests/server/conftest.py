@@ -15,7 +15,9 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
+from splendor.server import Settings, create_app
 from splendor.store import open_store
 from splendor.store.database import Store
 
@@ -175,3 +177,30 @@ def create(client: httpx.Client, game: str, seats: list[dict[str, Any]], **extra
     assert r.status_code == 201, r.text
     body: dict[str, Any] = r.json()
     return body
+
+
+# ----------------------------------------------------------------------------- the app in this process
+
+
+@pytest.fixture
+def app_client(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """The app in this process, with the settings a test asks for by ``@pytest.mark.settings(...)``."""
+    marker = request.node.get_closest_marker("settings")
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/s.db",
+        bot_workers=1,
+        bot_pause_seconds=0,
+        **(marker.kwargs if marker else {}),
+    )
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def wait_for(check: Any, seconds: float = 20) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)

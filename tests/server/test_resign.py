@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,31 +14,12 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from splendor.server import Settings, create_app
-from tests.server.conftest import Server, _reset_postgres, create
+from tests.server.conftest import Server, _reset_postgres, create, wait_for
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 MINE = {"kind": "human", "mine": True}
 HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
 PASSWORD = "correct horse"
-
-
-@pytest.fixture
-def app_client(tmp_path: Path) -> Iterator[TestClient]:
-    """The app in this process on SQLite, bots moving without a pause."""
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/s.db", bot_workers=1, bot_pause_seconds=0)
-    with TestClient(create_app(settings)) as c:
-        yield c
-
-
-def wait_for(check: Any, seconds: float = 60) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = check()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "waited in vain"
-        time.sleep(0.05)
 
 
 def signed_in(c: TestClient) -> None:
@@ -101,7 +81,7 @@ def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient
     assert not r.json()["over"]  # the game goes on for the others
     again = seat_call(c, game, 0, "resign")
     assert again.status_code == 403 and "resigned" in again.json()["detail"]  # twice: the seat is a bot's now
-    ended = wait_for(lambda: (p := state(c, game))["over"] and p)  # the bots play it out, seat 0's included
+    ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)  # the bots play it out, seat 0's included
     assert ended["ending"] is None and ended["view"]["result"]
     changes = {x["seat"]: x["change"] for x in c.get(f"/api/games/{game['id']}/ratings").json()["changes"]}
     assert changes[0] < 0  # ranked last, whatever the bot made of the seat
@@ -151,7 +131,7 @@ def test_abort_before_first_move(app_client: TestClient) -> None:
     c = app_client
     signed_in(c)
     game = c.post("/api/games", json={"game": "classic", "seats": [GREEDY, MINE]}).json()
-    wait_for(lambda: state(c, game)["actions"] >= 1)  # the bot moved first; seat 1 has not moved yet
+    wait_for(lambda: state(c, game)["actions"] >= 1, seconds=60)  # the bot moved first; seat 1 has not moved yet
     r = seat_call(c, game, 1, "abort")
     assert r.status_code == 200, r.text
     ended = r.json()
@@ -204,7 +184,7 @@ def test_the_record_and_the_replay_show_it(app_client: TestClient) -> None:
     assert seat_call(c, three, 1, "resign").status_code == 200
     assert seat_call(c, three, 2, "resign").status_code == 200
     assert seat_call(c, three, 0, "resign").status_code == 200  # nobody left: the bots play it out
-    wait_for(lambda: state(c, three)["over"])
+    wait_for(lambda: state(c, three)["over"], seconds=60)
     seats = c.get(f"/api/games/{three['id']}/replay").json()["seats"]
     assert [s["forfeit"]["by"] for s in seats] == ["resigned"] * 3
     assert seats[1]["forfeit"]["at"] == 1  # the others resigned while its bot was already playing on

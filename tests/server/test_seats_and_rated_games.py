@@ -20,7 +20,6 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from splendor.server import Settings, create_app
 from splendor.server.bots import bot_seed
 from splendor.store import open_store
 from splendor.store.accounts import Accounts
@@ -28,7 +27,7 @@ from splendor.store.database import Store
 from splendor.store.games import GameStore, SeatInfo
 from splendor.store.models import RatingRow
 from splendor.store.ratings import RatedSeat, Ratings, rate_game
-from tests.server.conftest import Server, create
+from tests.server.conftest import Server, create, wait_for
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 MINE = {"kind": "human", "mine": True}
@@ -62,30 +61,6 @@ def closed_with(ws: Any, timeout: float = 10) -> int | None:
     except ConnectionClosed as e:
         return e.rcvd.code if e.rcvd else None
     return None
-
-
-@pytest.fixture
-def app_client(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
-    """The app in this process, with the settings a test asks for by ``@pytest.mark.settings(...)``."""
-    marker = request.node.get_closest_marker("settings")
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path}/s.db",
-        bot_workers=1,
-        bot_pause_seconds=0,
-        **(marker.kwargs if marker else {}),
-    )
-    with TestClient(create_app(settings)) as c:
-        yield c
-
-
-def wait_for(check: Any, seconds: float = 20) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = check()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "waited in vain"
-        time.sleep(0.05)
 
 
 # ----------------------------------------------------------------------------- 2. keeping a seat rotates its secret
