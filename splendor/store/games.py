@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, case, func, insert, select, text, update
+from sqlalchemy import ColumnElement, Connection, case, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from splendor.store.changes import notify_change
@@ -192,12 +192,7 @@ class GameStore:
             }
             if status != "ongoing":
                 values.update(lease_owner=None, lease_until=None)  # a finished game needs no bot
-            standing = [
-                GameRow.id == game_id,
-                GameRow.actions == number - 1,
-                GameRow.status == "ongoing",
-                GameRow.ended_by.is_(None),
-            ]
+            standing = _standing(game_id, number - 1)
             if by_person:
                 standing.append(
                     ~select(SeatRow.seat)
@@ -362,12 +357,7 @@ class GameStore:
         with self.store.engine.begin() as conn:
             done = conn.execute(
                 update(GameRow)
-                .where(
-                    GameRow.id == game_id,
-                    GameRow.actions == actions,
-                    GameRow.status == "ongoing",
-                    GameRow.ended_by.is_(None),
-                )
+                .where(*_standing(game_id, actions))
                 .values(
                     status=status,
                     ended_by=ending.by,
@@ -397,12 +387,7 @@ class GameStore:
             with self.store.engine.begin() as conn:
                 moved = conn.execute(
                     update(GameRow)
-                    .where(
-                        GameRow.id == game_id,
-                        GameRow.actions == actions,
-                        GameRow.status == "ongoing",
-                        GameRow.ended_by.is_(None),
-                    )
+                    .where(*_standing(game_id, actions))
                     .values(bot_turn=bot_turn, updated_at=datetime.now(UTC))
                 ).rowcount  # PostgreSQL: the game's row is locked from here, so racing forfeits take turns
                 handed = (
@@ -480,6 +465,17 @@ class GameStore:
             bot_salt=row.bot_salt,
             ending=_ending(row.ended_by, row.forfeit_seat),
         )
+
+
+def _standing(game_id: str, actions: int) -> list[ColumnElement[bool]]:
+    """The game as a conditional write expects it: unfinished, no ending, at ``actions`` actions (so that of two
+    processes writing the same step, only the first finds it so)."""
+    return [
+        GameRow.id == game_id,
+        GameRow.actions == actions,
+        GameRow.status == "ongoing",
+        GameRow.ended_by.is_(None),
+    ]
 
 
 def _seat_info(row: SeatRow) -> SeatInfo:
