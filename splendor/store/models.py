@@ -66,9 +66,12 @@ class GameRow(Base):
     __table_args__ = (
         Index("ix_games_created_at", "created_at"),
         Index("ix_games_rated_idle", "rated", "status", "bot_turn", "updated_at"),
+        Index("ix_games_deadline", "status", "deadline"),
+        Index("ix_games_open_until", "status", "open_until"),
     )
     """``created_at`` is indexed (migration 0006): the games listing reads the newest games from it. The rated
-    games waiting for a person are indexed by their last change (0008): the idle sweep reads the oldest."""
+    games waiting for a person are indexed by their last change (0008): the idle sweep reads the oldest. The
+    clocks' deadlines and the open games' expiry are indexed (0010): their sweeps read those past due."""
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(20), nullable=False)
@@ -98,6 +101,17 @@ class GameRow(Base):
     ``resigned`` (a seat resigned a game of two), ``aborted`` (a seat called it off before its first move)."""
     forfeit_seat: Mapped[int | None] = mapped_column(Integer)
     """The seat that lost the game by ``ended_by`` (that aborted it, for ``aborted``)."""
+    time_control: Mapped[str | None] = mapped_column(String(12))
+    """The game's clock as chosen at creation (`splendor.server.clocks`), None when untimed."""
+    turn_started: Mapped[float | None] = mapped_column(Float)
+    """When the person now to move began their turn (seconds since the epoch, by the database's clock)."""
+    deadline: Mapped[float | None] = mapped_column(Float)
+    """When the person to move runs out of time (seconds since the epoch); None while no clock runs (untimed,
+    a bot to move, seats still open, or the game over). The clock sweep ends the games past it."""
+    open_until: Mapped[float | None] = mapped_column(Float)
+    """A game with open seats (``kind`` "open"): anyone may take one until then, when it expires unfilled."""
+    to_move: Mapped[int | None] = mapped_column(Integer)
+    """The seat to move (None when the game is over, or kept before 0010): lists put the reader's turn first."""
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game", cascade="all, delete-orphan", order_by="SeatRow.seat"
     )
@@ -124,6 +138,8 @@ class SeatRow(Base):
     """How it forfeited: ``idle`` or ``resigned`` (None for a seat forfeited before migration 0009: idle)."""
     forfeited_at: Mapped[int | None] = mapped_column(Integer)
     """The number of actions the game had when it forfeited (the bot played from the next one)."""
+    seconds_left: Mapped[float | None] = mapped_column(Float)
+    """A real-time clock's bank for this seat, as it stood when its last turn began or ended."""
     game: Mapped[GameRow] = relationship(back_populates="seats")
 
 
@@ -206,3 +222,69 @@ class RatingChange(Base):
     sigma_before: Mapped[float] = mapped_column(Float, nullable=False)
     mu_after: Mapped[float] = mapped_column(Float, nullable=False)
     sigma_after: Mapped[float] = mapped_column(Float, nullable=False)
+
+
+class Seek(Base):
+    """A player waiting in quick play for a game of ``game`` with ``players`` seats on ``time_control``, until it
+    is seated (``game_id``, ``seat``; the seek's secret becomes the seat's), cancelled or expired."""
+
+    __tablename__ = "seeks"
+    __table_args__ = (Index("ix_seeks_pool", "status", "game", "players"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), nullable=False)
+    players: Mapped[int] = mapped_column(Integer, nullable=False)
+    time_control: Mapped[str | None] = mapped_column(String(12))
+    rated: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40), nullable=False)
+    rating: Mapped[float | None] = mapped_column(Float)
+    token_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    address_key: Mapped[str] = mapped_column(String(32), nullable=False, index=True)
+    created: Mapped[float] = mapped_column(Float, nullable=False)  # seconds since the epoch
+    seen: Mapped[float] = mapped_column(Float, nullable=False)  # when its player last asked about it
+    bot_after: Mapped[float | None] = mapped_column(Float)  # seconds of waiting before a bot is seated instead
+    status: Mapped[str] = mapped_column(String(10), nullable=False)  # waiting | seated | cancelled | expired
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    seat: Mapped[int | None] = mapped_column(Integer)
+
+
+class ChatMessage(Base):
+    """One line said in a game: by a seat in the seats' room, or by a spectator in the spectators' room."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_game", "game_id", "room", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    room: Mapped[str] = mapped_column(String(10), nullable=False)  # seats | spectators
+    seat: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40), nullable=False)
+    text: Mapped[str] = mapped_column(Text, nullable=False)
+    at: Mapped[float] = mapped_column(Float, nullable=False)  # seconds since the epoch
+    actions: Mapped[int] = mapped_column(Integer, nullable=False)  # the game's action count when it was said
+    address_key: Mapped[str] = mapped_column(String(32), nullable=False)
+
+
+class PushSubscription(Base):
+    """A browser an account asked to be told of its turn while closed (Web Push): the push service's endpoint and
+    the keys the message is encrypted for."""
+
+    __tablename__ = "push_subscriptions"
+
+    endpoint: Mapped[str] = mapped_column(String(500), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True)
+    p256dh: Mapped[str] = mapped_column(String(200), nullable=False)
+    auth: Mapped[str] = mapped_column(String(100), nullable=False)
+    created: Mapped[float] = mapped_column(Float, nullable=False)
+
+
+class ReviewRow(Base):
+    """The expert's review of a finished game (JSON), kept so that a second look costs nothing."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    actions: Mapped[int] = mapped_column(Integer, nullable=False)
+    body: Mapped[str] = mapped_column(Text, nullable=False)
+    created: Mapped[float] = mapped_column(Float, nullable=False)
