@@ -469,7 +469,7 @@ def review(
 ) -> None:
     """The expert's review of a finished game: each player's win chance move by move, from the mover's view
     only, and the inaccuracies, mistakes and blunders with the expert's preferred moves (docs/bots.md)."""
-    from splendor.bots.review import BLUNDER, INACCURACY, MARK_WORDS, MISTAKE, NotFinished
+    from splendor.bots.review import BLUNDER, INACCURACY, MARK_WORDS, MISTAKE, NotFinished, reviewable
     from splendor.bots.review import review as review_game
 
     language = _language(lang)
@@ -479,7 +479,7 @@ def review(
         end = replay_record(rec)
     except (OSError, ValueError) as e:
         raise _fail(say(_("cannot read {file}: {error}", file=str(file), error=str(e)))) from None
-    if not end.is_over:
+    if not reviewable(rec, end):
         raise _fail(say(NotFinished().reason))
     with Progress(console=errors, transient=True, disable=as_json or not errors.is_terminal) as bar:
         task = bar.add_task(say(_("Reviewing")), total=len(end.history))
@@ -697,6 +697,51 @@ def serve(
             "plays their seat on, ranked last)",
         ),
     ] = 3600.0,
+    review_iterations: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Search iterations a move of a game's review (default: the expert's budget, about a second, "
+            "as 'splendor review'; fewer for tests)",
+        ),
+    ] = None,
+    reviews_at_once: Annotated[int, typer.Option(min=1, help="Reviews one process runs at once")] = 2,
+    vapid_private_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="SPLENDOR_VAPID_PRIVATE_KEY",
+            help="Web Push: the PEM file of the server's VAPID private key ('vapid --gen' makes one; docs/server.md). "
+            "Without it, push notifications are off",
+        ),
+    ] = None,
+    vapid_subject: Annotated[
+        str | None,
+        typer.Option(
+            envvar="SPLENDOR_VAPID_SUBJECT",
+            help="Web Push: where push services reach the operator, mailto:you@example.org or an https: address",
+        ),
+    ] = None,
+    push_services: Annotated[
+        str | None,
+        typer.Option(
+            help="Web Push: comma-separated origins of the push services a browser may subscribe at, a host "
+            "perhaps starting with '*.' (default: those of Chrome, Firefox, Safari and Edge)",
+        ),
+    ] = None,
+    allow_short_clocks: Annotated[
+        bool,
+        typer.Option(help="Let games choose a clock of seconds, such as 10s+0 (for tests: nobody plays on one)"),
+    ] = False,
+    open_seat_minutes: Annotated[
+        float, typer.Option(min=0.01, help="Minutes a game's open seats wait for takers before it expires")
+    ] = 30.0,
+    open_seat_correspondence_days: Annotated[
+        float, typer.Option(min=0.001, help="The same, in days, for a game of days a move")
+    ] = 3.0,
+    seeks_per_minute: Annotated[int, typer.Option(min=1, help="New quick-play requests per client address")] = 10,
+    finding_sweep_seconds: Annotated[
+        float, typer.Option(min=0.05, help="How often quick play matches waiting players and open seats expire")
+    ] = 1.0,
 ) -> None:
     """Run the game server: HTTP + WebSocket API, games kept in the store and resumed after a restart."""
     import logging
@@ -735,8 +780,27 @@ def serve(
         forwarded_allow_ips=forwarded_allow_ips,
         store_seconds=store_deadline,
         idle_forfeit_seconds=idle_forfeit_seconds,
+        review_iterations=review_iterations,
+        reviews_at_once=reviews_at_once,
+        allow_short_clocks=allow_short_clocks,
+        open_seat_seconds=open_seat_minutes * 60,
+        open_seat_correspondence_seconds=open_seat_correspondence_days * 86400,
+        seeks_per_minute=seeks_per_minute,
+        finding_sweep_seconds=finding_sweep_seconds,
+        vapid_private_key=vapid_private_key,
+        vapid_subject=vapid_subject,
         **extra,
     )
+    if push_services is not None:
+        from dataclasses import replace
+
+        settings = replace(settings, push_services=tuple(o.strip() for o in push_services.split(",") if o.strip()))
+    try:
+        from splendor.server.push import configured_vapid
+
+        configured_vapid(settings)
+    except ValueError as e:
+        raise _fail(f"push notifications: {e}") from None
     try:
         protocol = bounded_protocol(header_timeout, body_timeout, connections_per_client, forwarded_allow_ips)
     except ValueError as e:

@@ -167,6 +167,26 @@ def test_an_unfinished_game_is_refused() -> None:
         review(splendor.new_game("kids", players=2, seed=1))
 
 
+def test_a_game_ended_outside_its_rules_reviews_the_moves_played() -> None:
+    """A resigned, aborted or timed-out game (its record's notes say how it ended) is over: nothing hidden is
+    still in play, so its moves are reviewed, as the server's records of such games are."""
+    record = finished().record
+    ending = {"by": "resigned", "seat": 1, "at": 6}
+    resigned = Record(record.game, record.players, record.seed, record.options, record.actions[:6], {"ending": ending})
+    done = review(resigned, iterations=ITERATIONS)
+    assert [m.number for m in done.moves] == [1, 2, 3, 4, 5, 6] and done.result["ending"] == ending
+    aborted = Record(record.game, record.players, record.seed, record.options, [], {"ending": {"by": "aborted"}})
+    empty = review(aborted, iterations=ITERATIONS)
+    assert empty.moves == [] and empty.graph() == [[0.5], [0.5]]
+
+
+def test_a_review_made_a_move_at_a_time_is_the_review(game: Game, done: Review) -> None:
+    """The server reviews a game a move at a time in its workers (`review_move`) and assembles them."""
+    moves = [reviewing.review_move(game.record.to_text(), n, ITERATIONS, 3) for n in range(len(game.history), 0, -1)]
+    assembled = reviewing.assemble(game.record, moves[::-1], ITERATIONS, 3)
+    assert assembled.as_dict() == done.as_dict()
+
+
 def test_a_kids_game_is_reviewed_too() -> None:
     kids = finished("kids", seed=2)
     done = review(kids, iterations=10)

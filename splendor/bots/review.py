@@ -26,6 +26,12 @@ move; in a two-player game the other seat's is one minus it; with three or four 
 its last estimate (its chance after its own last move, 1 / players before it has moved), since a search values
 the position for the seat that decides only. Each point is the mover's estimate, from the mover's view.
 
+**Which games.** A game over by its rules, or one ended outside them whose record says how (``notes["ending"]``:
+a resignation, an abort, a time out, as the server's records do): then the moves that were played are reviewed,
+and nothing hidden is still in play either way (`reviewable`). Each move's review depends only on the record,
+the budget, the seed and the move's number (`review_move`), so the server reviews a game a move at a time in its
+bot workers and `assemble` makes the same `Review` of them as `review` does.
+
     >>> import splendor
     >>> from splendor.bots.greedy import GreedyBot
     >>> from splendor.sim import play_out
@@ -223,32 +229,58 @@ def review(
     (its level's budget a position, about a second, or ``iterations``), reproducible with ``seed``. Each
     position is searched with its own seed (made of ``seed`` and the move's number), so a move's review does not
     depend on the others'. ``progress(done, total)`` is called after each move. `NotFinished` for a game that is
-    not over; `ValueError` (``IllegalAction``) for a record that does not replay."""
+    not over (`reviewable`); `ValueError` (``IllegalAction``) for a record that does not replay."""
     record = record_or_game.record if isinstance(record_or_game, Game) else record_or_game
     if isinstance(record, str):
         record = Record.from_text(record)
     end = replay(record)
-    if not end.is_over:
+    if not reviewable(record, end):
         raise NotFinished
-    game = replay(Record(record.game, record.players, record.seed, dict(record.options)))
+    moves: list[MoveReview] = []
+    total = len(end.history)
+    for number in range(1, total + 1):
+        moves.append(review_move(record, number, iterations=iterations, seed=seed))
+        if progress is not None:
+            progress(number, total)
+    return assemble(record, moves, iterations=iterations, seed=seed)
+
+
+def reviewable(record: Record, end: Game | None = None) -> bool:
+    """Whether ``record`` (replayed: ``end``) may be reviewed: its game is over by the rules, or it was ended
+    outside them (its notes say how: ``ending``, a resignation, an abort or a time out, as the server's records
+    do), so that nothing hidden is still in play."""
+    end = replay(record) if end is None else end
+    return end.is_over or bool(record.notes.get("ending"))
+
+
+def review_move(record: Record | str, number: int, iterations: int | None = None, seed: int = 0) -> MoveReview:
+    """The review of move ``number`` (1 for the first) of ``record``, as `review` makes it (the same seed), with
+    ``chances`` left empty (`assemble` fills them): a review's moves may be reviewed one at a time, in any
+    order or process, and assembled into the same `Review`."""
+    if isinstance(record, str):
+        record = Record.from_text(record)
+    if not 1 <= number <= len(record.actions):
+        raise ValueError(f"move {number} is not in a record of {len(record.actions)} actions")
+    game = replay(record, upto=number - 1)
+    return review_position(game, record.actions[number - 1], iterations=iterations, seed=_position_seed(seed, number))
+
+
+def assemble(record: Record, moves: list[MoveReview], iterations: int | None = None, seed: int = 0) -> Review:
+    """The `Review` of ``record`` from its moves' reviews (`review_move`, in order): each seat's chance after
+    every move (the graph; see the module) and before the first."""
+    end = replay(record)
     players = record.players
     last: list[float] = [1.0 / players] * players
     start: list[float] = []
-    moves: list[MoveReview] = []
-    total = len(end.history)
-    for number, action in enumerate(end.history, 1):
-        seat = game.current_player
-        assert seat is not None
-        move = review_position(game, action, iterations=iterations, seed=_position_seed(seed, number), number=number)
+    done: list[MoveReview] = []
+    for move in moves:
         if not start:
-            start = _chances(players, seat, move.chance_before, last)
-        chances = outcome(end) if move.source == "end" else _chances(players, seat, move.chance_after, last)
+            start = _chances(players, move.seat, move.chance_before, last)
+        chances = outcome(end) if move.source == "end" else _chances(players, move.seat, move.chance_after, last)
         last = chances
-        moves.append(replace(move, chances=chances))
-        game.apply_legal(action)
-        if progress is not None:
-            progress(number, total)
-    return Review(record, start, moves, HINT_LEVEL, iterations, seed, end.result)
+        done.append(replace(move, chances=chances))
+    result = end.result if end.is_over else {"ending": record.notes.get("ending"), "actions": len(end.history)}
+    return Review(record, start or list(last), done, HINT_LEVEL, iterations, seed, result)
 
 
 def review_position(

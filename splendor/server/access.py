@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from splendor.i18n import _
 from splendor.server.errors import Refused
-from splendor.server.seating import HUMAN
+from splendor.server.seating import HUMAN, OPEN
 from splendor.server.watchers import NOT_ALLOWED, SESSION_ENDED, Watcher, unwatch
 from splendor.store.accounts import SignedIn
 from splendor.store.secrets import secret_matches
@@ -31,7 +31,11 @@ def check_seat(live: LiveGame, seat: int | None, token: str | None, account: Sig
     if info.forfeited:
         if info.forfeited_by == "resigned":
             raise Refused(403, _("seat {seat} resigned: a bot plays it now", seat=seat))
+        if info.forfeited_by == "time":
+            raise Refused(403, _("seat {seat} ran out of time: a bot plays it now", seat=seat))
         raise Refused(403, _("seat {seat} was left idle past the limit: a bot plays it now", seat=seat))
+    if info.kind == OPEN:
+        raise Refused(403, _("seat {seat} is open: take it first", seat=seat))
     if info.kind != HUMAN:
         raise Refused(403, _("seat {seat} is played by a bot", seat=seat))
     if account is not None and info.account_id == account.id:

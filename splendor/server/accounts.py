@@ -152,7 +152,8 @@ def accounts_router(settings: Settings) -> APIRouter:
     @router.get("/api/me", response_model=Me, responses=refusals(401))
     async def me(request: Request) -> dict[str, Any]:
         """Who is signed in: the name, the rating in each game played rated (on the Elo-like scale, 1500 for a
-        newcomer: `splendor.store.ratings.shown`), and the games whose seats the account holds (newest first)."""
+        newcomer: `splendor.store.ratings.shown`), and the games whose seats the account holds: those where it is
+        its turn first, with the seconds left on their clocks (`splendor.store.your_games`), then newest first."""
         account = await signed_in(request)
         if account is None:
             raise Refused(401, _("you are not signed in"))

@@ -24,8 +24,10 @@ from splendor.games.palettes import token_words
 from splendor.i18n import _, negotiate, translate, web_catalog
 from splendor.server.accounts import COOKIE, accounts_router, signed_in
 from splendor.server.bots import SERVER_BOTS
+from splendor.server.chat import chat_router
 from splendor.server.deadline import RequestDeadline, in_store_time
 from splendor.server.errors import Refused
+from splendor.server.finding import finding_router
 from splendor.server.guards import (
     BoundsMiddleware,
     RateLimiter,
@@ -37,6 +39,9 @@ from splendor.server.guards import (
 )
 from splendor.server.live import GameManager
 from splendor.server.moves import log_entry
+from splendor.server.push_routes import push_router
+from splendor.server.pwa import pwa_router
+from splendor.server.reviews import reviews_router
 from splendor.server.schemas import (
     NAME_RULE,
     ActionRequest,
@@ -385,6 +390,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rec.notes = {"server_game": live.id, "seats": live.seat_list(), "rated": live.rated}
         if live.ending is not None:
             rec.notes["ending"] = live.ending_of()
+        if live.clock is not None:
+            rec.notes["time_control"] = live.clock.control.text
         return PlainTextResponse(rec.to_text())
 
     @app.get("/api/games/{game_id}/replay", responses=refusals(404, 409))
@@ -408,6 +415,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "total": total,
             "seats": live.seat_list(),
             "ending": live.ending_of(),
+            "time_control": live.clock.control.text if live.clock is not None else None,
             "action": entry["action"] if entry else None,
             "entry": entry,
             "view": game.view(None),
@@ -459,13 +467,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):
         app.add_api_route(path, _page(page_name), methods=["GET"], include_in_schema=False)
     app.include_router(accounts_router(settings))
+    app.include_router(finding_router(settings))
+    app.include_router(push_router(settings))
+    app.include_router(pwa_router())
+    app.include_router(chat_router(settings))
+    app.include_router(reviews_router())
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.websocket("/api/games/{game_id}/ws")
     async def socket(
         ws: WebSocket, game_id: str, seat: int | None = None, token: str | None = None, lang: str | None = None
     ) -> None:
-        """Pushes ``{"type": "state", ...}`` with the seat's (or a spectator's) view after every change; accepts
+        """Pushes ``{"type": "state", ...}`` with the seat's (or a spectator's) view after every change, and
+        ``{"type": "chat", ...}`` with each chat line it may read (`splendor.server.chat`); accepts
         ``{"type": "action", "action": "...", "expect": n}`` from a seat (see ``splendor.server.socket``). Its
         refusals are said in ``lang`` (else the ``Accept-Language`` of the handshake)."""
         language = negotiate(lang or ws.headers.get("accept-language"))

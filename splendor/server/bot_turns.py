@@ -19,7 +19,7 @@ from splendor.core.game import Game
 from splendor.i18n import Message
 from splendor.server.bots import BotPool, bot_seed
 from splendor.server.errors import Refused
-from splendor.server.seating import BOT, DEFAULT_BOT
+from splendor.server.seating import BOT, DEFAULT_BOT, waiting_for_players
 from splendor.server.settings import Settings
 from splendor.store.games import SeatInfo
 from splendor.store.leases import BotLeases
@@ -38,7 +38,7 @@ Read = Callable[[Callable[[], Any]], Awaitable[Any]]
 def bot_decides(game: Game, seats: list[SeatInfo]) -> bool:
     """Whether a bot decides next in ``game`` (what the store's bot sweep looks for)."""
     seat = game.current_player
-    return not game.is_over and seat is not None and seats[seat].kind == BOT
+    return not game.is_over and seat is not None and seats[seat].kind == BOT and not waiting_for_players(seats)
 
 
 class BotTurns:
@@ -57,7 +57,7 @@ class BotTurns:
         if self.closing or live.over or live.thinking:
             return
         seat = live.game.current_player
-        if seat is None or live.seats[seat].kind != BOT:
+        if seat is None or live.seats[seat].kind != BOT or waiting_for_players(live.seats):
             return
         live.bot_task = asyncio.get_running_loop().create_task(self._turn(live, seat, after))
 

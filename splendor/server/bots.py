@@ -20,7 +20,9 @@ import signal
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
 
 from splendor.bots.base import decide, make_bot
 from splendor.bots.hint import hint
@@ -42,6 +44,8 @@ BOT_RATINGS: dict[str, tuple[float, float]] = {
 arena's results (docs/bots.md: hard beats greedy 97-99%, medium easy and hard medium about 75-85%, expert hard
 about 65-70%), never changed by games. Players see them on the Elo-like scale of `splendor.store.ratings.shown`
 (1500 for a newcomer): random 1412, greedy 1942, easy 2060, medium 2178, hard 2355, expert 2414."""
+
+T = TypeVar("T")
 
 QUICK_BOTS = ("random", "greedy")
 """Bots that answer in milliseconds: they think in a worker of their own."""
@@ -137,6 +141,15 @@ class BotPool:
         await self._take_slot(client)
         try:
             return await asyncio.get_running_loop().run_in_executor(self._search, bot_hint, record, seed)
+        finally:
+            self._give_slot()
+
+    async def search(self, client: str, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` (a module-level function: it is sent to a worker) computed by a search worker, in the
+        same fair order as the search bots' moves (a review's moves take their turns this way, one at a time)."""
+        await self._take_slot(client)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._search, call, *args)
         finally:
             self._give_slot()
 

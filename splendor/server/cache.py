@@ -16,10 +16,12 @@ from typing import Any
 
 from splendor.core.game import Game
 from splendor.games import new_game
+from splendor.server import clocks
 from splendor.server.moves import step
-from splendor.server.seating import BOT
+from splendor.server.seating import BOT, waiting_for_players
 from splendor.server.settings import Settings
 from splendor.server.watchers import Watcher
+from splendor.store.clocks import ClockState
 from splendor.store.games import Ending, SeatInfo, StoredGame
 
 
@@ -35,6 +37,7 @@ class LiveGame:
     bot_salt: str | None = None  # the secret of its bots' seeds (never shown)
     ending: Ending | None = None  # how it ended when no rule of the game ended it
     stale: bool = False  # a write of ours may have committed unanswered
+    clock: ClockState | None = None  # a timed game's clock as last read from the store (None: untimed)
     log: list[dict[str, Any]] = field(default_factory=list)  # every action: seat and text (all public)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
@@ -72,6 +75,8 @@ class LiveGame:
         if self.ending is not None:  # ended, though not by the rules: nothing more is played
             view["legal_actions"] = []
             view["is_over"] = True
+        elif waiting_for_players(self.seats):  # an open seat: nobody plays yet
+            view["legal_actions"] = []
         return {
             "id": self.id,
             "game": self.game.name,
@@ -82,6 +87,7 @@ class LiveGame:
             "rated": self.rated,
             "over": self.over,
             "ending": self.ending_of(),
+            "clock": clocks.payload(self.clock),
             "view": view,
         }
 
@@ -119,6 +125,7 @@ def rebuild(stored: StoredGame) -> LiveGame:
         rated=stored.rated,
         bot_salt=stored.bot_salt,
         ending=stored.ending,
+        clock=stored.clock,
     )
 
 

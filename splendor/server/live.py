@@ -31,24 +31,30 @@ from dataclasses import replace
 from typing import Any
 
 from fastapi import WebSocket
+from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from splendor.games import new_game
 from splendor.i18n import Message, _
-from splendor.server import access, hints, store_calls
+from splendor.server import access, clocks, hints, open_seats, store_calls
 from splendor.server.bot_turns import BotTurns, bot_decides
 from splendor.server.bots import BotPool
 from splendor.server.cache import GameCache, LiveGame
+from splendor.server.chat_push import ChatHub
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
 from splendor.server.moves import judged, log_entry, may_leave, parsed, rating, step, whose_turn
+from splendor.server.push import TurnPushes
+from splendor.server.quick_play import QuickPlay
 from splendor.server.schemas import NewGame
 from splendor.server.seating import BOT, HUMAN, proved_profile, rated_and_seeded, seats
 from splendor.server.settings import Settings
 from splendor.server.watchers import Credentials, Watcher, broadcast, unwatch, watch
 from splendor.store.accounts import Accounts, SignedIn
 from splendor.store.changes import ChangeFeed, shared
-from splendor.store.games import Ending, GameBounds, GameStore, TooManyGames
+from splendor.store.chat import ChatStore
+from splendor.store.clocks import ClockState, overdue, read_clock
+from splendor.store.games import Ending, GameBounds, GameStore, SeatInfo, TooManyGames
 from splendor.store.leases import BotLeases
 from splendor.store.pokedex import Pokedex
 from splendor.store.secrets import new_secret, secret_hash
@@ -89,7 +95,12 @@ class GameManager:
         self.bots = BotPool(settings.bot_workers)
         self.bot_turns = BotTurns(settings, self.bots, self.leases, self._play_for_bot, self._read)
         self.feed = ChangeFeed(games.store.engine, self._heard, self._resync) if self.shared else None
+        self.chat = ChatHub(ChatStore(games.store), settings, lambda i: self.live.get(i) or self.finished.get(i))
+        """A game's chat lines, pushed to this process's watchers (`splendor.server.chat`)."""
+        self.pushes = TurnPushes(games.store, settings)
+        """"Your turn" to the closed browsers of accounts, where push is configured (`splendor.server.push`)."""
         self._chores: list[asyncio.Task[None]] = []
+        self.quick_play = QuickPlay(self)
         self._warming: asyncio.Task[None] | None = None
 
     @property
@@ -111,7 +122,8 @@ class GameManager:
         if not self.shared:  # the only process of its store: no lease is alive
             await asyncio.to_thread(self.leases.release_all_holders)
         loop = asyncio.get_running_loop()
-        self._warming = loop.create_task(self.bots.warm())
+        if self.settings.warm_bot_workers:
+            self._warming = loop.create_task(self.bots.warm())
         if self.feed is not None:
             self.feed.start()
             with contextlib.suppress(TimeoutError):
@@ -123,6 +135,9 @@ class GameManager:
             loop.create_task(self._every(min(60.0, every.idle_game_seconds / 2), self._put_idle_games_away)),
             loop.create_task(self._every(min(60.0, every.idle_forfeit_seconds / 4), self._forfeit_idle_seats)),
             loop.create_task(self._every(every.session_check_seconds, self._close_sockets_of_ended_sessions)),
+            loop.create_task(self._every(every.clock_sweep_seconds, self._end_overdue_clocks)),
+            loop.create_task(self._every(every.finding_sweep_seconds, lambda: open_seats.expire_games(self))),
+            loop.create_task(self._every(every.finding_sweep_seconds, self.quick_play.sweep)),
         ]
         await self._sweep_bots()
 
@@ -135,6 +150,7 @@ class GameManager:
         with contextlib.suppress(SQLAlchemyError):
             await asyncio.to_thread(self.leases.release)  # the others take over at once, not at expiry
         await asyncio.to_thread(self.bots.shutdown)
+        await asyncio.to_thread(self.pushes.stop)
 
     @staticmethod
     async def _every(seconds: float, chore: Callable[[], Awaitable[None]]) -> None:
@@ -187,6 +203,40 @@ class GameManager:
         access.drop_unauthorised_watchers(live)
         self._after_change(live)
 
+    async def _end_overdue_clocks(self) -> None:
+        """Timed games whose person to move has run out of time (`splendor.store.clocks.overdue`): each is ended
+        on time (`_leave_once`, `clocks.TIME`) by one process only, the store's write being conditional on the
+        game still standing where it was read."""
+        for game_id, actions, seat in await self._read(lambda: overdue(self.store.store)):
+            try:
+                await self._time_out(await self.get(game_id), actions, seat)
+            except Refused as e:
+                log.warning("game %s could not be ended on time: %s", game_id, e)
+
+    async def _time_out(self, live: LiveGame, actions: int, seat: int | None) -> None:
+        async with live.lock:
+            await self._catch_up(live)
+            if live.over or len(live.game.history) != actions or seat is None or live.game.current_player != seat:
+                return  # moved or ended meanwhile (another process)
+            if not await self._leave_once(live, seat, clocks.TIME):
+                return
+            log.info("game %s: seat %d ran out of time", live.id, seat)
+        access.drop_unauthorised_watchers(live)
+        self._after_change(live)
+
+    async def _clock_now(self, live: LiveGame) -> ClockState | None:
+        """With the game's lock held: a timed game's clock read afresh from the store after a change to it (the
+        one held when the store cannot be read), to be set together with the change, so that no answer shows the
+        new position with the old clock."""
+        if live.clock is None:
+            return None
+        try:
+            clock: ClockState | None = await self._read(lambda: read_clock(self.store.store, live.id))
+        except Refused as e:
+            log.warning("game %s: its clock could not be read: %s", live.id, e)
+            return live.clock
+        return clock
+
     async def _leave_once(self, live: LiveGame, seat: int, by: str) -> bool:
         """With the game's lock held, the copy current: ``seat``'s person leaves the game ``by`` (`IDLE`,
         `RESIGNED`, `ABORTED`), written only if the game still stands where this copy is (`GameStore.end_by_forfeit`
@@ -201,6 +251,7 @@ class GameManager:
             status = ABORTED if by == ABORTED else "won"
             if not await self._done(live, lambda: self.store.end_by_forfeit(live.id, actions, ending, status, rate)):
                 return False
+            live.clock = await self._clock_now(live)
             live.ending = ending
             log.info("game %s: seat %d %s after %d actions", live.id, seat, by, actions)
             return True
@@ -210,7 +261,8 @@ class GameManager:
             live, lambda: self.store.forfeit_seat(live.id, actions, seat, FORFEIT_BOT, by, bot_turn=bot_turn)
         ):
             return False
-        live.seats = await self._read(lambda: self.store.seats(live.id))
+        clock = await self._clock_now(live)
+        live.seats, live.clock = await self._read(lambda: self.store.seats(live.id)), clock
         log.info("game %s: seat %d %s after %d actions; %s plays it on", live.id, seat, by, actions, FORFEIT_BOT)
         return True
 
@@ -281,6 +333,9 @@ class GameManager:
     def _heard(self, payload: str) -> None:
         """Another process (or this one) committed a change to a game: bring this process's copy up to date."""
         game_id, _, number = payload.partition(":")
+        if number == "chat":  # a chat line: pushed to the watchers here, the game unchanged
+            self.chat.heard(game_id)
+            return
         live = self.live.get(game_id)
         if live is None or (number.isdigit() and int(number) <= len(live.game.history)):
             return  # not held here, or heard already (our own write)
@@ -290,6 +345,7 @@ class GameManager:
         """After the change feed was lost: read every held game afresh (changes may have gone unheard)."""
         for live in list(self.live.values()):
             await self._refresh_heard(live, seats=True)
+            self.chat.heard(live.id)  # and the chat lines of the last minute not pushed here yet
 
     async def _refresh_heard(self, live: LiveGame, seats: bool) -> None:
         """`_refresh` for a change heard on the feed: nobody waits for it, so a failure is logged."""
@@ -304,7 +360,9 @@ class GameManager:
         async with live.lock:
             changed = await self._catch_up(live)
             if seats:
+                clock = await self._clock_now(live)
                 live.seats, live.ending = await self._read(lambda: self.store.standing(live.id))
+                live.clock = clock
                 changed = True
         if changed:
             if seats:
@@ -319,9 +377,11 @@ class GameManager:
             return False
         known = len(live.game.history)
         texts = await self._read(lambda: self.store.actions_after(live.id, known))
+        clock = await self._clock_now(live) if texts else live.clock
         for text in texts:
             live.game, entry = step(live.game, text)
             live.log.append(entry)
+        live.clock = clock
         return bool(texts)
 
     def _after_change(self, live: LiveGame) -> None:
@@ -348,17 +408,45 @@ class GameManager:
         ratings at its end when every person's seat is kept in an account (`splendor.store.ratings`)."""
         name = request.game.value
         rated = rated_and_seeded(request, account, self.settings.allow_chosen_seeds)
+        people = sum(s.kind != BOT for s in request.seats)
+        time_control = clocks.chosen(request.clock, self.settings.allow_short_clocks, people)
         infos, tokens = await seats(request, account, effects_of(name), self._proved)
+        live = await self.start_game(
+            name,
+            infos,
+            seed=request.seed,
+            options=request.options.model_dump(exclude_defaults=True),
+            rated=rated,
+            owner=client_key(client),
+            bounds=GameBounds(self.settings.games_per_client, self.settings.bot_games_per_client),
+            time_control=time_control,
+            open_until=open_seats.open_until(infos, time_control, self.settings),
+        )
+        return live, tokens
+
+    async def start_game(
+        self,
+        name: str,
+        infos: list[SeatInfo],
+        *,
+        seed: int | None,
+        options: dict[str, Any],
+        rated: bool,
+        owner: str,
+        bounds: GameBounds | None = None,
+        time_control: str | None = None,
+        open_until: float | None = None,
+        also: Callable[[Connection, str], None] | None = None,
+    ) -> LiveGame:
+        """Deal a new game of ``name`` for these seats, write it (with what ``also`` writes in the same
+        transaction, given the connection and the game's id: quick play's seeks) and hold it here: the one way
+        every game begins (`create`, quick play in `splendor.server.quick_play`)."""
         try:
-            game = new_game(
-                name, players=len(infos), seed=request.seed, **request.options.model_dump(exclude_defaults=True)
-            )
+            game = new_game(name, players=len(infos), seed=seed, **options)
         except ValueError as e:
             raise Refused(400, str(e)) from None
         game_id = uuid.uuid4().hex
-        owner = client_key(client)
         salt = secrets.token_hex(16)
-        bounds = GameBounds(self.settings.games_per_client, self.settings.bot_games_per_client)
         try:
             await self._write(
                 lambda: self.store.create(
@@ -373,6 +461,10 @@ class GameManager:
                     bounds=bounds,
                     rated=rated,
                     bot_salt=salt,
+                    time_control=time_control,
+                    to_move=game.current_player,
+                    open_until=open_until,
+                    also=None if also is None else lambda conn: also(conn, game_id),
                 )
             )
         except TooManyGames as e:
@@ -384,10 +476,12 @@ class GameManager:
                 429, f"you have {e.count} unfinished games on this server, the most allowed: finish one first"
             ) from None
         live = LiveGame(id=game_id, game=game, seats=infos, owner=owner, rated=rated, bot_salt=salt)
+        if time_control is not None:
+            live.clock = await self._read(lambda: read_clock(self.store.store, game_id))
         self.cache.add(live)
         log.info("game %s created: %s for %d seats", game_id, name, game.players)
         self.bot_turns.schedule(live)
-        return live, tokens
+        return live
 
     async def _proved(self, profile: str, secret: str | None) -> str | None:
         """The profile's own name when ``secret`` proves it (never an account's profile), else None."""
@@ -549,6 +643,7 @@ class GameManager:
                     self._after_change(live)
                     raise
         self._after_change(live)
+        self.pushes.turn_passed(live, seat)  # committed here: this process tells the next account (Web Push)
         return live
 
     async def _play_for_bot(self, game_id: str, seat: int, text: str, expect: int) -> None:
@@ -575,10 +670,12 @@ class GameManager:
                 bot_turn=bot_turn,
                 finish=finish,
                 by_person=not by_bot,
+                to_move=None if after.is_over else after.current_player,
             ),
             committed=lambda: self.store.action_at(live.id, number) == action.text,
         )
-        live.game = after
+        clock = await self._clock_now(live)
+        live.game, live.clock = after, clock
         live.stale = False  # action N committed: this copy is the store's
         live.log.append(entry)
         log.info("game %s: seat %d played %s", live.id, seat, action.text)

@@ -19,7 +19,7 @@ from splendor.core.game import Game
 from splendor.i18n import Message, _
 from splendor.server.bots import BOT_RATINGS
 from splendor.server.errors import Refused
-from splendor.server.seating import BOT
+from splendor.server.seating import BOT, waiting_for_players
 from splendor.store.games import Ending
 from splendor.store.ratings import RatedSeat, rate_game
 
@@ -60,6 +60,10 @@ def judged(game: Game, action: Action) -> tuple[Game, dict[str, Any]]:
         raise Refused(409, e.reason) from None
 
 
+WAITING = _("waiting for players: the game starts when its open seats are taken")
+"""Why nobody acts (nor resigns) while a seat is open."""
+
+
 def not_your_decision(deciding: int) -> Message:
     """What a seat is told when another decides now (people count seats from 1)."""
     return _("it is not your decision: Player {number} decides now", number=deciding + 1)
@@ -72,6 +76,8 @@ def whose_turn(live: LiveGame, seat: int, expect: int | None = None) -> None:
     deciding = game.current_player
     if live.over or deciding is None:
         raise Refused(409, _("the game is over"))
+    if waiting_for_players(live.seats):
+        raise Refused(409, WAITING)
     if expect is not None and expect != len(game.history):
         raise Refused(
             409,
@@ -92,6 +98,8 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
             409,
             _("the game has moved on: {actions} actions, not {expected}", actions=len(game.history), expected=expect),
         )
+    if not aborting and waiting_for_players(live.seats):
+        raise Refused(409, WAITING)  # nobody to lose to yet: the seat may abort (call the game off) instead
     if aborting and any(entry["seat"] == seat for entry in live.log):
         raise Refused(409, _("a game can be aborted only before your first move: you may resign instead"))
 

@@ -101,7 +101,10 @@ class SeatSpec(BaseModel):
     """One seat of a new game."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["human", "bot"]
+    kind: Literal["human", "bot", "open"] = Field(
+        description="a person's seat, a bot's, or open: a seat nobody holds yet, which anyone may take "
+        "(POST /api/games/{id}/seats/{seat}/take) until the game's open seats expire"
+    )
     bot: BotName | None = Field(default=None, description="a bot seat's bot (greedy when left out)")
     name: Name | None = Field(default=None, description="shown to the others")
     profile: Name | None = Field(
@@ -155,6 +158,14 @@ class NewGame(BaseModel):
         description="whether the game can change ratings: dealt by the server (no seed), no "
         "hints, a person idle past the limit loses; by default when the signed-in "
         "creator keeps a seat and chooses no seed",
+    )
+    clock: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=12,
+        description="the time control (none: untimed): M+S, a bank of M minutes a seat (1-180) and S seconds added "
+        "after each of its turns (0-180), e.g. 5+10; or 1d, 2d, 3d, days a move (correspondence). The server "
+        "alone counts time; the person to move who runs out loses (two players) or is played on by a bot",
     )
 
 
@@ -263,8 +274,10 @@ class Me(BaseModel):
     name: str
     ratings: dict[str, GameRating] = Field(description="by game (classic, pokemon, kids), only those played rated")
     games: list[dict[str, Any]] = Field(
-        description="the games whose seats the account keeps, newest first: id, "
-        "game, seat (0-based), status, actions, created_at"
+        description="the games whose seats the account keeps, those where it is its turn first (the least time "
+        "left first), then newest first: id, game, seat (0-based), status, actions, created_at, your_turn, to_move "
+        "(the seat to move), time_control, seconds_left (the person to move's time, by the server's clock; null "
+        "when untimed)"
     )
 
 

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from splendor.server.effects import GameEffects
     from splendor.server.schemas import NewGame
 
-HUMAN, BOT = "human", "bot"
-"""The kinds of seat: a person's, or one of the server's bots'."""
+HUMAN, BOT, OPEN = "human", "bot", "open"
+"""The kinds of seat: a person's, one of the server's bots', or open: a person's seat that nobody holds yet, which
+anyone may take (`splendor.server.open_seats`) until the game's ``open_until``."""
 DEFAULT_BOT = "greedy"
 """A bot seat's bot when the request names none."""
 
@@ -36,7 +37,7 @@ def rated_and_seeded(request: NewGame, account: SignedIn | None, allow_chosen_se
     """Whether the new game is rated (None in the request: when the signed-in creator keeps a seat and chose no
     seed), once the seed and the rating agree with the seats: a chosen seed only where at most one person plays
     (unless the server allows it everywhere), a rated game dealt by the server and played by someone."""
-    people = sum(s.kind == HUMAN for s in request.seats)
+    people = sum(s.kind in (HUMAN, OPEN) for s in request.seats)
     if request.seed is not None and people > 1 and not allow_chosen_seeds:
         raise Refused(
             400,
@@ -86,12 +87,21 @@ async def seats(
                     account_id=holder,
                 )
             )
+        elif spec.kind == OPEN:
+            if spec.profile is not None or spec.mine or spec.bot is not None or spec.name is not None:
+                raise Refused(400, f"seat {i} is open: whoever takes it gives its name, account and Pokédex")
+            infos.append(SeatInfo(seat=i, kind=OPEN, bot=None, name=None, token_hash=None))
         else:
             if spec.profile is not None or spec.mine:
                 raise Refused(400, f"seat {i} is a bot: only a person's seat keeps a Pokédex or an account")
             bot = spec.bot or DEFAULT_BOT
             infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=spec.name or bot_display_name(bot), token_hash=None))
     return infos, secrets
+
+
+def waiting_for_players(seats: list[SeatInfo]) -> bool:
+    """Whether a game still has an open seat: then nobody acts, no bot moves and no clock runs."""
+    return any(s.kind == OPEN for s in seats)
 
 
 async def proved_profile(

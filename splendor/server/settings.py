@@ -5,6 +5,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+PUSH_SERVICES = (
+    "https://fcm.googleapis.com",  # Chrome, Android
+    "https://updates.push.services.mozilla.com",  # Firefox
+    "https://web.push.apple.com",  # Safari
+    "https://*.notify.windows.com",  # Edge
+)
+"""The push services of the browsers people use: a subscription elsewhere is refused."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -12,6 +20,8 @@ class Settings:
 
     database_url: str | None = None  # None: $SPLENDOR_DATABASE_URL, else SQLite in the user's data folder
     bot_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
+    warm_bot_workers: bool = True  # start the bots' processes with the server (False: at the first bot's
+    # turn; for a test that seats no bot, which then need not wait for them to start and stop)
     # requests
     max_body_bytes: int = 64 * 1024
     requests_per_second: float = 500.0  # per client address, sustained
@@ -27,6 +37,14 @@ class Settings:
     # read again from the store when asked for)
     idle_forfeit_seconds: float = 3600.0  # in a rated game, a person to move who has not moved for this long
     # loses (two players) or is played on by a bot and ranks last
+    # open games and quick play (docs/server.md, "Open games and quick play")
+    open_seat_seconds: float = 1800.0  # a game with open seats waits this long for takers (untimed, real-time)
+    open_seat_correspondence_seconds: float = 3 * 86400.0  # the same for a correspondence (days a move) game
+    seek_seconds: float = 30.0  # a quick-play seek its player stopped asking about expires after this long
+    seeks_per_minute: int = 10  # new quick-play seeks per client address
+    finding_sweep_seconds: float = 1.0  # how often seeks are matched (and seated with bots), stale ones expired
+    allow_short_clocks: bool = False  # True: games may choose a clock of seconds ("10s+0"; tests only)
+    clock_sweep_seconds: float = 1.0  # how often a process ends the games whose clock has run out
     # WebSockets
     max_frame_bytes: int = 16 * 1024  # a larger message closes the connection (1009)
     messages_per_second: float = 10.0  # per connection, sustained
@@ -57,3 +75,15 @@ class Settings:
     # comma-separated addresses or networks)
     store_seconds: float = 5.0  # how long one read of the store is waited for before a 503
     health_store_seconds: float = 2.0  # how long /api/health waits for the store's SELECT 1
+    # Web Push, off unless a VAPID key is given (docs/server.md, "Push notifications")
+    vapid_private_key: str | None = None  # the PEM file of the server's VAPID private key (None: push off)
+    vapid_subject: str | None = None  # how a push service reaches the operator: mailto:… or https://…
+    push_services: tuple[str, ...] = PUSH_SERVICES  # the only origins a message is ever sent to
+    push_subscriptions_per_account: int = 10  # browsers one account may have subscribed at once
+    push_queue: int = 256  # turns waiting to be sent (beyond: dropped, said in the pages only)
+    push_timeout: float = 10.0  # seconds one push service's answer is waited for
+    push_ttl_seconds: int = 86400  # how long a push service keeps a message for a browser that is offline
+    # reviews
+    review_iterations: int | None = None  # search iterations a move of a review (None: the expert's budget,
+    # about a second, as `splendor review`; fewer for tests)
+    reviews_at_once: int = 2  # reviews running at once in one process (one per client address)

@@ -22,6 +22,7 @@ from splendor.i18n import _
 from splendor.server.deadline import StoreTimeout, in_store_time
 from splendor.server.errors import Refused
 from splendor.server.settings import Settings
+from splendor.store.clocks import OutOfTime
 from splendor.store.games import GameMovedOn
 
 log = logging.getLogger("splendor.server")
@@ -32,6 +33,7 @@ UNSURE = _(
 """The 503 of a write that was sent but not answered: it may still commit, so no "nothing changed"."""
 UNAVAILABLE = _("the store is unavailable, try again in a moment")
 MOVED_ON = _("the game has moved on: another action was accepted first")
+OUT_OF_TIME = _("your time has run out: the game is being ended on time")
 ATTEMPT_SECONDS = 1.5
 """The least time one attempt of a write is waited for, even when it starts just before the retry deadline: more
 than SQLite's lock wait (``BUSY_TIMEOUT_MS``), so that a locked store is told apart from a silent one."""
@@ -87,6 +89,8 @@ async def write(settings: Settings, call: Callable[[], None], committed: Callabl
             if failed and committed is not None and await read(settings, committed):
                 return
             raise Refused(409, MOVED_ON) from None
+        except OutOfTime:
+            raise Refused(409, OUT_OF_TIME) from None
         except GameMovedOn:
             raise Refused(409, MOVED_ON) from None
         except SQLAlchemyError as e:

@@ -18,7 +18,7 @@ log = logging.getLogger("splendor.server")
 
 CHANNEL = "splendor_games"
 """The channel every change of a game is announced on. The payload is ``GAME:N`` when the game's action N was
-committed, ``GAME:seats`` when its seats changed."""
+committed, ``GAME:seats`` when its seats changed, ``GAME:chat`` when a line of its chat was kept."""
 
 
 def shared(engine: Engine) -> bool:
@@ -33,6 +33,13 @@ def notify_change(conn: Connection, game_id: str, action: int | None = None) -> 
     if conn.dialect.name == "postgresql":
         payload = f"{game_id}:{action if action is not None else 'seats'}"
         conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+
+def notify_chat(conn: Connection, game_id: str) -> None:
+    """Within the transaction that keeps a chat line of a game, announce it (``GAME:chat``, delivered when it
+    commits): each process pushes the new lines to its watchers (`splendor.server.chat`)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{game_id}:chat"})
 
 
 def _libpq_url(engine: Engine) -> str:

@@ -14,7 +14,9 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, case, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
+from splendor.store import your_games
 from splendor.store.changes import notify_change
+from splendor.store.clocks import ClockState, clock_of, pass_turn, start_clock
 from splendor.store.database import Store
 from splendor.store.models import ActionRow, GameRow, SeatRow
 from splendor.store.pokedex import mark_caught
@@ -45,8 +47,9 @@ class SeatInfo:
 @dataclass(frozen=True)
 class Ending:
     """How a game ended when no rule of the game ended it: ``by`` (``idle``: the seat to move did not move within
-    the limit; ``resigned``: the seat resigned; ``aborted``: the seat called the game off before its first move,
-    and nobody lost) and the seat that lost, or aborted, by it."""
+    the limit; ``resigned``: the seat resigned; ``time``: the seat's clock ran out, `splendor.store.clocks`;
+    ``aborted``: the seat called the game off before its first move, and nobody lost) and the seat that lost, or
+    aborted, by it."""
 
     by: str
     seat: int
@@ -94,6 +97,7 @@ class StoredGame:
     rated: bool = False
     bot_salt: str | None = None
     ending: Ending | None = None
+    clock: ClockState | None = None
 
 
 class GameStore:
@@ -121,10 +125,17 @@ class GameStore:
         bounds: GameBounds | None = None,
         rated: bool = False,
         bot_salt: str | None = None,
+        time_control: str | None = None,
+        to_move: int | None = None,
+        open_until: float | None = None,
+        also: Callable[[Connection], None] | None = None,
     ) -> None:
-        """Write a new game. With ``bounds``, the owner's unfinished games are counted in the same transaction,
-        under a lock that holds across processes (PostgreSQL: an advisory lock on the owner), so concurrent
-        creates cannot all pass the count: `TooManyGames` when this one would be over."""
+        """Write a new game (``to_move``: the seat to move first; ``time_control``: its clock, started at once
+        unless a seat is open, `splendor.store.clocks`; ``open_until``: when its open seats expire,
+        `splendor.store.open_seats`; ``also``: what else to write in the same transaction, e.g. the quick-play
+        seeks it seats, raising to undo it all). With ``bounds``, the owner's unfinished games are counted
+        in the same transaction, under a lock that holds across processes (PostgreSQL: an advisory lock on the
+        owner), so concurrent creates cannot all pass the count: `TooManyGames` when this one would be over."""
         bots_only = all(x.kind == "bot" for x in seats)
         with self._creating if self.store.engine.dialect.name == "sqlite" else nullcontext(), self.store.session() as s:
             if bounds is not None:
@@ -148,6 +159,9 @@ class GameStore:
                 bots_only=bots_only,
                 rated=rated,
                 bot_salt=bot_salt,
+                time_control=time_control,
+                to_move=to_move,
+                open_until=open_until,
             )
             row.seats = [
                 SeatRow(
@@ -162,6 +176,12 @@ class GameStore:
                 for x in seats
             ]
             s.add(row)
+            if time_control is not None:
+                s.flush()
+                start_clock(s.connection(), game_id)
+            if also is not None:
+                s.flush()
+                also(s.connection())
 
     def append(
         self,
@@ -174,6 +194,7 @@ class GameStore:
         bot_turn: bool = False,
         finish: Callable[[Connection], None] | None = None,
         by_person: bool = False,
+        to_move: int | None = None,
     ) -> None:
         """Record action ``number`` (1-based). The primary key (game, number) refuses a second action with the
         same number, so two racing writers, in one process or many, cannot both succeed. A finished Pokémon
@@ -189,6 +210,7 @@ class GameStore:
                 "status": status,
                 "bot_turn": bot_turn,
                 "updated_at": datetime.now(UTC),
+                "to_move": to_move,
             }
             if status != "ongoing":
                 values.update(lease_owner=None, lease_until=None)  # a finished game needs no bot
@@ -202,6 +224,7 @@ class GameStore:
             moved = conn.execute(update(GameRow).where(*standing).values(**values)).rowcount
             if not moved:
                 raise GameMovedOn(f"game {game_id} is not at action {number - 1}, or has ended")
+            pass_turn(conn, game_id, seat, to_move)  # the clock: `OutOfTime` when the mover's had run out
             if pokedex:
                 with Session(bind=conn) as s:
                     for profile, caught in pokedex:
@@ -304,26 +327,10 @@ class GameStore:
             return bool(done)
 
     def games_of(self, account_id: int, limit: int = 100) -> list[dict[str, Any]]:
-        """The games in which an account holds a seat, newest first: id, game, seat, status, actions, created."""
+        """The games in which an account holds a seat, those where it is its turn first, with their clocks
+        (`splendor.store.your_games.games_of`)."""
         with self.store.engine.connect() as conn:
-            rows = conn.execute(
-                select(GameRow.id, GameRow.game, SeatRow.seat, GameRow.status, GameRow.actions, GameRow.created_at)
-                .join(SeatRow, SeatRow.game_id == GameRow.id)
-                .where(SeatRow.account_id == account_id)
-                .order_by(GameRow.created_at.desc(), GameRow.id)
-                .limit(limit)
-            )
-            return [
-                {
-                    "id": i,
-                    "game": g,
-                    "seat": seat,
-                    "status": status,
-                    "actions": n,
-                    "created_at": at.isoformat() if at else None,
-                }
-                for i, g, seat, status, n, at in rows
-            ]
+            return your_games.games_of(conn, account_id, limit)
 
     def idle_rated(self, idle_seconds: float, limit: int = 100) -> list[tuple[str, int]]:
         """Unfinished rated games where a person is to move and nothing has happened for ``idle_seconds``: their
@@ -337,6 +344,8 @@ class GameStore:
                     GameRow.status == "ongoing",
                     GameRow.bot_turn.is_(False),
                     GameRow.updated_at < before,
+                    GameRow.time_control.is_(None),  # a timed game's clock governs it
+                    GameRow.open_until.is_(None),  # still waiting for players: nobody is to move yet
                 )
                 .order_by(GameRow.updated_at)
                 .limit(limit)
@@ -363,6 +372,8 @@ class GameStore:
                     ended_by=ending.by,
                     forfeit_seat=ending.seat,
                     bot_turn=False,
+                    to_move=None,
+                    deadline=None,
                     lease_owner=None,
                     lease_until=None,
                     updated_at=datetime.now(UTC),
@@ -388,7 +399,11 @@ class GameStore:
                 moved = conn.execute(
                     update(GameRow)
                     .where(*_standing(game_id, actions))
-                    .values(bot_turn=bot_turn, updated_at=datetime.now(UTC))
+                    .values(
+                        bot_turn=bot_turn,
+                        updated_at=datetime.now(UTC),
+                        **({"deadline": None} if bot_turn else {}),  # a bot to move: no clock runs
+                    )
                 ).rowcount  # PostgreSQL: the game's row is locked from here, so racing forfeits take turns
                 handed = (
                     moved
@@ -464,6 +479,7 @@ class GameStore:
             rated=row.rated,
             bot_salt=row.bot_salt,
             ending=_ending(row.ended_by, row.forfeit_seat),
+            clock=clock_of(s.connection(), row.id) if row.time_control is not None else None,
         )
 
 

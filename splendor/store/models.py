@@ -253,7 +253,10 @@ class ChatMessage(Base):
     """One line said in a game: by a seat in the seats' room, or by a spectator in the spectators' room."""
 
     __tablename__ = "chat_messages"
-    __table_args__ = (Index("ix_chat_messages_game", "game_id", "room", "id"),)
+    __table_args__ = (
+        Index("ix_chat_messages_game", "game_id", "room", "id"),
+        Index("ix_chat_messages_address", "address_key", "at"),  # the rate per client address
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
@@ -264,6 +267,7 @@ class ChatMessage(Base):
     at: Mapped[float] = mapped_column(Float, nullable=False)  # seconds since the epoch
     actions: Mapped[int] = mapped_column(Integer, nullable=False)  # the game's action count when it was said
     address_key: Mapped[str] = mapped_column(String(32), nullable=False)
+    phrase: Mapped[str | None] = mapped_column(String(20))  # a canned phrase's key (``text`` then holds its English)
 
 
 class PushSubscription(Base):

@@ -184,12 +184,14 @@ def create(client: httpx.Client, game: str, seats: list[dict[str, Any]], **extra
 
 @pytest.fixture
 def app_client(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
-    """The app in this process, with the settings a test asks for by ``@pytest.mark.settings(...)``."""
+    """The app in this process, with the settings a test asks for by ``@pytest.mark.settings(...)``. Its bots'
+    processes start at the first bot's turn, so a test that seats none does not wait for them to start and stop."""
     marker = request.node.get_closest_marker("settings")
     settings = Settings(
         database_url=f"sqlite:///{tmp_path}/s.db",
         bot_workers=1,
         bot_pause_seconds=0,
+        warm_bot_workers=False,
         **(marker.kwargs if marker else {}),
     )
     with TestClient(create_app(settings)) as c:

@@ -13,6 +13,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from py_vapid import Vapid02
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from websockets.sync.client import connect
 
@@ -23,6 +24,9 @@ from tests.server.conftest import Server, create
 def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, Any]]]:
     """A server with its request bounds raised out of the fuzzer's way, and a game in progress to aim at."""
     folder = tmp_path_factory.mktemp("fuzz")
+    vapid = Vapid02()  # push on, so that its routes are fuzzed past "not configured"
+    vapid.generate_keys()
+    vapid.save_key(str(folder / "vapid.pem"))
     server = Server(
         f"sqlite:///{folder}/fuzz.db",
         folder / "fuzz.log",
@@ -32,6 +36,10 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
         "100000",
         "--games-per-client",
         "100000",
+        "--vapid-private-key",
+        str(folder / "vapid.pem"),
+        "--vapid-subject",
+        "mailto:operator@example.org",
     ).start()
     try:
         with server.client() as c:
@@ -63,7 +71,24 @@ def test_every_route_answers_as_its_schema_says_and_never_500(fuzzed: tuple[Serv
 
         check()
         checked.append(f"{operation.method.upper()} {operation.path}")
-    assert {"POST /api/games", "POST /api/games/{game_id}/actions", "POST /api/profiles"} <= set(checked)
+    assert {
+        "POST /api/games",
+        "POST /api/games/{game_id}/actions",
+        "POST /api/profiles",
+        "POST /api/games/{game_id}/chat",
+        "GET /api/games/{game_id}/chat",
+        "POST /api/games/{game_id}/seats/{seat}/take",
+        "GET /api/open-games",
+        "POST /api/quick-play",
+        "GET /api/quick-play/{seek_id}",
+        "DELETE /api/quick-play/{seek_id}",
+        "POST /api/games/{game_id}/review",
+        "GET /api/games/{game_id}/review",
+        "POST /api/push/subscriptions",
+        "DELETE /api/push/subscriptions",
+        "POST /api/games/{game_id}/seats/{seat}/resign",
+        "POST /api/games/{game_id}/seats/{seat}/abort",
+    } <= set(checked)
 
 
 FRAME = st.one_of(

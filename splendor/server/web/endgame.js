@@ -9,9 +9,14 @@ export function endingWords(ending, seats, seatName) {
   if (!ending) return null;
   const player = seatName(ending.seat);
   if (ending.by === "aborted") return t("{player} aborted the game: no winner, not rated.", { player });
+  if (ending.by === "expired") return t("Nobody took the open seats in time: the game expired, no winner, not rated.");
   if (ending.by === "resigned") {
     const others = seats.map((_, i) => i).filter((i) => i !== ending.seat).map(seatName);
     return t("{player} resigned: {winner} wins.", { player, winner: list(others) });
+  }
+  if (ending.by === "time") {
+    const others = seats.map((_, i) => i).filter((i) => i !== ending.seat).map(seatName);
+    return t("{player} ran out of time: {winner} wins.", { player, winner: list(others) });
   }
   return t("{player} did not move in time and lost the game.", { player });
 }
@@ -19,7 +24,9 @@ export function endingWords(ending, seats, seatName) {
 // A seat of three or four whose person left (resigned, or idle past the limit) and a bot played on, in words.
 export function forfeitWords(seatInfo, seatName) {
   const player = seatName(seatInfo.seat);
-  return seatInfo.forfeit && seatInfo.forfeit.by === "resigned"
+  const by = seatInfo.forfeit && seatInfo.forfeit.by;
+  if (by === "time") return t("{player} ran out of time; a bot plays their seat on and it ranks last.", { player });
+  return by === "resigned"
     ? t("{player} resigned; a bot plays their seat on.", { player })
     : t("{player} did not move in time; a bot plays their seat on.", { player });
 }
@@ -62,7 +69,8 @@ export function renderEnd(page) {
   }
   items.push(ratingsSection(page));
   items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
-    t("Download the record")), " · ", el("a", { href: `/replay/${gameId}` }, t("Replay it step by step"))));
+    t("Download the record")), " · ", el("a", { href: `/replay/${gameId}` }, t("Replay it step by step")),
+    " · ", el("a", { href: `/replay/${gameId}?review`, id: "review-link", class: "button" }, t("Review"))));
   if (mode === "play") {
     items.push(el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "rematch",
       onclick: () => rematch(page) }, t("Rematch (the same seats)")), el("a", { href: "/" }, t("Back to the lobby"))));

@@ -2,11 +2,13 @@
 // the games (this browser's and, signed in, the account's) and the account's ratings.
 import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile } from "/static/common.js";
 import { N_, list, speak, t } from "/static/i18n.js";
+import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
+import { forgetPush, pushToggle } from "/static/notify.js";
 
 const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 const title = (game) => (TITLES[game] ? t(TITLES[game]) : game);
 const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), truncated: N_("turn limit reached"),
-  stalled: N_("stalled"), aborted: N_("aborted") };
+  stalled: N_("stalled"), aborted: N_("aborted"), expired: N_("expired") };
 let BOTS = [];                          // [spec, name] of each bot the server seats (GET /api/bots)
 let ME = null;                          // the signed-in account (GET /api/me), or null
 
@@ -14,7 +16,8 @@ let ME = null;                          // the signed-in account (GET /api/me), 
 function seatRow(i) {
   const number = i + 1;
   const kind = el("select", { "aria-label": t("who is Player {number}", { number }), "data-seat-kind": i },
-    el("option", { value: "human" }, t("a person")), ...BOTS.map(([v, name]) => el("option", { value: v }, t(name))));
+    el("option", { value: "human" }, t("a person")), i > 0 ? el("option", { value: "open" }, t("open: anyone may take it"))
+      : null, ...BOTS.map(([v, name]) => el("option", { value: v }, t(name))));
   if (i > 0) kind.value = "greedy";
   const name = el("input", { placeholder: t("name (optional)"), "aria-label": t("Player {number}'s name", { number }),
     "data-seat-name": i, maxlength: 40 });
@@ -35,6 +38,7 @@ async function create(event) {
   const game = document.getElementById("game").value;
   const seats = [...document.querySelectorAll("[data-seat-kind]")].map((sel) => {
     const name = document.querySelector(`[data-seat-name="${sel.dataset.seatKind}"]`).value.trim() || null;
+    if (sel.value === "open") return { kind: "open" };     // a seat anyone may take (findgame.js lists the game)
     return sel.value === "human" ? { kind: "human", name } : { kind: "bot", bot: sel.value, name };
   });
   const me = myProfile();
@@ -50,7 +54,8 @@ async function create(event) {
     if (document.getElementById("mysteries").checked) options.mysteries = true;
   }
   try {
-    const made = await api("/api/games", { method: "POST", body: JSON.stringify({ game, seats, options }) });
+    const clock = document.getElementById("clock").value || undefined;           // the time control (none: untimed)
+    const made = await api("/api/games", { method: "POST", body: JSON.stringify({ game, seats, options, clock }) });
     const people = made.seats.filter((s) => s.link);
     if (people.length) {
       keepGame({ id: made.id, game, seat: people[0].seat, link: people[0].link, at: Date.now() });
@@ -81,6 +86,7 @@ async function drawMyGames() {
   for (const g of (ME ? ME.games : [])) {
     if (!kept.some((k) => k.id === g.id)) kept.push({ id: g.id, game: g.game, seat: g.seat, link: `/play/${g.id}?seat=${g.seat}` });
   }
+  const clocks = new Map((ME ? ME.games : []).map((g) => [`${g.id}:${g.seat}`, g]));   // yourgames.js
   const box = document.getElementById("my-games");
   box.hidden = !kept.length;
   const rows = await Promise.all(kept.map(async (g) => {
@@ -89,17 +95,22 @@ async function drawMyGames() {
     const seats = info.seats.map((s) => (s.name ? (s.kind === "bot" ? t(s.name) : s.name)
       : (s.kind === "bot" ? s.bot : t("Player {number}", { number: s.seat + 1 }))));
     const view = info.view;
-    let state = view.is_over ? t("over") : (view.current_player === g.seat ? t("your turn") : t("in play"));
+    const known = clocks.get(`${g.id}:${g.seat}`);
+    const yourTurn = !view.is_over && !info.over && view.current_player === g.seat && info.seats[g.seat].kind !== "bot";
+    const secondsLeft = known && known.your_turn ? known.seconds_left : null;
+    let state = view.is_over ? t("over") : (yourTurn ? yourTurnCell(secondsLeft) : t("in play"));
     if (view.is_over && view.result) {
       const winners = view.result.winners.map((w) => w === g.seat ? t("you") : seats[w]);
       state = winners.length ? t("won by {players}", { players: list(winners) }) : t("no winner");
     }
-    return el("tr", { "data-my-game": g.id }, el("td", {}, title(info.game)),
+    const row = el("tr", { "data-my-game": g.id, "data-your-turn": yourTurn }, el("td", {}, title(info.game)),
       el("td", {}, seats.map((n, i) => i === g.seat ? t("{name} (you)", { name: n }) : n).join(", ")),
       el("td", {}, state),
       el("td", {}, el("a", { href: g.link }, view.is_over ? t("see the end") : t("rejoin"))));
+    return { row, yourTurn, secondsLeft };
   }));
-  document.querySelector("#my-games tbody").replaceChildren(...rows.filter(Boolean));
+  document.querySelector("#my-games tbody").replaceChildren(...yourTurnFirst(rows.filter(Boolean)));
+  countDown();
 }
 
 async function refresh() {
@@ -177,13 +188,14 @@ async function drawAccount() {
     const rated = Object.entries(ME.ratings);
     box.replaceChildren(el("p", {}, t("Signed in as {name}", { name: ME.name }), " · ",
       el("button", { type: "button", id: "sign-out", onclick: async () => {
+        await forgetPush();               // the next person at this browser is not told of this account's turns
         await api("/api/session", { method: "DELETE" }).catch(() => {});
         location.reload();
       } }, t("Sign out"))),
     rated.length ? el("ul", { id: "my-ratings" }, ...rated.map(([game, r]) => el("li", { "data-rating-game": game },
       t("{game}: rating {rating}, rated games: {games}", { game: title(game), rating: r.rating, games: r.games }))))
       : el("p", { id: "my-ratings" }, t("No rated games yet: play against a bot, or against friends who have accounts.")),
-    passwordForm());
+    el("p", {}, pushToggle(t)), passwordForm());
   } else {
     const name = el("input", { id: "account-name", autocomplete: "username", maxlength: 40,
       "aria-label": t("Name"), placeholder: t("Name") });
@@ -251,3 +263,7 @@ drawMe();
 drawAccount();
 refresh();
 setInterval(refresh, 5000);
+setInterval(async () => {              // "Your games": whose turn it is, and the clocks, from the server now and then
+  if (ME) ME.games = (await api("/api/me").catch(() => ME)).games;
+  drawMyGames();
+}, 20000);

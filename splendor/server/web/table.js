@@ -6,10 +6,14 @@ import { N_, language, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { describe } from "/static/words.js";
 import { endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
+import { renderClocks } from "/static/clocks.js";
 import { handleKey } from "/static/keys.js";
 import { makeTutorial, tutorialOn } from "/static/tutorial.js";
+import { makeChat } from "/static/chat.js";
 import * as marketTable from "/static/market.js";
 import * as kidsTable from "/static/kids.js";
+import { announceTurn, setupTurnControls } from "/static/yourturn.js";
+import { draw as drawReview, reviewMarks, setupReview } from "/static/review.js";
 
 const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 const parts = location.pathname.split("/");
@@ -32,6 +36,7 @@ function table() { return state.payload.game === "kids" ? kidsTable : marketTabl
 // Two seats of the same name are told apart by their numbers ("Greedy bot 2", "Greedy bot 3").
 function plainName(s) {
   const info = state.payload.seats[s];
+  if (info.kind === "open") return t("Player {number} (open seat)", { number: s + 1 });   // nobody holds it yet
   if (info.name) return info.kind === "bot" ? t(info.name) : info.name;
   return info.kind === "bot" ? info.bot : t("Player {number}", { number: s + 1 });
 }
@@ -128,33 +133,6 @@ function ctx() {
            seatName, moved, explain, note, mode, lastMoveOf };
 }
 
-// The tab's title says when it is your turn (seen from another tab), and an optional short sound, once a turn.
-const SOUND_KEY = "splendor-sound";
-
-function announceTurn(mine) {
-  const name = t(TITLES[state.payload.game]);
-  document.title = mine && mode === "play" ? `● ${t("Your turn")} — ${name}` : `splendor — ${name}`;
-  document.getElementById("sound-label").hidden = mode !== "play";
-  const toggle = document.getElementById("sound-on");
-  toggle.checked = localStorage.getItem(SOUND_KEY) === "on";
-  if (mine && !state.wasMine && toggle.checked && state.drawn !== undefined) chime();
-  state.wasMine = mine;
-}
-
-function chime() {
-  try {
-    const audio = new AudioContext();
-    const tone = audio.createOscillator();
-    const gain = audio.createGain();
-    tone.frequency.value = 660;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
-    tone.connect(gain).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.35);
-  } catch (e) { /* no audio here: the title still says it */ }
-}
-
 function renderStatus() {
   const { view } = state.payload;
   const status = document.getElementById("status");
@@ -171,6 +149,8 @@ function renderStatus() {
     if (ending && ending.at === state.upto) text += ` ${endingWords(ending, state.payload.seats, seatName)}`;
   } else if (state.payload.ending) {
     text = endingWords(state.payload.ending, view.seats, seatName);
+  } else if (state.payload.seats.some((s) => s.kind === "open")) {       // open seats: nobody plays yet
+    text = t("Waiting for players: the game starts when every open seat is taken (the lobby lists it).");
   } else if (view.is_over) {
     text = t("The game is over.");
   } else if (view.legal_actions.length) {
@@ -221,7 +201,9 @@ function renderLog() {
 // replay: the move just stepped to). Each stays marked on the table, in its seat's colour, until then.
 function lastMoves() {
   const log = state.payload.log || [];
-  if (mode === "replay") return state.upto > 0 && log.length ? [log[log.length - 1]] : [];
+  if (mode === "replay") {               // (a review's chosen move marks its own two moves instead)
+    return state.upto > 0 && log.length && !reviewMarks(state.upto).length ? [log[log.length - 1]] : [];
+  }
   const ref = mode === "play" ? seat : state.payload.view.turn_of;
   let since = 0;
   for (const e of log) if (e.seat === ref) since = e.n;
@@ -241,8 +223,8 @@ function markAll(keys, cls, bySeat = false) {
 }
 
 function renderMarks() {
-  for (const node of document.querySelectorAll(".moved-last, .hinted")) {
-    node.classList.remove("moved-last", "hinted");
+  for (const node of document.querySelectorAll(".moved-last, .hinted, .review-played")) {
+    node.classList.remove("moved-last", "hinted", "review-played");
     node.style.removeProperty("--mover");
     delete node.dataset.movedBy;
   }
@@ -256,6 +238,10 @@ function renderMarks() {
     said(e))));
   if (state.hint && state.hint.action && state.hint.at === state.payload.actions) {
     markAll(table().hintMarks(c, state.hint.action).map((k) => [k, seat]), "hinted");
+  }
+  // a review's chosen move: the move played and the expert's preferred one, on the position before it
+  for (const m of mode === "replay" ? reviewMarks(state.upto) : []) {
+    markAll(table().moveMarks(c, { action: m.action, seat: m.seat }).map((k) => [k, m.seat]), m.cls, true);
   }
 }
 
@@ -277,7 +263,7 @@ export function render() {
   if (!help.childElementCount) help.append(howToPlay(state.payload.game));   // once: its open state is the reader's
   renderStatus();
   const c = ctx();
-  announceTurn(c.mine);
+  announceTurn({ mine: c.mine, game: c.game, mode, seen: state.drawn !== undefined });   // yourturn.js
   document.body.dataset.game = c.game;
   document.body.dataset.players = String(c.view.seats.length);
   document.body.dataset.mode = mode;
@@ -295,6 +281,7 @@ export function render() {
   renderEnd({ state, gameId, mode, seat, seatName, render, showError });
   renderMarks();
   if (table().after) table().after(c);
+  renderClocks(state.payload, seatName, state.payload.over || state.payload.view.is_over);
   if (tutorial) tutorial.render(c);
   for (const control of document.querySelectorAll("#tabletop button, #tabletop [role=button]")) {
     if (state.busy && control.closest("#table, #mine, #prompt")) control.setAttribute("aria-disabled", "true");
@@ -436,11 +423,12 @@ function connect() {
   const secret = token ? `&token=${encodeURIComponent(token)}` : "";
   const q = mode === "play" ? `?seat=${seat}${secret}&lang=${language}` : `?lang=${language}`;
   const ws = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${q}`);
-  ws.onopen = () => { state.retry = 500; };
+  ws.onopen = () => { state.retry = 500; chat.connected(); };
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") { accept(message); render(); }
     else if (message.type === "error") showError(message.detail);
+    else if (message.type === "chat") chat.heard(message);
   };
   ws.onclose = (event) => {
     if (event.code === 4403 || event.code === 4404) {
@@ -468,12 +456,15 @@ async function loadReplay(upto) {
   state.replayEnding = data.ending;
   document.getElementById("step").textContent = `${data.upto} / ${data.total}`;
   render();
+  chat.replayAt(data.upto);
+  drawReview();
 }
 
 speak();
-document.getElementById("sound-on").addEventListener("change", (event) => {
-  localStorage.setItem(SOUND_KEY, event.target.checked ? "on" : "off");
-});
+// The game's chat (chat.js): its names as the table says them, once the table knows its seats.
+const chat = makeChat({ gameId, mode, seat, auth,
+  seatName: (s) => (state.payload ? seatName(s) : t("Player {number}", { number: s + 1 })) });
+setupTurnControls(() => Boolean(state.me));
 
 document.getElementById("hint").addEventListener("click", askHint);
 document.getElementById("resign").addEventListener("click", () => askLeave("resign"));
@@ -506,6 +497,7 @@ if (mode === "replay") {
   document.getElementById("prev").onclick = () => go(state.upto - 1);
   document.getElementById("next").onclick = () => go(state.upto + 1);
   document.getElementById("last").onclick = () => go(state.total);
+  setupReview({ gameId, go, seatName, game: () => state.payload && state.payload.game, upto: () => state.upto });
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight") go(state.upto + 1);
     if (e.key === "ArrowLeft") go(state.upto - 1);

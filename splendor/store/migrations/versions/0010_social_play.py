@@ -66,8 +66,10 @@ def upgrade() -> None:
         sa.Column("at", sa.Float(), nullable=False),
         sa.Column("actions", sa.Integer(), nullable=False),
         sa.Column("address_key", sa.String(32), nullable=False),
+        sa.Column("phrase", sa.String(20)),
     )
     op.create_index("ix_chat_messages_game", "chat_messages", ["game_id", "room", "id"])
+    op.create_index("ix_chat_messages_address", "chat_messages", ["address_key", "at"])
     op.create_table(
         "push_subscriptions",
         sa.Column("endpoint", sa.String(500), primary_key=True),
@@ -90,6 +92,7 @@ def downgrade() -> None:
     op.drop_table("reviews")
     op.drop_index("ix_push_subscriptions_account_id", "push_subscriptions")
     op.drop_table("push_subscriptions")
+    op.drop_index("ix_chat_messages_address", "chat_messages")
     op.drop_index("ix_chat_messages_game", "chat_messages")
     op.drop_table("chat_messages")
     op.drop_index("ix_seeks_address_key", "seeks")

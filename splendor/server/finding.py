@@ -1,0 +1,96 @@
+"""The routes that find a game: the open-games list, taking an open seat (`splendor.server.open_seats`) and quick
+play (`splendor.server.quick_play`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Path, Request, Response
+
+from splendor.server import open_seats
+from splendor.server.accounts import signed_in
+from splendor.server.guards import client_address
+from splendor.server.live import GameManager, client_key
+from splendor.server.quick_play import QuickPlayRequest
+from splendor.server.schemas import refusals
+from splendor.server.settings import Settings
+from splendor.store.open_seats import OpenSeats
+
+SeekId = Annotated[str, Path(min_length=1, max_length=64)]
+
+
+def finding_router(settings: Settings) -> APIRouter:
+    """The routes of open games and quick play."""
+    router = APIRouter()
+
+    def manager(request: Request) -> GameManager:
+        m: GameManager = request.app.state.manager
+        return m
+
+    def link(request: Request, game_id: str, seat: int, token: str) -> str:
+        return f"{str(request.base_url).rstrip('/')}/play/{game_id}?seat={seat}&token={token}"
+
+    @router.get("/api/open-games", responses=refusals())
+    async def open_games(request: Request) -> dict[str, Any]:
+        """The games with open seats still open, soonest to expire first: ``id``, ``game``, ``players``,
+        ``time_control`` (null: untimed), ``rated``, ``creator`` (``name``, and ``rating`` on the shown scale for a
+        creator with an account, else null), ``seats`` (``seat``, ``kind``, ``name``), ``open_seats`` and
+        ``expires_in`` (seconds)."""
+        opener = OpenSeats(manager(request).store.store)
+        games = await manager(request)._read(lambda: opener.listing(settings.max_games_listed))
+        now = time.time()
+        for g in games:
+            g["expires_in"] = max(0, round(g.pop("open_until") - now))
+        return {"games": games}
+
+    @router.post("/api/games/{game_id}/seats/{seat}/take", responses=refusals(400, 401, 404, 409))
+    async def take_seat(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        body: open_seats.TakeSeat | None = None,
+    ) -> Response:
+        """Take an open seat: as the signed-in account (which keeps it), or as a guest with a ``name``. Answers
+        the seat's view with its secret and link (``token``, ``link``), shown once. Refused with nothing changed:
+        the seat is taken already, the game expired or ended, the account has a seat in it already (409); a rated
+        game without an account (401); a guest without a name (400)."""
+        account = await signed_in(request)
+        live, fresh = await open_seats.take(manager(request), game_id, seat, body.name if body else None, account)
+        payload = live.payload(seat)
+        payload.update(token=fresh, link=link(request, live.id, seat, fresh))
+        return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
+
+    @router.post("/api/quick-play", status_code=201, responses=refusals(400, 401))
+    async def quick_play(body: QuickPlayRequest, request: Request) -> dict[str, Any]:
+        """Ask to be seated now: ``{game, players, clock, rated, name, bot_after}``. Answers the seek's ``id`` and
+        ``secret`` (shown once: it becomes the seat's secret); ask ``GET /api/quick-play/{id}`` with it in
+        ``X-Seek-Token`` at least every ``seek_seconds`` (else the seek expires). A new seek replaces its player's
+        waiting one (per account, and per address for guests). Rated needs the signed-in account (401); at most
+        ``seeks_per_minute`` seeks per address (429)."""
+        address = client_key(client_address(request.scope))
+        seek_id, secret = await manager(request).quick_play.seek(body, address, await signed_in(request))
+        return {"id": seek_id, "secret": secret}
+
+    @router.get("/api/quick-play/{seek_id}", responses=refusals(403, 404))
+    async def quick_play_status(
+        request: Request, seek_id: SeekId, x_seek_token: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Where a seek stands: ``{"status": "waiting", "waited", "rating", "window": [low, high], "bot_in"}``
+        (seconds waited, the ratings it may be seated with now, seconds until bots fill its table or null),
+        ``{"status": "seated", "game_id", "seat", "link"}``, or ``{"status": "cancelled" | "expired"}``."""
+        answer = await manager(request).quick_play.status(seek_id, x_seek_token)
+        if answer["status"] == "seated" and x_seek_token:
+            answer["link"] = link(request, answer["game_id"], answer["seat"], x_seek_token)
+        return answer
+
+    @router.delete("/api/quick-play/{seek_id}", status_code=204, responses=refusals(403, 404, 409))
+    async def quick_play_cancel(
+        request: Request, seek_id: SeekId, x_seek_token: Annotated[str | None, Header()] = None
+    ) -> Response:
+        """Stop waiting (the seek's secret in ``X-Seek-Token``). 409 when it was seated already."""
+        await manager(request).quick_play.cancel(seek_id, x_seek_token)
+        return Response(status_code=204)
+
+    return router

@@ -1,0 +1,110 @@
+"""Open games: a new game's seats of kind ``open`` wait for anyone to take them, and the lobby lists those games.
+
+A game created with an open seat (`splendor.server.schemas.SeatSpec`) waits for players until ``open_until``
+(`Settings.open_seat_seconds` from its creation, `Settings.open_seat_correspondence_seconds` for a game of days a
+move): until every seat is taken nobody acts (409, `splendor.server.moves.WAITING`), no bot moves and no clock
+runs. Anyone may take an open seat, ``POST /api/games/{id}/seats/{seat}/take``: a guest with a name, or the
+signed-in account, which then keeps the seat (as ``keep`` does); a rated game's seats only an account. The seat's
+new secret is answered once, stored only as its hash. Of two takers of a seat exactly one wins, on one process or
+many (`splendor.store.open_seats`); the take that fills the last seat starts the game and its clock in the same
+transaction. A game whose open seats nobody took in time expires (status ``expired``: no winner, unrated, not
+counted among its creator's unfinished games), by a periodic chore of every process (`expire_games`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from splendor.i18n import _
+from splendor.server.effects import effects_of
+from splendor.server.errors import Refused
+from splendor.server.schemas import Name
+from splendor.server.seating import OPEN
+from splendor.server.settings import Settings
+from splendor.store import open_seats as stored
+from splendor.store.clocks import CORRESPONDENCE, parse
+from splendor.store.games import SeatInfo
+from splendor.store.secrets import new_secret, secret_hash
+
+if TYPE_CHECKING:
+    from splendor.server.cache import LiveGame
+    from splendor.server.live import GameManager
+    from splendor.store.accounts import SignedIn
+
+
+class TakeSeat(BaseModel):
+    """Who takes an open seat: a guest gives a name; the signed-in account gives none (its own is shown)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Name | None = Field(default=None, description="a guest's name (the signed-in account's name is used)")
+
+
+def open_until(seats: list[SeatInfo], time_control: str | None, settings: Settings) -> float | None:
+    """When a new game's open seats expire (seconds since the epoch), or None when it has none: longer for a game
+    of days a move, whose players come back once a day."""
+    if not any(s.kind == OPEN for s in seats):
+        return None
+    days = time_control is not None and parse(time_control).kind == CORRESPONDENCE
+    wait = settings.open_seat_correspondence_seconds if days else settings.open_seat_seconds
+    return time.time() + wait
+
+
+_WHY_NOT = {
+    stored.GONE: (404, _("there is no such open seat")),
+    stored.EXPIRED_NOW: (409, _("this game expired: nobody took its open seats in time")),
+    stored.OVER: (409, _("the game is over")),
+    stored.FULL: (409, _("this seat was taken by someone else: choose another game")),
+    stored.YOURS: (409, _("you have a seat in this game already")),
+}
+
+
+async def take(
+    manager: GameManager, game_id: str, seat: int, name: str | None, account: SignedIn | None
+) -> tuple[LiveGame, str]:
+    """Give the open ``seat`` to a guest named ``name`` or to the signed-in ``account`` (which keeps it): the game
+    and the seat's new secret (answered once, stored as a hash). Refused with nothing changed: no such seat (404),
+    a seat taken already, an expired or ended game, an account that holds another seat of the game (409), a
+    rated game without an account (401), a guest without a name (400)."""
+    live = await manager.get(game_id)
+    if not 0 <= seat < len(live.seats):
+        raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat, last=len(live.seats) - 1))
+    if live.ending is not None and live.ending.by == stored.EXPIRED:
+        raise Refused(*_WHY_NOT[stored.EXPIRED_NOW])
+    if live.over:
+        raise Refused(409, _("the game is over"))
+    if live.seats[seat].kind != OPEN:
+        raise Refused(*_WHY_NOT[stored.FULL])
+    if account is None and live.rated:
+        raise Refused(401, _("sign in to take a seat in a rated game"))
+    if account is None and name is None:
+        raise Refused(400, _("give your name to take the seat"))
+    fresh = new_secret()
+    taker = stored.Taker(
+        name=account.name if account is not None else str(name),
+        token_hash=secret_hash(fresh),
+        account_id=account.id if account is not None else None,
+        profile=effects_of(live.game.name).account_profile(account.name) if account is not None else None,
+    )
+    opener = stored.OpenSeats(manager.store.store)
+    done: list[str] = []
+    async with live.lock:
+        await manager._write(lambda: done.append(opener.take(game_id, seat, taker)))
+    await manager._refresh(live, seats=True)  # its seats (and its clock) as the store has them; watchers told
+    if done[-1] not in (stored.TAKEN, stored.FILLED):
+        raise Refused(*_WHY_NOT[done[-1]])
+    if done[-1] == stored.FILLED:  # the game starts: whoever is to move may have left the page (Web Push)
+        manager.pushes.turn_began(live)
+    return live, fresh
+
+
+async def expire_games(manager: GameManager) -> None:
+    """The periodic chore: expire the games whose open seats nobody took in time (`stored.OpenSeats.expire`, a
+    conditional write, so one process does each), and tell the watchers of those held here."""
+    opener = stored.OpenSeats(manager.store.store)
+    for game_id in await manager._read(opener.expire):
+        live = manager.live.get(game_id)
+        if live is not None:
+            await manager._refresh(live, seats=True)

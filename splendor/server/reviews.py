@@ -1,0 +1,187 @@
+"""The expert's review of a finished game on the server: asked for once, computed in the bot workers, kept.
+
+``POST /api/games/{id}/review`` starts the review of a finished game (`splendor.bots.review`: every move judged
+by the expert from the mover's view only) and answers 202 with its progress while it runs, 200 with the review
+once it is kept; ``GET`` answers the same without starting anything (404 when nobody asked). A game still in
+play is refused (409): its hidden cards are still in play, and its record is not published yet.
+
+The review's moves are searched one at a time by the search workers (`BotPool.search`), each taking its turn in
+the same fair order as the search bots' moves, so a review never holds a worker for long nor stalls a game: a
+move is about a second of search (the expert's budget, as ``splendor review``; ``Settings.review_iterations``
+may lower it). Reviews are bounded per client address (one running at a time: 429 beyond) and in all
+(``Settings.reviews_at_once``: 503 beyond). A finished review is kept in the store (`ReviewStore`) and served
+from there by any process; the running ones are known only to the process that runs them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from splendor.bots.review import NotFinished, assemble, review_move
+from splendor.core.record import Record
+from splendor.i18n import _
+from splendor.server import store_calls
+from splendor.server.errors import Refused
+from splendor.server.guards import client_address
+from splendor.server.schemas import refusals
+from splendor.server.settings import Settings
+from splendor.store.reviews import ReviewStore, StoredReview
+
+if TYPE_CHECKING:
+    from splendor.server.cache import LiveGame
+    from splendor.server.live import GameManager
+
+log = logging.getLogger("splendor.server")
+
+REVIEW_SEED = 0
+"""The search seed of every review on the server: ``splendor review``'s default, so that the command with the
+same ``--iterations`` (and no ``--seed``) prints the same review of the game's record. Each move's search is
+seeded with it and the move's number (`splendor.bots.review`), in whichever worker it runs."""
+
+_RUNNING = {"description": "the review is under way: its progress", "content": {"application/json": {}}}
+_DONE = {"description": "the review, kept", "content": {"application/json": {}}}
+
+
+@dataclass
+class Running:
+    """A review under way in this process: the game, the client that asked, its moves reviewed so far."""
+
+    game_id: str
+    client: str
+    total: int
+    done: int = 0
+    started: float = field(default_factory=time.monotonic)
+    task: asyncio.Task[None] | None = None
+
+    def answer(self) -> dict[str, Any]:
+        return {
+            "status": "running",
+            "id": self.game_id,
+            "done": self.done,
+            "total": self.total,
+            "elapsed": round(time.monotonic() - self.started, 1),
+        }
+
+
+def record_of(live: LiveGame) -> Record:
+    """The finished game's record as ``GET /api/games/{id}/record`` publishes it (how it ended in its notes)."""
+    rec = live.game.record
+    notes: dict[str, Any] = {"server_game": live.id, "seats": live.seat_list(), "rated": live.rated}
+    ending = live.ending_of()
+    if ending is not None:
+        notes["ending"] = ending
+    return Record(rec.game, rec.players, rec.seed, dict(rec.options), list(rec.actions), notes)
+
+
+def done_answer(kept: StoredReview) -> dict[str, Any]:
+    return {"status": "done", **kept.body}
+
+
+class Reviews:
+    """The reviews of one server process: those running here, and the store of those done."""
+
+    def __init__(self, manager: GameManager, store: ReviewStore, settings: Settings) -> None:
+        self.manager = manager
+        self.store = store
+        self.settings = settings
+        self.running: dict[str, Running] = {}
+
+    async def look(self, game_id: str) -> tuple[int, dict[str, Any]]:
+        """The review of ``game_id``: (200, kept), (202, its progress) or 404 (none asked, or no such game)."""
+        running = self.running.get(game_id)
+        if running is not None:
+            return 202, running.answer()
+        kept = await self._kept(game_id)
+        if kept is not None:
+            return 200, done_answer(kept)
+        await self.manager.get(game_id)  # 404 for no such game
+        raise Refused(404, _("nobody asked for a review of this game yet"))
+
+    async def start(self, game_id: str, client: str) -> tuple[int, dict[str, Any]]:
+        """Start the review of finished game ``game_id`` for ``client``, unless it runs or is kept already."""
+        running = self.running.get(game_id)
+        if running is not None:
+            return 202, running.answer()
+        kept = await self._kept(game_id)
+        if kept is not None:
+            return 200, done_answer(kept)
+        live = await self.manager.get(game_id)
+        if not live.over:
+            raise Refused(409, NotFinished().reason)
+        if any(r.client == client for r in self.running.values()):
+            raise Refused(429, _("a review you asked for is still running: wait for it to finish"))
+        if len(self.running) >= self.settings.reviews_at_once:
+            raise Refused(503, _("the expert is busy with other reviews: try again in a minute"))
+        record = record_of(live)
+        running = self.running[game_id] = Running(game_id, client, len(record.actions))
+        running.task = asyncio.create_task(self._run(running, record))
+        return 202, running.answer()
+
+    async def _kept(self, game_id: str) -> StoredReview | None:
+        kept: StoredReview | None = await store_calls.read(self.settings, lambda: self.store.get(game_id))
+        return kept
+
+    async def _run(self, running: Running, record: Record) -> None:
+        """Review every move in the search workers, one at a time, then keep the review (the first kept wins)."""
+        iterations = self.settings.review_iterations
+        text = record.to_text()
+        try:
+            moves = []
+            for number in range(1, running.total + 1):
+                move = await self.manager.bots.search(
+                    running.client, review_move, text, number, iterations, REVIEW_SEED
+                )
+                moves.append(move)
+                running.done = number
+            review = await asyncio.to_thread(assemble, record, moves, iterations, REVIEW_SEED)
+            body = {"id": running.game_id, "actions": running.total, **review.as_dict()}
+
+            def keep() -> None:
+                self.store.put(running.game_id, running.total, body)
+
+            await store_calls.write(self.settings, keep)
+        except Exception:  # a failed review is logged, nothing is kept, and it may be asked for again
+            log.exception("game %s: the review failed", running.game_id)
+        finally:
+            self.running.pop(running.game_id, None)
+
+
+def reviews_of(request: Request) -> Reviews:
+    """This process's reviews, made at the first request that needs them."""
+    state = request.app.state
+    reviews: Reviews | None = getattr(state, "reviews", None)
+    if reviews is None:
+        manager: GameManager = state.manager
+        reviews = state.reviews = Reviews(manager, ReviewStore(state.store), manager.settings)
+    return reviews
+
+
+def reviews_router() -> APIRouter:
+    """The routes of reviews."""
+    router = APIRouter()
+
+    @router.post("/api/games/{game_id}/review", responses={200: _DONE, 202: _RUNNING, **refusals(404, 409)})
+    async def ask_review(game_id: str, request: Request) -> JSONResponse:
+        """Start the expert's review of a finished game: every move judged from the mover's view only, each
+        seat's win chance move by move, the inaccuracies, mistakes and blunders with the expert's preferred
+        moves. 202 with its progress (``done`` of ``total`` moves) while it runs, 200 with the review once kept.
+        Refused while the game is in play (409), while this address has another review running (429), and when
+        the server runs as many reviews as it may (503)."""
+        status, body = await reviews_of(request).start(game_id, client_address(request.scope))
+        return JSONResponse(body, status_code=status)
+
+    @router.get("/api/games/{game_id}/review", responses={200: _DONE, 202: _RUNNING, **refusals(404)})
+    async def get_review(game_id: str, request: Request) -> JSONResponse:
+        """A game's review: 200 with it once kept, 202 with its progress while it runs here, 404 when nobody
+        asked for it (or there is no such game)."""
+        status, body = await reviews_of(request).look(game_id)
+        return JSONResponse(body, status_code=status)
+
+    return router

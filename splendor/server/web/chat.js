@@ -1,0 +1,187 @@
+// A game's chat on the table: the seats' room (a seat's table: "Players") and the spectators' room, each line
+// plain text (set as text, never as markup), canned phrases shown in the reader's own language, an unread count
+// while the panel is closed, and mute per player (kept in this browser, per game). In a replay, the lines said up
+// to the move shown, those said at that move marked. The server's rules: docs/server.md, "Chat".
+import { api, el, emblem, morph, myGames } from "/static/common.js";
+import { N_, t, tn } from "/static/i18n.js";
+
+// The canned phrases by the key the server keeps, each in English (the catalogs give the reader's language).
+export const PHRASES = { hello: N_("Hello!"), good_luck: N_("Good luck!"), good_game: N_("Good game!"),
+  thinking: N_("Thinking…"), well_played: N_("Well played!"), thanks: N_("Thanks!") };
+const NAME_KEY = "splendor-chat-name";           // a guest's name in the spectators' room, kept in this browser
+const MAX = 300;
+
+// gameId, mode (play | watch | replay), seat (null: a spectator), auth (the seat's secret header), and
+// seatName(n): how the table names seat n.
+export function makeChat({ gameId, mode, seat, auth, seatName }) {
+  const root = document.getElementById("chat");
+  const lines = new Map();                                  // id → line, both rooms
+  const mine = new Set();                                   // the ids of the lines this page said
+  const muteKey = `splendor-chat-mute:${gameId}`;
+  let muted = new Set(readJson(muteKey, []));
+  let room = seat !== null || mode === "replay" ? "seats" : "spectators";
+  let rooms = seat !== null ? ["seats", "spectators"] : ["spectators"];
+  let upto = null;                                          // a replay: the move shown
+  let unread = 0, me = null, error = "", busy = false, loaded = false;
+
+  const details = el("details", { class: "chat", open: mode === "replay" });
+  const badge = el("span", { class: "chat-unread badge", hidden: true });
+  const summary = el("summary", {}, el("span", {}, t("Chat")), " ", badge);
+  const tabs = el("div", { class: "chat-tabs row", role: "tablist" });
+  const list = el("ol", { class: "chat-lines", "aria-live": "polite" });
+  const mutes = el("div", { class: "chat-mutes" });
+  const phrases = el("div", { class: "chat-phrases" });
+  const input = el("input", { id: "chat-text", maxlength: String(MAX), autocomplete: "off",
+    placeholder: t("Say something…"), "aria-label": t("Message") });
+  const nameInput = el("input", { id: "chat-name", maxlength: "40", autocomplete: "nickname",
+    placeholder: t("Your name"), "aria-label": t("Your name") });
+  const problem = el("p", { class: "error chat-error", role: "alert" });
+  const form = el("form", { class: "chat-form row" }, nameInput, input,
+    el("button", { type: "submit" }, t("Send")));
+  nameInput.value = localStorage.getItem(NAME_KEY) || "";
+  // On a phone the panel is far down the page: a button above the dock says the unread count and goes there.
+  const jump = el("button", { type: "button", class: "chat-jump", hidden: true,
+    onclick: () => { details.open = true; root.scrollIntoView({ block: "start" }); } });
+  details.append(summary, tabs, list, mutes, phrases, form, problem);
+  root.replaceChildren(details, jump);
+  root.hidden = false;
+  details.addEventListener("toggle", () => { if (details.open) { unread = 0; render(); scrollDown(); } });
+  form.addEventListener("submit", (event) => { event.preventDefault(); sayText(); });
+  for (const [key, words] of Object.entries(PHRASES)) {
+    phrases.append(el("button", { type: "button", class: "chat-phrase", "data-phrase": key,
+      onclick: () => say({ phrase: key }) }, t(words)));
+  }
+  if (mode === "replay") { form.hidden = true; phrases.hidden = true; }
+  api("/api/me").then((who) => { me = who; render(); }).catch(() => {});       // signed out: a guest's name
+
+  function readJson(key, fallback) {
+    try { return JSON.parse(localStorage.getItem(key) || "null") ?? fallback; } catch (e) { return fallback; }
+  }
+
+  // Who said a line, as the mute buttons and the lines name them: a seat by the table's name, else the name.
+  function speaker(line) { return line.seat !== null && line.room === "seats" ? `seat:${line.seat}` : `name:${line.name}`; }
+  function who(line) { return line.room === "seats" && line.seat !== null ? seatName(line.seat) : line.name; }
+  function own(line) {
+    return mine.has(line.id) || (line.room === "seats" && line.seat === seat)
+      || (line.room === "spectators" && me && line.name === me.name);
+  }
+  function words(line) { return line.phrase && PHRASES[line.phrase] ? t(PHRASES[line.phrase]) : line.text; }
+
+  // Who reads: the table's seat; in a replay, the seat this browser played in the game (its link kept in "Your
+  // games"), whose players' room it may read again; else the spectators' room only.
+  function reader() {
+    if (mode !== "replay") return { seat, headers: auth };
+    const kept = myGames().find((g) => g.id === gameId && g.seat !== null && g.seat !== undefined);
+    if (!kept) return null;
+    const token = new URLSearchParams((kept.link || "").split("?")[1] || "").get("token");
+    return { seat: kept.seat, headers: token ? { "x-seat-token": token } : {} };
+  }
+
+  // Everything readable, again (on each connection: lines said while it was down come back this way).
+  async function load() {
+    const by = reader();
+    let answer = null;
+    if (by && by.seat !== null) {
+      answer = await api(`/api/games/${gameId}/chat?seat=${by.seat}`, { headers: by.headers }).catch(() => null);
+    }
+    if (!answer) answer = await api(`/api/games/${gameId}/chat`).catch(() => null);
+    if (!answer) return;
+    rooms = answer.rooms;
+    if (!rooms.includes(room)) room = rooms[0];
+    for (const line of answer.lines) {
+      if (loaded) heard(line, false);              // said while the connection was down
+      else { lines.set(line.id, line); if (mode !== "replay" && !own(line) && !muted.has(speaker(line))) unread += 1; }
+    }
+    if (details.open) unread = 0;
+    loaded = true;
+    render(); scrollDown();
+  }
+
+  function heard(line, draw = true) {
+    if (lines.has(line.id)) return;
+    lines.set(line.id, line);
+    if (!own(line) && !muted.has(speaker(line)) && (!details.open || line.room !== room)) unread += 1;
+    if (draw) { render(); scrollDown(); }
+  }
+
+  function sayText() {
+    const text = input.value.trim();
+    if (!text) return;
+    say({ text }).then((ok) => { if (ok) input.value = ""; });
+  }
+
+  async function say(body) {
+    if (busy) return false;
+    const post = { ...body };
+    const headers = {};
+    if (room === "seats") { post.seat = seat; Object.assign(headers, auth); }
+    else if (!me) {
+      const name = nameInput.value.trim();
+      if (!name) { error = t("Give your name to talk with the spectators."); render(); nameInput.focus(); return false; }
+      post.name = name;
+      localStorage.setItem(NAME_KEY, name);
+    }
+    busy = true; error = "";
+    try {
+      const line = await api(`/api/games/${gameId}/chat`, { method: "POST", headers, body: JSON.stringify(post) });
+      mine.add(line.id);
+      heard(line);
+      return true;
+    } catch (e) {
+      error = e.message;
+      return false;
+    } finally { busy = false; render(); }
+  }
+
+  function toggleMute(key) {
+    if (muted.has(key)) muted.delete(key); else muted.add(key);
+    localStorage.setItem(muteKey, JSON.stringify([...muted]));
+    render();
+  }
+
+  function scrollDown() { list.scrollTop = list.scrollHeight; }
+
+  function render() {
+    badge.hidden = unread === 0;
+    badge.textContent = String(unread);
+    badge.setAttribute("aria-label", tn("{n} unread message", "{n} unread messages", unread));
+    jump.hidden = unread === 0;
+    jump.textContent = `${t("Chat")}: ${tn("{n} unread message", "{n} unread messages", unread)}`;
+    const names = { seats: t("Players"), spectators: t("Spectators") };
+    morph(tabs, rooms.length < 2 ? [] : rooms.map((r) => el("button", { type: "button", role: "tab",
+      "data-key": `tab:${r}`, class: "chat-tab", "aria-selected": r === room ? "true" : "false",
+      onclick: () => { room = r; render(); scrollDown(); } }, names[r])));
+    const shown = [...lines.values()].filter((l) => l.room === room && (upto === null || l.actions <= upto))
+      .sort((a, b) => a.id - b.id);
+    morph(list, !shown.length ? el("li", { class: "chat-empty", "data-key": "empty" }, t("No messages yet."))
+      : shown.map((l) => {
+      const hidden = muted.has(speaker(l)) && !own(l);
+      return el("li", { "data-key": `line:${l.id}`, class: `chat-line${l.phrase ? " phrase" : ""}${
+        upto !== null && l.actions === upto ? " at-move" : ""}`, hidden, title: new Date(l.at * 1000).toLocaleString() },
+      l.room === "seats" && l.seat !== null ? emblem(l.seat) : null,
+      el("b", { class: "chat-who" }, who(l)), " ", el("span", { class: "chat-words" }, words(l)),
+      upto !== null ? el("span", { class: "chat-move" }, t("move {n}", { n: l.actions })) : null);
+    }));
+    const others = new Map();
+    for (const l of lines.values()) if (l.room === room && !own(l)) others.set(speaker(l), who(l));
+    morph(mutes, others.size && mode !== "replay" ? [el("span", {}, t("Mute:")), ...[...others].map(([key, name]) =>
+      el("button", { type: "button", class: "chat-mute", "data-key": `mute:${key}`,
+        "aria-pressed": muted.has(key) ? "true" : "false", onclick: () => toggleMute(key) }, name))] : []);
+    nameInput.hidden = room !== "spectators" || Boolean(me) || mode === "replay";
+    problem.textContent = error;
+    for (const b of phrases.querySelectorAll("button")) b.disabled = busy;
+  }
+
+  return {
+    render,
+    heard,
+    connected: load,
+    // A replay: the lines said up to the move shown (loaded once).
+    async replayAt(n) {
+      const first = upto === null;
+      upto = n;
+      if (first) await load();
+      render(); scrollDown();
+    },
+  };
+}

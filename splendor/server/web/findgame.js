@@ -1,0 +1,172 @@
+// Finding a game in the lobby: quick play (be seated with waiting players of about your rating, or with a bot after
+// the wait you chose) and the open games (join a free seat with one click), signed in or as a guest with a name.
+// A seek's secret stays in this tab (sessionStorage, so a reload goes on waiting): it becomes the seat's secret.
+import { api, el, keepGame } from "/static/common.js";
+import { N_, t } from "/static/i18n.js";
+import { clockWords } from "/static/yourgames.js";
+
+const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
+const title = (game) => (TITLES[game] ? t(TITLES[game]) : game);
+const SEEK_KEY = "splendor-seek";       // { id, secret, game } of this tab's waiting seek
+const NAME_KEY = "splendor-guest-name"; // the name this browser plays as a guest
+const POLL_MS = 2000;                   // the server expires a seek not asked about for 30 s
+
+let me = null;                          // the signed-in account, or null
+let polling = null;
+
+const $ = (id) => document.getElementById(id);
+
+function guestName() {
+  const name = $("guest-name").value.trim();
+  if (name) localStorage.setItem(NAME_KEY, name);
+  return name;
+}
+
+// Signed in: the account plays (its name, rated allowed); a guest gives a name, and plays unrated.
+function drawWho() {
+  $("guest-name-label").hidden = Boolean(me);
+  $("quick-rated").disabled = !me;
+  $("quick-rated-label").title = me ? "" : t("sign in to play rated games");
+  if (!me) $("quick-rated").checked = false;
+}
+
+function go(id, game, seat, link) {
+  keepGame({ id, game, seat, link, at: Date.now() });
+  location.href = link;
+}
+
+function showWaiting(on) {
+  $("quick-play").hidden = on;
+  $("quick-waiting").hidden = !on;
+}
+
+async function poll() {
+  const kept = JSON.parse(sessionStorage.getItem(SEEK_KEY) || "null");
+  if (!kept) return;
+  try {
+    const s = await api(`/api/quick-play/${kept.id}`, { headers: { "x-seek-token": kept.secret } });
+    if (s.status === "seated") {
+      sessionStorage.removeItem(SEEK_KEY);
+      stopPolling();
+      $("quick-status").textContent = t("Seated! Opening the table…");
+      go(s.game_id, kept.game, s.seat, s.link);
+      return;
+    }
+    if (s.status !== "waiting") {       // expired (this tab slept) or cancelled (a newer seek replaced it)
+      sessionStorage.removeItem(SEEK_KEY);
+      stopPolling();
+      showWaiting(false);
+      $("quick-error").textContent = s.status === "expired" ? t("Your quick-play request expired: try again.")
+        : t("Your quick-play request was replaced or cancelled.");
+      return;
+    }
+    let words = t("Waiting for players… {time}; ratings {low} to {high}.", { time: clockWords(s.waited),
+      low: s.window[0], high: s.window[1] });
+    if (s.bot_in !== null) words += ` ${t("A bot joins in {time}.", { time: clockWords(s.bot_in) })}`;
+    $("quick-status").textContent = words;
+  } catch (e) {
+    $("quick-error").textContent = e.message;
+  }
+}
+
+function startPolling() {
+  showWaiting(true);
+  stopPolling();
+  poll();
+  polling = setInterval(poll, POLL_MS);
+}
+
+function stopPolling() {
+  if (polling) clearInterval(polling);
+  polling = null;
+}
+
+async function quickPlay(event) {
+  event.preventDefault();
+  $("quick-error").textContent = "";
+  const name = me ? null : guestName();
+  if (!me && !name) {
+    $("quick-error").textContent = t("Give your name to play as a guest, or sign in.");
+    $("guest-name").focus();
+    return;
+  }
+  const bot = $("quick-bot").value;
+  const body = { game: $("quick-game").value, players: Number($("quick-players").value),
+    clock: $("quick-clock").value || null, rated: $("quick-rated").checked, name,
+    bot_after: bot === "" ? null : Number(bot) };
+  try {
+    const made = await api("/api/quick-play", { method: "POST", body: JSON.stringify(body) });
+    sessionStorage.setItem(SEEK_KEY, JSON.stringify({ id: made.id, secret: made.secret, game: body.game }));
+    $("quick-status").textContent = t("Waiting for players…");
+    startPolling();
+  } catch (e) {
+    $("quick-error").textContent = e.message;
+  }
+}
+
+async function cancel() {
+  const kept = JSON.parse(sessionStorage.getItem(SEEK_KEY) || "null");
+  stopPolling();
+  sessionStorage.removeItem(SEEK_KEY);
+  if (kept) {
+    try {
+      await api(`/api/quick-play/${kept.id}`, { method: "DELETE", headers: { "x-seek-token": kept.secret } });
+    } catch (e) {
+      $("quick-error").textContent = e.message;   // seated meanwhile: the game is yours to play or resign
+    }
+  }
+  showWaiting(false);
+}
+
+// One click takes the game's first free seat: as the account, or as the guest named in the quick-play form.
+async function join(game) {
+  $("quick-error").textContent = "";
+  const name = me ? null : guestName();
+  if (!me && !name) {
+    $("quick-error").textContent = t("Give your name to join as a guest, or sign in.");
+    $("guest-name").focus();
+    return;
+  }
+  try {
+    const seat = game.open_seats[0];
+    const taken = await api(`/api/games/${game.id}/seats/${seat}/take`, { method: "POST",
+      body: JSON.stringify(me ? {} : { name }) });
+    go(game.id, game.game, seat, taken.link);
+  } catch (e) {
+    $("quick-error").textContent = e.message;
+    drawOpenGames();
+  }
+}
+
+async function drawOpenGames() {
+  let games = [];
+  try { ({ games } = await api("/api/open-games")); } catch (e) { return; }
+  $("no-open-games").hidden = games.length > 0;
+  $("open-games").hidden = games.length === 0;
+  $("open-games").querySelector("tbody").replaceChildren(...games.map((g) => {
+    const creator = g.creator ? (g.creator.rating !== null ? `${g.creator.name} (${g.creator.rating})`
+      : g.creator.name) : "—";
+    const refused = g.rated && !me;
+    return el("tr", { "data-open-game": g.id },
+      el("td", {}, title(g.game)),
+      el("td", {}, t("{taken} of {players}", { taken: g.players - g.open_seats.length, players: g.players })),
+      el("td", {}, g.time_control || t("no clock")),
+      el("td", {}, g.rated ? t("rated") : t("unrated")),
+      el("td", {}, creator),
+      el("td", {}, clockWords(g.expires_in)),
+      el("td", {}, el("button", { type: "button", class: "primary", "data-join": g.id, disabled: refused,
+        title: refused ? t("sign in to join a rated game") : null, onclick: () => join(g) }, t("Join"))));
+  }));
+}
+
+$("guest-name").value = localStorage.getItem(NAME_KEY) || "";
+$("guest-name").placeholder = t("name");
+$("quick-play").addEventListener("submit", quickPlay);
+$("quick-cancel").addEventListener("click", cancel);
+drawWho();
+api("/api/me").then((account) => { me = account; }).catch(() => { me = null; }).finally(() => {
+  drawWho();
+  drawOpenGames();
+});
+if (sessionStorage.getItem(SEEK_KEY)) startPolling();   // a reload goes on waiting
+setInterval(drawOpenGames, 5000);

@@ -1,0 +1,248 @@
+"""Open games (issue 33, item 1): a new game's open seats, listed in the lobby, taken by anyone (a guest with a
+name, or an account that keeps the seat; a rated game's only by an account) until they expire; nobody acts, no
+bot moves and no clock runs until the last is taken; of two racing takers exactly one wins, on one process or
+many; a take of a taken or expired seat is refused with nothing changed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.server.conftest import Server, _reset_postgres, create, wait_for
+
+PASSWORD = "correct horse"
+ANN = {"kind": "human", "name": "ann"}
+OPEN = {"kind": "open"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+def new_game(c: TestClient | httpx.Client, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    r = c.post("/api/games", json={"game": "classic", "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def spectator(c: TestClient | httpx.Client, game: dict[str, Any]) -> dict[str, Any]:
+    body: dict[str, Any] = c.get(f"/api/games/{game['id']}").json()
+    body.pop("log")
+    return body
+
+
+def take(c: TestClient | httpx.Client, game: dict[str, Any], seat: int, name: str | None = None) -> httpx.Response:
+    return c.post(f"/api/games/{game['id']}/seats/{seat}/take", json={"name": name} if name else None)
+
+
+def sign_up(c: TestClient, name: str) -> str:
+    """A new account signed in on ``c``; returns its session cookie."""
+    c.cookies.clear()
+    r = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    cookie = c.cookies.get("splendor_session")
+    assert cookie
+    return cookie
+
+
+def test_an_open_seat_is_listed_then_taken_by_a_guest_with_a_name(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c, [ANN, OPEN])
+    assert "token" not in game["seats"][1] and game["seats"][1]["kind"] == "open"
+    listed = c.get("/api/open-games").json()["games"]
+    assert [g["id"] for g in listed] == [game["id"]]
+    entry = listed[0]
+    assert entry["game"] == "classic" and entry["players"] == 2 and entry["open_seats"] == [1]
+    assert entry["creator"] == {"name": "ann", "rating": None} and entry["rated"] is False
+    assert entry["time_control"] is None and 1700 < entry["expires_in"] <= 1800
+    ann = {"x-seat-token": game["seats"][0]["token"]}
+    mine = c.get(f"/api/games/{game['id']}", params={"seat": 0}, headers=ann).json()
+    assert mine["view"]["current_player"] == 0 and mine["view"]["legal_actions"] == []  # nothing to play yet
+    r = take(c, game, 1, "bob")
+    assert r.status_code == 200, r.text
+    taken = r.json()
+    assert c.get(f"/api/games/{game['id']}", params={"seat": 0}, headers=ann).json()["view"]["legal_actions"]
+    assert taken["you"] == 1 and taken["seats"][1]["name"] == "bob" and taken["seats"][1]["kind"] == "human"
+    assert f"seat=1&token={taken['token']}" in taken["link"]
+    view = c.get(f"/api/games/{game['id']}", params={"seat": 1}, headers={"x-seat-token": taken["token"]})
+    assert view.status_code == 200
+    assert c.get("/api/open-games").json()["games"] == []
+
+
+def test_nobody_acts_and_no_bot_moves_while_a_seat_is_open(app_client: TestClient) -> None:
+    c = app_client
+    waiting = new_game(c, [GREEDY, OPEN, ANN])  # the bot would move first
+    token = waiting["seats"][2]["token"]
+    time.sleep(0.5)
+    assert spectator(c, waiting)["actions"] == 0
+    before = spectator(c, waiting)
+    r = c.post(
+        f"/api/games/{waiting['id']}/actions", headers={"x-seat-token": token}, json={"seat": 2, "action": "pass"}
+    )
+    assert r.status_code == 409 and "waiting for players" in r.json()["detail"]
+    r = c.post(f"/api/games/{waiting['id']}/seats/2/resign", headers={"x-seat-token": token})
+    assert r.status_code == 409 and "waiting for players" in r.json()["detail"]
+    assert spectator(c, waiting) == before
+    # the open seat is nobody's: no secret plays it
+    r = c.get(f"/api/games/{waiting['id']}", params={"seat": 1}, headers={"x-seat-token": token})
+    assert r.status_code == 403
+    # the last take starts the game: the bot moves
+    assert take(c, waiting, 1, "bob").status_code == 200
+    wait_for(lambda: spectator(c, waiting)["actions"] >= 1, 20)
+
+
+def test_its_creator_may_abort_a_game_still_waiting(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c, [ANN, OPEN])
+    r = c.post(f"/api/games/{game['id']}/seats/0/abort", headers={"x-seat-token": game["seats"][0]["token"]})
+    assert r.status_code == 200 and r.json()["ending"]["by"] == "aborted"
+    before = spectator(c, game)
+    r = take(c, game, 1, "bob")
+    assert r.status_code == 409
+    assert spectator(c, game) == before
+    assert c.get("/api/open-games").json()["games"] == []
+
+
+def test_a_taken_seat_is_refused_with_nothing_changed(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c, [ANN, OPEN, OPEN])
+    assert take(c, game, 1, "bob").status_code == 200
+    before = spectator(c, game)
+    r = take(c, game, 1, "cy")
+    assert r.status_code == 409 and "taken" in r.json()["detail"]
+    assert take(c, game, 0, "cy").status_code == 409  # a person's seat is never open
+    assert take(c, game, 3, "cy").status_code == 404
+    assert take(c, game, 2).status_code == 400  # a guest gives a name
+    assert c.post(f"/api/games/{'0' * 32}/seats/1/take", json={"name": "cy"}).status_code == 404
+    assert spectator(c, game) == before
+    assert c.get("/api/open-games").json()["games"][0]["open_seats"] == [2]
+
+
+def test_a_rated_open_game_is_taken_only_by_an_account_which_keeps_the_seat(app_client: TestClient) -> None:
+    c = app_client
+    sign_up(c, "ann")
+    game = new_game(c, [{"kind": "human", "mine": True}, OPEN, OPEN], rated=True)
+    assert game["rated"]
+    listed = c.get("/api/open-games").json()["games"][0]
+    assert listed["rated"] and listed["creator"] == {"name": "ann", "rating": 1500}
+    c.cookies.clear()
+    before = spectator(c, game)
+    r = take(c, game, 1, "guest")
+    assert r.status_code == 401
+    assert spectator(c, game) == before
+    sign_up(c, "bob")
+    r = take(c, game, 1)
+    assert r.status_code == 200, r.text
+    seat = r.json()["seats"][1]
+    assert seat["name"] == "bob" and seat["has_account"]
+    # the account plays it without the secret, and holds one seat of a game at most
+    assert c.get(f"/api/games/{game['id']}", params={"seat": 1}).status_code == 200
+    assert take(c, game, 2).status_code == 409
+    assert spectator(c, game)["seats"][2]["kind"] == "open"
+
+
+@pytest.mark.settings(open_seat_seconds=0.5, finding_sweep_seconds=0.1, games_per_client=1)
+def test_open_seats_nobody_takes_expire_and_then_refuse_takers(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c, [ANN, OPEN])
+    ended = wait_for(lambda: spectator(c, game)["over"] and spectator(c, game), 10)
+    assert ended["ending"]["by"] == "expired" and ended["view"]["is_over"]
+    assert c.get("/api/open-games").json()["games"] == []
+    r = take(c, game, 1, "bob")
+    assert r.status_code == 409 and "expired" in r.json()["detail"]
+    assert spectator(c, game) == ended
+    listing = {g["id"]: g for g in c.get("/api/games").json()["games"]}
+    assert listing[game["id"]]["status"] == "expired"
+    # unrated, no winner, and not counted among its creator's unfinished games (the bound here is one)
+    assert c.get(f"/api/games/{game['id']}/ratings").json()["rated"] is False
+    new_game(c, [ANN, GREEDY])
+
+
+@pytest.mark.settings(allow_short_clocks=True)
+def test_no_clock_runs_until_the_last_seat_is_taken(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c, [ANN, OPEN], clock="5+10")
+    assert spectator(c, game)["clock"]["running"] is None
+    assert take(c, game, 1, "bob").status_code == 200
+    clock = spectator(c, game)["clock"]
+    assert clock["running"] == spectator(c, game)["view"]["current_player"]
+    assert 290 < clock["left"] <= 300
+
+
+def test_an_open_game_of_days_a_move_waits_longer(app_client: TestClient) -> None:
+    c = app_client
+    new_game(c, [ANN, OPEN], clock="2d")
+    listed = c.get("/api/open-games").json()["games"][0]
+    assert listed["time_control"] == "2d" and listed["expires_in"] > 2 * 86400
+
+
+# ----------------------------------------------------------------------------- races
+
+
+def race(calls: list[tuple[str, dict[str, Any], int, str]]) -> list[int]:
+    """Take open seats at once from threads: (server base, game, seat, name) each; their statuses."""
+    statuses = [0] * len(calls)
+    start = threading.Barrier(len(calls))
+
+    def send(i: int, base: str, game: dict[str, Any], seat: int, name: str) -> None:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            start.wait()
+            statuses[i] = take(client, game, seat, name).status_code
+
+    threads = [threading.Thread(target=send, args=(i, *call)) for i, call in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return statuses
+
+
+def test_two_racing_takers_of_one_seat_exactly_one_wins(server: Server) -> None:
+    with server.client() as client:
+        games = [create(client, "classic", [ANN, OPEN]) for _ in range(3)]
+    for game in games:
+        assert sorted(race([(server.base, game, 1, "bob"), (server.base, game, 1, "cy")])) == [200, 409]
+        with server.client() as client:
+            assert spectator(client, game)["seats"][1]["name"] in ("bob", "cy")
+
+
+@pytest.fixture
+def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
+    _reset_postgres(postgres_url)
+    servers = [Server(postgres_url, tmp_path / f"server{i}.log").launch() for i in range(2)]
+    try:
+        for server in servers:
+            server.wait_ready()
+        yield servers
+    finally:
+        for s in servers:
+            if s.proc is not None and s.proc.poll() is None:
+                s.stop()
+
+
+def test_on_two_processes_one_taker_wins_and_the_last_take_starts_the_game_once(two: list[Server]) -> None:
+    a, b = two
+    with a.client() as client:
+        games = [create(client, "classic", [GREEDY, OPEN, OPEN]) for _ in range(3)]
+    for game in games:
+        with b.client() as client:
+            assert spectator(client, game)["actions"] == 0  # both processes hold it
+    # one seat, two takers, one on each process
+    assert sorted(race([(a.base, games[0], 1, "bob"), (b.base, games[0], 1, "cy")])) == [200, 409]
+    assert race([(a.base, games[0], 2, "dee")]) == [200]
+    # the two last seats taken at once on two processes: both are, and the game starts (its bot moves)
+    for game in games[1:]:
+        assert race([(a.base, game, 1, "dee"), (b.base, game, 2, "eve")]) == [200, 200]
+    for game in games:
+        for s in two:
+            with s.client() as client:
+                seen = wait_for(lambda client=client, game=game: spectator(client, game)["actions"] >= 1)
+                assert seen
+                assert [x["kind"] for x in spectator(client, game)["seats"]] == ["bot", "human", "human"]
+    with b.client() as client:
+        assert client.get("/api/open-games").json()["games"] == []

@@ -1,0 +1,172 @@
+"""Reviews on the server (issue 33, item 6): a finished game's review is asked for once, runs in the bot workers
+(202 with its progress), is kept (200, served again without a search, by any process: one row however many
+computed it), is refused while the game is in play (409: its hidden cards are still in play), one at a time per
+client address (429), and answers 404 for a game nobody asked about or that does not exist."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from splendor.bots.review import review
+from splendor.server import Settings, create_app
+from splendor.server.bots import BotPool
+from splendor.store import open_store
+from splendor.store.games import GameStore, SeatInfo
+from splendor.store.reviews import ReviewStore
+from tests.server.conftest import wait_for
+
+ITERATIONS = 12
+GREEDY = {"kind": "bot", "bot": "greedy"}
+HUMAN = {"kind": "human", "name": "ann"}
+
+
+@pytest.fixture(scope="module")
+def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One server for the module (its workers start once), with reviews of a small budget; each test waits for
+    the reviews it starts, so none finds another's running."""
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path_factory.mktemp('reviews')}/s.db",
+        bot_workers=1,
+        bot_pause_seconds=0,
+        review_iterations=ITERATIONS,
+    )
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def played(c: TestClient, moves: int) -> dict[str, Any]:
+    """A game of a person and a greedy bot after the person's ``moves`` moves, the bot's answer awaited each
+    time."""
+    game: dict[str, Any] = c.post("/api/games", json={"game": "classic", "seats": [HUMAN, GREEDY]}).json()
+    token = game["seats"][0]["token"]
+
+    def my_turn() -> dict[str, Any] | None:
+        seen: dict[str, Any] = c.get(
+            f"/api/games/{game['id']}", params={"seat": 0}, headers={"x-seat-token": token}
+        ).json()
+        return seen if seen["view"]["legal_actions"] else None
+
+    for _ in range(moves):
+        seen = wait_for(my_turn)
+        r = c.post(
+            f"/api/games/{game['id']}/actions",
+            headers={"x-seat-token": token},
+            json={"seat": 0, "action": seen["view"]["legal_actions"][0], "expect": seen["actions"]},
+        )
+        assert r.status_code == 200, r.text
+    wait_for(my_turn)
+    return game
+
+
+def resigned(c: TestClient, moves: int) -> dict[str, Any]:
+    """A game that seat 0 resigned after its ``moves`` moves."""
+    game = played(c, moves)
+    r = c.post(f"/api/games/{game['id']}/seats/0/resign", headers={"x-seat-token": game["seats"][0]["token"]})
+    assert r.status_code == 200 and r.json()["over"], r.text
+    return game
+
+
+def reviewed(c: TestClient, url: str) -> dict[str, Any]:
+    """The kept review at ``url``, waited for (and for its run to be over in this process)."""
+    done: dict[str, Any] = wait_for(lambda: (r := c.get(url)).status_code == 200 and r.json(), seconds=60)
+    wait_for(lambda: not c.app.state.reviews.running)  # type: ignore[attr-defined]  # the app's state: untyped
+    return done
+
+
+def test_a_game_in_play_is_refused_a_review_until_it_ends(app_client: TestClient) -> None:
+    c = app_client
+    game = played(c, 1)
+    r = c.post(f"/api/games/{game['id']}/review")
+    assert r.status_code == 409 and "not over" in r.json()["detail"], r.text
+    assert c.get(f"/api/games/{game['id']}/review").status_code == 404  # nothing was started
+    assert c.app.state.reviews.running == {}  # type: ignore[attr-defined]  # the app's state: untyped
+
+
+def test_a_review_runs_202_then_is_kept_200_and_matches_the_review_of_the_record(app_client: TestClient) -> None:
+    c = app_client
+    game = resigned(c, 3)
+    url = f"/api/games/{game['id']}/review"
+    first = c.post(url)
+    assert first.status_code == 202, first.text
+    total = first.json()["total"]
+    assert first.json()["status"] == "running" and total >= 6 and first.json()["done"] < total
+    assert c.post(url).status_code in (200, 202)  # asked again while it runs: the same review, none started
+    done = reviewed(c, url)
+    assert done["status"] == "done" and done["actions"] == total and len(done["moves"]) == total
+    record = c.get(f"/api/games/{game['id']}/record").text
+    expected = review(record, iterations=ITERATIONS, seed=0).as_dict()
+    assert {k: done[k] for k in expected} == expected  # the graph, the marks and the expert's moves, as the command
+    assert done["result"]["ending"]["by"] == "resigned"  # a resigned game: the moves that were played
+
+
+def test_a_kept_review_is_served_again_without_a_search(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    c = app_client
+    game = resigned(c, 1)
+    url = f"/api/games/{game['id']}/review"
+    assert c.post(url).status_code == 202
+    kept = reviewed(c, url)
+
+    async def no_search(*_args: Any) -> None:
+        raise AssertionError("a kept review is never searched again")
+
+    monkeypatch.setattr(BotPool, "search", no_search)
+    for again in (c.post(url), c.get(url)):
+        assert again.status_code == 200 and again.json() == kept
+
+
+def test_one_running_review_per_client_address(app_client: TestClient) -> None:
+    c = app_client
+    long_one, other = resigned(c, 6), resigned(c, 1)
+    assert c.post(f"/api/games/{long_one['id']}/review").status_code == 202
+    r = c.post(f"/api/games/{other['id']}/review")
+    assert r.status_code == 429 and "still running" in r.json()["detail"], r.text
+    assert c.get(f"/api/games/{other['id']}/review").status_code == 404  # refused: nothing started
+    reviewed(c, f"/api/games/{long_one['id']}/review")
+    assert c.post(f"/api/games/{other['id']}/review").status_code == 202  # the first one done: the next may run
+    reviewed(c, f"/api/games/{other['id']}/review")
+
+
+def test_the_reviews_at_once_are_bounded_for_all_clients(app_client: TestClient) -> None:
+    c = app_client
+    long_one, other = resigned(c, 6), resigned(c, 1)
+    reviews = c.app.state.reviews  # type: ignore[attr-defined]  # the app's state: untyped
+    settings = reviews.settings
+    reviews.settings = dataclasses.replace(settings, reviews_at_once=1)
+    try:
+        assert c.post(f"/api/games/{long_one['id']}/review").status_code == 202
+        r = c.post(f"/api/games/{other['id']}/review", headers={"x-forwarded-for": "10.0.0.9"})
+        # One client address (a forwarded header from an untrusted peer is ignored): the per-client bound says it.
+        assert r.status_code == 429
+        reviews.running[long_one["id"]].client = "another address"
+        r = c.post(f"/api/games/{other['id']}/review")
+        assert r.status_code == 503 and "busy" in r.json()["detail"], r.text
+        assert c.get(f"/api/games/{other['id']}/review").status_code == 404
+    finally:
+        reviews.settings = settings
+        wait_for(lambda: not reviews.running, seconds=60)
+
+
+def test_an_unknown_game_has_no_review(app_client: TestClient) -> None:
+    for r in (app_client.post("/api/games/" + "0" * 32 + "/review"), app_client.get("/api/games/nosuch/review")):
+        assert r.status_code == 404, r.text
+
+
+def test_two_processes_keep_one_review_of_a_game(database_url: str) -> None:
+    store = open_store(database_url)
+    try:
+        seats = [SeatInfo(0, "bot", "greedy", None, None), SeatInfo(1, "bot", "greedy", None, None)]
+        GameStore(store).create("a" * 32, "classic", 2, 1, {}, seats)
+        first, second = ReviewStore(store), ReviewStore(store)
+        kept = first.put("a" * 32, 4, {"by": "first"})
+        again = second.put("a" * 32, 4, {"by": "second"})  # computed too, but the first row stays
+        assert kept.body == again.body == {"by": "first"} and second.get("a" * 32) == kept
+        assert second.get("b" * 32) is None
+    finally:
+        store.close()

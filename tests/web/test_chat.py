@@ -1,0 +1,83 @@
+"""The chat on the table (issue 33, item 4), two browsers (each its own context): the seats talk both ways, live;
+the closed panel counts what is unread; a canned phrase shows in each reader's own language; markup shows as text;
+a muted player's lines are hidden; the replay shows each line at its move."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page
+
+from tests.server.conftest import Server
+from tests.web.test_browser import _two_humans, api_act, open_page, wait_past
+
+
+def _said(page: Page) -> list[str]:
+    return [x.strip() for x in page.locator("#chat .chat-line:visible .chat-words").all_inner_texts()]
+
+
+def _open(page: Page) -> None:
+    page.locator("#chat summary").click()
+
+
+def test_two_seats_chat_both_ways_with_a_phrase_and_a_mute(server: Server, browser: Browser) -> None:
+    g = _two_humans(server)
+    ann = open_page(browser, g["seats"][0]["link"])
+    bob = open_page(browser, g["seats"][1]["link"])
+    bob.evaluate("localStorage.setItem('splendor-language', 'sl')")
+    bob.reload()
+    bob.wait_for_function("document.body.dataset.actions !== undefined")
+    _open(ann)
+    ann.locator("#chat-text").fill("<b>hi</b> bob")
+    ann.locator("#chat-text").press("Enter")
+    bob.wait_for_function("document.querySelector('#chat .chat-unread').textContent === '1'")  # closed: counted
+    _open(bob)
+    assert _said(bob) == ["<b>hi</b> bob"]  # as text, never markup
+    assert bob.locator("#chat .chat-words b").count() == 0
+    bob.locator("#chat .chat-phrase[data-phrase='good_luck']").click()
+    ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 2")
+    assert _said(ann) == ["<b>hi</b> bob", "Good luck!"]  # each in the reader's own language
+    bob.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 2")
+    assert _said(bob)[1] == "Srečno!"
+
+    ann.locator("#chat .chat-mute", has_text="bob").click()  # muted: bob's lines are hidden, kept across a reload
+    assert _said(ann) == ["<b>hi</b> bob"]
+    bob.locator("#chat-text").fill("still there?")
+    bob.locator("#chat-text").press("Enter")
+    bob.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 3")
+    ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 3")
+    assert _said(ann) == ["<b>hi</b> bob"]
+    ann.reload()
+    ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 3")
+    _open(ann)
+    assert _said(ann) == ["<b>hi</b> bob"]
+    assert ann.locator("#chat .chat-unread").is_hidden()  # a muted player's lines count for nothing
+
+    watcher = open_page(browser, f"{server.base}/watch/{g['id']}")  # a spectator: only the spectators' room
+    _open(watcher)
+    assert watcher.locator("#chat .chat-tab").count() == 0 and _said(watcher) == []
+    assert ann.errors == [] and bob.errors == [] and watcher.errors == []  # type: ignore[attr-defined]
+    for p in (ann, bob, watcher):
+        p.close()
+
+
+def test_the_replay_shows_each_line_at_its_move(server: Server, browser: Browser) -> None:
+    g = _two_humans(server)
+    ann = open_page(browser, g["seats"][0]["link"])
+    _open(ann)
+    ann.locator("#chat .chat-phrase[data-phrase='hello']").click()
+    ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 1")
+    with server.client() as c:
+        api_act(c, g, 0, "take w b g")
+        wait_past(ann, 0)
+        ann.locator("#chat-text").fill("your move")
+        ann.locator("#chat-text").press("Enter")
+        ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 2")
+        r = c.post(f"/api/games/{g['id']}/seats/1/resign", headers={"x-seat-token": g["seats"][1]["token"]})
+        assert r.status_code == 200, r.text
+    ann.goto(f"{server.base}/replay/{g['id']}")  # the browser that played seat 0 reads the players' room again
+    ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 1")
+    assert _said(ann) == ["Hello!"] and ann.locator("#chat .at-move").count() == 1
+    ann.locator("#next").click()
+    ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 2")
+    assert ann.locator("#chat .at-move .chat-words").inner_text() == "your move"
+    assert ann.errors == []  # type: ignore[attr-defined]
+    ann.close()

@@ -1,0 +1,99 @@
+"""Finding a game in the lobby (issue 33, item 1): two accounts in two browsers press "Play now" and land at the same
+table, talk both ways in its chat, and play it to its end; a game created with an open seat waits for players, is
+listed in the lobby, and a guest joins it with one click."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page
+
+from tests.server.conftest import Server
+from tests.web.test_accounts import sign_up
+from tests.web.test_browser import new_page, open_lobby
+
+PASSWORD = "correct horse"
+
+
+def game_of(page: Page) -> str:
+    return page.url.split("/play/")[1].split("?")[0]
+
+
+def test_two_accounts_press_quick_play_and_play_one_game_to_its_end(server: Server, browser: Browser) -> None:
+    ann, bob = open_lobby(browser, server), open_lobby(browser, server)  # two browser contexts
+    sign_up(ann, "ann", PASSWORD)
+    sign_up(bob, "bob", PASSWORD)
+    for page in (ann, bob):
+        page.wait_for_selector("#guest-name-label", state="hidden")  # an account plays under its own name
+        page.select_option("#quick-game", "classic")
+        page.select_option("#quick-players", "2")
+    ann.click("#quick-go")
+    ann.wait_for_selector("#quick-waiting:not([hidden])")
+    ann.wait_for_function("document.getElementById('quick-status').textContent.includes('ratings')")
+    said = ann.inner_text("#quick-status")  # the window around a newcomer's 1500, widening with the wait
+    assert "Waiting for players" in said and "ratings 1" in said and " to 16" in said
+    bob.click("#quick-go")
+    for page in (ann, bob):
+        page.wait_for_url("**/play/**", timeout=20000)
+        page.wait_for_function("document.body.dataset.actions !== undefined")
+    assert game_of(ann) == game_of(bob)
+    assert "ann (you)" in ann.inner_text("body") and "bob (you)" in bob.inner_text("body")
+    # they talk both ways at the table: a typed line one way, a canned phrase the other
+    ann.locator("#chat summary").click()
+    bob.locator("#chat summary").click()
+    ann.locator("#chat-text").fill("hello bob, good luck")
+    ann.locator("#chat-text").press("Enter")
+    bob.wait_for_function(
+        "[...document.querySelectorAll('#chat .chat-words')].some(w => w.textContent.includes('hello bob'))"
+    )
+    bob.locator("#chat .chat-phrase[data-phrase='hello']").click()
+    ann.wait_for_function("[...document.querySelectorAll('#chat .chat-words')].some(w => w.textContent === 'Hello!')")
+    # the one to move plays a move with the session alone (the seat is the account's), then the other resigns
+    payload = ann.request.get(f"{server.base}/api/games/{game_of(ann)}").json()
+    first = payload["view"]["current_player"]
+    seats = {s["name"]: s["seat"] for s in payload["seats"]}
+    mover = ann if seats["ann"] == first else bob
+    other = bob if mover is ann else ann
+    view = mover.request.get(f"{server.base}/api/games/{game_of(mover)}?seat={first}").json()["view"]
+    r = mover.request.post(
+        f"{server.base}/api/games/{game_of(mover)}/actions",
+        data={"seat": first, "action": view["legal_actions"][0], "expect": 0},
+    )
+    assert r.ok, r.text()
+    other.wait_for_function("Number(document.body.dataset.actions) >= 1")
+    other.locator("#resign").click()
+    other.locator("#leave-confirm").click()
+    for page in (ann, bob):
+        page.wait_for_function("document.body.dataset.over === 'true'")
+        assert "resigned" in page.locator("#ending").inner_text()
+    bob.locator("#chat .chat-phrase[data-phrase='good_game']").click()  # said after the end, still heard
+    ann.wait_for_function(
+        "[...document.querySelectorAll('#chat .chat-words')].some(w => w.textContent.startsWith('Good game'))"
+    )
+    assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
+    ann.close()
+    bob.close()
+
+
+def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server, browser: Browser) -> None:
+    ann = open_lobby(browser, server)
+    ann.select_option("[data-seat-kind='1']", "open")
+    ann.fill("[data-seat-name='0']", "ann")
+    ann.click("#create")
+    ann.wait_for_url("**/play/**")
+    ann.wait_for_function("document.getElementById('status').textContent.includes('Waiting for players')")
+    guest = new_page(browser, 390)
+    guest.goto(server.base + "/")
+    row = guest.locator("[data-open-game]")
+    row.wait_for()
+    assert "ann" in row.inner_text() and "1 of 2" in row.inner_text()
+    guest.click("[data-join]")  # no name yet: asked for one, nothing taken
+    assert "name" in guest.inner_text("#quick-error")
+    guest.fill("#guest-name", "zoe")
+    guest.click("[data-join]")
+    guest.wait_for_url("**/play/**")
+    guest.wait_for_function("document.body.dataset.actions !== undefined")
+    assert "zoe (you)" in guest.inner_text("body")
+    ann.wait_for_function("document.body.textContent.includes('zoe')")
+    ann.wait_for_function("!document.getElementById('status').textContent.includes('Waiting for players')")
+    assert ann.errors == [] and guest.errors == []  # type: ignore[attr-defined]
+    ann.close()
+    guest.close()
