@@ -18,6 +18,7 @@ from splendor.store.secrets import secret_matches
 
 if TYPE_CHECKING:
     from splendor.server.cache import LiveGame
+    from splendor.store.games import SeatInfo
 
 
 def check_seat(live: LiveGame, seat: int | None, token: str | None, account: SignedIn | None = None) -> None:
@@ -38,6 +39,26 @@ def check_seat(live: LiveGame, seat: int | None, token: str | None, account: Sig
         raise Refused(403, _("seat {seat} is open: take it first", seat=seat))
     if info.kind != HUMAN:
         raise Refused(403, _("seat {seat} is played by a bot", seat=seat))
+    _check_holder(info, seat, token, account)
+
+
+def check_chat_seat(live: LiveGame, seat: int, token: str | None, account: SignedIn | None = None) -> None:
+    """Who may read and write a seat's lines in the game's chat: its holder (its secret, or the account keeping
+    it), as `check_seat`, and still after the seat forfeited (resigned, ran out of time, idle past the limit) while
+    a bot plays it on: its person took part, says "good game" and reads the players' room again in the replay. The
+    store keeps a forfeited seat's secret's hash for this; acting for the seat stays `check_seat`'s, which refuses
+    a forfeited seat by its flag."""
+    if not 0 <= seat < len(live.seats):
+        raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat, last=len(live.seats) - 1))
+    info = live.seats[seat]
+    if not info.forfeited:
+        check_seat(live, seat, token, account)
+        return
+    _check_holder(info, seat, token, account)
+
+
+def _check_holder(info: SeatInfo, seat: int, token: str | None, account: SignedIn | None) -> None:
+    """The seat's secret, or the account keeping it (`Refused` 403 otherwise)."""
     if account is not None and info.account_id == account.id:
         return
     if not secret_matches(token, info.token_hash):

@@ -1,15 +1,17 @@
 """A game's chat: who may say and read what, what a line may hold, and its routes.
 
 Two rooms per game. The seats' room: only a seat's holder (its secret, or the account keeping it:
-`splendor.server.access.check_seat`) writes and reads it, and only the seats' sockets are pushed it; a spectator
-or a stranger never reads it, not even in the replay. The spectators' room: anyone reads it (the seats too); to
+`splendor.server.access.check_chat_seat`; still after the seat forfeited and a bot plays it on: its person took
+part) writes and reads it, and only the seats' sockets are pushed it; a spectator or a stranger never reads it, not
+even in the replay. The spectators' room: anyone reads it (the seats too); to
 write in it a person needs a name, the signed-in account's, or a guest's given with the line (checked as every
 name is, `splendor.store.names`; a guest may not take a name an account holds).
 
 A line is plain text, never markup (the pages show it as text), 1 to `MAX_TEXT` characters once trimmed, one
 line: control characters, invisible characters (zero-width spaces and joiners, direction controls, fillers) and
 towers of combining marks are refused with a 400 that says why, except what an emoji sequence needs (a variation
-selector after a visible character, a zero-width joiner between two pictographs). Or a canned phrase
+selector after a visible character, a zero-width joiner between two pictographs, the tag characters of a
+subdivision flag after a black flag, up to their cancel tag: England, Scotland, Wales). Or a canned phrase
 (`PHRASES`), sent by its key and shown in each reader's own language. Each line keeps the game's action count when
 it was said, so the replay shows it at its move. Bounds, counted by the store from the lines kept (so they hold
 across processes and restarts, `splendor.store.chat`): 5 lines in 10 s per speaker, 15 per client address; past
@@ -75,6 +77,9 @@ _CONTROL = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
 _SELECTORS = frozenset("\ufe0e\ufe0f")
 _JOINER = "\u200d"
 _SKIN_TONES = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
+_BLACK_FLAG = "\U0001f3f4"
+_TAGS = frozenset(chr(c) for c in range(0xE0020, 0xE007F))
+_CANCEL_TAG = "\U000e007f"
 
 
 class ChatPost(BaseModel):
@@ -108,8 +113,11 @@ def check_text(raw: str) -> str:
     if len(text) > MAX_TEXT:
         raise Refused(400, _("a message is at most {most} characters: say it in fewer words", most=MAX_TEXT))
     marks = 0
+    flag_tags = _flag_tags(text)
     for i, c in enumerate(text):
         kind = unicodedata.category(c)
+        if i in flag_tags:
+            continue  # a subdivision flag's tags (England, Scotland, Wales)
         if kind in _CONTROL:
             raise Refused(400, _("a message is one line of text: no line breaks, tabs or control characters"))
         if c in _SELECTORS and i > 0 and not _invisible(text[i - 1]):
@@ -130,6 +138,21 @@ def check_text(raw: str) -> str:
         if marks > MAX_MARKS:
             raise Refused(400, _("too many accents on one letter"))
     return text
+
+
+def _flag_tags(text: str) -> set[int]:
+    """The places of the tag characters that spell a subdivision flag: after a black flag (U+1F3F4), one or more
+    tags (U+E0020 to U+E007E), then the cancel tag (U+E007F). Tags anywhere else are invisible characters."""
+    places: set[int] = set()
+    for i, c in enumerate(text):
+        if c != _BLACK_FLAG:
+            continue
+        j = i + 1
+        while j < len(text) and text[j] in _TAGS:
+            j += 1
+        if j > i + 1 and j < len(text) and text[j] == _CANCEL_TAG:
+            places.update(range(i + 1, j + 1))
+    return places
 
 
 def _invisible(c: str) -> bool:
@@ -168,7 +191,7 @@ def chat_router(settings: Settings) -> APIRouter:
         live = await m.get(game_id)
         account = await signed_in(request)
         if body.seat is not None:
-            access.check_seat(live, body.seat, _secret(token, x_seat_token), account)
+            access.check_chat_seat(live, body.seat, _secret(token, x_seat_token), account)
             room, name = SEATS, live.seats[body.seat].name or ""
         else:
             room = SPECTATORS
@@ -232,7 +255,7 @@ def chat_router(settings: Settings) -> APIRouter:
         if room == SEATS and seat is None:
             raise Refused(403, _("the seats' chat is for the game's seats: give your seat and its secret"))
         if seat is not None:
-            access.check_seat(live, seat, _secret(token, x_seat_token), await signed_in(request))
+            access.check_chat_seat(live, seat, _secret(token, x_seat_token), await signed_in(request))
         rooms = ROOMS if seat is not None else (SPECTATORS,)
         if room is not None:
             rooms = (room,)

@@ -4,7 +4,6 @@ play (`splendor.server.quick_play`)."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Request, Response
@@ -40,9 +39,8 @@ def finding_router(settings: Settings) -> APIRouter:
         ``expires_in`` (seconds)."""
         opener = OpenSeats(manager(request).store.store)
         games = await manager(request)._read(lambda: opener.listing(settings.max_games_listed))
-        now = time.time()
         for g in games:
-            g["expires_in"] = max(0, round(g.pop("open_until") - now))
+            del g["open_until"]  # its ``expires_in`` is counted by the store's clock, as ``open_until`` was set
         return {"games": games}
 
     @router.post("/api/games/{game_id}/seats/{seat}/take", responses=refusals(400, 401, 404, 409))
@@ -62,13 +60,14 @@ def finding_router(settings: Settings) -> APIRouter:
         payload.update(token=fresh, link=link(request, live.id, seat, fresh))
         return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
 
-    @router.post("/api/quick-play", status_code=201, responses=refusals(400, 401))
+    @router.post("/api/quick-play", status_code=201, responses=refusals(400, 401, 403, 429))
     async def quick_play(body: QuickPlayRequest, request: Request) -> dict[str, Any]:
         """Ask to be seated now: ``{game, players, clock, rated, name, bot_after}``. Answers the seek's ``id`` and
         ``secret`` (shown once: it becomes the seat's secret); ask ``GET /api/quick-play/{id}`` with it in
-        ``X-Seek-Token`` at least every ``seek_seconds`` (else the seek expires). A new seek replaces its player's
-        waiting one (per account, and per address for guests). Rated needs the signed-in account (401); at most
-        ``seeks_per_minute`` seeks per address (429)."""
+        ``X-Seek-Token`` at least every ``seek_seconds`` (else the seek expires). A new seek replaces the account's
+        waiting one, and the seek named in ``replaces`` (``{id, secret}``: a guest's previous seek; a wrong secret
+        is 403). Rated needs the signed-in account (401); at most ``seeks_per_minute`` seeks a minute and a few
+        waiting guests per address, none from an address at ``games_per_client`` unfinished games (429)."""
         address = client_key(client_address(request.scope))
         seek_id, secret = await manager(request).quick_play.seek(body, address, await signed_in(request))
         return {"id": seek_id, "secret": secret}

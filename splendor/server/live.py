@@ -420,7 +420,7 @@ class GameManager:
             owner=client_key(client),
             bounds=GameBounds(self.settings.games_per_client, self.settings.bot_games_per_client),
             time_control=time_control,
-            open_until=open_seats.open_until(infos, time_control, self.settings),
+            also=open_seats.opening(infos, time_control, self.settings),  # open_until, by the store's clock
         )
         return live, tokens
 
@@ -435,7 +435,6 @@ class GameManager:
         owner: str,
         bounds: GameBounds | None = None,
         time_control: str | None = None,
-        open_until: float | None = None,
         also: Callable[[Connection, str], None] | None = None,
     ) -> LiveGame:
         """Deal a new game of ``name`` for these seats, write it (with what ``also`` writes in the same
@@ -463,7 +462,6 @@ class GameManager:
                     bot_salt=salt,
                     time_control=time_control,
                     to_move=game.current_player,
-                    open_until=open_until,
                     also=None if also is None else lambda conn: also(conn, game_id),
                 )
             )

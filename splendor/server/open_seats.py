@@ -13,10 +13,11 @@ counted among its creator's unfinished games), by a periodic chore of every proc
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection
 
 from splendor.i18n import _
 from splendor.server.effects import effects_of
@@ -42,14 +43,16 @@ class TakeSeat(BaseModel):
     name: Name | None = Field(default=None, description="a guest's name (the signed-in account's name is used)")
 
 
-def open_until(seats: list[SeatInfo], time_control: str | None, settings: Settings) -> float | None:
-    """When a new game's open seats expire (seconds since the epoch), or None when it has none: longer for a game
-    of days a move, whose players come back once a day."""
+def opening(
+    seats: list[SeatInfo], time_control: str | None, settings: Settings
+) -> Callable[[Connection, str], None] | None:
+    """What the transaction writing a new game also writes when it has open seats (None when it has none): when
+    they expire, set by the store's clock (`stored.opening`; the clock every process's take, expiry and listing
+    compares with), longer for a game of days a move, whose players come back once a day."""
     if not any(s.kind == OPEN for s in seats):
         return None
     days = time_control is not None and parse(time_control).kind == CORRESPONDENCE
-    wait = settings.open_seat_correspondence_seconds if days else settings.open_seat_seconds
-    return time.time() + wait
+    return stored.opening(settings.open_seat_correspondence_seconds if days else settings.open_seat_seconds)
 
 
 _WHY_NOT = {

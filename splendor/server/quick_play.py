@@ -18,9 +18,12 @@ and a game whose seeks were seated elsewhere first is not written. The game is m
 the path of every new game, so it is a normal game afterwards; each seat's secret is its seek's, whose hash the
 seek kept.
 
-Churn is bounded: one waiting seek per account, and per client address for guests (a new seek replaces the
-waiting one: a player who reloads or changes their mind is not locked out), and at most
-``Settings.seeks_per_minute`` new seeks per client address (429).
+Churn is bounded: one waiting seek per account (a new one replaces it), a guest's new seek replaces only the seek
+it shows it holds (``replaces``: its id and secret, which the page keeps), at most `GUESTS_WAITING` waiting guest
+seeks per client address (guests behind one NAT do not cancel each other), at most ``Settings.seeks_per_minute``
+new seeks per client address (429; counted in the transaction that keeps the seek, see `Seeks.add`), and no seek
+from an address that has ``Settings.games_per_client`` unfinished games (429): a table with bots is written under
+that bound for its seeker's address, so seeking with ``bot_after: 0`` cannot make bot games without end.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from sqlalchemy import func, select
 
 from splendor.bots.base import bot_display_name
 from splendor.games import new_game
@@ -44,11 +48,12 @@ from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
 from splendor.server.schemas import GameName, Name, WholeNumber
 from splendor.server.seating import BOT, HUMAN
-from splendor.store.games import SeatInfo
+from splendor.store.games import GameBounds, SeatInfo
+from splendor.store.models import GameRow
 from splendor.store.open_seats import account_rating
 from splendor.store.ratings import shown
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
-from splendor.store.seeks import SEATED, WAITING, Pool, SeekGone, SeekInfo, Seeks
+from splendor.store.seeks import MINUTE, SEATED, WAITING, Pool, SeekGone, SeekInfo, Seeks, TooManySeeks
 
 if TYPE_CHECKING:
     from splendor.server.live import GameManager
@@ -62,6 +67,16 @@ WINDOW_PER_SECOND = 10.0
 """Points the window widens by for every second a seek waits."""
 MAX_BOT_AFTER = 600
 """The longest wait a player may choose before a bot is seated instead (seconds)."""
+GUESTS_WAITING = 4
+"""The most waiting guest seeks from one client address (a household or a school behind one NAT)."""
+
+
+class SeekRef(BaseModel):
+    """A seek its player holds: its id and secret."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(min_length=32, max_length=32, pattern="^[0-9a-f]{32}$")
+    secret: str = Field(min_length=1, max_length=200)
 
 
 class QuickPlayRequest(BaseModel):
@@ -78,6 +93,7 @@ class QuickPlayRequest(BaseModel):
     bot_after: Annotated[int, Field(ge=0, le=MAX_BOT_AFTER), WholeNumber] | None = Field(
         default=None, description="seconds of waiting after which bots of about your rating fill the game instead"
     )
+    replaces: SeekRef | None = Field(default=None, description="the player's previous seek, cancelled by this one")
 
 
 def window(seek: SeekInfo, now: float) -> float:
@@ -141,7 +157,8 @@ class QuickPlay:
     async def seek(self, request: QuickPlayRequest, address_key: str, account: SignedIn | None) -> tuple[str, str]:
         """A new waiting seek (its id and secret, shown once), matched at once. Refused with nothing kept: rated
         without an account (401), a guest without a name, a time control or player count the game refuses
-        (400), too many seeks from the address this minute (429)."""
+        (400), a ``replaces`` whose secret is wrong (403), too many seeks from the address this minute, too many
+        guests waiting from it, or as many unfinished games from it as a client may have (429)."""
         name = request.game.value
         if request.rated and account is None:
             raise Refused(401, _("sign in to play rated games"))
@@ -152,10 +169,22 @@ class QuickPlay:
             new_game(name, players=request.players)
         except ValueError as e:
             raise Refused(400, str(e)) from None
+        previous, ref = None, request.replaces
+        if ref is not None:
+            held = await self.manager._read(lambda: self.seeks.get(ref.id))
+            if held is not None and not secret_matches(ref.secret, held.token_hash):
+                raise Refused(403, _("wrong secret for the quick-play request to replace"))
+            previous = ref.id if held is not None else None  # one that is gone (forgotten): nothing to replace
+        unfinished = await self.manager._read(lambda: _unfinished(self.manager, address_key))
+        if unfinished >= self.settings.games_per_client:
+            raise Refused(
+                429,
+                _(
+                    "you have {count} unfinished games on this server, the most allowed: finish one first",
+                    count=unfinished,
+                ),
+            )
         now = time.time()
-        recent = await self.manager._read(lambda: self.seeks.count_recent(address_key, now - 60))
-        if recent >= self.settings.seeks_per_minute:
-            raise Refused(429, _("too many quick-play requests from your address: wait a minute"))
         rating = (
             await self.manager._read(lambda: _rating(self.manager, account.id, name)) if account is not None else 1500
         )
@@ -173,7 +202,18 @@ class QuickPlay:
             bot_after=request.bot_after,
         )
         replaced: list[list[str]] = []
-        await self.manager._write(lambda: replaced.append(self.seeks.add(seek)))
+        try:
+            await self.manager._write(
+                lambda: replaced.append(
+                    self.seeks.add(seek, self.settings.seeks_per_minute, GUESTS_WAITING, previous=previous)
+                )
+            )
+        except TooManySeeks as e:
+            if e.why == MINUTE:
+                raise Refused(429, _("too many quick-play requests from your address: wait a minute")) from None
+            raise Refused(
+                429, _("too many guests wait for quick play from your address: wait until one is seated")
+            ) from None
         if replaced and replaced[-1]:
             log.info("seek %s replaces %s", seek.id, ", ".join(replaced[-1]))
         log.info("seek %s: %s for %d, %s", seek.id, name, request.players, time_control or "untimed")
@@ -280,6 +320,11 @@ class QuickPlay:
                 options={},
                 rated=pool.rated,
                 owner=table[0].address_key,
+                # a table with bots counts against its seeker's bound; one of people only is never refused for
+                # a player's count (each was under it when seeking)
+                bounds=GameBounds(self.settings.games_per_client, self.settings.bot_games_per_client)
+                if len(table) < pool.players
+                else None,
                 time_control=pool.time_control,
                 also=lambda conn, game_id: Seeks.claim(conn, pool, seats, game_id),
             )
@@ -288,6 +333,13 @@ class QuickPlay:
             return []
         except Refused as e:
             log.warning("a quick-play table could not be seated: %s", e)
+            if e.status == 429 and len(table) == 1:  # its seeker made games meanwhile, up to the bound
+                lone = table[0].id
+
+                def drop() -> None:
+                    self.seeks.cancel(lone)
+
+                await self.manager._write(drop)
             return []
         log.info("quick play seated game %s: %s", live.id, ", ".join(s.id for s in table))
         self.manager.pushes.turn_began(live)
@@ -297,3 +349,11 @@ class QuickPlay:
 def _rating(manager: GameManager, account_id: int, game: str) -> int:
     with manager.store.store.engine.connect() as conn:
         return account_rating(conn, account_id, game)
+
+
+def _unfinished(manager: GameManager, owner: str) -> int:
+    """How many unfinished games the client address ``owner`` created (as `GameStore.create` counts them)."""
+    with manager.store.store.engine.connect() as conn:
+        return int(
+            conn.execute(select(func.count()).where(GameRow.owner == owner, GameRow.status == "ongoing")).scalar_one()
+        )

@@ -8,16 +8,23 @@ play is refused (409): its hidden cards are still in play, and its record is not
 The review's moves are searched one at a time by the search workers (`BotPool.search`), each taking its turn in
 the same fair order as the search bots' moves, so a review never holds a worker for long nor stalls a game: a
 move is about a second of search (the expert's budget, as ``splendor review``; ``Settings.review_iterations``
-may lower it). Reviews are bounded per client address (one running at a time: 429 beyond) and in all
-(``Settings.reviews_at_once``: 503 beyond). A finished review is kept in the store (`ReviewStore`) and served
-from there by any process; the running ones are known only to the process that runs them.
+may lower it). Reviews are bounded in each process, not across processes: per client address (one running at
+a time here: 429 beyond) and in all (``Settings.reviews_at_once`` here: 503 beyond); the bounds are checked and
+the review reserved with no ``await`` between, so requests at once cannot all pass them. A review is claimed in
+the store (`ReviewStore.claim`) before it is computed, so exactly one process computes it, any process answers
+202 with its progress (written to the store after each move), and the finished review is kept and served from
+there by any process. A claim with no progress for ``STALE_SECONDS`` is of a process that stopped: ``GET``
+answers 404 for it and ``POST`` takes it over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +39,7 @@ from splendor.server.errors import Refused
 from splendor.server.guards import client_address
 from splendor.server.schemas import refusals
 from splendor.server.settings import Settings
-from splendor.store.reviews import ReviewStore, StoredReview
+from splendor.store.reviews import Claim, ReviewStore, StoredReview
 
 if TYPE_CHECKING:
     from splendor.server.cache import LiveGame
@@ -44,6 +51,10 @@ REVIEW_SEED = 0
 """The search seed of every review on the server: ``splendor review``'s default, so that the command with the
 same ``--iterations`` (and no ``--seed``) prints the same review of the game's record. Each move's search is
 seeded with it and the move's number (`splendor.bots.review`), in whichever worker it runs."""
+
+STALE_SECONDS = 120.0
+"""A running review's claim with no progress written for this long is of a process that stopped (a move is about
+a second of search, and waits its turn behind the bots' moves): its review may be asked for again."""
 
 _RUNNING = {"description": "the review is under way: its progress", "content": {"application/json": {}}}
 _DONE = {"description": "the review, kept", "content": {"application/json": {}}}
@@ -84,6 +95,17 @@ def done_answer(kept: StoredReview) -> dict[str, Any]:
     return {"status": "done", **kept.body}
 
 
+def claim_answer(claim: Claim) -> dict[str, Any]:
+    """The progress of a review running in some process, as its claim in the store says."""
+    return {
+        "status": "running",
+        "id": claim.game_id,
+        "done": claim.done,
+        "total": claim.actions,
+        "elapsed": round(max(0.0, claim.elapsed), 1),
+    }
+
+
 class Reviews:
     """The reviews of one server process: those running here, and the store of those done."""
 
@@ -92,46 +114,82 @@ class Reviews:
         self.store = store
         self.settings = settings
         self.running: dict[str, Running] = {}
+        self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        """This process's name on its claims in the store."""
 
     async def look(self, game_id: str) -> tuple[int, dict[str, Any]]:
-        """The review of ``game_id``: (200, kept), (202, its progress) or 404 (none asked, or no such game)."""
+        """The review of ``game_id``: (200, kept), (202, its progress, whichever process runs it) or 404 (none
+        asked, its process stopped, or no such game)."""
         running = self.running.get(game_id)
         if running is not None:
             return 202, running.answer()
-        kept = await self._kept(game_id)
-        if kept is not None:
-            return 200, done_answer(kept)
+        found = await self._look(game_id)
+        if isinstance(found, StoredReview):
+            return 200, done_answer(found)
+        if found is not None and not found.stale:
+            return 202, claim_answer(found)
         await self.manager.get(game_id)  # 404 for no such game
         raise Refused(404, _("nobody asked for a review of this game yet"))
 
     async def start(self, game_id: str, client: str) -> tuple[int, dict[str, Any]]:
-        """Start the review of finished game ``game_id`` for ``client``, unless it runs or is kept already."""
+        """Start the review of finished game ``game_id`` for ``client``, unless it runs (in any process) or is
+        kept already. The bounds are this process's: checked, and the review reserved, with no ``await``
+        between; then claimed in the store, where another process's claim wins."""
         running = self.running.get(game_id)
         if running is not None:
             return 202, running.answer()
-        kept = await self._kept(game_id)
-        if kept is not None:
-            return 200, done_answer(kept)
+        found = await self._look(game_id)
+        if isinstance(found, StoredReview):
+            return 200, done_answer(found)
+        if found is not None and not found.stale:
+            return 202, claim_answer(found)
         live = await self.manager.get(game_id)
         if not live.over:
             raise Refused(409, NotFinished().reason)
+        record = record_of(live)
+        # From here to the reservation, no await: another request cannot pass the same checks meanwhile.
+        running = self.running.get(game_id)
+        if running is not None:
+            return 202, running.answer()
         if any(r.client == client for r in self.running.values()):
             raise Refused(429, _("a review you asked for is still running: wait for it to finish"))
         if len(self.running) >= self.settings.reviews_at_once:
             raise Refused(503, _("the expert is busy with other reviews: try again in a minute"))
-        record = record_of(live)
         running = self.running[game_id] = Running(game_id, client, len(record.actions))
+        try:
+            other = await self._claim(running)
+        except BaseException:
+            self.running.pop(game_id, None)
+            raise
+        if other is not None:  # another process claimed it (or kept it) first: it answers for it
+            self.running.pop(game_id, None)
+            if isinstance(other, StoredReview):
+                return 200, done_answer(other)
+            return 202, claim_answer(other)
         running.task = asyncio.create_task(self._run(running, record))
         return 202, running.answer()
 
-    async def _kept(self, game_id: str) -> StoredReview | None:
-        kept: StoredReview | None = await store_calls.read(self.settings, lambda: self.store.get(game_id))
-        return kept
+    async def _look(self, game_id: str) -> StoredReview | Claim | None:
+        found: StoredReview | Claim | None = await store_calls.read(
+            self.settings, lambda: self.store.look(game_id, STALE_SECONDS)
+        )
+        return found
+
+    async def _claim(self, running: Running) -> StoredReview | Claim | None:
+        """Claim ``running``'s review in the store: None when this process is to compute it."""
+        outcome: list[StoredReview | Claim | None] = []
+
+        def claim() -> None:
+            outcome[:] = [self.store.claim(running.game_id, running.total, self.owner, STALE_SECONDS)]
+
+        await store_calls.write(self.settings, claim)
+        return outcome[0]
 
     async def _run(self, running: Running, record: Record) -> None:
         """Review every move in the search workers, one at a time, then keep the review (the first kept wins)."""
         iterations = self.settings.review_iterations
         text = record.to_text()
+        kept = False
         try:
             moves = []
             for number in range(1, running.total + 1):
@@ -140,6 +198,9 @@ class Reviews:
                 )
                 moves.append(move)
                 running.done = number
+                if not await self._progress(running):
+                    log.warning("game %s: the review's claim was taken over or kept elsewhere", running.game_id)
+                    return
             review = await asyncio.to_thread(assemble, record, moves, iterations, REVIEW_SEED)
             body = {"id": running.game_id, "actions": running.total, **review.as_dict()}
 
@@ -147,10 +208,32 @@ class Reviews:
                 self.store.put(running.game_id, running.total, body)
 
             await store_calls.write(self.settings, keep)
+            kept = True
         except Exception:  # a failed review is logged, nothing is kept, and it may be asked for again
             log.exception("game %s: the review failed", running.game_id)
         finally:
             self.running.pop(running.game_id, None)
+            if not kept:
+                await self._release(running)
+
+    async def _progress(self, running: Running) -> bool:
+        """Write ``running``'s progress to its claim (other processes answer with it): False when the claim is no
+        longer this process's."""
+        outcome: list[bool] = []
+
+        def note() -> None:
+            outcome[:] = [self.store.progress(running.game_id, self.owner, running.done)]
+
+        await store_calls.write(self.settings, note)
+        return outcome[0]
+
+    async def _release(self, running: Running) -> None:
+        """Drop this process's claim of a review that failed, so that it may be asked for again (if the store
+        cannot be reached, the claim goes stale and is taken over later)."""
+        try:
+            await store_calls.write(self.settings, lambda: self.store.release(running.game_id, self.owner))
+        except Exception:
+            log.warning("game %s: the failed review's claim could not be dropped", running.game_id)
 
 
 def reviews_of(request: Request) -> Reviews:
@@ -172,15 +255,15 @@ def reviews_router() -> APIRouter:
         """Start the expert's review of a finished game: every move judged from the mover's view only, each
         seat's win chance move by move, the inaccuracies, mistakes and blunders with the expert's preferred
         moves. 202 with its progress (``done`` of ``total`` moves) while it runs, 200 with the review once kept.
-        Refused while the game is in play (409), while this address has another review running (429), and when
-        the server runs as many reviews as it may (503)."""
+        Refused while the game is in play (409), while this address has another review running in this process
+        (429), and when this process runs as many reviews as it may (503)."""
         status, body = await reviews_of(request).start(game_id, client_address(request.scope))
         return JSONResponse(body, status_code=status)
 
     @router.get("/api/games/{game_id}/review", responses={200: _DONE, 202: _RUNNING, **refusals(404)})
     async def get_review(game_id: str, request: Request) -> JSONResponse:
-        """A game's review: 200 with it once kept, 202 with its progress while it runs here, 404 when nobody
-        asked for it (or there is no such game)."""
+        """A game's review: 200 with it once kept, 202 with its progress while it runs (in any process), 404 when
+        nobody asked for it, its process stopped (ask again), or there is no such game."""
         status, body = await reviews_of(request).look(game_id)
         return JSONResponse(body, status_code=status)
 

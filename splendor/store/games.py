@@ -127,13 +127,12 @@ class GameStore:
         bot_salt: str | None = None,
         time_control: str | None = None,
         to_move: int | None = None,
-        open_until: float | None = None,
         also: Callable[[Connection], None] | None = None,
     ) -> None:
         """Write a new game (``to_move``: the seat to move first; ``time_control``: its clock, started at once
-        unless a seat is open, `splendor.store.clocks`; ``open_until``: when its open seats expire,
-        `splendor.store.open_seats`; ``also``: what else to write in the same transaction, e.g. the quick-play
-        seeks it seats, raising to undo it all). With ``bounds``, the owner's unfinished games are counted
+        unless a seat is open, `splendor.store.clocks`; ``also``: what else to write in the same transaction, e.g.
+        when its open seats expire (`splendor.store.open_seats`) or the quick-play seeks it seats, raising to undo
+        it all). With ``bounds``, the owner's unfinished games are counted
         in the same transaction, under a lock that holds across processes (PostgreSQL: an advisory lock on the
         owner), so concurrent creates cannot all pass the count: `TooManyGames` when this one would be over."""
         bots_only = all(x.kind == "bot" for x in seats)
@@ -161,7 +160,6 @@ class GameStore:
                 bot_salt=bot_salt,
                 time_control=time_control,
                 to_move=to_move,
-                open_until=open_until,
             )
             row.seats = [
                 SeatRow(
@@ -391,9 +389,10 @@ class GameStore:
     ) -> bool:
         """Hand a person's seat of an unfinished game (still at ``actions`` actions) to ``bot`` for the rest of
         the game, ``by`` being why (``idle``, ``resigned``), kept with the action count; the seat keeps its
-        account and ranks last when the game is rated. ``bot_turn``: whether a bot decides next then. False when
-        the game has moved on or ended meanwhile, or the seat is no longer a person's (a second resignation, on
-        this process or another): nothing is written then."""
+        account and its secret's hash (nothing acts by them then: `access.check_seat` refuses a forfeited seat;
+        its person still reads and writes the game's chat) and ranks last when the game is rated. ``bot_turn``:
+        whether a bot decides next then. False when the game has moved on or ended meanwhile, or the seat is no
+        longer a person's (a second resignation, on this process or another): nothing is written then."""
         try:
             with self.store.engine.begin() as conn:
                 moved = conn.execute(
@@ -415,9 +414,8 @@ class GameStore:
                             SeatRow.kind == "human",
                             SeatRow.forfeited.is_(False),
                         )
-                        .values(
-                            kind="bot", bot=bot, token_hash=None, forfeited=True, forfeited_by=by, forfeited_at=actions
-                        )
+                        # the secret's hash stays: its person still talks in the chat (access.check_chat_seat)
+                        .values(kind="bot", bot=bot, forfeited=True, forfeited_by=by, forfeited_at=actions)
                     ).rowcount
                 )
                 if not handed:

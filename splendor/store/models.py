@@ -284,7 +284,8 @@ class PushSubscription(Base):
 
 
 class ReviewRow(Base):
-    """The expert's review of a finished game (JSON), kept so that a second look costs nothing."""
+    """The expert's review of a finished game (JSON), kept so that a second look costs nothing; while it runs, the
+    claim of the one process computing it (``status`` "running", an empty body) with its progress."""
 
     __tablename__ = "reviews"
 
@@ -292,3 +293,7 @@ class ReviewRow(Base):
     actions: Mapped[int] = mapped_column(Integer, nullable=False)
     body: Mapped[str] = mapped_column(Text, nullable=False)
     created: Mapped[float] = mapped_column(Float, nullable=False)
+    status: Mapped[str] = mapped_column(String(8), nullable=False, server_default="done")  # or "running"
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the process computing it, while it runs
+    done: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")  # moves reviewed so far
+    touched: Mapped[float | None] = mapped_column(Float, nullable=True)  # its last progress, while it runs

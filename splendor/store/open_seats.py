@@ -12,6 +12,7 @@ never expired.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -48,6 +49,14 @@ class Taker:
     profile: str | None = None
 
 
+class _NotTaken(Exception):
+    """A take that changes nothing (``why``): its transaction is rolled back."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
 class OpenSeats:
     """Taking open seats, listing the games that have some, and expiring those nobody filled."""
 
@@ -56,58 +65,63 @@ class OpenSeats:
 
     def take(self, game_id: str, seat: int, taker: Taker) -> str:
         """Give open ``seat`` of the game to ``taker`` (conditional writes, see the module): `TAKEN` or `FILLED`,
-        else why nothing changed (`GONE`, `EXPIRED_NOW`, `OVER`, `FULL`, `YOURS`)."""
-        with self.store.engine.begin() as conn:
-            now = _now(conn)
-            waiting = conn.execute(
+        else why nothing changed (`GONE`, `EXPIRED_NOW`, `OVER`, `FULL`, `YOURS`): then the transaction, the
+        game's row written first to lock it, is rolled back."""
+        try:
+            with self.store.engine.begin() as conn:
+                return self._take(conn, game_id, seat, taker)
+        except _NotTaken as e:
+            return e.why
+
+    def _take(self, conn: Connection, game_id: str, seat: int, taker: Taker) -> str:
+        now = _now(conn)
+        waiting = conn.execute(
+            update(GameRow)
+            .where(
+                GameRow.id == game_id,
+                GameRow.status == "ongoing",
+                GameRow.ended_by.is_(None),
+                GameRow.open_until.is_not(None),
+                GameRow.open_until > now,
+            )
+            .values(updated_at=datetime.now(UTC))
+        ).rowcount  # PostgreSQL: the game's row is locked from here, so takes of one game take turns
+        if not waiting:
+            raise _NotTaken(self._why_not(conn, game_id))
+        if (
+            taker.account_id is not None
+            and conn.execute(
+                select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.account_id == taker.account_id)
+            ).first()
+        ):
+            raise _NotTaken(YOURS)
+        took = conn.execute(
+            update(SeatRow)
+            .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == OPEN)
+            .values(
+                kind="human",
+                name=taker.name,
+                token_hash=taker.token_hash,
+                account_id=taker.account_id,
+                profile=taker.profile,
+            )
+        ).rowcount
+        if not took:
+            exists = conn.execute(select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.seat == seat)).first()
+            raise _NotTaken(FULL if exists else GONE)
+        kinds = dict(conn.execute(select(SeatRow.seat, SeatRow.kind).where(SeatRow.game_id == game_id)).all())
+        done = TAKEN
+        if OPEN not in kinds.values():
+            to_move = conn.execute(select(GameRow.to_move).where(GameRow.id == game_id)).scalar()
+            conn.execute(
                 update(GameRow)
-                .where(
-                    GameRow.id == game_id,
-                    GameRow.status == "ongoing",
-                    GameRow.ended_by.is_(None),
-                    GameRow.open_until.is_not(None),
-                    GameRow.open_until > now,
-                )
-                .values(updated_at=datetime.now(UTC))
-            ).rowcount  # PostgreSQL: the game's row is locked from here, so takes of one game take turns
-            if not waiting:
-                return self._why_not(conn, game_id)
-            if (
-                taker.account_id is not None
-                and conn.execute(
-                    select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.account_id == taker.account_id)
-                ).first()
-            ):
-                return YOURS
-            took = conn.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == OPEN)
-                .values(
-                    kind="human",
-                    name=taker.name,
-                    token_hash=taker.token_hash,
-                    account_id=taker.account_id,
-                    profile=taker.profile,
-                )
-            ).rowcount
-            if not took:
-                exists = conn.execute(
-                    select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                ).first()
-                return FULL if exists else GONE
-            kinds = dict(conn.execute(select(SeatRow.seat, SeatRow.kind).where(SeatRow.game_id == game_id)).all())
-            done = TAKEN
-            if OPEN not in kinds.values():
-                to_move = conn.execute(select(GameRow.to_move).where(GameRow.id == game_id)).scalar()
-                conn.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id)
-                    .values(open_until=None, bot_turn=to_move is not None and kinds.get(to_move) == "bot")
-                )
-                start_clock(conn, game_id)
-                done = FILLED
-            notify_change(conn, game_id)
-            return done
+                .where(GameRow.id == game_id)
+                .values(open_until=None, bot_turn=to_move is not None and kinds.get(to_move) == "bot")
+            )
+            start_clock(conn, game_id)
+            done = FILLED
+        notify_change(conn, game_id)
+        return done
 
     @staticmethod
     def _why_not(conn: Connection, game_id: str) -> str:
@@ -171,9 +185,11 @@ class OpenSeats:
         """The games with open seats that are still open, soonest to expire first (the index on status and
         open_until serves it): id, game, players, time control, rated, the creator (the first seat a person
         holds: its name and, kept in an account, its rating in the game on the shown scale), the open seats and
-        when they expire (``open_until``, seconds since the epoch)."""
+        when they expire (``open_until``, seconds since the epoch, and ``expires_in``, seconds from now, both by
+        the store's clock)."""
         with self.store.engine.connect() as conn:
             now = _now(conn)
+            now_value = float(conn.execute(select(now)).scalar_one())
             games = conn.execute(
                 select(
                     GameRow.id, GameRow.game, GameRow.players, GameRow.time_control, GameRow.rated, GameRow.open_until
@@ -225,9 +241,20 @@ class OpenSeats:
                     "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in mine],
                     "open_seats": [s.seat for s in mine if s.kind == OPEN],
                     "open_until": g.open_until,
+                    "expires_in": max(0, round(g.open_until - now_value)),
                 }
             )
         return out
+
+
+def opening(wait: float) -> Callable[[Connection, str], None]:
+    """What the transaction that writes a new game with open seats also writes: ``open_until``, ``wait`` seconds
+    from now by the store's clock (the clock `take`, `expire` and `listing` compare it with, on every process)."""
+
+    def stamp(conn: Connection, game_id: str) -> None:
+        conn.execute(update(GameRow).where(GameRow.id == game_id).values(open_until=_now(conn) + wait))
+
+    return stamp
 
 
 def account_rating(conn: Connection, account_id: int | None, game: str) -> int:

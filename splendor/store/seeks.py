@@ -12,6 +12,8 @@ seeks no longer waiting undoes the game with it.
 from __future__ import annotations
 
 import hashlib
+import threading
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +62,18 @@ class SeekInfo:
     seat: int | None = None
 
 
+MINUTE, GUESTS = "minute", "guests"
+"""Why a new seek was refused: too many from the address this minute; too many guests waiting from it."""
+
+
+class TooManySeeks(Exception):
+    """A new seek over the address's bounds (``why``: `MINUTE` or `GUESTS`); nothing was written."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
 class SeekGone(Exception):
     """A seek a new game was to seat is no longer waiting (cancelled, expired, or seated by another process):
     the game is not written."""
@@ -79,24 +93,46 @@ class Seeks:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._adding = threading.Lock()
+        """SQLite (one process): new seeks are counted and written one at a time, so the bounds hold."""
 
-    def add(self, seek: SeekInfo) -> list[str]:
-        """Keep a new waiting seek. It replaces its player's waiting seek: the account's, or for a guest the one
-        waiting from the same address; returns the ids of those it replaced (cancelled). The two steps are one
-        transaction, under an advisory lock on the account or address on PostgreSQL, so one player never has two
-        waiting seeks, on one process or many."""
-        mine = (
-            Seek.account_id == seek.account_id
-            if seek.account_id is not None
-            else (Seek.account_id.is_(None) & (Seek.address_key == seek.address_key))
-        )
-        with self.store.engine.begin() as conn:
-            _lock(conn, _key(f"seeker:{seek.account_id}" if seek.account_id is not None else seek.address_key))
-            replaced = list(
-                conn.execute(select(Seek.id).where(Seek.status == WAITING, mine).with_for_update()).scalars()
-            )
+    def add(self, seek: SeekInfo, per_minute: int, guests_waiting: int, previous: str | None = None) -> list[str]:
+        """Keep a new waiting seek; returns the ids of the waiting seeks it replaced (cancelled): the account's
+        (one waiting seek per account), and ``previous``, a seek its player showed it holds (its secret checked
+        by the caller). A guest's seek replaces no other: guests behind one address (a household, a school's
+        NAT) each keep their own. `TooManySeeks`, nothing changed, when the address made ``per_minute`` seeks
+        in the minute before this one, or holds ``guests_waiting`` waiting guest seeks besides those replaced.
+        One transaction, under an advisory lock on the address (and the account) on PostgreSQL, this store's
+        lock on SQLite, so racing requests cannot pass the counts together."""
+        mine = Seek.id == previous if previous is not None else None
+        if seek.account_id is not None:
+            theirs = Seek.account_id == seek.account_id
+            mine = theirs if mine is None else (theirs | mine)
+        sqlite = self.store.engine.dialect.name == "sqlite"
+        with self._adding if sqlite else nullcontext(), self.store.engine.begin() as conn:
+            _lock(conn, _key(f"seek-address:{seek.address_key}"))
+            if seek.account_id is not None:
+                _lock(conn, _key(f"seeker:{seek.account_id}"))
+            recent = conn.execute(
+                select(func.count()).where(Seek.address_key == seek.address_key, Seek.created >= seek.created - 60)
+            ).scalar_one()
+            if recent >= per_minute:
+                raise TooManySeeks(MINUTE)
+            replaced: list[str] = []
+            if mine is not None:
+                replaced = list(
+                    conn.execute(select(Seek.id).where(Seek.status == WAITING, mine).with_for_update()).scalars()
+                )
             if replaced:
                 conn.execute(update(Seek).where(Seek.id.in_(replaced), Seek.status == WAITING).values(status=CANCELLED))
+            if seek.account_id is None:
+                guests = conn.execute(
+                    select(func.count()).where(
+                        Seek.address_key == seek.address_key, Seek.account_id.is_(None), Seek.status == WAITING
+                    )
+                ).scalar_one()
+                if guests >= guests_waiting:
+                    raise TooManySeeks(GUESTS)  # the cancelling above is rolled back with it
             conn.execute(
                 insert(Seek).values(
                     id=seek.id,
@@ -184,15 +220,6 @@ class Seeks:
             ).rowcount
             if not done:
                 raise SeekGone(seek_id)
-
-    def count_recent(self, address_key: str, since: float) -> int:
-        """How many seeks the address made since ``since`` (all statuses)."""
-        with self.store.engine.connect() as conn:
-            return int(
-                conn.execute(
-                    select(func.count()).where(Seek.address_key == address_key, Seek.created >= since)
-                ).scalar_one()
-            )
 
 
 def _info(row: Any) -> SeekInfo:

@@ -18,12 +18,14 @@ from splendor.store.models import GameRow, SeatRow
 
 def games_of(conn: Connection, account_id: int, limit: int = 100) -> list[dict[str, Any]]:
     """The games in which the account holds a seat: id, game, seat, status, actions, created_at, and
-    ``your_turn`` (the seat, still a person's, is to move in an unfinished game), ``to_move``, ``time_control``
-    and ``seconds_left`` (the person to move's time, never below 0; None when no clock runs)."""
+    ``your_turn`` (the seat, still a person's, is to move in an unfinished game no longer waiting for players:
+    none of its seats open), ``to_move``, ``time_control`` and ``seconds_left`` (the person to move's time, never
+    below 0; None when no clock runs)."""
     now = float(conn.execute(select(_now(conn))).scalar_one())
     yours = and_(
         GameRow.status == "ongoing",
         GameRow.ended_by.is_(None),
+        GameRow.open_until.is_(None),  # a game still waiting for players (an open seat) is nobody's turn yet
         GameRow.to_move == SeatRow.seat,
         SeatRow.kind == "human",
         SeatRow.forfeited.is_(False),

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
 import splendor.server.chat
@@ -108,6 +109,65 @@ def test_a_line_is_1_to_300_characters_of_one_line_of_visible_text(app_client: T
     assert kept == ["y" * 300, "<b>bold</b> & co", "👍🏽 👨‍👩‍👧 ❤️ 1️⃣ 안녕하세요"]
 
 
+def test_a_subdivision_flag_is_allowed_and_tag_characters_elsewhere_are_refused(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c)
+    tags = "".join(chr(0xE0000 + ord(x)) for x in "gbeng")
+    england, cancel = "\U0001f3f4" + tags + "\U000e007f", "\U000e007f"
+    for bad in ("a" + tags + "b", "\U0001f3f4" + tags, "x" + cancel, "\U0001f3f4" + cancel, "hi " + tags + cancel):
+        assert say(c, game, 0, text=bad).status_code == 400, ascii(bad)
+    assert say(c, game, 0, text=f"gg {england}!").status_code == 201
+    assert [text for _, _, text in lines(c, game, 0)] == [f"gg {england}!"]
+
+
+def test_a_seat_that_resigned_still_reads_and_writes_the_seats_room_but_cannot_act(app_client: TestClient) -> None:
+    c = app_client
+    humans3 = [*HUMANS2, {"kind": "human", "name": "cat"}]
+    game = c.post("/api/games", json={"game": "classic", "seats": humans3}).json()
+    gid, token = game["id"], game["seats"][1]["token"]
+    r = c.post(f"/api/games/{gid}/seats/1/resign", headers={"x-seat-token": token}, json={})
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][1]["forfeited"] and not r.json()["over"]  # a bot plays seat 1 on
+    assert say(c, game, 1, text="good game all").status_code == 201
+    assert say(c, game, 1, phrase="good_game").status_code == 201
+    assert say(c, game, 0, text="bye bob").status_code == 201
+    assert lines(c, game, 1, room="seats") == [
+        ("seats", "bob", "good game all"),
+        ("seats", "bob", "Good game!"),
+        ("seats", "ann", "bye bob"),
+    ]
+    assert len(lines(c, game, 2)) == 3  # the others read it
+    # a wrong secret still reads and writes nothing for the forfeited seat
+    assert say(c, game, 1, token="x" * 32, text="I am bob").status_code == 403
+    assert c.get(f"/api/games/{gid}/chat", params={"seat": 1}, headers={"x-seat-token": "x" * 32}).status_code == 403
+    # and the seat's secret acts for it no more: no view of its hand, no move, no hint, no second resignation
+    mine = {"x-seat-token": token}
+    assert c.get(f"/api/games/{gid}", params={"seat": 1}, headers=mine).status_code == 403
+    view = c.get(f"/api/games/{gid}", params={"seat": 0}, headers={"x-seat-token": game["seats"][0]["token"]})
+    action = view.json()["view"]["legal_actions"][0]
+    assert c.post(f"/api/games/{gid}/actions", headers=mine, json={"seat": 1, "action": action}).status_code == 403
+    assert c.post(f"/api/games/{gid}/seats/1/hint", headers=mine).status_code == 403
+    assert c.post(f"/api/games/{gid}/seats/1/resign", headers=mine, json={}).status_code == 403
+    with pytest.raises(WebSocketDisconnect), c.websocket_connect(f"/api/games/{gid}/ws?seat=1&token={token}") as ws:
+        ws.receive_json()
+
+
+def test_an_account_keeps_the_chat_of_the_seat_it_resigned(app_client: TestClient) -> None:
+    c = app_client
+    assert c.post("/api/accounts", json={"name": "Ann", "password": "correct horse"}).status_code == 201
+    seats = [{"kind": "human", "mine": True}, {"kind": "human", "name": "bob"}, {"kind": "human", "name": "cat"}]
+    game = c.post("/api/games", json={"game": "classic", "seats": seats}).json()
+    gid = game["id"]
+    assert c.post(f"/api/games/{gid}/seats/0/resign", json={}).status_code == 200
+    r = c.post(f"/api/games/{gid}/chat", json={"seat": 0, "text": "gg"})  # by the session alone
+    assert r.status_code == 201, r.text
+    r = c.get(f"/api/games/{gid}/chat", params={"seat": 0, "room": "seats"})
+    assert r.status_code == 200 and [x["text"] for x in r.json()["lines"]] == ["gg"]
+    c.post("/api/accounts/signout")
+    c.cookies.clear()
+    assert c.post(f"/api/games/{gid}/chat", json={"seat": 0, "text": "gg"}).status_code == 403  # signed out
+
+
 def test_a_canned_phrase_is_kept_by_its_key(app_client: TestClient) -> None:
     c = app_client
     game = new_game(c)
@@ -158,7 +218,9 @@ def test_a_line_is_pushed_to_the_other_seat_and_never_to_a_spectator(app_client:
 def test_lines_are_kept_with_their_move_across_a_restart_and_open_an_hour_after_the_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/s.db", bot_workers=1, bot_pause_seconds=0)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/s.db", bot_workers=1, bot_pause_seconds=0, warm_bot_workers=False
+    )
     with TestClient(create_app(settings)) as c:
         game = new_game(c)
         assert say(c, game, 0, phrase="good_luck").status_code == 201

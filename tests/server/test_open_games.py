@@ -14,7 +14,11 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
+from splendor.server.api import create_app
+from splendor.server.settings import Settings
+from splendor.store.models import GameRow
 from tests.server.conftest import Server, _reset_postgres, create, wait_for
 
 PASSWORD = "correct horse"
@@ -146,6 +150,43 @@ def test_a_rated_open_game_is_taken_only_by_an_account_which_keeps_the_seat(app_
     assert spectator(c, game)["seats"][2]["kind"] == "open"
 
 
+def updated_at(c: TestClient, game: dict[str, Any]) -> Any:
+    store = c.app.state.store  # type: ignore[attr-defined]  # the app's state, set by its lifespan
+    with store.engine.connect() as conn:
+        return conn.execute(select(GameRow.updated_at).where(GameRow.id == game["id"])).scalar_one()
+
+
+def test_a_refused_take_leaves_the_game_row_as_it_was(app_client: TestClient) -> None:
+    c = app_client
+    sign_up(c, "ann")
+    game = new_game(c, [{"kind": "human", "mine": True}, OPEN, OPEN], rated=False)
+    before = updated_at(c, game)
+    time.sleep(0.05)
+    r = take(c, game, 1)  # ann holds seat 0 already
+    assert r.status_code == 409 and "already" in r.json()["detail"]
+    assert updated_at(c, game) == before
+    c.cookies.clear()
+    assert take(c, game, 1, "bob").status_code == 200
+    before = updated_at(c, game)
+    time.sleep(0.05)
+    assert take(c, game, 1, "cy").status_code == 409  # taken already
+    assert updated_at(c, game) == before
+
+
+def test_a_game_waiting_for_players_is_nobodys_turn_in_the_lobby(app_client: TestClient) -> None:
+    c = app_client
+    sign_up(c, "ann")
+    game = new_game(c, [{"kind": "human", "mine": True}, OPEN], rated=False)
+    (listed,) = c.get("/api/me").json()["games"]
+    assert listed["to_move"] == 0 and listed["your_turn"] is False  # seat 0 is to move once the game starts
+    ann = c.cookies.get("splendor_session")
+    c.cookies.clear()
+    assert take(c, game, 1, "bob").status_code == 200
+    c.cookies.set("splendor_session", ann)
+    (listed,) = c.get("/api/me").json()["games"]
+    assert listed["your_turn"] is True
+
+
 @pytest.mark.settings(open_seat_seconds=0.5, finding_sweep_seconds=0.1, games_per_client=1)
 def test_open_seats_nobody_takes_expire_and_then_refuse_takers(app_client: TestClient) -> None:
     c = app_client
@@ -246,3 +287,18 @@ def test_on_two_processes_one_taker_wins_and_the_last_take_starts_the_game_once(
                 assert [x["kind"] for x in spectator(client, game)["seats"]] == ["bot", "human", "human"]
     with b.client() as client:
         assert client.get("/api/open-games").json()["games"] == []
+
+
+def test_open_seats_wait_by_the_databases_clock_whatever_the_process_clock(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _reset_postgres(postgres_url)
+    settings = Settings(database_url=postgres_url, bot_workers=1, bot_pause_seconds=0, warm_bot_workers=False)
+    with TestClient(create_app(settings)) as c:
+        real = time.time
+        with monkeypatch.context() as m:  # this process's clock an hour behind the database's while it creates
+            m.setattr(time, "time", lambda: real() - 3600)
+            game = new_game(c, [ANN, OPEN])
+        (listed,) = c.get("/api/open-games").json()["games"]
+        assert settings.open_seat_seconds - 5 < listed["expires_in"] <= settings.open_seat_seconds
+        assert take(c, game, 1, "bob").status_code == 200

@@ -97,6 +97,7 @@ def push_app(tmp_path: Path, service: PushService) -> Iterator[TestClient]:
         database_url=f"sqlite:///{tmp_path}/s.db",
         bot_workers=1,
         bot_pause_seconds=0,
+        warm_bot_workers=False,
         vapid_private_key=str(tmp_path / "vapid.pem"),
         vapid_subject="mailto:operator@example.org",
         push_services=(service.origin,),

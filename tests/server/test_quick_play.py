@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from splendor.server.quick_play import WINDOW_PER_SECOND, WINDOW_START, bot_for, groups
+from splendor.server.quick_play import GUESTS_WAITING, WINDOW_PER_SECOND, WINDOW_START, bot_for, groups
 from splendor.store.models import Seek
 from splendor.store.seeks import Pool, SeekInfo
 from tests.server.conftest import Server, _reset_postgres, wait_for
@@ -186,9 +186,9 @@ def test_a_seek_nobody_asks_about_expires_and_is_seated_with_nobody(app_client: 
 @pytest.mark.settings(seeks_per_minute=4)
 def test_churn_is_bounded(app_client: TestClient) -> None:
     c = app_client
-    # one waiting seek per guest address: a second replaces the first
+    # a guest's new seek replaces the one it shows it holds
     first = seek(c, name="guest")
-    second = seek(c, name="guest", game="kids")
+    second = seek(c, name="guest", game="kids", replaces={"id": first["id"], "secret": first["secret"]})
     assert status(c, first)["status"] == "cancelled" and status(c, second)["status"] == "waiting"
     # and per account, from any address
     sign_up(c, "ann")
@@ -202,6 +202,43 @@ def test_churn_is_bounded(app_client: TestClient) -> None:
     assert status(c, fourth)["status"] == "waiting"
 
 
+def test_guests_behind_one_address_keep_their_own_seeks_up_to_a_few(app_client: TestClient) -> None:
+    c = app_client  # every request of the test client comes from one address, as guests behind one NAT do
+    games = [("classic", 2), ("kids", 2), ("pokemon", 2), ("classic", 3), ("kids", 3)]
+    seeks = [seek(c, name=f"guest{i}", game=g, players=n) for i, (g, n) in enumerate(games[:GUESTS_WAITING])]
+    assert [status(c, s)["status"] for s in seeks] == ["waiting"] * GUESTS_WAITING  # nobody cancelled anybody
+    # a few at most: then a 429, and nothing kept
+    game, players = games[GUESTS_WAITING]
+    r = c.post("/api/quick-play", json={"game": game, "players": players, "name": "one-too-many"})
+    assert r.status_code == 429 and "guests" in r.json()["detail"]
+    # replacing one's own seek stays possible at the cap; a wrong secret replaces nothing (403, nothing kept)
+    wrong = {"id": seeks[0]["id"], "secret": "not-it"}
+    r = c.post("/api/quick-play", json={"game": "classic", "players": 2, "name": "g", "replaces": wrong})
+    assert r.status_code == 403
+    assert [status(c, s)["status"] for s in seeks] == ["waiting"] * GUESTS_WAITING
+    mine = {"id": seeks[0]["id"], "secret": seeks[0]["secret"]}
+    again = seek(c, name="guest0", game=game, players=players, replaces=mine)
+    assert status(c, seeks[0])["status"] == "cancelled" and status(c, again)["status"] == "waiting"
+    assert [status(c, s)["status"] for s in seeks[1:]] == ["waiting"] * (GUESTS_WAITING - 1)
+    store = c.app.state.store  # type: ignore[attr-defined]  # the app's state, set by its lifespan
+    with store.engine.connect() as conn:
+        assert len(conn.execute(Seek.__table__.select()).all()) == GUESTS_WAITING + 1
+
+
+@pytest.mark.settings(games_per_client=2, seeks_per_minute=50)
+def test_quick_play_with_bots_counts_against_the_addresss_unfinished_games(app_client: TestClient) -> None:
+    c = app_client
+    for i in range(2):  # a bot at once: each seek is seated with a bot, in a game the address created
+        s = seek(c, name=f"solo{i}", bot_after=0)
+        assert status(c, s)["status"] == "seated"
+    r = c.post("/api/quick-play", json={"game": "classic", "players": 2, "name": "solo", "bot_after": 0})
+    assert r.status_code == 429 and "unfinished games" in r.json()["detail"]
+    assert len(c.get("/api/games").json()["games"]) == 2
+    store = c.app.state.store  # type: ignore[attr-defined]  # the app's state, set by its lifespan
+    with store.engine.connect() as conn:
+        assert len(conn.execute(Seek.__table__.select()).all()) == 2  # the refused seek was not kept
+
+
 def test_bad_quick_play_requests_are_refused_with_nothing_kept(app_client: TestClient) -> None:
     c = app_client
     refused = [
@@ -213,6 +250,7 @@ def test_bad_quick_play_requests_are_refused_with_nothing_kept(app_client: TestC
         ({"game": "chess", "players": 2, "name": "g"}, 422),
         ({"game": "classic", "players": 2, "name": "g", "bot_after": -1}, 422),
         ({"game": "classic", "players": 2, "name": "g", "extra": 1}, 422),
+        ({"game": "classic", "players": 2, "name": "g", "replaces": {"id": "x", "secret": "s"}}, 422),
     ]
     for body, code in refused:
         assert c.post("/api/quick-play", json=body).status_code == code, body
@@ -297,3 +335,35 @@ def test_on_two_processes_two_seeks_are_seated_together_exactly_once(two: list[S
     finally:
         for client in clients:
             client.close()
+
+
+def test_racing_seeks_from_one_address_on_two_processes_never_pass_the_bound_per_minute(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    _reset_postgres(postgres_url)
+    servers = [Server(postgres_url, tmp_path / f"bound{i}.log", "--seeks-per-minute", "3").launch() for i in range(2)]
+    clients: list[httpx.Client] = []
+    try:
+        for server in servers:
+            server.wait_ready()
+        clients = [servers[i % 2].client() for i in range(10)]
+        codes: list[int] = [0] * len(clients)
+        start = threading.Barrier(len(clients))
+
+        def ask(i: int) -> None:
+            start.wait()
+            body = {"game": ("classic", "kids", "pokemon")[i % 3], "players": 2 + i % 2, "name": f"g{i}"}
+            codes[i] = clients[i].post("/api/quick-play", json=body).status_code
+
+        threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(clients))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(codes) == [201] * 3 + [429] * 7, codes
+    finally:
+        for client in clients:
+            client.close()
+        for s in servers:
+            if s.proc is not None and s.proc.poll() is None:
+                s.stop()

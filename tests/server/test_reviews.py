@@ -1,11 +1,15 @@
 """Reviews on the server (issue 33, item 6): a finished game's review is asked for once, runs in the bot workers
 (202 with its progress), is kept (200, served again without a search, by any process: one row however many
 computed it), is refused while the game is in play (409: its hidden cards are still in play), one at a time per
-client address (429), and answers 404 for a game nobody asked about or that does not exist."""
+client address (429), and answers 404 for a game nobody asked about or that does not exist. A running review is
+claimed in the store: every process answers 202 with its progress and none starts a second copy; a claim whose
+process stopped is taken over. The bounds (per process) hold for requests at once."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,9 +19,12 @@ from fastapi.testclient import TestClient
 from splendor.bots.review import review
 from splendor.server import Settings, create_app
 from splendor.server.bots import BotPool
+from splendor.server.errors import Refused
+from splendor.server.reviews import Reviews
 from splendor.store import open_store
 from splendor.store.games import GameStore, SeatInfo
-from splendor.store.reviews import ReviewStore
+from splendor.store.models import ReviewRow
+from splendor.store.reviews import Claim, ReviewStore
 from tests.server.conftest import wait_for
 
 ITERATIONS = 12
@@ -26,15 +33,19 @@ HUMAN = {"kind": "human", "name": "ann"}
 
 
 @pytest.fixture(scope="module")
-def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    """One server for the module (its workers start once), with reviews of a small budget; each test waits for
-    the reviews it starts, so none finds another's running."""
-    settings = Settings(
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return Settings(
         database_url=f"sqlite:///{tmp_path_factory.mktemp('reviews')}/s.db",
         bot_workers=1,
         bot_pause_seconds=0,
         review_iterations=ITERATIONS,
     )
+
+
+@pytest.fixture(scope="module")
+def app_client(settings: Settings) -> Iterator[TestClient]:
+    """One server for the module (its workers start once), with reviews of a small budget; each test waits for
+    the reviews it starts, so none finds another's running."""
     with TestClient(create_app(settings)) as c:
         yield c
 
@@ -168,5 +179,109 @@ def test_two_processes_keep_one_review_of_a_game(database_url: str) -> None:
         again = second.put("a" * 32, 4, {"by": "second"})  # computed too, but the first row stays
         assert kept.body == again.body == {"by": "first"} and second.get("a" * 32) == kept
         assert second.get("b" * 32) is None
+    finally:
+        store.close()
+
+
+def test_a_review_running_in_one_process_is_answered_by_another_and_not_started_twice(
+    app_client: TestClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    c = app_client
+    game = resigned(c, 6)
+    search = BotPool.search
+
+    async def slow_search(self: BotPool, *args: Any) -> Any:  # moves slow enough to see the progress in between
+        await asyncio.sleep(0.3)
+        return await search(self, *args)
+
+    monkeypatch.setattr(BotPool, "search", slow_search)
+    url = f"/api/games/{game['id']}/review"
+    with TestClient(create_app(settings)) as other:  # a second process over the same store
+        assert c.post(url).status_code == 202
+        polled = other.get(url)  # the page's poll, reaching the other process
+        assert polled.status_code == 202 and polled.json()["status"] == "running", polled.text
+        assert polled.json()["total"] == c.get(url).json()["total"]
+        asked = other.post(url)  # a second click there: the same review's progress, nothing started
+        assert asked.status_code == 202, asked.text
+        assert other.app.state.reviews.running == {}  # type: ignore[attr-defined]  # the app's state: untyped
+        wait_for(lambda: other.get(url).json()["done"] > 0, seconds=60)  # the owner's progress, seen elsewhere
+        done = reviewed(c, url)
+        assert other.get(url).json() == done
+
+
+def test_requests_at_once_cannot_pass_the_bounds_together(app_client: TestClient) -> None:
+    c = app_client
+    first, second = resigned(c, 2), resigned(c, 2)
+    assert c.get(f"/api/games/{first['id']}/review").status_code == 404  # nobody asked yet (the reviews are made)
+    reviews: Reviews = c.app.state.reviews  # type: ignore[attr-defined]  # the app's state: untyped
+    settings = reviews.settings
+    reviews.settings = dataclasses.replace(settings, reviews_at_once=1)
+
+    async def at_once(*asks: tuple[str, str]) -> list[int]:
+        answers = await asyncio.gather(*(reviews.start(g, who) for g, who in asks), return_exceptions=True)
+        return [a.status if isinstance(a, Refused) else a[0] for a in answers]  # type: ignore[union-attr]  # gathered
+
+    try:
+        assert c.portal is not None
+        # Two games, two addresses, one review at once: one runs, the other is refused.
+        statuses = c.portal.call(at_once, (first["id"], "10.0.0.1"), (second["id"], "10.0.0.2"))
+        assert sorted(statuses) == [202, 503], statuses
+        assert len(reviews.running) == 1
+        refused = (first, second)[statuses.index(503)]
+        wait_for(lambda: not reviews.running, seconds=60)
+        # One game asked by two addresses at once: one review runs (not one for each), both see it.
+        reviews.settings = settings
+        runs: list[str] = []
+        run = reviews._run
+
+        async def counted(running: Any, record: Any) -> None:
+            runs.append(running.game_id)
+            await run(running, record)
+
+        reviews._run = counted  # type: ignore[method-assign]  # counting the reviews started
+        try:
+            assert c.portal.call(at_once, (refused["id"], "10.0.0.3"), (refused["id"], "10.0.0.4")) == [202, 202]
+        finally:
+            del reviews._run
+        assert runs == [refused["id"]]
+        reviewed(c, f"/api/games/{refused['id']}/review")
+    finally:
+        reviews.settings = settings
+        wait_for(lambda: not reviews.running, seconds=60)
+
+
+def test_a_claim_whose_process_stopped_is_taken_over_by_one(database_url: str) -> None:
+    store = open_store(database_url)
+    game = "c" * 32
+    try:
+        seats = [SeatInfo(0, "bot", "greedy", None, None), SeatInfo(1, "bot", "greedy", None, None)]
+        GameStore(store).create(game, "classic", 2, 1, {}, seats)
+        reviews = ReviewStore(store)
+        assert reviews.claim(game, 9, "first", 120) is None  # claimed: the first computes
+        assert reviews.progress(game, "first", 3)
+        held = reviews.claim(game, 9, "second", 120)  # a live claim: the second computes nothing
+        assert isinstance(held, Claim) and (held.owner, held.done, held.actions, held.stale) == ("first", 3, 9, False)
+        assert reviews.get(game) is None  # running: nothing kept yet
+        with store.session() as s:  # the first process stops: no progress for five minutes
+            s.get_one(ReviewRow, game).touched = time.time() - 300
+        found = reviews.look(game, 120)
+        assert isinstance(found, Claim) and found.stale
+        assert reviews.claim(game, 9, "second", 120) is None  # taken over
+        again = reviews.claim(game, 9, "third", 120)  # once: it is fresh again
+        assert isinstance(again, Claim) and (again.owner, again.done, again.stale) == ("second", 0, False)
+        assert not reviews.progress(game, "first", 4)  # the stopped one, back, learns it lost the claim
+        assert reviews.progress(game, "second", 1)
+        kept = reviews.put(game, 9, {"by": "second"})
+        assert reviews.get(game) == kept and kept.body == {"by": "second"}
+        assert reviews.claim(game, 9, "third", 120) == kept  # kept: nothing to claim
+        reviews.release(game, "second")  # a kept review is not dropped
+        assert reviews.get(game) == kept
+        failed = "d" * 32  # a review that failed: its claim dropped, it may be asked for again
+        GameStore(store).create(failed, "classic", 2, 1, {}, seats)
+        assert reviews.claim(failed, 5, "first", 120) is None
+        reviews.release(failed, "another")  # only its owner drops it
+        assert isinstance(reviews.look(failed, 120), Claim)
+        reviews.release(failed, "first")
+        assert reviews.look(failed, 120) is None
     finally:
         store.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from tests.server.conftest import Server
+from tests.server.conftest import Server, create
 from tests.web.test_browser import _two_humans, api_act, open_page, wait_past
 
 
@@ -81,3 +81,23 @@ def test_the_replay_shows_each_line_at_its_move(server: Server, browser: Browser
     assert ann.locator("#chat .at-move .chat-words").inner_text() == "your move"
     assert ann.errors == []  # type: ignore[attr-defined]
     ann.close()
+
+
+def test_a_seat_that_resigned_still_talks_in_the_players_room_while_watching(server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        seats = [{"kind": "human", "name": n} for n in ("ann", "bob", "cat")]
+        g = create(c, "classic", seats, seed=4)
+    bob = open_page(browser, g["seats"][1]["link"])  # keeps the seat's link in this browser
+    with server.client() as c:
+        r = c.post(f"/api/games/{g['id']}/seats/1/resign", headers={"x-seat-token": g["seats"][1]["token"]}, json={})
+        assert r.status_code == 200 and r.json()["seats"][1]["forfeited"]
+    bob.goto(f"{server.base}/watch/{g['id']}")  # where the page goes after resigning in a game of three
+    bob.wait_for_function("document.body.dataset.actions !== undefined")
+    _open(bob)
+    bob.locator("#chat .chat-tab", has_text="Players").click()
+    bob.locator("#chat .chat-phrase[data-phrase='good_game']").click()
+    bob.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 1")
+    assert _said(bob) == ["Good game!"]
+    with server.client() as c:
+        r = c.get(f"/api/games/{g['id']}/chat", params={"seat": 0}, headers={"x-seat-token": g["seats"][0]["token"]})
+        assert [(x["room"], x["seat"], x["phrase"]) for x in r.json()["lines"]] == [("seats", 1, "good_game")]

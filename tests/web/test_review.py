@@ -2,12 +2,15 @@
 says the expert is reviewing while it runs, then draws each seat's win chance and the marked moves exactly as
 ``splendor review --json`` prints them for the game's record (the same small budget and seed 0); a marked move,
 chosen by keyboard, steps the replay to the position before it and marks the move played and the expert's move
-on the table. Screenshots at 1280x800 and 390x844 go to docs/screenshots."""
+on the table. A review running in another server process is shown running, its progress polled, not as failed.
+Screenshots at 1280x800 and 390x844 go to docs/screenshots."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -64,6 +67,42 @@ def test_the_finished_table_offers_the_review(server: Server, browser: Browser, 
     link = page.locator("#review-link")
     link.wait_for()
     assert link.get_attribute("href") == f"/replay/{finished['id']}?review"
+
+
+def test_a_review_running_in_another_process_is_shown_running_and_polled(
+    server: Server, browser: Browser, finished: dict[str, Any]
+) -> None:
+    database = sqlite3.connect(server.db_url.removeprefix("sqlite:///"))
+    total = len(finished["expected"]["moves"])
+
+    def write(sql: str, *args: Any) -> None:
+        with database:
+            database.execute(sql, args)
+
+    write("DELETE FROM reviews WHERE game_id = ?", finished["id"])
+    now = time.time()  # another process's claim, as the store writes it (SQLite: that process's clock)
+    write(
+        "INSERT INTO reviews (game_id, actions, body, created, status, owner, done, touched)"
+        " VALUES (?, ?, '', ?, 'running', 'another process', 2, ?)",
+        finished["id"],
+        total,
+        now,
+        now,
+    )
+    try:
+        page = open_review(browser, f"{server.base}/replay/{finished['id']}", 1280, 800)
+        page.wait_for_function("document.body.dataset.review === 'running'", timeout=20000)
+        assert f"2 of {total}" in page.locator("#review-progress").inner_text()
+        write("UPDATE reviews SET done = 5, touched = ? WHERE game_id = ?", time.time(), finished["id"])
+        page.wait_for_function(
+            f"(document.getElementById('review-progress') || {{}}).textContent.includes('5 of {total}')",
+            timeout=20000,
+        )  # still polled: the other process's progress
+        assert page.locator("#review-start").count() == 0 and page.locator("#review .error").count() == 0
+        assert page.errors == []  # type: ignore[attr-defined]  # the script errors met, kept on the page
+    finally:
+        write("DELETE FROM reviews WHERE game_id = ? AND status = 'running'", finished["id"])
+        database.close()
 
 
 def test_the_review_draws_what_the_command_prints(server: Server, browser: Browser, finished: dict[str, Any]) -> None:

@@ -94,6 +94,29 @@ def test_the_lobby_lists_the_games_where_it_is_your_turn_first_with_their_clocks
     context.close()
 
 
+def test_the_lobby_says_waiting_for_players_not_your_turn_while_a_seat_is_open(
+    server: Server, browser: Browser
+) -> None:
+    context = browser.new_context(base_url=server.base)
+    assert context.request.post("/api/accounts", data={"name": "ann", "password": "a good password"}).ok
+    seats = [{"kind": "human", "mine": True}, {"kind": "open"}]
+    game = context.request.post("/api/games", data={"game": "classic", "seats": seats, "rated": False}).json()
+    view = context.request.get(f"/api/games/{game['id']}?seat=0").json()["view"]
+    assert view["current_player"] == 0  # ann's seat moves first, once the game starts
+    page = context.new_page()
+    page.goto("/")
+    row = page.locator(f"#my-games tr[data-my-game='{game['id']}']")
+    row.wait_for()
+    assert row.get_attribute("data-your-turn") is None  # a boolean attribute: absent when false
+    assert "waiting for players" in row.inner_text() and "Your turn" not in row.inner_text()
+    with server.client() as c:
+        assert c.post(f"/api/games/{game['id']}/seats/1/take", json={"name": "bob"}).status_code == 200
+    page.reload()
+    row.wait_for()
+    assert row.get_attribute("data-your-turn") is not None and "Your turn" in row.inner_text()
+    context.close()
+
+
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
@@ -155,4 +178,40 @@ def test_the_service_worker_serves_the_pages_files_from_its_cache_and_never_the_
     page.goto(f"{server.base}/play/{g['id']}?seat=0")
     page.wait_for_selector("#tabletop")
     assert page.evaluate("fetch('/api/health').then(() => 'answered', () => 'failed')") == "failed"
+    context.close()
+
+
+def test_a_push_while_the_games_page_is_on_screen_still_shows_a_quiet_notification(
+    server: Server, browser: Browser
+) -> None:
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
+    context = browser.new_context()
+    context.grant_permissions(["notifications"], origin=server.base)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    registrations: list[str] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(r["registrationId"] for r in e["registrations"] if not r["isDeleted"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    assert page.evaluate("document.visibilityState") == "visible"
+    url = f"/play/{g['id']}?seat=0"
+    push = f'{{"type": "turn", "id": "{g["id"]}", "game": "Splendor", "url": "{url}"}}'
+    cdp.send(
+        "ServiceWorker.deliverPushMessage", {"origin": server.base, "registrationId": registrations[-1], "data": push}
+    )
+    shown = None
+    for _ in range(50):
+        shown = page.evaluate(
+            """async () => (await (await navigator.serviceWorker.ready).getNotifications())
+                .map((n) => [n.title, n.data.url, n.silent])"""
+        )
+        if shown:
+            break
+        page.wait_for_timeout(100)
+    assert shown == [["Your turn", url, True]]  # shown (a push must be), but quiet: the page says the turn itself
     context.close()

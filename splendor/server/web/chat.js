@@ -63,14 +63,16 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   function who(line) { return line.room === "seats" && line.seat !== null ? seatName(line.seat) : line.name; }
   function own(line) {
     return mine.has(line.id) || (line.room === "seats" && line.seat === seat)
+      || (line.room === "seats" && seat === null && line.seat === (reader() || {}).seat)
       || (line.room === "spectators" && me && line.name === me.name);
   }
   function words(line) { return line.phrase && PHRASES[line.phrase] ? t(PHRASES[line.phrase]) : line.text; }
 
-  // Who reads: the table's seat; in a replay, the seat this browser played in the game (its link kept in "Your
-  // games"), whose players' room it may read again; else the spectators' room only.
+  // Who reads: the table's seat; watching or in a replay, the seat this browser played in the game (its link kept
+  // in "Your games"; also after it resigned or ran out of time and a bot plays it on), whose players' room it may
+  // read and, until the room closes, write again; else the spectators' room only.
   function reader() {
-    if (mode !== "replay") return { seat, headers: auth };
+    if (mode === "play") return { seat, headers: auth };
     const kept = myGames().find((g) => g.id === gameId && g.seat !== null && g.seat !== undefined);
     if (!kept) return null;
     const token = new URLSearchParams((kept.link || "").split("?")[1] || "").get("token");
@@ -114,7 +116,10 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     if (busy) return false;
     const post = { ...body };
     const headers = {};
-    if (room === "seats") { post.seat = seat; Object.assign(headers, auth); }
+    if (room === "seats") {
+      const by = reader() || { seat, headers: auth };
+      post.seat = by.seat; Object.assign(headers, by.headers);
+    }
     else if (!me) {
       const name = nameInput.value.trim();
       if (!name) { error = t("Give your name to talk with the spectators."); render(); nameInput.focus(); return false; }

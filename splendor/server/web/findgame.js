@@ -94,6 +94,8 @@ async function quickPlay(event) {
   const body = { game: $("quick-game").value, players: Number($("quick-players").value),
     clock: $("quick-clock").value || null, rated: $("quick-rated").checked, name,
     bot_after: bot === "" ? null : Number(bot) };
+  const held = JSON.parse(sessionStorage.getItem(SEEK_KEY) || "null");   // this tab's seek, replaced by the new one
+  if (held) body.replaces = { id: held.id, secret: held.secret };
   try {
     const made = await api("/api/quick-play", { method: "POST", body: JSON.stringify(body) });
     sessionStorage.setItem(SEEK_KEY, JSON.stringify({ id: made.id, secret: made.secret, game: body.game }));

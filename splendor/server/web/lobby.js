@@ -96,9 +96,12 @@ async function drawMyGames() {
       : (s.kind === "bot" ? s.bot : t("Player {number}", { number: s.seat + 1 }))));
     const view = info.view;
     const known = clocks.get(`${g.id}:${g.seat}`);
-    const yourTurn = !view.is_over && !info.over && view.current_player === g.seat && info.seats[g.seat].kind !== "bot";
+    const waiting = info.seats.some((s) => s.kind === "open");   // still waiting for players: nobody's turn yet
+    const yourTurn = !view.is_over && !info.over && !waiting && view.current_player === g.seat
+      && info.seats[g.seat].kind !== "bot";
     const secondsLeft = known && known.your_turn ? known.seconds_left : null;
-    let state = view.is_over ? t("over") : (yourTurn ? yourTurnCell(secondsLeft) : t("in play"));
+    let state = view.is_over ? t("over")
+      : (yourTurn ? yourTurnCell(secondsLeft) : (waiting ? t("waiting for players") : t("in play")));
     if (view.is_over && view.result) {
       const winners = view.result.winners.map((w) => w === g.seat ? t("you") : seats[w]);
       state = winners.length ? t("won by {players}", { players: list(winners) }) : t("no winner");

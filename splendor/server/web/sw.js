@@ -61,12 +61,15 @@ self.addEventListener("push", (event) => {
   event.waitUntil((async () => {
     const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
     const target = new URL(data.url, location.origin).pathname;
-    if (open.some((c) => c.visibilityState === "visible" && new URL(c.url).pathname === target)) return;
+    // Always a notification (a push shown none of its own makes the browser show "updated in the background" and
+    // may end the subscription); a quiet one when the game's page is on screen, which says the turn itself.
+    const onScreen = open.some((c) => c.visibilityState === "visible" && new URL(c.url).pathname === target);
     const said = await words();
     const title = said.title || "Your turn";
     const body = (said.games && said.games[data.game]) || data.game;
-    await self.registration.showNotification(title, { body, tag: `turn:${data.id}`, renotify: true,
-      icon: "/static/icons/icon-192.png", badge: "/static/icons/icon-192.png", data: { url: data.url } });
+    await self.registration.showNotification(title, { body, tag: `turn:${data.id}`, renotify: !onScreen,
+      silent: onScreen, icon: "/static/icons/icon-192.png", badge: "/static/icons/icon-192.png",
+      data: { url: data.url } });
   })());
 });
 

@@ -9,6 +9,8 @@
 - ``chat_messages``: what the seats, and apart the spectators, said in a game.
 - ``push_subscriptions``: the browsers an account asked to be told of its turn when closed (Web Push).
 - ``reviews``: the expert's review of a finished game, kept so that a second look costs nothing.
+  While it runs its row is the claim of the process computing it (``status`` "running", an empty body, ``owner``,
+  ``done`` moves of ``actions``, ``touched``: the last progress), so that every process answers for it.
 
 Revision ID: 0010
 Revises: 0009
@@ -85,6 +87,10 @@ def upgrade() -> None:
         sa.Column("actions", sa.Integer(), nullable=False),
         sa.Column("body", sa.Text(), nullable=False),
         sa.Column("created", sa.Float(), nullable=False),
+        sa.Column("status", sa.String(8), nullable=False, server_default="done"),
+        sa.Column("owner", sa.String(64), nullable=True),
+        sa.Column("done", sa.Integer(), nullable=False, server_default="0"),
+        sa.Column("touched", sa.Float(), nullable=True),
     )
 
 
