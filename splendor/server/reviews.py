@@ -117,9 +117,9 @@ class Reviews:
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         """This process's name on its claims in the store."""
 
-    async def look(self, game_id: str) -> tuple[int, dict[str, Any]]:
-        """The review of ``game_id``: (200, kept), (202, its progress, whichever process runs it) or 404 (none
-        asked, its process stopped, or no such game)."""
+    async def _known(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The review as far as it is known: (200, kept), (202, running here or claimed by a live process), else
+        None (never asked, or its process stopped)."""
         running = self.running.get(game_id)
         if running is not None:
             return 202, running.answer()
@@ -128,6 +128,14 @@ class Reviews:
             return 200, done_answer(found)
         if found is not None and not found.stale:
             return 202, claim_answer(found)
+        return None
+
+    async def look(self, game_id: str) -> tuple[int, dict[str, Any]]:
+        """The review of ``game_id``: (200, kept), (202, its progress, whichever process runs it) or 404 (none
+        asked, its process stopped, or no such game)."""
+        known = await self._known(game_id)
+        if known is not None:
+            return known
         await self.manager.get(game_id)  # 404 for no such game
         raise Refused(404, _("nobody asked for a review of this game yet"))
 
@@ -135,14 +143,9 @@ class Reviews:
         """Start the review of finished game ``game_id`` for ``client``, unless it runs (in any process) or is
         kept already. The bounds are this process's: checked, and the review reserved, with no ``await``
         between; then claimed in the store, where another process's claim wins."""
-        running = self.running.get(game_id)
-        if running is not None:
-            return 202, running.answer()
-        found = await self._look(game_id)
-        if isinstance(found, StoredReview):
-            return 200, done_answer(found)
-        if found is not None and not found.stale:
-            return 202, claim_answer(found)
+        known = await self._known(game_id)
+        if known is not None:
+            return known
         live = await self.manager.get(game_id)
         if not live.over:
             raise Refused(409, NotFinished().reason)

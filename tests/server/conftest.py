@@ -206,3 +206,19 @@ def wait_for(check: Any, seconds: float = 20) -> Any:
             return value
         assert time.monotonic() < deadline, "waited in vain"
         time.sleep(0.05)
+
+
+@pytest.fixture
+def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
+    """Two `splendor serve` processes on one fresh PostgreSQL database, sharing nothing else (the tests of what
+    must happen exactly once, or reach every process)."""
+    _reset_postgres(postgres_url)
+    servers = [Server(postgres_url, tmp_path / f"server{i}.log").launch() for i in range(2)]
+    try:
+        for server in servers:
+            server.wait_ready()
+        yield servers
+    finally:
+        for s in servers:
+            if s.proc is not None and s.proc.poll() is None:
+                s.stop()

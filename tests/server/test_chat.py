@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from websockets.sync.client import connect
 
 import splendor.server.chat
 from splendor.server import Settings, create_app
-from tests.server.conftest import Server, _reset_postgres, create
+from tests.server.conftest import Server, create
 
 HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
 
@@ -251,19 +250,6 @@ def test_lines_are_kept_with_their_move_across_a_restart_and_open_an_hour_after_
         r = say(c, game, 0, text="too late")
         assert r.status_code == 409
         assert len(lines(c, game, 0)) == 3
-
-
-@pytest.fixture
-def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
-    _reset_postgres(postgres_url)
-    servers = [Server(postgres_url, tmp_path / f"server{i}.log").launch() for i in range(2)]
-    try:
-        for server in servers:
-            server.wait_ready()
-        yield servers
-    finally:
-        for s in servers:
-            s.stop()
 
 
 def chat_pushes(sock: Any, n: int, timeout: float = 20) -> list[dict[str, Any]]:

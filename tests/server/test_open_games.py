@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -250,20 +249,6 @@ def test_two_racing_takers_of_one_seat_exactly_one_wins(server: Server) -> None:
         assert sorted(race([(server.base, game, 1, "bob"), (server.base, game, 1, "cy")])) == [200, 409]
         with server.client() as client:
             assert spectator(client, game)["seats"][1]["name"] in ("bob", "cy")
-
-
-@pytest.fixture
-def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
-    _reset_postgres(postgres_url)
-    servers = [Server(postgres_url, tmp_path / f"server{i}.log").launch() for i in range(2)]
-    try:
-        for server in servers:
-            server.wait_ready()
-        yield servers
-    finally:
-        for s in servers:
-            if s.proc is not None and s.proc.poll() is None:
-                s.stop()
 
 
 def test_on_two_processes_one_taker_wins_and_the_last_take_starts_the_game_once(two: list[Server]) -> None:

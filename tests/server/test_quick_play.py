@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -281,20 +280,6 @@ def test_only_the_seeks_secret_asks_and_cancels(app_client: TestClient) -> None:
 
 
 # ----------------------------------------------------------------------------- many processes
-
-
-@pytest.fixture
-def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
-    _reset_postgres(postgres_url)
-    servers = [Server(postgres_url, tmp_path / f"server{i}.log").launch() for i in range(2)]
-    try:
-        for server in servers:
-            server.wait_ready()
-        yield servers
-    finally:
-        for s in servers:
-            if s.proc is not None and s.proc.poll() is None:
-                s.stop()
 
 
 def race(asks: list[tuple[httpx.Client, str]]) -> list[dict[str, Any]]:

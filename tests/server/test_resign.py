@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import Server, _reset_postgres, create, wait_for
+from tests.server.conftest import Server, create, wait_for
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 MINE = {"kind": "human", "mine": True}
@@ -193,20 +190,6 @@ def test_the_record_and_the_replay_show_it(app_client: TestClient) -> None:
 
 
 # ----------------------------------------------------------------------------- many processes
-
-
-@pytest.fixture
-def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
-    _reset_postgres(postgres_url)
-    servers = [Server(postgres_url, tmp_path / f"server{i}.log").launch() for i in range(2)]
-    try:
-        for server in servers:
-            server.wait_ready()
-        yield servers
-    finally:
-        for s in servers:
-            if s.proc is not None and s.proc.poll() is None:
-                s.stop()
 
 
 def spectate(server: Server, game: dict[str, Any]) -> dict[str, Any]:
