@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -208,13 +209,15 @@ def wait_for(check: Any, seconds: float = 20) -> Any:
         time.sleep(0.05)
 
 
-@pytest.fixture
-def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
-    """Two `splendor serve` processes on one fresh PostgreSQL database, sharing nothing else (the tests of what
-    must happen exactly once, or reach every process)."""
+@contextmanager
+def processes(postgres_url: str, folder: Path, count: int, *args: str) -> Iterator[list[Server]]:
+    """``count`` `splendor serve` processes (with ``args``) on one fresh PostgreSQL database, sharing nothing
+    else, stopped at the end (those a test has not killed)."""
     _reset_postgres(postgres_url)
-    servers = [Server(postgres_url, tmp_path / f"server{i}.log").launch() for i in range(2)]
+    servers: list[Server] = []
     try:
+        for i in range(count):  # all at once on a new database: they upgrade it in turn
+            servers.append(Server(postgres_url, folder / f"server{i}.log", *args).launch())
         for server in servers:
             server.wait_ready()
         yield servers
@@ -222,3 +225,10 @@ def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
         for s in servers:
             if s.proc is not None and s.proc.poll() is None:
                 s.stop()
+
+
+@pytest.fixture
+def two(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
+    """Two processes on one PostgreSQL (the tests of what must happen exactly once, or reach every process)."""
+    with processes(postgres_url, tmp_path, 2) as servers:
+        yield servers

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from tests.server.conftest import Server, _reset_postgres, create, wait_for
+from tests.server.conftest import Server, create, processes, wait_for
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 MINE = {"kind": "human", "mine": True}
@@ -217,18 +217,8 @@ def test_the_clock_survives_a_restart_with_its_deadline_intact(tmp_path: Path) -
 
 @pytest.fixture
 def three(postgres_url: str, tmp_path: Path) -> Iterator[list[Server]]:
-    _reset_postgres(postgres_url)
-    servers: list[Server] = []
-    try:
-        for i in range(3):
-            servers.append(Server(postgres_url, tmp_path / f"server{i}.log", "--allow-short-clocks").launch())
-        for server in servers:
-            server.wait_ready()
+    with processes(postgres_url, tmp_path, 3, "--allow-short-clocks") as servers:
         yield servers
-    finally:
-        for s in servers:
-            if s.proc is not None and s.proc.poll() is None:
-                s.stop()
 
 
 def test_when_the_process_holding_the_game_dies_the_others_end_it_on_time_once(
