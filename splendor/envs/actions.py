@@ -22,7 +22,6 @@ It is exact: every legal action has exactly one index, and every index the mask 
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -31,21 +30,16 @@ from splendor.core.actions import Action, ActionTable
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.games import game_class
+from splendor.games.kids.compact import COMPACT_COUNT, WAYS_PER_ROAD, banner_ways
 from splendor.games.kids.notation import ACTIONS as KIDS_ACTIONS
-from splendor.games.kids.notation import MAX_ROADS, MOVE_BASE, PALETTE, payments
+from splendor.games.kids.notation import MOVE_BASE, PALETTE
 
-WAYS_PER_ROAD = 585
-
-
-@cache
-def banner_ways(banner: tuple[int, ...]) -> tuple[int, ...]:
-    """Every payment code a banner (sorted resource indices) allows, whatever a traveler holds, in code order."""
-    return tuple(sorted(payments(banner, [5] * 6, [5] * 5, 2)))
+__all__ = ["WAYS_PER_ROAD", "ActionIndex", "action_count", "banner_ways"]
 
 
 def action_count(game: str) -> int:
     """How many integers a learner's actions in ``game`` range over (Kids: the compact index)."""
-    return MOVE_BASE + MAX_ROADS * WAYS_PER_ROAD if game == "kids" else len(game_class(game).actions)
+    return COMPACT_COUNT if game == "kids" else len(game_class(game).actions)
 
 
 class ActionIndex:

@@ -11,7 +11,9 @@ the villages of section A2), so a game is still one array and a copy one array c
 - ``actions``: the action index as the kernel reads it (fixed actions, takes, the payments' codes);
 - ``rules``: the deal, the legal actions and carrying out an action (``setup``, ``legal_into``, ``step``);
 - ``batch``: playouts and many games at once;
-- ``convert``: to and from the reference game's state.
+- ``convert``: to and from the reference game's state;
+- ``observe``: a seat's observation for learners, as ``splendor.envs.observe`` makes it (``observe_into``);
+- ``compact``: the learners' compact action index (``compact_legal_into``, ``own_index``).
 
 Every name the other modules use is here, so ``from splendor.compiled import kids as k; k.step`` reads as before.
 """
@@ -51,6 +53,10 @@ from splendor.compiled.kids.board import (
     BoardTables,
     board_tables,
     shipped_blocks,
+)
+from splendor.compiled.kids.compact import (
+    compact_legal_into,
+    own_index,
 )
 from splendor.compiled.kids.convert import (
     from_state,
@@ -137,6 +143,11 @@ from splendor.compiled.kids.layout import (
     WINNERS,
     WINNERS_N,
 )
+from splendor.compiled.kids.observe import (
+    OBSERVATION_SIZE,
+    batch_observe,
+    observe_into,
+)
 from splendor.compiled.kids.rules import (
     GOLD_COINS,
     PER_COLOUR,
@@ -152,6 +163,10 @@ from splendor.games.kids.board import (
     SECTIONS,
     SHIPPED_SIDES,
     SIDES,
+)
+from splendor.games.kids.compact import (
+    COMPACT_COUNT,
+    WAYS_PER_ROAD,
 )
 from splendor.games.kids.game import (
     CITY_TILES_PER_COLOUR,
@@ -192,6 +207,7 @@ __all__ = [
     "CITY_STEP",
     "CITY_TILES_PER_COLOUR",
     "COINS",
+    "COMPACT_COUNT",
     "DISCARD_A",
     "DROUGHT",
     "DROUGHT_LIMIT",
@@ -228,6 +244,7 @@ __all__ = [
     "MEDAL_OF",
     "MOVE_BASE",
     "MYSTERIES",
+    "OBSERVATION_SIZE",
     "OVER",
     "PALACE",
     "PALACE_AT",
@@ -292,18 +309,23 @@ __all__ = [
     "VILLAGE_TILE",
     "VILLAGE_TILES",
     "VILLAGE_TILE_IDS",
+    "WAYS_PER_ROAD",
     "WINNERS",
     "WINNERS_N",
     "BoardTables",
     "_payment_code",
     "batch_masks",
+    "batch_observe",
     "batch_reset",
     "batch_step",
     "board_tables",
     "choose",
+    "compact_legal_into",
     "current_player",
     "from_state",
     "legal_into",
+    "observe_into",
+    "own_index",
     "phase",
     "playouts",
     "setup",

@@ -11,7 +11,8 @@ which game), so a copy is one array copy; playouts run many games without return
 - ``actions``: the action index as the kernel reads it (where each kind of action starts);
 - ``rules``: the deal, the legal actions and carrying out an action (``setup``, ``legal_mask_into``, ``step``);
 - ``batch``: playouts and many games at once;
-- ``convert``: to and from the reference game's state.
+- ``convert``: to and from the reference game's state;
+- ``observe``: a seat's observation vector (``splendor.envs.observe``'s), written from the state.
 
 Every name the other modules use is here, so ``from splendor.compiled import market as m; m.step`` reads as before.
 """
@@ -115,6 +116,11 @@ from splendor.compiled.market.layout import (
     WINNERS,
     WINNERS_N,
 )
+from splendor.compiled.market.observe import (
+    OBSERVATION_SIZE,
+    batch_observe,
+    observe_into,
+)
 from splendor.compiled.market.rules import (
     GAMES,
     PER_COLOUR,
@@ -182,6 +188,7 @@ __all__ = [
     "NOBLE_POINTS",
     "NOBLE_REQUIRES",
     "NOBLE_ROOM",
+    "OBSERVATION_SIZE",
     "OVER",
     "PASS",
     "PASSES",
@@ -230,12 +237,14 @@ __all__ = [
     "WINNERS_N",
     "WIN_POINTS",
     "batch_masks",
+    "batch_observe",
     "batch_reset",
     "batch_step",
     "choose",
     "from_state",
     "legal_mask_into",
     "nth_legal",
+    "observe_into",
     "playouts",
     "setup",
     "step",
