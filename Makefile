@@ -23,7 +23,7 @@ play: $(STAMP)
 
 test: $(STAMP)
 	scripts/chromium.sh >/dev/null
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 bench: $(STAMP)
 	$(BIN)/splendor bench

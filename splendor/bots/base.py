@@ -53,10 +53,11 @@ BOTS: dict[str, str] = {
     "ismcts": "splendor.bots.search:SearchBot",
     "cmd": "splendor.bots.external:ExternalBot",
     "ppo": "splendor.envs.ppo_bot:PPOBot",  # a bot of the rl layer, found by name: bots import no env
+    "policy": "splendor.bots.policy:PolicyBot",
 }
 BOT_SPECS = (
     "random, greedy, ismcts[:easy|medium|hard|expert|ITERATIONS][@compiled|reference], "
-    "ismcts:LEVEL/SECONDS, cmd:PROGRAM, ppo:MODEL.zip"
+    "ismcts:LEVEL/SECONDS, cmd:PROGRAM, ppo:MODEL.zip, policy:random|buyfirst|playout"
 )
 
 
@@ -70,6 +71,7 @@ BOT_NAMES = {
     "expert": N_("Expert bot"),
     "cmd": N_("Outside program"),
     "ppo": N_("Learned bot"),
+    "policy": N_("Playout policy"),
 }
 
 
@@ -92,10 +94,11 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its spec: ``random``, ``greedy``, ``ismcts:hard`` (or ``ismcts:800`` iterations; a search
     runs on the compiled engine where it can, ``ismcts:hard@reference`` forces the Python one; ``ismcts:hard/0.5``
     searches as hard does for half a second a move, by the clock, so not reproducibly), ``cmd:./mybot``
-    (an outside program speaking the line protocol). ``ValueError`` names the known bots."""
+    (an outside program speaking the line protocol), ``policy:playout`` (a compiled playout policy: ``random``,
+    ``buyfirst``, ``playout``, the vectorised environments' opponents). ``ValueError`` names the known bots."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
-    if name not in BOTS or (name in ("cmd", "ppo") and not arg) or (name in ("random", "greedy") and arg):
+    if name not in BOTS or (name in ("cmd", "ppo", "policy") and not arg) or (name in ("random", "greedy") and arg):
         raise ValueError(f"unknown bot {spec!r}; the bots are {BOT_SPECS}")
     module, _, attr = BOTS[name].partition(":")
     cls = getattr(importlib.import_module(module), attr)
@@ -116,7 +119,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             if iterations is not None
             else cls(seed=seed, level=level, engine=engine, seconds=seconds)
         )
-    elif name in ("cmd", "ppo"):
+    elif name in ("cmd", "ppo", "policy"):
         bot = cls(arg, seed=seed)
     else:
         bot = cls(seed=seed)
