@@ -75,6 +75,7 @@ def test_self_play_is_the_reference_rules_step_by_step(game: str, players: int) 
                 continue
             endings.add(ref.status)
             assert reward[i] == outcome(ref, mover)
+            assert info["final_rewards"][i].tolist() == [outcome(ref, p) for p in range(players)]
             assert bool(truncated[i]) == (ref.status == "truncated") and bool(terminated[i]) != bool(truncated[i])
             assert info["_final_obs"][i] and np.array_equal(info["final_obs"][i], observe(ref.view(mover)))
             options = {k: v for k, v in ref.options.items() if k in ("short", "mysteries")}
@@ -106,6 +107,9 @@ def test_opponents_play_until_the_learner_decides(game: str, opponent: str) -> N
         obs, reward, terminated, truncated, info = env.step(pick(info["action_mask"], rng))
         assert set(reward[terminated | truncated].tolist()) <= {-1.0, 0.0, 1.0}
         assert not reward[~(terminated | truncated)].any()
+        ended = terminated | truncated
+        assert not info["final_rewards"][~ended].any()
+        assert all(reward[i] in info["final_rewards"][i] for i in np.flatnonzero(ended))
     assert seats == {0, 1, 2}
 
 
@@ -126,6 +130,23 @@ def test_a_seed_replays_the_same_games(game: str) -> None:
             seen.append(obs.copy())
         runs.append(np.stack(seen))
     assert np.array_equal(runs[0], runs[1]) and not np.array_equal(runs[0], runs[2])
+
+
+def test_different_seeds_deal_different_games() -> None:
+    """Each seed's streams are its own: neighbouring seeds share no game (not merely a shifted one)."""
+    dealt = []
+    for seed in range(4):
+        env = VectorGames("classic", num_envs=8, opponents="self")
+        _obs, info = env.reset(seed=seed)
+        dealt.append(set(info["game_seed"].tolist()))
+    assert all(not (dealt[a] & dealt[b]) for a in range(4) for b in range(a + 1, 4))
+
+
+def test_the_opponents_may_be_named_as_bot_specs_and_numpy_integers_are_whole_numbers() -> None:
+    env = VectorGames("classic", num_envs=np.int64(2), seat=np.int64(1), opponents=("policy:buyfirst",))
+    assert env.num_envs == 2 and env.seat == 1
+    with pytest.raises(ValueError, match="vectorization_mode='sync'"):
+        VectorGames("classic", opponents=("greedy",))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -159,7 +180,7 @@ def test_the_turn_cap_truncates_with_no_winner() -> None:
         ({"num_envs": 0}, "num_envs"),
         ({"players": 5}, "2 to 4 players"),
         ({"seat": 2}, "seat is 0 to 1"),
-        ({"opponents": ("greedy",)}, "opponent is one of"),
+        ({"opponents": ("greedy",)}, "opponent of the vectorised environments is one of"),
         ({"opponents": ("random", "random")}, "need 1 opponents"),
         ({"reward": "points"}, "reward is one of"),
         ({"max_turns": 1}, "max_turns"),
@@ -214,6 +235,12 @@ def test_the_compiled_single_environment_passes_check_env(game: str) -> None:
     assert reward in (-1.0, 0.0, 1.0) and steps > 3
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+    _obs, info = env.reset(seed=1)
+    mid, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    fresh, _ = env.reset()  # an unfinished game is not continued: a new one is dealt
+    assert not np.array_equal(fresh, mid)
+    _, reward, terminated, _, info = env.step(0.9)  # not a whole number: refused as the single environment does
+    assert terminated and reward == -1.0 and "illegal" in info
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -26,7 +26,24 @@ from splendor.search.policies import OPPONENTS, SELF, kids_routes, policy_code
 
 GAMES = ("classic", "pokemon", "kids")
 REWARDS = ("win", "score")
-_SEED_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _whole(value: Any) -> Any:
+    """A NumPy integer as a Python int (anything else as it is, for the checks that follow)."""
+    return int(value) if isinstance(value, np.integer) else value
+
+
+def _policy(name: Any) -> int:
+    """An opponent's code: ``random``, ``buyfirst``, ``playout``, or the same as a bot spec (``policy:playout``,
+    which the single environments also seat)."""
+    if isinstance(name, str) and name.startswith("policy:"):
+        name = name.partition(":")[2]
+    if name not in OPPONENTS:
+        raise ValueError(
+            f"an opponent of the vectorised environments is one of {', '.join(OPPONENTS)} (or policy:NAME), played "
+            f"in compiled code, not {name!r}; other bots sit in the single environments (vectorization_mode='sync')"
+        )
+    return policy_code(name)
 
 
 class VectorGames:
@@ -49,9 +66,10 @@ class VectorGames:
     (ascending); ``dense_masks=False`` keeps only those lists, which spares writing and reading the wide masks.
 
     ``info`` holds ``action_mask`` (bool, one row a game), ``final_obs`` and ``_final_obs`` (the rows it holds,
-    Gymnasium's convention), ``seat`` (the learner's seat, or in
-    self-play the seat deciding now), ``points_gained`` (the mover's points gained by its action; Kids: 1 on
-    reaching the Palace), ``illegal`` and ``game_seed`` (the seed ``splendor.new_game`` deals each game from).
+    Gymnasium's convention), ``seat`` (the learner's seat, or in self-play the seat deciding now), ``final_rewards``
+    (where a game ended: every seat's result, one row a game, a column a seat: in self-play, what the other seats'
+    last moves earned), ``points_gained`` (the mover's points gained by its action; Kids: 1 on reaching the
+    Palace), ``illegal`` and ``game_seed`` (the seed ``splendor.new_game`` deals each game from).
     """
 
     def __init__(
@@ -69,6 +87,7 @@ class VectorGames:
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
+        num_envs, players, seat, max_turns = (_whole(x) for x in (num_envs, players, seat, max_turns))
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs is a whole number of 1 or more, not {num_envs!r}")
         if isinstance(players, bool) or players not in (2, 3, 4):
@@ -97,7 +116,7 @@ class VectorGames:
                     f"{players} players need {players - 1} opponents (each one of {', '.join(OPPONENTS)}), "
                     f"or 'self', not {opponents!r}"
                 )
-            codes = [policy_code(o) for o in opponents]
+            codes = [_policy(o) for o in opponents]
         self.game, self.num_envs, self.players, self.seat = game, num_envs, players, seat
         self.opponents = "self" if self.self_play else tuple(opponents)
         self.reward_kind, self.max_turns, self.short, self.mysteries = reward, max_turns, short, mysteries
@@ -125,7 +144,7 @@ class VectorGames:
         self._masks = np.zeros((n, self.num_actions if self.dense_masks else 1), dtype=np.bool_)
         self._obs = np.zeros((n, self.observation_size), dtype=np.float32)
         self._final_obs = np.zeros_like(self._obs)
-        self._floats = np.zeros((2, n), dtype=np.float32)  # the loops' REWARD and GAINED rows
+        self._floats = np.zeros((2 + players, n), dtype=np.float32)  # REWARD, GAINED, FINAL_REWARDS + seat
         self._flags = np.zeros((4, n), dtype=np.bool_)  # TERMINATED, TRUNCATED, ILLEGAL, ENDED
         self._ints = np.zeros((2, n), dtype=np.int64)  # SEATS, GAME_SEEDS
         self._rngs = np.zeros(n, dtype=np.uint64)
@@ -137,6 +156,7 @@ class VectorGames:
         self._info: dict[str, np.ndarray] = {
             "action_mask": self._masks,
             "final_obs": self._final_obs,
+            "final_rewards": self._floats[market_loop.FINAL_REWARDS :].T,
             "_final_obs": self._flags[market_loop.ENDED],
             "seat": self._ints[market_loop.SEATS],
             "points_gained": self._floats[market_loop.GAINED],
@@ -162,9 +182,7 @@ class VectorGames:
             seed = int(np.random.SeedSequence().entropy % 2**63)  # type: ignore[operator]  # an int here
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"a seed is a whole number of 0 or more, not {seed!r}")
-        base = np.uint64(int(seed) % 2**64)
-        with np.errstate(over="ignore"):
-            self._rngs[:] = base * _SEED_MIX + np.arange(self.num_envs, dtype=np.uint64)
+        self._rngs[:] = np.random.SeedSequence(int(seed)).generate_state(self.num_envs, np.uint64)
         seats, game_seeds = self._ints[market_loop.SEATS], self._ints[market_loop.GAME_SEEDS]
         if self._kids:
             kids_loop.reset_all(

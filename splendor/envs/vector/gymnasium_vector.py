@@ -48,7 +48,7 @@ class SplendorVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         return self._out(obs), self._info(info)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = self.games.step(np.asarray(actions, dtype=np.int64))
+        obs, reward, terminated, truncated, info = self.games.step(np.asarray(actions))
         return self._out(obs), self._out(reward), self._out(terminated), self._out(truncated), self._info(info)
 
     def action_masks(self) -> np.ndarray:
@@ -82,8 +82,9 @@ class CompiledSplendorEnv(gymnasium.Env[np.ndarray, int]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None or not self._started:
-            # the stream of games comes from the seed; without one, from the environment's own generator
+        if seed is not None or not self._started or not self._ended:
+            # the stream of games comes from the seed; without one, from the environment's own generator (a game
+            # that ended has its successor dealt already; one left unfinished is dealt anew)
             self.games.reset(seed=seed if seed is not None else int(self.np_random.integers(0, 2**62)))
             self._started = True
         self._ended = False
@@ -92,13 +93,14 @@ class CompiledSplendorEnv(gymnasium.Env[np.ndarray, int]):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._ended:
             raise RuntimeError("the episode has ended: call reset() to start the next one")
-        self._action[0] = int(action) if 0 <= int(action) < self.games.num_actions else -1
+        whole = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+        self._action[0] = int(action) if whole and 0 <= int(action) < self.games.num_actions else -1
         obs, reward, terminated, truncated, info = self.games.step(self._action)
         done = bool(terminated[0] or truncated[0])
         self._ended = done
         seen = (info["final_obs"] if done else obs)[0].copy()
         out = {
-            "action_mask": info["action_mask"][0].copy() if not done else np.zeros(self.games.num_actions, bool),
+            "action_mask": self.games.action_masks()[0].copy() if not done else np.zeros(self.games.num_actions, bool),
             "seat": int(info["seat"][0]),
             "points_gained": float(info["points_gained"][0]),
         }
@@ -114,4 +116,4 @@ class CompiledSplendorEnv(gymnasium.Env[np.ndarray, int]):
 
     def _seen(self) -> tuple[np.ndarray, dict[str, Any]]:
         obs, info = self.games._returned[0], self.games._info
-        return obs[0].copy(), {"action_mask": info["action_mask"][0].copy(), "seat": int(info["seat"][0])}
+        return obs[0].copy(), {"action_mask": self.games.action_masks()[0].copy(), "seat": int(info["seat"][0])}

@@ -15,6 +15,7 @@ from splendor.compiled.kids.observe import observe_into
 from splendor.compiled.rng import below, next64
 from splendor.envs.vector.market_loop import (
     ENDED,
+    FINAL_REWARDS,
     GAINED,
     GAME_SEEDS,
     ILLEGAL,
@@ -220,12 +221,15 @@ def step_all(
         s = states[i]
         a = actions[i]
         floats[REWARD, i], floats[GAINED, i] = 0.0, 0.0
+        for p in range(players):
+            floats[FINAL_REWARDS + p, i] = 0.0
         flags[TERMINATED, i], flags[TRUNCATED, i], flags[ILLEGAL, i] = False, False, False
         mover = seats[i]
         ended = False
         if not _is_marked(marked[i], marked_n[i], a):
             flags[ILLEGAL, i], flags[TERMINATED, i], ended = True, True, True
             floats[REWARD, i] = -1.0
+            floats[FINAL_REWARDS + mover, i] = -1.0
             final_obs[i, :] = obs[i, :]
         else:
             before = _in_palace(s, mover)
@@ -236,6 +240,8 @@ def step_all(
             if k.phase(s) == k.OVER:
                 ended = True
                 floats[REWARD, i] = _final_reward(s, mover, score)
+                for p in range(players):
+                    floats[FINAL_REWARDS + p, i] = _final_reward(s, p, score)
                 flags[TRUNCATED, i] = s[k.CAPPED] != 0
                 flags[TERMINATED, i] = s[k.CAPPED] == 0
                 observe_into(s, mover, final_obs[i])

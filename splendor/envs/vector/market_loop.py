@@ -129,7 +129,7 @@ def reset_all(
 # The per-game outputs a step writes, packed by kind so that a call passes few arrays (each array costs the call
 # its unboxing, which is most of what one game's step costs): ``floats`` rows, ``flags`` rows, ``ints`` rows and
 # the ``config`` entries.
-REWARD, GAINED = range(2)
+REWARD, GAINED, FINAL_REWARDS = range(3)  # FINAL_REWARDS + seat: each seat's result where a game ended
 TERMINATED, TRUNCATED, ILLEGAL, ENDED = range(4)
 SEATS, GAME_SEEDS = range(2)
 PLAYERS_C, MAX_TURNS_C, SEAT_CHOICE_C, SELF_PLAY_C, SCORE_C = range(5)
@@ -162,12 +162,15 @@ def step_all(
         kind = s[m.KIND]
         a = actions[i]
         floats[REWARD, i], floats[GAINED, i] = 0.0, 0.0
+        for p in range(players):
+            floats[FINAL_REWARDS + p, i] = 0.0
         flags[TERMINATED, i], flags[TRUNCATED, i], flags[ILLEGAL, i] = False, False, False
         mover = seats[i]
         ended = False
         if a < 0 or a >= m.ACTION_COUNT[kind] or not masks[i, a]:
             flags[ILLEGAL, i], flags[TERMINATED, i], ended = True, True, True
             floats[REWARD, i] = -1.0
+            floats[FINAL_REWARDS + mover, i] = -1.0
             final_obs[i, :] = obs[i, :]
         else:
             before = s[m.POINTS + mover]
@@ -178,6 +181,8 @@ def step_all(
             if s[m.PHASE] == m.OVER:
                 ended = True
                 floats[REWARD, i] = _final_reward(s, mover, score)
+                for p in range(players):
+                    floats[FINAL_REWARDS + p, i] = _final_reward(s, p, score)
                 flags[TRUNCATED, i] = s[m.CAPPED] != 0
                 flags[TERMINATED, i] = s[m.CAPPED] == 0
                 observe_into(s, mover, final_obs[i])
