@@ -53,11 +53,12 @@ BOTS: dict[str, str] = {
     "ismcts": "splendor.bots.search:SearchBot",
     "cmd": "splendor.bots.external:ExternalBot",
     "ppo": "splendor.envs.ppo_bot:PPOBot",  # a bot of the rl layer, found by name: bots import no env
+    "learned": "splendor.envs.learned_bot:LearnedBot",  # the same: it plays a splendor.bots.learned policy
     "policy": "splendor.bots.policy:PolicyBot",
 }
 BOT_SPECS = (
     "random, greedy, ismcts[:easy|medium|hard|expert|ITERATIONS][@compiled|reference], "
-    "ismcts:LEVEL/SECONDS, cmd:PROGRAM, ppo:MODEL.zip, policy:random|buyfirst|playout"
+    "ismcts:LEVEL/SECONDS, cmd:PROGRAM, learned[:POLICY.npz], ppo:MODEL.zip, policy:random|buyfirst|playout"
 )
 
 
@@ -71,6 +72,7 @@ BOT_NAMES = {
     "expert": N_("Expert bot"),
     "cmd": N_("Outside program"),
     "ppo": N_("Learned bot"),
+    "learned": N_("Learned bot"),
     "policy": N_("Playout policy"),
 }
 
@@ -94,8 +96,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its spec: ``random``, ``greedy``, ``ismcts:hard`` (or ``ismcts:800`` iterations; a search
     runs on the compiled engine where it can, ``ismcts:hard@reference`` forces the Python one; ``ismcts:hard/0.5``
     searches as hard does for half a second a move, by the clock, so not reproducibly), ``cmd:./mybot``
-    (an outside program speaking the line protocol), ``policy:playout`` (a compiled playout policy: ``random``,
-    ``buyfirst``, ``playout``, the vectorised environments' opponents). ``ValueError`` names the known bots."""
+    (an outside program speaking the line protocol), ``learned`` (the policy learned for the game, played with
+    NumPy) or ``learned:policy.npz``, ``policy:playout`` (a compiled playout policy: ``random``, ``buyfirst``,
+    ``playout``, the vectorised environments' opponents). ``ValueError`` names the known bots."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
     if name not in BOTS or (name in ("cmd", "ppo", "policy") and not arg) or (name in ("random", "greedy") and arg):
@@ -119,7 +122,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             if iterations is not None
             else cls(seed=seed, level=level, engine=engine, seconds=seconds)
         )
-    elif name in ("cmd", "ppo", "policy"):
+    elif name in ("cmd", "ppo", "learned", "policy"):
         bot = cls(arg, seed=seed)
     else:
         bot = cls(seed=seed)

@@ -29,8 +29,23 @@ from splendor.bots.hint import hint
 from splendor.bots.search import warm_compiled_search
 from splendor.games import replay
 
-SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard", "ismcts:expert")
+SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard", "ismcts:expert", "learned")
 """Bots a game on the server may seat (never an outside program: the server runs no command it is sent)."""
+
+BOT_GAMES: dict[str, tuple[str, ...]] = {"learned": ("classic",)}
+"""The games a server bot plays, for those that do not play all three: a learned policy plays only the game it
+was trained on (`splendor.bots.learned.SHIPPED`). A game of another seating it is refused (400), and quick play
+(`splendor.server.quick_play.bot_for`) seats only bots that play every game."""
+
+
+def plays(spec: str, game: str) -> bool:
+    """Whether the server bot ``spec`` plays ``game``.
+
+    >>> plays("greedy", "kids"), plays("learned", "classic"), plays("learned", "pokemon")
+    (True, True, False)
+    """
+    return game in BOT_GAMES.get(spec, (game,))
+
 
 BOT_RATINGS: dict[str, tuple[float, float]] = {
     "random": (0.0, 1.0),
@@ -39,15 +54,17 @@ BOT_RATINGS: dict[str, tuple[float, float]] = {
     "ismcts:medium": (26.0, 1.0),
     "ismcts:hard": (32.0, 1.0),
     "ismcts:expert": (34.0, 1.0),
+    "learned": (18.0, 1.0),
 }
 """Each server bot's fixed rating (μ, σ) in rated games: set by hand in the order and the rough distances of the
 arena's results (docs/bots.md: hard beats greedy 97-99%, medium easy and hard medium about 75-85%, expert hard
-about 65-70%), never changed by games. Players see them on the Elo-like scale of `splendor.store.ratings.shown`
-(1500 for a newcomer): random 1412, greedy 1942, easy 2060, medium 2178, hard 2355, expert 2414."""
+about 65-70%; the learned policy won 298 of 600 games against greedy, so it sits with it), never changed by
+games. Players see them on the Elo-like scale of `splendor.store.ratings.shown` (1500 for a newcomer):
+random 1412, greedy 1942, easy 2060, medium 2178, hard 2355, expert 2414, learned 1942."""
 
 T = TypeVar("T")
 
-QUICK_BOTS = ("random", "greedy")
+QUICK_BOTS = ("random", "greedy", "learned")
 """Bots that answer in milliseconds: they think in a worker of their own."""
 
 

@@ -43,7 +43,7 @@ from splendor.bots.base import bot_display_name
 from splendor.games import new_game
 from splendor.i18n import _
 from splendor.server import clocks
-from splendor.server.bots import BOT_RATINGS, SERVER_BOTS
+from splendor.server.bots import BOT_GAMES, BOT_RATINGS, SERVER_BOTS
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
 from splendor.server.schemas import GameName, Name, WholeNumber
@@ -132,8 +132,10 @@ def groups(waiting: list[SeekInfo], players: int, now: float) -> list[list[SeekI
 
 
 def bot_for(rating: float) -> str:
-    """The server's bot whose fixed rating (`BOT_RATINGS`, on the shown scale) is nearest ``rating``."""
-    return min(SERVER_BOTS, key=lambda spec: (abs(shown(*BOT_RATINGS[spec]) - rating), spec))
+    """The server's bot whose fixed rating (`BOT_RATINGS`, on the shown scale) is nearest ``rating``, among
+    those that play every game (`BOT_GAMES`: not the learned one, which plays classic alone)."""
+    everywhere = [spec for spec in SERVER_BOTS if spec not in BOT_GAMES]
+    return min(everywhere, key=lambda spec: (abs(shown(*BOT_RATINGS[spec]) - rating), spec))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from splendor.bots.base import bot_display_name
 from splendor.i18n import _
+from splendor.server.bots import BOT_GAMES, plays
 from splendor.server.errors import Refused
 from splendor.store.accounts import SignedIn
 from splendor.store.games import SeatInfo
@@ -95,6 +96,8 @@ async def seats(
             if spec.profile is not None or spec.mine:
                 raise Refused(400, f"seat {i} is a bot: only a person's seat keeps a Pokédex or an account")
             bot = spec.bot or DEFAULT_BOT
+            if not plays(bot, request.game.value):
+                raise Refused(400, f"seat {i}: the bot {bot} plays only {', '.join(BOT_GAMES[bot])}")
             infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=spec.name or bot_display_name(bot), token_hash=None))
     return infos, secrets
 
