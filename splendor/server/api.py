@@ -23,7 +23,7 @@ from splendor.games import GAMES, replay
 from splendor.games.palettes import token_words
 from splendor.i18n import _, negotiate, translate, web_catalog
 from splendor.server.accounts import COOKIE, accounts_router, signed_in
-from splendor.server.bots import SERVER_BOTS
+from splendor.server.bots import BOT_GAMES, SERVER_BOTS
 from splendor.server.chat import chat_router
 from splendor.server.deadline import RequestDeadline, in_store_time
 from splendor.server.errors import Refused
@@ -192,8 +192,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
-        """The bots a game may seat, each with its spec and its name as players say it."""
-        return {"bots": [{"spec": spec, "name": bot_display_name(spec)} for spec in SERVER_BOTS]}
+        """The bots a game may seat, each with its spec, its name as players say it, and the games it plays."""
+        return {
+            "bots": [
+                {"spec": spec, "name": bot_display_name(spec), "games": list(BOT_GAMES.get(spec, tuple(GAMES)))}
+                for spec in SERVER_BOTS
+            ]
+        }
 
     @app.post("/api/games", status_code=201, responses=refusals(400, 401, 403, 404))
     async def create(body: NewGame, request: Request) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from tests.server.conftest import wait_for
 def test_the_learned_bot_plays_classic_on_the_server_and_is_refused_elsewhere(app_client: TestClient) -> None:
     c = app_client
     assert "learned" in SERVER_BOTS and "learned" in BOT_RATINGS and BOT_GAMES["learned"] == ("classic",)
-    assert {"spec": "learned", "name": "Learned bot"} in c.get("/api/bots").json()["bots"]
+    assert {"spec": "learned", "name": "Learned bot", "games": ["classic"]} in c.get("/api/bots").json()["bots"]
     for game in ("pokemon", "kids"):
         r = c.post("/api/games", json={"game": game, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "learned"}]})
         assert r.status_code == 400 and "the bot learned plays only classic" in r.text

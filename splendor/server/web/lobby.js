@@ -9,7 +9,7 @@ const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kid
 const title = (game) => (TITLES[game] ? t(TITLES[game]) : game);
 const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), truncated: N_("turn limit reached"),
   stalled: N_("stalled"), aborted: N_("aborted"), expired: N_("expired") };
-let BOTS = [];                          // [spec, name] of each bot the server seats (GET /api/bots)
+let BOTS = [];                          // [spec, name, games] of each bot the server seats (GET /api/bots)
 let ME = null;                          // the signed-in account (GET /api/me), or null
 
 // Seat i (0-based, as the API counts) is shown as Player i + 1, as the table shows it.
@@ -17,7 +17,7 @@ function seatRow(i) {
   const number = i + 1;
   const kind = el("select", { "aria-label": t("who is Player {number}", { number }), "data-seat-kind": i },
     el("option", { value: "human" }, t("a person")), i > 0 ? el("option", { value: "open" }, t("open: anyone may take it"))
-      : null, ...BOTS.map(([v, name]) => el("option", { value: v }, t(name))));
+      : null, ...BOTS.map(([v, name, games]) => el("option", { value: v, "data-games": games.join(" ") }, t(name))));
   if (i > 0) kind.value = "greedy";
   const name = el("input", { placeholder: t("name (optional)"), "aria-label": t("Player {number}'s name", { number }),
     "data-seat-name": i, maxlength: 40 });
@@ -29,6 +29,19 @@ function drawSeats() {
   const box = document.getElementById("seats");
   const old = [...box.children];
   box.replaceChildren(...Array.from({ length: n }, (_, i) => old[i] || seatRow(i)));
+  fitBots();
+}
+
+// Offer only the bots that play the chosen game (the learned bot plays classic alone); a seat that held another
+// falls back to the greedy bot.
+function fitBots() {
+  const game = document.getElementById("game").value;
+  for (const select of document.querySelectorAll("[data-seat-kind]")) {
+    for (const option of select.querySelectorAll("option[data-games]")) {
+      option.hidden = option.disabled = !option.dataset.games.split(" ").includes(game);
+    }
+    if (select.selectedOptions[0]?.disabled) select.value = "greedy";
+  }
 }
 
 async function create(event) {
@@ -232,6 +245,7 @@ document.getElementById("players").addEventListener("change", drawSeats);
 document.getElementById("game").addEventListener("change", (e) => {
   document.getElementById("kids-options").hidden = e.target.value !== "kids";
   showMarkMe();
+  fitBots();
 });
 document.getElementById("new-game").addEventListener("submit", create);
 
@@ -257,7 +271,7 @@ document.getElementById("show-pokedex").addEventListener("click", () => {
   if (name) location.href = `/pokedex/${encodeURIComponent(name)}`;
 });
 api("/api/bots").then(({ bots }) => {
-  BOTS = bots.map((b) => [b.spec, b.name]);
+  BOTS = bots.map((b) => [b.spec, b.name, b.games]);
   drawSeats();
 }).catch((e) => {
   document.getElementById("create-error").textContent = t("The bots are not known: {reason}", { reason: e.message });
