@@ -18,16 +18,19 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import platform
 import random
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
-from pathlib import Path
 
 import splendor
 import splendor.compiled as compiled
+from splendor.core.compile_cache import MARK
 from splendor.sim import bench
 
 KIDS_VARIANTS: list[dict[str, bool]] = [{}, {"mysteries": True}, {"short": True}]
@@ -93,11 +96,9 @@ def compare(name: str, games: int) -> tuple[int, int, int]:
 def first_start() -> list[tuple[str, float, float]]:
     """Seconds for a fresh interpreter to load the compiled engine and play a game of each kind, and to load the
     compiled search (``warm_compiled_search``): with Numba's caches emptied, and again with the caches written."""
-    import splendor.search.compiled as searched
-
-    for folder in (Path(compiled.__file__).parent, Path(searched.__file__).parent):
-        for entry in folder.rglob("__pycache__/*.nb*"):
-            entry.unlink()
+    empty = tempfile.mkdtemp(prefix="numba-cache-")  # the children's cache: empty, then written by the first
+    env = {**os.environ, "NUMBA_CACHE_DIR": empty}
+    env.pop(MARK, None)
     steps = [
         (
             "the engine (classic and Kids games)",
@@ -113,10 +114,11 @@ def first_start() -> list[tuple[str, float, float]]:
         times = []
         for _ in range(2):  # CPU seconds of the child: a busy machine does not count
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            subprocess.run([sys.executable, "-c", code], check=True)
+            subprocess.run([sys.executable, "-c", code], check=True, env=env)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             times.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         out.append((what, times[0], times[1]))
+    shutil.rmtree(empty, ignore_errors=True)
     return out
 
 

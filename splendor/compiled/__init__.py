@@ -12,8 +12,9 @@ Kids in its own (``kids.py``, the board inside the state).
     >>> fast.step(int(fast.legal_mask().nonzero()[0][0])); fast.to_reference().history
     [Action('take w b g')]
 
-Numba compiles on first use and caches what it compiled beside the module, so only the very first start pays it
-(see ``docs/benchmarks.md``).
+Numba compiles on first use and caches what it compiled in a folder named by the sources it was compiled from
+(`splendor.core.compile_cache`), so only the very first start, or the first after an edit, pays it (see
+``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
