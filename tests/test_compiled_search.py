@@ -113,11 +113,11 @@ def test_the_compiled_playout_policy_is_the_market_games_own(name: str) -> None:
             if g.phase == m.MAIN and buys:  # type: ignore[attr-defined]
 
                 def worth(x: object, g: Any = g, s: Any = s) -> int:
-                    card = g.cards[cs._card_of_buy(s, x.index)]  # type: ignore[attr-defined]
+                    card = g.cards[cs.card_of_buy(s, x.index)]
                     return int(card.points * 3 + card.bonus_count)
 
                 assert worth(g.actions[a]) >= max(worth(x) for x in buys)
-                assert {cs._card_of_buy(s, x.index) for x in buys} <= _cards(g).keys()
+                assert {cs.card_of_buy(s, x.index) for x in buys} <= _cards(g).keys()
 
 
 @pytest.mark.parametrize("engine", ["compiled", "reference"])

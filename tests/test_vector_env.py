@@ -14,12 +14,16 @@ from gymnasium.utils.env_checker import check_env
 import splendor
 import splendor.envs
 from splendor.arena.match import Match, play_match
-from splendor.bots.base import make_bot
+from splendor.bots.base import decision_for, make_bot
+from splendor.bots.greedy import MarketPlanner
+from splendor.compiled import from_reference
+from splendor.compiled import market as m
 from splendor.envs.actions import ActionIndex
 from splendor.envs.observe import observe
 from splendor.envs.result import outcome
 from splendor.envs.vector import VectorGames
 from splendor.envs.vector.gymnasium_vector import CompiledSplendorEnv, SplendorVectorEnv
+from splendor.search.greedy_compiled import greedy_action
 
 GAMES = ["classic", "pokemon", "kids"]
 
@@ -87,8 +91,10 @@ def test_self_play_is_the_reference_rules_step_by_step(game: str, players: int) 
     assert endings & {"won", "shared"}
 
 
-@pytest.mark.parametrize("opponent", ["random", "buyfirst", "playout"])
-@pytest.mark.parametrize("game", GAMES)
+OPPONENT_GAMES = [(g, o) for o in ("random", "buyfirst", "playout") for g in GAMES] + [("classic", "greedy")]
+
+
+@pytest.mark.parametrize(("game", "opponent"), OPPONENT_GAMES)
 def test_opponents_play_until_the_learner_decides(game: str, opponent: str) -> None:
     """After each step it is the learner's decision, in a state the reference engine agrees on (its mask and its
     observation); a game's result is the learner's."""
@@ -146,7 +152,7 @@ def test_the_opponents_may_be_named_as_bot_specs_and_numpy_integers_are_whole_nu
     env = VectorGames("classic", num_envs=np.int64(2), seat=np.int64(1), opponents=("policy:buyfirst",))
     assert env.num_envs == 2 and env.seat == 1
     with pytest.raises(ValueError, match="vectorization_mode='sync'"):
-        VectorGames("classic", opponents=("greedy",))
+        VectorGames("classic", opponents=("ismcts:hard",))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -180,7 +186,9 @@ def test_the_turn_cap_truncates_with_no_winner() -> None:
         ({"num_envs": 0}, "num_envs"),
         ({"players": 5}, "2 to 4 players"),
         ({"seat": 2}, "seat is 0 to 1"),
-        ({"opponents": ("greedy",)}, "opponent of the vectorised environments is one of"),
+        ({"opponents": ("expert",)}, "opponent of the vectorised environments is one of"),
+        ({"game": "pokemon", "opponents": ("greedy",)}, "greedy policy plays classic only, not pokemon"),
+        ({"game": "kids", "opponents": ("policy:greedy",)}, "greedy policy plays classic only, not kids"),
         ({"opponents": ("random", "random")}, "need 1 opponents"),
         ({"reward": "points"}, "reward is one of"),
         ({"max_turns": 1}, "max_turns"),
@@ -243,11 +251,65 @@ def test_the_compiled_single_environment_passes_check_env(game: str) -> None:
     assert terminated and reward == -1.0 and "illegal" in info
 
 
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("policy", ["random", "buyfirst", "playout"])
+@pytest.mark.parametrize(("game", "policy"), OPPONENT_GAMES)
 def test_the_opponents_sit_in_the_arena_as_bots(game: str, policy: str) -> None:
     """The vectorised environments' opponents are bots too (``policy:NAME``), to be measured against any other."""
     match = Match(0, game, 2, 3, (f"policy:{policy}", "greedy"), (1, 2), options={"max_turns": 200})
     result = play_match(match)
     assert result.forfeit is None and result.status in ("won", "shared", "truncated", "stalled")
     assert make_bot(f"policy:{policy}").name == f"policy:{policy}"
+
+
+def test_the_greedy_policy_bot_refuses_a_game_it_does_not_play() -> None:
+    bot = make_bot("policy:greedy")
+    for game in ("pokemon", "kids"):
+        with pytest.raises(ValueError, match=f"greedy policy plays classic only, not {game}"):
+            bot.choose(decision_for(splendor.new_game(game, players=2, seed=1)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_compiled_greedy_plays_what_the_greedy_bot_could_play(players: int) -> None:
+    """At every decision of whole games, the compiled greedy opponent's action is one of those the reference greedy
+    bot scores best (it breaks their ties at random): the opponent a learner trains against is the bot it is
+    measured against."""
+    mask = np.zeros(m.MAX_ACTIONS, dtype=np.bool_)
+    stream = np.array([players], dtype=np.uint64)
+    rng = np.random.default_rng(players)
+    decisions = ties = 0
+    for seed in range(4):
+        game = splendor.new_game("classic", players=players, seed=seed, max_turns=120)
+        while not game.is_over:
+            decision = decision_for(game)
+            planner = MarketPlanner(decision)
+            scores = {a.index: planner.score(a) for a in decision.legal}
+            top = max(scores.values())
+            best = {a for a, s in scores.items() if abs(s - top) <= 1e-9}
+            state = from_reference(game).state
+            count = m.legal_mask_into(state, mask)
+            played = greedy_action(state, mask, count, stream)
+            assert played in best, f"seed {seed}, decision {decisions}: {played} is not among {sorted(best)}"
+            decisions += 1
+            ties += len(best) > 1
+            # mostly the greedy bot's own games, with some other moves for positions it would not reach
+            legal = {a.index: a for a in decision.legal}
+            game.apply(legal[played] if rng.random() < 0.8 else legal[int(rng.choice(list(legal)))])
+    assert decisions > 200 and ties > 0
+
+
+def test_the_greedy_opponent_beats_a_random_learner() -> None:
+    """The opponent named ``greedy`` is the greedy bot's play, not a random one's: a random learner, which wins
+    about half its games against the random opponent, almost never wins against it."""
+    results = []
+    for opponent in ("random", "greedy"):
+        env = VectorGames("classic", num_envs=32, opponents=(opponent,), seat=None)
+        _, info = env.reset(seed=3)
+        rng = np.random.default_rng(3)
+        ended = np.zeros(32, dtype=bool)
+        wins = np.zeros(32)
+        while not ended.all():
+            _, reward, terminated, truncated, info = env.step(pick(info["action_mask"], rng))
+            first = (terminated | truncated) & ~ended
+            wins[first] = reward[first] == 1.0
+            ended |= first
+        results.append(wins.sum())
+    assert results[0] >= 8 and results[1] <= 2, results

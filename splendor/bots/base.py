@@ -58,7 +58,7 @@ BOTS: dict[str, str] = {
 }
 BOT_SPECS = (
     "random, greedy, ismcts[:easy|medium|hard|expert|ITERATIONS][@compiled|reference], "
-    "ismcts:LEVEL/SECONDS, cmd:PROGRAM, learned[:POLICY.npz], ppo:MODEL.zip, policy:random|buyfirst|playout"
+    "ismcts:LEVEL/SECONDS, cmd:PROGRAM, learned[:POLICY.npz], ppo:MODEL.zip, policy:random|buyfirst|playout|greedy"
 )
 
 
@@ -98,7 +98,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     searches as hard does for half a second a move, by the clock, so not reproducibly), ``cmd:./mybot``
     (an outside program speaking the line protocol), ``learned`` (the policy learned for the game, played with
     NumPy) or ``learned:policy.npz``, ``policy:playout`` (a compiled playout policy: ``random``, ``buyfirst``,
-    ``playout``, the vectorised environments' opponents). ``ValueError`` names the known bots."""
+    ``playout``, ``greedy`` in classic, the vectorised environments' opponents). ``ValueError`` names the known bots."""
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
     if name not in BOTS or (name in ("cmd", "ppo", "policy") and not arg) or (name in ("random", "greedy") and arg):

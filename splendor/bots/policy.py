@@ -1,6 +1,7 @@
-"""The compiled playout policies as bots (``policy:random``, ``policy:buyfirst``, ``policy:playout``): the very
-opponents the vectorised environments play inside compiled code (`splendor.search.policies`), seated in the arena
-and the tournament so that what a learner trained against can be measured against every other bot.
+"""The compiled playout policies as bots (``policy:random``, ``policy:buyfirst``, ``policy:playout``, and in
+classic ``policy:greedy``): the very opponents the vectorised environments play inside compiled code
+(`splendor.search.policies`), seated in the arena and the tournament so that what a learner trained against can be
+measured against every other bot.
 
 A policy reads the whole state, so the bot plays it on a deal consistent with its seat's view (the decision's
 ``sample``: the hidden cards dealt anew), never on the real hidden state; the policies look only at what the seat
@@ -20,7 +21,7 @@ from splendor.search.policies import OPPONENTS, kids_action, market_action, poli
 
 
 class PolicyBot:
-    """Plays one of the compiled playout policies (``random``, ``buyfirst``, ``playout``)."""
+    """Plays one of the compiled playout policies (``random``, ``buyfirst``, ``playout``, ``greedy``)."""
 
     def __init__(self, policy: str, seed: int = 0) -> None:
         if policy not in OPPONENTS:
@@ -31,6 +32,7 @@ class PolicyBot:
         self._rng = np.array([seed], dtype=np.uint64)
 
     def choose(self, decision: Decision) -> Action:
+        policy_code(self.policy, decision.game)  # a clear error for a game the policy does not play
         if decision.sample is None:
             raise ValueError("a policy bot needs the decision's sampler (a deal consistent with its view)")
         from splendor.compiled import from_reference

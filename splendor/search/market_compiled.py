@@ -96,7 +96,7 @@ def _wanted_colours(s: np.ndarray, want: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _card_of_buy(s: np.ndarray, a: int) -> int:
+def card_of_buy(s: np.ndarray, a: int) -> int:
     """The card a legal buy action takes (from the display or the seat's reserved cards)."""
     kind = s[m.KIND]
     if a >= m.BUY_RESERVED[kind]:
@@ -121,7 +121,7 @@ def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray,
         best, best_value = -1, -1.0
         for a in range(m.BUY, m.RETURN[kind]):
             if mask[a]:
-                cid = _card_of_buy(s, a)
+                cid = card_of_buy(s, a)
                 value = m.CARD_POINTS[kind, cid] * 3 + m.CARD_BONUS_COUNT[kind, cid] + uniform(rng)
                 if value > best_value:
                     best, best_value = a, value

@@ -1,9 +1,11 @@
 """The opponents a vectorised environment seats, played inside compiled code: ``random`` (uniform over the legal
-actions), ``buyfirst`` (uniform over the buys, in Kids the moves, when there are any, else uniform) and ``playout``
+actions), ``buyfirst`` (uniform over the buys, in Kids the moves, when there are any, else uniform), ``playout``
 (the search's playout policy: ``splendor.search.market_compiled.playout_action`` and
 ``splendor.search.kids_compiled.playout_action``, which buy the most valuable card or move toward the Palace, else
-take what their nearest goal needs). ``splendor.bots.policy`` seats the same three in the arena and on a reference
-game, so what a learner meets here can be met and measured there too.
+take what their nearest goal needs) and, in classic Splendor only, ``greedy`` (the greedy bot's heuristic,
+`splendor.search.greedy_compiled`: it plays what the reference greedy bot could play). ``splendor.bots.policy``
+seats the same four in the arena and on a reference game, so what a learner meets here can be met and measured
+there too.
 
 Kids' playout policy needs each board's routes to the Palace; a seed draws one of the shipped boards (8 for the
 full game, 4 for the short one), so `kids_routes` tables them all once, a row per board, and `kids_board_row`
@@ -22,18 +24,24 @@ from splendor.compiled import market as m
 from splendor.compiled.rng import below
 from splendor.search import kids_compiled as kc
 from splendor.search import market_compiled as mc
+from splendor.search.greedy_compiled import greedy_action
 
-OPPONENTS = ("random", "buyfirst", "playout")
+OPPONENTS = ("random", "buyfirst", "playout", "greedy")
 """The opponents' policies by name; their codes are their places here."""
-RANDOM, BUYFIRST, PLAYOUT = range(3)
+RANDOM, BUYFIRST, PLAYOUT, GREEDY = range(4)
+GAMES = {"greedy": ("classic",)}
+"""The games a policy plays where it does not play them all."""
 SELF = -1
 """The code of a seat the learner plays itself (self-play)."""
 
 
-def policy_code(name: str) -> int:
-    """The code of an opponent's policy (a clear `ValueError` for an unknown one)."""
+def policy_code(name: str, game: str | None = None) -> int:
+    """The code of an opponent's policy (a clear `ValueError` for an unknown one, or for one that does not play
+    ``game``)."""
     if name not in OPPONENTS:
         raise ValueError(f"an opponent is one of {', '.join(OPPONENTS)}, not {name!r}")
+    if game is not None and game not in GAMES.get(name, (game,)):
+        raise ValueError(f"the {name} policy plays {' and '.join(GAMES[name])} only, not {game}")
     return OPPONENTS.index(name)
 
 
@@ -42,6 +50,8 @@ def market_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray, 
     """The action policy ``code`` plays in a card-market game, ``mask`` holding its ``count`` legal actions."""
     if code == PLAYOUT:
         return int(mc.playout_action(s, mask, count, rng, want))
+    if code == GREEDY:
+        return int(greedy_action(s, mask, count, rng))
     return int(m.choose(s, mask, count, rng, code == BUYFIRST))
 
 

@@ -33,9 +33,9 @@ def _whole(value: Any) -> Any:
     return int(value) if isinstance(value, np.integer) else value
 
 
-def _policy(name: Any) -> int:
-    """An opponent's code: ``random``, ``buyfirst``, ``playout``, or the same as a bot spec (``policy:playout``,
-    which the single environments also seat)."""
+def _policy(name: Any, game: str) -> int:
+    """An opponent's code: ``random``, ``buyfirst``, ``playout``, ``greedy`` (classic only), or the same as a bot
+    spec (``policy:playout``, which the single environments also seat)."""
     if isinstance(name, str) and name.startswith("policy:"):
         name = name.partition(":")[2]
     if name not in OPPONENTS:
@@ -43,14 +43,14 @@ def _policy(name: Any) -> int:
             f"an opponent of the vectorised environments is one of {', '.join(OPPONENTS)} (or policy:NAME), played "
             f"in compiled code, not {name!r}; other bots sit in the single environments (vectorization_mode='sync')"
         )
-    return policy_code(name)
+    return policy_code(name, game)
 
 
 class VectorGames:
     """``num_envs`` games of ``game`` for ``players`` seats, the learner at ``seat`` (an int, or None: drawn anew
-    each game) and ``opponents`` at the others in seat order: each ``random``, ``buyfirst`` or ``playout`` (the
-    default, the nearest to the single environment's greedy bot)
-    (`splendor.search.policies`), played inside compiled code; or ``opponents="self"``: the learner plays
+    each game) and ``opponents`` at the others in seat order: each ``random``, ``buyfirst``, ``playout`` (the
+    default) or, in classic, ``greedy`` (the greedy bot's heuristic) (`splendor.search.policies`), played inside
+    compiled code; or ``opponents="self"``: the learner plays
     every seat, and ``info["seat"]`` says whose decision each observation is.
 
     Every array ``reset`` and ``step`` return is the environment's own buffer, overwritten by the next call: copy
@@ -116,7 +116,7 @@ class VectorGames:
                     f"{players} players need {players - 1} opponents (each one of {', '.join(OPPONENTS)}), "
                     f"or 'self', not {opponents!r}"
                 )
-            codes = [_policy(o) for o in opponents]
+            codes = [_policy(o, game) for o in opponents]
         self.game, self.num_envs, self.players, self.seat = game, num_envs, players, seat
         self.opponents = "self" if self.self_play else tuple(opponents)
         self.reward_kind, self.max_turns, self.short, self.mysteries = reward, max_turns, short, mysteries
@@ -183,18 +183,15 @@ class VectorGames:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"a seed is a whole number of 0 or more, not {seed!r}")
         self._rngs[:] = np.random.SeedSequence(int(seed)).generate_state(self.num_envs, np.uint64)
-        seats, game_seeds = self._ints[market_loop.SEATS], self._ints[market_loop.GAME_SEEDS]
         if self._kids:
             kids_loop.reset_all(
-                self._states, self._masks, self._marked, self._marked_n, self._obs, seats, self._rngs, game_seeds,
-                self._codes, self.players, self._cap, self.mysteries, self.short, self._blocks, self._seat_choice,
-                self.self_play, self._distance, self._next_road,
+                self._states, self._masks, self._marked, self._marked_n, self._obs, self._ints, self._rngs,
+                self._codes, self._config, self._blocks, self._distance, self._next_road,
             )  # fmt: skip
         else:
             market_loop.reset_all(
-                self._states, self._masks, self._obs, seats, self._rngs, game_seeds, self._codes, self._kind,
-                self.players, self._cap, self._seat_choice, self.self_play,
-            )  # fmt: skip
+                self._states, self._masks, self._obs, self._ints, self._rngs, self._codes, self._kind, self._config
+            )
         self._final_obs[:] = 0.0
         self._floats[:] = 0.0
         self._flags[:] = False

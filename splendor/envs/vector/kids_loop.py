@@ -86,17 +86,11 @@ def _play_opponents(
 def _new_game(
     states: np.ndarray,
     i: int,
-    players: int,
-    max_turns: int,
-    mysteries: bool,
-    short: bool,
+    config: np.ndarray,
     blocks: np.ndarray,
-    seat_choice: int,
-    self_play: bool,
     codes: np.ndarray,
-    seats: np.ndarray,
+    ints: np.ndarray,
     rngs: np.ndarray,
-    game_seeds: np.ndarray,
     legal: np.ndarray,
     distance: np.ndarray,
     next_road: np.ndarray,
@@ -104,14 +98,16 @@ def _new_game(
     """Deal game ``i`` anew from its stream (its board drawn by the seed), draw the learner's seat, and play the
     opponents before it."""
     rng = rngs[i : i + 1]
+    players, seat_choice = config[PLAYERS_C], config[SEAT_CHOICE_C]
+    mysteries, short = config[MYSTERIES_C] != 0, config[SHORT_C] != 0
     seed = int(next64(rng) >> np.uint64(1))
-    states[i, :] = k.setup(players, seed, 0, max_turns, mysteries, short, blocks, True)
-    game_seeds[i] = seed
-    seats[i] = below(rng, players) if seat_choice < 0 else seat_choice
-    if self_play:
-        seats[i] = k.current_player(states[i])
+    states[i, :] = k.setup(players, seed, 0, config[MAX_TURNS_C], mysteries, short, blocks, True)
+    ints[GAME_SEEDS, i] = seed
+    ints[SEATS, i] = below(rng, players) if seat_choice < 0 else seat_choice
+    if config[SELF_PLAY_C] != 0:
+        ints[SEATS, i] = k.current_player(states[i])
     else:
-        _play_opponents(states[i], seats[i], codes, legal, rng, distance, next_road, _room())
+        _play_opponents(states[i], ints[SEATS, i], codes, legal, rng, distance, next_road, _room())
 
 
 @njit(cache=True)
@@ -148,44 +144,21 @@ def reset_all(
     marked: np.ndarray,
     marked_n: np.ndarray,
     obs: np.ndarray,
-    seats: np.ndarray,
+    ints: np.ndarray,
     rngs: np.ndarray,
-    game_seeds: np.ndarray,
     codes: np.ndarray,
-    players: int,
-    max_turns: int,
-    mysteries: bool,
-    short: bool,
+    config: np.ndarray,
     blocks: np.ndarray,
-    seat_choice: int,
-    self_play: bool,
     distance: np.ndarray,
     next_road: np.ndarray,
 ) -> None:
     """Deal every game anew from its stream (``rngs``, set by the caller from the seed)."""
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
-    dense = masks.shape[1] > 1
+    dense = config[DENSE_C] != 0
     for i in range(states.shape[0]):
-        _new_game(
-            states,
-            i,
-            players,
-            max_turns,
-            mysteries,
-            short,
-            blocks,
-            seat_choice,
-            self_play,
-            codes,
-            seats,
-            rngs,
-            game_seeds,
-            legal,
-            distance,
-            next_road,
-        )
+        _new_game(states, i, config, blocks, codes, ints, rngs, legal, distance, next_road)
         _mark(states[i], masks[i], marked[i], marked_n, i, dense)
-        observe_into(states[i], seats[i], obs[i])
+        observe_into(states[i], ints[SEATS, i], obs[i])
 
 
 @njit(cache=True)
@@ -213,10 +186,9 @@ def step_all(
     the next mask and observation."""
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
     room = _room()
-    players, max_turns, seat_choice = config[PLAYERS_C], config[MAX_TURNS_C], config[SEAT_CHOICE_C]
-    self_play, score = config[SELF_PLAY_C] != 0, config[SCORE_C] != 0
-    mysteries, short, dense = config[MYSTERIES_C] != 0, config[SHORT_C] != 0, config[DENSE_C] != 0
-    seats, game_seeds = ints[SEATS], ints[GAME_SEEDS]
+    players, self_play, score = config[PLAYERS_C], config[SELF_PLAY_C] != 0, config[SCORE_C] != 0
+    dense = config[DENSE_C] != 0
+    seats = ints[SEATS]
     for i in range(states.shape[0]):
         s = states[i]
         a = actions[i]
@@ -249,23 +221,6 @@ def step_all(
                 seats[i] = k.current_player(s)
         flags[ENDED, i] = ended
         if ended:
-            _new_game(
-                states,
-                i,
-                players,
-                max_turns,
-                mysteries,
-                short,
-                blocks,
-                seat_choice,
-                self_play,
-                codes,
-                seats,
-                rngs,
-                game_seeds,
-                legal,
-                distance,
-                next_road,
-            )
+            _new_game(states, i, config, blocks, codes, ints, rngs, legal, distance, next_road)
         _mark(s, masks[i], marked[i], marked_n, i, dense)
         observe_into(s, seats[i], obs[i])

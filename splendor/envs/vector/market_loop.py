@@ -61,71 +61,6 @@ def _play_opponents(
         m.step(s, market_action(s, mask, count, rng, code, want), scratch)
 
 
-@njit(cache=True)
-def _new_game(
-    states: np.ndarray,
-    i: int,
-    kind: int,
-    players: int,
-    max_turns: int,
-    seat_choice: int,
-    self_play: bool,
-    codes: np.ndarray,
-    seats: np.ndarray,
-    rngs: np.ndarray,
-    game_seeds: np.ndarray,
-    mask: np.ndarray,
-    scratch: np.ndarray,
-) -> None:
-    """Deal game ``i`` anew from its stream, draw the learner's seat, and play the opponents before it."""
-    rng = rngs[i : i + 1]
-    seed = int(next64(rng) >> np.uint64(1))
-    states[i, :] = m.setup(kind, players, seed, 0, max_turns)
-    game_seeds[i] = seed
-    seats[i] = below(rng, players) if seat_choice < 0 else seat_choice
-    if self_play:
-        seats[i] = states[i, m.SEAT]
-    else:
-        _play_opponents(states[i], seats[i], codes, mask, scratch, rng, np.empty(m.COLOURS, dtype=np.float64))
-
-
-@njit(cache=True)
-def reset_all(
-    states: np.ndarray,
-    masks: np.ndarray,
-    obs: np.ndarray,
-    seats: np.ndarray,
-    rngs: np.ndarray,
-    game_seeds: np.ndarray,
-    codes: np.ndarray,
-    kind: int,
-    players: int,
-    max_turns: int,
-    seat_choice: int,
-    self_play: bool,
-) -> None:
-    """Deal every game anew from its stream (``rngs``, set by the caller from the seed)."""
-    scratch = np.zeros(MAX_ACTIONS, dtype=np.bool_)
-    for i in range(states.shape[0]):
-        _new_game(
-            states,
-            i,
-            kind,
-            players,
-            max_turns,
-            seat_choice,
-            self_play,
-            codes,
-            seats,
-            rngs,
-            game_seeds,
-            masks[i],
-            scratch,
-        )
-        m.legal_mask_into(states[i], masks[i])
-        observe_into(states[i], seats[i], obs[i])
-
-
 # The per-game outputs a step writes, packed by kind so that a call passes few arrays (each array costs the call
 # its unboxing, which is most of what one game's step costs): ``floats`` rows, ``flags`` rows, ``ints`` rows and
 # the ``config`` entries.
@@ -133,6 +68,50 @@ REWARD, GAINED, FINAL_REWARDS = range(3)  # FINAL_REWARDS + seat: each seat's re
 TERMINATED, TRUNCATED, ILLEGAL, ENDED = range(4)
 SEATS, GAME_SEEDS = range(2)
 PLAYERS_C, MAX_TURNS_C, SEAT_CHOICE_C, SELF_PLAY_C, SCORE_C = range(5)
+
+
+@njit(cache=True)
+def _new_game(
+    states: np.ndarray,
+    i: int,
+    kind: int,
+    config: np.ndarray,
+    codes: np.ndarray,
+    ints: np.ndarray,
+    rngs: np.ndarray,
+    mask: np.ndarray,
+    scratch: np.ndarray,
+) -> None:
+    """Deal game ``i`` anew from its stream, draw the learner's seat, and play the opponents before it."""
+    rng = rngs[i : i + 1]
+    players, seat_choice = config[PLAYERS_C], config[SEAT_CHOICE_C]
+    seed = int(next64(rng) >> np.uint64(1))
+    states[i, :] = m.setup(kind, players, seed, 0, config[MAX_TURNS_C])
+    ints[GAME_SEEDS, i] = seed
+    ints[SEATS, i] = below(rng, players) if seat_choice < 0 else seat_choice
+    if config[SELF_PLAY_C] != 0:
+        ints[SEATS, i] = states[i, m.SEAT]
+    else:
+        _play_opponents(states[i], ints[SEATS, i], codes, mask, scratch, rng, np.empty(m.COLOURS, dtype=np.float64))
+
+
+@njit(cache=True)
+def reset_all(
+    states: np.ndarray,
+    masks: np.ndarray,
+    obs: np.ndarray,
+    ints: np.ndarray,
+    rngs: np.ndarray,
+    codes: np.ndarray,
+    kind: int,
+    config: np.ndarray,
+) -> None:
+    """Deal every game anew from its stream (``rngs``, set by the caller from the seed)."""
+    scratch = np.zeros(MAX_ACTIONS, dtype=np.bool_)
+    for i in range(states.shape[0]):
+        _new_game(states, i, kind, config, codes, ints, rngs, masks[i], scratch)
+        m.legal_mask_into(states[i], masks[i])
+        observe_into(states[i], ints[SEATS, i], obs[i])
 
 
 @njit(cache=True)
@@ -154,9 +133,8 @@ def step_all(
     a loss (reward -1, the ``ILLEGAL`` flag), the state untouched, as the single environment does."""
     scratch = np.zeros(MAX_ACTIONS, dtype=np.bool_)
     want = np.empty(m.COLOURS, dtype=np.float64)
-    players, max_turns, seat_choice = config[PLAYERS_C], config[MAX_TURNS_C], config[SEAT_CHOICE_C]
-    self_play, score = config[SELF_PLAY_C] != 0, config[SCORE_C] != 0
-    seats, game_seeds = ints[SEATS], ints[GAME_SEEDS]
+    players, self_play, score = config[PLAYERS_C], config[SELF_PLAY_C] != 0, config[SCORE_C] != 0
+    seats = ints[SEATS]
     for i in range(states.shape[0]):
         s = states[i]
         kind = s[m.KIND]
@@ -190,20 +168,6 @@ def step_all(
                 seats[i] = s[m.SEAT]
         flags[ENDED, i] = ended
         if ended:
-            _new_game(
-                states,
-                i,
-                kind,
-                players,
-                max_turns,
-                seat_choice,
-                self_play,
-                codes,
-                seats,
-                rngs,
-                game_seeds,
-                masks[i],
-                scratch,
-            )
+            _new_game(states, i, kind, config, codes, ints, rngs, masks[i], scratch)
         m.legal_mask_into(s, masks[i])
         observe_into(s, seats[i], obs[i])
