@@ -79,6 +79,16 @@ def test_folders_of_earlier_sources_are_removed_after_a_day_not_sooner(
     assert sorted(p.name for p in parent.iterdir()) == sorted([recent.name, keyed_cache_dir(root).name])
 
 
+def test_a_read_only_install_caches_in_the_users_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = package(tmp_path)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv(MARK, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (root / "__pycache__").write_text("not a folder: nothing can be made under it")  # as a read-only install
+    expected = tmp_path / "cache" / "splendor" / "numba" / source_digest(root)
+    assert use_keyed_cache(root) == expected and expected.is_dir()
+
+
 def test_a_numba_cache_dir_the_user_set_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
     monkeypatch.delenv(MARK, raising=False)

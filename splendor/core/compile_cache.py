@@ -52,23 +52,42 @@ def keyed_cache_dir(package: Path = PACKAGE) -> Path:
     return package / "__pycache__" / "numba" / source_digest(package)
 
 
+def user_cache_dir(digest: str) -> Path:
+    """Where the cache goes when the package's own folder cannot be written (a read-only install): the user's
+    cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``), under the same digest."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "splendor" / "numba" / digest
+
+
 def use_keyed_cache(package: Path = PACKAGE) -> Path | None:
-    """Point Numba at `keyed_cache_dir` (unless the user set ``NUMBA_CACHE_DIR``) and remove the folders of
-    earlier sources unused for a day; the folder used, or None where the user's is kept."""
+    """Point Numba at `keyed_cache_dir` (unless the user set ``NUMBA_CACHE_DIR``; `user_cache_dir` where the
+    package's folder cannot be written) and remove the folders of earlier sources unused for a day; the folder
+    used, or None where the user's is kept."""
     chosen = os.environ.get("NUMBA_CACHE_DIR")
     if chosen and chosen != os.environ.get(MARK):
         return None
     folder = keyed_cache_dir(package)
+    for candidate in (folder, user_cache_dir(folder.name)):
+        if _prepare(candidate):
+            folder = candidate
+            break
     os.environ["NUMBA_CACHE_DIR"] = os.environ[MARK] = str(folder)
     config = sys.modules.get("numba.core.config")
     if config is not None:  # Numba read its settings already: tell it too
         config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
+    return folder
+
+
+def _prepare(folder: Path) -> bool:
+    """Make ``folder`` (marked as used now) and remove its siblings unused for a day; whether it can be written."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         os.utime(folder)  # in use: kept for another day
+        if not os.access(folder, os.W_OK):
+            return False
         for old in folder.parent.iterdir():
             if old != folder and old.is_dir() and time.time() - old.stat().st_mtime > STALE_AFTER:
                 shutil.rmtree(old, ignore_errors=True)
     except OSError:
-        pass  # a read-only install: Numba falls back to its own cache beside the modules
-    return folder
+        return False
+    return True
