@@ -74,7 +74,7 @@ def use_keyed_cache(package: Path = PACKAGE) -> Path | None:
     os.environ["NUMBA_CACHE_DIR"] = os.environ[MARK] = str(folder)
     config = sys.modules.get("numba.core.config")
     if config is not None:  # Numba read its settings already: tell it too
-        config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
+        config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]  # a module found in sys.modules is untyped
     return folder
 
 

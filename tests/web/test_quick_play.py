@@ -25,6 +25,10 @@ def test_two_accounts_press_quick_play_and_play_one_game_to_its_end(server: Serv
         page.wait_for_selector("#guest-name-label", state="hidden")  # an account plays under its own name
         page.select_option("#quick-game", "classic")
         page.select_option("#quick-players", "2")
+    options = "[...document.getElementById('%s').options].map((o) => [o.value, o.textContent])"
+    offered = ann.evaluate(options % "quick-clock")
+    assert offered == ann.evaluate(options % "clock")  # the clocks a new game offers, in one list
+    assert [value for value, _ in offered] == ["", "3+2", "5+10", "10+5", "15+10", "1d", "2d", "3d"]
     ann.click("#quick-go")
     ann.wait_for_selector("#quick-waiting:not([hidden])")
     ann.wait_for_function("document.getElementById('quick-status').textContent.includes('ratings')")

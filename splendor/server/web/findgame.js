@@ -165,6 +165,8 @@ $("guest-name").value = localStorage.getItem(NAME_KEY) || "";
 $("guest-name").placeholder = t("name");
 $("quick-play").addEventListener("submit", quickPlay);
 $("quick-cancel").addEventListener("click", cancel);
+// Quick play offers the clocks a new game offers: one list, the create form's (index.html).
+for (const option of $("clock").options) $("quick-clock").append(option.cloneNode(true));
 drawWho();
 api("/api/me").then((account) => { me = account; }).catch(() => { me = null; }).finally(() => {
   drawWho();
