@@ -313,3 +313,27 @@ def test_the_greedy_opponent_beats_a_random_learner() -> None:
             ended |= first
         results.append(wins.sum())
     assert results[0] >= 8 and results[1] <= 2, results
+
+
+def test_policy_actions_are_the_teachers_choices_and_leave_the_games_as_they_are() -> None:
+    """``policy_actions("greedy")`` gives each game the action the greedy bot could play there (a teacher's labels
+    for imitation), from a stream of its own: asking leaves the games' deals and next steps unchanged."""
+    asked, plain = (VectorGames("classic", num_envs=6, opponents=("greedy",), seat=None) for _ in range(2))
+    _, info = asked.reset(seed=5)
+    plain.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        labels = asked.policy_actions("greedy")
+        for i in range(6):
+            decision = decision_for(asked.reference_game(i))
+            planner = MarketPlanner(decision)
+            scores = {a.index: planner.score(a) for a in decision.legal}
+            top = max(scores.values())
+            assert len(decision.legal) == 1 or abs(scores[int(labels[i])] - top) <= 1e-9
+        actions = pick(info["action_mask"], rng)
+        obs, *_, info = asked.step(actions)
+        assert np.array_equal(obs, plain.step(actions)[0])
+    with pytest.raises(ValueError, match="card-market games"):
+        VectorGames("kids").policy_actions()
+    with pytest.raises(RuntimeError, match="reset"):
+        VectorGames("classic").policy_actions()

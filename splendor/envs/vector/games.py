@@ -148,6 +148,7 @@ class VectorGames:
         self._flags = np.zeros((4, n), dtype=np.bool_)  # TERMINATED, TRUNCATED, ILLEGAL, ENDED
         self._ints = np.zeros((2, n), dtype=np.int64)  # SEATS, GAME_SEEDS
         self._rngs = np.zeros(n, dtype=np.uint64)
+        self._teacher_rng = np.zeros(1, dtype=np.uint64)  # policy_actions' stream
         self._config = np.array(
             [players, self._cap, self._seat_choice, self.self_play, reward == "score", mysteries, short, dense_masks],
             dtype=np.int64,
@@ -183,6 +184,7 @@ class VectorGames:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"a seed is a whole number of 0 or more, not {seed!r}")
         self._rngs[:] = np.random.SeedSequence(int(seed)).generate_state(self.num_envs, np.uint64)
+        self._teacher_rng[:] = np.random.SeedSequence([int(seed), 1]).generate_state(1, np.uint64)
         if self._kids:
             kids_loop.reset_all(
                 self._states, self._masks, self._marked, self._marked_n, self._obs, self._ints, self._rngs,
@@ -229,6 +231,19 @@ class VectorGames:
         for i in range(self.num_envs):
             masks[i, self._marked[i, : self._marked_n[i]]] = True
         return masks
+
+    def policy_actions(self, policy: str = "greedy") -> np.ndarray:
+        """The action each game's decision now would get from one of the compiled opponents' policies (`OPPONENTS`:
+        ``greedy`` plays as the greedy bot), one a game, e.g. as a teacher's labels to imitate before learning by
+        reward. Its random choices come from a stream of their own (seeded by ``reset``), so asking does not
+        change the games. The card-market games only: Kids' policies play its own index, not the compact one."""
+        if self._kids:
+            raise ValueError("policy_actions is for the card-market games: Kids' policies play its own index")
+        if not self._ready:
+            raise RuntimeError("call reset() before policy_actions()")
+        out = np.empty(self.num_envs, dtype=np.int64)
+        market_loop.policy_actions(self._states, self._masks, _policy(policy, self.game), self._teacher_rng, out)
+        return out
 
     def state(self, i: int) -> np.ndarray:
         """Game ``i``'s compiled state (a copy): ``splendor.compiled.CompiledGame`` and ``to_reference`` read it."""

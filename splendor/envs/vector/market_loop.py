@@ -171,3 +171,16 @@ def step_all(
             _new_game(states, i, kind, config, codes, ints, rngs, masks[i], scratch)
         m.legal_mask_into(s, masks[i])
         observe_into(s, seats[i], obs[i])
+
+
+@njit(cache=True)
+def policy_actions(states: np.ndarray, masks: np.ndarray, code: int, rng: np.ndarray, out: np.ndarray) -> None:
+    """``out[i]`` := the action policy ``code`` would play at game ``i``'s decision now (drawing from ``rng``, a
+    stream of its own, so that the games' deals are not disturbed)."""
+    want = np.empty(m.COLOURS, dtype=np.float64)
+    for i in range(states.shape[0]):
+        count = 0
+        for a in range(m.ACTION_COUNT[states[i, m.KIND]]):
+            if masks[i, a]:
+                count += 1
+        out[i] = market_action(states[i], masks[i], count, rng, code, want)
