@@ -21,8 +21,12 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/splendor play --game classic --seats human,greedy
 
+# Before the workers start, the compiled code is compiled (or loaded) once, two parts at once beside the browser's
+# install, rather than by each worker at once (splendor/envs/warm.py).
 test: $(STAMP)
-	scripts/chromium.sh >/dev/null
+	scripts/chromium.sh >/dev/null & chromium=$$!; \
+	$(BIN)/python -m splendor.envs.warm search & search=$$!; \
+	$(BIN)/python -m splendor.envs.warm engine environments && wait $$search && wait $$chromium
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 bench: $(STAMP)

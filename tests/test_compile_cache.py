@@ -29,7 +29,7 @@ def numba_settings_kept(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def package(tmp_path: Path) -> Path:
     root = tmp_path / "splendor"
-    for layer in (*compile_cache.COMPILED_FROM, "server"):
+    for layer in (*compile_cache.COMPILED_FROM, "server", "envs/single"):
         (root / layer).mkdir(parents=True)
         (root / layer / "rules.py").write_text(f"# {layer}\n")
     (root / "games" / "cards.csv").write_text("id,points\n0,1\n")
@@ -55,6 +55,8 @@ def test_the_layers_above_and_numbas_own_files_keep_the_cache(tmp_path: Path) ->
     root = package(tmp_path)
     before = source_digest(root)
     (root / "server" / "rules.py").write_text("# the server changed\n")
+    (root / "envs" / "single" / "rules.py").write_text("# an environment in Python changed\n")
+    (root / "envs" / "warm.py").write_text("# a new module beside the vectorised loops\n")
     (root / "search" / "__pycache__").mkdir()
     (root / "search" / "__pycache__" / "rules.f-1.py311.nbi").write_bytes(b"cache")
     (root / "compiled" / ".ruff_cache").mkdir()

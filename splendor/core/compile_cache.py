@@ -7,10 +7,10 @@ edit elsewhere: changing an opponent's policy in ``search/policies.py`` leaves t
 cached loop playing the old one, with no error.
 
 So the package points Numba at ``splendor/__pycache__/numba/<digest>``, the digest taken over every file of the
-layers compiled code is built from (core, games, compiled, search, envs). Any edit there starts a fresh cache,
-compiled once (about a minute on one core), and stale code is never loaded; folders unused for a day are removed
-(not sooner: a process started before the edit may still be writing to its own). Edits
-to the layers above (bots, the server, the terminal) change nothing compiled and keep the cache.
+folders compiled code is built from (core, games, compiled, search, and envs/vector). Any edit there starts a
+fresh cache, compiled once (about a minute on one core), and stale code is never loaded; folders unused for a
+day are removed (not sooner: a process started before the edit may still be writing to its own). Edits elsewhere
+(the bots, the server, the terminal, the other environments) change nothing compiled and keep the cache.
 
 A ``NUMBA_CACHE_DIR`` set by the user is left as it is. This runs when ``splendor.core`` is first imported, before
 any compiled function is defined.
@@ -26,8 +26,9 @@ import time
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]
-COMPILED_FROM = ("core", "games", "compiled", "search", "envs")
-"""The layers whose files the compiled code is built from (compiled code imports nothing above envs)."""
+COMPILED_FROM = ("core", "games", "compiled", "search", "envs/vector")
+"""The folders whose files the compiled code is built from: the layers up to the search, and the vectorised
+environments' loops (the rest of envs, and every layer above the search, hold no compiled code)."""
 STALE_AFTER = 24 * 3600.0
 """Seconds after which another sources' cache folder is removed."""
 MARK = "SPLENDOR_NUMBA_CACHE_DIR"
