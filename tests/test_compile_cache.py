@@ -110,3 +110,10 @@ def test_compiled_code_is_cached_in_the_folder_of_its_sources() -> None:
     code = "import splendor.compiled, numba.core.config as c; print(c.CACHE_DIR)"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == str(keyed_cache_dir())
+
+
+def test_warming_an_unknown_part_says_which_parts_there_are(capsys: pytest.CaptureFixture[str]) -> None:
+    from splendor.envs import warm
+
+    assert warm.main(["engine", "kitchen"]) == 2
+    assert "unknown part kitchen: the parts are engine, search, environments" in capsys.readouterr().err
