@@ -50,6 +50,7 @@ import json
 import multiprocessing
 import re
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -147,68 +148,32 @@ def discounted_returns(rewards: np.ndarray, ended: np.ndarray, gamma: float) -> 
     return returns
 
 
-def search_labels(seed: int, envs: int, steps: int, iterations: int, shaping: float, gamma: float) -> dict[str, Any]:
-    """``steps`` decisions of ``envs`` games against the greedy bot with the learner's seat played by the compiled
-    search (`splendor.search.compiled.search_state`: ``iterations`` iterations a decision, from what that seat
-    sees, each iteration dealing the hidden cards anew; it plays its most visited action): the observations, the
-    legal masks, each decision's share of the search's visits per action (the actor's target), the discounted,
-    shaped return that followed (the critic's), and the seeds of the games dealt. One worker's share of the
-    labels; the search runs on one core."""
-    from splendor.search.compiled import market_knowledge, search_state
-
-    torch.set_num_threads(1)
-    env = VectorGames(GAME, num_envs=envs, players=2, opponents=("greedy",), seat=None, max_turns=200)
-    know = market_knowledge()
-    draws = np.random.default_rng([seed, 2])
-    observations = np.zeros((steps, envs, env.observation_size), dtype=np.float32)
-    masks = np.zeros((steps, envs, env.num_actions), dtype=bool)
-    visits = np.zeros((steps, envs, env.num_actions), dtype=np.float32)
-    rewards = np.zeros((steps, envs), dtype=np.float32)
-    ended = np.zeros((steps, envs), dtype=np.float32)
-    obs, info = env.reset(seed=seed)
-    seeds = [info["game_seed"].copy()]
-    for t in range(steps):
-        observations[t], masks[t] = obs, info["action_mask"]
-        for i in range(envs):
-            found, _ = search_state(env.state(i), int(info["seat"][i]), know, int(draws.integers(1 << 62)), iterations)
-            for action, (count, _) in found.items():
-                assert masks[t, i, action], "the search chose an action the environment's mask calls illegal"
-                visits[t, i, action] = count
-        visits[t] /= visits[t].sum(axis=1, keepdims=True)
-        obs, reward, terminated, truncated, info = env.step(visits[t].argmax(axis=1))
-        done = terminated | truncated
-        rewards[t] = reward + shaping * info["points_gained"] / 15
-        ended[t] = done
-        if done.any():
-            seeds.append(info["game_seed"][done].copy())
-    return {
-        "observations": observations.reshape(steps * envs, -1),
-        "masks": masks.reshape(steps * envs, -1),
-        "targets": visits.reshape(steps * envs, -1),
-        "returns": discounted_returns(rewards, ended, gamma).reshape(-1),
-        "seeds": np.concatenate(seeds),
-        "games_ended": int(ended.sum()),
-    }
-
-
-def greedy_labels(env: VectorGames, args: argparse.Namespace) -> dict[str, Any]:
-    """``--imitate`` steps of all the games played on both sides by the greedy bot (`VectorGames.policy_actions`:
-    its own choices, compiled), labelled as `search_labels` labels (the target: the one action it chose)."""
-    n, steps = args.envs, args.imitate
+def label_games(
+    env: VectorGames,
+    seed: int,
+    steps: int,
+    teacher: Callable[[dict[str, Any]], np.ndarray],
+    shaping: float,
+    gamma: float,
+) -> dict[str, Any]:
+    """``steps`` decisions of each of ``env``'s games (dealt from ``seed``) played by a teacher: ``teacher(info)``
+    gives its share of each action at every game's decision, and the most shared one is played. Returns the
+    observations, the legal masks, those shares (the actor's target), the discounted, shaped return that followed
+    (the critic's), the seeds of the games dealt and how many ended."""
+    n = env.num_envs
     observations = np.zeros((steps, n, env.observation_size), dtype=np.float32)
     masks = np.zeros((steps, n, env.num_actions), dtype=bool)
     targets = np.zeros((steps, n, env.num_actions), dtype=np.float32)
     rewards = np.zeros((steps, n), dtype=np.float32)
     ended = np.zeros((steps, n), dtype=np.float32)
-    obs, info = env.reset(seed=args.seed)
+    obs, info = env.reset(seed=seed)
     seeds = [info["game_seed"].copy()]
     for t in range(steps):
         observations[t], masks[t] = obs, info["action_mask"]
-        action = env.policy_actions("greedy")
-        targets[t, np.arange(n), action] = 1.0
-        obs, reward, terminated, truncated, info = env.step(action)
+        targets[t] = teacher(info)
+        obs, reward, terminated, truncated, info = env.step(targets[t].argmax(axis=1))
         done = terminated | truncated
-        rewards[t] = reward + args.shaping * info["points_gained"] / 15
+        rewards[t] = reward + shaping * info["points_gained"] / 15
         ended[t] = done
         if done.any():
             seeds.append(info["game_seed"][done].copy())
@@ -216,10 +181,44 @@ def greedy_labels(env: VectorGames, args: argparse.Namespace) -> dict[str, Any]:
         "observations": observations.reshape(steps * n, -1),
         "masks": masks.reshape(steps * n, -1),
         "targets": targets.reshape(steps * n, -1),
-        "returns": discounted_returns(rewards, ended, args.gamma).reshape(-1),
+        "returns": discounted_returns(rewards, ended, gamma).reshape(-1),
         "seeds": np.concatenate(seeds),
         "games_ended": int(ended.sum()),
     }
+
+
+def search_labels(seed: int, envs: int, steps: int, iterations: int, shaping: float, gamma: float) -> dict[str, Any]:
+    """`label_games` of ``envs`` games against the greedy bot with the learner's seat played by the compiled
+    search (`splendor.search.compiled.search_state`: ``iterations`` iterations a decision, from what that seat
+    sees, each iteration dealing the hidden cards anew), its target each action's share of the visits. One
+    worker's share of the labels; the search runs on one core."""
+    from splendor.search.compiled import market_knowledge, search_state
+
+    torch.set_num_threads(1)
+    env = VectorGames(GAME, num_envs=envs, players=2, opponents=("greedy",), seat=None, max_turns=200)
+    know = market_knowledge()
+    draws = np.random.default_rng([seed, 2])
+
+    def visits(info: dict[str, Any]) -> np.ndarray:
+        shares = np.zeros((envs, env.num_actions), dtype=np.float32)
+        for i in range(envs):
+            found, _ = search_state(env.state(i), int(info["seat"][i]), know, int(draws.integers(1 << 62)), iterations)
+            for action, (count, _) in found.items():
+                assert info["action_mask"][i, action], "the search chose an action the environment's mask calls illegal"
+                shares[i, action] = count
+        return shares / shares.sum(axis=1, keepdims=True)
+
+    return label_games(env, seed, steps, visits, shaping, gamma)
+
+
+def greedy_labels(env: VectorGames, args: argparse.Namespace) -> dict[str, Any]:
+    """`label_games` of ``--imitate`` steps of all the games played on both sides by the greedy bot
+    (`VectorGames.policy_actions`: its own choices, compiled), its target the one action it chose."""
+
+    def chosen(info: dict[str, Any]) -> np.ndarray:
+        return np.eye(env.num_actions, dtype=np.float32)[env.policy_actions("greedy")]
+
+    return label_games(env, args.seed, args.imitate, chosen, args.shaping, args.gamma)
 
 
 def teacher_labels(env: VectorGames, args: argparse.Namespace) -> dict[str, Any]:
