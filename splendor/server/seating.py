@@ -13,7 +13,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from splendor.bots.base import bot_display_name
-from splendor.i18n import _
+from splendor.games import game_class
+from splendor.i18n import Listing, _
 from splendor.server.bots import BOT_GAMES, plays
 from splendor.server.errors import Refused
 from splendor.store.accounts import SignedIn
@@ -90,14 +91,17 @@ async def seats(
             )
         elif spec.kind == OPEN:
             if spec.profile is not None or spec.mine or spec.bot is not None or spec.name is not None:
-                raise Refused(400, f"seat {i} is open: whoever takes it gives its name, account and Pokédex")
+                said = _("seat {seat} is open: whoever takes it gives its name, account and Pokédex", seat=i)
+                raise Refused(400, said)
             infos.append(SeatInfo(seat=i, kind=OPEN, bot=None, name=None, token_hash=None))
         else:
             if spec.profile is not None or spec.mine:
-                raise Refused(400, f"seat {i} is a bot: only a person's seat keeps a Pokédex or an account")
+                said = _("seat {seat} is a bot: only a person's seat keeps a Pokédex or an account", seat=i)
+                raise Refused(400, said)
             bot = spec.bot or DEFAULT_BOT
             if not plays(bot, request.game.value):
-                raise Refused(400, f"seat {i}: the bot {bot} plays only {', '.join(BOT_GAMES[bot])}")
+                games = Listing(_(game_class(game).title) for game in BOT_GAMES[bot])
+                raise Refused(400, _("seat {seat}: the bot {bot} plays only {games}", seat=i, bot=bot, games=games))
             infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=spec.name or bot_display_name(bot), token_hash=None))
     return infos, secrets
 
