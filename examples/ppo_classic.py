@@ -13,7 +13,8 @@ the games on seats that teach nothing about that opponent.
 
 It starts by imitating that opponent (``--imitate`` steps of every game played by it on both sides,
 `VectorGames.policy_actions` giving its choices): the actor learns to choose what it chose, the critic what those
-games earned, so that PPO starts from the greedy bot's level rather than from random play. (From random play,
+games earned, so that PPO starts from a policy that already plays (35% against greedy) rather than from random
+play. (From random play,
 against greedy from the start, PPO also reached about its level, 51.5% of 400 games, but not past it.)
 ``--teacher search:N`` imitates the compiled search instead (``N`` iterations a decision, its games against
 greedy spread over ``--threads`` processes, the actor trained towards its share of visits): a stronger teacher
