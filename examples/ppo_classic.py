@@ -14,8 +14,8 @@ the games on seats that teach nothing about that opponent.
 It starts by imitating that opponent (``--imitate`` steps of every game played by it on both sides,
 `VectorGames.policy_actions` giving its choices): the actor learns to choose what it chose, the critic what those
 games earned, so that PPO starts from a policy that already plays (35% against greedy) rather than from random
-play. (From random play,
-against greedy from the start, PPO also reached about its level, 51.5% of 400 games, but not past it.)
+play. (From random play, against greedy from the start, PPO reached about greedy's level, 51.5% of 400 games, but
+not past it; so did it from imitation, 51.0%.)
 ``--teacher search:N`` imitates the compiled search instead (``N`` iterations a decision, its games against
 greedy spread over ``--threads`` processes, the actor trained towards its share of visits): a stronger teacher
 (at 250 iterations it wins 92% against greedy), not yet trained through a whole run (docs/rl.md says what it
