@@ -4,7 +4,6 @@ shipped classic policy playing whole games by the rules."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -13,18 +12,16 @@ import splendor
 from splendor.bots.base import decide, make_bot
 from splendor.bots.learned import (
     ACTION_COUNTS,
-    NEEDS_SIZE,
     OBSERVATION_SIZES,
     SHIPPED,
     Policy,
-    features,
     load_policy,
-    needs,
     save_policy,
     shipped_policy,
 )
+from splendor.bots.learned_inputs import ACTION_FEATURES, features
 from splendor.envs.actions import action_count
-from splendor.envs.observe import observe, size
+from splendor.envs.observe import size
 
 
 def tiny(activation: str = "relu") -> Policy:
@@ -75,36 +72,69 @@ def test_a_policy_that_reads_the_mask_reads_it_after_the_observation() -> None:
         Policy("classic", "relu", [np.zeros((465, 77))], [np.zeros(77)], inputs="observation+mask")
 
 
-def test_what_the_cards_need_is_counted_from_the_view_too() -> None:
-    """`needs` reads the observation; here the same is counted from the seat's view, at every decision of a game
-    of greedy bots (who reserve, so reserved cards are seen)."""
-    game = splendor.new_game("classic", players=2, seed=5)
-    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
-    colours = list(game.view(0)["supply"])
+def with_scorer() -> Policy:
+    """`tiny` with a scorer that adds 3 to the logit of every buy: 2 × the feature "buys", then × 1.5."""
+    w0 = np.zeros((len(ACTION_FEATURES), 1), dtype=np.float32)
+    w0[ACTION_FEATURES.index("buys"), 0] = 2.0
+    base = tiny()
+    return Policy(
+        "classic",
+        "relu",
+        base.weights,
+        base.biases,
+        "observation",
+        [w0, np.full((1, 1), 1.5)],
+        [np.zeros(1), np.zeros(1)],
+    )
 
-    def lacking(card: dict[str, Any], seat: dict[str, Any]) -> tuple[list[int], int]:
-        short = [max(0, card["cost"].get(c, 0) - seat["bonuses"].get(c, 0) - seat["tokens"][c]) for c in colours[:5]]
-        return short, max(0, sum(short) - seat["tokens"][colours[5]])
 
-    reserved_seen = 0
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        view = game.view(seat)
-        found = needs(observe(view))
-        me, other = view["seats"][seat], view["seats"][1 - seat]
-        market = [c for row in view["market"].values() for c in row]
-        reserved_seen += len(me["reserved"])
-        expected = np.zeros(NEEDS_SIZE)
-        for i, card in enumerate(market + me["reserved"]):
-            if card:
-                short, total = lacking(card, me)
-                expected[6 * i : 6 * i + 6] = [*(np.array(short) / 7), min(total, 15) / 15]
-        for i, card in enumerate(market):
-            expected[90 + i] = min(lacking(card, other)[1], 15) / 15 if card else 0.0
-        assert np.allclose(found, expected)
-        game.apply(decide(bots[seat], game))
-    assert reserved_seen > 0
+def test_the_scorer_adds_its_score_of_each_action_to_that_actions_logit() -> None:
+    x = np.zeros(465, dtype=np.float32)
+    x[0], x[1] = 1.0, 0.5
+    expected = tiny().logits(x)
+    expected[45:60] += 3.0  # the buys, the face-up cards' and the reserved ones'
+    assert np.allclose(with_scorer().logits(x), expected)
+    assert np.allclose(with_scorer().logits(np.stack([x, x])), expected[None].repeat(2, axis=0))
+    mask = np.zeros(77, dtype=bool)
+    mask[[7, 50]] = True
+    assert tiny().act(x, mask) == 7 and with_scorer().act(x, mask) == 50  # 0.25 against 0, then against 0 + 3
+    mask[[5, 7]] = [True, False]
+    assert with_scorer().act(x, mask) == 5  # 4.5 against 3
+
+
+def test_a_scorer_is_written_read_back_and_refused_where_it_cannot_be(tmp_path: Path) -> None:
+    save_policy(with_scorer(), tmp_path / "scored.npz")
+    back = load_policy(tmp_path / "scored.npz", "classic")
+    assert back.scorer_shapes == [(len(ACTION_FEATURES), 1), (1, 1)]
+    x = np.random.default_rng(2).random((4, 465), dtype=np.float32)
+    assert np.array_equal(back.logits(x), with_scorer().logits(x))
+    with np.load(tmp_path / "scored.npz") as data:
+        arrays = dict(data)
+    np.savez(tmp_path / "old.npz", **{**arrays, "format": np.array(1)})
+    with pytest.raises(ValueError, match="format 1, which has no scorer, yet it holds one"):
+        load_policy(tmp_path / "old.npz")
+    del arrays["scorer_bias_1"]
+    np.savez(tmp_path / "lacking.npz", **arrays)
+    with pytest.raises(ValueError, match="declares 2 scorer_layers but lacks scorer_layer 1"):
+        load_policy(tmp_path / "lacking.npz")
+    base = tiny()
+    with pytest.raises(ValueError, match=f"scorer layer 0 .* must read {len(ACTION_FEATURES)} values"):
+        Policy("classic", "relu", base.weights, base.biases, "observation", [np.zeros((3, 1))], [np.zeros(1)])
+    with pytest.raises(ValueError, match="the last scorer layer writes 2 values, but it scores one value"):
+        Policy("classic", "relu", base.weights, base.biases, "observation", [np.zeros((26, 2))], [np.zeros(2)])
+    with pytest.raises(ValueError, match="both weights and biases"):
+        Policy("classic", "relu", base.weights, base.biases, "observation", [np.zeros((26, 1))], None)
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="read from classic's observation alone"):
+        Policy(
+            "pokemon",
+            "relu",
+            [rng.random((1064, 525))],
+            [np.zeros(525)],
+            "observation",
+            [np.zeros((26, 1))],
+            [np.zeros(1)],
+        )
 
 
 def test_a_policy_file_reads_back_as_written(tmp_path: Path) -> None:
@@ -147,13 +177,13 @@ def test_a_missing_or_wrong_file_is_a_clear_error(tmp_path: Path) -> None:
     np.savez(tmp_path / "shapes.npz", **arrays)
     with pytest.raises(ValueError, match=r"layer 1 has weight \(3, 77\)"):
         load_policy(tmp_path / "shapes.npz")
-    arrays["format"] = np.array(2)
+    arrays["format"] = np.array(3)
     np.savez(tmp_path / "format.npz", **arrays)
-    with pytest.raises(ValueError, match="format 2, not 1"):
+    with pytest.raises(ValueError, match="format 3; this version reads formats 1, 2"):
         load_policy(tmp_path / "format.npz")
     with pytest.raises(ValueError, match="must read 465 values"):
         Policy("classic", "relu", [np.zeros((400, 77))], [np.zeros(77)])
-    with pytest.raises(ValueError, match="writes 70 logits, but classic has 77"):
+    with pytest.raises(ValueError, match="writes 70 values, but classic has 77 actions"):
         Policy("classic", "relu", [np.zeros((465, 70))], [np.zeros(70)])
     with pytest.raises(ValueError, match="activation is one of"):
         Policy("classic", "sigmoid", [np.zeros((465, 77))], [np.zeros(77)])
