@@ -13,23 +13,24 @@ the games on seats that teach nothing about that opponent.
 
 It starts by imitating that opponent (``--imitate`` steps of every game played by it on both sides,
 `VectorGames.policy_actions` giving its choices): the actor learns to choose what it chose, the critic what those
-games earned, so that PPO starts from a policy that already plays (35% against greedy) rather than from random
-play. (From random play, against greedy from the start, PPO reached about greedy's level, 51.5% of 400 games, but
-not past it; so did it from imitation, 51.0%.)
-``--teacher search:N`` imitates the compiled search instead (``N`` iterations a decision, its games against
-greedy spread over ``--threads`` processes, the actor trained towards its share of visits): a stronger teacher
-(at 250 iterations it wins 92% against greedy), not yet trained through a whole run (docs/rl.md says what it
-reached alone: no more than imitating greedy).
+games earned, so that PPO starts from a policy that already plays (45% against greedy) rather than from random
+play. ``--teacher search:N`` imitates the compiled search instead (``N`` iterations a decision, its games against
+greedy spread over ``--threads`` processes, the actor trained towards its share of visits).
 
-The policy is a masked categorical over the 77 actions (the illegal logits set to -inf) from an MLP; a separate
-MLP estimates the value. Both read the 465-value observation, the legal mask, and what each card still needs
-(``--inputs``, `splendor.bots.learned.features`: arithmetic on the observation, so that the network need not
-learn to subtract costs from tokens). Each update collects ``--rollout`` steps of every game, computes advantages
-by GAE, and takes ``--epochs`` passes of Adam over minibatches on the clipped objective, the value loss and an
-entropy bonus; the learning rate falls linearly to zero. The reward is the environment's result (+1 sole winner,
-0 shared or no winner, -1 loss) plus ``--shaping`` × the learner's points gained on each step / 15, which makes
-the first buys and the race to 15 easier to find (a game's shaping adds up to its final score / 15 at most, so
-the result stays the larger part of the goal).
+The policy is a masked categorical over the 77 actions (the illegal logits set to -inf). Each action's logit is
+the sum of two parts: an MLP's, reading the 465-value observation, the legal mask, and what each card still needs
+(``--inputs``), and the scorer's (``--scorer``): one small MLP applied to every action alike, reading what that
+action would do (`splendor.bots.learned_inputs.action_features`: the card a buy or reserve is of, its points, its
+worth towards the nobles, what it still needs; how far a take brings the best cards; the tokens above ten), so
+that what it learns of buying one slot or of one take holds for every other. All of it is arithmetic on the
+observation. The scorer is what made the difference: without it the same PPO matched 62% of the greedy bot's
+choices when imitating it and never passed it (51% of 400 games, over three runs of 50 minutes); with it, it
+matches 79%, and PPO passes greedy within minutes (docs/rl.md). A separate MLP estimates the value. Each update
+collects ``--rollout`` steps of every game, computes advantages by GAE, and takes ``--epochs`` passes of Adam over
+minibatches on the clipped objective, the value loss and an entropy bonus; the learning rate falls linearly to
+zero. The reward is the environment's result (+1 sole winner, 0 shared or no winner, -1 loss) plus ``--shaping``
+× the learner's points gained on each step / 15, which makes the first buys and the race to 15 easier to find (a
+game's shaping adds up to its final score / 15 at most, so the result stays the larger part of the goal).
 
 Every ``--eval-every`` updates the policy, as the NumPy bot plays it (`splendor.bots.learned.Policy`: the most
 likely legal action), plays ``--eval-games`` games against the reference greedy bot (`make_bot("greedy")` in the
@@ -62,7 +63,8 @@ from torch import nn
 
 from splendor.arena.standings import wilson
 from splendor.bots.base import make_bot
-from splendor.bots.learned import INPUTS, Policy, features, save_policy
+from splendor.bots.learned import Policy, save_policy
+from splendor.bots.learned_inputs import ACTION_FEATURES, INPUTS, action_features, features
 from splendor.envs.gymnasium_env import SplendorEnv
 from splendor.envs.vector import VectorGames
 
@@ -85,18 +87,23 @@ def mlp(sizes: list[int], out: int, out_gain: float) -> nn.Sequential:
 
 
 class ActorCritic(nn.Module):
-    """The policy (logits over the actions) and the value estimate, two MLPs over the observation."""
+    """The policy (logits over the actions) and the value estimate, two MLPs over the observation; the policy's
+    logits plus, with a scorer, one small MLP's score of each action from what it would do."""
 
-    def __init__(self, inputs: str, width: int, actions: int, hidden: list[int]) -> None:
+    def __init__(self, inputs: str, width: int, actions: int, hidden: list[int], scorer: list[int]) -> None:
         super().__init__()
         self.inputs = inputs
         self.actor = mlp([width, *hidden], actions, 0.01)
         self.critic = mlp([width, *hidden], 1, 1.0)
+        self.scorer = mlp([len(ACTION_FEATURES), *scorer], 1, 0.01) if scorer else None
 
-    def masked_logits(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """The policy's logits from what it reads (`splendor.bots.learned.features`), -inf on the illegal
-        actions."""
-        return self.actor(x).masked_fill(~mask, float("-inf"))
+    def masked_logits(self, x: torch.Tensor, acts: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The policy's logits from what it reads (`splendor.bots.learned_inputs.features`) and what each action
+        would do (``acts``, `splendor.bots.learned_inputs.action_features`), -inf on the illegal actions."""
+        logits = self.actor(x)
+        if self.scorer is not None:
+            logits = logits + self.scorer(acts).squeeze(-1)
+        return logits.masked_fill(~mask, float("-inf"))
 
     def value(self, x: torch.Tensor) -> torch.Tensor:
         """The estimated worth of each position (shape (n,))."""
@@ -105,12 +112,15 @@ class ActorCritic(nn.Module):
     def numpy_policy(self) -> Policy:
         """The actor as the NumPy policy the ``learned`` bot plays."""
         linears = [m for m in self.actor if isinstance(m, nn.Linear)]
+        scorer = [m for m in self.scorer if isinstance(m, nn.Linear)] if self.scorer is not None else []
         return Policy(
             GAME,
             "relu",
             [m.weight.detach().numpy().T.copy() for m in linears],
             [m.bias.detach().numpy().copy() for m in linears],
             self.inputs,
+            [m.weight.detach().numpy().T.copy() for m in scorer] if scorer else None,
+            [m.bias.detach().numpy().copy() for m in scorer] if scorer else None,
         )
 
 
@@ -256,6 +266,9 @@ def imitate(
     games dealt, how many ended, and the share of the teacher's first choices that the actor then makes."""
     labels = teacher_labels(env, args)
     x_all = torch.from_numpy(features(args.inputs, labels["observations"], labels["masks"]))
+    acts_all = torch.from_numpy(
+        action_features(labels["observations"]) if model.scorer is not None else np.zeros((len(x_all), 1, 1))
+    )
     mask_all = torch.from_numpy(labels["masks"])
     target_all = torch.from_numpy(labels["targets"])
     ret_all = torch.from_numpy(labels["returns"])
@@ -264,7 +277,7 @@ def imitate(
         order = torch.randperm(steps)
         for i in range(0, steps, args.minibatch):
             mb = order[i : i + args.minibatch]
-            log_p, _ = log_probs_and_entropy(model.masked_logits(x_all[mb], mask_all[mb]), mask_all[mb])
+            log_p, _ = log_probs_and_entropy(model.masked_logits(x_all[mb], acts_all[mb], mask_all[mb]), mask_all[mb])
             policy_loss = -(target_all[mb] * log_p.masked_fill(~mask_all[mb], 0.0)).sum(-1).mean()
             value_loss = 0.5 * (model.value(x_all[mb]) - ret_all[mb]).pow(2).mean()
             optimiser.zero_grad()
@@ -273,7 +286,10 @@ def imitate(
             optimiser.step()
     with torch.no_grad():
         chosen = torch.cat(
-            [model.masked_logits(x_all[i : i + 8192], mask_all[i : i + 8192]).argmax(-1) for i in range(0, steps, 8192)]
+            [
+                model.masked_logits(x_all[i : i + 8192], acts_all[i : i + 8192], mask_all[i : i + 8192]).argmax(-1)
+                for i in range(0, steps, 8192)
+            ]
         )
     matched = float((chosen == target_all.argmax(-1)).float().mean())
     return labels["seeds"], labels["games_ended"], matched
@@ -282,12 +298,15 @@ def imitate(
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--updates", type=int, default=1500, help="PPO updates (each --envs × --rollout steps)")
+    parser.add_argument("--updates", type=int, default=400, help="PPO updates (each --envs × --rollout steps)")
     parser.add_argument("--envs", type=int, default=256)
     parser.add_argument("--rollout", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--minibatch", type=int, default=2048)
     parser.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
+    parser.add_argument(
+        "--scorer", type=int, nargs="*", default=[32, 32], help="the action scorer's hidden layers (none: no scorer)"
+    )
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--gamma", type=float, default=0.995)
     parser.add_argument("--lam", type=float, default=0.95)
@@ -325,10 +344,12 @@ def main() -> None:
     env = VectorGames(GAME, num_envs=args.envs, players=2, opponents=(args.opponent,), seat=None, max_turns=200)
     n, t_len = args.envs, args.rollout
     width = features(args.inputs, np.zeros((1, env.observation_size)), np.zeros((1, env.num_actions))).shape[1]
-    model = ActorCritic(args.inputs, width, env.num_actions, args.hidden)
+    model = ActorCritic(args.inputs, width, env.num_actions, args.hidden, args.scorer)
+    acts_width = (env.num_actions, len(ACTION_FEATURES)) if args.scorer else (1, 1)
     optimiser = torch.optim.Adam(model.parameters(), lr=args.lr, eps=1e-5)
     obs_buf = torch.zeros((t_len, n, width))
     mask_buf = torch.zeros((t_len, n, env.num_actions), dtype=torch.bool)
+    acts_buf = torch.zeros((t_len, n, *acts_width))
     act_buf = torch.zeros((t_len, n), dtype=torch.int64)
     logp_buf = torch.zeros((t_len, n))
     val_buf = torch.zeros((t_len + 1, n))
@@ -372,7 +393,9 @@ def main() -> None:
             for t in range(t_len):
                 obs_buf[t] = torch.from_numpy(features(args.inputs, obs, info["action_mask"]))
                 mask_buf[t] = torch.from_numpy(info["action_mask"])
-                logits = model.masked_logits(obs_buf[t], mask_buf[t])
+                if args.scorer:
+                    acts_buf[t] = torch.from_numpy(action_features(obs))
+                logits = model.masked_logits(obs_buf[t], acts_buf[t], mask_buf[t])
                 action = torch.multinomial(torch.softmax(logits, dim=-1), 1).squeeze(1)
                 act_buf[t] = action
                 logp_buf[t] = torch.log_softmax(logits, dim=-1).gather(1, action[:, None]).squeeze(1)
@@ -399,12 +422,14 @@ def main() -> None:
 
         b_obs, b_mask = obs_buf.reshape(-1, width), mask_buf.reshape(-1, env.num_actions)
         b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
+        b_acts = acts_buf.reshape(-1, *acts_width)
         b_adv, b_ret = advantages.reshape(-1), returns.reshape(-1)
         for _ in range(args.epochs):
             order = torch.randperm(t_len * n)
             for i in range(0, t_len * n, args.minibatch):
                 mb = order[i : i + args.minibatch]
-                log_p, entropy = log_probs_and_entropy(model.masked_logits(b_obs[mb], b_mask[mb]), b_mask[mb])
+                logits = model.masked_logits(b_obs[mb], b_acts[mb], b_mask[mb])
+                log_p, entropy = log_probs_and_entropy(logits, b_mask[mb])
                 ratio = (log_p.gather(1, b_act[mb, None]).squeeze(1) - b_logp[mb]).exp()
                 adv = (b_adv[mb] - b_adv[mb].mean()) / (b_adv[mb].std() + 1e-8)
                 policy_loss = -torch.min(ratio * adv, ratio.clamp(1 - args.clip, 1 + args.clip) * adv).mean()
@@ -470,7 +495,8 @@ def check_same_actions(model: ActorCritic, policy: Policy, obs: np.ndarray, mask
     (observations and their legal masks)."""
     with torch.no_grad():
         x = torch.from_numpy(features(model.inputs, obs, masks))
-        logits = model.masked_logits(x, torch.from_numpy(masks)).numpy()
+        acts = torch.from_numpy(action_features(obs) if model.scorer is not None else np.zeros((len(obs), 1, 1)))
+        logits = model.masked_logits(x, acts, torch.from_numpy(masks)).numpy()
     top = np.sort(logits, axis=1)
     clear = top[:, -1] - top[:, -2] > 1e-4  # a near tie may fall either way in float32
     played = np.array([policy.act(o, m) for o, m in zip(obs, masks)])
