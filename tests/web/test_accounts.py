@@ -100,6 +100,8 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     elsewhere.wait_for_selector(f"#my-games tr[data-my-game='{game_id}'] a")
     elsewhere.click(f"#my-games tr[data-my-game='{game_id}'] a")
     elsewhere.wait_for_selector("#game-over")
+    # the rating changes come after the game-over panel, asked of the server once it shows (under load, later)
+    elsewhere.wait_for_selector("#game-over #rating-changes [data-rating-seat='0']", timeout=20000)
     assert "Ratings" in elsewhere.inner_text("#game-over")
     assert errors == []
     other.close()
