@@ -113,6 +113,9 @@ def test_a_scorer_is_written_read_back_and_refused_where_it_cannot_be(tmp_path: 
     np.savez(tmp_path / "old.npz", **{**arrays, "format": np.array(1)})
     with pytest.raises(ValueError, match="format 1, which has no scorer, yet it holds one"):
         load_policy(tmp_path / "old.npz")
+    np.savez(tmp_path / "unshaped.npz", **{k: v for k, v in arrays.items() if k != "scorer_shapes"})
+    with pytest.raises(ValueError, match="holds a scorer's layers but not their scorer_shapes"):
+        load_policy(tmp_path / "unshaped.npz")
     del arrays["scorer_bias_1"]
     np.savez(tmp_path / "lacking.npz", **arrays)
     with pytest.raises(ValueError, match="declares 2 scorer_layers but lacks scorer_layer 1"):
@@ -181,6 +184,17 @@ def test_a_missing_or_wrong_file_is_a_clear_error(tmp_path: Path) -> None:
     np.savez(tmp_path / "format.npz", **arrays)
     with pytest.raises(ValueError, match="format 3; this version reads formats 1, 2"):
         load_policy(tmp_path / "format.npz")
+    np.savez(tmp_path / "format.npz", **{**arrays, "format": np.array(2.7)})
+    with pytest.raises(ValueError, match="format 2.7; this version reads"):
+        load_policy(tmp_path / "format.npz")
+    good = (tmp_path / "shapes.npz").read_bytes()
+    (tmp_path / "cut.npz").write_bytes(good[: len(good) // 2])
+    with pytest.raises(ValueError, match="is not a policy file"):
+        load_policy(tmp_path / "cut.npz")
+    np.save(tmp_path / "one.npy", np.zeros(3))
+    (tmp_path / "one.npy").rename(tmp_path / "one.npz")
+    with pytest.raises(ValueError, match="holds one array, not the named arrays"):
+        load_policy(tmp_path / "one.npz")
     with pytest.raises(ValueError, match="must read 465 values"):
         Policy("classic", "relu", [np.zeros((400, 77))], [np.zeros(77)])
     with pytest.raises(ValueError, match="writes 70 values, but classic has 77 actions"):

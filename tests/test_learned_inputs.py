@@ -90,7 +90,12 @@ def test_what_each_action_would_do_is_counted_from_the_view_too() -> None:
                 assert found[a, column("the card's worth")] == pytest.approx(worth / 10)
                 assert found[a, column("tokens the card still needs")] == pytest.approx(lacking(card, me)[1] / 10)
                 checked["reserve" if kind == "reserve" else "buy"] += 1
-                if kind != "reserve":
+                after_bonus = sum(max(0, card["cost"].get(c, 0) - me["bonuses"][c]) for c in COLOURS)
+                assert found[a, column("tokens the card costs after bonuses")] == pytest.approx(after_bonus / 10)
+                if kind == "reserve":
+                    gold = view["supply"]["gold"] > 0 and held < 10
+                    assert found[a, column("a reserve that brings a gold token")] == gold
+                else:
                     assert found[a, column("gold the card takes")] == pytest.approx(sum(lacking(card, me)[0]) / 5)
                     assert found[a, column("buys")] == 1
             elif kind in ("take", "take2", "return"):
@@ -121,3 +126,19 @@ def test_the_action_kinds_are_told_apart() -> None:
     for a in range(77):
         kind = ACTIONS[a].kind.replace("take2", "take").replace("buy_reserved", "buy").replace("pass", "noble")
         assert names[int(kinds[a].argmax())] == kind
+
+
+def test_a_batch_gives_what_each_observation_gives_alone() -> None:
+    """Many positions at once (3 players: other seats' cards in the vector too) give row for row what each gives
+    alone, the ranking of the best cards included."""
+    game = splendor.new_game("classic", players=3, seed=11)
+    bots = [make_bot("greedy", seed=s) for s in range(3)]
+    seen = []
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        seen.append(observe(game.view(seat)))
+        game.apply(decide(bots[seat], game))
+    batch = np.stack(seen)
+    assert np.array_equal(action_features(batch), np.stack([action_features(o) for o in seen]))
+    assert np.array_equal(needs(batch), np.stack([needs(o) for o in seen]))

@@ -27,6 +27,8 @@ True
 
 from __future__ import annotations
 
+import zipfile
+import zlib
 from functools import cache
 from pathlib import Path
 
@@ -179,20 +181,27 @@ def load_policy(path: str | Path, game: str | None = None) -> Policy:
     if not path.is_file():
         raise ValueError(f"no learned policy at {path}")
     try:
-        with np.load(path, allow_pickle=False) as data:
+        loaded = np.load(path, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):
+            raise ValueError("it holds one array, not the named arrays of a .npz")
+        with loaded as data:
             arrays = {name: data[name] for name in data.files}
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as e:
         raise ValueError(f"{path} is not a policy file (.npz): {e}") from None
     missing = [name for name in ("format", "game", "inputs", "activation", "shapes") if name not in arrays]
     if missing:
         raise ValueError(f"{path} is not a policy file: it lacks {', '.join(missing)}")
-    if arrays["format"].shape != () or int(arrays["format"]) not in READABLE_FORMATS:
+    version = arrays["format"]
+    if version.shape != () or version.dtype.kind not in "iu" or int(version) not in READABLE_FORMATS:
         raise ValueError(
-            f"{path} is a policy file of format {arrays['format']}; this version reads formats "
+            f"{path} is a policy file of format {version}; this version reads formats "
             f"{', '.join(map(str, READABLE_FORMATS))}"
         )
-    if "scorer_shapes" in arrays and int(arrays["format"]) < 2:
-        raise ValueError(f"{path} is of format {int(arrays['format'])}, which has no scorer, yet it holds one")
+    scorer_parts = [name for name in arrays if name.startswith("scorer_")]
+    if scorer_parts and int(version) < 2:
+        raise ValueError(f"{path} is of format {int(version)}, which has no scorer, yet it holds one")
+    if scorer_parts and "scorer_shapes" not in arrays:
+        raise ValueError(f"{path} holds a scorer's layers but not their scorer_shapes")
     trained_on = str(arrays["game"])
     if game is not None and trained_on != game:
         raise ValueError(f"{path} was trained on {trained_on}, not {game}")

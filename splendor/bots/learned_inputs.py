@@ -59,7 +59,7 @@ ACTION_FEATURES = (
     "tokens gained (returned: negative) / 3",
     "tokens above ten after it / 3",
     "the share of unmet costs in the colours gained",
-    "a reserve that brings a gold token",
+    "a reserve that brings a gold token with no return forced (gold in the supply, fewer than ten tokens held)",
     "returns gold; and the tokens held of the colour returned / 7",
 )
 """What `action_features` gives for each action, in order (0 where it does not apply: a take has no card)."""

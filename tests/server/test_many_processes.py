@@ -1,7 +1,7 @@
 """Three `splendor serve` processes on one real PostgreSQL, sharing nothing else: people on different processes
 see each other's moves live, racing actions on different processes are accepted exactly once, and after kill -9
 of one process its games go on through the others, no acknowledged action lost, its bots taken over (their games
-move on: each bot moves again after the kill, and the record replays to the state served)."""
+move on by four actions after the kill, and the stored actions replay to the state served)."""
 
 from __future__ import annotations
 
@@ -184,7 +184,7 @@ def _kill_one_while_busy(
         assert stored is not None  # every acknowledged action is kept, at its place
         assert {n: stored.actions[n - 1] for n in acknowledged} == acknowledged
         deadline = time.monotonic() + 120
-        for game_id, dead in at_kill.items():  # the bots' games are taken over: both bots move again (or it ends)
+        for game_id, dead in at_kill.items():  # the bots' games are taken over: four more actions (or it ends)
             while (view := httpx.get(f"{c.base}/api/games/{game_id}", timeout=30).json())["actions"] < dead + 4:
                 if view["view"]["is_over"]:
                     break
