@@ -42,6 +42,7 @@ FORMAT = 2
 so that a reader never plays a file it half understands."""
 
 READABLE_FORMATS = (1, 2)
+"""The formats `load_policy` reads: this one, and 1 (a policy without a scorer)."""
 
 ACTIVATIONS = ("relu", "tanh")
 """The activations a hidden layer may use."""
