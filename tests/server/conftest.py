@@ -27,11 +27,25 @@ SPLENDOR = str(Path(sys.executable).parent / "splendor")
 
 
 def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
+    """True while a process of the group still runs. A process that has exited but is not yet reaped (a zombie,
+    left to whoever adopts orphans, which a loaded machine may do late) is not alive: it holds nothing and acts no
+    more."""
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():  # no /proc: ask the kernel, zombies included
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone while we looked
+        state, group = fields[0], int(fields[2])
+        if group == pgid and state not in ("Z", "X"):
+            return True
+    return False
 
 
 def free_port() -> int:

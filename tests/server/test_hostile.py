@@ -144,7 +144,7 @@ def test_after_kill_9_of_the_main_process_alone_the_server_restarts_on_the_same_
         time.sleep(1.5)  # the workers are thinking
         before = actions_of(c, g)
     first.kill9_main()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 20  # the kernel kills them at once (PR_SET_PDEATHSIG); a loaded machine is slow
     while first.survivors():
         assert time.monotonic() < deadline, "the bot workers outlived the server"
         time.sleep(0.1)
