@@ -30,7 +30,6 @@ from splendor.sim import bench as run_bench
 from splendor.sim import simulate as run_simulate
 from splendor.terminal.draw import draw
 from splendor.terminal.play import EXAMPLES, HUMAN, Quit, Seat, describe_result, play_terminal, save_record
-from splendor.terminal.pokedex import PokedexError, mark_pokedex, pokedex_page, pokedex_table, prove_profiles
 
 app = typer.Typer(
     help="Play the Splendor family of board games, and measure bots and the engine.",
@@ -134,6 +133,8 @@ def play(
 
     In Splendor: Pokémon, a human seat given a name (me:human) marks that profile's Pokédex at the end.
     """
+    from splendor.terminal.pokedex import PokedexError, mark_pokedex, prove_profiles  # the store: only to play
+
     _check_game(game)
     language = _language(lang)
     try:
@@ -192,6 +193,8 @@ def pokedex(
     database_url: Annotated[str | None, typer.Option(help="Where profiles are kept")] = None,
 ) -> None:
     """Show a profile's Pokédex: all 55 Pokémon by evolution line, marked where caught."""
+    from splendor.terminal.pokedex import pokedex_page, pokedex_table
+
     try:
         page = pokedex_page(profile, database_url)
     except ValueError as e:
@@ -600,6 +603,14 @@ def serve(
         ),
     ] = None,
     bot_workers: Annotated[int | None, typer.Option(help="Processes that think for bots")] = None,
+    warm_bot_workers: Annotated[
+        bool,
+        typer.Option(
+            "--warm-bot-workers/--lazy-bot-workers",
+            help="Start the bots' processes with the server (lazy: at the first bot's turn, which then waits for "
+            "them; a server that seats no bot never starts them)",
+        ),
+    ] = True,
     requests_per_second: Annotated[float, typer.Option(help="Requests a client address may make per second")] = 500.0,
     request_burst: Annotated[int, typer.Option(help="Requests a client address may make at once")] = 1000,
     max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = 64 * 1024,
@@ -761,6 +772,7 @@ def serve(
     extra: dict[str, Any] = {} if bot_workers is None else {"bot_workers": bot_workers}
     settings = Settings(
         database_url=database_url,
+        warm_bot_workers=warm_bot_workers,
         requests_per_second=requests_per_second,
         request_burst=request_burst,
         max_body_bytes=max_body,

@@ -36,8 +36,12 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path}/server.db", tmp_path / "server.log", "--allow-chosen-seeds").start()
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
+    """The server of one test. Its bots' processes start at the first bot's turn (most tests seat only quick bots
+    or none, and a search worker costs seconds of CPU to start), unless the test is marked ``warm_bots``: then
+    with the server, as in production, so that a search bot's first answer does not wait for its process."""
+    warm = "--warm-bot-workers" if request.node.get_closest_marker("warm_bots") else "--lazy-bot-workers"
+    s = Server(f"sqlite:///{tmp_path}/server.db", tmp_path / "server.log", "--allow-chosen-seeds", warm).start()
     try:
         yield s
     finally:

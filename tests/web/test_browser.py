@@ -128,6 +128,7 @@ def open_lobby(browser: Browser, server: Server) -> Page:
     return page
 
 
+@pytest.mark.warm_bots
 def test_the_lobby_seats_the_expert_bot_and_it_answers_a_move(server: Server, browser: Browser) -> None:
     page = open_lobby(browser, server)
     assert "Expert bot" in page.inner_text("[data-seat-kind='1']")
@@ -217,6 +218,7 @@ def test_two_browsers_as_two_seats_see_each_others_moves_live(server: Server, br
     assert "bob takes" in ann.inner_text("#log")
 
 
+@pytest.mark.warm_bots
 def test_a_hint_names_the_expert_bots_move_and_its_win_chance_on_your_turn_only(
     server: Server, browser: Browser
 ) -> None:

@@ -292,6 +292,7 @@ def test_a_typed_refusal_is_said_under_the_box_and_goes_when_the_game_moves_on(
     assert page.inner_text("#command-error") == ""
 
 
+@pytest.mark.warm_bots
 def test_the_hint_is_marked_on_the_table(server: Server, browser: Browser) -> None:
     g, page = _open(browser, server)
     page.click("#hint")

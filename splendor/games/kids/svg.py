@@ -622,7 +622,9 @@ def _runs(a: np.ndarray, b: np.ndarray, away: np.ndarray) -> np.ndarray:
     heading = np.empty_like(b)  # b's direction at each of its points
     heading[:, 1:-1] = b[:, 2:] - b[:, :-2]
     heading[:, 0], heading[:, -1] = b[:, 1] - b[:, 0], b[:, -1] - b[:, -2]
-    gap = ((mid[:, :, None, :] - b[:, None, :, :]) ** 2).sum(axis=-1)  # (lines, pieces, b's points)
+    dx = mid[:, :, None, 0] - b[:, None, :, 0]
+    dy = mid[:, :, None, 1] - b[:, None, :, 1]
+    gap = dx * dx + dy * dy  # (lines, pieces, b's points)
     nearest = gap.argmin(axis=-1)
     close = np.take_along_axis(gap, nearest[..., None], axis=-1)[..., 0] < 13**2
     w = np.take_along_axis(heading, nearest[..., None], axis=1)
@@ -743,6 +745,13 @@ def _prune(r: _Road, keep: int = 140) -> _Road:
     )
 
 
+def _owners(options: list[np.ndarray]) -> np.ndarray:
+    """(boxes, options): 1 where a box (of all the options' boxes, in order) belongs to an option."""
+    sizes = [len(bs) for bs in options]
+    owner: np.ndarray = np.repeat(np.eye(len(options)), sizes, axis=0)
+    return owner
+
+
 def _pair_costs(a: _Road, b: _Road) -> np.ndarray:
     """What each option of road ``a`` costs with each option of road ``b``: banners that overlap (or a tap
     target over the other's banner), a road drawn over the other's banner, roads that run side by side."""
@@ -842,11 +851,9 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
                     )
                 if a in roads:
                     m = m.T
-            else:
-                m = np.array(
-                    [[HARD * _overlaps(x, y, 2.0).sum() for y in name_boxes[str(b)]] for x in name_boxes[str(a)]],
-                    dtype=np.float32,
-                )
+            else:  # every option of a's name against every option of b's: how many of their boxes overlap
+                hits = _overlaps(np.concatenate(name_boxes[str(a)]), np.concatenate(name_boxes[str(b)]), 2.0)
+                m = (HARD * (_owners(name_boxes[str(a)]).T @ hits @ _owners(name_boxes[str(b)]))).astype(np.float32)
                 if not m.any():
                     continue
             pair[(a, b)], pair[(b, a)] = m, m.T
@@ -855,16 +862,17 @@ def _place_roads(p: Plan, board: dict[str, Any], layout: str) -> None:
 
     chosen: dict[Any, int] = {}
     field = {t: fixed[t].astype(np.float64) for t in things}  # what each option costs given the others' choice
+    # what each option of t adds to each neighbour u's options: pair[(u, t)]'s columns, as rows read at once
+    adds = {t: [(field[u], np.ascontiguousarray(pair[(u, t)].T, dtype=np.float64)) for u in near[t]] for t in things}
 
     def choose(t: Any, o: int) -> None:
         old = chosen.get(t)
         if old == o:
             return
-        for u in near[t]:
-            m = pair[(u, t)]
+        for costs, added in adds[t]:
             if old is not None:
-                field[u] -= m[:, old]
-            field[u] += m[:, o]
+                costs -= added[old]
+            costs += added[o]
         chosen[t] = o
 
     def energy() -> float:
