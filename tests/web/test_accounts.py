@@ -98,8 +98,12 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     elsewhere.fill("#account-password", "correct horse battery")
     elsewhere.click("#sign-in")
     elsewhere.wait_for_selector(f"#my-games tr[data-my-game='{game_id}'] a")
+    elsewhere.route("**/api/games/*/ratings", lambda route: route.abort())  # the ratings' request fails once
     elsewhere.click(f"#my-games tr[data-my-game='{game_id}'] a")
-    elsewhere.wait_for_selector("#game-over")
+    elsewhere.wait_for_selector("#game-over #ratings-again", timeout=20000)
+    assert "The ratings could not be read." in elsewhere.inner_text("#rating-changes")  # said, not hidden
+    elsewhere.unroute("**/api/games/*/ratings")
+    elsewhere.click("#ratings-again")
     # the rating changes come after the game-over panel, asked of the server once it shows (under load, later)
     elsewhere.wait_for_selector("#game-over #rating-changes [data-rating-seat='0']", timeout=20000)
     assert "Ratings" in elsewhere.inner_text("#game-over")

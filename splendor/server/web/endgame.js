@@ -80,7 +80,8 @@ export function renderEnd(page) {
   if (first && mode !== "replay") box.scrollIntoView({ block: "start" });     // the result, at the top
 }
 
-// What the game did to its players' ratings, read once when it is over.
+// What the game did to its players' ratings, read once when it is over (and again if the reader asks, after a
+// failure).
 function ratingsSection(page) {
   const { state, gameId, seatName } = page;
   if (state.ratings === null) {
@@ -89,7 +90,12 @@ function ratingsSection(page) {
       .catch(() => { state.ratings = { rated: false, changes: [], failed: true }; page.render(); });
   }
   const r = state.ratings;
-  if (!r || r === "asked" || r.failed) return null;
+  if (!r || r === "asked") return null;
+  if (r.failed) {                          // said, with a way to ask again, never hidden for good
+    return el("p", { class: "note", id: "rating-changes" }, t("The ratings could not be read."), " ",
+      el("button", { type: "button", id: "ratings-again", onclick: () => { state.ratings = null; page.render(); } },
+        t("Read them again")));
+  }
   if (!r.rated) {
     return el("p", { class: "note", id: "rating-changes" },
       t("Not rated: a game is rated when every person in it plays with an account."));
