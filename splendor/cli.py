@@ -410,6 +410,93 @@ def arena(
 
 
 @app.command()
+def ladder(
+    bots: Annotated[str, typer.Option(help="Comma-separated bots, weakest first")] = (
+        "random,greedy,ismcts:easy,ismcts:medium,learned,ismcts:hard,ismcts:expert"
+    ),
+    games: Annotated[int, typer.Option(help="Games per pair (even: each deal from both seats)")] = 40,
+    reach: Annotated[int, typer.Option(help="Each bot meets the next REACH bots above it")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the bots")] = 1,
+    backend: Annotated[str, typer.Option(help="local, process or ray")] = "process",
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores)")] = None,
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write the fitted ratings here as JSON (the server reads splendor/server/bot_ratings.json)"),
+    ] = None,
+) -> None:
+    """Rate bots against one another: each plays the next ones up the ladder in two-player classic games, and one
+    strength per bot is fitted to all the games (on the scale of the server's ratings, the weakest bot 0)."""
+    import dataclasses
+    import datetime
+    import time
+
+    from splendor.arena import BACKENDS, run_matches
+    from splendor.arena.ladder import BOT_SIGMA, VIRTUAL_DRAW, fit_ladder, ladder_matches, tally
+    from splendor.store.ratings import elo_like
+
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    if backend not in BACKENDS:
+        raise _fail(f"unknown back end {backend!r}; the back ends are {', '.join(BACKENDS)}")
+    try:
+        for spec in specs:
+            make_bot(spec)
+        matches = ladder_matches(specs, games, seed, reach)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    results = []
+    start = time.perf_counter()
+    with Progress(console=errors, transient=True) as progress:
+        task = progress.add_task(f"ladder: {len(matches)} games on {backend}", total=len(matches))
+        try:
+            for r in run_matches(matches, backend=backend, workers=workers, address=address):
+                results.append(r)
+                progress.advance(task)
+        except (RuntimeError, ValueError) as e:
+            raise _fail(str(e)) from None
+    fit = fit_ladder(specs, tally(results, specs))
+    shown = {b: elo_like(m - 3 * BOT_SIGMA) for b, m in fit.mu.items()}
+    summary = {
+        "fitted": datetime.date.today().isoformat(),
+        "command": f"splendor ladder --bots {','.join(specs)} --games {games} --reach {reach} --seed {seed}",
+        "game": "classic",
+        "players": 2,
+        "games_per_pair": games,
+        "reach": reach,
+        "seed": seed,
+        "virtual_draw": VIRTUAL_DRAW,
+        "sigma": BOT_SIGMA,
+        "scale": round(fit.scale, 4),
+        "seconds": round(time.perf_counter() - start, 1),
+        "mu": fit.mu,
+        "error": fit.error,
+        "shown": shown,
+        "pairs": [dataclasses.asdict(line) for line in fit.pairs],
+    }
+    if out is not None:
+        out.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    table = Table(
+        title=f"ladder: {games} games a pair, each bot against the next {reach}",
+        caption="rating: as the server shows a bot of this strength (1500: a newcomer)",
+    )
+    for col in ("bot", "μ", "± (one standard error)", "rating"):
+        table.add_column(col)
+    for b in specs:
+        table.add_row(b, f"{fit.mu[b]:.2f}", f"{fit.error[b]:.2f}", str(shown[b]))
+    console.print(table)
+    pairs = Table(title="each pair: the lower bot's score")
+    for col in ("pair", "games", "score", "observed", "the fit says"):
+        pairs.add_column(col)
+    for line in fit.pairs:
+        low, high = line.bots
+        pairs.add_row(f"{low} – {high}", str(line.games), f"{line.score:g}", f"{line.observed:.1%}",
+                      f"{line.predicted:.1%}")  # fmt: skip
+    console.print(pairs)
+    if out is not None:
+        console.print(f"Ratings in {out}")
+
+
+@app.command()
 def hint(
     file: Annotated[Path, typer.Argument(help="A game record")],
     upto: Annotated[int | None, typer.Option(help="The position after this many actions (default: the end)")] = None,

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import ctypes
 import hashlib
+import json
 import multiprocessing
 import os
 import signal
@@ -22,6 +23,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
 
 from splendor.bots.base import decide, make_bot
@@ -47,21 +49,25 @@ def plays(spec: str, game: str) -> bool:
     return game in BOT_GAMES.get(spec, (game,))
 
 
-BOT_RATINGS: dict[str, tuple[float, float]] = {
-    "random": (0.0, 1.0),
-    "greedy": (18.0, 1.0),
-    "ismcts:easy": (22.0, 1.0),
-    "ismcts:medium": (26.0, 1.0),
-    "ismcts:hard": (32.0, 1.0),
-    "ismcts:expert": (34.0, 1.0),
-    "learned": (26.0, 1.0),
-}
-"""Each server bot's fixed rating (μ, σ) in rated games: set by hand in the order and the rough distances of the
-arena's results (docs/bots.md: hard beats greedy 97-99%, medium easy and hard medium about 75-85%, expert hard
-about 65-70%; the learned policy won 93% of 400 games against greedy, and of 200 games each 64% against easy,
-52% against medium and 15% against hard, so it sits with medium), never changed by games. Players see them on
-the Elo-like scale of `splendor.store.ratings.shown` (1500 for a newcomer): random 1412, greedy 1942, easy 2060,
-medium 2178, hard 2355, expert 2414, learned 2178."""
+RATINGS_FILE = Path(__file__).with_name("bot_ratings.json")
+"""The bots' ratings fitted from an arena run (`splendor ladder`, `splendor.arena.ladder`): the command that made
+them, every pair's games and score, and each bot's μ and its standard error."""
+
+
+def _fitted_ratings(path: Path = RATINGS_FILE) -> dict[str, tuple[float, float]]:
+    fitted = json.loads(path.read_text(encoding="utf-8"))
+    missing = [bot for bot in SERVER_BOTS if bot not in fitted["mu"]]
+    if missing:
+        raise RuntimeError(f"{path} rates no {', '.join(missing)}: run the command it names with every server bot")
+    return {bot: (float(fitted["mu"][bot]), float(fitted["sigma"])) for bot in SERVER_BOTS}
+
+
+BOT_RATINGS: dict[str, tuple[float, float]] = _fitted_ratings()
+"""Each server bot's fixed rating (μ, σ) in rated games, never changed by games: fitted from an arena run of the
+bots against one another (`RATINGS_FILE`; docs/bots.md, "The ladder"). Players see them on the Elo-like scale of
+`splendor.store.ratings.shown` (1500 for a newcomer): random 1412, greedy 2126, easy 2313, medium 2544,
+learned 2492, hard 2795, expert 3065 (the run of 2026-12-03: 40 games a pair, each bot against the next two up the
+ladder; expert won 32 of 40 against hard, hard 33 of 40 against medium)."""
 
 T = TypeVar("T")
 

@@ -15,8 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from splendor.server.bots import BOT_GAMES, BOT_RATINGS, SERVER_BOTS
 from splendor.server.quick_play import GUESTS_WAITING, WINDOW_PER_SECOND, WINDOW_START, bot_for, groups
 from splendor.store.models import Seek
+from splendor.store.ratings import shown
 from splendor.store.seeks import Pool, SeekInfo
 from tests.server.conftest import Server, _reset_postgres, wait_for
 
@@ -155,8 +157,10 @@ def test_the_window_widens_in_the_store_too(app_client: TestClient) -> None:
 
 @pytest.mark.settings(finding_sweep_seconds=0.1)
 def test_a_bot_of_about_your_rating_is_seated_after_the_wait_you_chose(app_client: TestClient) -> None:
-    assert bot_for(1500) == "random" and bot_for(2000) == "greedy" and bot_for(2190) == "ismcts:medium"
-    assert bot_for(3000) == "ismcts:expert"
+    everywhere = sorted((b for b in SERVER_BOTS if b not in BOT_GAMES), key=lambda b: shown(*BOT_RATINGS[b]))
+    for bot in everywhere:  # each bot's own rating seats it; beyond the ends, the weakest and the strongest
+        assert bot_for(shown(*BOT_RATINGS[bot])) == bot
+    assert bot_for(0) == everywhere[0] == "random" and bot_for(10_000) == everywhere[-1] == "ismcts:expert"
     c = app_client
     s = seek(c, name="solo", bot_after=1, players=3)
     first = status(c, s)
