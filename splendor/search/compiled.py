@@ -72,17 +72,22 @@ class GameKnowledge(NamedTuple):
 class Settings(NamedTuple):
     """How the compiled search searches: its exploration constant, its playout depth, the scale of the logistic
     that turns a progress lead into a win chance, and ``mix``, the share of a value that is the new leaf's own
-    evaluation rather than the playout's end (as AlphaGo mixes its value network with its rollouts)."""
+    evaluation rather than the playout's end (as AlphaGo mixes its value network with its rollouts), and
+    ``shares``: whether an unfinished game gives each seat its share of every seat's progress rather than the
+    logistic of its lead over the best other (``values.win_shares_into``; the same with two players)."""
 
     exploration: float = EXPLORATION
     depth: int = DEPTH
     scale: float = SCALE
     mix: float = 0.0
+    shares: bool = False
 
 
-def settings(exploration: float = EXPLORATION, depth: int = DEPTH, scale: float = SCALE, mix: float = 0.0) -> Settings:
+def settings(
+    exploration: float = EXPLORATION, depth: int = DEPTH, scale: float = SCALE, mix: float = 0.0, shares: bool = False
+) -> Settings:
     """``Settings`` with each field of its own type (the compiled code is compiled once for those types)."""
-    return Settings(float(exploration), int(depth), float(scale), float(mix))
+    return Settings(float(exploration), int(depth), float(scale), float(mix), bool(shares))
 
 
 def market_knowledge(weights: np.ndarray = NO_WEIGHTS) -> GameKnowledge:
@@ -200,14 +205,16 @@ def _playout_action(
 
 
 @njit(cache=True)
-def _score(g: np.ndarray, know: GameKnowledge, scale: float, out: np.ndarray, features: np.ndarray) -> None:
+def _score(
+    g: np.ndarray, know: GameKnowledge, scale: float, shares: bool, out: np.ndarray, features: np.ndarray
+) -> None:
     """Each seat's share of the win in ``g``, by the game's evaluation."""
     if know.game == PLAN:
-        kt.values_into(g, out, scale, know.turns)
+        kt.values_into(g, out, scale, know.turns, shares)
     elif know.game == KIDS:
-        kd.values_into(g, out, scale, know.distance, know.moves)
+        kd.values_into(g, out, scale, know.distance, know.moves, shares)
     else:
-        mk.values_into(g, out, scale, know.bonus_weight, know.token_weight, know.weights, features)
+        mk.values_into(g, out, scale, know.bonus_weight, know.token_weight, know.weights, features, shares)
 
 
 @njit(cache=True)
@@ -225,6 +232,7 @@ def iterate(
     says which game the state is of and how to play it out and score it; the value of an iteration is
     (1 − mix) · the playout's end + mix · the new leaf (``Settings``)."""
     exploration, depth, scale, mix = settings.exploration, settings.depth, settings.scale, settings.mix
+    shares = settings.shares
     node_seat, visits, totals, avail = tree.seat, tree.visits, tree.totals, tree.avail
     first_child, next_sibling, node_action, nodes = tree.first_child, tree.next_sibling, tree.action, tree.used
     g = np.empty_like(root)
@@ -291,14 +299,14 @@ def iterate(
             length += 1
             node = chosen
         if mix > 0.0:
-            _score(g, know, scale, leaf_values, features)
+            _score(g, know, scale, shares, leaf_values, features)
         steps = 0
         while not _over(g, know) and steps < depth:
             count = _legal(g, know, legal, mask)
             a = _playout_action(g, know, legal, mask, count, rng, want, need, pay)
             _step(g, know, a, scratch)
             steps += 1
-        _score(g, know, scale, values, features)
+        _score(g, know, scale, shares, values, features)
         if mix > 0.0:
             for p in range(players):
                 values[p] = (1.0 - mix) * values[p] + mix * leaf_values[p]

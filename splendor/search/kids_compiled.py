@@ -20,7 +20,7 @@ from splendor.compiled.rng import below, shuffle, uniform
 from splendor.games.kids.notation import GOLD, PAYMENT_CODE, RESOURCE_COUNT, TREASURE
 from splendor.search.kids import ARRIVED, LATE, TAKE_YIELD, TURN_WEIGHT, Routes
 from splendor.search.priors import OTHER_WEIGHT, TAKE3_WEIGHT, TAKE_WEIGHT, kind_weight
-from splendor.search.values import leads_into, result_into
+from splendor.search.values import result_into, win_shares_into
 
 MOVE_WEIGHT, TAKE2_WEIGHT = kind_weight("move"), kind_weight("take2")
 """A road's weight (shared among its payments) and a take of two of one resource, as ``priors.KIND_WEIGHT``."""
@@ -207,8 +207,11 @@ def progress(s: np.ndarray, seat: int, distance: np.ndarray, moves: np.ndarray) 
 
 
 @njit(cache=True)
-def values_into(s: np.ndarray, out: np.ndarray, scale: float, distance: np.ndarray, moves: np.ndarray) -> None:
-    """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead."""
+def values_into(
+    s: np.ndarray, out: np.ndarray, scale: float, distance: np.ndarray, moves: np.ndarray, shares: bool = False
+) -> None:
+    """Each seat's share of the win: the result when the game is over, else from the seats' progress (a logistic
+    of its lead, or with ``shares`` its share of everyone's: ``values.win_shares_into``)."""
     players = s[k.PLAYERS]
     if k.phase(s) == k.OVER:
         result_into(s[k.WINNERS : k.WINNERS + s[k.WINNERS_N]], players, out)
@@ -216,7 +219,7 @@ def values_into(s: np.ndarray, out: np.ndarray, scale: float, distance: np.ndarr
     estimate = np.empty(players, dtype=np.float64)
     for p in range(players):
         estimate[p] = progress(s, p, distance, moves)
-    leads_into(estimate, players, scale, out)
+    win_shares_into(estimate, players, scale, shares, out)
 
 
 @njit(cache=True)

@@ -31,7 +31,9 @@ class Level:
     compiled one (``compiled_iterations``), and how the compiled search searches: its exploration constant, its
     evaluation, its playout depth (None: the game's own, ``splendor.search.knowledge``), the scale of the
     logistic that turns a lead into a win chance (None: the evaluator's), and how much of an iteration's value is
-    the new leaf's own evaluation rather than the playout's end (``mix``; 0: the playout's end alone). The
+    the new leaf's own evaluation rather than the playout's end (``mix``; 0: the playout's end alone), and whether
+    an unfinished game of three or four values each seat by its share of every seat's progress rather than by its
+    lead over the best other (``shares``; ``splendor.search.values``: with two players they agree). The
     reference search spends ``iterations`` with the hand-made evaluation and c = 3 at every level (the learned
     evaluation and the plan need the compiled search)."""
 
@@ -42,6 +44,7 @@ class Level:
     depth: int | None = None
     scale: float | None = None
     mix: float = 0.0
+    shares: bool = False
 
     @property
     def learned(self) -> bool:

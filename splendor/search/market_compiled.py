@@ -14,7 +14,7 @@ from splendor.compiled import market as m
 from splendor.compiled.rng import below, shuffle, uniform
 from splendor.search.learning.features import learned_progress
 from splendor.search.priors import TAKE3_WEIGHT, TAKE_WEIGHT, kind_weight
-from splendor.search.values import leads_into, result_into
+from splendor.search.values import result_into, win_shares_into
 
 # ----------------------------------------------------------------------------- determinization
 
@@ -181,10 +181,12 @@ def values_into(
     token_weight: float,
     weights: np.ndarray,
     scratch: np.ndarray,
+    shares: bool = False,
 ) -> None:
-    """Each seat's share of the win: the result when the game is over, else a logistic of its progress lead;
-    the progress is the learned one (``learning.features``, its features written into ``scratch``) when ``weights``
-    has its two rows, else the hand-made one."""
+    """Each seat's share of the win: the result when the game is over, else from the seats' progress (a logistic
+    of its lead, or with ``shares`` its share of everyone's: ``values.win_shares_into``); the progress is the
+    learned one (``learning.features``, its features written into ``scratch``) when ``weights`` has its two rows,
+    else the hand-made one."""
     players = s[m.PLAYERS]
     if s[m.PHASE] == m.OVER:
         result_into(s[m.WINNERS : m.WINNERS + s[m.WINNERS_N]], players, out)
@@ -193,11 +195,11 @@ def values_into(
     if weights.shape[0] == 2:
         for p in range(players):
             estimate[p] = learned_progress(s, p, weights, scratch)
-        leads_into(estimate, players, 1.0, out)
+        win_shares_into(estimate, players, 1.0, shares, out)
         return
     for p in range(players):
         estimate[p] = progress(s, p, bonus_weight, token_weight)
-    leads_into(estimate, players, scale, out)
+    win_shares_into(estimate, players, scale, shares, out)
 
 
 def _prior_table() -> np.ndarray:

@@ -26,7 +26,7 @@ from splendor.compiled.rng import below, uniform
 from splendor.games.kids.game import PURSE_LIMIT
 from splendor.games.kids.notation import GOLD, RESOURCE_COUNT, TREASURE
 from splendor.search.kids_compiled import plain_payment
-from splendor.search.values import leads_into, result_into
+from splendor.search.values import result_into, win_shares_into
 
 TYPES = RESOURCE_COUNT + 1
 """A purse as the plan sees it: the five resources and gold (the Treasure pays as gold)."""
@@ -249,9 +249,10 @@ def turns(s: np.ndarray, seat: int, table: np.ndarray, purse: np.ndarray) -> int
 
 
 @njit(cache=True)
-def values_into(s: np.ndarray, out: np.ndarray, scale: float, table: np.ndarray) -> None:
+def values_into(s: np.ndarray, out: np.ndarray, scale: float, table: np.ndarray, shares: bool = False) -> None:
     """Each seat's share of the win: the result when the game is over, else a logistic of how many rounds
-    sooner than the others it would reach the Palace, each traveler planning alone. A seat still to play this
+    sooner than the others it would reach the Palace, each traveler planning alone (or with ``shares``, its share
+    of every seat's: ``values.win_shares_into``). A seat still to play this
     round arrives a round sooner with the same turns: the round in progress is completed before the gates
     close (so a seat already in the Palace arrived in this round)."""
     players = s[k.PLAYERS]
@@ -266,7 +267,7 @@ def values_into(s: np.ndarray, out: np.ndarray, scale: float, table: np.ndarray)
         to_play = place > mover or (place == mover and k.phase(s) == k.ACTION)
         left = turns(s, p, table, purse)
         estimate[p] = 0.0 if left == 0 else -(left - (1 if to_play else 0))
-    leads_into(estimate, players, scale, out)
+    win_shares_into(estimate, players, scale, shares, out)
 
 
 @njit(cache=True)

@@ -106,6 +106,9 @@ class Searcher:
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
+        self.shares: bool | None = None
+        """Whether the compiled search values an unfinished game of three or four by each seat's share of every
+        seat's progress (`Level.shares`); None: as the level says (by the lead, without a level)."""
         self.evaluator: Evaluator = evaluator or PlayoutEvaluator()
         self._rng = random.Random(seed)
         self._warned = False
@@ -169,18 +172,20 @@ class Searcher:
         assert isinstance(evaluator, PlayoutEvaluator)
         depth = knowledge_for(game.name).depth if evaluator.depth is None else evaluator.depth
         weights, scale, exploration, mix, plan = module.NO_WEIGHTS, evaluator.scale, EXPLORATION, 0.0, False
+        shares = False
         if self.level is not None:
             found = level(game.name, self.level)
             depth = found.depth if found.depth is not None else depth
             scale = found.scale if found.scale is not None else scale
-            exploration, mix, plan = found.exploration, found.mix, found.plan
+            exploration, mix, plan, shares = found.exploration, found.mix, found.plan, found.shares
             if found.learned:
                 from splendor.search.learning.training import learned_weights
 
                 weights = learned_weights(game.name)
         exploration = exploration if self.exploration is None else self.exploration
         left = None if self.seconds is None else max(0.0, start + self.seconds - time.perf_counter())
-        settings = module.settings(exploration=exploration, depth=depth, scale=scale, mix=mix)
+        shares = shares if self.shares is None else self.shares
+        settings = module.settings(exploration=exploration, depth=depth, scale=scale, mix=mix, shares=shares)
         found_stats, done = module.search(
             game, position.seat, rng.getrandbits(63), limit, left, settings=settings, weights=weights, plan=plan
         )
