@@ -16,6 +16,7 @@ profile with marks or seats is adopted only with its secret. Names are checked a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import math
@@ -44,7 +45,13 @@ further one, to 1 hour."""
 FORGET_SECONDS = 24 * 3600
 """An address's wrong passwords are forgotten a day after the last one (the rows do not pile up either)."""
 _hasher = PasswordHasher()
-_DUMMY = _hasher.hash("a password nobody has")  # verified against for unknown names, so time does not tell them
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash verified against for unknown names, so that time does not tell them from known ones (made at the
+    first sign-in, not at import: every process that imports the store would pay for an argon2 hash)."""
+    return _hasher.hash("a password nobody has")
 
 
 class AccountError(ValueError):
@@ -183,7 +190,7 @@ class Accounts:
             if account is None:
                 account = s.scalar(select(Account).where(Account.name_key == name_key(name)).with_for_update())
             if account is None:
-                _verify(_DUMMY, password)
+                _verify(_dummy_hash(), password)
                 raise wrong
             self._refuse_while_locked(s, account.id, where, now)
             if _verify(account.password_hash, password):
