@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -30,6 +30,9 @@ from splendor.sim import bench as run_bench
 from splendor.sim import simulate as run_simulate
 from splendor.terminal.draw import draw
 from splendor.terminal.play import EXAMPLES, HUMAN, Quit, Seat, describe_result, play_terminal, save_record
+
+if TYPE_CHECKING:
+    from splendor.arena.match import Match, MatchResult
 
 app = typer.Typer(
     help="Play the Splendor family of board games, and measure bots and the engine.",
@@ -317,6 +320,25 @@ def bench(
     )
 
 
+def _play(
+    matches: list[Match], label: str, backend: str, workers: int | None, address: str | None
+) -> list[MatchResult]:
+    """Play a tournament's ``matches`` on ``backend``, a progress bar on standard error; a back end that cannot
+    serve (Ray missing, a worker's error) is a clear error."""
+    from splendor.arena import run_matches
+
+    results = []
+    with Progress(console=errors, transient=True) as progress:
+        task = progress.add_task(label, total=len(matches))
+        try:
+            for r in run_matches(matches, backend=backend, workers=workers, address=address):
+                results.append(r)
+                progress.advance(task)
+        except (RuntimeError, ValueError) as e:
+            raise _fail(str(e)) from None
+    return results
+
+
 @app.command()
 def arena(
     bots: Annotated[str, typer.Option(help=f"Comma-separated bots, one per seat: {BOT_SPECS}")],
@@ -334,7 +356,7 @@ def arena(
 ) -> None:
     """Play a tournament with seats rotated, and rate the bots (wins, 95% intervals, OpenSkill)."""
     _check_game(game)
-    from splendor.arena import BACKENDS, run_matches, schedule, standings
+    from splendor.arena import BACKENDS, schedule, standings
     from splendor.arena.schedule import entry_names
     from splendor.store.ratings import elo_like
 
@@ -348,15 +370,7 @@ def arena(
         matches = schedule(game, players, specs, games, seed, options={"max_turns": max_turns}, move_time=move_time)
     except ValueError as e:
         raise _fail(str(e)) from None
-    results = []
-    with Progress(console=errors, transient=True) as progress:
-        task = progress.add_task(f"{game}: {games} games on {backend}", total=games)
-        try:
-            for r in run_matches(matches, backend=backend, workers=workers, address=address):
-                results.append(r)
-                progress.advance(task)
-        except (RuntimeError, ValueError) as e:
-            raise _fail(str(e)) from None
+    results = _play(matches, f"{game}: {games} games on {backend}", backend, workers, address)
     table_rows = standings(results, entry_names(specs))
     summary: dict[str, Any] = {
         "game": game,
@@ -431,7 +445,7 @@ def ladder(
     import datetime
     import time
 
-    from splendor.arena import BACKENDS, run_matches
+    from splendor.arena import BACKENDS
     from splendor.arena.ladder import BOT_SIGMA, VIRTUAL_DRAW, fit_ladder, ladder_matches, tally
     from splendor.store.ratings import elo_like
 
@@ -444,16 +458,8 @@ def ladder(
         matches = ladder_matches(specs, games, seed, reach)
     except ValueError as e:
         raise _fail(str(e)) from None
-    results = []
     start = time.perf_counter()
-    with Progress(console=errors, transient=True) as progress:
-        task = progress.add_task(f"ladder: {len(matches)} games on {backend}", total=len(matches))
-        try:
-            for r in run_matches(matches, backend=backend, workers=workers, address=address):
-                results.append(r)
-                progress.advance(task)
-        except (RuntimeError, ValueError) as e:
-            raise _fail(str(e)) from None
+    results = _play(matches, f"ladder: {len(matches)} games on {backend}", backend, workers, address)
     fit = fit_ladder(specs, tally(results, specs))
     shown = {b: elo_like(m - 3 * BOT_SIGMA) for b, m in fit.mu.items()}
     summary = {
