@@ -474,6 +474,7 @@ def ladder(
         "sigma": BOT_SIGMA,
         "scale": round(fit.scale, 4),
         "seconds": round(time.perf_counter() - start, 1),
+        "no_winner": sum(1 for r in results if not r.winners),  # counted as shared
         "mu": fit.mu,
         "error": fit.error,
         "shown": shown,

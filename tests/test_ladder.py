@@ -120,3 +120,13 @@ def test_the_servers_bot_ratings_are_the_fitted_files() -> None:
     assert {bot: (fitted["mu"][bot], fitted["sigma"]) for bot in SERVER_BOTS} == BOT_RATINGS
     assert fitted["games_per_pair"] >= 40 and fitted["command"].startswith("splendor ladder")
     assert all(line["games"] == fitted["games_per_pair"] for line in fitted["pairs"])
+
+
+def test_a_fit_that_does_not_settle_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import splendor.arena.ladder as ladder
+
+    monkeypatch.setattr(ladder, "FIT_STEPS", 1)  # one Newton step cannot settle a gap of 8 games in 10
+    with pytest.raises(ValueError, match="did not settle in 1 steps"):
+        fit_ladder(["a", "b"], {("a", "b"): (8.0, 10)})
+    monkeypatch.setattr(ladder, "FIT_STEPS", 100)
+    assert fit_ladder(["a", "b"], {("a", "b"): (8.0, 10)}).mu["b"] < 0  # the second bot the weaker: below the floor

@@ -82,5 +82,5 @@ def test_a_three_player_search_valuing_by_shares_finds_other_values() -> None:
     assert all(0.0 <= v <= 1.0 and not math.isnan(v) for _, v in share.values())
 
 
-def test_which_levels_value_by_shares() -> None:
-    assert not any(lv.shares for (game, name), lv in LEVELS.items() if name != "expert")
+def test_every_level_values_by_the_lead_as_measured_shares_won_nothing() -> None:
+    assert not any(level.shares for level in LEVELS.values())  # docs/bots.md, "Three and four players"

@@ -4,7 +4,8 @@ Each bot plays the next ``reach`` bots above it on the ladder (two-player games,
 one strength per bot is fitted to all the games at once (Bradley–Terry, by maximum likelihood) on the scale of
 the OpenSkill model that rates the server's games: bot A beats bot B with ``1 / (1 + exp(-(μA - μB) / c))``,
 ``c = √(2β² + 2σ²)`` for two bots of the fixed uncertainty ``σ`` the server gives them. A shared win counts half
-to each. The weakest bot is the floor (μ 0), so that the numbers keep their meaning from one run to the next.
+to each. The first bot given (the ladder's weakest) is the floor (μ 0), so that the numbers keep their meaning
+from one run to the next.
 
 A pair whose games all went one way says only that the gap is large, not how large: every pair is credited one
 extra game shared half and half (a virtual draw), which keeps each gap finite and is written into the file.
@@ -35,6 +36,9 @@ order only says which pairs meet)."""
 
 BOT_SIGMA = 1.0
 """The fixed uncertainty σ of a bot's rating on the server: a bot's strength does not change with its games."""
+
+FIT_STEPS = 100
+"""Newton's steps the fit may take (it settles in a handful: the likelihood is concave)."""
 
 VIRTUAL_DRAW = 0.5
 """The extra game shared half and half that every pair is credited with (``VIRTUAL_DRAW`` to each side)."""
@@ -114,7 +118,7 @@ def model_scale(sigma: float = BOT_SIGMA) -> float:
 
 def fit_ladder(bots: list[str] | tuple[str, ...], scores: dict[tuple[str, str], tuple[float, int]]) -> LadderFit:
     """The strengths that make the pairs' scores most likely (Newton's method), each pair credited its virtual
-    draw; `ValueError` when the pairs leave a bot unconnected to the floor (``bots[0]``)."""
+    draw, ``bots[0]`` the floor; `ValueError` when the pairs leave a bot unconnected to it."""
     index = {b: i for i, b in enumerate(bots)}
     n = len(bots)
     linked = {bots[0]}
@@ -131,7 +135,9 @@ def fit_ladder(bots: list[str] | tuple[str, ...], scores: dict[tuple[str, str], 
     won = [(index[a], index[b], s + VIRTUAL_DRAW, g + 2 * VIRTUAL_DRAW) for (a, b), (s, g) in scores.items()]
     mu = np.zeros(n)
     hessian = np.zeros((n, n))
-    for _ in range(100):
+    for step_number in range(FIT_STEPS + 1):
+        if step_number == FIT_STEPS:
+            raise ValueError(f"the fit did not settle in {FIT_STEPS} steps")
         gradient = np.zeros(n)
         hessian = np.zeros((n, n))
         for i, j, s, g in won:

@@ -49,8 +49,8 @@ _hasher = PasswordHasher()
 
 @functools.cache
 def _dummy_hash() -> str:
-    """A hash verified against for unknown names, so that time does not tell them from known ones (made at the
-    first sign-in, not at import: every process that imports the store would pay for an argon2 hash)."""
+    """A hash verified against for unknown names, so that time does not tell them from known ones (made when the
+    accounts are opened, not at import: every process that imports the store would pay for an argon2 hash)."""
     return _hasher.hash("a password nobody has")
 
 
@@ -115,6 +115,7 @@ class Accounts:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        _dummy_hash()  # now, so that no sign-in's time includes making it
 
     def sign_up(self, name: str, password: str, pokedex_secret: str | None = None) -> tuple[SignedIn, str]:
         """A new account and its first session's secret. The name must be free, and look like no other account's
