@@ -21,12 +21,13 @@ def test_one_process_holds_a_lease_until_it_runs_out_and_then_another_takes_it_o
         games = GameStore(store)
         games.create("a" * 32, "classic", 2, 1, {}, BOTS, bot_turn=True)
         games.create("b" * 32, "classic", 2, 1, {}, BOTS, bot_turn=False)
-        first, second = BotLeases(store, "first", 1.0), BotLeases(store, "second", 1.0)
+        # leases of 3 s: one of 1 s ran out between two lines of this test on a loaded machine (CI-like load)
+        first, second = BotLeases(store, "first", 3.0), BotLeases(store, "second", 3.0)
         assert first.waiting() == second.waiting() == ["a" * 32]  # only the game waiting for a bot
         assert first.take("a" * 32) and first.take("a" * 32)  # taken, and kept by its holder
         assert not second.take("a" * 32) and second.waiting() == []
         assert first.renew() == 1
-        time.sleep(1.3)  # the first process died
+        time.sleep(3.3)  # the first process died
         assert second.waiting() == ["a" * 32] and second.take("a" * 32)
         assert not first.take("a" * 32)
         games.append("a" * 32, 1, 0, "take w b g", "won")  # the game ends: so does its lease
