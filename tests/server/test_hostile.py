@@ -184,7 +184,10 @@ def test_a_locked_store_answers_503_changes_nothing_and_the_bots_carry_on_afterw
                 assert r.status_code == 503 and "try again" in r.json()["detail"]
                 assert actions_of(c, mine) == 0
                 stalled_at = actions_of(c, bots)
-                time.sleep(2.5)
+                deadline = time.monotonic() + 60  # hard thinks for seconds on a loaded machine
+                while "will try again" not in server.log.read_text():  # a bot's move met the lock
+                    assert time.monotonic() < deadline, "no bot met the locked store"
+                    time.sleep(0.1)
                 assert actions_of(c, bots) == stalled_at
             finally:
                 lock.rollback()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import signal
 import threading
@@ -98,6 +99,46 @@ def test_the_apps_own_503s_and_health_say_the_store_is_unavailable(
         assert r.json()["ok"] is False and r.json()["store"] == "unavailable"
         app.state.store.ping = _down
         assert c.get("/api/health").status_code == 503
+
+
+def test_a_store_that_fails_while_the_server_starts_does_not_keep_it_from_starting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first sweep for bots to move and the release of the last run's leases meet a store that fails (as a
+    loaded PostgreSQL that answers a read in more than ``store_seconds``): the server starts all the same, and
+    its periodic sweep tries again and moves the bots once the store answers."""
+    from fastapi.testclient import TestClient
+
+    from splendor.server import create_app
+    from splendor.store.leases import BotLeases
+
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/s.db", bot_workers=1, bot_pause_seconds=0, sweep_seconds=0.2
+    )
+    slow = dataclasses.replace(settings, bot_pause_seconds=600)
+    with TestClient(create_app(slow)) as c:  # a game between bots, its first bot still pausing when this one stops
+        game = create(c, "classic", [{"kind": "bot", "bot": "greedy"}] * 2)
+    waiting = BotLeases.waiting
+    calls: list[float] = []
+
+    def failing_at_first(self: BotLeases, limit: int = 100) -> list[str]:
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            _down()
+        return waiting(self, limit)
+
+    monkeypatch.setattr(BotLeases, "waiting", failing_at_first)
+    monkeypatch.setattr(BotLeases, "release_all_holders", lambda self: _down())
+    with TestClient(create_app(settings)) as c:
+        assert c.get("/api/health").json()["ok"] is True
+        deadline = time.monotonic() + 20
+        while c.get("/api/health").json()["live"] == 0:  # the game is not asked for: only a sweep reads it
+            assert time.monotonic() < deadline, "no sweep took up the game after the failed first one"
+            time.sleep(0.1)
+        while c.get(f"/api/games/{game['id']}").json()["actions"] == 0:
+            assert time.monotonic() < deadline, "the bots were never moved after the failed first sweep"
+            time.sleep(0.1)
+    assert len(calls) >= 2
 
 
 # ----------------------------------------------------------------------------- 8: PostgreSQL stopped dead
