@@ -73,10 +73,11 @@ class Install:
         return self.run(str(self.venv / "bin" / "python"), "-c", code).stdout
 
     def pip_install(self, *requirements: str) -> None:
-        # This environment's pip, installing into the fresh one (which then needs no pip of its own).
+        # This environment's pip, installing into the fresh one (which then needs no pip of its own). No byte code
+        # for every module of every dependency: Python compiles those it imports (the install took 15 s, now 7).
         self.run(
             sys.executable, "-m", "pip", "--python", str(self.venv / "bin" / "python"), "install", "--quiet",
-            "--disable-pip-version-check", *requirements,
+            "--no-compile", "--disable-pip-version-check", *requirements,
         )  # fmt: skip
 
 

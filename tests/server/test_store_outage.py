@@ -83,7 +83,9 @@ def test_the_apps_own_503s_and_health_say_the_store_is_unavailable(
 
     from splendor.server import create_app
 
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/h.db", bot_workers=1, health_store_seconds=0.5)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/h.db", bot_workers=1, warm_bot_workers=False, health_store_seconds=0.5
+    )
     app = create_app(settings)
     with TestClient(app) as c:
         assert c.get("/api/health").json()["ok"] is True
@@ -113,7 +115,12 @@ def test_a_store_that_fails_while_the_server_starts_does_not_keep_it_from_starti
     from splendor.store.leases import BotLeases
 
     settings = Settings(
-        database_url=f"sqlite:///{tmp_path}/s.db", bot_workers=1, bot_pause_seconds=0, sweep_seconds=0.2
+        database_url=f"sqlite:///{tmp_path}/s.db",
+        bot_workers=1,
+        warm_bot_workers=False,  # the first app never moves a bot: its workers would start for nothing
+        bot_pause_seconds=0,
+        sweep_seconds=0.2,
+        lease_seconds=2,  # a lease the first app took as it stopped runs out soon
     )
     slow = dataclasses.replace(settings, bot_pause_seconds=600)
     with TestClient(create_app(slow)) as c:  # a game between bots, its first bot still pausing when this one stops
