@@ -28,7 +28,7 @@ test: $(STAMP)
 	scripts/chromium.sh >/dev/null & chromium=$$!; \
 	$(BIN)/python -m splendor.envs.warm search & search=$$!; \
 	$(BIN)/python -m splendor.envs.warm engine environments && wait $$search && wait $$chromium
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
 
 bench: $(STAMP)
 	$(BIN)/splendor bench
