@@ -67,7 +67,7 @@ def test_self_play_is_the_reference_rules_step_by_step(game: str, players: int) 
             assert np.array_equal(info["action_mask"][i], ActionIndex(ref).mask(ref))
             assert np.array_equal(obs[i], observe(ref.view(seat)))
         actions = progressing(references, info["action_mask"], rng)
-        movers = info["seat"].copy()
+        movers, seeds = info["seat"].copy(), info["game_seed"].copy()
         for i, ref in enumerate(references):
             ref.apply(ActionIndex(ref).action(int(actions[i])))
         obs, reward, terminated, truncated, info = env.step(actions)
@@ -76,7 +76,9 @@ def test_self_play_is_the_reference_rules_step_by_step(game: str, players: int) 
             assert not info["illegal"][i]
             if not ref.is_over:
                 assert same_state(env, i, ref) and reward[i] == 0 and not terminated[i] and not truncated[i]
+                assert info["final_seat"][i] == -1 and info["final_game_seed"][i] == -1
                 continue
+            assert info["final_seat"][i] == mover and info["final_game_seed"][i] == seeds[i]  # the ended game's
             endings.add(ref.status)
             assert reward[i] == outcome(ref, mover)
             assert info["final_rewards"][i].tolist() == [outcome(ref, p) for p in range(players)]
@@ -169,6 +171,7 @@ def test_an_illegal_action_ends_the_game_as_a_loss(game: str) -> None:
         obs, reward, terminated, truncated, info = env.step(actions)
         assert info["illegal"].tolist() == [True, False] and reward[0] == -1.0 and terminated[0] and not truncated[0]
         assert np.array_equal(info["final_obs"][0], before) and info["game_seed"][0] != seeds[0]
+        assert info["final_game_seed"].tolist() == [seeds[0], -1] and info["final_seat"].tolist() == [0, -1]
         before, seeds = obs[0].copy(), info["game_seed"].copy()
 
 
@@ -249,6 +252,22 @@ def test_the_compiled_single_environment_passes_check_env(game: str) -> None:
     assert not np.array_equal(fresh, mid)
     _, reward, terminated, _, info = env.step(0.9)  # not a whole number: refused as the single environment does
     assert terminated and reward == -1.0 and "illegal" in info
+
+
+def test_the_single_environment_reports_the_ended_games_seat_not_the_next_ones() -> None:
+    """With the learner's seat drawn each game, the last step's ``seat`` is the seat of the game that ended (whose
+    observation and reward it returns), though the next game, dealt in the same step, may seat it elsewhere."""
+    env = CompiledSplendorEnv("classic", players=4, seat=None, opponents=("random",) * 3, max_turns=8)
+    seats = set()
+    for episode in range(12):
+        _obs, info = env.reset(seed=episode) if episode == 0 else env.reset()
+        seat, done = info["seat"], False
+        while not done:
+            _obs, _reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            assert info["seat"] == seat
+            done = terminated or truncated
+        seats.add(seat)
+    assert len(seats) > 1
 
 
 @pytest.mark.parametrize(("game", "policy"), OPPONENT_GAMES)

@@ -69,7 +69,10 @@ class VectorGames:
     Gymnasium's convention), ``seat`` (the learner's seat, or in self-play the seat deciding now), ``final_rewards``
     (where a game ended: every seat's result, one row a game, a column a seat: in self-play, what the other seats'
     last moves earned), ``points_gained`` (the mover's points gained by its action; Kids: 1 on reaching the
-    Palace), ``illegal`` and ``game_seed`` (the seed ``splendor.new_game`` deals each game from).
+    Palace), ``illegal`` and ``game_seed`` (the seed ``splendor.new_game`` deals each game from). Where a game
+    ended, the new game's ``seat`` and ``game_seed`` are already in those rows: the ended game's are
+    ``final_seat`` (whose view ``final_obs`` is, and whose result ``reward`` is) and ``final_game_seed``
+    (-1 in the rows where no game ended).
     """
 
     def __init__(
@@ -146,7 +149,7 @@ class VectorGames:
         self._final_obs = np.zeros_like(self._obs)
         self._floats = np.zeros((2 + players, n), dtype=np.float32)  # REWARD, GAINED, FINAL_REWARDS + seat
         self._flags = np.zeros((4, n), dtype=np.bool_)  # TERMINATED, TRUNCATED, ILLEGAL, ENDED
-        self._ints = np.zeros((2, n), dtype=np.int64)  # SEATS, GAME_SEEDS
+        self._ints = np.full((4, n), -1, dtype=np.int64)  # SEATS, GAME_SEEDS, FINAL_SEATS, FINAL_GAME_SEEDS
         self._rngs = np.zeros(n, dtype=np.uint64)
         self._teacher_rng = np.zeros(1, dtype=np.uint64)  # policy_actions' stream
         self._config = np.array(
@@ -163,6 +166,8 @@ class VectorGames:
             "points_gained": self._floats[market_loop.GAINED],
             "illegal": self._flags[market_loop.ILLEGAL],
             "game_seed": self._ints[market_loop.GAME_SEEDS],
+            "final_seat": self._ints[market_loop.FINAL_SEATS],
+            "final_game_seed": self._ints[market_loop.FINAL_GAME_SEEDS],
         }
         if self._kids:
             self._info["legal_actions"], self._info["legal_count"] = self._marked, self._marked_n
@@ -195,6 +200,7 @@ class VectorGames:
                 self._states, self._masks, self._obs, self._ints, self._rngs, self._codes, self._kind, self._config
             )
         self._final_obs[:] = 0.0
+        self._ints[market_loop.FINAL_SEATS :] = -1
         self._floats[:] = 0.0
         self._flags[:] = False
         self._ready = True

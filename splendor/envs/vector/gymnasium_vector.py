@@ -101,7 +101,7 @@ class CompiledSplendorEnv(gymnasium.Env[np.ndarray, int]):
         seen = (info["final_obs"] if done else obs)[0].copy()
         out = {
             "action_mask": self.games.action_masks()[0].copy() if not done else np.zeros(self.games.num_actions, bool),
-            "seat": int(info["seat"][0]),
+            "seat": int(info["final_seat" if done else "seat"][0]),
             "points_gained": float(info["points_gained"][0]),
         }
         if info["illegal"][0]:

@@ -15,7 +15,9 @@ from splendor.compiled.kids.observe import observe_into
 from splendor.compiled.rng import below, next64
 from splendor.envs.vector.market_loop import (
     ENDED,
+    FINAL_GAME_SEEDS,
     FINAL_REWARDS,
+    FINAL_SEATS,
     GAINED,
     GAME_SEEDS,
     ILLEGAL,
@@ -220,6 +222,7 @@ def step_all(
             elif self_play:
                 seats[i] = k.current_player(s)
         flags[ENDED, i] = ended
+        ints[FINAL_SEATS, i], ints[FINAL_GAME_SEEDS, i] = (mover, ints[GAME_SEEDS, i]) if ended else (-1, -1)
         if ended:
             _new_game(states, i, config, blocks, codes, ints, rngs, legal, distance, next_road)
         _mark(s, masks[i], marked[i], marked_n, i, dense)

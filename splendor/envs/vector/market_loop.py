@@ -66,7 +66,7 @@ def _play_opponents(
 # the ``config`` entries.
 REWARD, GAINED, FINAL_REWARDS = range(3)  # FINAL_REWARDS + seat: each seat's result where a game ended
 TERMINATED, TRUNCATED, ILLEGAL, ENDED = range(4)
-SEATS, GAME_SEEDS = range(2)
+SEATS, GAME_SEEDS, FINAL_SEATS, FINAL_GAME_SEEDS = range(4)  # FINAL_: the ended game's, -1 where none ended
 PLAYERS_C, MAX_TURNS_C, SEAT_CHOICE_C, SELF_PLAY_C, SCORE_C = range(5)
 
 
@@ -167,6 +167,7 @@ def step_all(
             elif self_play:
                 seats[i] = s[m.SEAT]
         flags[ENDED, i] = ended
+        ints[FINAL_SEATS, i], ints[FINAL_GAME_SEEDS, i] = (mover, ints[GAME_SEEDS, i]) if ended else (-1, -1)
         if ended:
             _new_game(states, i, kind, config, codes, ints, rngs, masks[i], scratch)
         m.legal_mask_into(s, masks[i])
