@@ -173,6 +173,8 @@ def test_an_illegal_action_ends_the_game_as_a_loss(game: str) -> None:
         assert np.array_equal(info["final_obs"][0], before) and info["game_seed"][0] != seeds[0]
         assert info["final_game_seed"].tolist() == [seeds[0], -1] and info["final_seat"].tolist() == [0, -1]
         before, seeds = obs[0].copy(), info["game_seed"].copy()
+    _obs, info = env.reset(seed=3)  # after a step that ended a game: no game has ended since the deal
+    assert info["final_seat"].tolist() == info["final_game_seed"].tolist() == [-1, -1]
 
 
 def test_the_turn_cap_truncates_with_no_winner() -> None:

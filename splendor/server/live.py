@@ -120,10 +120,7 @@ class GameManager:
         for bots nobody moves: the unfinished games between bots resume from their records, those of a process
         that died are taken over. Games waiting for people are read when someone asks for them."""
         if not self.shared:  # the only process of its store: no lease is alive
-            try:
-                await asyncio.to_thread(self.leases.release_all_holders)
-            except SQLAlchemyError as e:  # the leases then run out, and the sweep takes their games
-                log.warning("the last run's bot leases could not be released: %s", store_calls.store_problem(e))
+            await asyncio.to_thread(self.leases.release_all_holders)  # a store it cannot write to stops it here
         loop = asyncio.get_running_loop()
         if self.settings.warm_bot_workers:
             self._warming = loop.create_task(self.bots.warm())
@@ -144,7 +141,8 @@ class GameManager:
         ]
         try:
             await self._sweep_bots()
-        except Refused:  # a slow or absent store must not keep the server from starting: the chore tries again
+        except (Refused, SQLAlchemyError):  # a store slow to answer (as a loaded PostgreSQL may) must not keep
+            # the server from starting: its chore sweeps again
             log.warning("the first sweep for bots to move failed; it is tried again every %s s", every.sweep_seconds)
 
     async def stop(self) -> None:
