@@ -132,6 +132,30 @@ def test_a_refused_sign_in_is_said_in_the_readers_language(server: Server) -> No
     assert r.status_code == 401 and r.json()["detail"] == "이름 또는 비밀번호가 틀렸습니다"
 
 
+@pytest.mark.settings(store_seconds=0.5)
+def test_a_slow_password_hash_is_not_taken_for_a_silent_store(app_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy machine takes seconds over a password's argon2 hash: no sign of a silent store, so sign-up and
+    sign-in wait for it past the store's deadline (``HASHING_SECONDS`` more) and answer as they should."""
+    from argon2 import PasswordHasher
+
+    from splendor.store import accounts as kept
+
+    class Slow(PasswordHasher):
+        def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
+            time.sleep(1.0)
+            return super().hash(password, salt=salt)
+
+        def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+            time.sleep(1.0)
+            return super().verify(hash, password)
+
+    monkeypatch.setattr(kept, "_hasher", Slow())
+    assert app_client.post("/api/accounts", json={"name": "ann", "password": "correct horse"}).status_code == 201
+    r = app_client.post("/api/session", json={"name": "bob", "password": "whatever1"})
+    assert r.status_code == 401 and "wrong name or password" in r.json()["detail"]
+    assert app_client.post("/api/session", json={"name": "ann", "password": "correct horse"}).status_code == 200
+
+
 def test_sign_in_attempts_are_rate_limited_per_address(server: Server) -> None:
     with server.client() as c:
         answers = [
