@@ -135,9 +135,7 @@ def fit_ladder(bots: list[str] | tuple[str, ...], scores: dict[tuple[str, str], 
     won = [(index[a], index[b], s + VIRTUAL_DRAW, g + 2 * VIRTUAL_DRAW) for (a, b), (s, g) in scores.items()]
     mu = np.zeros(n)
     hessian = np.zeros((n, n))
-    for step_number in range(FIT_STEPS + 1):
-        if step_number == FIT_STEPS:
-            raise ValueError(f"the fit did not settle in {FIT_STEPS} steps")
+    for _ in range(FIT_STEPS):
         gradient = np.zeros(n)
         hessian = np.zeros((n, n))
         for i, j, s, g in won:
@@ -153,6 +151,8 @@ def fit_ladder(bots: list[str] | tuple[str, ...], scores: dict[tuple[str, str], 
         mu[1:] += step
         if np.max(np.abs(step)) < 1e-9:
             break
+    else:
+        raise ValueError(f"the fit did not settle in {FIT_STEPS} steps")
     covariance = np.linalg.inv(-hessian[1:, 1:])
     error = np.concatenate([[0.0], np.sqrt(np.diag(covariance))])
     fit = LadderFit(

@@ -68,6 +68,7 @@ def accounts_router(settings: Settings) -> APIRouter:
     attempts = RateLimiter(settings.sign_ins_per_minute / 60, settings.sign_ins_per_minute)
     boards: dict[str, tuple[float, list[dict[str, object]]]] = {}
     hashing = asyncio.Semaphore(PASSWORD_WORK)
+    password_seconds = settings.store_seconds + HASHING_SECONDS  # the deadline of work that hashes a password
 
     def manager(request: Request) -> GameManager:
         m: GameManager = request.app.state.manager
@@ -78,7 +79,7 @@ def accounts_router(settings: Settings) -> APIRouter:
             raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
         try:
             async with hashing:
-                account, token = await in_store_time(work, settings.store_seconds + HASHING_SECONDS)
+                account, token = await in_store_time(work, password_seconds)
         except AccountError as e:
             raise Refused(e.status, e.message) from None
         secure = settings.secure_cookies if settings.secure_cookies is not None else request.url.scheme == "https"
@@ -131,7 +132,7 @@ def accounts_router(settings: Settings) -> APIRouter:
                     lambda: accounts.change_password(
                         account, body.old, body.new, request.cookies.get(COOKIE), client_address(request.scope)
                     ),
-                    settings.store_seconds + HASHING_SECONDS,
+                    password_seconds,
                 )
         except AccountError as e:
             raise Refused(e.status, e.message) from None
