@@ -566,7 +566,7 @@ def review(
 ) -> None:
     """The expert's review of a finished game: each player's win chance move by move, from the mover's view
     only, and the inaccuracies, mistakes and blunders with the expert's preferred moves (docs/bots.md)."""
-    from splendor.bots.review import BLUNDER, INACCURACY, MARK_WORDS, MISTAKE, NotFinished, reviewable
+    from splendor.bots.review import BLUNDER, INACCURACY, MARK_WORDS, MISTAKE, NotFinished, percent, reviewable
     from splendor.bots.review import review as review_game
 
     language = _language(lang)
@@ -604,13 +604,13 @@ def review(
     table.add_column(say(_("Mark")), no_wrap=True)
     table.add_column(say(_("The expert's move")))
     for m in done.moves:
-        after = "?" if m.chance_after is None else f"{m.chance_after:.0%}"
+        after = "?" if m.chance_after is None else f"{percent(m.chance_after)}%"
         style, sign = MARK_STYLES.get(m.mark or "", ("", ""))
         mark = f"[{style}]{sign} {escape(say(MARK_WORDS[m.mark]))}[/]" if m.mark else ""
-        best = f"{escape(m.best)} ({m.chance_before:.0%})" if m.mark else ""
+        best = f"{escape(m.best)} ({percent(m.chance_before)}%)" if m.mark else ""
         loss = f"{m.loss:.1%}" if m.loss >= 0.0005 else ""
         table.add_row(
-            str(m.number), str(m.seat), escape(m.played), f"{m.chance_before:.0%} → {after}", loss, mark, best
+            str(m.number), str(m.seat), escape(m.played), f"{percent(m.chance_before)}% → {after}", loss, mark, best
         )
     console.print(table)
     heading = say(_("Win chance, move by move"))
@@ -631,16 +631,15 @@ def review(
             f"{row['mean_loss']:.1%}",
         )
     console.print(summary)
-    percent = "{:.0%}".format
     console.print(
         escape(
             say(
                 _(
                     "A move that lets the mover's win chance fall below the expert's move's by {inaccuracy} is an "
                     "inaccuracy, by {mistake} a mistake, by {blunder} a blunder.",
-                    inaccuracy=percent(INACCURACY),
-                    mistake=percent(MISTAKE),
-                    blunder=percent(BLUNDER),
+                    inaccuracy=f"{percent(INACCURACY)}%",
+                    mistake=f"{percent(MISTAKE)}%",
+                    blunder=f"{percent(BLUNDER)}%",
                 )
             )
         )

@@ -87,6 +87,17 @@ TOP_UP = 4
 """With three or four players, the budget (times the first) of the second search of a little-visited move."""
 
 
+def percent(chance: float) -> int:
+    """A chance as the whole percent the review shows, in the terminal and on the page alike: from its thousandths
+    (as the review's JSON keeps it), a half rounded up (``review.js`` rounds the same way; Python's own ``:.0%``
+    rounds a half to even, and the two showed 62% and 63% for one move).
+
+    >>> percent(0.625), percent(0.6244), percent(0.375), percent(1.0)
+    (63, 62, 38, 100)
+    """
+    return (round(round(chance, 3) * 1000) + 5) // 10
+
+
 def mark_for(loss: float) -> str | None:
     """The mark of a move that lost ``loss`` of the mover's win chance (None below `INACCURACY`).
 

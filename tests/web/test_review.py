@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from splendor.bots.review import percent
 from tests.server.conftest import SPLENDOR, Server, create, wait_for
 from tests.web.test_browser import SHOTS, serious_violations
 
@@ -134,7 +135,7 @@ def test_the_review_draws_what_the_command_prints(server: Server, browser: Brows
     page.wait_for_function(f"document.getElementById('step').textContent.startsWith('{number - 1} /')")
     page.locator("#review-chosen").wait_for()
     chosen = page.locator("#review-chosen").inner_text()
-    assert f"{round(move['chance_before'] * 100)}%" in chosen
+    assert f"{percent(move['chance_before'])}%" in chosen  # as the command prints it
     assert listed.last.get_attribute("aria-pressed") == "true"
     assert page.locator(".review-played").count() > 0
     if move["best"] != move["played"]:

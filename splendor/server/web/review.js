@@ -72,7 +72,8 @@ function choose(m) {
   draw();
 }
 
-function percent(x) { return x === null || x === undefined ? "?" : `${Math.round(x * 100)}%`; }
+// From the thousandths the JSON keeps, a half rounded up: the terminal's review shows the same (review.percent).
+function percent(x) { return x === null || x === undefined ? "?" : `${Math.floor((Math.round(x * 1000) + 5) / 10)}%`; }
 
 function moveWords(action, seat) { return describe(page.game(), action, null, page.seatName, seat); }
 
