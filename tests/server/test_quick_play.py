@@ -147,7 +147,10 @@ def test_the_window_widens_in_the_store_too(app_client: TestClient) -> None:
         conn.execute(update(Seek).where(Seek.id == first["id"]).values(rating=1900.0))
     second = seek(as_(c, bob))
     waiting = status(c, second)
-    assert waiting["status"] == "waiting" and waiting["window"] == [1400, 1600]
+    low, high = waiting["window"]  # a newcomer's 1500, widened by the time it has waited, however short
+    reach = WINDOW_START + WINDOW_PER_SECOND * waiting["waited"]  # "waited" is to a tenth of a second
+    assert waiting["status"] == "waiting" and abs(low + high - 3000) <= 1 and abs((high - low) / 2 - reach) <= 1
+    assert high < 1900 - 1  # ann's 1900 is out of reach: bob waits
     with store.engine.begin() as conn:  # both waited 40 s: 500 points either way
         conn.execute(update(Seek).values(created=time.time() - 40))
     sweep(c)
