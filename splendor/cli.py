@@ -513,6 +513,7 @@ def hint(
     """The move the strongest bot (the expert level) prefers in a recorded position, and its estimated win
     chance."""
     from splendor.bots.hint import hint as search_hint
+    from splendor.bots.review import percent
 
     try:
         g = replay_record(Record.from_text(file.read_text(encoding="utf-8")), upto=upto)
@@ -521,12 +522,12 @@ def hint(
         raise _fail(str(e)) from None
     console.print(
         f"Seat {advice['seat']} should play [bold]{advice['action']}[/] "
-        f"(estimated win chance {advice['win_chance']:.0%}, the {advice['level']} level, "
+        f"(estimated win chance {percent(advice['win_chance'])}%, the {advice['level']} level, "
         f"{advice['iterations']} iterations)."
     )
     for alt in advice["alternatives"]:
         console.print(
-            f"  {alt['action']:<28} visits {alt['visits']:>5}  win chance {alt['win_chance']:.0%}", markup=False
+            f"  {alt['action']:<28} visits {alt['visits']:>5}  win chance {percent(alt['win_chance'])}%", markup=False
         )
 
 
@@ -617,7 +618,9 @@ def review(
     console.print(f"[bold]{escape(heading)}[/]")
     width = max(len(n) for n in names)
     for s, line in enumerate(done.graph()):
-        console.print(f"  {names[s]:<{width}}  {sparkline(line)}  {line[0]:.0%} → {line[-1]:.0%}", markup=False)
+        console.print(
+            f"  {names[s]:<{width}}  {sparkline(line)}  {percent(line[0])}% → {percent(line[-1])}%", markup=False
+        )
     summary = Table(box=box.SIMPLE_HEAD)
     summary.add_column(say(_("Seat")))
     for word in (_("Inaccuracies"), _("Mistakes"), _("Blunders"), _("Mean loss")):

@@ -88,9 +88,9 @@ TOP_UP = 4
 
 
 def percent(chance: float) -> int:
-    """A chance as the whole percent the review shows, in the terminal and on the page alike: from its thousandths
-    (as the review's JSON keeps it), a half rounded up (``review.js`` rounds the same way; Python's own ``:.0%``
-    rounds a half to even, and the two showed 62% and 63% for one move).
+    """A chance as the whole percent the review and the hint show, in the terminal and on the page alike: from its
+    thousandths (as the JSON keeps it), a half rounded up (the page's ``wholePercent`` in ``common.js`` rounds
+    the same way; Python's own ``:.0%`` rounds a half to even, and the two showed 62% and 63% for one move).
 
     >>> percent(0.625), percent(0.6244), percent(0.375), percent(1.0)
     (63, 62, 38, 100)

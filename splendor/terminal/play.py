@@ -10,6 +10,7 @@ from rich.console import Console
 
 from splendor.bots.base import Bot, decide, make_bot
 from splendor.bots.hint import hint
+from splendor.bots.review import percent
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
@@ -209,7 +210,7 @@ def play_terminal(
                     _(
                         "The expert bot would play {action} (estimated chance of winning {chance}%).",
                         action=advice["action"],
-                        chance=round(100 * advice["win_chance"]),
+                        chance=percent(advice["win_chance"]),
                     )
                 ),
                 markup=False,

@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page
 
 import splendor
 from splendor.bots import decide, make_bot
+from splendor.bots.review import percent
 from tests.server.conftest import Server, create
 from tests.web.test_browser import (
     SHOTS,
@@ -302,7 +303,8 @@ def test_the_hint_is_marked_on_the_table(server: Server, browser: Browser) -> No
         advice = c.post(f"/api/games/{g['id']}/seats/0/hint", headers={"x-seat-token": g["seats"][0]["token"]}).json()
     if advice["action"].startswith("take "):
         assert page.locator("[data-key^='supply:'].hinted").count() == len(set(advice["action"].split()[1:]))
-    assert "%" in page.inner_text("#hint-text")
+    shown = page.inner_text("#hint-text")  # the same whole percent as the terminal's hint (asked again: the same)
+    assert f"(estimated chance of winning: {percent(advice['win_chance'])}%)" in shown, shown
 
 
 def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selection(

@@ -177,6 +177,10 @@ export async function api(path, options = {}) {
   return body;
 }
 
+// A chance (0 to 1) as the whole percent every face shows, the hint's and the review's alike: from its thousandths
+// (as the server's JSON keeps them), a half rounded up, as the terminal does (splendor.bots.review.percent).
+export function wholePercent(chance) { return Math.floor((Math.round(chance * 1000) + 5) / 10); }
+
 export function params() { return new URLSearchParams(location.search); }
 
 // The Pokédex profile this browser claimed: its name and its secret, kept here only (the server keeps a hash).

@@ -3,7 +3,7 @@
 // where a player's chance fell most marked as inaccuracy, mistake or blunder, on the graph and in a list. Choosing
 // a marked move steps the replay to the position before it and marks on the table the move played and the
 // expert's preferred move. The list is the graph's text: every mark, with the chances, in words.
-import { el, emblem, morph, on, SEAT_COLOUR } from "/static/common.js";
+import { el, emblem, morph, on, SEAT_COLOUR, wholePercent } from "/static/common.js";
 import { language, N_, t } from "/static/i18n.js";
 import { describe } from "/static/words.js";
 
@@ -72,8 +72,7 @@ function choose(m) {
   draw();
 }
 
-// From the thousandths the JSON keeps, a half rounded up: the terminal's review shows the same (review.percent).
-function percent(x) { return x === null || x === undefined ? "?" : `${Math.floor((Math.round(x * 1000) + 5) / 10)}%`; }
+function percent(x) { return x === null || x === undefined ? "?" : `${wholePercent(x)}%`; }
 
 function moveWords(action, seat) { return describe(page.game(), action, null, page.seatName, seat); }
 
@@ -197,8 +196,8 @@ export function draw() {
     const data = review.data;
     items.push(el("p", { class: "note" }, t(
       "Each move judged from the mover's view only (no peeking at hidden cards). Marked: a fall of the mover's win chance of {inaccuracy} points (inaccuracy ?!), {mistake} (mistake ?), {blunder} (blunder ??).", {
-      inaccuracy: Math.round(data.thresholds.inaccuracy * 100), mistake: Math.round(data.thresholds.mistake * 100),
-      blunder: Math.round(data.thresholds.blunder * 100) })));
+      inaccuracy: wholePercent(data.thresholds.inaccuracy), mistake: wholePercent(data.thresholds.mistake),
+      blunder: wholePercent(data.thresholds.blunder) })));
     items.push(el("div", { class: "review-body" }, el("div", { class: "review-figure" }, graph(data), legend(data)),
       el("div", { class: "review-side" }, chosenWords(), markList(data), summary(data))));
   } else if (review.status === "running") {

@@ -1,7 +1,7 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking or by keys.
 // The table is one screen: the other seats on one side, the game in the middle, your own seat below it, and the
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
-import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR } from "/static/common.js";
+import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, wholePercent } from "/static/common.js";
 import { N_, language, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { describe } from "/static/words.js";
@@ -411,7 +411,7 @@ async function askHint() {
     state.hint.action = advice.action;
     box.textContent = t("Hint: {move} (estimated chance of winning: {chance}%)", {
       move: describe(state.payload.game, advice.action, null, seatName, seat),
-      chance: Math.round(advice.win_chance * 100) });
+      chance: wholePercent(advice.win_chance) });
     render();
   } catch (e) {
     if (state.hint && state.hint.at === at) box.textContent = t("No hint: {reason}", { reason: e.message });
