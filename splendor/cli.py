@@ -688,6 +688,50 @@ def train(
     console.print(f"Weights and learning curve in {path}")
 
 
+@app.command("train-policy")
+def train_policy(
+    game: Annotated[str, typer.Option(help="classic or pokemon")] = "classic",
+    generations: Annotated[int, typer.Option(min=1, help="Rounds of self-play and fitting")] = 1,
+    games: Annotated[int, typer.Option(min=2, help="Self-play games per generation")] = 120,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run")] = 1,
+    iterations: Annotated[int, typer.Option(min=1, help="Search iterations a move in self-play")] = 8000,
+    match_games: Annotated[int, typer.Option(min=2, help="Games of each generation's match")] = 100,
+    match_iterations: Annotated[
+        int | None, typer.Option(min=1, help="Search iterations a move in the matches (default: as self-play)")
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Processes")] = 1,
+    out: Annotated[Path | None, typer.Option(help="Where to write the policy (default: the shipped one)")] = None,
+) -> None:
+    """Learn the expert level's policy, the priors its search explores by, from its own search (docs/bots.md):
+    writes the weights and the curve."""
+    import json
+
+    from splendor.search.learning.policy_training import policy_path
+    from splendor.search.learning.policy_training import train_policy as run
+    from splendor.search.learning.training import GAMES
+
+    if game not in GAMES:
+        raise _fail(f"the learned policy is trained for {', '.join(GAMES)}, not {game!r}")
+    result = run(
+        game,
+        generations=generations,
+        games=games,
+        seed=seed,
+        iterations=iterations,
+        match_games=match_games,
+        match_iterations=match_iterations,
+        workers=workers,
+        report=lambda line: console.print(line, markup=False),
+    )
+    path = out if out is not None else policy_path(game)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise _fail(str(e)) from None
+    console.print(f"Policy and learning curve in {path}")
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",

@@ -102,7 +102,7 @@ def test_the_compiled_playout_policy_is_the_market_games_own(name: str) -> None:
             fast = compiled.from_reference(g)
             s = fast.state
             if g.phase != m.OVER:  # type: ignore[attr-defined]
-                cs._wanted_colours(s, want)
+                cs.wanted_colours(s, want)
                 assert want.tolist() == pytest.approx(market_playout.wanted_colours(g))
             assert [cs.progress(s, p, 1.2, 0.05) for p in range(g.players)] == pytest.approx(market_playout.progress(g))
             count = m.legal_mask_into(s, mask)

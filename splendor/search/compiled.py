@@ -33,6 +33,7 @@ from splendor.search import kids_compiled as kd
 from splendor.search import market_compiled as mk
 from splendor.search import plan as kt
 from splendor.search.learning.features import FEATURE_COUNT
+from splendor.search.learning.policy import ACTION_FEATURE_COUNT, NO_POLICY, learned_priors_into
 from splendor.search.levels import EXPLORATION, SCALE
 from splendor.search.market import BONUS_WEIGHT, DEPTH, TOKEN_WEIGHT
 
@@ -57,7 +58,9 @@ which never reads them."""
 class GameKnowledge(NamedTuple):
     """What the compiled search knows of the game it searches, in one record: which game it is of (``MARKET``,
     ``KIDS``, ``PLAN``), the hand-made progress's weights and the learned ones (``NO_WEIGHTS``: none), a Kids
-    board's route tables (``kids_compiled.Route``) and its plan (``plan.turn_table``)."""
+    board's route tables (``kids_compiled.Route``) and its plan (``plan.turn_table``), and the learned policy's
+    weights that set the priors of the market games' actions (``learning.policy``; ``NO_POLICY``: the priors of
+    their kinds)."""
 
     game: int
     bonus_weight: float
@@ -67,6 +70,7 @@ class GameKnowledge(NamedTuple):
     moves: np.ndarray
     next_road: np.ndarray
     turns: np.ndarray
+    policy: np.ndarray
 
 
 class Settings(NamedTuple):
@@ -90,11 +94,11 @@ def settings(
     return Settings(float(exploration), int(depth), float(scale), float(mix), bool(shares))
 
 
-def market_knowledge(weights: np.ndarray = NO_WEIGHTS) -> GameKnowledge:
-    """The knowledge of classic and Pokémon: the hand-made progress's weights (``market``), and the learned
-    ``weights`` when the search scores by them."""
+def market_knowledge(weights: np.ndarray = NO_WEIGHTS, policy: np.ndarray = NO_POLICY) -> GameKnowledge:
+    """The knowledge of classic and Pokémon: the hand-made progress's weights (``market``), the learned
+    ``weights`` when the search scores by them, and the learned ``policy`` when it explores by it."""
     distance, moves, next_road = NO_ROUTE
-    return GameKnowledge(MARKET, BONUS_WEIGHT, TOKEN_WEIGHT, weights, distance, moves, next_road, NO_TURNS)
+    return GameKnowledge(MARKET, BONUS_WEIGHT, TOKEN_WEIGHT, weights, distance, moves, next_road, NO_TURNS, policy)
 
 
 def kids_knowledge(
@@ -104,7 +108,7 @@ def kids_knowledge(
     else its ``route_tables``."""
     distance, moves, next_road = route if route is not None else NO_ROUTE
     game = PLAN if turns.shape[0] > 0 else KIDS
-    return GameKnowledge(game, BONUS_WEIGHT, TOKEN_WEIGHT, NO_WEIGHTS, distance, moves, next_road, turns)
+    return GameKnowledge(game, BONUS_WEIGHT, TOKEN_WEIGHT, NO_WEIGHTS, distance, moves, next_road, turns, NO_POLICY)
 
 
 class Nodes(NamedTuple):
@@ -147,10 +151,22 @@ def _legal(g: np.ndarray, know: GameKnowledge, legal: np.ndarray, mask: np.ndarr
 
 
 @njit(cache=True)
-def _priors(g: np.ndarray, know: GameKnowledge, legal: np.ndarray, count: int, out: np.ndarray) -> None:
-    """The legal actions' priors (unnormalised), from their kinds."""
+def _priors(
+    g: np.ndarray,
+    know: GameKnowledge,
+    legal: np.ndarray,
+    count: int,
+    out: np.ndarray,
+    want: np.ndarray,
+    features: np.ndarray,
+) -> None:
+    """The legal actions' priors (unnormalised): the learned policy's where the knowledge has one, else from
+    their kinds (``want`` and ``features`` are the policy's scratch space)."""
     if know.game != MARKET:
         kd.priors_into(legal, count, out)
+        return
+    if know.policy.shape[0] > 0:
+        learned_priors_into(g, legal, count, know.policy, want, features, out)
         return
     kind = g[m.KIND]
     for i in range(count):
@@ -249,6 +265,7 @@ def iterate(
     leaf_values = np.zeros(m.MAX_SEATS, dtype=np.float64)
     players = _players(root, know)
     features = np.zeros(FEATURE_COUNT, dtype=np.float64)
+    action_features = np.zeros(ACTION_FEATURE_COUNT, dtype=np.float64)
     path = np.empty(512, dtype=np.int64)
     for _ in range(iterations):
         _deal(root, seat, know, rng, g, pool)
@@ -257,7 +274,7 @@ def iterate(
         length = 0
         while not _over(g, know) and length < path.shape[0]:
             count = _legal(g, know, legal, mask)
-            _priors(g, know, legal, count, prior)
+            _priors(g, know, legal, count, prior, want, action_features)
             total_prior = 0.0
             for i in range(count):
                 total_prior += prior[i]
@@ -432,15 +449,17 @@ def search(
     settings: Settings = Settings(),  # noqa: B008 (a tuple: immutable)
     weights: np.ndarray = NO_WEIGHTS,
     plan: bool = False,
+    policy: np.ndarray = NO_POLICY,
 ) -> tuple[dict[int, tuple[int, float]], int]:
     """Search from ``game`` (a reference game: a determinization of what ``seat`` sees; each iteration deals
     its hidden parts anew) as ``search_state`` does; a market game is scored by the learned ``weights`` when
-    given, a Kids game by its board's plan of the turns to the Palace when ``plan``."""
+    given and explores by the learned ``policy`` when given, a Kids game is scored by its board's plan of the
+    turns to the Palace when ``plan``."""
     from splendor.compiled import from_reference
 
     fast = from_reference(game)
     if game.name != "kids":
-        know = market_knowledge(weights)
+        know = market_knowledge(weights, policy)
     elif plan:
         know = kids_knowledge(turns=turn_table(fast.state))  # a plan needs no route tables
     else:

@@ -33,9 +33,11 @@ class Level:
     logistic that turns a lead into a win chance (None: the evaluator's), and how much of an iteration's value is
     the new leaf's own evaluation rather than the playout's end (``mix``; 0: the playout's end alone), and whether
     an unfinished game of three or four values each seat by its share of every seat's progress rather than by its
-    lead over the best other (``shares``; ``splendor.search.values``: with two players they agree). The
-    reference search spends ``iterations`` with the hand-made evaluation and c = 3 at every level (the learned
-    evaluation and the plan need the compiled search)."""
+    lead over the best other (``shares``; ``splendor.search.values``: with two players they agree), and whether
+    its PUCT explores by the policy learned from the expert's own search (``policy``, classic and Pokémon:
+    ``splendor.search.learning.policy``) rather than by the priors of the actions' kinds. The reference search
+    spends ``iterations`` with the hand-made evaluation and c = 3 at every level (the learned evaluation, the
+    learned policy and the plan need the compiled search)."""
 
     iterations: int
     compiled_iterations: int
@@ -45,6 +47,7 @@ class Level:
     scale: float | None = None
     mix: float = 0.0
     shares: bool = False
+    policy: bool = False
 
     @property
     def learned(self) -> bool:

@@ -58,7 +58,7 @@ def determinize_into(root: np.ndarray, seat: int, rng: np.ndarray, out: np.ndarr
 
 
 @njit(cache=True)
-def _wanted_colours(s: np.ndarray, want: np.ndarray) -> None:
+def wanted_colours(s: np.ndarray, want: np.ndarray) -> None:
     """How much the seat to move wants each colour: the shortfalls of its two nearest good cards (the market
     games' ``market.wanted_colours``)."""
     kind = s[m.KIND]
@@ -127,7 +127,7 @@ def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray,
                     best, best_value = a, value
         if best >= 0:
             return best
-        _wanted_colours(s, want)
+        wanted_colours(s, want)
         for a in range(m.RESERVE):  # the takes: three colours, fewer, two of one
             if mask[a]:
                 total = 0.0
@@ -141,7 +141,7 @@ def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray,
         if best >= 0:
             return best
     elif phase == m.RETURN_PHASE:
-        _wanted_colours(s, want)
+        wanted_colours(s, want)
         best, best_value = -1, math.inf
         for c in range(m.COLOURS):
             a = m.RETURN[kind] + c

@@ -172,7 +172,7 @@ class Searcher:
         assert isinstance(evaluator, PlayoutEvaluator)
         depth = knowledge_for(game.name).depth if evaluator.depth is None else evaluator.depth
         weights, scale, exploration, mix, plan = module.NO_WEIGHTS, evaluator.scale, EXPLORATION, 0.0, False
-        shares = False
+        shares, policy = False, module.NO_POLICY
         if self.level is not None:
             found = level(game.name, self.level)
             depth = found.depth if found.depth is not None else depth
@@ -182,11 +182,23 @@ class Searcher:
                 from splendor.search.learning.training import learned_weights
 
                 weights = learned_weights(game.name)
+            if found.policy:
+                from splendor.search.learning.policy_training import learned_policy
+
+                policy = learned_policy(game.name)
         exploration = exploration if self.exploration is None else self.exploration
         left = None if self.seconds is None else max(0.0, start + self.seconds - time.perf_counter())
         shares = shares if self.shares is None else self.shares
         settings = module.settings(exploration=exploration, depth=depth, scale=scale, mix=mix, shares=shares)
         found_stats, done = module.search(
-            game, position.seat, rng.getrandbits(63), limit, left, settings=settings, weights=weights, plan=plan
+            game,
+            position.seat,
+            rng.getrandbits(63),
+            limit,
+            left,
+            settings=settings,
+            weights=weights,
+            plan=plan,
+            policy=policy,
         )
         return SearchResult.ranked(position.legal, found_stats, done, start)

@@ -29,6 +29,8 @@ from splendor.compiled import market as m
 from splendor.compiled import new_game
 from splendor.search import compiled as cs
 from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_into, stage
+from splendor.search.learning.policy import NO_POLICY
+from splendor.search.levels import EXPLORATION
 from splendor.search.market import DEPTH
 
 GAMES = ("classic", "pokemon")
@@ -63,7 +65,7 @@ class Positions:
         return len(self.labels)
 
 
-def _choose(found: dict[int, tuple[int, float]], rng: np.random.Generator, sample: bool) -> int:
+def choose(found: dict[int, tuple[int, float]], rng: np.random.Generator, sample: bool) -> int:
     """The most visited root action, or one drawn in proportion to the visits (the opening's variety)."""
     actions = sorted(found)
     visits = np.array([found[a][0] for a in actions], dtype=np.float64)
@@ -101,7 +103,7 @@ def play(
             fast.step(int(legal[0]))
             continue
         found, _ = searched(state, seat, int(rng.integers(1 << 62)), **searchers[seat])
-        action = _choose(found, rng, main and main_moves[seat] < sampled_moves)
+        action = choose(found, rng, main and main_moves[seat] < sampled_moves)
         main_moves[seat] += main
         fast.step(action)
     winners = fast.winners
@@ -116,11 +118,21 @@ def play(
 
 
 def searched(
-    state: np.ndarray, seat: int, seed: int, iterations: int, depth: int = DEPTH, weights: np.ndarray = cs.NO_WEIGHTS
+    state: np.ndarray,
+    seat: int,
+    seed: int,
+    iterations: int,
+    depth: int = DEPTH,
+    weights: np.ndarray = cs.NO_WEIGHTS,
+    exploration: float = EXPLORATION,
+    policy: np.ndarray = NO_POLICY,
+    mix: float = 0.0,
 ) -> tuple[dict[int, tuple[int, float]], int]:
     """The compiled search of a market game's ``state`` for ``seat``, scored by the learned ``weights`` (or the
-    hand-made progress), playouts of ``depth``."""
-    return cs.search_state(state, seat, cs.market_knowledge(weights), seed, iterations, None, cs.settings(depth=depth))
+    hand-made progress), exploring by the learned ``policy`` (or the kinds' priors) with ``exploration``,
+    playouts of ``depth``, ``mix`` of each value the new leaf's own."""
+    know = cs.market_knowledge(weights, policy)
+    return cs.search_state(state, seat, know, seed, iterations, None, cs.settings(exploration, depth, mix=mix))
 
 
 def fit(positions: Positions, l2: float = 1.0, steps: int = 30) -> np.ndarray:
@@ -163,7 +175,7 @@ def _match_chunk(args: tuple[str, list[int], dict[str, Any], dict[str, Any]]) ->
     return score
 
 
-def _spread(work: list[Any], fn: Callable[[Any], Any], workers: int) -> list[Any]:
+def spread(work: list[Any], fn: Callable[[Any], Any], workers: int) -> list[Any]:
     if workers <= 1:
         return [fn(w) for w in work]
     with ProcessPoolExecutor(workers) as pool:
@@ -175,7 +187,7 @@ def match(game: str, a: dict[str, Any], b: dict[str, Any], games: int, seed: int
     games 2k and 2k+1 share a deal)."""
     seeds = [seed * 1_000_003 + i // 2 for i in range(games)]
     chunks = [(game, seeds[i : i + 2], a, b) for i in range(0, games, 2)]
-    scores: list[float] = _spread(chunks, _match_chunk, workers)
+    scores: list[float] = spread(chunks, _match_chunk, workers)
     return sum(scores) / games
 
 
@@ -205,7 +217,7 @@ def train(
         base = seed * 7_919 + generation * 100_000
         seeds = list(range(base, base + games))
         chunks = [(game, seeds[i :: max(1, workers * 4)], searcher, sampled_moves) for i in range(max(1, workers * 4))]
-        for part in _spread(chunks, _self_play_chunk, workers):
+        for part in spread(chunks, _self_play_chunk, workers):
             data.extend(part)
         held = _self_play_chunk((game, [base - 1 - i for i in range(max(4, games // 10))], searcher, sampled_moves))
         held_out.extend(held)

@@ -1,0 +1,76 @@
+"""The expert exploring by a learned policy, against the expert exploring by the priors of the actions' kinds.
+
+Both sides search as the expert level does (its learned evaluation, exploration, playout depth and mix), two
+players, each deal played from both seats. The policy costs time at every node, so the sides may be given
+different iterations: the script first times both searches on the same positions and prints the ratio, so
+that a match at equal time can be set up from one run's figures (machines are noisy: compare ratios). Figures
+go into docs/bots.md; nothing here is a test.
+
+    .venv/bin/python benchmarks/policy.py --game classic --games 100 --iterations 16000 --policy-iterations 11000 \\
+        --policy /work/runs/classic_policy.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from splendor.arena.standings import wilson
+from splendor.compiled import market as m
+from splendor.compiled import new_game
+from splendor.search.learning.policy import NO_POLICY
+from splendor.search.learning.policy_training import expert_searcher, load_policy, policy_path
+from splendor.search.learning.training import match, searched
+
+
+def seconds_a_search(game: str, searcher: dict[str, Any], positions: int = 12) -> float:
+    """The mean seconds of one search by ``searcher`` over positions of a game played by the playout's choices."""
+    fast = new_game(game, players=2, seed=99)
+    rng = np.random.default_rng(99)
+    spent, done = 0.0, 0
+    while not fast.is_over and done < positions:
+        legal = fast.legal_indices()
+        if len(legal) > 1 and fast.state[m.PHASE] == m.MAIN:
+            start = time.perf_counter()
+            searched(fast.state, int(fast.state[m.SEAT]), 1, **searcher)
+            spent += time.perf_counter() - start
+            done += 1
+        fast.step(int(legal[rng.integers(len(legal))]))
+    return spent / max(done, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="classic")
+    parser.add_argument("--games", type=int, default=100, help="games (each deal from both seats: even)")
+    parser.add_argument("--iterations", type=int, default=16000, help="the kinds' priors' iterations a move")
+    parser.add_argument("--policy-iterations", type=int, default=None, help="the policy's (default: the same)")
+    parser.add_argument("--policy", type=Path, default=None, help="the policy's file (default: the shipped one)")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    policy = load_policy(args.policy or policy_path(args.game))
+    kinds = expert_searcher(args.game, args.iterations, NO_POLICY)
+    learned = expert_searcher(args.game, args.policy_iterations or args.iterations, policy)
+    seconds_kinds, seconds_learned = seconds_a_search(args.game, kinds), seconds_a_search(args.game, learned)
+    print(
+        f"{args.game}: a search takes {seconds_kinds:.3f} s by the kinds' priors at {kinds['iterations']} "
+        f"iterations, {seconds_learned:.3f} s by the policy at {learned['iterations']} "
+        f"(ratio {seconds_learned / seconds_kinds:.2f})"
+    )
+    start = time.perf_counter()
+    score = match(args.game, learned, kinds, args.games, args.seed, args.workers)
+    low, high = wilson(score * args.games, args.games)
+    print(
+        f"  the policy's share of {args.games} games: {score:.1%} (95% {low:.1%}–{high:.1%}), "
+        f"{time.perf_counter() - start:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
