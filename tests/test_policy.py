@@ -226,3 +226,22 @@ def test_a_level_that_explores_by_the_policy_searches_with_the_shipped_one_and_n
     monkeypatch.setattr(pt, "_learned", {})
     with pytest.raises(FileNotFoundError, match="classic_policy.json is missing"):
         SearchBot(seed=1, level="expert", iterations=50).search(decision_for(splendor.new_game("classic", seed=3)))
+
+
+def test_the_priors_kept_for_the_top_of_the_tree_are_those_the_policy_gives() -> None:
+    fast = position("classic", 6, 14)
+    seat = int(fast.state[m.SEAT])
+    know = cs.market_knowledge(policy=pt.learned_policy("classic"))
+    kept = cs.prior_rows(know)
+    assert kept.shape == (cs.KEPT_NODES, m.MAX_ACTIONS) and np.isnan(kept).all()
+    tree = cs.Tree.empty(seat, 2000)
+    cs.iterate(fast.state, seat, 1000, np.array([5], dtype=np.uint64), tree.arrays(), know, cs.settings(), kept)
+    legal = fast.legal_indices().astype(np.int64)
+    out = np.zeros(len(legal))
+    pl.learned_priors_into(
+        fast.state, legal, len(legal), know.policy, np.zeros(m.COLOURS), np.zeros(pl.ACTION_FEATURE_COUNT), out
+    )
+    assert kept[0, legal] == pytest.approx(out)  # the root's, exactly what the searching seat's policy says
+    assert np.isnan(np.delete(kept[0], legal)).all()  # nothing for an action that is not legal
+    assert (~np.isnan(kept[1:]).all(axis=1)).sum() > 10  # the nodes below kept theirs too
+    assert cs.prior_rows(cs.market_knowledge()).size == 0  # the kinds' priors are looked up, never kept

@@ -159,14 +159,34 @@ def _priors(
     out: np.ndarray,
     want: np.ndarray,
     features: np.ndarray,
+    kept: np.ndarray,
+    node: int,
 ) -> None:
     """The legal actions' priors (unnormalised): the learned policy's where the knowledge has one, else from
-    their kinds (``want`` and ``features`` are the policy's scratch space)."""
+    their kinds (``want`` and ``features`` are the policy's scratch space). The learned priors of the tree's
+    first nodes are kept in ``kept`` (a row a node, by action; NaN: not yet computed), since the top of the tree
+    is walked through at nearly every iteration: a node's row is filled the first time and read after. The
+    searching seat's priors depend only on what it sees, so its rows are exact; another seat's are those of the
+    deal that first reached the node (its hidden reserve, as dealt then), as a guide to where to look first."""
     if know.game != MARKET:
         kd.priors_into(legal, count, out)
         return
     if know.policy.shape[0] > 0:
-        learned_priors_into(g, legal, count, know.policy, want, features, out)
+        if node >= kept.shape[0]:
+            learned_priors_into(g, legal, count, know.policy, want, features, out)
+            return
+        row = kept[node]
+        missing = False
+        for i in range(count):
+            out[i] = row[legal[i]]
+            missing = missing or math.isnan(out[i])
+        if missing:  # the node's first visit, or an action legal in this deal and not in the first
+            learned_priors_into(g, legal, count, know.policy, want, features, out)
+            for i in range(count):
+                if math.isnan(row[legal[i]]):
+                    row[legal[i]] = out[i]
+                else:
+                    out[i] = row[legal[i]]
         return
     kind = g[m.KIND]
     for i in range(count):
@@ -242,11 +262,13 @@ def iterate(
     tree: Nodes,
     know: GameKnowledge,
     settings: Settings,
+    kept: np.ndarray,
 ) -> None:
     """Run ``iterations`` iterations from ``root`` for ``seat``, adding at most one node each to ``tree`` (node 0
     is the root; ``tree.used[0]`` counts the nodes; the caller leaves room for ``iterations`` more). ``know``
     says which game the state is of and how to play it out and score it; the value of an iteration is
-    (1 − mix) · the playout's end + mix · the new leaf (``Settings``)."""
+    (1 − mix) · the playout's end + mix · the new leaf (``Settings``); ``kept`` holds the learned priors of the
+    tree's first nodes (`prior_rows`)."""
     exploration, depth, scale, mix = settings.exploration, settings.depth, settings.scale, settings.mix
     shares = settings.shares
     node_seat, visits, totals, avail = tree.seat, tree.visits, tree.totals, tree.avail
@@ -274,7 +296,7 @@ def iterate(
         length = 0
         while not _over(g, know) and length < path.shape[0]:
             count = _legal(g, know, legal, mask)
-            _priors(g, know, legal, count, prior, want, action_features)
+            _priors(g, know, legal, count, prior, want, action_features, kept, node)
             total_prior = 0.0
             for i in range(count):
                 total_prior += prior[i]
@@ -401,6 +423,19 @@ class Tree:
 CHUNK = 256
 """Iterations between looks at the clock (a few milliseconds)."""
 
+KEPT_NODES = 2048
+"""The tree's first nodes whose learned priors a search keeps (``_priors``): the root and the top of the tree,
+walked through at nearly every iteration. A row is one float a market action: 2048 rows are 1.2 MB for classic,
+8.6 MB for Pokémon."""
+
+
+def prior_rows(know: GameKnowledge) -> np.ndarray:
+    """The rows ``iterate`` keeps the learned priors of the tree's first nodes in, all unknown (NaN); none when
+    the search explores by the kinds' priors, which cost nothing to look up."""
+    if know.game != MARKET or know.policy.shape[0] == 0:
+        return np.zeros((0, 0), dtype=np.float64)
+    return np.full((KEPT_NODES, m.MAX_ACTIONS), np.nan, dtype=np.float64)
+
 
 def route_tables(game: Game, fast: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The arrays the Kids search needs of a game's board: each space's distance, moves and next road to the
@@ -430,12 +465,13 @@ def search_state(
         raise ValueError(f"mix is the share of a value taken from the leaf itself, from 0 to 1, not {settings.mix}")
     rng = np.array([seed], dtype=np.uint64)
     tree = Tree.empty(seat, min(iterations, 1 << 16) + 1)
+    kept = prior_rows(know)
     deadline = time.perf_counter() + seconds if seconds is not None else math.inf
     done = 0
     while done < iterations and (done == 0 or time.perf_counter() < deadline):
         chunk = min(CHUNK, iterations - done)
         tree.room_for(chunk)
-        iterate(state, seat, chunk, rng, tree.arrays(), know, settings)
+        iterate(state, seat, chunk, rng, tree.arrays(), know, settings, kept)
         done += chunk
     return tree.root_statistics(), done
 
