@@ -165,9 +165,10 @@ def _priors(
     """The legal actions' priors (unnormalised): the learned policy's where the knowledge has one, else from
     their kinds (``want`` and ``features`` are the policy's scratch space). The learned priors of the tree's
     first nodes are kept in ``kept`` (a row a node, by action; NaN: not yet computed), since the top of the tree
-    is walked through at nearly every iteration: a node's row is filled the first time and read after. The
-    searching seat's priors depend only on what it sees, so its rows are exact; another seat's are those of the
-    deal that first reached the node (its hidden reserve, as dealt then), as a guide to where to look first."""
+    is walked through at nearly every iteration: a node's row is filled the first time and read after. The root's
+    row is exact (the searching seat's priors depend only on what it sees); a deeper node's are those of the deal
+    that first reached it (a refilled display slot or a hidden reserve may hold another card in another deal),
+    as a guide to where to look first."""
     if know.game != MARKET:
         kd.priors_into(legal, count, out)
         return
@@ -425,8 +426,8 @@ CHUNK = 256
 
 KEPT_NODES = 2048
 """The tree's first nodes whose learned priors a search keeps (``_priors``): the root and the top of the tree,
-walked through at nearly every iteration. A row is one float a market action: 2048 rows are 1.2 MB for classic,
-8.6 MB for Pokémon."""
+walked through at nearly every iteration. A row is one float for each action of the largest market game
+(Pokémon's 525): 2048 rows are 8.6 MB a search."""
 
 
 def prior_rows(know: GameKnowledge) -> np.ndarray:

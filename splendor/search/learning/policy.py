@@ -64,7 +64,9 @@ ACTION_FEATURES = (
   Pokémon whose evolution still lacks that colour); ``buy_cost``, the tokens it pays / 5; ``buy_wild``, the gold
   or master balls among them / 2; ``buy_tier``, its tier from 0 (first) to 1 (last); ``buy_reserved``, 1 for a
   card from the reserve; ``buy_points_late``, its points / 3 times the stage of the game (``features.stage``);
-- a take: ``take_wanted``, the share of what the seat wants among the colours taken; ``take_overflow``, the
+- a take: ``take_wanted``, the share of what the seat wants among the colours taken (0 for two of one colour:
+  ``TAKE_COLOURS`` holds no colour for those, as in the playout; a known defect the shipped weights were fitted
+  with, to be mended with a retrain); ``take_overflow``, the
   tokens it will have to give back (over ten) / 3; ``take_count``, the tokens taken / 3; ``take_two``, 1 for
   two of one colour;
 - a reserve: ``reserve`` 1; ``reserve_points``, the card's points / 3 (0 from a deck); ``reserve_wild``, 1 when
