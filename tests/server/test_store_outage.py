@@ -150,36 +150,48 @@ def test_a_store_that_fails_while_the_server_starts_does_not_keep_it_from_starti
 # ----------------------------------------------------------------------------- 8: PostgreSQL stopped dead
 
 
-def _postgres_processes(port: int) -> list[int]:
-    """The PostgreSQL server listening on ``port``: its postmaster (found by its command line) and children."""
-    postmaster = None
+def _postmaster(port: int) -> int:
+    """The PostgreSQL server listening on ``port``, found by its command line."""
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
         if args and args[0].endswith(b"/postgres") and b"-p" in args and str(port).encode() in args:
-            postmaster = int(pid)
-    assert postmaster is not None, "the test PostgreSQL is not running"
-    children = []
+            return int(pid)
+    raise AssertionError("the test PostgreSQL is not running")
+
+
+def _children(parent: int) -> set[int]:
+    children = set()
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             stat = Path(f"/proc/{pid}/stat").read_text()
         except OSError:
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == postmaster:
-            children.append(int(pid))
-    return [postmaster, *children]
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent:
+            children.add(int(pid))
+    return children
 
 
 @contextmanager
 def stopped(port: int) -> Iterator[None]:
     """Every process of the PostgreSQL server on ``port`` stopped (SIGSTOP): connected, but silent. Always
-    continued (SIGCONT) on the way out."""
-    pids = _postgres_processes(port)
+    continued (SIGCONT) on the way out.
+
+    The postmaster stops first, so that it forks no new backend (for the server's sweep, or autovacuum) between
+    the listing of its children and their stopping; its children are then listed until a pass finds none new,
+    as a fork under way when the postmaster stopped still ends in a child."""
+    postmaster = _postmaster(port)
+    pids = [postmaster]
     try:
-        for pid in pids:
-            os.kill(pid, signal.SIGSTOP)
+        os.kill(postmaster, signal.SIGSTOP)
+        while fresh := _children(postmaster) - set(pids):
+            for pid in fresh:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+            pids.extend(fresh)
+            time.sleep(0.05)
         yield
     finally:
         for pid in pids:
