@@ -6,7 +6,7 @@ different iterations: the script first times both searches on the same positions
 that a match at equal time can be set up from one run's figures (machines are noisy: compare ratios). Figures
 go into docs/bots.md; nothing here is a test.
 
-    .venv/bin/python benchmarks/policy.py --game classic --games 100 --iterations 16000 --policy-iterations 11000 \\
+    .venv/bin/python benchmarks/policy.py --game classic --games 100 --iterations 16000 --policy-iterations 14500 \\
         --policy /work/runs/classic_policy.json
 """
 
@@ -29,7 +29,10 @@ from splendor.search.learning.training import match, searched
 
 
 def seconds_a_search(game: str, searcher: dict[str, Any], positions: int = 12) -> float:
-    """The mean seconds of one search by ``searcher`` over positions of a game played by the playout's choices."""
+    """The mean seconds of one search by ``searcher`` over positions of a game played by random legal moves,
+    after one search not timed (the first pays for loading the compiled code)."""
+    warm = new_game(game, players=2, seed=98)
+    searched(warm.state, int(warm.state[m.SEAT]), 1, **searcher)
     fast = new_game(game, players=2, seed=99)
     rng = np.random.default_rng(99)
     spent, done = 0.0, 0

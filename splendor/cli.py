@@ -662,8 +662,6 @@ def train(
     out: Annotated[Path | None, typer.Option(help="Where to write the weights (default: the shipped ones)")] = None,
 ) -> None:
     """Learn the expert level's evaluation by self-play (docs/bots.md): writes the weights and the curve."""
-    import json
-
     from splendor.search.learning.training import GAMES, WEIGHTS_DIR
     from splendor.search.learning.training import train as run
 
@@ -679,13 +677,18 @@ def train(
         workers=workers,
         report=lambda line: console.print(line, markup=False),
     )
-    path = out if out is not None else WEIGHTS_DIR / f"{game}.json"
+    path = _write_run(result, out if out is not None else WEIGHTS_DIR / f"{game}.json")
+    console.print(f"Weights and learning curve in {path}")
+
+
+def _write_run(result: dict[str, Any], path: Path) -> Path:
+    """Write a training run's result (its weights and curve) as JSON to ``path``; a clear error if it cannot."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     except OSError as e:
         raise _fail(str(e)) from None
-    console.print(f"Weights and learning curve in {path}")
+    return path
 
 
 @app.command("train-policy")
@@ -704,8 +707,6 @@ def train_policy(
 ) -> None:
     """Learn the expert level's policy, the priors its search explores by, from its own search (docs/bots.md):
     writes the weights and the curve."""
-    import json
-
     from splendor.search.learning.policy_training import policy_path
     from splendor.search.learning.policy_training import train_policy as run
     from splendor.search.learning.training import GAMES
@@ -723,12 +724,7 @@ def train_policy(
         workers=workers,
         report=lambda line: console.print(line, markup=False),
     )
-    path = out if out is not None else policy_path(game)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    except OSError as e:
-        raise _fail(str(e)) from None
+    path = _write_run(result, out if out is not None else policy_path(game))
     console.print(f"Policy and learning curve in {path}")
 
 

@@ -93,10 +93,12 @@ def test_compiled_determinization_deals_a_face_down_reserve_anew() -> None:
 @pytest.mark.parametrize("name", MARKET_GAMES)
 def test_the_compiled_playout_policy_is_the_market_games_own(name: str) -> None:
     """The wanted colours and progress equal the reference's; the action is legal; a buy is taken whenever
-    there is one, the most valuable by points then bonuses (the random part is below 1)."""
+    there is one, the most valuable by points then bonuses (the random part is below 1); else the take that
+    brings the most wanted colours, two of one colour counting twice (the random part is below 0.5)."""
     rng = np.array([7], dtype=np.uint64)
     want = np.zeros(m.COLOURS)
     mask = np.zeros(m.MAX_ACTIONS, dtype=np.bool_)
+    twos = 0
     for seed in range(6):
         for g in playout(random_game(name, 2 + seed % 3, seed), random.Random(seed)):
             fast = compiled.from_reference(g)
@@ -118,6 +120,15 @@ def test_the_compiled_playout_policy_is_the_market_games_own(name: str) -> None:
 
                 assert worth(g.actions[a]) >= max(worth(x) for x in buys)
                 assert {cs.card_of_buy(s, x.index) for x in buys} <= _cards(g).keys()
+            takes = [x for x in legal if x.kind in ("take", "take2")]
+            if g.phase == m.MAIN and takes and not buys:  # type: ignore[attr-defined]
+
+                def wanted(x: Any, want: Any = want) -> float:  # the reference's score: two of one count twice
+                    return float(sum(want[c] for c in x.args) * (2 if x.kind == "take2" else 1))
+
+                assert wanted(g.actions[a]) >= max(wanted(x) for x in takes) - 0.5  # the random part is below 0.5
+                twos += any(x.kind == "take2" and wanted(x) > 0 for x in takes)
+    assert twos > 0  # some take of two of one colour was wanted
 
 
 @pytest.mark.parametrize("engine", ["compiled", "reference"])

@@ -90,21 +90,27 @@ def test_the_features_of_a_buy_say_what_it_costs_and_whether_it_wins() -> None:
 def test_the_features_of_takes_and_reserves_see_the_tokens_to_give_back_and_the_cards_denied() -> None:
     fast = position("classic", 2, 0)
     s = fast.state
-    s[m.TOKENS + 0 : m.TOKENS + 3] = (3, 3, 3)  # seat 0 holds nine: a take of three gives two back
+    s[m.TOKENS + 2 : m.TOKENS + 5] = (3, 3, 3)  # seat 0 holds nine: a take of three gives two back, and wants more
     for c in range(m.WILD):
         s[m.TOKENS + m.COLOURS + c] = 7  # seat 1 could buy anything on display
     mask = np.zeros(m.MAX_ACTIONS, dtype=np.bool_)
     m.legal_mask_into(s, mask)
     legal = np.flatnonzero(mask)
     rows = pl.legal_features(s, legal)
+    share = np.zeros(m.COLOURS)
+    pl.wanted_shares(s, share)
+    assert share[: m.WILD].sum() == pytest.approx(1)
     for i, a in enumerate(legal):
         f = named(rows, i)
         if a < m.TAKE2:
             taken = int((m.TAKE_COLOURS[a] >= 0).sum())
+            colours = m.TAKE_COLOURS[a][m.TAKE_COLOURS[a] >= 0]
+            assert f["take_wanted"] == pytest.approx(share[colours].sum())
             assert f["take_overflow"] == pytest.approx(max(0, 9 + taken - 10) / 3)
             assert f["take_count"] == pytest.approx(taken / 3) and f["take_two"] == 0
         elif a < m.RESERVE:
             assert f["take_two"] == 1 and f["take_overflow"] == pytest.approx(1 / 3)
+            assert f["take_wanted"] == pytest.approx(2 * share[a - m.TAKE2])  # two of one colour: twice its share
         elif a < m.BUY:
             deck = (a - m.RESERVE) % 5 == 4
             assert f["reserve"] == 1 and f["reserve_deck"] == deck and f["reserve_denies"] == (not deck)
@@ -232,8 +238,9 @@ def test_the_priors_kept_for_the_top_of_the_tree_are_those_the_policy_gives() ->
     fast = position("classic", 6, 14)
     seat = int(fast.state[m.SEAT])
     know = cs.market_knowledge(policy=pt.learned_policy("classic"))
-    kept = cs.prior_rows(know)
-    assert kept.shape == (cs.KEPT_NODES, m.MAX_ACTIONS) and np.isnan(kept).all()
+    kept = cs.prior_rows(know, m.CLASSIC)
+    assert kept.shape == (cs.KEPT_NODES, m.ACTION_COUNT[m.CLASSIC]) and np.isnan(kept).all()  # classic's actions
+    assert cs.prior_rows(know, m.POKEMON, 51).shape == (51, m.ACTION_COUNT[m.POKEMON])  # a search of 50 iterations
     tree = cs.Tree.empty(seat, 2000)
     cs.iterate(fast.state, seat, 1000, np.array([5], dtype=np.uint64), tree.arrays(), know, cs.settings(), kept)
     legal = fast.legal_indices().astype(np.int64)

@@ -425,17 +425,18 @@ CHUNK = 256
 """Iterations between looks at the clock (a few milliseconds)."""
 
 KEPT_NODES = 2048
-"""The tree's first nodes whose learned priors a search keeps (``_priors``): the root and the top of the tree,
-walked through at nearly every iteration. A row is one float for each action of the largest market game
-(Pokémon's 525): 2048 rows are 8.6 MB a search."""
+"""The most of the tree's first nodes whose learned priors a search keeps (``_priors``): the root and the top of
+the tree, walked through at nearly every iteration. A row is one float for each action of the game (classic's
+95, Pokémon's 525): at most 1.6 MB (classic) or 8.6 MB (Pokémon) a search, less for a search of fewer nodes."""
 
 
-def prior_rows(know: GameKnowledge) -> np.ndarray:
-    """The rows ``iterate`` keeps the learned priors of the tree's first nodes in, all unknown (NaN); none when
-    the search explores by the kinds' priors, which cost nothing to look up."""
+def prior_rows(know: GameKnowledge, kind: int = 0, nodes: int = KEPT_NODES) -> np.ndarray:
+    """The rows ``iterate`` keeps the learned priors of the tree's first nodes in (at most ``nodes``, each as wide
+    as market game ``kind``'s actions), all unknown (NaN); none when the search explores by the kinds' priors,
+    which cost nothing to look up."""
     if know.game != MARKET or know.policy.shape[0] == 0:
         return np.zeros((0, 0), dtype=np.float64)
-    return np.full((KEPT_NODES, m.MAX_ACTIONS), np.nan, dtype=np.float64)
+    return np.full((min(KEPT_NODES, nodes), int(m.ACTION_COUNT[kind])), np.nan, dtype=np.float64)
 
 
 def route_tables(game: Game, fast: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -466,7 +467,7 @@ def search_state(
         raise ValueError(f"mix is the share of a value taken from the leaf itself, from 0 to 1, not {settings.mix}")
     rng = np.array([seed], dtype=np.uint64)
     tree = Tree.empty(seat, min(iterations, 1 << 16) + 1)
-    kept = prior_rows(know)
+    kept = prior_rows(know, int(state[m.KIND]) if know.game == MARKET else 0, iterations + 1)
     deadline = time.perf_counter() + seconds if seconds is not None else math.inf
     done = 0
     while done < iterations and (done == 0 or time.perf_counter() < deadline):

@@ -131,11 +131,13 @@ def playout_action(s: np.ndarray, mask: np.ndarray, count: int, rng: np.ndarray,
         for a in range(m.RESERVE):  # the takes: three colours, fewer, two of one
             if mask[a]:
                 total = 0.0
+                if a >= m.TAKE2:  # two of one colour (``TAKE_COLOURS`` lists the colours of the other takes)
+                    total = 2.0 * want[a - m.TAKE2]
                 for k in range(3):
                     c = m.TAKE_COLOURS[a, k]
                     if c >= 0:
                         total += want[c]
-                value = total * (2.0 if a >= m.TAKE2 else 1.0) + uniform(rng) * 0.5
+                value = total + uniform(rng) * 0.5
                 if value > best_value:
                     best, best_value = a, value
         if best >= 0:

@@ -64,9 +64,8 @@ ACTION_FEATURES = (
   Pokémon whose evolution still lacks that colour); ``buy_cost``, the tokens it pays / 5; ``buy_wild``, the gold
   or master balls among them / 2; ``buy_tier``, its tier from 0 (first) to 1 (last); ``buy_reserved``, 1 for a
   card from the reserve; ``buy_points_late``, its points / 3 times the stage of the game (``features.stage``);
-- a take: ``take_wanted``, the share of what the seat wants among the colours taken (0 for two of one colour:
-  ``TAKE_COLOURS`` holds no colour for those, as in the playout; a known defect the shipped weights were fitted
-  with, to be mended with a retrain); ``take_overflow``, the
+- a take: ``take_wanted``, the share of what the seat wants among the colours taken (twice its colour's for two
+  of one colour, as the playout scores it); ``take_overflow``, the
   tokens it will have to give back (over ten) / 3; ``take_count``, the tokens taken / 3; ``take_two``, 1 for
   two of one colour;
 - a reserve: ``reserve`` 1; ``reserve_points``, the card's points / 3 (0 from a deck); ``reserve_wild``, 1 when
@@ -160,9 +159,9 @@ def _goals(s: np.ndarray, seat: int, colour: int) -> float:
 
 
 @njit(cache=True)
-def action_features_into(s: np.ndarray, a: int, share: np.ndarray, stage: float, out: np.ndarray) -> None:
+def action_features_into(s: np.ndarray, a: int, share: np.ndarray, progress: float, out: np.ndarray) -> None:
     """``out`` := the features of legal action ``a`` of the seat to move in ``s`` (``ACTION_FEATURES``);
-    ``share`` holds `wanted_shares` of ``s`` and ``stage`` its ``features.stage``."""
+    ``share`` holds `wanted_shares` of ``s`` and ``progress`` its ``features.stage``."""
     kind = s[m.KIND]
     seat = s[m.SEAT]
     out[:] = 0.0
@@ -187,9 +186,9 @@ def action_features_into(s: np.ndarray, a: int, share: np.ndarray, stage: float,
             if c >= 0:
                 wanted += share[c]
                 taken += 1
-        if a >= m.TAKE2:
+        if a >= m.TAKE2:  # two of one colour (``TAKE_COLOURS`` lists the colours of the other takes)
             taken = 2
-            wanted *= 2.0
+            wanted = 2.0 * share[a - m.TAKE2]
         out[11] = wanted
         out[12] = max(0, held + taken - TOKEN_LIMIT) / 3.0
         out[13] = taken / 3.0
@@ -230,7 +229,7 @@ def action_features_into(s: np.ndarray, a: int, share: np.ndarray, stage: float,
         out[7] = wild / 2.0
         out[8] = m.CARD_ROW[kind, cid] / max(1, m.ROW_COUNT[kind] - 1)
         out[9] = 1.0 if a >= m.BUY_RESERVED[kind] else 0.0
-        out[10] = points / 3.0 * stage
+        out[10] = points / 3.0 * progress
 
 
 @njit(cache=True)

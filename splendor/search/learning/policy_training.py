@@ -1,8 +1,9 @@
 """Learning the expert's policy from its own search (classic and Pokémon): ``splendor train-policy``.
 
 Expert iteration, the policy half: the expert plays itself on the compiled engine at a modest budget; at every
-decision with a choice, each legal action's features (``policy.ACTION_FEATURES``) are kept with the share of the
-search's visits it received. A multinomial logistic regression (``fit_policy``) finds the weights whose softmax
+decision with a choice in the main turn or in giving tokens back (a noble's or an evolution's choice has only its
+kind's prior to learn from), each legal action's features (``policy.ACTION_FEATURES``) are kept with the share of
+the search's visits it received. A multinomial logistic regression (``fit_policy``) finds the weights whose softmax
 comes nearest those shares; the next generation searches with them and adds its games to the data. Each
 generation ends with a match of the expert with the new priors against the expert with the hand-made ones
 (equal iterations, each deal from both seats): its score and the held-out cross-entropy make the learning curve.
@@ -10,7 +11,7 @@ generation ends with a match of the expert with the new priors against the exper
 Everything is seeded: the same command gives the same weights (games and matches are played by iteration
 budgets, never by the clock).
 
-    splendor train-policy --game classic --generations 2 --games 120 --iterations 8000 --seed 1
+    splendor train-policy --game classic --generations 1 --games 120 --iterations 8000 --match-games 100 --seed 1
 """
 
 from __future__ import annotations
@@ -169,11 +170,11 @@ def fit_policy(decisions: Decisions, l2: float = 1e-3, steps: int = 50) -> np.nd
 
 def train_policy(
     game: str,
-    generations: int = 2,
+    generations: int = 1,
     games: int = 120,
     seed: int = 1,
     iterations: int = 8000,
-    match_games: int = 60,
+    match_games: int = 100,
     match_iterations: int | None = None,
     workers: int = 1,
     sampled_moves: int = 4,
