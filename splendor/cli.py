@@ -728,6 +728,64 @@ def train_policy(
     console.print(f"Policy and learning curve in {path}")
 
 
+@app.command("train-network")
+def train_network(
+    game: Annotated[str, typer.Option(help="classic or pokemon")] = "classic",
+    generations: Annotated[int, typer.Option(min=1, help="Rounds of self-play and fitting")] = 2,
+    games: Annotated[int, typer.Option(min=2, help="Self-play games per generation")] = 200,
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players at each self-play game")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run")] = 1,
+    iterations: Annotated[int, typer.Option(min=1, help="Search iterations a move in self-play")] = 4000,
+    match_games: Annotated[int, typer.Option(min=0, help="Games of each generation's match (2 players)")] = 100,
+    match_iterations: Annotated[
+        int | None, typer.Option(min=1, help="Search iterations a move in the matches (default: as self-play)")
+    ] = None,
+    epochs: Annotated[int, typer.Option(min=1, help="Passes over the games at each fit")] = 30,
+    workers: Annotated[int, typer.Option(min=1, help="Processes")] = 1,
+    run: Annotated[
+        Path | None, typer.Option(help="Folder of the run's games, to go on where a stopped run stopped")
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Where to write the network (default: the shipped one)")] = None,
+) -> None:
+    """Learn the expert's policy and value network by self-play (docs/bots.md; needs PyTorch:
+    ``pip install splendor[learn]``): writes the network, its learning curve and its probe."""
+    from splendor.search.learning.network import network_path, save_network
+    from splendor.search.learning.training import GAMES
+
+    if game not in GAMES:
+        raise _fail(f"the network is trained for {', '.join(GAMES)}, not {game!r}")
+    try:
+        from splendor.search.learning.network_training import train_network as run_training
+    except ImportError as e:  # pragma: no cover - the module itself imports no PyTorch
+        raise _fail(str(e)) from None
+    folder = run if run is not None else Path(f"runs/network-{game}-{players}p-seed{seed}")
+    try:
+        net, meta, probe, outputs = run_training(
+            game,
+            folder,
+            generations=generations,
+            games=games,
+            players=players,
+            seed=seed,
+            iterations=iterations,
+            match_games=match_games if players == 2 else 0,
+            match_iterations=match_iterations,
+            workers=workers,
+            epochs=epochs,
+            report=lambda line: console.print(line, markup=False),
+        )
+    except ModuleNotFoundError as e:
+        raise _fail(f"training the network needs PyTorch ({e}); pip install 'splendor[learn]'") from None
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    path = out if out is not None else network_path(game)
+    try:
+        save_network(path, net, meta, probe, outputs)
+    except OSError as e:
+        raise _fail(str(e)) from None
+    console.print(f"Network and learning curve in {path}; the run's games in {folder}")
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",

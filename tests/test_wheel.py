@@ -134,6 +134,7 @@ def test_the_wheel_holds_every_file_of_the_package_and_its_version(built: Instal
     assert shipped - source_files() == set(), "files in the wheel that the package does not have"
     assert any(n.startswith("splendor/server/web/vendor/") for n in shipped)
     assert any(n.endswith("/weights/classic.json") for n in shipped)
+    assert any(n.endswith("/weights/classic_network.npz") for n in shipped)
     assert built.wheel.name.startswith(f"splendor-{splendor.__version__}-")
 
 

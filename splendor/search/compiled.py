@@ -32,6 +32,7 @@ from splendor.games.kids.notation import RESOURCE_COUNT
 from splendor.search import kids_compiled as kd
 from splendor.search import market_compiled as mk
 from splendor.search import plan as kt
+from splendor.search.learning import network as nn
 from splendor.search.learning.features import FEATURE_COUNT
 from splendor.search.learning.policy import ACTION_FEATURE_COUNT, NO_POLICY, learned_priors_into
 from splendor.search.levels import EXPLORATION, SCALE
@@ -50,6 +51,9 @@ NO_WEIGHTS = np.zeros((0, 0), dtype=np.float64)
 NO_TURNS = np.zeros((0, 0), dtype=np.int8)
 """No turn table: Kids is scored with the route estimate (``kids_compiled.progress``)."""
 
+NO_NETWORK = nn.NO_NETWORK
+"""No network: the search scores and explores without one."""
+
 NO_ROUTE = (np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 """The route arrays' stand-ins for the market games, which have no roads, and for a Kids search by its plan,
 which never reads them."""
@@ -60,7 +64,9 @@ class GameKnowledge(NamedTuple):
     ``KIDS``, ``PLAN``), the hand-made progress's weights and the learned ones (``NO_WEIGHTS``: none), a Kids
     board's route tables (``kids_compiled.Route``) and its plan (``plan.turn_table``), and the learned policy's
     weights that set the priors of the market games' actions (``learning.policy``; ``NO_POLICY``: the priors of
-    their kinds)."""
+    their kinds), and the market games' policy and value network (``learning.network``; ``NO_NETWORK``: none).
+    With a network, the priors of the tree's first nodes are its policy's and a new leaf's own evaluation (a
+    ``mix`` of each value, ``Settings``) is its value."""
 
     game: int
     bonus_weight: float
@@ -71,6 +77,7 @@ class GameKnowledge(NamedTuple):
     next_road: np.ndarray
     turns: np.ndarray
     policy: np.ndarray
+    network: nn.Network
 
 
 class Settings(NamedTuple):
@@ -94,11 +101,16 @@ def settings(
     return Settings(float(exploration), int(depth), float(scale), float(mix), bool(shares))
 
 
-def market_knowledge(weights: np.ndarray = NO_WEIGHTS, policy: np.ndarray = NO_POLICY) -> GameKnowledge:
+def market_knowledge(
+    weights: np.ndarray = NO_WEIGHTS, policy: np.ndarray = NO_POLICY, network: nn.Network = nn.NO_NETWORK
+) -> GameKnowledge:
     """The knowledge of classic and Pokémon: the hand-made progress's weights (``market``), the learned
-    ``weights`` when the search scores by them, and the learned ``policy`` when it explores by it."""
+    ``weights`` when the search scores by them, the learned ``policy`` when it explores by it, and the
+    ``network`` when its policy and value guide the search (it takes the place of ``policy``)."""
     distance, moves, next_road = NO_ROUTE
-    return GameKnowledge(MARKET, BONUS_WEIGHT, TOKEN_WEIGHT, weights, distance, moves, next_road, NO_TURNS, policy)
+    return GameKnowledge(
+        MARKET, BONUS_WEIGHT, TOKEN_WEIGHT, weights, distance, moves, next_road, NO_TURNS, policy, network
+    )
 
 
 def kids_knowledge(
@@ -108,7 +120,9 @@ def kids_knowledge(
     else its ``route_tables``."""
     distance, moves, next_road = route if route is not None else NO_ROUTE
     game = PLAN if turns.shape[0] > 0 else KIDS
-    return GameKnowledge(game, BONUS_WEIGHT, TOKEN_WEIGHT, NO_WEIGHTS, distance, moves, next_road, turns, NO_POLICY)
+    return GameKnowledge(
+        game, BONUS_WEIGHT, TOKEN_WEIGHT, NO_WEIGHTS, distance, moves, next_road, turns, NO_POLICY, nn.NO_NETWORK
+    )
 
 
 class Nodes(NamedTuple):
@@ -161,9 +175,13 @@ def _priors(
     features: np.ndarray,
     kept: np.ndarray,
     node: int,
+    work: nn.Scratch,
 ) -> None:
-    """The legal actions' priors (unnormalised): the learned policy's where the knowledge has one, else from
-    their kinds (``want`` and ``features`` are the policy's scratch space). The learned priors of the tree's
+    """The legal actions' priors (unnormalised): the network's (in the tree's first nodes) or the learned
+    policy's where the knowledge has one, else from their kinds (``want`` and ``features`` are the policy's
+    scratch space, ``work`` the network's). With a network, ``kept`` holds the policy logits of the tree's first
+    nodes, filled when the node is made (``iterate``) or first walked through, as the deal that reached it then
+    showed it; deeper nodes take the kinds' priors. The learned priors of the tree's
     first nodes are kept in ``kept`` (a row a node, by action; NaN: not yet computed), since the top of the tree
     is walked through at nearly every iteration: a node's row is filled the first time and read after. The root's
     row is exact (the searching seat's priors depend only on what it sees); a deeper node's are those of the deal
@@ -171,6 +189,13 @@ def _priors(
     as a guide to where to look first."""
     if know.game != MARKET:
         kd.priors_into(legal, count, out)
+        return
+    if know.network.hidden.shape[0] > 0 and node < kept.shape[0]:
+        row = kept[node]
+        if math.isnan(row[0]):
+            nn.evaluate_into(g, know.network, work)
+            row[:] = work.policy[: row.shape[0]]
+        nn.priors_into(row, legal, count, out)
         return
     if know.policy.shape[0] > 0:
         if node >= kept.shape[0]:
@@ -290,6 +315,17 @@ def iterate(
     features = np.zeros(FEATURE_COUNT, dtype=np.float64)
     action_features = np.zeros(ACTION_FEATURE_COUNT, dtype=np.float64)
     path = np.empty(512, dtype=np.int64)
+    net = know.network
+    with_network = net.hidden.shape[0] > 0
+    work = nn.Scratch(
+        np.zeros(nn.OBSERVATION_ROOM, dtype=np.float32),
+        np.zeros(FEATURE_COUNT, dtype=np.float64),
+        np.zeros(nn.INPUT_ROOM, dtype=np.float64),
+        np.zeros(net.hidden.shape[1], dtype=np.float64),
+        np.zeros(net.deep.shape[1], dtype=np.float64),
+        np.zeros(m.MAX_SEATS, dtype=np.float64),
+        np.zeros(max(net.policy.shape[1], 1), dtype=np.float64),
+    )
     for _ in range(iterations):
         _deal(root, seat, know, rng, g, pool)
         node = 0
@@ -297,7 +333,7 @@ def iterate(
         length = 0
         while not _over(g, know) and length < path.shape[0]:
             count = _legal(g, know, legal, mask)
-            _priors(g, know, legal, count, prior, want, action_features, kept, node)
+            _priors(g, know, legal, count, prior, want, action_features, kept, node, work)
             total_prior = 0.0
             for i in range(count):
                 total_prior += prior[i]
@@ -338,7 +374,13 @@ def iterate(
             path[length] = chosen
             length += 1
             node = chosen
-        if mix > 0.0:
+        if mix > 0.0 and with_network and not _over(g, know):
+            nn.evaluate_into(g, net, work)
+            nn.seat_values_into(g, g[m.SEAT], work.value, leaf_values)
+            leaf = path[length - 1] if length > 0 else 0
+            if leaf < kept.shape[0] and math.isnan(kept[leaf, 0]):
+                kept[leaf, :] = work.policy[: kept.shape[1]]
+        elif mix > 0.0:
             _score(g, know, scale, shares, leaf_values, features)
         steps = 0
         while not _over(g, know) and steps < depth:
@@ -431,10 +473,10 @@ the tree, walked through at nearly every iteration. A row is one float for each 
 
 
 def prior_rows(know: GameKnowledge, kind: int = 0, nodes: int = KEPT_NODES) -> np.ndarray:
-    """The rows ``iterate`` keeps the learned priors of the tree's first nodes in (at most ``nodes``, each as wide
-    as market game ``kind``'s actions), all unknown (NaN); none when the search explores by the kinds' priors,
-    which cost nothing to look up."""
-    if know.game != MARKET or know.policy.shape[0] == 0:
+    """The rows ``iterate`` keeps the learned priors (or the network's policy logits) of the tree's first nodes in
+    (at most ``nodes``, each as wide as market game ``kind``'s actions), all unknown (NaN); none when the search
+    explores by the kinds' priors, which cost nothing to look up."""
+    if know.game != MARKET or (know.policy.shape[0] == 0 and know.network.hidden.shape[0] == 0):
         return np.zeros((0, 0), dtype=np.float64)
     return np.full((min(KEPT_NODES, nodes), int(m.ACTION_COUNT[kind])), np.nan, dtype=np.float64)
 
@@ -488,16 +530,17 @@ def search(
     weights: np.ndarray = NO_WEIGHTS,
     plan: bool = False,
     policy: np.ndarray = NO_POLICY,
+    network: nn.Network = nn.NO_NETWORK,
 ) -> tuple[dict[int, tuple[int, float]], int]:
     """Search from ``game`` (a reference game: a determinization of what ``seat`` sees; each iteration deals
     its hidden parts anew) as ``search_state`` does; a market game is scored by the learned ``weights`` when
-    given and explores by the learned ``policy`` when given, a Kids game is scored by its board's plan of the
-    turns to the Palace when ``plan``."""
+    given, explores by the learned ``policy`` when given and is guided by the ``network`` when given, a Kids
+    game is scored by its board's plan of the turns to the Palace when ``plan``."""
     from splendor.compiled import from_reference
 
     fast = from_reference(game)
     if game.name != "kids":
-        know = market_knowledge(weights, policy)
+        know = market_knowledge(weights, policy, network)
     elif plan:
         know = kids_knowledge(turns=turn_table(fast.state))  # a plan needs no route tables
     else:

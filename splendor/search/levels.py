@@ -35,9 +35,12 @@ class Level:
     an unfinished game of three or four values each seat by its share of every seat's progress rather than by its
     lead over the best other (``shares``; ``splendor.search.values``: with two players they agree), and whether
     its PUCT explores by the policy learned from the expert's own search (``policy``, classic and Pokémon:
-    ``splendor.search.learning.policy``) rather than by the priors of the actions' kinds. The reference search
-    spends ``iterations`` with the hand-made evaluation and c = 3 at every level (the learned evaluation, the
-    learned policy and the plan need the compiled search)."""
+    ``splendor.search.learning.policy``) rather than by the priors of the actions' kinds, and whether the policy
+    and value network trained by self-play guides it (``network``, classic and Pokémon:
+    ``splendor.search.learning.network``: its priors in the tree's first nodes, its value as the new leaf's own
+    evaluation, ``mix`` of each value). The reference search spends ``iterations`` with the hand-made evaluation
+    and c = 3 at every level (the learned evaluation, the learned policy, the network and the plan need the
+    compiled search)."""
 
     iterations: int
     compiled_iterations: int
@@ -48,6 +51,7 @@ class Level:
     mix: float = 0.0
     shares: bool = False
     policy: bool = False
+    network: bool = False
 
     @property
     def learned(self) -> bool:

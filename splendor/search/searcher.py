@@ -172,7 +172,7 @@ class Searcher:
         assert isinstance(evaluator, PlayoutEvaluator)
         depth = knowledge_for(game.name).depth if evaluator.depth is None else evaluator.depth
         weights, scale, exploration, mix, plan = module.NO_WEIGHTS, evaluator.scale, EXPLORATION, 0.0, False
-        shares, policy = False, module.NO_POLICY
+        shares, policy, network = False, module.NO_POLICY, module.NO_NETWORK
         if self.level is not None:
             found = level(game.name, self.level)
             depth = found.depth if found.depth is not None else depth
@@ -186,6 +186,10 @@ class Searcher:
                 from splendor.search.learning.policy_training import learned_policy
 
                 policy = learned_policy(game.name)
+            if found.network:
+                from splendor.search.learning.network import shipped_network
+
+                network = shipped_network(game.name)
         exploration = exploration if self.exploration is None else self.exploration
         left = None if self.seconds is None else max(0.0, start + self.seconds - time.perf_counter())
         shares = shares if self.shares is None else self.shares
@@ -200,5 +204,6 @@ class Searcher:
             weights=weights,
             plan=plan,
             policy=policy,
+            network=network,
         )
         return SearchResult.ranked(position.legal, found_stats, done, start)

@@ -29,6 +29,7 @@ from splendor.compiled import market as m
 from splendor.compiled import new_game
 from splendor.search import compiled as cs
 from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_into, stage
+from splendor.search.learning.network import NO_NETWORK, Network
 from splendor.search.learning.policy import NO_POLICY
 from splendor.search.levels import EXPLORATION
 from splendor.search.market import DEPTH
@@ -127,11 +128,12 @@ def searched(
     exploration: float = EXPLORATION,
     policy: np.ndarray = NO_POLICY,
     mix: float = 0.0,
+    network: Network = NO_NETWORK,
 ) -> tuple[dict[int, tuple[int, float]], int]:
     """The compiled search of a market game's ``state`` for ``seat``, scored by the learned ``weights`` (or the
     hand-made progress), exploring by the learned ``policy`` (or the kinds' priors) with ``exploration``,
-    playouts of ``depth``, ``mix`` of each value the new leaf's own."""
-    know = cs.market_knowledge(weights, policy)
+    playouts of ``depth``, ``mix`` of each value the new leaf's own, guided by ``network`` when given."""
+    know = cs.market_knowledge(weights, policy, network)
     return cs.search_state(state, seat, know, seed, iterations, None, cs.settings(exploration, depth, mix=mix))
 
 

@@ -1,0 +1,293 @@
+"""A learned policy and value network for classic and Pokémon, evaluated in compiled code inside the search.
+
+What the linear evaluation (``features``) and the linear policy (``policy``) cannot learn, a small network can: how
+the cards on display, the nobles and every seat's hand bear on each other. The network sees a position from the
+seat to move (``inputs_into``): that seat's observation, exactly as the environments give it
+(``splendor.compiled.market.observe_into``, docs/rl.md), each seat's hand-made features (``features.FEATURES``,
+from the seat to move round the table, padded to four) and the stage of the game. Two hidden layers of rectified
+units lead to two heads:
+
+- **value**: one logit per seat, from the seat to move round the table; their softmax over the seats present is
+  each seat's share of the win (a value per seat, not only "me against the best other");
+- **policy**: one logit per action of the game (``market.ACTION_COUNT``); their softmax over the legal actions is
+  the priors the search's PUCT explores by.
+
+It is trained with PyTorch (``network_training``, ``splendor train-network``) and ships as NumPy arrays
+(``weights/<game>_network.npz``), evaluated here without PyTorch, one position at a time, in float64 from the
+float32 weights. A shipped file carries fixed inputs and PyTorch's outputs on them (``probe``), so that a test
+holds this evaluation to PyTorch's without PyTorch installed.
+
+    >>> NO_NETWORK.hidden.shape
+    (0, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from splendor.compiled import market as m
+from splendor.compiled.market.observe import OBSERVATION_SIZE, observe_into
+from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_into, stage
+
+INPUT_SIZE = OBSERVATION_SIZE + m.MAX_SEATS * FEATURE_COUNT + 1
+"""The network's inputs by ``[game kind]``: the observation, each seat's features, the stage (514 in classic)."""
+
+OBSERVATION_ROOM = int(OBSERVATION_SIZE.max())
+"""The float32 scratch an observation needs, in either game."""
+
+INPUT_ROOM = int(INPUT_SIZE.max())
+"""The scratch the inputs need, in either game."""
+
+
+class Network(NamedTuple):
+    """The network's weights, float64, as the compiled code reads them, each matrix inputs × outputs (PyTorch's
+    transposed): two hidden layers (``hidden``: inputs × units, ``hidden_bias``; ``deep``: units × units,
+    ``deep_bias``), the value head (``value``: units × 4, ``value_bias``) and the policy head (``policy``: units ×
+    actions, ``policy_bias``)."""
+
+    hidden: np.ndarray
+    hidden_bias: np.ndarray
+    deep: np.ndarray
+    deep_bias: np.ndarray
+    value: np.ndarray
+    value_bias: np.ndarray
+    policy: np.ndarray
+    policy_bias: np.ndarray
+
+
+LAYERS = Network._fields
+"""The arrays of a network, in the order of ``Network`` (and of a weights file)."""
+
+NO_NETWORK = Network(*(np.zeros((0, 0)) if i % 2 == 0 else np.zeros(0) for i in range(len(LAYERS))))
+"""No network: the search scores and explores as it would without one."""
+
+LOGIT_BOUND = 30.0
+"""The bound on a policy logit's distance from the best one before ``exp`` (a prior stays positive)."""
+
+
+@njit(cache=True)
+def inputs_into(s: np.ndarray, viewer: int, observation: np.ndarray, seat: np.ndarray, out: np.ndarray) -> None:
+    """``out[:INPUT_SIZE[kind]]`` := the network's inputs for ``viewer``: its observation (``observation`` is
+    float32 scratch of ``OBSERVATION_ROOM``), each seat's features from ``viewer`` round the table (``seat`` is
+    scratch of ``FEATURE_COUNT``; an absent seat's are zeros), the stage."""
+    kind, players = s[m.KIND], s[m.PLAYERS]
+    size = OBSERVATION_SIZE[kind]
+    observe_into(s, viewer, observation)
+    for i in range(size):
+        out[i] = observation[i]
+    at = size
+    for k in range(m.MAX_SEATS):
+        if k < players:
+            features_into(s, (viewer + k) % players, seat)
+            for i in range(FEATURE_COUNT):
+                out[at + i] = seat[i]
+        else:
+            for i in range(FEATURE_COUNT):
+                out[at + i] = 0.0
+        at += FEATURE_COUNT
+    out[at] = stage(s)
+
+
+@njit(cache=True)
+def _layer(weights: np.ndarray, bias: np.ndarray, x: np.ndarray, out: np.ndarray, rectify: bool) -> None:
+    """``out`` := x[:inputs] @ weights + bias (``weights``: inputs × outputs), rectified if ``rectify``. Written
+    as a sum of the weights' rows for the nonzero inputs, which vectorises without reordering a sum's terms and
+    skips the zeros most of an observation and half of a rectified layer are."""
+    units = weights.shape[1]
+    for j in range(units):
+        out[j] = bias[j]
+    for i in range(weights.shape[0]):
+        v = x[i]
+        if v != 0.0:
+            for j in range(units):
+                out[j] += v * weights[i, j]
+    if rectify:
+        for j in range(units):
+            out[j] = max(out[j], 0.0)
+
+
+@njit(cache=True)
+def forward_into(
+    net: Network, x: np.ndarray, hidden: np.ndarray, deep: np.ndarray, value: np.ndarray, policy: np.ndarray
+) -> None:
+    """The network on inputs ``x``: ``value`` := the 4 seat logits, ``policy`` := the action logits (``hidden``
+    and ``deep`` are scratch of the layers' width)."""
+    _layer(net.hidden, net.hidden_bias, x, hidden, True)
+    _layer(net.deep, net.deep_bias, hidden, deep, True)
+    _layer(net.value, net.value_bias, deep, value, False)
+    _layer(net.policy, net.policy_bias, deep, policy, False)
+
+
+@njit(cache=True)
+def seat_values_into(s: np.ndarray, viewer: int, logits: np.ndarray, out: np.ndarray) -> None:
+    """``out[p]`` := seat p's share of the win: the softmax of the value logits over the seats present (logit k
+    is the k-th seat from ``viewer``)."""
+    players = s[m.PLAYERS]
+    top = -math.inf
+    for k in range(players):
+        top = max(top, logits[k])
+    total = 0.0
+    for k in range(players):
+        total += math.exp(logits[k] - top)
+    for k in range(players):
+        out[(viewer + k) % players] = math.exp(logits[k] - top) / total
+
+
+@njit(cache=True)
+def priors_into(logits: np.ndarray, legal: np.ndarray, count: int, out: np.ndarray) -> None:
+    """``out[i]`` := the unnormalised prior of ``legal[i]``: the exp of its logit less the best legal one's."""
+    top = -math.inf
+    for i in range(count):
+        top = max(top, logits[legal[i]])
+    for i in range(count):
+        out[i] = math.exp(max(logits[legal[i]] - top, -LOGIT_BOUND))
+
+
+class Scratch(NamedTuple):
+    """The arrays one evaluation writes into (allocated once a search)."""
+
+    observation: np.ndarray
+    seat: np.ndarray
+    inputs: np.ndarray
+    hidden: np.ndarray
+    deep: np.ndarray
+    value: np.ndarray
+    policy: np.ndarray
+
+
+def scratch(net: Network) -> Scratch:
+    """Scratch sized for ``net`` (for ``NO_NETWORK``, empty layers)."""
+    return Scratch(
+        np.zeros(OBSERVATION_ROOM, dtype=np.float32),
+        np.zeros(FEATURE_COUNT, dtype=np.float64),
+        np.zeros(INPUT_ROOM, dtype=np.float64),
+        np.zeros(net.hidden.shape[1], dtype=np.float64),
+        np.zeros(net.deep.shape[1], dtype=np.float64),
+        np.zeros(m.MAX_SEATS, dtype=np.float64),
+        np.zeros(max(net.policy.shape[1], 1), dtype=np.float64),
+    )
+
+
+@njit(cache=True)
+def evaluate_into(s: np.ndarray, net: Network, work: Scratch) -> None:
+    """The network on the position ``s`` from the seat to move: ``work.value`` := the seat logits,
+    ``work.policy`` := the action logits."""
+    inputs_into(s, s[m.SEAT], work.observation, work.seat, work.inputs)
+    forward_into(net, work.inputs, work.hidden, work.deep, work.value, work.policy)
+
+
+def evaluate(net: Network, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's share of the win (by seat) and the action logits of ``net`` on compiled ``state`` (from the
+    seat to move): the compiled evaluation, for tests and tools."""
+    work = scratch(net)
+    evaluate_into(state, net, work)
+    values = np.zeros(int(state[m.PLAYERS]))
+    seat_values_into(state, int(state[m.SEAT]), work.value, values)
+    return values, work.policy[: int(m.ACTION_COUNT[state[m.KIND]])].copy()
+
+
+def forward(net: Network, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The value and policy logits of ``net`` on each row of inputs ``x`` (the compiled layers, row by row)."""
+    values = np.zeros((len(x), m.MAX_SEATS))
+    policies = np.zeros((len(x), net.policy.shape[1]))
+    hidden, deep = np.zeros(net.hidden.shape[1]), np.zeros(net.deep.shape[1])
+    for i, row in enumerate(np.asarray(x, dtype=np.float64)):
+        forward_into(net, np.ascontiguousarray(row), hidden, deep, values[i], policies[i])
+    return values, policies
+
+
+# ----------------------------------------------------------------------------- the shipped weights
+
+WEIGHTS_DIR = Path(__file__).with_name("weights")
+"""Where the shipped networks live: ``weights/<game>_network.npz``."""
+
+KIND_OF = {"classic": m.CLASSIC, "pokemon": m.POKEMON}
+"""The compiled game kind of each game with a network."""
+
+
+def network_path(game: str) -> Path:
+    """Where ``game``'s shipped network lives."""
+    return WEIGHTS_DIR / f"{game}_network.npz"
+
+
+def save_network(path: Path, net: Network, meta: dict[str, Any], probe: np.ndarray, outputs: np.ndarray) -> None:
+    """Write ``net`` (as float32), its description ``meta`` (JSON: game, features, training, curve), the fixed
+    inputs ``probe`` and the trainer's outputs on them (value logits then policy logits, a row each)."""
+    arrays = {name: np.asarray(a, dtype=np.float32) for name, a in zip(LAYERS, net, strict=True)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as out:
+        np.savez_compressed(
+            out,
+            allow_pickle=False,
+            meta=np.array(json.dumps(meta)),
+            probe=np.asarray(probe, dtype=np.float32),
+            outputs=np.asarray(outputs, dtype=np.float32),
+            **arrays,
+        )
+
+
+class Loaded(NamedTuple):
+    """A network read from its file: the weights, its description, and the probe with the trainer's outputs."""
+
+    net: Network
+    meta: dict[str, Any]
+    probe: np.ndarray
+    outputs: np.ndarray
+
+
+def load_network(path: Path, game: str) -> Loaded:
+    """The network in ``path``, for ``game``; `FileNotFoundError` naming the file when it is missing, and
+    `ValueError` when it is of another game, of other features, of the wrong shapes or not finite."""
+    if not path.exists():
+        raise FileNotFoundError(f"the network of {game} needs its weights, and {path} is missing")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: np.array(data[name], dtype=np.float64) for name in LAYERS}
+            meta = json.loads(str(data["meta"]))
+            probe, outputs = np.array(data["probe"]), np.array(data["outputs"])
+    except (OSError, KeyError, ValueError) as e:
+        raise ValueError(f"{path} is not a network's weights ({e})") from None
+    if meta.get("game") != game:
+        raise ValueError(f"{path} is a network of {meta.get('game')!r}, not of {game!r}")
+    if meta.get("features") != list(FEATURES):
+        raise ValueError(f"{path} was trained on other features ({meta.get('features')}); retrain it")
+    net = Network(**arrays)
+    kind = KIND_OF[game]
+    units, deep = net.hidden.shape[1], net.deep.shape[1]
+    actions = int(m.ACTION_COUNT[kind])
+    expected = {
+        "hidden": (int(INPUT_SIZE[kind]), units),
+        "hidden_bias": (units,),
+        "deep": (units, deep),
+        "deep_bias": (deep,),
+        "value": (deep, m.MAX_SEATS),
+        "value_bias": (m.MAX_SEATS,),
+        "policy": (deep, actions),
+        "policy_bias": (actions,),
+    }
+    for name, shape in expected.items():
+        got = getattr(net, name).shape
+        if got != shape:
+            raise ValueError(f"{path}: {name} is {got}, where a network of {game} has {shape}")
+        if not np.isfinite(getattr(net, name)).all():
+            raise ValueError(f"{path}: {name} holds a number that is not finite")
+    return Loaded(net, meta, probe, outputs)
+
+
+_shipped: dict[str, Network] = {}
+
+
+def shipped_network(game: str) -> Network:
+    """The shipped network of ``game``, loaded once; `ValueError` for a game without one, `FileNotFoundError`
+    naming the file when it is missing."""
+    if game not in KIND_OF:
+        raise ValueError(f"{game!r} has no network; the games with one are {', '.join(KIND_OF)}")
+    if game not in _shipped:
+        _shipped[game] = load_network(network_path(game), game).net
+    return _shipped[game]
