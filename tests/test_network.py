@@ -22,7 +22,7 @@ from splendor.compiled.market.observe import OBSERVATION_SIZE, observe_into
 from splendor.search import compiled as cs
 from splendor.search.learning import network as nn
 from splendor.search.learning import network_training as nt
-from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_into, stage
+from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_seen_into, stage
 from splendor.search.levels import LEVELS
 
 TORCH = importlib.util.find_spec("torch") is not None
@@ -66,7 +66,7 @@ def test_the_inputs_are_the_seats_observation_then_each_seats_features_round_the
     for k in range(m.MAX_SEATS):
         row = out[size + k * FEATURE_COUNT : size + (k + 1) * FEATURE_COUNT]
         if k < players:
-            features_into(s, (viewer + k) % players, seat)
+            features_seen_into(s, (viewer + k) % players, viewer, seat)  # as the viewer sees that seat
             assert np.array_equal(row, seat)
         else:
             assert not row.any()  # an absent seat
@@ -144,7 +144,23 @@ def test_a_missing_foreign_or_broken_network_is_refused_and_its_file_named(
     path.write_text("not a network")
     with pytest.raises(ValueError, match="is not a network's weights"):
         nn.shipped_network("classic")
-    nn.save_network(path, net, meta, np.zeros((1, 1)), np.zeros((1, 1)))
+    nn.save_network(path, net, meta, np.zeros((1, 514)), np.zeros((1, 81)))
+    whole = path.read_bytes()
+    for cut in (whole[: len(whole) // 2], b""):  # a file cut short, an empty one
+        path.write_bytes(cut)
+        with pytest.raises(ValueError, match="is not a network's weights"):
+            nn.shipped_network("classic")
+    nn.save_network(path, net._replace(hidden=np.zeros(5)), meta, np.zeros((1, 514)), np.zeros((1, 81)))
+    with pytest.raises(ValueError, match="hidden has 1 dimensions"):
+        nn.shipped_network("classic")
+    nn.save_network(path, net, ["classic"], np.zeros((1, 514)), np.zeros((1, 81)))  # type: ignore[arg-type]  # a description that is not a record
+    with pytest.raises(ValueError, match="its description is not a record"):
+        nn.shipped_network("classic")
+    nn.save_network(path, net, meta, np.zeros((2, 514)), np.zeros((1, 81)))
+    with pytest.raises(ValueError, match="its probe is"):
+        nn.shipped_network("classic")
+    assert [p.name for p in tmp_path.iterdir()] == ["classic_network.npz"]  # written whole, no part left
+    nn.save_network(path, net, meta, np.zeros((1, 514)), np.zeros((1, 81)))
     assert nn.shipped_network("classic").hidden == pytest.approx(net.hidden.astype(np.float32))
 
 
@@ -161,11 +177,14 @@ def test_a_search_with_the_network_keeps_its_policy_for_the_top_of_the_tree_and_
     _, logits = nn.evaluate(net, fast.state)
     assert kept[0] == pytest.approx(logits)  # the root's: exactly the network's policy for the searching seat
     assert (~np.isnan(kept[1:1001, 0])).sum() > 900  # each new node's, from the evaluation of its leaf
-    found, _ = cs.search_state(fast.state, seat, know, 3, 600, None, cs.settings(mix=1.0))
-    plain, _ = cs.search_state(fast.state, seat, cs.market_knowledge(), 3, 600, None, cs.settings(mix=1.0))
-    assert found != plain  # its priors and its values are not the hand-made ones
+    valued, _ = cs.search_state(fast.state, seat, know, 3, 600, None, cs.settings(mix=1.0))
+    explored, _ = cs.search_state(fast.state, seat, know, 3, 600, None, cs.settings(mix=0.0))
+    assert valued != explored  # the same priors: only the leaves' values differ
+    root = nn.evaluate(net, fast.state)[0][seat]
+    visits = sum(n for n, _ in valued.values())
+    assert sum(n * q for n, q in valued.values()) / visits == pytest.approx(root, abs=0.25)  # its values, near
     again, _ = cs.search_state(fast.state, seat, know, 3, 600, None, cs.settings(mix=1.0))
-    assert again == found
+    assert again == valued
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -241,6 +260,40 @@ def test_the_train_network_command_writes_a_network_that_loads_or_says_pytorch_i
         text=True,
     )
     assert refused.returncode != 0 and "other settings" in refused.stderr
+
+
+@pytest.mark.parametrize("game", ["classic", "pokemon"])
+def test_the_inputs_hold_nothing_the_seat_cannot_see(game: str) -> None:
+    from splendor.search.market_compiled import determinize_into
+
+    fast = new_game(game, players=3, seed=8)
+    rng = np.random.default_rng(8)
+    hidden = 0
+    while not fast.is_over and hidden < 3:  # play until some seat holds a card reserved face down from a deck
+        legal = fast.legal_indices()
+        decks = [a for a in legal if m.RESERVE <= a < m.RESERVE + 15 and (a - m.RESERVE) % 5 == 4]
+        fast.step(int(decks[0]) if decks and rng.random() < 0.5 else int(rng.choice(legal)))
+        s = fast.state
+        hidden = int(
+            sum(s[m.SECRET + p * m.RESERVE_LIMIT : m.SECRET + (p + 1) * m.RESERVE_LIMIT].sum() for p in range(3))
+        )
+    s = fast.state
+    viewer = int(s[m.SEAT])
+    assert any(
+        s[m.SECRET + p * m.RESERVE_LIMIT : m.SECRET + (p + 1) * m.RESERVE_LIMIT].any() for p in range(3) if p != viewer
+    )
+    scratch = (np.zeros(nn.OBSERVATION_ROOM, dtype=np.float32), np.zeros(FEATURE_COUNT))
+    seen = np.zeros(nn.INPUT_ROOM)
+    nn.inputs_into(s, viewer, *scratch, seen)
+    dealt, pool = np.empty_like(s), np.empty(m.DECK_ROOM + m.MAX_SEATS * m.RESERVE_LIMIT, dtype=np.int64)
+    differs = 0
+    for seed in range(1, 9):  # other deals of what the viewer cannot see: the same inputs
+        determinize_into(s, viewer, np.array([seed], dtype=np.uint64), dealt, pool)
+        differs += not np.array_equal(dealt, s)
+        inputs = np.zeros(nn.INPUT_ROOM)
+        nn.inputs_into(dealt, viewer, *scratch, inputs)
+        assert np.array_equal(inputs, seen)
+    assert differs == 8  # the deals did change the hidden cards
 
 
 def test_the_value_target_is_half_the_searchs_estimate_and_half_the_result() -> None:

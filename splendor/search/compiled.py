@@ -180,8 +180,10 @@ def _priors(
     """The legal actions' priors (unnormalised): the network's (in the tree's first nodes) or the learned
     policy's where the knowledge has one, else from their kinds (``want`` and ``features`` are the policy's
     scratch space, ``work`` the network's). With a network, ``kept`` holds the policy logits of the tree's first
-    nodes, filled when the node is made (``iterate``) or first walked through, as the deal that reached it then
-    showed it; deeper nodes take the kinds' priors. The learned priors of the tree's
+    nodes, filled when the node is made (``iterate``, where the leaf is evaluated: ``mix`` > 0) or first walked
+    through, as the deal that reached it then showed it (the inputs hold nothing hidden from the seat to move,
+    so the root's row is exact); deeper nodes, and a noble's or an evolution's choice, which the network is not
+    trained on, take the kinds' priors. The learned priors of the tree's
     first nodes are kept in ``kept`` (a row a node, by action; NaN: not yet computed), since the top of the tree
     is walked through at nearly every iteration: a node's row is filled the first time and read after. The root's
     row is exact (the searching seat's priors depend only on what it sees); a deeper node's are those of the deal
@@ -190,7 +192,7 @@ def _priors(
     if know.game != MARKET:
         kd.priors_into(legal, count, out)
         return
-    if know.network.hidden.shape[0] > 0 and node < kept.shape[0]:
+    if know.network.hidden.shape[0] > 0 and node < kept.shape[0] and g[m.PHASE] != m.CHOICE:
         row = kept[node]
         if math.isnan(row[0]):
             nn.evaluate_into(g, know.network, work)
@@ -317,15 +319,7 @@ def iterate(
     path = np.empty(512, dtype=np.int64)
     net = know.network
     with_network = net.hidden.shape[0] > 0
-    work = nn.Scratch(
-        np.zeros(nn.OBSERVATION_ROOM, dtype=np.float32),
-        np.zeros(FEATURE_COUNT, dtype=np.float64),
-        np.zeros(nn.INPUT_ROOM, dtype=np.float64),
-        np.zeros(net.hidden.shape[1], dtype=np.float64),
-        np.zeros(net.deep.shape[1], dtype=np.float64),
-        np.zeros(m.MAX_SEATS, dtype=np.float64),
-        np.zeros(max(net.policy.shape[1], 1), dtype=np.float64),
-    )
+    work = nn.scratch(net)
     for _ in range(iterations):
         _deal(root, seat, know, rng, g, pool)
         node = 0

@@ -76,9 +76,16 @@ def _shortfall(s: np.ndarray, seat: int, cid: int, with_tokens: bool) -> int:
 
 
 @njit(cache=True)
-def _evolutions(s: np.ndarray, seat: int) -> float:
-    """Pokémon: for each of the seat's Pokémon whose next evolution is on display or in its reserve, the points
-    evolving gains over one plus the bonuses the evolution still lacks (the ``goals`` feature)."""
+def _seen(s: np.ndarray, seat: int, i: int, viewer: int) -> bool:
+    """Whether ``viewer`` sees the ``i``-th card ``seat`` reserved: its own always, another's unless it was
+    reserved face down from a deck (ruling 5)."""
+    return viewer == seat or s[m.SECRET + seat * m.RESERVE_LIMIT + i] == 0
+
+
+@njit(cache=True)
+def _evolutions(s: np.ndarray, seat: int, viewer: int) -> float:
+    """Pokémon: for each of the seat's Pokémon whose next evolution is on display or in its reserve (as ``viewer``
+    sees it), the points evolving gains over one plus the bonuses the evolution still lacks (``goals``)."""
     total = 0.0
     for i in range(s[m.BOUGHT_N + seat]):
         src = s[m.BOUGHT + seat * m.CARD_ROOM + i]
@@ -93,7 +100,7 @@ def _evolutions(s: np.ndarray, seat: int) -> float:
                 target = cid
         for k in range(s[m.RESERVED_N + seat]):
             cid = s[m.RESERVED + seat * m.RESERVE_LIMIT + k]
-            if m.POKEMON_NAME[cid] == into:
+            if _seen(s, seat, k, viewer) and m.POKEMON_NAME[cid] == into:
                 target = cid
         if target < 0:
             continue
@@ -104,7 +111,15 @@ def _evolutions(s: np.ndarray, seat: int) -> float:
 
 @njit(cache=True)
 def features_into(s: np.ndarray, seat: int, out: np.ndarray) -> None:
-    """``out`` := the features of ``seat`` in state ``s`` (``FEATURES``, in order)."""
+    """``out`` := the features of ``seat`` in state ``s`` (``FEATURES``, in order), as the seat itself sees them."""
+    features_seen_into(s, seat, seat, out)
+
+
+@njit(cache=True)
+def features_seen_into(s: np.ndarray, seat: int, viewer: int, out: np.ndarray) -> None:
+    """``out`` := the features of ``seat`` in state ``s`` as ``viewer`` sees them: a card another seat reserved
+    face down from a deck counts in ``reserved`` only (its points and cost are hidden), so that what the viewer
+    cannot see never reaches a network fed with them (``network.inputs_into``)."""
     kind = s[m.KIND]
     out[:] = 0.0
     out[0] = s[m.POINTS + seat]
@@ -137,6 +152,8 @@ def features_into(s: np.ndarray, seat: int, out: np.ndarray) -> None:
                 out[9] += 1.0 / (1.0 + _shortfall(s, seat, cid, False))
     out[7] = top1 + top2 + top3
     for i in range(n_reserved):
+        if not _seen(s, seat, i, viewer):
+            continue
         cid = s[m.RESERVED + seat * m.RESERVE_LIMIT + i]
         points = m.CARD_POINTS[kind, cid]
         short = _shortfall(s, seat, cid, True)
@@ -144,7 +161,7 @@ def features_into(s: np.ndarray, seat: int, out: np.ndarray) -> None:
             out[6] = points
         out[8] += (points + 1.0) / (1.0 + short)
     if kind == m.POKEMON:
-        out[10] = _evolutions(s, seat)
+        out[10] = _evolutions(s, seat, viewer)
     else:
         for i in range(s[m.NOBLES_N]):
             noble = s[m.NOBLES_AT + i]

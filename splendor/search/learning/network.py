@@ -23,17 +23,21 @@ holds this evaluation to PyTorch's without PyTorch installed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
+import zipfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from splendor.compiled import market as m
 from splendor.compiled.market.observe import OBSERVATION_SIZE, observe_into
-from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_into, stage
+from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_seen_into, stage
 
 INPUT_SIZE = OBSERVATION_SIZE + m.MAX_SEATS * FEATURE_COUNT + 1
 """The network's inputs by ``[game kind]``: the observation, each seat's features, the stage (514 in classic)."""
@@ -74,8 +78,9 @@ LOGIT_BOUND = 30.0
 @njit(cache=True)
 def inputs_into(s: np.ndarray, viewer: int, observation: np.ndarray, seat: np.ndarray, out: np.ndarray) -> None:
     """``out[:INPUT_SIZE[kind]]`` := the network's inputs for ``viewer``: its observation (``observation`` is
-    float32 scratch of ``OBSERVATION_ROOM``), each seat's features from ``viewer`` round the table (``seat`` is
-    scratch of ``FEATURE_COUNT``; an absent seat's are zeros), the stage."""
+    float32 scratch of ``OBSERVATION_ROOM``), each seat's features as ``viewer`` sees them, from ``viewer`` round
+    the table (``seat`` is scratch of ``FEATURE_COUNT``; an absent seat's are zeros), the stage. Nothing the viewer
+    cannot see goes in: the inputs are the same in every deal of what is hidden from it."""
     kind, players = s[m.KIND], s[m.PLAYERS]
     size = OBSERVATION_SIZE[kind]
     observe_into(s, viewer, observation)
@@ -84,7 +89,7 @@ def inputs_into(s: np.ndarray, viewer: int, observation: np.ndarray, seat: np.nd
     at = size
     for k in range(m.MAX_SEATS):
         if k < players:
-            features_into(s, (viewer + k) % players, seat)
+            features_seen_into(s, (viewer + k) % players, viewer, seat)
             for i in range(FEATURE_COUNT):
                 out[at + i] = seat[i]
         else:
@@ -161,6 +166,7 @@ class Scratch(NamedTuple):
     policy: np.ndarray
 
 
+@njit(cache=True)
 def scratch(net: Network) -> Scratch:
     """Scratch sized for ``net`` (for ``NO_NETWORK``, empty layers)."""
     return Scratch(
@@ -220,8 +226,7 @@ def save_network(path: Path, net: Network, meta: dict[str, Any], probe: np.ndarr
     """Write ``net`` (as float32), its description ``meta`` (JSON: game, features, training, curve), the fixed
     inputs ``probe`` and the trainer's outputs on them (value logits then policy logits, a row each)."""
     arrays = {name: np.asarray(a, dtype=np.float32) for name, a in zip(LAYERS, net, strict=True)}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as out:
+    with written(path) as out:
         np.savez_compressed(
             out,
             allow_pickle=False,
@@ -230,6 +235,20 @@ def save_network(path: Path, net: Network, meta: dict[str, Any], probe: np.ndarr
             outputs=np.asarray(outputs, dtype=np.float32),
             **arrays,
         )
+
+
+@contextlib.contextmanager
+def written(path: Path) -> Iterator[BinaryIO]:
+    """A file to write ``path``'s new content into: it replaces ``path`` only once it is whole, so that a run
+    stopped while writing leaves the old file (or none), never a part of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part")
+    try:
+        with part.open("wb") as out:
+            yield out
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 class Loaded(NamedTuple):
@@ -251,8 +270,13 @@ def load_network(path: Path, game: str) -> Loaded:
             arrays = {name: np.array(data[name], dtype=np.float64) for name in LAYERS}
             meta = json.loads(str(data["meta"]))
             probe, outputs = np.array(data["probe"]), np.array(data["outputs"])
-    except (OSError, KeyError, ValueError) as e:
-        raise ValueError(f"{path} is not a network's weights ({e})") from None
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as e:
+        raise ValueError(f"{path} is not a network's weights ({type(e).__name__}: {e})") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path} is not a network's weights (its description is not a record)")
+    for name, a in arrays.items():
+        if a.ndim != (2 if name in ("hidden", "deep", "value", "policy") else 1):
+            raise ValueError(f"{path}: {name} has {a.ndim} dimensions")
     if meta.get("game") != game:
         raise ValueError(f"{path} is a network of {meta.get('game')!r}, not of {game!r}")
     if meta.get("features") != list(FEATURES):
@@ -277,6 +301,9 @@ def load_network(path: Path, game: str) -> Loaded:
             raise ValueError(f"{path}: {name} is {got}, where a network of {game} has {shape}")
         if not np.isfinite(getattr(net, name)).all():
             raise ValueError(f"{path}: {name} holds a number that is not finite")
+    rows = probe.shape[0] if probe.ndim == 2 else -1
+    if probe.shape != (rows, expected["hidden"][0]) or outputs.shape != (rows, m.MAX_SEATS + actions):
+        raise ValueError(f"{path}: its probe is {probe.shape} and its outputs {outputs.shape}, which do not match")
     return Loaded(net, meta, probe, outputs)
 
 

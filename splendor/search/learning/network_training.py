@@ -58,6 +58,10 @@ share the rest in proportion to their results (evenly where those are all 0)."""
 PROBE_ROWS = 8
 """Positions kept in a network's file with the trainer's outputs on them (``network.Loaded.probe``)."""
 
+PARTS = 8
+"""The parts a generation's games are dealt into, for the processes to share: a fixed number, so that the games
+come back in the same order, and the same network is fitted, whatever the number of processes."""
+
 PATIENCE = 3
 """Epochs without a better held-out loss after which a fit stops (and keeps its best epoch's weights)."""
 
@@ -66,7 +70,9 @@ PATIENCE = 3
 class Samples:
     """Decisions of self-play: the inputs from the seat to move, the legal actions, the visit shares (by action),
     every seat's share of the win from the seat to move round the table (padded to four), and the search's value
-    of the position for the seat to move (the root's visits' mean value). ``stopped``: the games stopped at the
+    of the position for the seat to move (the root's visits' mean value: with three or four players the search
+    values each seat by its share of every seat's progress, ``Settings.shares``, so that it is a share of the win
+    as the value head's are). ``stopped``: the games stopped at the
     turn cap, left out."""
 
     inputs: list[np.ndarray] = field(default_factory=list)
@@ -98,8 +104,7 @@ class Samples:
         }
 
     def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as out:
+        with nn.written(path) as out:  # whole or not at all: a stopped run goes on from its last whole file
             np.savez_compressed(out, allow_pickle=False, stopped=np.array(self.stopped), **self.arrays())
 
     @classmethod
@@ -201,7 +206,7 @@ def _losses(model: Any, batch: dict[str, Any], mean: Any, std: Any) -> tuple[Any
     return policy, value
 
 
-def _tensors(samples: Samples, kind: int) -> dict[str, Any]:
+def _tensors(samples: Samples) -> dict[str, Any]:
     import torch
 
     arrays = samples.arrays()
@@ -256,7 +261,7 @@ def fit_network(
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
-    data, test = _tensors(samples, kind), _tensors(held_out, kind)
+    data, test = _tensors(samples), _tensors(held_out)
     mean = data["inputs"].mean(dim=0)
     std = data["inputs"].std(dim=0).clamp_min(0.1)  # an input nearly constant in the games is not blown up
     actions = int(m.ACTION_COUNT[kind])
@@ -310,8 +315,7 @@ def fit_network(
 def _self_play(
     game: str, players: int, seeds: list[int], searcher: dict[str, Any], sampled: int, workers: int
 ) -> Samples:
-    parts = max(1, workers * 4)
-    chunks = [(game, players, seeds[i::parts], searcher, sampled) for i in range(parts)]
+    chunks = [(game, players, seeds[i::PARTS], searcher, sampled) for i in range(PARTS)]
     out = Samples()
     for part in spread(chunks, _self_play_chunk, workers):
         out.extend(part)
@@ -342,7 +346,7 @@ def train_network(
 
     if game not in GAMES:
         raise ValueError(f"the network is trained for {', '.join(GAMES)}, not {game!r}")
-    if players == 2 and match_games < 2:
+    if players == 2 and match_games == 1:
         raise ValueError("a match needs at least two games (each deal is played from both seats)")
     kind = nn.KIND_OF[game]
     settings = {
@@ -369,7 +373,7 @@ def train_network(
     probe = outputs = np.zeros((0, 0))
     started = time.perf_counter()
     for generation in range(generations):
-        searcher = expert_searcher(game, iterations, NO_POLICY)
+        searcher = {**expert_searcher(game, iterations, NO_POLICY), "shares": players > 2}
         if generation > 0:
             searcher = {**searcher, "network": net, "mix": NETWORK_MIX}
         base = seed * 7_919 + generation * 100_000

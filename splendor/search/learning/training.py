@@ -129,12 +129,15 @@ def searched(
     policy: np.ndarray = NO_POLICY,
     mix: float = 0.0,
     network: Network = NO_NETWORK,
+    shares: bool = False,
 ) -> tuple[dict[int, tuple[int, float]], int]:
     """The compiled search of a market game's ``state`` for ``seat``, scored by the learned ``weights`` (or the
     hand-made progress), exploring by the learned ``policy`` (or the kinds' priors) with ``exploration``,
-    playouts of ``depth``, ``mix`` of each value the new leaf's own, guided by ``network`` when given."""
+    playouts of ``depth``, ``mix`` of each value the new leaf's own, guided by ``network`` when given, valuing
+    a game of three or four by each seat's share of every seat's progress if ``shares``."""
     know = cs.market_knowledge(weights, policy, network)
-    return cs.search_state(state, seat, know, seed, iterations, None, cs.settings(exploration, depth, mix=mix))
+    settings = cs.settings(exploration, depth, mix=mix, shares=shares)
+    return cs.search_state(state, seat, know, seed, iterations, None, settings)
 
 
 def fit(positions: Positions, l2: float = 1.0, steps: int = 30) -> np.ndarray:
