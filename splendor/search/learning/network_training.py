@@ -176,29 +176,33 @@ def _self_play_chunk(args: tuple[str, int, list[int], dict[str, Any], int]) -> S
 
 
 def _model(inputs: int, units: int, deep: int, actions: int) -> Any:
-    import torch
+    """The network's layers in PyTorch, by name (``hidden``, ``deep``, ``value``, ``policy``); ``_forward``
+    runs them. A dictionary of modules, not a subclass, so that the module types without PyTorch installed."""
     from torch import nn as tnn
 
-    class PolicyValue(tnn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.hidden = tnn.Linear(inputs, units)
-            self.deep = tnn.Linear(units, deep)
-            self.value = tnn.Linear(deep, m.MAX_SEATS)
-            self.policy = tnn.Linear(deep, actions)
+    return tnn.ModuleDict(
+        {
+            "hidden": tnn.Linear(inputs, units),
+            "deep": tnn.Linear(units, deep),
+            "value": tnn.Linear(deep, m.MAX_SEATS),
+            "policy": tnn.Linear(deep, actions),
+        }
+    )
 
-        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            h = torch.relu(self.deep(torch.relu(self.hidden(x))))
-            return self.value(h), self.policy(h)
 
-    return PolicyValue()
+def _forward(model: Any, x: Any) -> tuple[Any, Any]:
+    """The value and policy logits of ``model`` (``_model``) on the standardised inputs ``x``."""
+    import torch
+
+    h = torch.relu(model["deep"](torch.relu(model["hidden"](x))))
+    return model["value"](h), model["policy"](h)
 
 
 def _losses(model: Any, batch: dict[str, Any], mean: Any, std: Any) -> tuple[Any, Any]:
     """The mean policy and value cross-entropies of ``model`` on ``batch`` (tensors)."""
     import torch
 
-    value_logits, policy_logits = model((batch["inputs"] - mean) / std)
+    value_logits, policy_logits = _forward(model, (batch["inputs"] - mean) / std)
     policy_logits = policy_logits.masked_fill(~batch["legal"], -1e9)
     policy = -(batch["visits"] * torch.log_softmax(policy_logits, dim=1)).sum(dim=1).mean()
     value_logits = value_logits.masked_fill(~batch["present"], -1e9)
@@ -293,20 +297,20 @@ def fit_network(
     with torch.no_grad():
         policy, value = _losses(model, test, mean, std)
         probe = test["inputs"][:PROBE_ROWS]
-        value_logits, policy_logits = model((probe - mean) / std)
+        value_logits, policy_logits = _forward(model, (probe - mean) / std)
         outputs = torch.cat([value_logits, policy_logits], dim=1).numpy()
         # the standardisation folded in: W·((x − mean)/std) + b = (W/std)·x + (b − (W/std)·mean)
-        hidden = (model.hidden.weight / std).double()
-        hidden_bias = model.hidden.bias.double() - hidden @ mean.double()
+        hidden = (model["hidden"].weight / std).double()
+        hidden_bias = model["hidden"].bias.double() - hidden @ mean.double()
         net = nn.Network(
             hidden.T.contiguous().numpy(),
             hidden_bias.numpy(),
-            model.deep.weight.double().T.contiguous().numpy(),
-            model.deep.bias.double().numpy(),
-            model.value.weight.double().T.contiguous().numpy(),
-            model.value.bias.double().numpy(),
-            model.policy.weight.double().T.contiguous().numpy(),
-            model.policy.bias.double().numpy(),
+            model["deep"].weight.double().T.contiguous().numpy(),
+            model["deep"].bias.double().numpy(),
+            model["value"].weight.double().T.contiguous().numpy(),
+            model["value"].bias.double().numpy(),
+            model["policy"].weight.double().T.contiguous().numpy(),
+            model["policy"].bias.double().numpy(),
         )
     losses = {"policy_loss": round(float(policy), 4), "value_loss": round(float(value), 4), "epoch": best_epoch}
     return net, losses, probe.numpy(), outputs
