@@ -750,14 +750,8 @@ def train_network(
     """Learn the expert's policy and value network by self-play (docs/bots.md; needs PyTorch:
     ``pip install splendor[learn]``): writes the network, its learning curve and its probe."""
     from splendor.search.learning.network import network_path, save_network
-    from splendor.search.learning.training import GAMES
+    from splendor.search.learning.network_training import train_network as run_training
 
-    if game not in GAMES:
-        raise _fail(f"the network is trained for {', '.join(GAMES)}, not {game!r}")
-    try:
-        from splendor.search.learning.network_training import train_network as run_training
-    except ImportError as e:  # pragma: no cover - the module itself imports no PyTorch
-        raise _fail(str(e)) from None
     folder = run if run is not None else Path(f"runs/network-{game}-{players}p-seed{seed}")
     try:
         net, meta, probe, outputs = run_training(
@@ -768,13 +762,15 @@ def train_network(
             players=players,
             seed=seed,
             iterations=iterations,
-            match_games=match_games if players == 2 else 0,
+            match_games=match_games,
             match_iterations=match_iterations,
             workers=workers,
             epochs=epochs,
             report=lambda line: console.print(line, markup=False),
         )
     except ModuleNotFoundError as e:
+        if e.name != "torch":
+            raise
         raise _fail(f"training the network needs PyTorch ({e}); pip install 'splendor[learn]'") from None
     except ValueError as e:
         raise _fail(str(e)) from None

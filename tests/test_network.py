@@ -241,6 +241,8 @@ def test_the_train_network_command_writes_a_network_that_loads_or_says_pytorch_i
     out, run = tmp_path / "net.npz", tmp_path / "run"
     args = ["--generations", "1", "--games", "2", "--iterations", "30", "--match-games", "2", "--epochs", "1"]
     command = [sys.executable, "-m", "splendor", "train-network", "--game", "classic", *args]
+    kids = subprocess.run([*command[:4], "--game", "kids", "--run", str(run)], capture_output=True, text=True)
+    assert kids.returncode != 0 and "trained for classic, pokemon" in kids.stderr  # with PyTorch or without
     done = subprocess.run([*command, "--run", str(run), "--out", str(out)], capture_output=True, text=True, timeout=600)
     if not TORCH:
         assert done.returncode != 0 and "needs PyTorch" in done.stderr and not out.exists()

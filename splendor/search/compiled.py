@@ -192,14 +192,15 @@ def _priors(
     if know.game != MARKET:
         kd.priors_into(legal, count, out)
         return
-    if know.network.hidden.shape[0] > 0 and node < kept.shape[0] and g[m.PHASE] != m.CHOICE:
+    network = know.network.hidden.shape[0] > 0  # it takes the place of the learned policy
+    if network and node < kept.shape[0] and g[m.PHASE] != m.CHOICE:
         row = kept[node]
         if math.isnan(row[0]):
             nn.evaluate_into(g, know.network, work)
             row[:] = work.policy[: row.shape[0]]
         nn.priors_into(row, legal, count, out)
         return
-    if know.policy.shape[0] > 0:
+    if not network and know.policy.shape[0] > 0:
         if node >= kept.shape[0]:
             learned_priors_into(g, legal, count, know.policy, want, features, out)
             return

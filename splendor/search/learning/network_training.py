@@ -346,12 +346,11 @@ def train_network(
     """Run the expert-iteration loop for the network, keeping each generation's games in ``run`` (a generation
     whose games are there already is not played again); returns the last network, its description (what
     ``network.save_network`` writes: the features, the training's settings, the learning curve), and its probe."""
-    import torch  # noqa: F401 (fail here, before any game is played, when PyTorch is missing)
-
     if game not in GAMES:
         raise ValueError(f"the network is trained for {', '.join(GAMES)}, not {game!r}")
     if players == 2 and match_games == 1:
         raise ValueError("a match needs at least two games (each deal is played from both seats)")
+    import torch  # noqa: F401 (fail here, before any game is played, when PyTorch is missing)
     kind = nn.KIND_OF[game]
     settings = {
         "game": game,
