@@ -351,6 +351,7 @@ def train_network(
     if players == 2 and match_games == 1:
         raise ValueError("a match needs at least two games (each deal is played from both seats)")
     import torch  # noqa: F401 (fail here, before any game is played, when PyTorch is missing)
+
     kind = nn.KIND_OF[game]
     settings = {
         "game": game,
