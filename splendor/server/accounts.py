@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from starlette.requests import HTTPConnection
 
 from splendor.i18n import _
-from splendor.server.deadline import in_store_time
+from splendor.server.deadline import in_store_time, more_request_time
 from splendor.server.errors import Refused
 from splendor.server.guards import RateLimiter, client_address
 from splendor.server.live import GameManager
@@ -39,6 +40,8 @@ from splendor.server.settings import Settings
 from splendor.store.accounts import SESSION_SECONDS, AccountError, Accounts, SignedIn
 from splendor.store.pokedex import ProfileClaimed
 from splendor.store.ratings import Ratings
+
+T = TypeVar("T")
 
 COOKIE = "splendor_session"
 PASSWORD_WORK = 2
@@ -70,16 +73,24 @@ def accounts_router(settings: Settings) -> APIRouter:
     hashing = asyncio.Semaphore(PASSWORD_WORK)
     password_seconds = settings.store_seconds + HASHING_SECONDS  # the deadline of work that hashes a password
 
+    async def hashing_password(work: Callable[[], T]) -> T:
+        """Run store work that hashes a password: a few at a time (``PASSWORD_WORK``), each given
+        ``HASHING_SECONDS`` beyond the store's deadline and the request's."""
+        async with hashing:
+            with more_request_time(HASHING_SECONDS):
+                return await in_store_time(work, password_seconds)
+
     def manager(request: Request) -> GameManager:
         m: GameManager = request.app.state.manager
         return m
 
-    async def start_session(request: Request, response: Response, work: Any) -> dict[str, Any]:
+    async def start_session(
+        request: Request, response: Response, work: Callable[[], tuple[SignedIn, str]]
+    ) -> dict[str, Any]:
         if not attempts.allow(client_address(request.scope)):
             raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
         try:
-            async with hashing:
-                account, token = await in_store_time(work, password_seconds)
+            account, token = await hashing_password(work)
         except AccountError as e:
             raise Refused(e.status, e.message) from None
         secure = settings.secure_cookies if settings.secure_cookies is not None else request.url.scheme == "https"
@@ -127,13 +138,11 @@ def accounts_router(settings: Settings) -> APIRouter:
             raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
         accounts: Accounts = request.app.state.accounts
         try:
-            async with hashing:
-                await in_store_time(
-                    lambda: accounts.change_password(
-                        account, body.old, body.new, request.cookies.get(COOKIE), client_address(request.scope)
-                    ),
-                    password_seconds,
+            await hashing_password(
+                lambda: accounts.change_password(
+                    account, body.old, body.new, request.cookies.get(COOKIE), client_address(request.scope)
                 )
+            )
         except AccountError as e:
             raise Refused(e.status, e.message) from None
         return Response(status_code=204)

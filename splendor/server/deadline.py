@@ -18,7 +18,8 @@ import asyncio
 import concurrent.futures
 import contextvars
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -80,6 +81,22 @@ _request_deadline: ContextVar[tuple[asyncio.Task[Any] | None, float] | None] = C
 )
 """The HTTP request's deadline for its store calls, with the task serving it: tasks the request starts (a bot's
 turn, a refresh) copy the context but are not the request, and keep only their calls' own deadlines."""
+
+
+@contextmanager
+def more_request_time(seconds: float) -> Iterator[None]:
+    """Within the block, the HTTP request being served has ``seconds`` more for its store calls: for work that is
+    slow for a reason other than the store (a password's hash), whose own deadline would otherwise be cut to the
+    request's. Outside a request, or in a task it started, nothing changes."""
+    bound = _request_deadline.get()
+    if bound is None or bound[0] is not asyncio.current_task():
+        yield
+        return
+    token = _request_deadline.set((bound[0], bound[1] + seconds))
+    try:
+        yield
+    finally:
+        _request_deadline.reset(token)
 
 
 class RequestDeadline:
