@@ -33,11 +33,12 @@ import numpy as np
 
 from splendor.compiled import market as m
 from splendor.compiled import new_game
+from splendor.core.workers import ONE_PROCESS, Workers, spread
 from splendor.search.learning import network as nn
 from splendor.search.learning.features import FEATURE_COUNT, FEATURES
 from splendor.search.learning.policy import NO_POLICY
 from splendor.search.learning.policy_training import expert_searcher
-from splendor.search.learning.training import GAMES, choose, match, searched, spread
+from splendor.search.learning.training import GAMES, choose, match, searched
 
 NETWORK_MIX = 0.5
 """The share of a value that is the network's value of the new leaf, the rest the playout's end (``Settings.mix``),
@@ -317,11 +318,11 @@ def fit_network(
 
 
 def _self_play(
-    game: str, players: int, seeds: list[int], searcher: dict[str, Any], sampled: int, workers: int
+    game: str, players: int, seeds: list[int], searcher: dict[str, Any], sampled: int, workers: Workers
 ) -> Samples:
     chunks = [(game, players, seeds[i::PARTS], searcher, sampled) for i in range(PARTS)]
     out = Samples()
-    for part in spread(chunks, _self_play_chunk, workers):
+    for part in spread(_self_play_chunk, chunks, workers):
         out.extend(part)
     return out
 
@@ -336,7 +337,7 @@ def train_network(
     iterations: int = 4000,
     match_games: int = 100,
     match_iterations: int | None = None,
-    workers: int = 1,
+    workers: Workers = ONE_PROCESS,
     sampled_moves: int = 4,
     units: int = 256,
     deep: int = 128,

@@ -27,6 +27,7 @@ import numpy as np
 
 from splendor.compiled import market as m
 from splendor.compiled import new_game
+from splendor.core.workers import ONE_PROCESS, Workers, spread
 from splendor.search.learning import training
 from splendor.search.learning.policy import (
     ACTION_FEATURE_COUNT,
@@ -35,7 +36,7 @@ from splendor.search.learning.policy import (
     NO_POLICY,
     legal_features,
 )
-from splendor.search.learning.training import GAMES, choose, learned_weights, match, searched, spread
+from splendor.search.learning.training import GAMES, choose, learned_weights, match, searched
 from splendor.search.levels import level
 from splendor.search.market import DEPTH
 
@@ -176,7 +177,7 @@ def train_policy(
     iterations: int = 8000,
     match_games: int = 100,
     match_iterations: int | None = None,
-    workers: int = 1,
+    workers: Workers = ONE_PROCESS,
     sampled_moves: int = 4,
     report: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -191,14 +192,14 @@ def train_policy(
     for generation in range(generations):
         searcher = expert_searcher(game, iterations, policy)
         base = seed * 7_919 + generation * 100_000
-        parts = max(1, workers * 4)
+        parts = workers.count * 4
         seeds = list(range(base, base + games))
         chunks = [(game, seeds[i::parts], searcher, sampled_moves) for i in range(parts)]
-        for part in spread(chunks, _self_play_chunk, workers):
+        for part in spread(_self_play_chunk, chunks, workers):
             data.extend(part)
         held_seeds = [base - 1 - i for i in range(max(2, games // 10))]
         held_chunks = [(game, held_seeds[i::parts], searcher, sampled_moves) for i in range(parts)]
-        for part in spread(held_chunks, _self_play_chunk, workers):
+        for part in spread(_self_play_chunk, held_chunks, workers):
             held_out.extend(part)
         policy = fit_policy(data)
         score = match(game, {**versus, "policy": policy}, versus, match_games, seed + generation, workers)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ import numpy as np
 
 from splendor.compiled import market as m
 from splendor.compiled import new_game
+from splendor.core.workers import ONE_PROCESS, Workers, spread
 from splendor.search import compiled as cs
 from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_into, stage
 from splendor.search.learning.network import NO_NETWORK, Network
@@ -180,19 +180,14 @@ def _match_chunk(args: tuple[str, list[int], dict[str, Any], dict[str, Any]]) ->
     return score
 
 
-def spread(work: list[Any], fn: Callable[[Any], Any], workers: int) -> list[Any]:
-    if workers <= 1:
-        return [fn(w) for w in work]
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(fn, work))
-
-
-def match(game: str, a: dict[str, Any], b: dict[str, Any], games: int, seed: int, workers: int = 1) -> float:
+def match(
+    game: str, a: dict[str, Any], b: dict[str, Any], games: int, seed: int, workers: Workers = ONE_PROCESS
+) -> float:
     """Searcher ``a``'s share of the wins against ``b`` over ``games`` games (each deal played from both seats:
     games 2k and 2k+1 share a deal)."""
     seeds = [seed * 1_000_003 + i // 2 for i in range(games)]
     chunks = [(game, seeds[i : i + 2], a, b) for i in range(0, games, 2)]
-    scores: list[float] = spread(chunks, _match_chunk, workers)
+    scores: list[float] = spread(_match_chunk, chunks, workers)
     return sum(scores) / games
 
 
@@ -204,11 +199,12 @@ def train(
     iterations: int = 1500,
     depth: int = 8,
     match_games: int = 60,
-    workers: int = 1,
+    workers: Workers = ONE_PROCESS,
     sampled_moves: int = 4,
     report: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    """Run the self-play loop; returns the final weights and the learning curve (one entry a generation)."""
+    """Run the self-play loop on ``workers`` (processes here, or Ray); returns the final weights and the learning
+    curve (one entry a generation)."""
     if game not in GAMES:
         raise ValueError(f"the learned evaluation is trained for {', '.join(GAMES)}, not {game!r}")
     data = Positions()
@@ -221,8 +217,9 @@ def train(
         searcher = {"iterations": iterations, "depth": depth, "weights": weights}
         base = seed * 7_919 + generation * 100_000
         seeds = list(range(base, base + games))
-        chunks = [(game, seeds[i :: max(1, workers * 4)], searcher, sampled_moves) for i in range(max(1, workers * 4))]
-        for part in spread(chunks, _self_play_chunk, workers):
+        parts = workers.count * 4
+        chunks = [(game, seeds[i::parts], searcher, sampled_moves) for i in range(parts)]
+        for part in spread(_self_play_chunk, chunks, workers):
             data.extend(part)
         held = _self_play_chunk((game, [base - 1 - i for i in range(max(4, games // 10))], searcher, sampled_moves))
         held_out.extend(held)

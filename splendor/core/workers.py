@@ -1,0 +1,97 @@
+"""Where independent pieces of work run: here, in worker processes on this machine, or on Ray (a local Ray, or a
+cluster's). The arena's games and self-play's games run through the same code.
+
+A piece carries everything that decides it (its seeds among them), so its result is the same wherever it ran;
+``spread`` gives the results in the order of the pieces, ``unordered`` as they finish.
+
+>>> spread(abs, [-2, 3, -5])
+[2, 3, 5]
+>>> Workers(2, "cluster")
+Traceback (most recent call last):
+...
+ValueError: unknown back end 'cluster'; the back ends are local, process, ray
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import TypeVar
+
+BACKENDS = ("local", "process", "ray")
+"""``local``: one after another in this process; ``process``: worker processes on this machine; ``ray``: Ray
+tasks, on a Ray started here for the run or on a running cluster (``address``)."""
+
+P = TypeVar("P")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Workers:
+    """Where to run: ``count`` workers (processes, or Ray tasks at once on a Ray started here) on ``backend``;
+    ``address``, a running Ray cluster's (``ray``: a cluster runs as many tasks at once as it has cores)."""
+
+    count: int = 1
+    backend: str = "process"
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ValueError(f"unknown back end {self.backend!r}; the back ends are {', '.join(BACKENDS)}")
+        if self.count < 1:
+            raise ValueError("workers must be 1 or more")
+        if self.address is not None and self.backend != "ray":
+            raise ValueError("an address is a Ray cluster's: it needs the ray back end")
+
+
+ONE_PROCESS = Workers()
+"""Here, one piece after another."""
+
+
+def unordered(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_PROCESS) -> Iterator[tuple[int, R]]:
+    """``(i, fn(pieces[i]))`` for every piece, as each finishes. ``fn`` must be a module's function (worker
+    processes and Ray import it by name). The process back end with one worker runs here."""
+    if workers.backend == "local" or (workers.backend == "process" and workers.count == 1):
+        for i, piece in enumerate(pieces):
+            yield i, fn(piece)
+    elif workers.backend == "process":
+        with ProcessPoolExecutor(max_workers=workers.count) as pool:
+            futures = {pool.submit(fn, piece): i for i, piece in enumerate(pieces)}
+            for done in as_completed(futures):
+                yield futures[done], done.result()
+    else:
+        yield from _on_ray(fn, pieces, workers)
+
+
+def spread(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_PROCESS) -> list[R]:
+    """``[fn(piece) for piece in pieces]``, the pieces run on ``workers``."""
+    results: dict[int, R] = dict(unordered(fn, pieces, workers))
+    return [results[i] for i in range(len(pieces))]
+
+
+def _on_ray(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers) -> Iterator[tuple[int, R]]:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("the ray back end needs Ray installed (pip install 'splendor[ray]')") from None
+    started = not ray.is_initialized()
+    if started:
+        if workers.address:
+            ray.init(address=workers.address, log_to_driver=False)
+        else:
+            ray.init(
+                num_cpus=workers.count,
+                include_dashboard=False,
+                log_to_driver=False,
+                runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
+            )
+    try:
+        remote = ray.remote(fn)
+        pending = {remote.remote(piece): i for i, piece in enumerate(pieces)}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            yield pending.pop(done[0]), ray.get(done[0])
+    finally:
+        if started:
+            ray.shutdown()

@@ -1,0 +1,59 @@
+"""Where work runs (`splendor.core.workers`): the arena's games and self-play's pieces, here, in processes or on
+Ray, by the same code; a piece's result does not depend on where it ran (issue 35: self-play that scales out on
+Ray)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from splendor.core.workers import ONE_PROCESS, Workers, spread, unordered
+from splendor.search import compiled as cs
+from splendor.search.learning import training
+
+
+def _slow_square(n: int) -> int:
+    """Later pieces finish first, so an answer in the order of finishing would be out of order."""
+    import time
+
+    time.sleep(0.02 * (5 - n))
+    return n * n
+
+
+@pytest.mark.parametrize("backend", ["local", "process"])
+def test_spread_answers_in_the_order_of_the_pieces(backend: str) -> None:
+    assert spread(_slow_square, list(range(5)), Workers(3, backend)) == [0, 1, 4, 9, 16]
+    assert sorted(unordered(_slow_square, [2, 3], Workers(2, backend))) == [(0, 4), (1, 9)]
+
+
+def test_a_place_that_cannot_be_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown back end 'gpu'"):
+        Workers(2, "gpu")
+    with pytest.raises(ValueError, match="1 or more"):
+        Workers(0)
+    with pytest.raises(ValueError, match="needs the ray back end"):
+        Workers(2, "process", "ray://head:10001")
+
+
+def test_self_play_on_ray_is_the_self_play_played_here() -> None:
+    searcher = {"iterations": 20, "depth": 8, "weights": cs.NO_WEIGHTS}
+    pieces = [("classic", [11 + i], searcher, 2) for i in range(3)]
+    here = spread(training._self_play_chunk, pieces, ONE_PROCESS)
+    on_ray = spread(training._self_play_chunk, pieces, Workers(2, "ray"))
+    for a, b in zip(here, on_ray, strict=True):
+        assert len(a) > 0 and a.labels == b.labels and a.stages == b.stages
+        assert np.array_equal(np.array(a.first), np.array(b.first))
+        assert np.array_equal(np.array(a.second), np.array(b.second))
+
+
+def test_a_training_command_refuses_an_unknown_back_end_before_it_plays() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "splendor", "train", "--games", "2", "--backend", "cluster"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "unknown back end 'cluster'" in done.stderr
