@@ -8,7 +8,8 @@ the game counts as 1500) differ by no more than the smaller of their *windows*, 
 wait: ``WINDOW_START + WINDOW_PER_SECOND · seconds waited`` (100 points at once, 200 after 10 s, 400 after 30 s,
 700 after a minute; see docs/server.md for why). A group is the oldest waiting seek and the fitting seeks nearest
 its rating, every two of them fitting, as many as the game seats. A seek that asked for a bot (``bot_after``)
-and waited that long unseated is seated with bots of about its rating instead (`bot_for`).
+and waited that long unseated is seated with bots of about its strength instead (`bot_for`: by the μ of the
+ratings, not the cautious numbers shown).
 
 Matching runs when a seek arrives and in a periodic sweep of every process (`QuickPlay.sweep`), which also
 expires the seeks their players stopped asking about (``Settings.seek_seconds``). It seats each seek exactly once:
@@ -50,8 +51,7 @@ from splendor.server.schemas import GameName, Name, WholeNumber
 from splendor.server.seating import BOT, HUMAN
 from splendor.store.games import GameBounds, SeatInfo
 from splendor.store.models import GameRow
-from splendor.store.open_seats import account_rating
-from splendor.store.ratings import shown
+from splendor.store.open_seats import account_rating, account_strength
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
 from splendor.store.seeks import MINUTE, SEATED, WAITING, Pool, SeekGone, SeekInfo, Seeks, TooManySeeks
 
@@ -131,11 +131,19 @@ def groups(waiting: list[SeekInfo], players: int, now: float) -> list[list[SeekI
     return tables
 
 
-def bot_for(rating: float) -> str:
-    """The server's bot whose fixed rating (`BOT_RATINGS`, on the shown scale) is nearest ``rating``, among
-    those that play every game (`BOT_GAMES`: not the learned one, which plays classic alone)."""
+def bot_for(strength: float) -> str:
+    """The server's bot whose fixed strength (the μ of `BOT_RATINGS`) is nearest ``strength``, a μ, among those
+    that play every game (`BOT_GAMES`: not the learned one, which plays classic alone).
+
+    Strengths, not the ratings people see: a shown rating is cautious (μ − 3σ), and a player's σ is far larger
+    than a bot's until many games are played, so a newcomer (shown 1500, μ 25) was given the random bot (shown
+    1412) when the greedy one (μ 24.2) is its match.
+
+    >>> bot_for(25.0), bot_for(0.0), bot_for(100.0)
+    ('greedy', 'random', 'ismcts:expert')
+    """
     everywhere = [spec for spec in SERVER_BOTS if spec not in BOT_GAMES]
-    return min(everywhere, key=lambda spec: (abs(shown(*BOT_RATINGS[spec]) - rating), spec))
+    return min(everywhere, key=lambda spec: (abs(BOT_RATINGS[spec][0] - strength), spec))
 
 
 @dataclass(frozen=True)
@@ -293,8 +301,14 @@ class QuickPlay:
         """Start the game of one table (bots filling the seats no seek takes), its seeks seated in the same
         transaction; nothing when one of them is no longer waiting (seated elsewhere, cancelled, expired)."""
         effects = effects_of(pool.game)
-        bot = bot_for(sum(rating_of(s) for s in table) / len(table))
-        order: list[SeekInfo | None] = [*table, *([None] * (pool.players - len(table)))]
+        fillers = pool.players - len(table)
+        try:
+            strength = await self.manager._read(lambda: _strength(self.manager, table, pool.game)) if fillers else 0.0
+        except Refused as e:  # the store is unavailable: the table waits for the next sweep
+            log.warning("a quick-play table could not be seated: %s", e)
+            return []
+        bot = bot_for(strength)
+        order: list[SeekInfo | None] = [*table, *([None] * fillers)]
         secrets.SystemRandom().shuffle(order)  # who sits first is chance's
         infos: list[SeatInfo] = []
         seats: dict[str, int] = {}
@@ -346,6 +360,12 @@ class QuickPlay:
         log.info("quick play seated game %s: %s", live.id, ", ".join(s.id for s in table))
         self.manager.pushes.turn_began(live)
         return [Seated(live.id, seat) for seat in seats.values()]
+
+
+def _strength(manager: GameManager, table: list[SeekInfo], game: str) -> float:
+    """The mean strength (μ) in ``game`` of the seekers at ``table``, a guest's a newcomer's."""
+    with manager.store.store.engine.connect() as conn:
+        return sum(account_strength(conn, seek.account_id, game) for seek in table) / len(table)
 
 
 def _rating(manager: GameManager, account_id: int, game: str) -> int:

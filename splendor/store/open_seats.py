@@ -24,7 +24,7 @@ from splendor.store.clocks import start_clock
 from splendor.store.database import Store
 from splendor.store.leases import _now
 from splendor.store.models import GameRow, RatingRow, SeatRow
-from splendor.store.ratings import NEWCOMER, shown
+from splendor.store.ratings import NEW, NEWCOMER, shown
 
 OPEN = "open"
 EXPIRED = "expired"
@@ -266,3 +266,14 @@ def account_rating(conn: Connection, account_id: int | None, game: str) -> int:
         select(RatingRow.mu, RatingRow.sigma).where(RatingRow.account_id == account_id, RatingRow.game == game)
     ).first()
     return NEWCOMER if row is None else shown(row.mu, row.sigma)
+
+
+def account_strength(conn: Connection, account_id: int | None, game: str) -> float:
+    """An account's strength μ in ``game``: its rating's mean, not the cautious number it shows (a newcomer's,
+    ``NEW``'s μ, when it has none; a guest counts as a newcomer)."""
+    if account_id is None:
+        return NEW[0]
+    mu = conn.execute(
+        select(RatingRow.mu).where(RatingRow.account_id == account_id, RatingRow.game == game)
+    ).scalar_one_or_none()
+    return NEW[0] if mu is None else float(mu)

@@ -13,11 +13,11 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import insert, select, update
 
 from splendor.server.bots import BOT_GAMES, BOT_RATINGS, SERVER_BOTS
 from splendor.server.quick_play import GUESTS_WAITING, WINDOW_PER_SECOND, WINDOW_START, bot_for, groups
-from splendor.store.models import Seek
+from splendor.store.models import Account, RatingRow, Seek
 from splendor.store.ratings import shown
 from splendor.store.seeks import Pool, SeekInfo
 from tests.server.conftest import Server, _reset_postgres, wait_for
@@ -159,11 +159,13 @@ def test_the_window_widens_in_the_store_too(app_client: TestClient) -> None:
 
 
 @pytest.mark.settings(finding_sweep_seconds=0.1)
-def test_a_bot_of_about_your_rating_is_seated_after_the_wait_you_chose(app_client: TestClient) -> None:
-    everywhere = sorted((b for b in SERVER_BOTS if b not in BOT_GAMES), key=lambda b: shown(*BOT_RATINGS[b]))
-    for bot in everywhere:  # each bot's own rating seats it; beyond the ends, the weakest and the strongest
-        assert bot_for(shown(*BOT_RATINGS[bot])) == bot
-    assert bot_for(0) == everywhere[0] == "random" and bot_for(10_000) == everywhere[-1] == "ismcts:expert"
+def test_a_bot_of_about_your_strength_is_seated_after_the_wait_you_chose(app_client: TestClient) -> None:
+    """By strength (μ), not by the cautious rating shown: a newcomer (μ 25, shown 1500) meets the greedy bot
+    (μ 24.2), not the random one whose shown 1412 is nearer 1500."""
+    everywhere = sorted((b for b in SERVER_BOTS if b not in BOT_GAMES), key=lambda b: BOT_RATINGS[b][0])
+    for bot in everywhere:  # each bot's own strength seats it; beyond the ends, the weakest and the strongest
+        assert bot_for(BOT_RATINGS[bot][0]) == bot
+    assert bot_for(-50) == everywhere[0] == "random" and bot_for(500) == everywhere[-1] == "ismcts:expert"
     c = app_client
     s = seek(c, name="solo", bot_after=1, players=3)
     first = status(c, s)
@@ -172,8 +174,18 @@ def test_a_bot_of_about_your_rating_is_seated_after_the_wait_you_chose(app_clien
     game = c.get(f"/api/games/{seated['game_id']}").json()
     kinds = [x["kind"] for x in game["seats"]]
     assert kinds.count("human") == 1 and kinds.count("bot") == 2
-    assert {x["bot"] for x in game["seats"] if x["kind"] == "bot"} == {"random"}
+    assert {x["bot"] for x in game["seats"] if x["kind"] == "bot"} == {"greedy"} == {bot_for(25.0)}
     assert game["seats"][seated["seat"]]["name"] == "solo"
+    # an account's own strength in the game: μ 50, σ still a newcomer's, shows 2237 (nearest the easy bot's 2313)
+    ann = sign_up(c, "ann")
+    store = c.app.state.store  # type: ignore[attr-defined]  # the app's state, set by its lifespan
+    with store.engine.begin() as conn:
+        account = conn.execute(select(Account.id).where(Account.name == "ann")).scalar_one()
+        conn.execute(insert(RatingRow).values(account_id=account, game="classic", mu=50.0, sigma=25 / 3, games=3))
+    strong = seek(as_(c, ann), bot_after=0)
+    seated = wait_for(lambda: status(c, strong)["status"] == "seated" and status(c, strong), 10)
+    bots = {x["bot"] for x in c.get(f"/api/games/{seated['game_id']}").json()["seats"] if x["kind"] == "bot"}
+    assert shown(50.0, 25 / 3) == 2237 and bots == {bot_for(50.0)} and bot_for(50.0) not in ("random", "ismcts:easy")
 
 
 @pytest.mark.settings(seek_seconds=0.5, finding_sweep_seconds=0.1)
