@@ -69,16 +69,17 @@ def decision_seconds(game_name: str, level: str, games: int, engine: str = "auto
     return sorted(times)
 
 
-def speed(games: int) -> None:
+def speed(games: int, levels: list[str]) -> None:
     for name in sorted(splendor.GAMES):
         early, middle = iterations_per_second(name, 2), iterations_per_second(name, 12)
-        print(f"{name}: {early:,.0f} iterations/s early, {middle:,.0f} mid-game")
-        for level in LEVELS:
+        print(f"{name}: {early:,.0f} iterations/s early, {middle:,.0f} mid-game", flush=True)
+        for level in levels:
             t = decision_seconds(name, level, games)
             spent = level_iterations(level, name, compiled=compiled_search() is not None and name in COVERED)
             print(
                 f"  {level} ({spent:,} iterations): {len(t)} decisions, "
-                f"mean {statistics.mean(t):.3f} s, p90 {t[int(0.9 * len(t))]:.3f} s, max {t[-1]:.3f} s"
+                f"mean {statistics.mean(t):.3f} s, p90 {t[int(0.9 * len(t))]:.3f} s, max {t[-1]:.3f} s",
+                flush=True,
             )
 
 
@@ -142,6 +143,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     s = sub.add_parser("speed", help="iterations per second and seconds per decision")
     s.add_argument("--games", type=int, default=3, help="games per game and level")
+    s.add_argument("--level", action="append", choices=LEVELS, help="a level (default: every level)")
     b = sub.add_parser("budget", help="win rate against greedy by budget")
     b.add_argument("--games", type=int, default=40)
     b.add_argument("--budgets", default="40,250,1000,2500")
@@ -159,7 +161,7 @@ def main() -> None:
     e.add_argument("--seed", type=int, default=31)
     args = parser.parse_args()
     if args.what == "speed":
-        speed(args.games)
+        speed(args.games, args.level or list(LEVELS))
     elif args.what == "engines":
         engines(args.games, args.speed_games, args.game or list(COVERED), args.seed)
     else:

@@ -21,6 +21,7 @@ from rich.table import Table
 from splendor.bots.base import BOT_SPECS, make_bot
 from splendor.core.errors import IllegalAction
 from splendor.core.record import Record
+from splendor.core.workers import Workers
 from splendor.games import GAMES, new_game
 from splendor.games import replay as replay_record
 from splendor.games.kids.board import BoardError, assemble, read_side, read_sides
@@ -56,6 +57,19 @@ def _language(lang: str | None) -> str:
 def _fail(message: str) -> typer.Exit:
     errors.print(f"[red]error:[/] {escape(message)}")  # a message is plain text: 'splendor[server]' stays as it is
     return typer.Exit(code=2)
+
+
+SelfPlayWorkers = Annotated[int, typer.Option(min=1, help="Self-play's workers: processes, or Ray tasks at once")]
+SelfPlayBackend = Annotated[str, typer.Option(help="Where self-play runs: local, process or ray")]
+RayAddress = Annotated[str | None, typer.Option(help="A running Ray cluster's address, with --backend ray")]
+
+
+def _workers(count: int, backend: str, address: str | None) -> Workers:
+    """Where a training command's self-play runs; a clear error for an unknown back end."""
+    try:
+        return Workers(count, backend, address)
+    except ValueError as e:
+        raise _fail(str(e)) from None
 
 
 @contextmanager
@@ -426,7 +440,7 @@ def arena(
 @app.command()
 def ladder(
     bots: Annotated[str, typer.Option(help="Comma-separated bots, weakest first")] = (
-        "random,greedy,ismcts:easy,ismcts:medium,learned,ismcts:hard,ismcts:expert"
+        "random,greedy,ismcts:easy,ismcts:medium,learned,ismcts:hard,ismcts:advanced,ismcts:expert"
     ),
     games: Annotated[int, typer.Option(help="Games per pair (even: each deal from both seats)")] = 40,
     reach: Annotated[int, typer.Option(help="Each bot meets the next REACH bots above it")] = 2,
@@ -438,6 +452,13 @@ def ladder(
         Path | None,
         typer.Option(help="Write the fitted ratings here as JSON (the server reads splendor/server/bot_ratings.json)"),
     ] = None,
+    reuse: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keep the games of every pair this earlier ladder file played (both bots on this ladder, as many "
+            "games) and play only the rest: a bot added to the ladder costs only its own pairs"
+        ),
+    ] = None,
 ) -> None:
     """Rate bots against one another: each plays the next ones up the ladder in two-player classic games, and one
     strength per bot is fitted to all the games (on the scale of the server's ratings, the weakest bot 0)."""
@@ -446,25 +467,33 @@ def ladder(
     import time
 
     from splendor.arena import BACKENDS
-    from splendor.arena.ladder import BOT_SIGMA, VIRTUAL_DRAW, fit_ladder, ladder_matches, tally
+    from splendor.arena.ladder import BOT_SIGMA, VIRTUAL_DRAW, fit_ladder, kept_pairs, ladder_matches, tally
     from splendor.store.ratings import elo_like
 
     specs = [b.strip() for b in bots.split(",") if b.strip()]
     if backend not in BACKENDS:
         raise _fail(f"unknown back end {backend!r}; the back ends are {', '.join(BACKENDS)}")
+    command = f"splendor ladder --bots {','.join(specs)} --games {games} --reach {reach} --seed {seed}"
+    try:
+        kept = {} if reuse is None else kept_pairs(json.loads(reuse.read_text(encoding="utf-8")), specs, games)
+    except (OSError, ValueError, KeyError, TypeError) as e:  # JSONDecodeError is a ValueError
+        raise _fail(f"cannot reuse {reuse}: {e}") from None
     try:
         for spec in specs:
             make_bot(spec)
-        matches = ladder_matches(specs, games, seed, reach)
+        matches = ladder_matches(specs, games, seed, reach, kept=kept)
     except ValueError as e:
         raise _fail(str(e)) from None
+    if kept:
+        console.print(f"kept from {reuse}: {', '.join(f'{low} – {high}' for low, high in kept)}")
     start = time.perf_counter()
     results = _play(matches, f"ladder: {len(matches)} games on {backend}", backend, workers, address)
-    fit = fit_ladder(specs, tally(results, specs))
+    scores = {**tally(results, specs), **{pair: (k.score, k.games) for pair, k in kept.items()}}
+    fit = fit_ladder(specs, scores)
     shown = {b: elo_like(m - 3 * BOT_SIGMA) for b, m in fit.mu.items()}
     summary = {
         "fitted": datetime.date.today().isoformat(),
-        "command": f"splendor ladder --bots {','.join(specs)} --games {games} --reach {reach} --seed {seed}",
+        "command": command + (f" --reuse {reuse}" if kept else ""),
         "game": "classic",
         "players": 2,
         "games_per_pair": games,
@@ -474,11 +503,14 @@ def ladder(
         "sigma": BOT_SIGMA,
         "scale": round(fit.scale, 4),
         "seconds": round(time.perf_counter() - start, 1),
-        "no_winner": sum(1 for r in results if not r.winners),  # counted as shared
+        "no_winner": sum(1 for r in results if not r.winners),  # of the games played by this run; counted as shared
         "mu": fit.mu,
         "error": fit.error,
         "shown": shown,
-        "pairs": [dataclasses.asdict(line) for line in fit.pairs],
+        "pairs": [
+            {**dataclasses.asdict(line), "played_by": kept[line.bots].played_by if line.bots in kept else command}
+            for line in fit.pairs
+        ],
     }
     if out is not None:
         out.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -658,7 +690,9 @@ def train(
     seed: Annotated[int, typer.Option(help="Seed of the whole run")] = 1,
     iterations: Annotated[int, typer.Option(min=1, help="Search iterations a move in self-play")] = 1500,
     match_games: Annotated[int, typer.Option(min=2, help="Games of each generation's match")] = 80,
-    workers: Annotated[int, typer.Option(min=1, help="Processes")] = 1,
+    workers: SelfPlayWorkers = 1,
+    backend: SelfPlayBackend = "process",
+    address: RayAddress = None,
     out: Annotated[Path | None, typer.Option(help="Where to write the weights (default: the shipped ones)")] = None,
 ) -> None:
     """Learn the expert level's evaluation by self-play (docs/bots.md): writes the weights and the curve."""
@@ -674,7 +708,7 @@ def train(
         seed=seed,
         iterations=iterations,
         match_games=match_games,
-        workers=workers,
+        workers=_workers(workers, backend, address),
         report=lambda line: console.print(line, markup=False),
     )
     path = _write_run(result, out if out is not None else WEIGHTS_DIR / f"{game}.json")
@@ -702,7 +736,9 @@ def train_policy(
     match_iterations: Annotated[
         int | None, typer.Option(min=1, help="Search iterations a move in the matches (default: as self-play)")
     ] = None,
-    workers: Annotated[int, typer.Option(min=1, help="Processes")] = 1,
+    workers: SelfPlayWorkers = 1,
+    backend: SelfPlayBackend = "process",
+    address: RayAddress = None,
     out: Annotated[Path | None, typer.Option(help="Where to write the policy (default: the shipped one)")] = None,
 ) -> None:
     """Learn the expert level's policy, the priors its search explores by, from its own search (docs/bots.md):
@@ -721,7 +757,7 @@ def train_policy(
         iterations=iterations,
         match_games=match_games,
         match_iterations=match_iterations,
-        workers=workers,
+        workers=_workers(workers, backend, address),
         report=lambda line: console.print(line, markup=False),
     )
     path = _write_run(result, out if out is not None else policy_path(game))
@@ -741,7 +777,9 @@ def train_network(
         int | None, typer.Option(min=1, help="Search iterations a move in the matches (default: as self-play)")
     ] = None,
     epochs: Annotated[int, typer.Option(min=1, help="Passes over the games at each fit")] = 30,
-    workers: Annotated[int, typer.Option(min=1, help="Processes")] = 1,
+    workers: SelfPlayWorkers = 1,
+    backend: SelfPlayBackend = "process",
+    address: RayAddress = None,
     run: Annotated[
         Path | None, typer.Option(help="Folder of the run's games, to go on where a stopped run stopped")
     ] = None,
@@ -764,7 +802,7 @@ def train_network(
             iterations=iterations,
             match_games=match_games,
             match_iterations=match_iterations,
-            workers=workers,
+            workers=_workers(workers, backend, address),
             epochs=epochs,
             report=lambda line: console.print(line, markup=False),
         )

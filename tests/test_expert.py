@@ -3,6 +3,7 @@ level as bots, hints and the command line use it."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -237,3 +238,22 @@ def test_expert_plays_every_game_to_its_end_and_hints_with_its_level(name: str) 
     fresh = random_game(name, 2, 5)
     advice = hint(fresh, iterations=60)
     assert advice["level"] == "expert" and advice["action"] in [a.text for a in fresh.legal_actions()]
+
+
+def test_advanced_searches_as_the_expert_does_on_under_a_quarter_of_its_iterations() -> None:
+    """The level between hard and expert (issue 35, item 4), for a fair fight with a strong player: the expert's
+    search and evaluation in every game, on a smaller budget."""
+    assert LEVEL_NAMES.index("hard") < LEVEL_NAMES.index("advanced") < LEVEL_NAMES.index("expert")
+    for game in ("classic", "pokemon", "kids"):
+        advanced, expert = LEVELS[game, "advanced"], LEVELS[game, "expert"]
+        assert dataclasses.replace(advanced, compiled_iterations=expert.compiled_iterations) == expert
+        assert advanced.compiled_iterations <= expert.compiled_iterations / 4
+    assert make_bot("ismcts:advanced").name == "ismcts:advanced"
+
+
+@pytest.mark.parametrize("name", ["classic", "pokemon", "kids"])
+def test_advanced_plays_every_game_to_its_end_with_three_players(name: str) -> None:
+    g = random_game(name, 3, 6)
+    bot = SearchBot(seed=3, level="advanced", iterations=30)
+    while not g.is_over:
+        g.apply(bot.choose(decision_for(g)))  # a move that is not legal is refused here

@@ -5,6 +5,7 @@ how it counts, the command end to end, and the server on reading exactly the fit
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import subprocess
@@ -17,6 +18,7 @@ from splendor.arena import MatchResult
 from splendor.arena.ladder import (
     LADDER,
     fit_ladder,
+    kept_pairs,
     ladder_matches,
     ladder_pairs,
     model_scale,
@@ -82,6 +84,31 @@ def test_each_bot_meets_the_next_ones_up_and_each_deal_is_played_from_both_seats
         ladder_pairs(["a", "a"])
 
 
+def test_a_pair_an_earlier_ladder_played_is_kept_with_its_command_and_the_rest_keep_their_deals() -> None:
+    earlier = {
+        "game": "classic",
+        "players": 2,
+        "command": "splendor ladder --bots a,c --games 4",
+        "pairs": [
+            {"bots": ["a", "c"], "games": 4, "score": 1.0},  # kept, its lower bot still a
+            {"bots": ["c", "b"], "games": 4, "score": 3.0, "played_by": "first"},  # kept, turned: b is lower now
+            {"bots": ["a", "x"], "games": 4, "score": 2.0},  # x is not on the new ladder
+            {"bots": ["a", "b"], "games": 2, "score": 2.0},  # fewer games than the new ladder plays
+        ],
+    }
+    kept = kept_pairs(earlier, ["a", "b", "c"], games=4)
+    assert {pair: (k.score, k.played_by) for pair, k in kept.items()} == {
+        ("a", "c"): (1.0, "splendor ladder --bots a,c --games 4"),
+        ("b", "c"): (1.0, "first"),
+    }
+    whole = ladder_matches(["a", "b", "c"], games=4, seed=7, reach=2)
+    assert ladder_matches(["a", "b", "c"], games=4, seed=7, reach=2, kept=kept) == [
+        dataclasses.replace(m, index=i) for i, m in enumerate(m for m in whole if m.bots in (("a", "b"), ("b", "a")))
+    ]
+    with pytest.raises(ValueError, match="not a ladder of two-player classic games"):
+        kept_pairs({**earlier, "players": 3}, ["a", "b"], games=4)
+
+
 def _result(index: int, bots: tuple[str, ...], winners: tuple[int, ...]) -> MatchResult:
     status = "won" if len(winners) == 1 else "shared" if winners else "truncated"
     return MatchResult(index, bots, status, winners, (0,) * len(bots), 10, 20, 1.0, "")
@@ -112,6 +139,23 @@ def test_the_ladder_command_plays_fits_and_writes_the_ratings(tmp_path: Path) ->
     assert "greedy" in done.stdout and "Ratings in" in done.stdout
     refused = subprocess.run([SPLENDOR, "ladder", "--games", "3"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "even number" in refused.stderr
+    # a bot added to the ladder plays only its own pairs: random – greedy is kept, with the command that played it
+    more = tmp_path / "more.json"
+    args = ["ladder", "--bots", "random,greedy,ismcts:4", "--games", "2", "--backend", "local", "--reuse", str(out)]
+    done = subprocess.run(
+        [SPLENDOR, *args, "--out", str(more)], capture_output=True, text=True, timeout=300, check=True
+    )
+    grown = json.loads(more.read_text(encoding="utf-8"))
+    pairs = {tuple(line["bots"]): line for line in grown["pairs"]}
+    assert set(pairs) == {("random", "greedy"), ("random", "ismcts:4"), ("greedy", "ismcts:4")}
+    assert pairs["random", "greedy"]["score"] == fitted["pairs"][0]["score"]
+    assert pairs["random", "greedy"]["played_by"] == fitted["command"]
+    assert pairs["greedy", "ismcts:4"]["played_by"] == grown["command"].removesuffix(f" --reuse {out}")
+    assert "kept from" in done.stdout and grown["pairs"][0]["games"] == 2
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    refused = subprocess.run([SPLENDOR, *args[:-1], str(broken)], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and f"cannot reuse {broken}" in " ".join(refused.stderr.split())
 
 
 def test_the_servers_bot_ratings_are_the_fitted_files() -> None:

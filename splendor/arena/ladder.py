@@ -22,7 +22,9 @@ extra game shared half and half (a virtual draw), which keeps each gap finite an
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from openskill.models import PlackettLuce
@@ -30,7 +32,16 @@ from openskill.models import PlackettLuce
 from splendor.arena.match import Match, MatchResult
 from splendor.arena.schedule import schedule
 
-LADDER = ("random", "greedy", "ismcts:easy", "ismcts:medium", "learned", "ismcts:hard", "ismcts:expert")
+LADDER = (
+    "random",
+    "greedy",
+    "ismcts:easy",
+    "ismcts:medium",
+    "learned",
+    "ismcts:hard",
+    "ismcts:advanced",
+    "ismcts:expert",
+)
 """The server's bots in the order of their expected strength, weakest first (the fit does not assume it: the
 order only says which pairs meet)."""
 
@@ -54,14 +65,23 @@ def ladder_pairs(bots: list[str] | tuple[str, ...], reach: int = 2) -> list[tupl
 
 
 def ladder_matches(
-    bots: list[str] | tuple[str, ...], games: int, seed: int, reach: int = 2, game: str = "classic"
+    bots: list[str] | tuple[str, ...],
+    games: int,
+    seed: int,
+    reach: int = 2,
+    game: str = "classic",
+    kept: Collection[tuple[str, str]] = (),
 ) -> list[Match]:
     """The games of a ladder run: ``games`` two-player games per pair (an even number: each deal from both
-    seats), pair ``k`` dealing the seeds from ``seed + 100_000·k`` on, indexed one after another."""
+    seats), pair ``k`` dealing the seeds from ``seed + 100_000·k`` on, indexed one after another; pairs in
+    ``kept`` (their games already played, `kept_pairs`) are not played again, and the others keep the deals a
+    whole run would give them."""
     if games < 2 or games % 2:
         raise ValueError("each pair plays an even number of games (each deal from both seats), at least 2")
     matches: list[Match] = []
     for k, (low, high) in enumerate(ladder_pairs(bots, reach)):
+        if (low, high) in kept:
+            continue
         for m in schedule(game, 2, [low, high], games, seed + 100_000 * k):
             matches.append(Match(**{**m.__dict__, "index": len(matches)}))
     return matches
@@ -81,6 +101,36 @@ def tally(results: list[MatchResult], bots: list[str] | tuple[str, ...]) -> dict
         line[0] += (1.0 if low in winners else 0.0) / len(winners)
         line[1] += 1
     return {k: (v[0], int(v[1])) for k, v in scores.items()}
+
+
+@dataclass(frozen=True)
+class KeptPair:
+    """A pair's games kept from an earlier ladder file: the lower bot's score, the games, and the command that
+    played them (which plays them again)."""
+
+    score: float
+    games: int
+    played_by: str
+
+
+def kept_pairs(
+    record: dict[str, Any], bots: list[str] | tuple[str, ...], games: int
+) -> dict[tuple[str, str], KeptPair]:
+    """The pairs of an earlier ladder file (``record``, as `splendor ladder --out` writes it) that a new ladder of
+    ``bots`` can keep rather than play again: both bots on it and the same number of games, with the command
+    that played each (a pair kept before keeps the command that first played it). `ValueError` when the file is
+    not a two-player classic ladder."""
+    if record.get("game") != "classic" or record.get("players") != 2 or not isinstance(record.get("pairs"), list):
+        raise ValueError("the file to reuse is not a ladder of two-player classic games (splendor ladder --out)")
+    on = set(bots)
+    kept: dict[tuple[str, str], KeptPair] = {}
+    for line in record["pairs"]:
+        low, high = line["bots"]
+        if low in on and high in on and int(line["games"]) == games:
+            low, high = sorted((low, high), key=list(bots).index)
+            score = float(line["score"]) if (low, high) == tuple(line["bots"]) else games - float(line["score"])
+            kept[low, high] = KeptPair(score, games, str(line.get("played_by", record["command"])))
+    return kept
 
 
 @dataclass(frozen=True)

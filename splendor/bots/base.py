@@ -57,7 +57,7 @@ BOTS: dict[str, str] = {
     "policy": "splendor.bots.policy:PolicyBot",
 }
 BOT_SPECS = (
-    "random, greedy, ismcts[:easy|medium|hard|expert|ITERATIONS][@compiled|reference], "
+    "random, greedy, ismcts[:easy|medium|hard|advanced|expert|ITERATIONS][@compiled|reference], "
     "ismcts:LEVEL/SECONDS, cmd:PROGRAM, learned[:POLICY.npz], ppo:MODEL.zip, policy:random|buyfirst|playout|greedy"
 )
 
@@ -69,6 +69,7 @@ BOT_NAMES = {
     "easy": N_("Easy bot"),
     "medium": N_("Medium bot"),
     "hard": N_("Hard bot"),
+    "advanced": N_("Advanced bot"),
     "expert": N_("Expert bot"),
     "cmd": N_("Outside program"),
     "ppo": N_("Learned bot"),

@@ -64,7 +64,7 @@ class Level:
         return self.evaluation == "plan"
 
 
-LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+LEVEL_NAMES = ("easy", "medium", "hard", "advanced", "expert")
 """The levels, weakest first."""
 
 COMMON_GAME = "classic"
@@ -74,6 +74,7 @@ _CARD_GAMES = {
     "easy": Level(40, 40),
     "medium": Level(250, 250),
     "hard": Level(2500, 60000),
+    "advanced": Level(2500, 25000, exploration=1.5, evaluation="learned"),
     "expert": Level(2500, 110000, exploration=1.5, evaluation="learned"),
 }
 
@@ -82,10 +83,12 @@ LEVELS: dict[tuple[str, str], Level] = {
     ("pokemon", "easy"): _CARD_GAMES["easy"],
     ("pokemon", "medium"): _CARD_GAMES["medium"],
     ("pokemon", "hard"): _CARD_GAMES["hard"],
+    ("pokemon", "advanced"): Level(2500, 17000, exploration=1.5, evaluation="learned", mix=0.5),
     ("pokemon", "expert"): Level(2500, 75000, exploration=1.5, evaluation="learned", mix=0.5),
     ("kids", "easy"): Level(10, 10),
     ("kids", "medium"): Level(60, 60),
     ("kids", "hard"): Level(2000, 20000),
+    ("kids", "advanced"): Level(2500, 14000, exploration=1.5, evaluation="plan", depth=8, scale=0.7),
     ("kids", "expert"): Level(2500, 60000, exploration=1.5, evaluation="plan", depth=8, scale=0.7),
 }
 """Every game's levels (docs/bots.md: what each choice won in matches). Each level stays under one second a
@@ -98,7 +101,10 @@ its expert also values each new leaf itself, half and half with the playout's en
 
 The expert searches with less exploration and its own evaluation: learned in the card games, the exact plan of
 the race in Kids (a lead of one round worth a win chance of about four in five). Without the compiled search
-the expert searches as hard does, with its Python budget."""
+the expert searches as hard does, with its Python budget.
+
+Advanced, for a fair fight with a strong player, searches as the expert does with under a quarter of its
+iterations (a quarter of the time a move): between hard and expert on the ladder (docs/bots.md)."""
 
 
 def level(game: str | None, name: str) -> Level:

@@ -126,9 +126,9 @@ class Searcher:
             limit = self.iterations if self.iterations is not None else 1 << 60
         if fast is not None:
             return self._search_compiled(fast, position, position.sample, limit, start)
-        if self.level == "expert" and not self._warned:
+        if self.level is not None and level(position.game, self.level).evaluation != "playouts" and not self._warned:
             warnings.warn(
-                "the expert level's evaluation needs the compiled search; searching as hard does, on "
+                f"the {self.level} level's evaluation needs the compiled search; searching as hard does, on "
                 "the reference engine",
                 RuntimeWarning,
                 stacklevel=2,

@@ -31,7 +31,16 @@ from splendor.bots.hint import hint
 from splendor.bots.search import warm_compiled_search
 from splendor.games import replay
 
-SERVER_BOTS = ("random", "greedy", "ismcts:easy", "ismcts:medium", "ismcts:hard", "ismcts:expert", "learned")
+SERVER_BOTS = (
+    "random",
+    "greedy",
+    "ismcts:easy",
+    "ismcts:medium",
+    "ismcts:hard",
+    "ismcts:advanced",
+    "ismcts:expert",
+    "learned",
+)
 """Bots a game on the server may seat (never an outside program: the server runs no command it is sent)."""
 
 BOT_GAMES: dict[str, tuple[str, ...]] = {"learned": ("classic",)}
@@ -65,9 +74,10 @@ def _fitted_ratings(path: Path = RATINGS_FILE) -> dict[str, tuple[float, float]]
 BOT_RATINGS: dict[str, tuple[float, float]] = _fitted_ratings()
 """Each server bot's fixed rating (μ, σ) in rated games, never changed by games: fitted from an arena run of the
 bots against one another (`RATINGS_FILE`; docs/bots.md, "The ladder"). Players see them on the Elo-like scale of
-`splendor.store.ratings.shown` (1500 for a newcomer): random 1412, greedy 2126, easy 2313, medium 2544,
-learned 2492, hard 2795, expert 3065 (the run of 2026-12-03: 40 games a pair, each bot against the next two up the
-ladder; expert won 32 of 40 against hard, hard 33 of 40 against medium)."""
+`splendor.store.ratings.shown` (1500 for a newcomer): random 1412, greedy 2126, easy 2313, medium 2545,
+learned 2490, hard 2804, advanced 3001, expert 3082 (the runs of 2026-12-03 and -04: 40 games a pair, each bot
+against the next two up the ladder; expert won 32 of 40 against hard, advanced 30, hard 33 of 40 against
+medium)."""
 
 T = TypeVar("T")
 

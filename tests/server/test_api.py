@@ -290,7 +290,9 @@ def test_bots_are_listed_and_seated_under_the_names_players_use(server: Server) 
             [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:easy"}, {"kind": "bot", "bot": "greedy", "name": "Gus"}],
         )
         assert [s["name"] for s in g["seats"]] == [None, "Easy bot", "Gus"]
-        assert bots["ismcts:expert"] == "Expert bot"
+        assert bots["ismcts:advanced"] == "Advanced bot" and bots["ismcts:expert"] == "Expert bot"
+        levels = [spec for spec in bots if spec.startswith("ismcts:")]  # listed weakest first
+        assert levels == ["ismcts:easy", "ismcts:medium", "ismcts:hard", "ismcts:advanced", "ismcts:expert"]
 
 
 def test_a_hint_is_the_expert_bots_move_for_your_decision_and_only_yours(server: Server) -> None:
