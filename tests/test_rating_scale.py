@@ -44,7 +44,7 @@ def test_rating_differences_read_as_elo_for_the_models_win_chance(gap: float) ->
 
 def test_the_bots_ratings_are_documented_on_the_scale_players_see() -> None:
     source = Path(splendor.server.bots.__file__).read_text(encoding="utf-8")
-    said = dict(re.findall(r"(random|greedy|easy|medium|hard|expert|learned) (\d{4})", source))
+    said = dict(re.findall(r"(random|greedy|easy|medium|hard|advanced|expert|learned) (\d{4})", source))
     assert said == {name.removeprefix("ismcts:"): str(shown(*rating)) for name, rating in BOT_RATINGS.items()}
     assert "μ − 3σ is what players see" not in source
 
