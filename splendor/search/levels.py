@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 EXPLORATION = 3.0
@@ -74,22 +74,25 @@ _CARD_GAMES = {
     "easy": Level(40, 40),
     "medium": Level(250, 250),
     "hard": Level(2500, 60000),
-    "advanced": Level(2500, 25000, exploration=1.5, evaluation="learned"),
     "expert": Level(2500, 110000, exploration=1.5, evaluation="learned"),
 }
+_CARD_GAMES["advanced"] = replace(_CARD_GAMES["expert"], compiled_iterations=25000)
+
+_POKEMON_EXPERT = Level(2500, 75000, exploration=1.5, evaluation="learned", mix=0.5)
+_KIDS_EXPERT = Level(2500, 60000, exploration=1.5, evaluation="plan", depth=8, scale=0.7)
 
 LEVELS: dict[tuple[str, str], Level] = {
     **{("classic", name): lv for name, lv in _CARD_GAMES.items()},
     ("pokemon", "easy"): _CARD_GAMES["easy"],
     ("pokemon", "medium"): _CARD_GAMES["medium"],
     ("pokemon", "hard"): _CARD_GAMES["hard"],
-    ("pokemon", "advanced"): Level(2500, 17000, exploration=1.5, evaluation="learned", mix=0.5),
-    ("pokemon", "expert"): Level(2500, 75000, exploration=1.5, evaluation="learned", mix=0.5),
+    ("pokemon", "advanced"): replace(_POKEMON_EXPERT, compiled_iterations=17000),
+    ("pokemon", "expert"): _POKEMON_EXPERT,
     ("kids", "easy"): Level(10, 10),
     ("kids", "medium"): Level(60, 60),
     ("kids", "hard"): Level(2000, 20000),
-    ("kids", "advanced"): Level(2500, 14000, exploration=1.5, evaluation="plan", depth=8, scale=0.7),
-    ("kids", "expert"): Level(2500, 60000, exploration=1.5, evaluation="plan", depth=8, scale=0.7),
+    ("kids", "advanced"): replace(_KIDS_EXPERT, compiled_iterations=14000),
+    ("kids", "expert"): _KIDS_EXPERT,
 }
 """Every game's levels (docs/bots.md: what each choice won in matches). Each level stays under one second a
 move on one core. On the compiled engine hard spends its speed on 24 times the Python budget in the card games
