@@ -4,13 +4,16 @@ The anchor plays as an outside program: its repository is fetched apart (never c
 runs in its own virtual environment (``.venv-anchor``: torch, onnxruntime, numba and the project), and the
 adapter that seats it in our engine is the shared one (``../shared/anchors/azg/``: ``match.py`` and
 ``azg_seat.py``, which see only the anchor's seat's view). This script sets that up, runs the match in slices
-over worker processes (game ``i`` deals seed ``seed * 100003 + i // 2`` and AZG sits in seat ``i % 2``, so
-every deal is played from both seats), and writes the table with 95% Wilson intervals.
+over worker processes (game ``i`` deals seed ``seed * 100003 + i // N`` with ``N`` players; with two, AZG sits in
+seat ``i % 2``, with three or four our bot sits in seat ``i % N`` and AZG in every other: every deal is played from
+every seat), and writes the table with 95% Wilson intervals.
 
     python benchmarks/anchor.py setup                        # the anchor's venv (a few minutes, once)
     AZG_DIR=/path/to/alpha-zero-general \\
     python benchmarks/anchor.py match --bot ismcts:expert --games 200 --sims 400 --seed 2 --workers 2 \\
         --out runs/expert-vs-azg400
+    python benchmarks/anchor.py match --players 3 --bot ismcts:expert --games 198 --sims 800 --seed 5 \\
+        --out runs/3p-expert-vs-azg800       # our bot in one seat, AZG's 3-player network in the other two
     python benchmarks/anchor.py table runs/expert-vs-azg400 runs/hard-vs-azg400
 
 ``AZG_DIR`` defaults to ``<tempdir>/anchors/alpha-zero-general``, as the adapter's. Each worker loads the
@@ -70,8 +73,8 @@ def anchor_dir() -> Path:
     return Path(os.environ.get("AZG_DIR", Path(tempfile.gettempdir()) / "anchors" / "alpha-zero-general"))
 
 
-def match(bot: str, games: int, sims: int, seed: int, workers: int, out: Path, start: int) -> None:
-    """Play games ``start`` .. ``start + games - 1`` in ``workers`` slices, one process each."""
+def match(bot: str, games: int, sims: int, seed: int, workers: int, out: Path, start: int, players: int = 2) -> None:
+    """Play games ``start`` .. ``start + games - 1`` of ``players`` seats in ``workers`` slices, one process each."""
     python = VENV / "bin" / "python"
     azg = anchor_dir()
     if not python.exists():
@@ -109,6 +112,8 @@ def match(bot: str, games: int, sims: int, seed: int, workers: int, out: Path, s
                         str(seed),
                         "--out",
                         str(part),
+                        "--players",
+                        str(players),
                     ],
                     env=env,
                     stdout=log,
@@ -137,20 +142,29 @@ def games_of(run: Path) -> list[dict]:
     return [found[i] for i in sorted(found)]
 
 
+def share_of(game: dict) -> float:
+    """Our bot's share of a game's victory: 1 for a sole win, 1/k for a victory shared by k seats, else 0."""
+    if "opp_share" in game:
+        return float(game["opp_share"])
+    return {"opp_win": 1.0, "shared": 0.5}.get(game["result"], 0.0)  # 2 players: a shared victory is the two seats'
+
+
 def table(runs: list[Path]) -> str:
-    """The markdown table of the runs, from the project bot's side (a shared victory counts half in the
-    score; the win rate counts sole wins)."""
+    """The markdown table of the runs, from the project bot's side: its sole wins (with their 95% Wilson
+    interval), losses and shared victories, its score (its share of the victories: a victory shared by k seats
+    counts 1/k) against par (1/N with N players), and both sides' seconds a move."""
     lines = [
-        "| our bot | AZG sims | games | won | lost | shared | win rate (95% Wilson) | score | "
+        "| our bot | players | AZG sims | games | won | lost | shared | win rate (95% Wilson) | score (par) | "
         "our s/move | AZG s/move |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for run in runs:
         games = [g for g in games_of(run) if g["clean"]]
         if not games:
-            lines.append(f"| {run.name} | | 0 | | | | | | | |")
+            lines.append(f"| {run.name} | | | 0 | | | | | | | |")
             continue
         n = len(games)
+        players = int(games[0].get("players", 2))
         won = sum(g["result"] == "opp_win" for g in games)
         lost = sum(g["result"] == "azg_win" for g in games)
         shared = n - won - lost
@@ -162,9 +176,10 @@ def table(runs: list[Path]) -> str:
         summary = next(iter(sorted(run.glob("**/summary.json"))), None)
         meta = json.loads(summary.read_text()) if summary else {}
         bot, sims = meta.get("opponent", run.name), meta.get("azg_sims", "?")
+        score = sum(share_of(g) for g in games) / n
         lines.append(
-            f"| `{bot}` | {sims} | {n} | **{won}** | {lost} | {shared} | {won / n:.1%} "
-            f"({lo:.1%}–{hi:.1%}) | {(won + shared / 2) / n:.1%} | {ours:.2f} | {theirs:.3f} |"
+            f"| `{bot}` | {players} | {sims} | {n} | **{won}** | {lost} | {shared} | {won / n:.1%} "
+            f"({lo:.1%}–{hi:.1%}) | {score:.1%} ({1 / players:.0%}) | {ours:.2f} | {theirs:.3f} |"
         )
     return "\n".join(lines)
 
@@ -180,6 +195,7 @@ def main() -> None:
     m.add_argument("--sims", type=int, default=400)
     m.add_argument("--seed", type=int, default=2)
     m.add_argument("--workers", type=int, default=2)
+    m.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="our bot in one seat, AZG in the others")
     m.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("table", help="the table of finished runs")
     t.add_argument("runs", type=Path, nargs="+")
@@ -187,7 +203,7 @@ def main() -> None:
     if args.command == "setup":
         setup()
     elif args.command == "match":
-        match(args.bot, args.games, args.sims, args.seed, args.workers, args.out, args.start)
+        match(args.bot, args.games, args.sims, args.seed, args.workers, args.out, args.start, args.players)
     else:
         print(table(args.runs))
 

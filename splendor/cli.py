@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -21,7 +21,7 @@ from rich.table import Table
 from splendor.bots.base import BOT_SPECS, make_bot
 from splendor.core.errors import IllegalAction
 from splendor.core.record import Record
-from splendor.core.workers import Workers
+from splendor.core.workers import Workers, ray_session
 from splendor.games import GAMES, new_game
 from splendor.games import replay as replay_record
 from splendor.games.kids.board import BoardError, assemble, read_side, read_sides
@@ -64,12 +64,20 @@ SelfPlayBackend = Annotated[str, typer.Option(help="Where self-play runs: local,
 RayAddress = Annotated[str | None, typer.Option(help="A running Ray cluster's address, with --backend ray")]
 
 
-def _workers(count: int, backend: str, address: str | None) -> Workers:
-    """Where a training command's self-play runs; a clear error for an unknown back end."""
+@contextmanager
+def _workers(count: int, backend: str, address: str | None) -> Iterator[Workers]:
+    """Where a training command's self-play runs, with Ray up for the whole run on the ray back end (one start,
+    not one a generation); a clear error for an unknown back end or Ray missing."""
     try:
-        return Workers(count, backend, address)
+        where = Workers(count, backend, address)
     except ValueError as e:
         raise _fail(str(e)) from None
+    with ExitStack() as up:
+        try:
+            up.enter_context(ray_session(where))
+        except RuntimeError as e:
+            raise _fail(str(e)) from None
+        yield where
 
 
 @contextmanager
@@ -701,16 +709,17 @@ def train(
 
     if game not in GAMES:
         raise _fail(f"the learned evaluation is trained for {', '.join(GAMES)}, not {game!r}")
-    result = run(
-        game,
-        generations=generations,
-        games=games,
-        seed=seed,
-        iterations=iterations,
-        match_games=match_games,
-        workers=_workers(workers, backend, address),
-        report=lambda line: console.print(line, markup=False),
-    )
+    with _workers(workers, backend, address) as where:
+        result = run(
+            game,
+            generations=generations,
+            games=games,
+            seed=seed,
+            iterations=iterations,
+            match_games=match_games,
+            workers=where,
+            report=lambda line: console.print(line, markup=False),
+        )
     path = _write_run(result, out if out is not None else WEIGHTS_DIR / f"{game}.json")
     console.print(f"Weights and learning curve in {path}")
 
@@ -749,17 +758,18 @@ def train_policy(
 
     if game not in GAMES:
         raise _fail(f"the learned policy is trained for {', '.join(GAMES)}, not {game!r}")
-    result = run(
-        game,
-        generations=generations,
-        games=games,
-        seed=seed,
-        iterations=iterations,
-        match_games=match_games,
-        match_iterations=match_iterations,
-        workers=_workers(workers, backend, address),
-        report=lambda line: console.print(line, markup=False),
-    )
+    with _workers(workers, backend, address) as where:
+        result = run(
+            game,
+            generations=generations,
+            games=games,
+            seed=seed,
+            iterations=iterations,
+            match_games=match_games,
+            match_iterations=match_iterations,
+            workers=where,
+            report=lambda line: console.print(line, markup=False),
+        )
     path = _write_run(result, out if out is not None else policy_path(game))
     console.print(f"Policy and learning curve in {path}")
 
@@ -792,20 +802,21 @@ def train_network(
 
     folder = run if run is not None else Path(f"runs/network-{game}-{players}p-seed{seed}")
     try:
-        net, meta, probe, outputs = run_training(
-            game,
-            folder,
-            generations=generations,
-            games=games,
-            players=players,
-            seed=seed,
-            iterations=iterations,
-            match_games=match_games,
-            match_iterations=match_iterations,
-            workers=_workers(workers, backend, address),
-            epochs=epochs,
-            report=lambda line: console.print(line, markup=False),
-        )
+        with _workers(workers, backend, address) as where:
+            net, meta, probe, outputs = run_training(
+                game,
+                folder,
+                generations=generations,
+                games=games,
+                players=players,
+                seed=seed,
+                iterations=iterations,
+                match_games=match_games,
+                match_iterations=match_iterations,
+                workers=where,
+                epochs=epochs,
+                report=lambda line: console.print(line, markup=False),
+            )
     except ModuleNotFoundError as e:
         if e.name != "torch":
             raise

@@ -1,16 +1,20 @@
 """Where work runs (`splendor.core.workers`): the arena's games and self-play's pieces, here, in processes or on
 Ray, by the same code; a piece's result does not depend on where it ran (issue 35: self-play that scales out on
-Ray)."""
+Ray). The tests on Ray share one Ray, started by `ray_session` as a training run starts it: Ray's start was most
+of each test's time."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
-from splendor.core.workers import ONE_PROCESS, Workers, spread, unordered
+from splendor.arena import run_matches, schedule, standings
+from splendor.core.workers import ONE_PROCESS, Workers, ray_session, spread, unordered
 from splendor.search import compiled as cs
 from splendor.search.learning import training
 
@@ -38,7 +42,30 @@ def test_a_place_that_cannot_be_is_refused() -> None:
         Workers(2, "process", "ray://head:10001")
 
 
-def test_self_play_on_ray_is_the_self_play_played_here() -> None:
+@pytest.fixture(scope="module")
+def ray_up() -> Iterator[None]:
+    """One Ray, of two CPUs, for the file's tests on Ray (each spread on it finds it up and leaves it up)."""
+    import ray
+
+    with ray_session(Workers(2, "ray")):
+        assert ray.is_initialized()
+        yield
+    assert not ray.is_initialized(), "a Ray started by the session is shut down with it"
+
+
+def test_the_same_seeds_give_the_same_results_on_every_back_end(ray_up: None) -> None:
+    matches = schedule("classic", 2, ["ismcts:12", "greedy"], 4, seed=21, options={"max_turns": 300})
+    outcomes = {}
+    for backend in ("local", "process", "ray"):
+        results = sorted(run_matches(matches, backend=backend, workers=2), key=lambda r: r.index)
+        outcomes[backend] = [(r.winners, r.scores, r.record) for r in results]
+        table = [s.as_dict() for s in standings(results, ["ismcts:12", "greedy"])]
+        outcomes[backend + " table"] = json.dumps(table)  # type: ignore[assignment]
+    assert outcomes["local"] == outcomes["process"] == outcomes["ray"]
+    assert outcomes["local table"] == outcomes["process table"] == outcomes["ray table"]
+
+
+def test_self_play_on_ray_is_the_self_play_played_here(ray_up: None) -> None:
     searcher = {"iterations": 20, "depth": 8, "weights": cs.NO_WEIGHTS}
     pieces = [("classic", [11 + i], searcher, 2) for i in range(3)]
     here = spread(training._self_play_chunk, pieces, ONE_PROCESS)

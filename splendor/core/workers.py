@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -70,7 +71,15 @@ def spread(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_PRO
     return [results[i] for i in range(len(pieces))]
 
 
-def _on_ray(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers) -> Iterator[tuple[int, R]]:
+@contextmanager
+def ray_session(workers: Workers) -> Iterator[None]:
+    """Ray up for the work inside: started here with ``workers.count`` CPUs, or joined at ``workers.address``,
+    unless this process is on Ray already; shut down at the end if it was started here. Nothing for the other
+    back ends. A run that spreads work many times (a training run's generations) starts Ray once inside it,
+    not once a spread: Ray takes seconds to start."""
+    if workers.backend != "ray":
+        yield
+        return
     try:
         import ray
     except ImportError:
@@ -87,11 +96,18 @@ def _on_ray(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers) -> Iter
                 runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
             )
     try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _on_ray(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers) -> Iterator[tuple[int, R]]:
+    with ray_session(workers):
+        import ray
+
         remote = ray.remote(fn)
         pending = {remote.remote(piece): i for i, piece in enumerate(pieces)}
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             yield pending.pop(done[0]), ray.get(done[0])
-    finally:
-        if started:
-            ray.shutdown()
