@@ -158,7 +158,7 @@ def play(
 
     In Splendor: Pokémon, a human seat given a name (me:human) marks that profile's Pokédex at the end.
     """
-    from splendor.terminal.pokedex import PokedexError, mark_pokedex, prove_profiles  # the store: only to play
+    from splendor.terminal.pokedex import PokedexError, mark_pokedex, prove_profiles  # opens the store for Pokémon only
 
     _check_game(game)
     language = _language(lang)

@@ -112,6 +112,17 @@ def test_play_kids_shows_the_roads_and_what_they_cost() -> None:
     assert "Board designed by the splendor project" in text
 
 
+def test_the_terminal_loads_the_pokedex_store_only_to_open_a_pokedex() -> None:
+    """The store (SQLAlchemy, its migrations) took a second of every `splendor play`'s start, in any game."""
+    code = (
+        "import sys, splendor.cli, splendor.terminal.pokedex as p; "
+        "print(sorted({'sqlalchemy', 'alembic'} & set(sys.modules))); "
+        "p.prove_profiles('classic', [], None); print(sorted({'sqlalchemy', 'alembic'} & set(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split("\n")[:2] == ["[]", "[]"], done.stdout
+
+
 def test_play_with_a_bad_seat_is_a_clear_error() -> None:
     out = run("play", "--seats", "human,wizard")
     assert out.returncode == 2 and "unknown bot 'wizard'" in out.stderr

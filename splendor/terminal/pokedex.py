@@ -4,18 +4,23 @@ and drawing a profile's page.
 The marks live in the store (``splendor.store.pokedex``), the same Pokédex the web app keeps; the secrets that
 prove a profile is this terminal's are kept beside it (`splendor.terminal.profiles`). Every failure is a
 `PokedexError` saying what went wrong, for the command line to print.
+
+The store (SQLAlchemy and its migrations, a second to import) is imported only when a Pokédex is opened: a game
+of classic or Kids in the terminal never loads it.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
-from sqlalchemy.exc import SQLAlchemyError
 
 from splendor.core.game import Game
-from splendor.store import Pokedex, open_store
-from splendor.store.pokedex import NotYourProfile, PokedexPage, check_profile_name
 from splendor.terminal.play import HUMAN, Seat
-from splendor.terminal.profiles import TerminalProfiles, secrets_file
+
+if TYPE_CHECKING:
+    from splendor.store import Pokedex
+    from splendor.store.pokedex import PokedexPage
 
 
 class PokedexError(ValueError):
@@ -24,6 +29,10 @@ class PokedexError(ValueError):
 
 def open_pokedex(database_url: str | None) -> Pokedex:
     """The Pokédex kept at ``database_url`` (default: the user's own SQLite store)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from splendor.store import Pokedex, open_store
+
     try:
         return Pokedex(open_store(database_url))
     except ModuleNotFoundError as e:  # a database whose driver is not installed (PostgreSQL: psycopg)
@@ -44,6 +53,11 @@ def prove_profiles(game: str, seats: list[Seat], database_url: str | None) -> di
     named = [name for _, name in _named_humans(seats)]
     if game != "pokemon" or not named:
         return {}
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from splendor.store.pokedex import check_profile_name
+    from splendor.terminal.profiles import TerminalProfiles, secrets_file
+
     for name in named:
         check_profile_name(name)
     profiles = TerminalProfiles(open_pokedex(database_url), secrets_file(database_url))
@@ -59,6 +73,10 @@ def mark_pokedex(game: Game, seats: list[Seat], database_url: str | None, secret
     named = _named_humans(seats)
     if game.name != "pokemon" or not named:
         return []
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from splendor.store.pokedex import NotYourProfile
+
     lines = []
     try:
         pokedex = open_pokedex(database_url)
@@ -73,6 +91,8 @@ def mark_pokedex(game: Game, seats: list[Seat], database_url: str | None, secret
 
 def pokedex_page(profile: str, database_url: str | None) -> PokedexPage:
     """``profile``'s page: every Pokémon by evolution line, and how many games caught each."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     try:
         return open_pokedex(database_url).page(profile)
     except SQLAlchemyError as e:

@@ -54,16 +54,22 @@ def _busy_table(c: httpx.Client, game: str, players: int) -> dict[str, Any]:
     return g
 
 
-def _outside(page: Page, selector: str) -> list[str]:
-    """The elements matching ``selector`` that are not wholly inside the viewport."""
-    found: list[str] = page.evaluate(
-        """(selector) => [...document.querySelectorAll(selector)].filter((n) => n.getClientRects().length)
-             .map((n) => [n, n.getBoundingClientRect()])
-             .filter(([, r]) => r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1)
-             .map(([n, r]) => `${selector} (${n.id || n.dataset.key || n.className}) at ${Math.round(r.left)},`
-                  + `${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`)""",
-        selector,
-    )
+OUTSIDE = """([selectors, required]) => selectors.flatMap((selector) => {
+    const all = [...document.querySelectorAll(selector)];
+    if (required && !all.length) return [`no ${selector}`];
+    return all.filter((n) => n.getClientRects().length).map((n) => [n, n.getBoundingClientRect()])
+      .filter(([, r]) => r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1)
+      .map(([n, r]) => `${selector} (${n.id || n.dataset.key || n.className}) at ${Math.round(r.left)},`
+           + `${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+  })"""
+"""For each selector, each element it matches that is shown but not wholly inside the viewport, and ``no
+<selector>`` when it matches nothing and is required; all the selectors read in one call to the page."""
+
+
+def _outside(page: Page, *selectors: str, required: bool = False) -> list[str]:
+    """The elements matching ``selectors`` that are shown but not wholly inside the viewport, and (``required``)
+    the selectors that match nothing on the page (see `OUTSIDE`)."""
+    found: list[str] = page.evaluate(OUTSIDE, [list(selectors), required])
     return found
 
 
@@ -111,12 +117,10 @@ def test_everything_a_turn_needs_is_on_one_screen_on_a_desktop_and_a_tablet(
                     assert my_turn(page)
                     if language == "en" and players == 3 and width == 1280:
                         page.screenshot(path=str(SHOTS / f"{game}-desktop.png"), animations="disabled")
-                    for selector in _essentials(game, players):
-                        if not page.locator(selector).count():
-                            problems.append(f"{game} {players}p {width}x{height} {language}: no {selector}")
-                        problems += [
-                            f"{game} {players}p {width}x{height} {language}: {p}" for p in _outside(page, selector)
-                        ]
+                    problems += [
+                        f"{game} {players}p {width}x{height} {language}: {p}"
+                        for p in _outside(page, *_essentials(game, players), required=True)
+                    ]
                     wide = page.evaluate("document.documentElement.scrollWidth")
                     if wide > width + 1:
                         problems.append(f"{game} {players}p {width}x{height} {language}: {wide} px wide")
@@ -143,7 +147,7 @@ def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(
             for y in (0, height // 3, height // 2, height):
                 page.evaluate(f"window.scrollTo(0, {y})")
                 page.wait_for_timeout(50)
-                assert _outside(page, "#dock") == [] and _outside(page, "#me-strip") == [], f"{game} at {y}"
+                assert _outside(page, "#dock", "#me-strip") == [], f"{game} at {y}"
                 assert page.locator("#me-strip").is_visible() and page.locator("#status").is_visible()
             if game == "classic":
                 before = actions(page)
