@@ -125,7 +125,7 @@ def play(
         str,
         typer.Option(
             help="Comma-separated seats in order, each 'human', a bot "
-            "(random, greedy) or 'name:kind', e.g. me:human,greedy"
+            "(random, greedy, ismcts:expert, ...) or 'name:kind', e.g. me:human,ismcts:hard"
         ),
     ] = "human,greedy",
     seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (random when left out)")] = None,

@@ -13,6 +13,7 @@ import pytest
 
 import splendor
 from splendor.core.record import Record
+from splendor.terminal.play import HUMAN, Seat
 
 SPLENDOR = str(Path(sys.executable).parent / "splendor")
 
@@ -126,8 +127,22 @@ def test_the_terminal_loads_the_pokedex_store_only_to_open_a_pokedex() -> None:
 def test_play_with_a_bad_seat_is_a_clear_error() -> None:
     out = run("play", "--seats", "human,wizard")
     assert out.returncode == 2 and "unknown bot 'wizard'" in out.stderr
+    out = run("play", "--seats", "human,ismcts:wizard")
+    assert out.returncode == 2 and "unknown level 'wizard'" in out.stderr
     out = run("play", "--seats", "human")
     assert out.returncode == 2 and "2 to 4 players" in out.stderr
+
+
+def test_a_seat_is_a_bots_own_spec_or_a_name_and_its_kind() -> None:
+    """The README's `splendor play --seats human,ismcts:expert` seats the expert: a spec whose whole text is a bot
+    is that bot (it was read as a seat named 'ismcts' played by an unknown bot 'expert'); otherwise the text before
+    the first colon names the seat."""
+    expert = Seat.parse("ismcts:expert", 1)
+    assert (expert.kind, expert.named) == ("ismcts:expert", False)
+    assert Seat.parse("cmd:./MyBot", 1).kind == "cmd:./MyBot"  # a program's path keeps its case
+    assert Seat.parse("bob:ismcts:hard", 0) == Seat(name="bob", kind="ismcts:hard", named=True)
+    assert Seat.parse("me:Human", 0) == Seat(name="me", kind=HUMAN, named=True)
+    assert Seat.parse("greedy:human", 0) == Seat(name="greedy", kind=HUMAN, named=True)  # a player called greedy
 
 
 def test_simulate_reports_wins_turns_truncation_and_speed_as_json(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from splendor.bots.base import Bot, decide, make_bot
+from splendor.bots.base import BOTS, Bot, decide, make_bot
 from splendor.bots.hint import hint
 from splendor.bots.review import percent
 from splendor.core.errors import IllegalAction
@@ -35,17 +35,37 @@ class Seat:
 
     @classmethod
     def parse(cls, spec: str, index: int) -> Seat:
-        """``human``, ``greedy``, or ``name:kind`` such as ``me:human``."""
+        """``human``, a bot's spec (``greedy``, ``ismcts:expert``, ``cmd:./mybot``), or ``name:kind`` such as
+        ``me:human`` or ``bob:ismcts:hard``: a spec whose whole text is a bot is that bot, unnamed.
+
+        >>> Seat.parse("ismcts:expert", 1).kind, Seat.parse("me:human", 0).name
+        ('ismcts:expert', 'me')
+        """
         spec = spec.strip()
         if not spec:
             raise ValueError(f"seat {index} is empty; give human or a bot name")
-        name, _sep, kind = spec.partition(":") if ":" in spec else ("", "", spec)
-        kind = kind.strip().lower()
-        if kind != HUMAN:
+        name, kind = "", spec
+        if ":" in spec and not _is_bot(spec):
+            name, _sep, kind = spec.partition(":")
+            if name.strip().lower() in BOTS and kind.strip().lower() != HUMAN and not _is_bot(kind.strip()):
+                make_bot(spec)  # a bot's spec misspelt (ismcts:wizard): the error names the whole of it
+        kind = kind.strip()
+        if kind.lower() == HUMAN:
+            kind = HUMAN
+        else:
             make_bot(kind)  # raises ValueError naming the known bots
         if name.strip():
             return cls(name=name.strip(), kind=kind, named=True)
         return cls(name=f"{kind} {index}" if kind != HUMAN else f"player {index}", kind=kind)
+
+
+def _is_bot(spec: str) -> bool:
+    """Whether ``spec`` is a bot's spec as it stands (``make_bot`` reads a bot's program or level with its case)."""
+    try:
+        make_bot(spec)
+    except ValueError:
+        return False
+    return True
 
 
 # What 'help' shows: each kind of action in words, and how it is typed (the notation is the same in every
