@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from itertools import product
 from typing import Any
 
@@ -79,7 +79,7 @@ class RouteBot(GreedyBot):
 def measure(sides: list[str], games: int, seed: int) -> dict[str, Any]:
     short = len(sides) == 2
     plays: Counter[tuple[int, ...]] = Counter()
-    wins: Counter[tuple[int, ...]] = Counter()
+    wins: defaultdict[tuple[int, ...], float] = defaultdict(float)  # a shared win counts 1/k
     rng = random.Random(seed)
     routes: list[tuple[int, ...]] = []
     for i in range(games):
@@ -95,9 +95,9 @@ def measure(sides: list[str], games: int, seed: int) -> dict[str, Any]:
         for s, p in enumerate(picks):
             plays[p] += 1
             if s in g.winners:
-                wins[p] += 1 / len(g.winners) if len(g.winners) > 1 else 1
+                wins[p] += 1 / len(g.winners)
     road_plays: Counter[int] = Counter()
-    road_wins: Counter[int] = Counter()
+    road_wins: defaultdict[int, float] = defaultdict(float)
     for r, n in plays.items():
         for road in r:
             road_plays[road] += n

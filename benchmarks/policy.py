@@ -26,6 +26,7 @@ import numpy as np
 from splendor.arena.standings import wilson
 from splendor.compiled import market as m
 from splendor.compiled import new_game
+from splendor.core.workers import Workers
 from splendor.search.learning.network import load_network, network_path
 from splendor.search.learning.network_training import NETWORK_MIX
 from splendor.search.learning.policy import NO_POLICY
@@ -82,7 +83,7 @@ def main() -> None:
         f"(ratio {seconds_learned / seconds_kinds:.2f})"
     )
     start = time.perf_counter()
-    score = match(args.game, learned, kinds, args.games, args.seed, args.workers)
+    score = match(args.game, learned, kinds, args.games, args.seed, Workers(args.workers))
     low, high = wilson(score * args.games, args.games)
     print(
         f"  {guide}'s share of {args.games} games: {score:.1%} (95% {low:.1%}–{high:.1%}), "

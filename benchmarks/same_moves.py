@@ -22,6 +22,7 @@ import dataclasses
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,9 @@ def scale_budgets(scale: float) -> None:
     def scaled(n: int) -> int:
         return max(1, round(n * scale))
 
-    from splendor.bots import search
+    from splendor.bots import search as module
 
+    search: Any = module  # an older checkout's shape of the budgets, read by name
     if not hasattr(search, "COMPILED_LEVELS"):  # the search as its own layer: one Level record per game and level
         from splendor.search import levels
 
@@ -90,9 +92,11 @@ def record(games: int, scale: float, only: list[str]) -> dict[str, Any]:
     scale_budgets(scale)
     from splendor.bots import search
 
-    budget = getattr(search, "level_iterations", None)
+    budget: Callable[..., int] | None = getattr(search, "level_iterations", None)
     if budget is None:
-        from splendor.search.levels import level_iterations as budget
+        from splendor.search.levels import level_iterations
+
+        budget = level_iterations
     print(f"the expert's budget in classic: {budget('expert', 'classic', compiled=True)} iterations", file=sys.stderr)
     out: dict[str, Any] = {"games": games, "scale": scale, "record": {}}
     for name in only:

@@ -25,9 +25,9 @@ def play(game: str, players: int, seed: int, lone_seat: int, lone_shares: bool, 
     """The lone seat's share of one game's win (1 won alone, 1/k shared with k, 0 lost)."""
     g = splendor.new_game(game, players=players, seed=seed)
     bots = []
-    for seat in range(players):
-        bot = SearchBot(seed=seed * 10 + seat, iterations=iterations, level=level)
-        bot.shares = lone_shares if seat == lone_seat else not lone_shares
+    for place in range(players):
+        bot = SearchBot(seed=seed * 10 + place, iterations=iterations, level=level)
+        bot.shares = lone_shares if place == lone_seat else not lone_shares
         bots.append(bot)
     while not g.is_over:
         seat = g.current_player

@@ -55,6 +55,7 @@ def fill(url: str, games: int, name: str) -> tuple[int, int]:
             )
             while not game.is_over:
                 seat = game.current_player
+                assert seat is not None
                 action = decide(bots[seat], game)
                 game.apply(action)
                 kept.append(game_id, len(game.history), seat, action.text, game.status)

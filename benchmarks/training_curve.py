@@ -18,14 +18,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from splendor.arena.standings import wilson
+from splendor.search.learning.training import GAMES, WEIGHTS_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
-WEIGHTS = ROOT / "splendor" / "bots" / "weights"
 OUT = ROOT / "docs" / "expert-training.png"
 
 
 def main() -> None:
-    runs = [json.loads(p.read_text()) for p in sorted(WEIGHTS.glob("*.json"))]
+    # the learned evaluations' runs (weights/<game>.json); the policies' and the network's files beside them
+    # keep curves of their own
+    runs = [json.loads(path.read_text()) for game in GAMES if (path := WEIGHTS_DIR / f"{game}.json").exists()]
+    if not runs:
+        raise SystemExit(f"no learned evaluation's weights in {WEIGHTS_DIR}")
     fig, (score_ax, loss_ax) = plt.subplots(1, 2, figsize=(10, 4))
     for run in runs:
         curve = run["curve"]
