@@ -795,8 +795,8 @@ def train_network(
     ] = None,
     out: Annotated[Path | None, typer.Option(help="Where to write the network (default: the shipped one)")] = None,
 ) -> None:
-    """Learn the expert's policy and value network by self-play (docs/bots.md; needs PyTorch:
-    ``pip install splendor[learn]``): writes the network, its learning curve and its probe."""
+    """Learn the expert's policy and value network by self-play (docs/bots.md; needs PyTorch, the ``learn``
+    extra): writes the network, its learning curve and its probe."""
     from splendor.search.learning.network import network_path, save_network
     from splendor.search.learning.network_training import train_network as run_training
 
