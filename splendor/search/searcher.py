@@ -128,8 +128,8 @@ class Searcher:
             return self._search_compiled(fast, position, position.sample, limit, start)
         if self.level is not None and level(position.game, self.level).evaluation != "playouts" and not self._warned:
             warnings.warn(
-                f"the {self.level} level's evaluation needs the compiled search; searching as hard does, on "
-                "the reference engine",
+                f"the {self.level} level's evaluation needs the compiled search; searching with playouts alone, "
+                "on the reference engine",
                 RuntimeWarning,
                 stacklevel=2,
             )
