@@ -143,6 +143,7 @@ def test_a_seat_is_a_bots_own_spec_or_a_name_and_its_kind() -> None:
     assert Seat.parse("bob:ismcts:hard", 0) == Seat(name="bob", kind="ismcts:hard", named=True)
     assert Seat.parse("me:Human", 0) == Seat(name="me", kind=HUMAN, named=True)
     assert Seat.parse("greedy:human", 0) == Seat(name="greedy", kind=HUMAN, named=True)  # a player called greedy
+    assert Seat.parse("cmd:human", 0) == Seat(name="cmd", kind=HUMAN, named=True)  # not a program called human
 
 
 def test_simulate_reports_wins_turns_truncation_and_speed_as_json(tmp_path: Path) -> None:

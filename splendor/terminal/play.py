@@ -45,7 +45,8 @@ class Seat:
         if not spec:
             raise ValueError(f"seat {index} is empty; give human or a bot name")
         name, kind = "", spec
-        if ":" in spec and not _is_bot(spec):
+        named_human = spec.partition(":")[2].strip().lower() == HUMAN  # cmd:human is a player called cmd
+        if ":" in spec and (named_human or not _is_bot(spec)):
             name, _sep, kind = spec.partition(":")
             if name.strip().lower() in BOTS and kind.strip().lower() != HUMAN and not _is_bot(kind.strip()):
                 make_bot(spec)  # a bot's spec misspelt (ismcts:wizard): the error names the whole of it
