@@ -45,16 +45,18 @@ class Seat:
         if not spec:
             raise ValueError(f"seat {index} is empty; give human or a bot name")
         name, kind = "", spec
-        named_human = spec.partition(":")[2].strip().lower() == HUMAN  # cmd:human is a player called cmd
-        if ":" in spec and (named_human or not _is_bot(spec)):
-            name, _sep, kind = spec.partition(":")
-            if name.strip().lower() in BOTS and kind.strip().lower() != HUMAN and not _is_bot(kind.strip()):
-                make_bot(spec)  # a bot's spec misspelt (ismcts:wizard): the error names the whole of it
-        kind = kind.strip()
+        first, colon, rest = spec.partition(":")
+        if colon and (rest.strip().lower() == HUMAN or not _is_bot(spec)):  # cmd:human is a player called cmd
+            name, kind = first, rest.strip()
         if kind.lower() == HUMAN:
             kind = HUMAN
         else:
-            make_bot(kind)  # raises ValueError naming the known bots
+            try:
+                make_bot(kind)  # raises ValueError naming the known bots
+            except ValueError:
+                if name.strip().lower() in BOTS:
+                    make_bot(spec)  # a bot's spec misspelt (ismcts:wizard): its own error names the whole of it
+                raise
         if name.strip():
             return cls(name=name.strip(), kind=kind, named=True)
         return cls(name=f"{kind} {index}" if kind != HUMAN else f"player {index}", kind=kind)
