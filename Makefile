@@ -22,10 +22,12 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/splendor play --game classic --seats human,greedy
 
-# Before the workers start, the compiled code is compiled (or loaded) once, two parts at once beside the browser's
-# install, rather than by each worker at once (splendor/envs/warm.py).
-test: $(STAMP)
+# Chromium's install (scripts/chromium.sh: apt, on a fresh machine a download of some 200 MB) starts first, beside
+# the packages' install, which waits on the network as much; then, before the workers start, the compiled code is
+# compiled (or loaded) once, two parts at once, rather than by each worker at once (splendor/envs/warm.py).
+test:
 	scripts/chromium.sh >/dev/null & chromium=$$!; \
+	$(MAKE) --no-print-directory $(STAMP) || { wait $$chromium; exit 1; }; \
 	$(BIN)/python -m splendor.envs.warm search & search=$$!; \
 	$(BIN)/python -m splendor.envs.warm engine environments && wait $$search && wait $$chromium
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25

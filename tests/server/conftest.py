@@ -179,8 +179,11 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path}/server.db", tmp_path / "server.log").start()
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
+    """The server of one test, on SQLite. Its bots' processes start at the first bot's turn (a search worker costs
+    CPU to start, and most of these tests seat no bot), unless the test is marked ``warm_bots``."""
+    warm = "--warm-bot-workers" if request.node.get_closest_marker("warm_bots") else "--lazy-bot-workers"
+    s = Server(f"sqlite:///{tmp_path}/server.db", tmp_path / "server.log", warm).start()
     try:
         yield s
     finally:

@@ -4,10 +4,13 @@ a muted player's lines are hidden; the replay shows each line at its move."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.server.conftest import Server, create
 from tests.web.test_browser import _two_humans, api_act, open_page, wait_past
+
+pytestmark = pytest.mark.one_server  # each test makes its own games and looks at nothing else
 
 
 def _said(page: Page) -> list[str]:

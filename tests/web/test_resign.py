@@ -4,10 +4,13 @@ neither button for a spectator or in a finished game; 44 px tap targets on a pho
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.server.conftest import Server
 from tests.web.test_browser import _two_humans, actions, api_act, open_page, wait_past
+
+pytestmark = pytest.mark.one_server  # each test makes its own games and looks at nothing else
 
 
 def _posts(page: Page, what: str) -> list[str]:

@@ -11,6 +11,8 @@ from splendor.i18n import Message, translate
 from tests.server.conftest import Server
 from tests.web.test_languages import WORDS, page_in
 
+pytestmark = pytest.mark.one_server  # each test makes its own games and looks at nothing else
+
 
 @pytest.mark.parametrize("language", ["en", "sl"])
 def test_every_token_is_named_by_letter_and_by_colour_in_the_readers_language(
