@@ -3,9 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Two test workers more than the cores: much of the suite waits on servers, browsers, PostgreSQL and clocks rather
-# than computing, and the extra workers fill those waits (on 2 cores: four measured faster than three, and three
-# than two, docs/contributing.md).
+# Two test workers more than the cores: a worker waiting on a server, a browser, PostgreSQL or a clock leaves its
+# core to another, and on 2 cores four measured faster than three, and three than two (docs/contributing.md).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 
 .PHONY: run play test bench clean
@@ -24,12 +23,15 @@ play: $(STAMP)
 
 # Chromium's install (scripts/chromium.sh: apt, on a fresh machine a download of some 200 MB) starts first, beside
 # the packages' install, which waits on the network as much; then, before the workers start, the compiled code is
-# compiled (or loaded) once, two parts at once, rather than by each worker at once (splendor/envs/warm.py).
+# compiled (or loaded) once, two parts at once, rather than by each worker at once (splendor/envs/warm.py). Every
+# part is waited for, so that none is left running (an apt install cut off midway) when another fails.
 test:
 	scripts/chromium.sh >/dev/null & chromium=$$!; \
-	$(MAKE) --no-print-directory $(STAMP) || { wait $$chromium; exit 1; }; \
+	$(MAKE) -s --no-print-directory $(STAMP) || { wait $$chromium; exit 1; }; \
 	$(BIN)/python -m splendor.envs.warm search & search=$$!; \
-	$(BIN)/python -m splendor.envs.warm engine environments && wait $$search && wait $$chromium
+	$(BIN)/python -m splendor.envs.warm engine environments; engine=$$?; \
+	wait $$search; searched=$$?; wait $$chromium; browser=$$?; \
+	test $$engine -eq 0 -a $$searched -eq 0 -a $$browser -eq 0
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
 
 bench: $(STAMP)

@@ -35,18 +35,33 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-@pytest.fixture
-def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
-    """The server of one test. Its bots' processes start at the first bot's turn (most tests seat only quick bots
-    or none, and a search worker costs seconds of CPU to start), unless the test is marked ``warm_bots``: then
-    with the server, as in production, so that a search bot's first answer does not wait for its process.
+@pytest.fixture(autouse=True)
+def close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every page a test opened is closed when the test ends: a page left open on a module's shared server would
+    go on polling its lobby and holding its WebSocket beside every later test of the module."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
 
-    In a module marked ``one_server``, the module's one server (`module_server`) instead."""
+
+def _bots(warm: bool) -> str:
+    """The server's option for its bots' processes: started with it (as in production, so that a search bot's
+    first answer does not wait for its process), or at the first bot's turn (a search worker costs seconds of CPU
+    to start, and most browser tests seat only quick bots or none)."""
+    return "--warm-bot-workers" if warm else "--lazy-bot-workers"
+
+
+@pytest.fixture
+def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    """The server of one test, its bots' processes warm if the test is marked ``warm_bots``; in a module marked
+    ``one_server``, the module's one server (`module_server`) instead."""
     if request.node.get_closest_marker("one_server"):
         yield request.getfixturevalue("module_server")
         return
-    warm = "--warm-bot-workers" if request.node.get_closest_marker("warm_bots") else "--lazy-bot-workers"
-    s = Server(f"sqlite:///{tmp_path}/server.db", tmp_path / "server.log", "--allow-chosen-seeds", warm).start()
+    folder: Path = request.getfixturevalue("tmp_path")
+    warm = _bots(request.node.get_closest_marker("warm_bots") is not None)
+    s = Server(f"sqlite:///{folder}/server.db", folder / "server.log", "--allow-chosen-seeds", warm).start()
     try:
         yield s
     finally:
@@ -54,14 +69,17 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def module_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for every test of a module marked ``one_server``: a module whose tests each make their own
-    games and look only at those, so that no test can see another's. A server costs about 2 s of CPU to start,
-    which over a module of twenty tests is much of what the module costs. Its bots' processes are warm, and an
+    games and act only on those. (The lobby's list of games shows the module's earlier games too; no test of such
+    a module reads it.) A server costs about 2 s of CPU to start, which over a module of twenty tests is much of
+    what the module costs. Its bots' processes are warm if any test of the module is marked ``warm_bots``, and an
     address may hold as many unfinished games as the module makes."""
+    mine = [item for item in request.session.items if getattr(item, "module", None) is request.module]
+    warm = any(item.get_closest_marker("warm_bots") for item in mine)
     folder = tmp_path_factory.mktemp("server")
     s = Server(
-        f"sqlite:///{folder}/server.db", folder / "server.log", "--allow-chosen-seeds", "--warm-bot-workers",
+        f"sqlite:///{folder}/server.db", folder / "server.log", "--allow-chosen-seeds", _bots(warm),
         "--games-per-client", "100000",
     ).start()  # fmt: skip
     try:

@@ -15,7 +15,7 @@ import splendor
 from splendor.bots import decide, make_bot
 from tests.server.conftest import ROOT, Server, create
 
-pytestmark = pytest.mark.one_server  # each test makes its own games; a lobby lists a browser's own
+pytestmark = pytest.mark.one_server  # each test makes its own games ("Your games" lists a browser's own)
 
 SHOTS = ROOT / "docs" / "screenshots"
 

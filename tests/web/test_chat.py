@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page
 from tests.server.conftest import Server, create
 from tests.web.test_browser import _two_humans, api_act, open_page, wait_past
 
-pytestmark = pytest.mark.one_server  # each test makes its own games and looks at nothing else
+pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
 
 
 def _said(page: Page) -> list[str]:

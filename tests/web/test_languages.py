@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page
 from tests.server.conftest import Server, create
 from tests.web.test_browser import SHOTS, wait_past
 
-pytestmark = pytest.mark.one_server  # each test makes its own games and looks at nothing else
+pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
 
 # Words each language's table shows (the supply's heading, the log's heading), and the browser locale it comes from.
 WORDS = {

@@ -24,7 +24,7 @@ from tests.web.test_browser import (
     wait_past,
 )
 
-pytestmark = pytest.mark.one_server  # each test makes its own games and looks at nothing else
+pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
 
 SCREENS = [(1280, 800), (1024, 768), (768, 1024)]
 LOCALES = {"en": "en-GB", "sl": "sl-SI", "ko": "ko-KR", "zh": "zh-CN"}

@@ -13,7 +13,7 @@ from splendor.bots import decide, make_bot
 from tests.server.conftest import Server
 from tests.web.test_browser import _two_humans, api_act, open_page, wait_past
 
-pytestmark = pytest.mark.one_server  # each test makes its own games and looks at nothing else
+pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
 
 COUNT_TRAVELLERS = """window.travellers = [];
 new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)

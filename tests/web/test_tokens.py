@@ -11,7 +11,7 @@ from splendor.i18n import Message, translate
 from tests.server.conftest import Server
 from tests.web.test_languages import WORDS, page_in
 
-pytestmark = pytest.mark.one_server  # each test makes its own games and looks at nothing else
+pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
 
 
 @pytest.mark.parametrize("language", ["en", "sl"])

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page
 from tests.server.conftest import Server
 from tests.web.test_browser import TAKEABLE, actions, new_page
 
-pytestmark = pytest.mark.one_server  # each test makes its own games and looks at nothing else
+pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
 
 LOCALES = {"en": "en-GB", "sl": "sl-SI", "ko": "ko-KR", "zh": "zh-CN"}
 
