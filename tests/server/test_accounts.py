@@ -112,6 +112,24 @@ def test_a_taken_name_is_refused_before_any_password_is_hashed(store: Store, mon
     assert hashed == ["another one"]
 
 
+def test_an_unknown_name_costs_a_sign_in_the_same_argon2_work_as_a_known_one(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """So that the time of a refusal does not tell whether a name has an account: an unknown name's password is
+    verified against a hash made with the hasher's own parameters, as every account's is."""
+    from splendor.store import accounts as module
+
+    assert not module._hasher.check_needs_rehash(module.UNKNOWN_NAME_HASH), "the hasher's parameters changed"
+    verified: list[str] = []
+    original = module._verify
+    monkeypatch.setattr(
+        module, "_verify", lambda hashed, password: verified.append(hashed) or original(hashed, password)
+    )
+    with pytest.raises(ValueError, match="wrong name or password"):
+        Accounts(store).sign_in("nobody", "a password")
+    assert verified == [module.UNKNOWN_NAME_HASH]
+
+
 def test_wrong_passwords_lock_the_account_for_a_while(store: Store) -> None:
     accounts = Accounts(store)
     accounts.sign_up("ann", "correct horse")
