@@ -178,11 +178,17 @@ def store(tmp_path: Path) -> Iterator[Store]:
         opened.close()
 
 
+def bots_option(warm: bool) -> str:
+    """A test server's option for its bots' processes: started with it (as in production, so that a search bot's
+    first answer does not wait for its process), or at the first bot's turn (a search worker costs CPU to start,
+    and most tests seat only quick bots or none)."""
+    return "--warm-bot-workers" if warm else "--lazy-bot-workers"
+
+
 @pytest.fixture
 def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
-    """The server of one test, on SQLite. Its bots' processes start at the first bot's turn (a search worker costs
-    CPU to start, and most of these tests seat no bot), unless the test is marked ``warm_bots``."""
-    warm = "--warm-bot-workers" if request.node.get_closest_marker("warm_bots") else "--lazy-bot-workers"
+    """The server of one test, on SQLite; its bots' processes warm if the test is marked ``warm_bots``."""
+    warm = bots_option(request.node.get_closest_marker("warm_bots") is not None)
     s = Server(f"sqlite:///{tmp_path}/server.db", tmp_path / "server.log", warm).start()
     try:
         yield s

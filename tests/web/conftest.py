@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from tests.server.conftest import ROOT, Server
+from tests.server.conftest import ROOT, Server, bots_option
 
 ARGS = [
     "--no-sandbox",
@@ -45,13 +45,6 @@ def close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
             context.close()
 
 
-def _bots(warm: bool) -> str:
-    """The server's option for its bots' processes: started with it (as in production, so that a search bot's
-    first answer does not wait for its process), or at the first bot's turn (a search worker costs seconds of CPU
-    to start, and most browser tests seat only quick bots or none)."""
-    return "--warm-bot-workers" if warm else "--lazy-bot-workers"
-
-
 @pytest.fixture
 def server(request: pytest.FixtureRequest) -> Iterator[Server]:
     """The server of one test, its bots' processes warm if the test is marked ``warm_bots``; in a module marked
@@ -60,7 +53,7 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
         yield request.getfixturevalue("module_server")
         return
     folder: Path = request.getfixturevalue("tmp_path")
-    warm = _bots(request.node.get_closest_marker("warm_bots") is not None)
+    warm = bots_option(request.node.get_closest_marker("warm_bots") is not None)
     s = Server(f"sqlite:///{folder}/server.db", folder / "server.log", "--allow-chosen-seeds", warm).start()
     try:
         yield s
@@ -79,7 +72,7 @@ def module_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
     warm = any(item.get_closest_marker("warm_bots") for item in mine)
     folder = tmp_path_factory.mktemp("server")
     s = Server(
-        f"sqlite:///{folder}/server.db", folder / "server.log", "--allow-chosen-seeds", _bots(warm),
+        f"sqlite:///{folder}/server.db", folder / "server.log", "--allow-chosen-seeds", bots_option(warm),
         "--games-per-client", "100000",
     ).start()  # fmt: skip
     try:
