@@ -698,12 +698,17 @@ def train(
     seed: Annotated[int, typer.Option(help="Seed of the whole run")] = 1,
     iterations: Annotated[int, typer.Option(min=1, help="Search iterations a move in self-play")] = 1500,
     match_games: Annotated[int, typer.Option(min=2, help="Games of each generation's match")] = 80,
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players at each self-play game")] = 2,
     workers: SelfPlayWorkers = 1,
     backend: SelfPlayBackend = "process",
     address: RayAddress = None,
-    out: Annotated[Path | None, typer.Option(help="Where to write the weights (default: the shipped ones)")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Where to write the weights (default: the shipped ones; runs/<game>-<n>p.json for 3-4)"),
+    ] = None,
 ) -> None:
-    """Learn the expert level's evaluation by self-play (docs/bots.md): writes the weights and the curve."""
+    """Learn the expert level's evaluation by self-play (docs/bots.md): writes the weights and the curve. The levels
+    use two-player weights at every count; weights of three or four are for measuring (benchmarks/player_weights.py)."""
     from splendor.search.learning.training import GAMES, WEIGHTS_DIR
     from splendor.search.learning.training import train as run
 
@@ -719,8 +724,10 @@ def train(
             match_games=match_games,
             workers=where,
             report=lambda line: console.print(line, markup=False),
+            players=players,
         )
-    path = _write_run(result, out if out is not None else WEIGHTS_DIR / f"{game}.json")
+    default = WEIGHTS_DIR / f"{game}.json" if players == 2 else Path(f"runs/{game}-{players}p.json")
+    path = _write_run(result, out if out is not None else default)
     console.print(f"Weights and learning curve in {path}")
 
 

@@ -67,13 +67,13 @@ def test_the_same_seeds_give_the_same_results_on_every_back_end(ray_up: None) ->
 
 def test_self_play_on_ray_is_the_self_play_played_here(ray_up: None) -> None:
     searcher = {"iterations": 20, "depth": 8, "weights": cs.NO_WEIGHTS}
-    pieces = [("classic", [11 + i], searcher, 2) for i in range(3)]
+    pieces = [("classic", [11 + i], searcher, 2, 2) for i in range(3)]
     here = spread(training._self_play_chunk, pieces, ONE_PROCESS)
     on_ray = spread(training._self_play_chunk, pieces, Workers(2, "ray"))
     for a, b in zip(here, on_ray, strict=True):
-        assert len(a) > 0 and a.labels == b.labels and a.stages == b.stages
-        assert np.array_equal(np.array(a.first), np.array(b.first))
-        assert np.array_equal(np.array(a.second), np.array(b.second))
+        assert len(a) > 0 and a.stages == b.stages
+        assert np.array_equal(np.array(a.labels), np.array(b.labels))
+        assert np.array_equal(np.array(a.seats), np.array(b.seats))
 
 
 def test_a_training_command_refuses_an_unknown_back_end_before_it_plays() -> None:

@@ -7,6 +7,11 @@ added to the data. Generation 0 plays with the hand-made progress. After each ge
 between the search with the new weights and the search with the hand-made progress (equal iterations, seats
 alternated) measures what was learned; those figures and the held-out log-loss make the learning curve.
 
+Games of three or four (``--players``) are fitted as each seat's share of the win, the softmax of every seat's
+progress, of which the two-player logistic of the lead is the case of two. Those weights are for measuring
+(``benchmarks/player_weights.py``): they searched no better than the two-player ones in games of four, so the
+levels score every count with the two-player weights (docs/bots.md).
+
 Everything is seeded: the same command gives the same weights (the matches and the games are played by
 iteration budgets, never by the clock).
 
@@ -43,24 +48,43 @@ WEIGHTS_DIR = Path(__file__).with_name("weights")
 
 @dataclass
 class Positions:
-    """Positions of two-player games: each seat's features, the stage, and seat 0's share of the win."""
+    """Positions of self-play games: each seat's features (one row a seat, from seat 0), the stage, and each
+    seat's share of the win."""
 
-    first: list[np.ndarray] = field(default_factory=list)
-    second: list[np.ndarray] = field(default_factory=list)
+    seats: list[np.ndarray] = field(default_factory=list)
     stages: list[float] = field(default_factory=list)
-    labels: list[float] = field(default_factory=list)
+    labels: list[np.ndarray] = field(default_factory=list)
+
+    def add(self, seats: np.ndarray, stage_: float, shares: np.ndarray) -> None:
+        """One position: ``seats`` of shape (players, FEATURE_COUNT), its stage, and each seat's share of the win."""
+        self.seats.append(np.asarray(seats, dtype=np.float64))
+        self.stages.append(float(stage_))
+        self.labels.append(np.asarray(shares, dtype=np.float64))
 
     def extend(self, other: Positions) -> None:
-        self.first += other.first
-        self.second += other.second
+        self.seats += other.seats
         self.stages += other.stages
         self.labels += other.labels
 
+    @property
+    def players(self) -> int:
+        """The seats of every position (all of one count)."""
+        counts = {len(seats) for seats in self.seats}
+        if len(counts) != 1:
+            raise ValueError(f"positions of one player count are fitted together, not of {sorted(counts)}")
+        return counts.pop()
+
     def design(self) -> tuple[np.ndarray, np.ndarray]:
-        """The regression's inputs (feature differences, early and late) and its soft labels."""
-        diff = np.array(self.first) - np.array(self.second)
+        """The regression's inputs and soft labels. Two players: seat 0's feature differences (early and late)
+        and seat 0's share. More: each seat's features (early and late), shape (positions, players, 2·F), and
+        every seat's share."""
+        players = self.players
+        x = np.array(self.seats)
         t = np.array(self.stages)[:, None]
-        return np.hstack([diff, diff * t]), np.array(self.labels)
+        if players == 2:
+            diff = x[:, 0] - x[:, 1]
+            return np.hstack([diff, diff * t]), np.array(self.labels)[:, 0]
+        return np.concatenate([x, x * t[:, :, None]], axis=2), np.array(self.labels)
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -78,28 +102,29 @@ def choose(found: dict[int, tuple[int, float]], rng: np.random.Generator, sample
 def play(
     game: str,
     seed: int,
-    searchers: tuple[dict[str, Any], dict[str, Any]],
+    searchers: tuple[dict[str, Any], ...],
     sampled_moves: int = 0,
     record: Positions | None = None,
 ) -> list[float]:
-    """Play one two-player game dealt from ``seed``, seat ``i`` searching with ``searchers[i]`` (keyword
-    arguments of ``searched``: iterations, depth, weights); the first ``sampled_moves``
-    main decisions of each seat are drawn in proportion to the visits. Each main-phase position is added to
-    ``record``. Returns each seat's share of the win."""
-    fast = new_game(game, players=2, seed=seed)
+    """Play one game dealt from ``seed`` with a seat for each searcher, seat ``i`` searching with
+    ``searchers[i]`` (keyword arguments of ``searched``: iterations, depth, weights, shares); the first
+    ``sampled_moves`` main decisions of each seat are drawn in proportion to the visits. Each main-phase
+    position is added to ``record``. Returns each seat's share of the win."""
+    players = len(searchers)
+    fast = new_game(game, players=players, seed=seed)
     rng = np.random.default_rng(seed)
     state = fast.state
-    features = [np.zeros(FEATURE_COUNT), np.zeros(FEATURE_COUNT)]
-    taken: list[tuple[np.ndarray, np.ndarray, float]] = []
-    main_moves = [0, 0]
+    taken: list[tuple[np.ndarray, float]] = []
+    main_moves = [0] * players
     while not fast.is_over:
         legal = fast.legal_indices()
         seat = int(state[m.SEAT])
         main = state[m.PHASE] == m.MAIN
         if main:
-            for p in (0, 1):
+            features = np.zeros((players, FEATURE_COUNT))
+            for p in range(players):
                 features_into(state, p, features[p])
-            taken.append((features[0].copy(), features[1].copy(), stage(state)))
+            taken.append((features, stage(state)))
         if len(legal) == 1:
             fast.step(int(legal[0]))
             continue
@@ -108,13 +133,11 @@ def play(
         main_moves[seat] += main
         fast.step(action)
     winners = fast.winners
-    shares = [1.0 / len(winners) if s in winners else 0.0 for s in (0, 1)] if winners else [0.5, 0.5]
+    seats = range(players)
+    shares = [1.0 / len(winners) if s in winners else 0.0 for s in seats] if winners else [1.0 / players] * players
     if record is not None:
-        for f0, f1, t in taken:
-            record.first.append(f0)
-            record.second.append(f1)
-            record.stages.append(t)
-            record.labels.append(shares[0])
+        for features, t in taken:
+            record.add(features, t, np.array(shares))
     return shares
 
 
@@ -141,9 +164,13 @@ def searched(
 
 
 def fit(positions: Positions, l2: float = 1.0, steps: int = 30) -> np.ndarray:
-    """Logistic regression of seat 0's share on the feature differences (Newton's method with an L2 penalty;
-    no intercept, so the evaluation treats both seats alike). Returns weights of shape (2, FEATURE_COUNT)."""
+    """The weights under which each seat's share of the win is most likely: its share is the softmax of the
+    seats' learned progress (Newton's method with an L2 penalty; no intercept, so the evaluation treats every
+    seat alike). With two seats that is the logistic of seat 0's lead, and it is fitted as that, on the feature
+    differences. Returns weights of shape (2, FEATURE_COUNT)."""
     x, y = positions.design()
+    if positions.players > 2:
+        return _fit_shares(x, y, l2, steps)
     w = np.zeros(x.shape[1])
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(x @ w)))
@@ -156,37 +183,71 @@ def fit(positions: Positions, l2: float = 1.0, steps: int = 30) -> np.ndarray:
     return w.reshape(2, FEATURE_COUNT)
 
 
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    """The softmax over each row's seats."""
+    e: np.ndarray = np.exp(logits - logits.max(axis=1, keepdims=True))
+    shares: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return shares
+
+
+def _fit_shares(x: np.ndarray, y: np.ndarray, l2: float, steps: int) -> np.ndarray:
+    """`fit` for three or four seats: a multinomial (conditional) logit over the seats, ``x`` of shape
+    (positions, seats, 2·F), ``y`` every seat's share."""
+    w = np.zeros(x.shape[2])
+    for _ in range(steps):
+        p = _softmax(x @ w)
+        gradient = np.einsum("np,npi->i", p - y, x) + l2 * w
+        mean = np.einsum("np,npi->ni", p, x)
+        hessian = np.einsum("np,npi,npj->ij", p, x, x) - mean.T @ mean + l2 * np.eye(x.shape[2])
+        delta = np.linalg.solve(hessian, gradient)
+        w -= delta
+        if np.abs(delta).max() < 1e-8:
+            break
+    return w.reshape(2, FEATURE_COUNT)
+
+
 def log_loss(positions: Positions, weights: np.ndarray) -> float:
-    """The mean log-loss of ``weights`` on ``positions`` (log 2 = 0.693 is a coin toss)."""
+    """The mean log-loss of ``weights`` on ``positions``: a coin toss is log 2 = 0.693 with two players,
+    log 4 = 1.386 with four."""
     x, y = positions.design()
+    if positions.players > 2:
+        p = np.clip(_softmax(x @ weights.reshape(-1)), 1e-9, 1.0)
+        return float(-np.mean((y * np.log(p)).sum(axis=1)))
     p = np.clip(1.0 / (1.0 + np.exp(-(x @ weights.reshape(-1)))), 1e-9, 1 - 1e-9)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def _self_play_chunk(args: tuple[str, list[int], dict[str, Any], int]) -> Positions:
-    game, seeds, searcher, sampled = args
+def _self_play_chunk(args: tuple[str, list[int], dict[str, Any], int, int]) -> Positions:
+    game, seeds, searcher, sampled, players = args
     out = Positions()
     for seed in seeds:
-        play(game, seed, (searcher, searcher), sampled, out)
+        play(game, seed, (searcher,) * players, sampled, out)
     return out
 
 
-def _match_chunk(args: tuple[str, list[int], dict[str, Any], dict[str, Any]]) -> float:
-    game, seeds, a, b = args
+def _match_chunk(args: tuple[str, list[tuple[int, int]], dict[str, Any], dict[str, Any], int]) -> float:
+    game, games, a, b, players = args
     score = 0.0
-    for i, seed in enumerate(seeds):
-        seats = (a, b) if i % 2 == 0 else (b, a)
-        score += play(game, seed, seats)[i % 2]
+    for seed, lone in games:
+        seats = tuple(a if seat == lone else b for seat in range(players))
+        score += play(game, seed, seats)[lone]
     return score
 
 
 def match(
-    game: str, a: dict[str, Any], b: dict[str, Any], games: int, seed: int, workers: Workers = ONE_PROCESS
+    game: str,
+    a: dict[str, Any],
+    b: dict[str, Any],
+    games: int,
+    seed: int,
+    workers: Workers = ONE_PROCESS,
+    players: int = 2,
 ) -> float:
-    """Searcher ``a``'s share of the wins against ``b`` over ``games`` games (each deal played from both seats:
-    games 2k and 2k+1 share a deal)."""
-    seeds = [seed * 1_000_003 + i // 2 for i in range(games)]
-    chunks = [(game, seeds[i : i + 2], a, b) for i in range(0, games, 2)]
+    """Searcher ``a``'s share of the wins in one seat against ``b`` in every other, over ``games`` games (par is
+    one in ``players``): each deal is played with ``a`` in every seat in turn (games ``k·players`` to
+    ``k·players + players - 1`` share a deal)."""
+    deals = [(seed * 1_000_003 + i // players, i % players) for i in range(games)]
+    chunks = [(game, deals[i : i + players], a, b, players) for i in range(0, games, players)]
     scores: list[float] = spread(_match_chunk, chunks, workers)
     return sum(scores) / games
 
@@ -202,35 +263,45 @@ def train(
     workers: Workers = ONE_PROCESS,
     sampled_moves: int = 4,
     report: Callable[[str], None] = print,
+    players: int = 2,
 ) -> dict[str, Any]:
     """Run the self-play loop on ``workers`` (processes here, or Ray); returns the final weights and the learning
-    curve (one entry a generation)."""
+    curve (one entry a generation).
+
+    Two players start from the hand-made progress and each generation's match is against it. Three or four
+    start from the evaluation the expert scores every count with, the shipped two-player weights valued by each
+    seat's lead over the best other, and are measured against it: the new weights, valued as they were fitted
+    (each seat's share of every seat's progress), in one seat against it in the others, every deal from every
+    seat (par one in ``players``)."""
     if game not in GAMES:
         raise ValueError(f"the learned evaluation is trained for {', '.join(GAMES)}, not {game!r}")
+    if not 2 <= players <= 4:
+        raise ValueError(f"a game has 2 to 4 players, not {players}")
     data = Positions()
     held_out = Positions()
-    weights = cs.NO_WEIGHTS
+    plain = {"iterations": iterations, "depth": depth}
+    versus = plain if players == 2 else {**plain, "weights": learned_weights(game)}
+    searcher = versus
     curve = []
-    hand = {"iterations": iterations, "depth": depth}
     started = time.perf_counter()
     for generation in range(generations):
-        searcher = {"iterations": iterations, "depth": depth, "weights": weights}
         base = seed * 7_919 + generation * 100_000
         seeds = list(range(base, base + games))
         parts = workers.count * 4
-        chunks = [(game, seeds[i::parts], searcher, sampled_moves) for i in range(parts)]
+        chunks = [(game, seeds[i::parts], searcher, sampled_moves, players) for i in range(parts)]
         for part in spread(_self_play_chunk, chunks, workers):
             data.extend(part)
-        held = _self_play_chunk((game, [base - 1 - i for i in range(max(4, games // 10))], searcher, sampled_moves))
-        held_out.extend(held)
+        held_seeds = [base - 1 - i for i in range(max(4, games // 10))]
+        held_out.extend(_self_play_chunk((game, held_seeds, searcher, sampled_moves, players)))
         weights = fit(data)
-        score = match(game, {**hand, "weights": weights}, hand, match_games, seed + generation, workers)
+        searcher = {**plain, "weights": weights, "shares": players > 2}
+        score = match(game, searcher, versus, match_games, seed + generation, workers, players)
         entry = {
             "generation": generation + 1,
             "games": games * (generation + 1),
             "positions": len(data),
             "held_out_log_loss": round(log_loss(held_out, weights), 4),
-            "score_vs_hand": round(score, 4),
+            ("score_vs_hand" if players == 2 else "score_vs_two_player_weights"): round(score, 4),
             "match_games": match_games,
             "minutes": round((time.perf_counter() - started) / 60, 2),
         }
@@ -238,6 +309,7 @@ def train(
         report(json.dumps(entry))
     return {
         "game": game,
+        "players": players,
         "features": list(FEATURES),
         "weights": weights.round(5).tolist(),
         "trained": {
@@ -255,13 +327,16 @@ def train(
 
 def load_weights(game: str) -> np.ndarray | None:
     """The shipped weights of ``game``'s learned evaluation, or None when its file is missing (``learned_weights``
-    makes that an error)."""
+    makes that an error). They are two-player weights: the levels score a game of three or four with them too,
+    by each seat's lead over the best other (docs/bots.md: weights fitted on games of four did no better)."""
     path = WEIGHTS_DIR / f"{game}.json"
     if not path.exists():
         return None
     data = json.loads(path.read_text())
     if data["features"] != list(FEATURES):
         raise ValueError(f"{path} was trained on other features ({data['features']}); retrain it")
+    if data.get("players", 2) != 2:
+        raise ValueError(f"{path} was trained on games of {data['players']} players; the levels' weights are of two")
     weights = np.array(data["weights"], dtype=np.float64)
     if weights.shape != (2, FEATURE_COUNT) or not np.isfinite(weights).all():
         raise ValueError(f"{path} does not hold a (2, {FEATURE_COUNT}) array of numbers")
