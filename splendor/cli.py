@@ -714,6 +714,8 @@ def train(
 
     if game not in GAMES:
         raise _fail(f"the learned evaluation is trained for {', '.join(GAMES)}, not {game!r}")
+    if players > 2 and match_games % players:
+        raise _fail(f"--match-games plays whole deals, from every seat: {match_games} games for {players} players")
     with _workers(workers, backend, address) as where:
         result = run(
             game,

@@ -278,6 +278,13 @@ def test_the_train_command_writes_weights_and_their_curve(tmp_path: Path) -> Non
         [sys.executable, "-m", "splendor", "train", "--game", "kids"], capture_output=True, text=True, timeout=120
     )
     assert refused.returncode != 0 and "trained for classic, pokemon" in refused.stderr
+    uneven = subprocess.run(
+        [sys.executable, "-m", "splendor", "train", "--players", "3", "--match-games", "80", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert uneven.returncode != 0 and "whole deals, from every seat: 80 games for 3" in " ".join(uneven.stderr.split())
 
 
 def test_training_for_three_starts_from_the_two_player_weights_and_measures_against_them(
@@ -302,6 +309,12 @@ def test_training_for_three_starts_from_the_two_player_weights_and_measures_agai
     assert json.loads(lines[0]) == entry
     with pytest.raises(ValueError, match="2 to 4 players"):
         training.train("classic", players=5)
+    with pytest.raises(ValueError, match="80 games is not a multiple of 3"):
+        training.train("classic", players=3, match_games=80)
+    with pytest.raises(ValueError, match="whole deals"):
+        training.match("classic", {}, {}, 6, 1, players=4)
+    with pytest.raises(ValueError, match="no positions"):
+        training.fit(training.Positions())
 
 
 def test_expert_is_the_top_level_and_searches_with_its_own_settings(monkeypatch: pytest.MonkeyPatch) -> None:

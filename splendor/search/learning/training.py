@@ -48,8 +48,8 @@ WEIGHTS_DIR = Path(__file__).with_name("weights")
 
 @dataclass
 class Positions:
-    """Positions of self-play games: each seat's features (one row a seat, from seat 0), the stage, and each
-    seat's share of the win."""
+    """Positions of self-play games: each seat's features (row i is seat i's), the stage, and each seat's share of
+    the win."""
 
     seats: list[np.ndarray] = field(default_factory=list)
     stages: list[float] = field(default_factory=list)
@@ -70,6 +70,8 @@ class Positions:
     def players(self) -> int:
         """The seats of every position (all of one count)."""
         counts = {len(seats) for seats in self.seats}
+        if not counts:
+            raise ValueError("there are no positions to fit")
         if len(counts) != 1:
             raise ValueError(f"positions of one player count are fitted together, not of {sorted(counts)}")
         return counts.pop()
@@ -198,7 +200,8 @@ def _fit_shares(x: np.ndarray, y: np.ndarray, l2: float, steps: int) -> np.ndarr
         p = _softmax(x @ w)
         gradient = np.einsum("np,npi->i", p - y, x) + l2 * w
         mean = np.einsum("np,npi->ni", p, x)
-        hessian = np.einsum("np,npi,npj->ij", p, x, x) - mean.T @ mean + l2 * np.eye(x.shape[2])
+        weighted = (x * p[:, :, None]).reshape(-1, x.shape[2])
+        hessian = weighted.T @ x.reshape(-1, x.shape[2]) - mean.T @ mean + l2 * np.eye(x.shape[2])
         delta = np.linalg.solve(hessian, gradient)
         w -= delta
         if np.abs(delta).max() < 1e-8:
@@ -207,8 +210,8 @@ def _fit_shares(x: np.ndarray, y: np.ndarray, l2: float, steps: int) -> np.ndarr
 
 
 def log_loss(positions: Positions, weights: np.ndarray) -> float:
-    """The mean log-loss of ``weights`` on ``positions``: a coin toss is log 2 = 0.693 with two players,
-    log 4 = 1.386 with four."""
+    """The mean log-loss of ``weights`` on ``positions``: a coin toss is log 2 = 0.693 with two players, log 3 =
+    1.099 with three, log 4 = 1.386 with four."""
     x, y = positions.design()
     if positions.players > 2:
         p = np.clip(_softmax(x @ weights.reshape(-1)), 1e-9, 1.0)
@@ -245,7 +248,10 @@ def match(
 ) -> float:
     """Searcher ``a``'s share of the wins in one seat against ``b`` in every other, over ``games`` games (par is
     one in ``players``): each deal is played with ``a`` in every seat in turn (games ``k·players`` to
-    ``k·players + players - 1`` share a deal)."""
+    ``k·players + players - 1`` share a deal). With three or four players ``games`` must be a whole number of
+    deals (`ValueError`), so that no seat is favoured; with two, an odd last game is played from seat 0."""
+    if players > 2 and games % players:
+        raise ValueError(f"a match of {players} plays whole deals: {games} games is not a multiple of {players}")
     deals = [(seed * 1_000_003 + i // players, i % players) for i in range(games)]
     chunks = [(game, deals[i : i + players], a, b, players) for i in range(0, games, players)]
     scores: list[float] = spread(_match_chunk, chunks, workers)
@@ -277,10 +283,13 @@ def train(
         raise ValueError(f"the learned evaluation is trained for {', '.join(GAMES)}, not {game!r}")
     if not 2 <= players <= 4:
         raise ValueError(f"a game has 2 to 4 players, not {players}")
+    if players > 2 and match_games % players:
+        raise ValueError(f"each match plays whole deals: {match_games} games is not a multiple of {players}")
     data = Positions()
     held_out = Positions()
-    plain = {"iterations": iterations, "depth": depth}
-    versus = plain if players == 2 else {**plain, "weights": learned_weights(game)}
+    weights = cs.NO_WEIGHTS if players == 2 else learned_weights(game)
+    plain: dict[str, Any] = {"iterations": iterations, "depth": depth}
+    versus = plain if players == 2 else {**plain, "weights": weights}
     searcher = versus
     curve = []
     started = time.perf_counter()
