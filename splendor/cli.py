@@ -708,7 +708,7 @@ def train(
     ] = None,
 ) -> None:
     """Learn the expert level's evaluation by self-play (docs/bots.md): writes the weights and the curve. The levels
-    use two-player weights at every count; weights of three or four are for measuring (benchmarks/player_weights.py)."""
+    use two-player weights at every count; weights of three or four are for measuring (benchmarks/lone_seat.py)."""
     from splendor.search.learning.training import GAMES, WEIGHTS_DIR
     from splendor.search.learning.training import train as run
 

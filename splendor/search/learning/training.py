@@ -9,7 +9,7 @@ alternated) measures what was learned; those figures and the held-out log-loss m
 
 Games of three or four (``--players``) are fitted as each seat's share of the win, the softmax of every seat's
 progress, of which the two-player logistic of the lead is the case of two. Those weights are for measuring
-(``benchmarks/player_weights.py``): they searched no better than the two-player ones in games of four, so the
+(``benchmarks/lone_seat.py``): they searched no better than the two-player ones in games of four, so the
 levels score every count with the two-player weights (docs/bots.md).
 
 Everything is seeded: the same command gives the same weights (the matches and the games are played by
