@@ -27,30 +27,10 @@ from typing import Any
 import numpy as np
 
 from splendor.arena.standings import wilson
-from splendor.compiled import market as m
-from splendor.compiled import new_game
 from splendor.core.workers import Workers
 from splendor.search.learning.policy import NO_POLICY
 from splendor.search.learning.policy_training import expert_searcher
-from splendor.search.learning.training import match, searched
-
-
-def seconds_a_search(game: str, players: int, searcher: dict[str, Any], positions: int = 20) -> float:
-    """The mean CPU seconds of one search by ``searcher`` over main-phase positions of a game of ``players`` played
-    by random legal moves (seed 5), after one search not timed (the first pays for loading the compiled code)."""
-    fast = new_game(game, players=players, seed=5)
-    searched(fast.state, int(fast.state[m.SEAT]), 1, **searcher)
-    rng = np.random.default_rng(5)
-    spent, done = 0.0, 0
-    while not fast.is_over and done < positions:
-        legal = fast.legal_indices()
-        if len(legal) > 1 and fast.state[m.PHASE] == m.MAIN:
-            start = time.process_time()
-            searched(fast.state, int(fast.state[m.SEAT]), 1, **searcher)
-            spent += time.process_time() - start
-            done += 1
-        fast.step(int(legal[rng.integers(len(legal))]))
-    return spent / max(done, 1)
+from splendor.search.learning.training import match, search_seconds
 
 
 def lone_searcher(args: argparse.Namespace, expert: dict[str, Any]) -> dict[str, Any]:
@@ -88,9 +68,10 @@ def main() -> None:
         raise SystemExit(f"--games plays whole deals: {args.games} is not a multiple of {args.players}")
     expert = expert_searcher(args.game, args.iterations, NO_POLICY)
     lone = lone_searcher(args, expert)
-    changed = ", ".join(f"{k} {v if k != 'weights' else args.weights}" for k, v in lone.items() if k not in expert
-                        or not np.array_equal(v, expert[k]))  # fmt: skip
-    ratio = seconds_a_search(args.game, args.players, lone) / seconds_a_search(args.game, args.players, expert)
+    changes = [(k, v) for k, v in lone.items() if k not in expert or not np.array_equal(v, expert[k])]
+    changed = ", ".join(f"{k} {args.weights if k == 'weights' else v}" for k, v in changes)
+    timed = {"players": args.players, "positions": 20, "seed": 5}
+    ratio = search_seconds(args.game, lone, **timed) / search_seconds(args.game, expert, **timed)
     start = time.perf_counter()
     score = match(args.game, lone, expert, args.games, args.seed, Workers(args.workers), args.players)
     low, high = wilson(score * args.games, args.games)

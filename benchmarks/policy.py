@@ -19,38 +19,14 @@ import argparse
 import os
 import time
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 from splendor.arena.standings import wilson
-from splendor.compiled import market as m
-from splendor.compiled import new_game
 from splendor.core.workers import Workers
 from splendor.search.learning.network import load_network, network_path
 from splendor.search.learning.network_training import NETWORK_MIX
 from splendor.search.learning.policy import NO_POLICY
 from splendor.search.learning.policy_training import expert_searcher, load_policy, policy_path
-from splendor.search.learning.training import match, searched
-
-
-def seconds_a_search(game: str, searcher: dict[str, Any], positions: int = 12) -> float:
-    """The mean seconds of one search by ``searcher`` over positions of a game played by random legal moves,
-    after one search not timed (the first pays for loading the compiled code)."""
-    warm = new_game(game, players=2, seed=98)
-    searched(warm.state, int(warm.state[m.SEAT]), 1, **searcher)
-    fast = new_game(game, players=2, seed=99)
-    rng = np.random.default_rng(99)
-    spent, done = 0.0, 0
-    while not fast.is_over and done < positions:
-        legal = fast.legal_indices()
-        if len(legal) > 1 and fast.state[m.PHASE] == m.MAIN:
-            start = time.perf_counter()
-            searched(fast.state, int(fast.state[m.SEAT]), 1, **searcher)
-            spent += time.perf_counter() - start
-            done += 1
-        fast.step(int(legal[rng.integers(len(legal))]))
-    return spent / max(done, 1)
+from splendor.search.learning.training import match, search_seconds
 
 
 def main() -> None:
@@ -76,7 +52,7 @@ def main() -> None:
         policy = load_policy(args.policy or policy_path(args.game))
         learned = expert_searcher(args.game, args.policy_iterations or args.iterations, policy)
     guide = "the network" if args.network is not None else "the policy"
-    seconds_kinds, seconds_learned = seconds_a_search(args.game, kinds), seconds_a_search(args.game, learned)
+    seconds_kinds, seconds_learned = search_seconds(args.game, kinds), search_seconds(args.game, learned)
     print(
         f"{args.game}: a search takes {seconds_kinds:.3f} s by the kinds' priors at {kinds['iterations']} "
         f"iterations, {seconds_learned:.3f} s by {guide} at {learned['iterations']} "

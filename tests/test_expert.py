@@ -287,6 +287,22 @@ def test_the_train_command_writes_weights_and_their_curve(tmp_path: Path) -> Non
     assert uneven.returncode != 0 and "whole deals, from every seat: 80 games for 3" in " ".join(uneven.stderr.split())
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_search_is_timed_on_the_positions_asked_after_one_not_timed(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    states: list[int] = []
+    real = training.searched
+
+    def spy(state: np.ndarray, *args: object, **kw: object) -> tuple[dict[int, tuple[int, float]], int]:
+        states.append(int(state[compiled.market.PLAYERS]))
+        return real(state, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(training, "searched", spy)
+    seconds = training.search_seconds("classic", {"iterations": 20, "depth": 4}, players, positions=5, seed=7)
+    assert 0.0 < seconds < 60.0 and states == [players] * 6
+
+
 def test_training_for_three_starts_from_the_two_player_weights_and_measures_against_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

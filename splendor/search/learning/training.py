@@ -165,13 +165,34 @@ def searched(
     return cs.search_state(state, seat, know, seed, iterations, None, settings)
 
 
+def search_seconds(game: str, searcher: dict[str, Any], players: int = 2, positions: int = 12, seed: int = 99) -> float:
+    """The mean CPU seconds of one search by ``searcher`` (keyword arguments of `searched`) over the main-phase
+    positions of a game of ``players`` dealt from ``seed`` and played by random legal moves, after one search of
+    another deal not timed (the first pays for loading the compiled code). The benchmarks time two searchers so,
+    on the same positions, to set a match at equal time: compare the ratio, machines are noisy."""
+    warm = new_game(game, players=players, seed=seed - 1)
+    searched(warm.state, int(warm.state[m.SEAT]), 1, **searcher)
+    fast = new_game(game, players=players, seed=seed)
+    rng = np.random.default_rng(seed)
+    spent, done = 0.0, 0
+    while not fast.is_over and done < positions:
+        legal = fast.legal_indices()
+        if len(legal) > 1 and fast.state[m.PHASE] == m.MAIN:
+            start = time.process_time()
+            searched(fast.state, int(fast.state[m.SEAT]), 1, **searcher)
+            spent += time.process_time() - start
+            done += 1
+        fast.step(int(legal[rng.integers(len(legal))]))
+    return spent / max(done, 1)
+
+
 def fit(positions: Positions, l2: float = 1.0, steps: int = 30) -> np.ndarray:
     """The weights under which each seat's share of the win is most likely: its share is the softmax of the
     seats' learned progress (Newton's method with an L2 penalty; no intercept, so the evaluation treats every
     seat alike). With two seats that is the logistic of seat 0's lead, and it is fitted as that, on the feature
     differences. Returns weights of shape (2, FEATURE_COUNT)."""
     x, y = positions.design()
-    if positions.players > 2:
+    if x.ndim == 3:  # three or four seats
         return _fit_shares(x, y, l2, steps)
     w = np.zeros(x.shape[1])
     for _ in range(steps):
@@ -213,7 +234,7 @@ def log_loss(positions: Positions, weights: np.ndarray) -> float:
     """The mean log-loss of ``weights`` on ``positions``: a coin toss is log 2 = 0.693 with two players, log 3 =
     1.099 with three, log 4 = 1.386 with four."""
     x, y = positions.design()
-    if positions.players > 2:
+    if x.ndim == 3:  # three or four seats
         p = np.clip(_softmax(x @ weights.reshape(-1)), 1e-9, 1.0)
         return float(-np.mean((y * np.log(p)).sum(axis=1)))
     p = np.clip(1.0 / (1.0 + np.exp(-(x @ weights.reshape(-1)))), 1e-9, 1 - 1e-9)
