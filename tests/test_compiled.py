@@ -196,6 +196,22 @@ def test_kids_on_a_chosen_or_transcribed_board_plays_as_the_reference() -> None:
             compare(reference, buy_first, random.Random(seed))
 
 
+def test_kids_legal_moves_fill_the_room_a_board_may_ask_and_agree_with_the_reference() -> None:
+    # Six roads of all five colours from one space: the most a checked board may offer (board.MOVES_ROOM).
+    from splendor.games.kids.board import MOVES_ROOM, RESOURCES, parse_side
+    from tests.kids.positions import TEST_A1, TEST_A3, give_tiles, give_tokens
+
+    rainbow = '\n[[roads]]\nfrom = "gate"\nto = "palace"\ncost = [' + ", ".join(f'"{c}"' for c in RESOURCES) + "]\n"
+    board = [parse_side(TEST_A1), parse_side(TEST_A3 + rainbow * 6)]
+    reference = splendor.new_game("kids", players=2, seed=1, short=True, board=board)
+    reference.space[0] = "A3.gate"
+    give_tokens(reference, 0, black=1, red=1, green=1, brown=1, blue=1, gold=3)  # type: ignore[arg-type]
+    give_tiles(reference, 0, active=tuple(RESOURCES))  # type: ignore[arg-type]
+    legal = [a.index for a in reference.legal_actions()]
+    assert 1000 < len(legal) <= MOVES_ROOM
+    assert compiled.from_reference(reference).legal_indices().tolist() == legal
+
+
 def test_kids_villages_city_tiles_and_medals_are_met_in_the_comparison() -> None:
     """The comparison reaches every Mysteries tile, the Marketplace, the Thief's gift, a Drought's discards and
     the Medals, not only takes and moves."""

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from splendor.games.kids.notation import FIXED_INDEX, MAX_PAY, MAX_SEATS, PAYMENTS, SIZE
+from splendor.games.kids.notation import MAX_LEGAL as MAX_LEGAL  # room for any position's legal actions
 
 ACTION_COUNT = SIZE  # the whole action index, moves included
-MAX_LEGAL = 4096  # room for the legal actions of any position (a few hundred at most)
 
 TAKE3_FIRST = FIXED_INDEX[("take", (0, 1, 2))]
 TAKE_PAIR_FIRST = FIXED_INDEX[("take", (0, 1))]

@@ -41,6 +41,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from splendor.games.kids.notation import MAX_LEGAL, MOVE_BASE, most_payments
 from splendor.i18n import N_
 
 FORMAT = "splendor-kids-board/1"
@@ -331,11 +332,32 @@ def check_side(data: dict[str, Any]) -> list[str]:
                     )
     if len(roads) > MAX_SIDE_ROADS:
         problems.append(f"a side has at most {MAX_SIDE_ROADS} roads (found {len(roads)})")
+    problems += _too_many_payments(roads)
     if section in ("A1", "A2") and not out_lanes:
         problems.append(f"no road leaves section {section} by a lane, so the palace cannot be reached")
     if not problems:
         problems += _unreachable(str(section), ids, exits, lanes)  # no problems: a name of SECTIONS
     return problems
+
+
+MOVES_ROOM = MAX_LEGAL - MOVE_BASE
+"""The most moves one space may offer at once: the room for legal actions after every action that is not a move."""
+
+
+def _too_many_payments(roads: list[Any]) -> list[str]:
+    """Spaces whose roads could be paid in more ways at once than a position has room for (``MOVES_ROOM``)."""
+    ways: dict[str, int] = {}
+    for road in roads:
+        if isinstance(road, dict) and isinstance(road.get("from"), str) and isinstance(road.get("cost"), list):
+            cost = road["cost"]
+            if 1 <= len(cost) <= MAX_COST and all(c in RESOURCES for c in cost):
+                ways[road["from"]] = ways.get(road["from"], 0) + most_payments(cost)
+    return [
+        f"the roads from space {sid!r} could be paid in up to {n:,} ways at once, and a space may offer at most "
+        f"{MOVES_ROOM:,}: give it fewer roads or banners of fewer colours"
+        for sid, n in ways.items()
+        if n > MOVES_ROOM
+    ]
 
 
 def _unreachable(

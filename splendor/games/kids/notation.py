@@ -27,6 +27,7 @@ fixed order (by total, then by tokens, tiles, gold, treasure). Roads are numbere
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations, product
 
@@ -57,6 +58,9 @@ MAX_SEATS = 4
 MAX_ROADS = 72
 MAX_PAY = 5
 MAX_TREASURES = 2  # Treasures spent on one road at most
+MAX_LEGAL = 4096
+"""The most legal actions a position may offer: the room the compiled engine keeps for them. A board with a space
+whose roads could be paid in more ways than that allows is refused (``board.check_side``, by ``most_payments``)."""
 MEDALS = 4
 MARKET_SLOTS = 3
 
@@ -268,6 +272,25 @@ def banner_counts(cost: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     for c in cost:
         counts[c] = counts.get(c, 0) + 1
     return tuple(sorted(counts.items()))
+
+
+def most_payments(banner: Sequence[object]) -> int:
+    """The most distinct payments a road with this banner can ever have: what ``payments`` lists from holdings rich
+    in everything. Each colour's count is split every way between tokens, City tiles and wild; the wild, every way
+    between gold coins and at most ``MAX_TREASURES`` Treasures.
+
+    >>> most_payments(["red"]), most_payments(["black", "red"]), most_payments(["red"] * 5)
+    (4, 15, 46)
+    """
+    by_wild = {0: 1}  # the ways of paying the colours counted so far, by how many of them are left to the wild
+    for colour in set(banner):
+        n = banner.count(colour)
+        grown: dict[int, int] = {}
+        for wild, ways in by_wild.items():
+            for left in range(n + 1):  # the other n - left split between tokens and tiles: n - left + 1 ways
+                grown[wild + left] = grown.get(wild + left, 0) + ways * (n - left + 1)
+        by_wild = grown
+    return sum(ways * (min(wild, MAX_TREASURES) + 1) for wild, ways in by_wild.items())
 
 
 def payments(cost: tuple[int, ...], tokens: list[int], active: list[int], treasure: int) -> list[int]:
