@@ -101,7 +101,7 @@ def accounts_router(settings: Settings) -> APIRouter:
 
     @router.post("/api/accounts", status_code=201, responses=refusals(400, 409))
     async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
-        """Make an account (a name and a password of 8 to 200 characters) and sign in: the answer sets the
+        """Make an account (a name and a password of 8 to 200 typed characters) and sign in: the answer sets the
         session cookie. Its Pokédex is the profile of the same name (one claimed before is adopted with its
         ``pokedex_secret``). 409 when the name is taken."""
         accounts: Accounts = request.app.state.accounts

@@ -46,7 +46,6 @@ from splendor.server.live import client_key
 from splendor.server.schemas import Name, SeatNumber, refusals
 from splendor.server.settings import Settings
 from splendor.store.chat import ROOMS, SEATS, SPECTATORS, ChatLine, ChatTooFast
-from splendor.store.names import name_key
 
 if TYPE_CHECKING:
     from splendor.server.live import GameManager
@@ -201,8 +200,7 @@ def chat_router(settings: Settings) -> APIRouter:
                 raise Refused(400, _("give your name (or sign in) to talk in the spectators' room"))
             else:
                 name = body.name
-                if await store_calls.read(settings, lambda: m.chat.store.account_named(name_key(name))):
-                    raise Refused(409, _("this name belongs to an account: sign in to talk under it"))
+                await m.refuse_an_account_name(name, _("this name belongs to an account: sign in to talk under it"))
         if live.over:
             ended = await store_calls.read(settings, lambda: m.chat.store.ended(live.id))
             if ended is not None and time.time() - ended.replace(tzinfo=ended.tzinfo or UTC).timestamp() > (
@@ -242,7 +240,7 @@ def chat_router(settings: Settings) -> APIRouter:
         game_id: str,
         room: Literal["seats", "spectators"] | None = None,
         seat: Annotated[int | None, Query(ge=0, le=3)] = None,
-        after: Annotated[int, Query(ge=0)] = 0,
+        after: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,  # a line number the store can hold
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:

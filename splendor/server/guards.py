@@ -96,35 +96,34 @@ class BoundsMiddleware:
                 await send({"type": "websocket.close", "code": 1008, "reason": problem[:100]})
             return
         if scope["type"] == "http":
+            too_large = JSONResponse({"detail": f"the request body is over {self.max_body} bytes"}, status_code=413)
             length = dict(scope.get("headers") or []).get(b"content-length")
             if length is not None and (not length.isdigit() or int(length) > self.max_body):
-                await JSONResponse({"detail": f"the request body is over {self.max_body} bytes"}, status_code=413)(
-                    scope, receive, send
-                )
+                await too_large(scope, receive, send)
                 return
+            # Read the body whole before the app sees it (the limit keeps it small): a streamed body that passes
+            # the limit is refused here with 413, where the app's body parser would have turned it into a 400.
+            messages: list[Message] = []
             received = 0
-
-            async def bounded() -> Message:
-                nonlocal received
+            while True:
                 message = await receive()
-                if message["type"] == "http.request":
-                    received += len(message.get("body", b""))
-                    if received > self.max_body:
-                        raise BodyTooLarge
-                return message
+                messages.append(message)
+                if message["type"] != "http.request":
+                    break
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    await too_large(scope, receive, send)
+                    return
+                if not message.get("more_body", False):
+                    break
+            read = iter(messages)
 
-            try:
-                await self.app(scope, bounded, send)
-            except BodyTooLarge:
-                await JSONResponse({"detail": f"the request body is over {self.max_body} bytes"}, status_code=413)(
-                    scope, receive, send
-                )
+            async def replayed() -> Message:
+                return next(read, None) or await receive()
+
+            await self.app(scope, replayed, send)
             return
         await self.app(scope, receive, send)
-
-
-class BodyTooLarge(Exception):
-    """A streamed body passed the limit."""
 
 
 _SECRET = re.compile(r"((?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)(?:=|%3d))[^&\s\"']+", re.IGNORECASE)

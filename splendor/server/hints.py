@@ -13,7 +13,8 @@ from splendor.core.errors import IllegalAction
 from splendor.i18n import Message, _
 from splendor.server.bots import BotPool, bot_seed
 from splendor.server.errors import Refused
-from splendor.server.moves import not_your_decision, whose_turn
+from splendor.server.moves import WAITING, not_your_decision, whose_turn
+from splendor.server.seating import waiting_for_players
 
 if TYPE_CHECKING:
     from splendor.server.cache import LiveGame
@@ -55,6 +56,8 @@ def explain(live: LiveGame, seat: int, texts: list[str]) -> dict[str, Message | 
         deciding = game.current_player
         if live.over or deciding is None:
             reasons[text] = _("the game is over")
+        elif waiting_for_players(live.seats):
+            reasons[text] = WAITING  # as acting would answer: nobody acts while a seat is open
         elif seat != deciding:
             reasons[text] = not_your_decision(deciding)
         else:

@@ -315,6 +315,12 @@ class GameManager:
 
     # ----------------------------------------------------------------- the store, within its deadlines
 
+    async def refuse_an_account_name(self, name: str, why: Message) -> None:
+        """Refuse (409, ``why``) a guest's ``name`` when an account holds it or one that reads the same: a guest
+        does not sit, seek or talk under an account's name."""
+        if await self._read(lambda: self.accounts.holds_name(name)):
+            raise Refused(409, why)
+
     async def _read(self, read: Callable[[], Any]) -> Any:
         """A read of the store in a store thread, within ``store_seconds`` (`store_calls.read`)."""
         return await store_calls.read(self.settings, read)
@@ -530,6 +536,8 @@ class GameManager:
             return live, None
         if info.account_id is not None:
             raise Refused(409, _("this seat is already kept in another account"))
+        if any(s.account_id == account.id for s in live.seats):
+            raise Refused(409, _("you have a seat in this game already"))  # one person, one seat: as taking one
         if live.over:
             raise Refused(409, _("the game is over"))
         fresh = new_secret()
@@ -626,6 +634,8 @@ class GameManager:
         if not by_bot:
             access.check_seat(live, seat, token, account)
         async with live.lock:
+            if not by_bot:  # again: a keep may have given the seat a new secret while this waited for the lock
+                access.check_seat(live, seat, token, account)
             try:
                 await self._accept(live, seat, text, expect, by_bot)
             except Refused as e:

@@ -89,7 +89,8 @@ def whose_turn(live: LiveGame, seat: int, expect: int | None = None) -> None:
 
 def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bool = False) -> None:
     """Refuse (409) a seat's resignation, or with ``aborting`` its abort, when the game is over or has moved past
-    the ``expect`` actions its sender saw; an abort, also once the seat has made a move (it may resign then)."""
+    the ``expect`` actions its sender saw; an abort, also once the seat has made a move (it may resign then), or
+    while the game waits for players by a seat that took an open one (the game is its creator's to call off)."""
     game = live.game
     if live.over:
         raise Refused(409, _("the game is over"))
@@ -98,8 +99,11 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
             409,
             _("the game has moved on: {actions} actions, not {expected}", actions=len(game.history), expected=expect),
         )
-    if not aborting and waiting_for_players(live.seats):
-        raise Refused(409, WAITING)  # nobody to lose to yet: the seat may abort (call the game off) instead
+    if waiting_for_players(live.seats):
+        if not aborting:
+            raise Refused(409, WAITING)  # nobody to lose to yet: the seat may abort (call the game off) instead
+        if live.seats[seat].joined:
+            raise Refused(409, _("only the game's creator can call it off while it waits for players"))
     if aborting and any(entry["seat"] == seat for entry in live.log):
         raise Refused(409, _("a game can be aborted only before your first move: you may resign instead"))
 

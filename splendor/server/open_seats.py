@@ -23,7 +23,7 @@ from splendor.i18n import _
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
 from splendor.server.schemas import Name
-from splendor.server.seating import OPEN
+from splendor.server.seating import OPEN, PLAY_UNDER_IT
 from splendor.server.settings import Settings
 from splendor.store import open_seats as stored
 from splendor.store.clocks import CORRESPONDENCE, parse
@@ -84,6 +84,8 @@ async def take(
         raise Refused(401, _("sign in to take a seat in a rated game"))
     if account is None and name is None:
         raise Refused(400, _("give your name to take the seat"))
+    if account is None:
+        await manager.refuse_an_account_name(str(name), PLAY_UNDER_IT)
     fresh = new_secret()
     taker = stored.Taker(
         name=account.name if account is not None else str(name),

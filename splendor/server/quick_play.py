@@ -48,7 +48,7 @@ from splendor.server.bots import BOT_GAMES, BOT_RATINGS, SERVER_BOTS
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
 from splendor.server.schemas import GameName, Name, WholeNumber
-from splendor.server.seating import BOT, HUMAN
+from splendor.server.seating import BOT, HUMAN, PLAY_UNDER_IT
 from splendor.store.games import GameBounds, SeatInfo
 from splendor.store.models import GameRow
 from splendor.store.open_seats import account_rating, account_strength
@@ -174,6 +174,8 @@ class QuickPlay:
             raise Refused(401, _("sign in to play rated games"))
         if account is None and request.name is None:
             raise Refused(400, _("give your name to play as a guest"))
+        if account is None:
+            await self.manager.refuse_an_account_name(str(request.name), PLAY_UNDER_IT)
         time_control = clocks.chosen(request.clock, self.settings.allow_short_clocks, 1)
         try:
             new_game(name, players=request.players)

@@ -153,7 +153,7 @@ class NewGame(BaseModel):
         description="only for a game with at most one person (practice, puzzles): whoever "
         "chooses the seed knows every deck",
     )
-    rated: bool | None = Field(
+    rated: StrictBool | None = Field(
         default=None,
         description="whether the game can change ratings: dealt by the server (no seed), no "
         "hints, a person idle past the limit loses; by default when the signed-in "

@@ -106,6 +106,11 @@ async def seats(
     return infos, secrets
 
 
+PLAY_UNDER_IT = _("this name belongs to an account: sign in to play under it")
+"""Why a guest may not take a seat or seek a game under a name an account holds
+(`GameManager.refuse_an_account_name`)."""
+
+
 def waiting_for_players(seats: list[SeatInfo]) -> bool:
     """Whether a game still has an open seat: then nobody acts, no bot moves and no clock runs."""
     return any(s.kind == OPEN for s in seats)

@@ -97,7 +97,12 @@ async def serve_socket(
         live = await manager.get(game_id)
         manager.check_seat(live, seat, token, account)
     except Refused as e:
-        await ws.close(code=4403 if e.status == 403 else 4404, reason=close_reason(translate(e.message, language)))
+        # Opened, then closed with a code and a reason the table reads ("this link is not valid", its words): a
+        # socket refused before it opens reaches a browser as a bare failure, which the table would retry for ever.
+        # A store that cannot answer now (503) is a close the client should retry after a while (1013).
+        await ws.accept()
+        code = {403: 4403, 404: 4404}.get(e.status, 1013)
+        await ws.close(code=code, reason=close_reason(translate(e.message, language)))
         return
     await ws.accept()
     watcher = manager.watch(

@@ -20,6 +20,7 @@ import hashlib
 import ipaddress
 import math
 import time
+import unicodedata
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -71,8 +72,16 @@ class SignedIn:
 
 
 def check_password(password: str) -> str:
+    """A new password, refused (`AccountError`) unless it is 8 to 200 characters that can be typed: no control
+    character (a NUL, an escape), and not spaces alone.
+
+    >>> check_password("correct horse")
+    'correct horse'
+    """
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise AccountError(_("a password is {low} to {high} characters", low=MIN_PASSWORD, high=MAX_PASSWORD))
+    if not password.strip() or any(unicodedata.category(c) in ("Cc", "Cs") for c in password):
+        raise AccountError(_("a password is characters you can type, not spaces alone and no control characters"))
     return password
 
 
@@ -260,6 +269,12 @@ class Accounts:
                 (SignInFailures.address_key == where) | (SignInFailures.last_failure < now - FORGET_SECONDS),
             )
         )
+
+    def holds_name(self, name: str) -> bool:
+        """Whether an account holds this name, or one that reads the same (`splendor.store.names.name_key`: case
+        and look-alike letters aside): a guest may neither play nor talk under it."""
+        with self.store.session() as s:
+            return s.scalar(select(Account.id).where(Account.name_key == name_key(name)).limit(1)) is not None
 
     def signed_in(self, token: str | None) -> SignedIn | None:
         """Whose the session is, or None (no cookie, an unknown or an expired session)."""

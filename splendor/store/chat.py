@@ -24,7 +24,7 @@ from sqlalchemy import select, text
 
 from splendor.store.changes import notify_chat
 from splendor.store.database import Store
-from splendor.store.models import Account, ChatMessage, GameRow
+from splendor.store.models import ChatMessage, GameRow
 
 SEATS = "seats"
 SPECTATORS = "spectators"
@@ -170,8 +170,3 @@ class ChatStore:
         if row is None or row.status == "ongoing":
             return None
         return row.updated_at
-
-    def account_named(self, key: str) -> bool:
-        """Whether an account holds a name of this key (`splendor.store.names.name_key`): a guest may not take it."""
-        with self.store.session() as s:
-            return s.scalar(select(Account.id).where(Account.name_key == key).limit(1)) is not None

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, case, func, insert, select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from splendor.store import your_games
 from splendor.store.changes import notify_change
@@ -42,6 +42,8 @@ class SeatInfo:
     """How its person forfeited: ``idle`` or ``resigned`` (None when it did not, or before this was kept)."""
     forfeited_at: int | None = None
     """The number of actions the game had when its person forfeited."""
+    joined: bool = False
+    """The seat was open and someone took it (not one of the creator's): it may not abort a game still waiting."""
 
 
 @dataclass(frozen=True)
@@ -297,8 +299,9 @@ class GameStore:
         """Let an account hold a seat that no account holds yet (and, in Pokémon, mark the account's Pokédex
         unless the seat proved another), and give the seat a new secret (``token_hash``): the link that was shown
         to get here stops working, so whoever else held it can no longer play or see the seat. The seat shows the
-        account's ``name`` from then on. False when another account was first, or the seat is no longer a
-        person's in an unfinished game."""
+        account's ``name`` from then on. False when another account was first, the account holds another seat of
+        the game (one person, one seat), or the seat is no longer a person's in an unfinished game."""
+        other = aliased(SeatRow)
         with self.store.engine.begin() as conn:
             values: dict[str, Any] = {"account_id": account_id, "token_hash": token_hash, "name": name}
             if profile is not None:
@@ -317,6 +320,7 @@ class GameStore:
                     SeatRow.kind == "human",
                     SeatRow.forfeited.is_(False),
                     ongoing,
+                    ~select(other.seat).where(other.game_id == game_id, other.account_id == account_id).exists(),
                 )
                 .values(**values)
             ).rowcount
@@ -504,6 +508,7 @@ def _seat_info(row: SeatRow) -> SeatInfo:
         forfeited=row.forfeited,
         forfeited_by=row.forfeited_by if row.forfeited_by is not None or not row.forfeited else "idle",
         forfeited_at=row.forfeited_at,
+        joined=row.joined,
     )
 
 

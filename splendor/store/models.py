@@ -138,6 +138,8 @@ class SeatRow(Base):
     """How it forfeited: ``idle`` or ``resigned`` (None for a seat forfeited before migration 0009: idle)."""
     forfeited_at: Mapped[int | None] = mapped_column(Integer)
     """The number of actions the game had when it forfeited (the bot played from the next one)."""
+    joined: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default=false())
+    """The seat was open and someone took it: while the game waits for players, such a seat cannot abort it."""
     seconds_left: Mapped[float | None] = mapped_column(Float)
     """A real-time clock's bank for this seat, as it stood when its last turn began or ended."""
     game: Mapped[GameRow] = relationship(back_populates="seats")

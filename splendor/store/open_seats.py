@@ -100,6 +100,7 @@ class OpenSeats:
             .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == OPEN)
             .values(
                 kind="human",
+                joined=True,
                 name=taker.name,
                 token_hash=taker.token_hash,
                 account_id=taker.account_id,

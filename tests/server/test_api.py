@@ -227,6 +227,12 @@ def test_request_size_and_rate_are_bounded(tmp_path: Path) -> None:
         with s.client() as c:
             big = c.post("/api/games", content=b"x" * 5000, headers={"content-type": "application/json"})
             assert big.status_code == 413 and "over 2000 bytes" in big.text
+            streamed = c.post(  # no content-length: sent in chunks, refused as it passes the limit
+                "/api/games", content=iter([b"x" * 1000] * 5), headers={"content-type": "application/json"}
+            )
+            assert streamed.status_code == 413 and "over 2000 bytes" in streamed.text
+            small = c.post("/api/games", content=iter([b'{"game": "classic",', b' "seats": []}']))
+            assert small.status_code == 422  # a streamed body within the limit reaches the app whole
             codes = [c.get("/api/health").status_code for _ in range(30)]
             assert 429 in codes and codes[0] == 200
     finally:

@@ -82,6 +82,14 @@ def test_the_spectators_room_is_anyones_to_read_and_needs_a_name_to_write(app_cl
     assert len(lines(c, game, 0)) == 2  # the seats read it too
 
 
+def test_a_cursor_past_what_the_store_can_hold_is_422_not_500(app_client: TestClient) -> None:
+    game = new_game(app_client)
+    assert say(app_client, game, 0, text="hi").status_code == 201
+    assert lines(app_client, game, 0, after=2**63 - 1) == []
+    r = app_client.get(f"/api/games/{game['id']}/chat", params={"after": 2**63})
+    assert r.status_code == 422, r.text
+
+
 def test_a_line_is_1_to_300_characters_of_one_line_of_visible_text(app_client: TestClient) -> None:
     c = app_client
     game = new_game(c)

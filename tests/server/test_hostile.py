@@ -233,6 +233,8 @@ def test_bad_options_seeds_and_action_texts_are_4xx_never_500(server: Server) ->
             ('{"game": "classic", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": Infinity}', 422),
             ('{"game": "classic", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": 1e400}', 422),
             ('{"game": "classic", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": "7"}', 422),
+            ({"game": "classic", "seats": HUMANS2, "rated": "yes"}, 422),
+            ({"game": "classic", "seats": HUMANS2, "rated": 1}, 422),
         ]
         for body, status in bodies:
             if isinstance(body, str):

@@ -90,6 +90,10 @@ def test_nobody_acts_and_no_bot_moves_while_a_seat_is_open(app_client: TestClien
     assert r.status_code == 409 and "waiting for players" in r.json()["detail"]
     r = c.post(f"/api/games/{waiting['id']}/seats/2/resign", headers={"x-seat-token": token})
     assert r.status_code == 409 and "waiting for players" in r.json()["detail"]
+    r = c.post(
+        f"/api/games/{waiting['id']}/seats/2/explain", headers={"x-seat-token": token}, json={"actions": ["pass"]}
+    )
+    assert "waiting for players" in r.json()["reasons"]["pass"]  # never "legal" while nobody may act
     assert spectator(c, waiting) == before
     # the open seat is nobody's: no secret plays it
     r = c.get(f"/api/games/{waiting['id']}", params={"seat": 1}, headers={"x-seat-token": token})
@@ -109,6 +113,33 @@ def test_its_creator_may_abort_a_game_still_waiting(app_client: TestClient) -> N
     assert r.status_code == 409
     assert spectator(c, game) == before
     assert c.get("/api/open-games").json()["games"] == []
+
+
+def test_a_seat_taken_in_the_lobby_cannot_call_off_the_game_still_waiting(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c, [ANN, OPEN, OPEN])
+    joined = take(c, game, 1, "griefer").json()
+    before = spectator(c, game)
+    r = c.post(f"/api/games/{game['id']}/seats/1/abort", headers={"x-seat-token": joined["token"]})
+    assert r.status_code == 409 and "only the game's creator can call it off" in r.json()["detail"]
+    assert spectator(c, game) == before
+    assert c.get("/api/open-games").json()["games"][0]["open_seats"] == [2]
+    # once every seat is taken the game has begun: a seat that has not moved may abort it, as in any game
+    last = take(c, game, 2, "cy").json()
+    r = c.post(f"/api/games/{game['id']}/seats/2/abort", headers={"x-seat-token": last["token"]})
+    assert r.status_code == 200 and r.json()["ending"] == {"by": "aborted", "seat": 2, "at": 0}
+
+
+def test_a_guest_takes_no_seat_under_an_accounts_name(app_client: TestClient) -> None:
+    c = app_client
+    sign_up(c, "Alice")
+    c.cookies.clear()
+    game = new_game(c, [ANN, OPEN])
+    for name in ("Alice", "ALICE", "\u0430lice"):  # the account's name, in any case or with a look-alike letter
+        r = take(c, game, 1, name)
+        assert r.status_code == 409 and "belongs to an account" in r.json()["detail"], name
+    assert c.get("/api/open-games").json()["games"][0]["open_seats"] == [1]
+    assert take(c, game, 1, "Alicia").status_code == 200
 
 
 def test_a_taken_seat_is_refused_with_nothing_changed(app_client: TestClient) -> None:

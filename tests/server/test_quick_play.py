@@ -272,6 +272,11 @@ def test_bad_quick_play_requests_are_refused_with_nothing_kept(app_client: TestC
     ]
     for body, code in refused:
         assert c.post("/api/quick-play", json=body).status_code == code, body
+    sign_up(c, "Alice")
+    as_(c, None)
+    for name in ("Alice", "alice", "\u0430lice"):  # an account's name, in any case or with a look-alike letter
+        r = c.post("/api/quick-play", json={"game": "classic", "players": 2, "name": name})
+        assert r.status_code == 409 and "belongs to an account" in r.json()["detail"], name
     store = c.app.state.store  # type: ignore[attr-defined]  # the app's state, set by its lifespan
     with store.engine.connect() as conn:
         assert conn.execute(Seek.__table__.select()).all() == []

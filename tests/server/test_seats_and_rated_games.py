@@ -90,6 +90,29 @@ def test_keeping_a_seat_gives_it_a_new_secret_and_the_old_link_stops_working(ser
             again.recv(timeout=10)
 
 
+def test_an_account_keeps_one_seat_of_a_game_never_two(app_client: TestClient) -> None:
+    c = app_client
+    assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
+    r = c.post("/api/games", json={"game": "pokemon", "seats": [MINE, {"kind": "human"}], "rated": False})
+    assert r.status_code == 201, r.text
+    game = r.json()
+    kept = c.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": game["seats"][1]["token"]})
+    assert kept.status_code == 409 and "you have a seat in this game already" in kept.json()["detail"]
+    seats = c.get(f"/api/games/{game['id']}").json()["seats"]
+    assert [s["has_account"] for s in seats] == [True, False]
+
+
+def test_the_store_gives_an_account_no_second_seat_of_a_game(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/s.db")
+    account, _secret = Accounts(store).sign_up("ann", PASSWORD)
+    games = GameStore(store)
+    humans = [SeatInfo(seat=i, kind="human", bot=None, name=None, token_hash=f"{i}" * 64) for i in range(2)]
+    games.create("g1", "classic", 2, 1, {}, humans)
+    assert games.give_seat("g1", 0, account.id, None, "a" * 64, "ann")
+    assert not games.give_seat("g1", 1, account.id, None, "b" * 64, "ann")  # two keeps at once: one wins
+    assert [s.account_id for s in games.seats("g1")] == [account.id, None]
+
+
 # ----------------------------------------------------------------------------- 3. sockets of ended sessions
 
 
