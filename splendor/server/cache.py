@@ -62,6 +62,7 @@ class LiveGame:
                 "name": s.name,
                 "profile": s.profile,
                 "has_account": s.account_id is not None,
+                "joined": s.joined,  # taken from the lobby: it may not call off the game while seats are open
                 "forfeited": s.forfeited,
                 "forfeit": None if not s.forfeited else {"by": s.forfeited_by or "idle", "at": s.forfeited_at},
             }

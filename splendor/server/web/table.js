@@ -315,8 +315,11 @@ function movedYet() {
 
 function renderLeave() {
   const open = mode === "play" && !state.payload.view.is_over && !state.payload.over && !tutorial;
+  const seats = state.payload.seats;
+  // While seats are open, a seat taken from the lobby may not call the game off: it is its creator's.
+  const joinedWhileWaiting = seats.some((s) => s.kind === "open") && Boolean(seats[seat] && seats[seat].joined);
   document.getElementById("leave-box").hidden = !open;
-  document.getElementById("abort").hidden = !open || movedYet();
+  document.getElementById("abort").hidden = !open || movedYet() || joinedWhileWaiting;
 }
 
 // Each asks again first, in a dialog (Cancel has the focus; Escape closes it), saying what it does.
