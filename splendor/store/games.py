@@ -437,12 +437,20 @@ class GameStore:
             return self._stored(s, row)
 
     def listing(self, limit: int = 200) -> list[dict[str, Any]]:
-        """Newest first: id, game, players, status, actions, created. The index on ``created_at`` (migration
-        0006) serves it: the newest ``limit`` entries of the index are read, never the whole table sorted
-        (``benchmarks/listing.py``); only the columns shown are read."""
+        """Newest first: id, game, players, status, whether it still waits for players (an open seat), actions,
+        created. The index on ``created_at`` (migration 0006) serves it: the newest ``limit`` entries of the index
+        are read, never the whole table sorted (``benchmarks/listing.py``); only the columns shown are read."""
         with self.store.session() as s:
             rows = s.execute(
-                select(GameRow.id, GameRow.game, GameRow.players, GameRow.status, GameRow.actions, GameRow.created_at)
+                select(
+                    GameRow.id,
+                    GameRow.game,
+                    GameRow.players,
+                    GameRow.status,
+                    GameRow.open_until,
+                    GameRow.actions,
+                    GameRow.created_at,
+                )
                 .order_by(GameRow.created_at.desc())
                 .limit(limit)
             )
@@ -452,6 +460,7 @@ class GameStore:
                     "game": r.game,
                     "players": r.players,
                     "status": r.status,
+                    "waiting_for_players": r.status == "ongoing" and r.open_until is not None,
                     "actions": r.actions,
                     "created_at": r.created_at.isoformat() if r.created_at else None,
                 }

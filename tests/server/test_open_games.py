@@ -120,6 +120,8 @@ def test_a_seat_taken_in_the_lobby_cannot_call_off_the_game_still_waiting(app_cl
     game = new_game(c, [ANN, OPEN, OPEN])
     joined = take(c, game, 1, "griefer").json()
     assert [s["joined"] for s in joined["seats"]] == [False, True, False]  # the table shows seat 1 no Abort
+    listed = {g["id"]: g for g in c.get("/api/games").json()["games"]}[game["id"]]
+    assert listed["status"] == "ongoing" and listed["waiting_for_players"]  # the lobby says "waiting for players"
     before = spectator(c, game)
     r = c.post(f"/api/games/{game['id']}/seats/1/abort", headers={"x-seat-token": joined["token"]})
     assert r.status_code == 409 and "only the game's creator can call it off" in r.json()["detail"]

@@ -71,6 +71,8 @@ def test_abort_on_a_phone_with_44_px_buttons(server: Server, browser: Browser) -
         box = page.locator(button).bounding_box()
         assert box is not None and box["width"] >= 44 and box["height"] >= 44
     page.locator("#abort").click()
+    dialog = page.locator("#leave-dialog").bounding_box()
+    assert dialog is not None and abs(dialog["x"] - (375 - dialog["width"]) / 2) <= 2  # centred, not pinned left
     box = page.locator("#leave-confirm").bounding_box()
     assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 375
     page.locator("#leave-confirm").click()

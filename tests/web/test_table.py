@@ -172,9 +172,15 @@ def test_three_tokens_are_chosen_and_sent_only_by_take(server: Server, browser: 
     _g, page = _open(browser, server)
     posts: list[str] = []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None)
-    for colour in ("white", "blue", "green"):
+    page.click("[data-key='supply:white']")
+    # a choice that is not yet a take says what it still needs, beside the greyed Take
+    needs = page.locator("#take-needs").inner_text()
+    assert "Take needs 2 more, each of another colour" in needs and "again for two" in needs
+    assert page.locator("[data-key='take']").is_disabled()
+    for colour in ("blue", "green"):
         page.click(f"[data-key='supply:{colour}']")
     page.wait_for_timeout(300)
+    assert page.locator("#take-needs").count() == 0
     assert posts == [] and actions(page) == 0  # the third token sends nothing
     assert page.locator("#supply .chip.selected").count() == 3
     page.click("[data-key='supply:blue']")  # changed freely before it is sent

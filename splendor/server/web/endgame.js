@@ -67,11 +67,15 @@ export function renderEnd(page) {
       state.payload.seats[i].profile
         ? el("a", { href: `/pokedex/${encodeURIComponent(state.payload.seats[i].profile)}` }, t("(Pokédex)")) : "")));
   }
+  // A game called off or expired while a seat was still open never began: nothing to review, no seats to play again.
+  const neverBegan = state.payload.seats.some((s) => s.kind === "open");
   items.push(ratingsSection(page));
   items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
-    t("Download the record")), " · ", el("a", { href: `/replay/${gameId}` }, t("Replay it step by step")),
-    " · ", el("a", { href: `/replay/${gameId}?review`, id: "review-link", class: "button" }, t("Review"))));
-  if (mode === "play") {
+    t("Download the record")), ...(neverBegan ? [] : [" · ", el("a", { href: `/replay/${gameId}` },
+    t("Replay it step by step")), " · ", el("a", { href: `/replay/${gameId}?review`, id: "review-link",
+    class: "button" }, t("Review"))])));
+  if (mode === "play" && neverBegan) items.push(el("p", {}, el("a", { href: "/" }, t("Back to the lobby"))));
+  else if (mode === "play") {
     items.push(el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "rematch",
       onclick: () => rematch(page) }, t("Rematch (the same seats)")), el("a", { href: "/" }, t("Back to the lobby"))));
     if (state.rematchLinks) items.push(state.rematchLinks);

@@ -146,8 +146,8 @@ async function drawOpenGames() {
   $("no-open-games").hidden = games.length > 0;
   $("open-games").hidden = games.length === 0;
   $("open-games").querySelector("tbody").replaceChildren(...games.map((g) => {
-    const creator = g.creator ? (g.creator.rating !== null ? `${g.creator.name} (${g.creator.rating})`
-      : g.creator.name) : "—";
+    const called = g.creator && g.creator.name ? g.creator.name : t("a guest");  // a creator who gave no name
+    const creator = g.creator ? (g.creator.rating !== null ? `${called} (${g.creator.rating})` : called) : "—";
     const refused = g.rated && !me;
     return el("tr", { "data-open-game": g.id },
       el("td", {}, title(g.game)),

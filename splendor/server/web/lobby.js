@@ -133,7 +133,8 @@ async function refresh() {
   const { games } = await api("/api/games");
   const body = document.querySelector("#games tbody");
   body.replaceChildren(...games.map((g) => el("tr", {},
-    el("td", {}, title(g.game)), el("td", {}, g.players), el("td", {}, STATUS[g.status] ? t(STATUS[g.status]) : g.status),
+    el("td", {}, title(g.game)), el("td", {}, g.players),
+    el("td", {}, g.waiting_for_players ? t("waiting for players") : STATUS[g.status] ? t(STATUS[g.status]) : g.status),
     el("td", {}, g.actions),
     el("td", {}, g.status === "ongoing" ? el("a", { href: `/watch/${g.id}` }, t("watch"))
       : el("a", { href: `/replay/${g.id}` }, t("replay"))))));

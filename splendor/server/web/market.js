@@ -109,8 +109,13 @@ function cardButton(c, card, slot, where) {
   if (!open) return wrap(node);
   const close = () => { c.state.menu = null; c.state.focusNext = `[data-key="${key}"]`; c.render(); };
   const short = missing(c, card);
+  // The shortfall is counted before gold (or Master Balls): say how much of it they pay, as the rules' words count it.
+  const wild = wildOf(c);
+  const paid = Math.min(c.view.seats[c.me].tokens[wild] || 0, short.reduce((sum, [colour, n]) => sum + (colour === wild
+    ? 0 : n), 0));
   const lacking = short.length ? el("span", { class: "lacking" }, t("missing:"), " ",
-    ...short.map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) }))) : null;
+    ...short.map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) })),
+    paid ? ` ${t("(your {wild} pays {n} of it)", { wild: tokenName(c.game, wild), n: paid })}` : null) : null;
   return wrap(node, menu(c, menuKey, options.map(([a, label]) => [a, label, a === buy ? lacking : null]), close));
 }
 

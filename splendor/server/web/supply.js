@@ -13,12 +13,24 @@ export const choosing = (c) => c.mine && c.view.decision === "action";
 // A colour of the supply by its notation letter ("r" → "red").
 export function colourOf(c, letter) { return Object.keys(c.view.supply).find((col) => LETTER[col] === letter); }
 
+// Whether a take (its letters) holds every chosen token.
+function holds(take, sel) {
+  const left = take.split(" ").slice(1);
+  return sel.every((x) => { const i = left.indexOf(LETTER[x]); if (i < 0) return false; left.splice(i, 1); return true; });
+}
+
 // Whether the chosen tokens can still become a legal take (some legal take holds them all).
-function partOfATake(c, sel) {
-  return takeOptions(c).some((a) => {
-    const left = a.split(" ").slice(1);
-    return sel.every((x) => { const i = left.indexOf(LETTER[x]); if (i < 0) return false; left.splice(i, 1); return true; });
-  });
+function partOfATake(c, sel) { return takeOptions(c).some((a) => holds(a, sel)); }
+
+// What a choice that is not yet a take still needs, said beside Take so that a greyed Take is never a riddle: the
+// fewest more tokens a legal take holding the chosen ones has, and for a lone token whether two of it is a take.
+function stillNeeded(c, sel) {
+  const distinct = takeOptions(c).filter((a) => new Set(a.split(" ")).size === a.split(" ").length && holds(a, sel));
+  const more = Math.min(...distinct.map((a) => a.split(" ").length - 1 - sel.length));
+  if (!Number.isFinite(more) || more <= 0) return "";
+  const twice = sel.length === 1 && c.legal.has(takeText([sel[0], sel[0]]));
+  const need = t("Take needs {n} more, each of another colour", { n: more });
+  return twice ? `${need} ${t("(or pick this one again for two of it)")}` : need;
 }
 
 // A click on a colour: added to the tokens being chosen; a chosen one clicked again becomes two of it when it was
@@ -66,8 +78,10 @@ export function supply(c, heading, ...extra) {
   });
   const sel = c.state.selection;
   const current = takeText(sel);
+  const needed = sel.length && !c.legal.has(current) ? stillNeeded(c, sel) : "";
   const choice = sel.length ? el("div", { class: "choice", id: "take-choice" },
     el("span", {}, t("chosen: {tokens}", { tokens: list(sel.map((x) => tokenName(c.game, x))) })),
+    needed ? el("span", { class: "still-needed", id: "take-needs" }, needed) : null,
     el("div", { class: "row" }, el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current),
       "data-sends": current, onclick: () => c.send(current) }, t("Take")),
     el("button", { "data-key": "clear", onclick: () => { c.state.selection = []; c.state.note = null; c.render(); } },
