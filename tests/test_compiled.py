@@ -199,10 +199,9 @@ def test_kids_on_a_chosen_or_transcribed_board_plays_as_the_reference() -> None:
 def test_kids_legal_moves_fill_the_room_a_board_may_ask_and_agree_with_the_reference() -> None:
     # Six roads of all five colours from one space: the most a checked board may offer (board.MOVES_ROOM).
     from splendor.games.kids.board import MOVES_ROOM, RESOURCES, parse_side
-    from tests.kids.positions import TEST_A1, TEST_A3, give_tiles, give_tokens
+    from tests.kids.positions import TEST_A1, give_tiles, give_tokens, with_rainbow_roads
 
-    rainbow = '\n[[roads]]\nfrom = "gate"\nto = "palace"\ncost = [' + ", ".join(f'"{c}"' for c in RESOURCES) + "]\n"
-    board = [parse_side(TEST_A1), parse_side(TEST_A3 + rainbow * 6)]
+    board = [parse_side(TEST_A1), parse_side(with_rainbow_roads(6))]
     reference = splendor.new_game("kids", players=2, seed=1, short=True, board=board)
     reference.space[0] = "A3.gate"
     give_tokens(reference, 0, black=1, red=1, green=1, brown=1, blue=1, gold=3)  # type: ignore[arg-type]

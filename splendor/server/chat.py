@@ -240,7 +240,7 @@ def chat_router(settings: Settings) -> APIRouter:
         game_id: str,
         room: Literal["seats", "spectators"] | None = None,
         seat: Annotated[int | None, Query(ge=0, le=3)] = None,
-        after: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,  # a line number the store can hold
+        after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,  # a line number the store can hold (INTEGER)
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:

@@ -300,7 +300,7 @@ class GameManager:
                     if attempt:  # lost a race: the seats and the ending as the store has them now
                         live.seats, live.ending = await self._read(lambda: self.store.standing(live.id))
                         changed = True
-                        access.check_seat(live, seat, token, account)
+                    access.check_seat(live, seat, token, account)  # again: a keep may have changed the secret
                     may_leave(live, seat, expect, aborting=by == ABORTED)
                     if await self._leave_once(live, seat, by):
                         changed = True
@@ -546,6 +546,9 @@ class GameManager:
             if not await self._done(
                 live, lambda: self.store.give_seat(game_id, seat, account.id, profile, secret_hash(fresh), account.name)
             ):
+                live.seats = await self._read(lambda: self.store.seats(game_id))
+                if any(s.account_id == account.id for s in live.seats):  # kept another seat meanwhile, elsewhere
+                    raise Refused(409, _("you have a seat in this game already"))
                 raise Refused(409, _("this seat is already kept in another account"))
             live.seats = await self._read(lambda: self.store.seats(game_id))
         access.drop_unauthorised_watchers(live)

@@ -303,6 +303,9 @@ class GameStore:
         the game (one person, one seat), or the seat is no longer a person's in an unfinished game."""
         other = aliased(SeatRow)
         with self.store.engine.begin() as conn:
+            # The game's row written first, as a take of an open seat writes it: on PostgreSQL it is locked from
+            # here, so two keeps of one account (or a keep and a take) take turns, the second seeing the first.
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=datetime.now(UTC)))
             values: dict[str, Any] = {"account_id": account_id, "token_hash": token_hash, "name": name}
             if profile is not None:
                 values["profile"] = func.coalesce(SeatRow.profile, profile)

@@ -131,6 +131,13 @@ cost = ["black"]
 # 5 city→A3.garden, 6 port→A3.court, 7 gate→palace, 8 court→palace, 9 garden→palace
 
 
+def with_rainbow_roads(count: int) -> str:
+    """The test A3 side with ``count`` more roads from its gate to the palace, each of all five colours: the space
+    that offers the most payments at once (``board.MOVES_ROOM``)."""
+    road = '\n[[roads]]\nfrom = "gate"\nto = "palace"\ncost = ["black", "red", "green", "brown", "blue"]\n'
+    return TEST_A3 + road * count
+
+
 def test_board() -> list[dict[str, Any]]:
     return [parse_side(TEST_A1, "test A1"), parse_side(TEST_A3, "test A3")]
 

@@ -19,8 +19,8 @@ from splendor.games.kids.board import (
     parse_side,
     shipped_sides,
 )
-from splendor.games.kids.notation import GOLD, most_payments, payments
-from tests.kids.positions import TEST_A1, TEST_A3
+from splendor.games.kids.notation import most_payments, payments
+from tests.kids.positions import TEST_A1, TEST_A3, with_rainbow_roads
 
 SPLENDOR = str(Path(sys.executable).parent / "splendor")
 
@@ -70,17 +70,11 @@ def test_a_lane_that_does_not_join_is_explained() -> None:
     assert any("unknown lane 'north'" in p for p in _problems(bad_lane))
 
 
-def _with_rainbow_roads(count: int) -> str:
-    """The test A3 side with ``count`` more roads from its gate to the palace, each of all five colours."""
-    road = '\n[[roads]]\nfrom = "gate"\nto = "palace"\ncost = [' + ", ".join(f'"{c}"' for c in RESOURCES) + "]\n"
-    return TEST_A3 + road * count
-
-
 def test_a_space_whose_roads_could_be_paid_in_more_ways_than_a_position_holds_is_refused() -> None:
     # The compiled engine keeps room for MAX_LEGAL actions a position: a space may not offer more moves than that.
     assert most_payments(RESOURCES) == 585 and 4 + 6 * 585 <= MOVES_ROOM < 4 + 7 * 585
-    assert _problems(_with_rainbow_roads(6)) == []
-    problems = _problems(_with_rainbow_roads(7))
+    assert _problems(with_rainbow_roads(6)) == []
+    problems = _problems(with_rainbow_roads(7))
     assert problems == [
         f"the roads from space 'gate' could be paid in up to 4,099 ways at once, and a space may offer at most "
         f"{MOVES_ROOM:,}: give it fewer roads or banners of fewer colours"
@@ -91,9 +85,7 @@ def test_a_space_whose_roads_could_be_paid_in_more_ways_than_a_position_holds_is
 def test_most_payments_is_what_the_richest_holdings_can_pay(size: int) -> None:
     # Five of every token, gold coin and City tile, and two Treasures, pay a banner in every way there is.
     for banner in combinations_with_replacement(range(5), size):
-        tokens = [5] * 5 + [5]
-        tokens[GOLD] = 5
-        assert len(payments(banner, tokens, [5] * 5, 2)) == most_payments(banner)
+        assert len(payments(banner, [5] * 6, [5] * 5, 2)) == most_payments(banner)  # colours, then gold
         assert len(payments(banner, [1, 0, 2, 0, 1, 1], [0, 1, 0, 1, 0], 1)) <= most_payments(banner)
 
 

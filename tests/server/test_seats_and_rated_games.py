@@ -109,7 +109,7 @@ def test_the_store_gives_an_account_no_second_seat_of_a_game(tmp_path: Path) -> 
     humans = [SeatInfo(seat=i, kind="human", bot=None, name=None, token_hash=f"{i}" * 64) for i in range(2)]
     games.create("g1", "classic", 2, 1, {}, humans)
     assert games.give_seat("g1", 0, account.id, None, "a" * 64, "ann")
-    assert not games.give_seat("g1", 1, account.id, None, "b" * 64, "ann")  # two keeps at once: one wins
+    assert not games.give_seat("g1", 1, account.id, None, "b" * 64, "ann")  # the write itself refuses a second
     assert [s.account_id for s in games.seats("g1")] == [account.id, None]
 
 

@@ -111,8 +111,8 @@ function cardButton(c, card, slot, where) {
   const short = missing(c, card);
   // The shortfall is counted before gold (or Master Balls): say how much of it they pay, as the rules' words count it.
   const wild = wildOf(c);
-  const paid = Math.min(c.view.seats[c.me].tokens[wild] || 0, short.reduce((sum, [colour, n]) => sum + (colour === wild
-    ? 0 : n), 0));
+  const spare = Math.max(0, (c.view.seats[c.me].tokens[wild] || 0) - ((card.cost || {})[wild] || 0));  // after its own
+  const paid = Math.min(spare, short.reduce((sum, [colour, n]) => sum + (colour === wild ? 0 : n), 0));
   const lacking = short.length ? el("span", { class: "lacking" }, t("missing:"), " ",
     ...short.map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) })),
     paid ? ` ${t("(your {wild} pays {n} of it)", { wild: tokenName(c.game, wild), n: paid })}` : null) : null;

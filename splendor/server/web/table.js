@@ -287,17 +287,18 @@ export function render() {
     if (state.busy && control.closest("#table, #mine, #prompt")) control.setAttribute("aria-disabled", "true");
   }
   document.body.classList.toggle("busy", state.busy);
-  // On a phone the dock is fixed at the bottom: the page scrolls what it shows clear of it.
-  const dock = document.getElementById("dock");
-  document.documentElement.style.scrollPaddingBottom =
-    getComputedStyle(dock).position === "fixed" ? `${dock.offsetHeight}px` : "";
   if (state.focusNext) {
     const target = document.querySelector(state.focusNext);
     state.focusNext = null;
     if (target) {
       target.focus();
       const menu = target.closest(".menu");
-      if (menu) menu.scrollIntoView({ block: "nearest" });  // every choice of a card's menu in view, Cancel too
+      if (menu) {  // every choice of a card's menu in view, Cancel too, clear of a phone's dock fixed at the bottom
+        const dock = document.getElementById("dock");
+        document.documentElement.style.scrollPaddingBottom =
+          getComputedStyle(dock).position === "fixed" ? `${dock.offsetHeight}px` : "";
+        menu.scrollIntoView({ block: "nearest" });
+      }
     }
   }
   state.drawn = state.payload.actions;
