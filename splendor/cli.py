@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from splendor.bots.base import BOT_SPECS, make_bot
+from splendor.bots.base import BOT_SPECS, Forfeit, make_bot
 from splendor.core.errors import IllegalAction
 from splendor.core.record import Record
 from splendor.core.workers import Workers, ray_session
@@ -185,6 +185,7 @@ def play(
     console.print(
         say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.", examples=EXAMPLES[game]))
     )
+    notes: dict[str, Any] = {}  # what the record keeps beside the actions (a forfeit)
     try:
         play_terminal(g, seat_list, console, _ask, seed=g.seed, language=language)
         console.print(draw(g.view(None), names, language))
@@ -197,6 +198,11 @@ def play(
             raise _fail(str(e)) from None
     except Quit:
         console.print("\n" + say(_("Game left after {n} actions.", n=len(g.history))))
+    except Forfeit as f:  # an outside program failed: it loses, the game stops, its record says why
+        console.print(draw(g.view(None), names, language))
+        said = say(_("{name} (seat {seat}) forfeits: {reason}", name=names[f.seat], seat=f.seat, reason=f.reason))
+        console.print(f"[bold]{said}[/] " + say(_("The other seats share the win.")), markup=True, highlight=False)
+        notes["forfeit"] = {"seat": f.seat, "bot": names[f.seat], "reason": f.reason}
     path = record
     if path is None and any(s.kind == HUMAN for s in seat_list):
         try:
@@ -206,7 +212,7 @@ def play(
         path = Path(answer) if answer else None
     if path is not None:
         try:
-            written = save_record(g, path)
+            written = save_record(g, path, notes)
         except OSError as e:
             raise _fail(f"could not save the record to {path}: {e}") from None
         console.print(f"Record saved to {written}. Replay it with: splendor replay {written}")

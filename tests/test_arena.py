@@ -4,10 +4,13 @@ back end, Ray included, are tests/test_workers.py's)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 import textwrap
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -74,9 +77,17 @@ def _outside(tmp_path: Path, body: str) -> str:
             'time.sleep(3); print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)',
             "no answer within",
         ),
-        ('print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)', "not a legal action"),
+        ('print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)', "not one of the legal actions"),
         ('print("hello", flush=True)', "not JSON"),
         ("sys.exit(1)", "closed its output"),
+        (  # the answer twice: the second is a line nobody asked for, never the next decision's answer
+            'print(json.dumps({"type": "action", "action": m["legal"][0]}) + "\\n" + json.dumps({"type": "action", '
+            '"action": m["legal"][0]}), flush=True)',
+            "not asked for",
+        ),
+        ('sys.stdout.write("x" * (1 << 20) + "x\\n"); sys.stdout.flush()', "over 1048576 bytes"),
+        ('sys.stdout.buffer.write(b"\\xff\\xfe\\n"); sys.stdout.flush()', "not JSON"),  # at once, not a timeout
+        ('print(json.dumps({"type": "action", "action": "take g b w"}), flush=True)', "as listed"),
     ],
 )
 def test_an_outside_bot_that_fails_forfeits_with_the_reason_and_the_arena_goes_on(
@@ -91,6 +102,72 @@ def test_an_outside_bot_that_fails_forfeits_with_the_reason_and_the_arena_goes_o
         assert r.winners == (1 - r.forfeit["seat"],)
         notes = splendor.Record.from_text(r.record).notes
         assert reason in notes["forfeit"]["reason"]
+
+
+def test_a_forfeit_is_told_to_every_outside_bot_in_the_end_message(tmp_path: Path) -> None:
+    log = tmp_path / "end.json"
+    script = tmp_path / "listener.py"
+    script.write_text(
+        textwrap.dedent(f"""
+        import json, sys
+        for line in sys.stdin:
+            m = json.loads(line)
+            if m["type"] == "start":
+                print(json.dumps({{"type": "ready", "name": "listener"}}), flush=True)
+            elif m["type"] == "decide":
+                print(json.dumps({{"type": "action", "action": "buy 9.9"}}), flush=True)
+            elif m["type"] == "end":
+                open({str(log)!r}, "w").write(json.dumps(m))
+        """)
+    )
+    [result] = [play_match(m) for m in schedule("classic", 2, [f"cmd:{sys.executable} {script}", "greedy"], 1, 1)]
+    end = json.loads(log.read_text())["result"]
+    assert end["status"] == result.status == "forfeit" and end["winners"] == [1]
+    assert "not one of the legal actions" in end["forfeit"]["reason"] and end["forfeit"]["seat"] == 0
+
+
+def test_an_outside_bots_seed_tells_nothing_of_the_deal(tmp_path: Path) -> None:
+    # A seed derived from the game's let a bot rebuild the deal, decks and all: it is drawn afresh every game.
+    log = tmp_path / "seeds.txt"
+    script = tmp_path / "seeds.py"
+    script.write_text(
+        textwrap.dedent(f"""
+        import json, sys
+        for line in sys.stdin:
+            m = json.loads(line)
+            if m["type"] == "start":
+                open({str(log)!r}, "a").write(str(m["seed"]) + "\\n")
+                print(json.dumps({{"type": "ready"}}), flush=True)
+            elif m["type"] == "decide":
+                print(json.dumps({{"type": "action", "action": m["legal"][0]}}), flush=True)
+        """)
+    )
+    match = schedule("classic", 2, [f"cmd:{sys.executable} {script}", "greedy"], 1, seed=37, move_time=5.0)[0]
+    play_match(replace(match, options={"max_turns": 1}))
+    play_match(replace(match, options={"max_turns": 1}))
+    first, second = (int(x) for x in log.read_text().split())
+    assert first != second and match.bot_seeds[0] not in (first, second)
+
+
+def test_a_wrapped_outside_bot_is_stopped_with_all_it_started(tmp_path: Path) -> None:
+    pids = tmp_path / "pids.txt"
+    child = tmp_path / "child.py"
+    child.write_text(
+        textwrap.dedent(f"""
+        import os, sys, time
+        open({str(pids)!r}, "w").write(str(os.getpid()))
+        print('{{"type": "ready"}}', flush=True)
+        time.sleep(600)  # never answers a decision, never exits
+        """)
+    )
+    wrapper = tmp_path / "wrapper.sh"
+    wrapper.write_text(f"{sys.executable} {child}\n")  # no exec: the bot is the shell's child
+    match = schedule("classic", 2, [f"cmd:bash {wrapper}", "greedy"], 1, seed=1, move_time=0.5)[0]
+    assert play_match(match).status == "forfeit"
+    pid = int(pids.read_text())
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
 
 
 def test_the_example_outside_bot_plays_whole_games() -> None:

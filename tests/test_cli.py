@@ -100,6 +100,33 @@ def test_play_against_bots_to_the_end_and_save_the_record(tmp_path: Path) -> Non
     assert game.is_over
 
 
+def test_an_outside_bot_that_forfeits_in_play_loses_with_its_reason_and_is_stopped(tmp_path: Path) -> None:
+    bot = tmp_path / "garbage.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready'}), flush=True)\n"
+        "    else:\n"
+        "        print('hello I am garbage', flush=True)\n"
+    )
+    record = tmp_path / "forfeit.record"
+    out = run("play", "--seats", f"cmd:{sys.executable} {bot},greedy", "--seed", "1", "--record", str(record))
+    assert out.returncode == 0, out.stderr
+    assert "forfeits: the bot's answer is not JSON" in out.stdout and "share the win" in out.stdout
+    kept = Record.from_text(record.read_text())
+    assert kept.notes["forfeit"]["seat"] == 0 and "not JSON" in kept.notes["forfeit"]["reason"]
+    running = [c for c in Path("/proc").glob("[0-9]*/cmdline") if _reads(c).find(str(bot).encode()) >= 0]
+    assert running == []  # the program was stopped, not left behind
+
+
+def _reads(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:  # a process that ended meanwhile
+        return b""
+
+
 def test_kids_options_belong_to_kids() -> None:
     out = run("play", "--game", "classic", "--mysteries")
     assert out.returncode == 2 and "belong to Splendor Kids" in out.stderr

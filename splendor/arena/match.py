@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from splendor.bots.base import Forfeit, decide, make_bot
+from splendor.bots.base import Forfeit, decide, ending, finish_bots, make_bot
 from splendor.games import new_game
 
 
@@ -55,6 +55,7 @@ def play_match(match: Match) -> MatchResult:
     for bot in bots:
         if hasattr(bot, "time_limit"):
             bot.time_limit = match.move_time
+    names = match.names or match.bots
     forfeit: dict[str, Any] | None = None
     try:
         while not game.is_over:
@@ -62,23 +63,15 @@ def play_match(match: Match) -> MatchResult:
             assert seat is not None
             game.apply(decide(bots[seat], game))
     except Forfeit as f:
-        forfeit = {"seat": f.seat, "bot": match.bots[f.seat], "reason": f.reason}
+        forfeit = {"seat": f.seat, "bot": names[f.seat], "reason": f.reason}
     finally:
-        for bot in bots:
-            finish = getattr(bot, "finish", None)
-            if finish is not None:
-                finish(game.result)
+        result = ending(game, forfeit)
+        finish_bots(bots, result)
     record = game.record
-    names = match.names or match.bots
     record.notes = {"bots": list(names), "match": match.index}
     if forfeit is not None:
-        forfeit["bot"] = names[forfeit["seat"]]
         record.notes["forfeit"] = forfeit
-        winners = tuple(s for s in range(match.players) if s != forfeit["seat"])
-        status = "forfeit"
-    else:
-        winners = tuple(game.winners)
-        status = game.status
+    winners, status = tuple(result["winners"]), str(result["status"])
     return MatchResult(
         index=match.index,
         bots=tuple(names),

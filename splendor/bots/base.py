@@ -37,6 +37,23 @@ class Forfeit(Exception):
         self.reason = reason
 
 
+def ending(game: Game, forfeit: dict[str, Any] | None = None) -> dict[str, Any]:
+    """How a game ended, as its bots are told at the end: the game's own result, or after a forfeit (``{"seat",
+    "bot", "reason"}``) status ``forfeit``, every other seat a winner, and the forfeit itself."""
+    if forfeit is None:
+        return dict(game.result)
+    winners = [s for s in range(game.players) if s != forfeit["seat"]]
+    return {**game.result, "status": "forfeit", "winners": winners, "forfeit": forfeit}
+
+
+def finish_bots(bots: Any, result: dict[str, Any]) -> None:
+    """Tell every bot that has a ``finish`` (an outside program) how the game ended, and let it stop."""
+    for bot in bots:
+        finish = getattr(bot, "finish", None)
+        if finish is not None:
+            finish(result)
+
+
 class Bot(Protocol):
     """Anything with a name that picks one of the legal actions from what its seat may see."""
 

@@ -9,15 +9,22 @@ The protocol, version 1 (one JSON object a line; see ``docs/bots.md`` and ``exam
   ``time_limit`` seconds.
 - to the bot, at the end: ``{"type": "end", "result": {...}}``; then its input closes and it should exit.
 
-A bot that answers late, with something that is not a legal action, with malformed JSON, or not at all (it
-crashed or closed its output) forfeits: `Forfeit` says why, and the arena records it and goes on.
+A bot that answers late, with something that is not a legal action (its text exactly as ``legal`` lists it),
+with malformed JSON, with a line over a mebibyte, with a line it was not asked for, or not at all (it crashed or
+closed its output) forfeits: `Forfeit` says why, and the arena records it and goes on. The ``seed`` of the start
+is the bot's own, drawn afresh for each game: it tells nothing of the deal. The program runs in a process group of
+its own, stopped whole at the end (a wrapper's children too); what it writes on its standard error is discarded.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
+import secrets
 import shlex
+import signal
 import subprocess
 import threading
 from typing import Any
@@ -27,17 +34,30 @@ from splendor.core.actions import Action
 
 PROTOCOL = 1
 START_TIMEOUT = 10.0
+MAX_LINE = 1 << 20
+"""The longest line a bot may send (bytes): a longer one forfeits, and nothing more of it is read."""
+SHOWN = 200
+"""The most characters of a bot's answer a forfeit's reason quotes."""
+TOO_LONG = "\x00too long"
+"""What the reader queues for a line over ``MAX_LINE`` (no line the bot sends can be it: a line ends at its end)."""
+
+
+def _shown(text: str) -> str:
+    """``text`` cut to ``SHOWN`` characters for a forfeit's reason."""
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
 
 
 class ExternalBot:
     """Runs ``program`` (a command line) for one game and asks it for each decision of its seat."""
 
     def __init__(self, program: str, seed: int = 0, time_limit: float = 5.0) -> None:
+        """``seed`` is accepted as every bot's is, and not passed on: the program gets a seed drawn afresh, since
+        one derived from the game's would let it work out the deal (the decks' order)."""
         self.program = program
         self.name = f"cmd:{program}"
         self.time_limit = time_limit
-        self.seed = seed
-        self._proc: subprocess.Popen[str] | None = None
+        self.seed = secrets.randbits(31)
+        self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
 
     def _start(self, decision: Decision) -> None:
@@ -47,8 +67,7 @@ class ExternalBot:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
+                start_new_session=True,  # a group of its own: stopped whole, a wrapper's children too
             )
         except OSError as e:
             raise Forfeit(decision.seat, f"the bot program could not start: {e}") from None
@@ -66,21 +85,26 @@ class ExternalBot:
         )
         reply = self._receive(decision.seat, START_TIMEOUT)
         if reply.get("type") != "ready":
-            raise Forfeit(decision.seat, f'the bot answered the start with {reply!r}, not {{"type": "ready"}}')
+            answered = _shown(repr(reply))
+            raise Forfeit(decision.seat, f'the bot answered the start with {answered}, not {{"type": "ready"}}')
         name = reply.get("name")
         if isinstance(name, str) and name.strip():
             self.name = f"cmd:{name.strip()[:40]}"
 
     def _read(self) -> None:
         assert self._proc is not None and self._proc.stdout is not None
-        for line in self._proc.stdout:
-            self._lines.put(line)
+        stream = self._proc.stdout
+        while line := stream.readline(MAX_LINE + 1):
+            if len(line) > MAX_LINE:
+                self._lines.put(TOO_LONG)  # and read no more: the bot forfeits
+                return
+            self._lines.put(line.decode("utf-8", errors="replace"))
         self._lines.put(None)
 
     def _send(self, message: dict[str, Any], seat: int) -> None:
         assert self._proc is not None and self._proc.stdin is not None
         try:
-            self._proc.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            self._proc.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise Forfeit(seat, "the bot closed its input (it has probably crashed)") from None
@@ -92,6 +116,8 @@ class ExternalBot:
             raise Forfeit(seat, f"no answer within {timeout:g} s") from None
         if line is None:
             raise Forfeit(seat, "the bot closed its output (it has probably crashed)")
+        if line == TOO_LONG:
+            raise Forfeit(seat, f"the bot sent a line over {MAX_LINE} bytes")
         try:
             message = json.loads(line)
         except json.JSONDecodeError:
@@ -100,9 +126,22 @@ class ExternalBot:
             raise Forfeit(seat, f"the bot's answer is not a JSON object: {line.strip()[:80]!r}")
         return message
 
+    def _nothing_unasked(self, seat: int) -> None:
+        """Forfeit when the bot sent a line since its last answer: one line answers each message, and a line
+        left over would be read as the answer to the next decision."""
+        try:
+            line = self._lines.get_nowait()
+        except queue.Empty:
+            return
+        if line is None:
+            raise Forfeit(seat, "the bot closed its output (it has probably crashed)")
+        shown = f"a line over {MAX_LINE} bytes" if line == TOO_LONG else repr(_shown(line.strip()))
+        raise Forfeit(seat, f"the bot sent a line it was not asked for: {shown}")
+
     def choose(self, decision: Decision) -> Action:
         if self._proc is None:
             self._start(decision)
+        self._nothing_unasked(decision.seat)
         self._send(
             {
                 "type": "decide",
@@ -116,11 +155,13 @@ class ExternalBot:
         reply = self._receive(decision.seat, self.time_limit)
         text = reply.get("action")
         if reply.get("type") != "action" or not isinstance(text, str):
-            raise Forfeit(decision.seat, f'the bot answered {reply!r}, not {{"type": "action", ...}}')
+            raise Forfeit(decision.seat, f'the bot answered {_shown(repr(reply))}, not {{"type": "action", ...}}')
         for action in decision.legal:
             if action.text == text.strip():
                 return action
-        raise Forfeit(decision.seat, f"the bot chose {text!r}, which is not a legal action now")
+        raise Forfeit(
+            decision.seat, f"the bot chose {_shown(repr(text))}, which is not one of the legal actions as listed now"
+        )
 
     def finish(self, result: dict[str, Any]) -> None:
         """Tell the program the game is over, and stop it."""
@@ -128,19 +169,23 @@ class ExternalBot:
             return
         try:
             if self._proc.poll() is None and self._proc.stdin is not None:
-                self._proc.stdin.write(json.dumps({"type": "end", "result": result}) + "\n")
+                self._proc.stdin.write((json.dumps({"type": "end", "result": result}) + "\n").encode("utf-8"))
                 self._proc.stdin.close()
         except (BrokenPipeError, OSError):
             pass
         self.close()
 
     def close(self) -> None:
-        """Stop the program (at once if it does not exit within a second)."""
+        """Stop the program: it has a second to exit, then its whole process group is killed (what it started
+        goes with it)."""
         if self._proc is None:
             return
-        try:
+        if self._proc.stdin is not None and not self._proc.stdin.closed:
+            with contextlib.suppress(OSError):
+                self._proc.stdin.close()  # its input ends: a bot reading it exits
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already, with all it started
+            os.killpg(self._proc.pid, signal.SIGKILL)  # the group is the program's (start_new_session)
+        self._proc.wait()
         self._proc = None

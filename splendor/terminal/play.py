@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
-from splendor.bots.base import BOTS, Bot, decide, make_bot
+from splendor.bots.base import BOTS, Bot, Forfeit, decide, ending, finish_bots, make_bot
 from splendor.bots.hint import hint
 from splendor.bots.review import percent
 from splendor.core.errors import IllegalAction
@@ -170,8 +171,9 @@ def play_terminal(
     seed: int = 0,
     language: str = SOURCE_LANGUAGE,
 ) -> Game:
-    """Play ``game`` to its end or until a person quits (raises `Quit`); returns the game. Everything is said in
-    ``language``; actions are typed in the game's notation, which is the same in every language."""
+    """Play ``game`` to its end or until a person quits (raises `Quit`) or a bot forfeits (raises `Forfeit`: it
+    loses, the others share the win); returns the game. Its outside programs are told how it ended and stopped.
+    Everything is said in ``language``; actions are typed in the game's notation, the same in every language."""
 
     def say(message: Message) -> str:
         return translate(message, language)
@@ -180,6 +182,29 @@ def play_terminal(
         s: make_bot(seat.kind, seed=seed * 16 + s) for s, seat in enumerate(seats) if seat.kind != HUMAN
     }
     names = [seat.name for seat in seats]
+    forfeit: dict[str, Any] | None = None
+    try:
+        _play_turns(game, seats, bots, names, console, ask, seed, say, language)
+    except Forfeit as f:
+        forfeit = {"seat": f.seat, "bot": names[f.seat], "reason": f.reason}
+        raise
+    finally:  # an outside program is told how the game ended and stopped, whatever ended it
+        finish_bots(bots.values(), ending(game, forfeit))
+    return game
+
+
+def _play_turns(
+    game: Game,
+    seats: list[Seat],
+    bots: dict[int, Bot],
+    names: list[str],
+    console: Console,
+    ask: Callable[[str], str],
+    seed: int,
+    say: Callable[[Message], str],
+    language: str,
+) -> None:
+    """The turns of `play_terminal`, until the game ends, a person quits (`Quit`) or a bot forfeits (`Forfeit`)."""
     drawn_at = hinted_at = -1  # len(history) when the table was last drawn / choices last listed
     while not game.is_over:
         seat = game.current_player
@@ -252,7 +277,6 @@ def play_terminal(
             refused = say(_("Not allowed:"))
             console.print(f"[red]{refused}[/] {e.explain(language)}", markup=True, highlight=False)
             console.print(say(_("Type 'moves' to list what is legal, or 'help' for the notation.")))
-    return game
 
 
 def describe_result(game: Game, names: list[str], language: str = SOURCE_LANGUAGE) -> str:
@@ -280,9 +304,11 @@ def describe_result(game: Game, names: list[str], language: str = SOURCE_LANGUAG
     return said
 
 
-def save_record(game: Game, path: str | Path) -> Path:
-    """Write the game's record as text; returns the path written."""
+def save_record(game: Game, path: str | Path, notes: dict[str, Any] | None = None) -> Path:
+    """Write the game's record as text, with ``notes`` (what is not an action: a forfeit); returns the path."""
     target = Path(path).expanduser()
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(game.record.to_text(), encoding="utf-8")
+    record = game.record
+    record.notes = dict(notes or {})
+    target.write_text(record.to_text(), encoding="utf-8")
     return target
