@@ -52,7 +52,9 @@ def test_standings_count_wins_and_rate_the_winner_higher() -> None:
     assert table["greedy"].wins == 6 and table["greedy"].rating > table["random"].rating
 
 
-def _outside(tmp_path: Path, body: str) -> str:
+def _outside(tmp_path: Path, body: str, start: str = "pass", end: str = "break") -> str:
+    """An outside bot's command: at each decision it runs ``body`` (``m`` is the message), at the start ``start``
+    before it answers ready, at the end ``end``."""
     script = tmp_path / "bot.py"
     script.write_text(
         textwrap.dedent(f"""
@@ -60,11 +62,12 @@ def _outside(tmp_path: Path, body: str) -> str:
         for line in sys.stdin:
             m = json.loads(line)
             if m["type"] == "start":
+        {textwrap.indent(textwrap.dedent(start), "        ")}
                 print(json.dumps({{"type": "ready", "name": "test"}}), flush=True)
             elif m["type"] == "decide":
         {textwrap.indent(textwrap.dedent(body), "        ")}
             else:
-                break
+        {textwrap.indent(textwrap.dedent(end), "        ")}
         """)
     )
     return f"{sys.executable} {script}"
@@ -106,21 +109,12 @@ def test_an_outside_bot_that_fails_forfeits_with_the_reason_and_the_arena_goes_o
 
 def test_a_forfeit_is_told_to_every_outside_bot_in_the_end_message(tmp_path: Path) -> None:
     log = tmp_path / "end.json"
-    script = tmp_path / "listener.py"
-    script.write_text(
-        textwrap.dedent(f"""
-        import json, sys
-        for line in sys.stdin:
-            m = json.loads(line)
-            if m["type"] == "start":
-                print(json.dumps({{"type": "ready", "name": "listener"}}), flush=True)
-            elif m["type"] == "decide":
-                print(json.dumps({{"type": "action", "action": "buy 9.9"}}), flush=True)
-            elif m["type"] == "end":
-                open({str(log)!r}, "w").write(json.dumps(m))
-        """)
+    program = _outside(
+        tmp_path,
+        'print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)',
+        end=f"open({str(log)!r}, 'w').write(json.dumps(m))",
     )
-    [result] = [play_match(m) for m in schedule("classic", 2, [f"cmd:{sys.executable} {script}", "greedy"], 1, 1)]
+    [result] = [play_match(m) for m in schedule("classic", 2, [f"cmd:{program}", "greedy"], 1, seed=1)]
     end = json.loads(log.read_text())["result"]
     assert end["status"] == result.status == "forfeit" and end["winners"] == [1]
     assert "not one of the legal actions" in end["forfeit"]["reason"] and end["forfeit"]["seat"] == 0
@@ -129,22 +123,14 @@ def test_a_forfeit_is_told_to_every_outside_bot_in_the_end_message(tmp_path: Pat
 def test_an_outside_bots_seed_tells_nothing_of_the_deal(tmp_path: Path) -> None:
     # A seed derived from the game's let a bot rebuild the deal, decks and all: it is drawn afresh every game.
     log = tmp_path / "seeds.txt"
-    script = tmp_path / "seeds.py"
-    script.write_text(
-        textwrap.dedent(f"""
-        import json, sys
-        for line in sys.stdin:
-            m = json.loads(line)
-            if m["type"] == "start":
-                open({str(log)!r}, "a").write(str(m["seed"]) + "\\n")
-                print(json.dumps({{"type": "ready"}}), flush=True)
-            elif m["type"] == "decide":
-                print(json.dumps({{"type": "action", "action": m["legal"][0]}}), flush=True)
-        """)
+    program = _outside(
+        tmp_path,
+        'print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)',
+        start=f"open({str(log)!r}, 'a').write(str(m['seed']) + ' ')",
     )
-    match = schedule("classic", 2, [f"cmd:{sys.executable} {script}", "greedy"], 1, seed=37, move_time=5.0)[0]
-    play_match(replace(match, options={"max_turns": 1}))
-    play_match(replace(match, options={"max_turns": 1}))
+    match = schedule("classic", 2, [f"cmd:{program}", "greedy"], 1, seed=37, move_time=5.0)[0]
+    for _ in range(2):
+        play_match(replace(match, options={"max_turns": 1}))
     first, second = (int(x) for x in log.read_text().split())
     assert first != second and match.bot_seeds[0] not in (first, second)
 
