@@ -409,6 +409,16 @@ def test_tie_goes_to_the_player_with_fewer_development_cards() -> None:
     assert "fewer development cards" in g.result["tie_break"]
 
 
+def test_a_tie_of_three_shared_by_two_with_fewer_cards_says_it_is_shared() -> None:
+    g = new(3)
+    for seat, card in ((0, 0), (1, 1), (2, 2), (2, 3)):
+        give_card(g, seat, card)
+    g.points[:] = [15, 15, 15]
+    for _ in range(3):
+        g.apply("take w b g")
+    assert g.winners == [0, 1] and "the victory is shared" in g.result["tie_break"]
+
+
 def test_tie_on_points_and_cards_shares_the_victory() -> None:
     g = new(2)
     give_card(g, 0, 0)

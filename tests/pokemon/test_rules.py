@@ -305,6 +305,13 @@ def test_evolve_into_a_card_from_your_own_reserve() -> None:
     assert ivysaur in g.rows[1]
 
 
+def test_an_evolution_into_a_reserve_slot_past_three_is_explained_as_the_notation() -> None:
+    g, bulbasaur, _ivysaur = _emma_ready_to_evolve()
+    g.apply("take r b k")
+    with pytest.raises(IllegalAction, match="'evolve ID reserved N'"):  # not "a level 2 card, not one at level..."
+        g.apply(f"evolve {bulbasaur} reserved 4")
+
+
 def test_evolve_never_from_another_players_reserve() -> None:
     g = new()
     bulbasaur = ids("Bulbasaur")[0]
@@ -418,6 +425,23 @@ def test_still_tied_the_victory_is_shared() -> None:
     g.apply("take r b k")
     g.apply("take r b k")
     assert g.winners == [0, 1] and g.result["status"] == "shared"
+
+
+def test_a_tie_of_three_says_the_step_that_decided_it() -> None:
+    # Two of three tied players also tie on the trainer tile: the play area decides, or nothing does (shared).
+    for play_area, winners, said in (([1, 2, 1], [1], "play area"), ([1, 1, 1], [0, 1], "victory is shared")):
+        g = new(3)
+        for seat, cards in enumerate(play_area):
+            for i in range(cards):
+                give_card(g, seat, ids("Caterpie" if seat == 0 else "Weedle" if seat == 1 else "Pidgey")[i])
+        g.points[:] = [18, 18, 18]
+        for seat in (0, 1):
+            g.under_tile[seat].append(g.decks[0].pop())
+            g.under_tile[seat].append(g.decks[0].pop())
+        g.under_tile[2].append(g.decks[0].pop())
+        for _ in range(3):
+            g.apply("take r b k" if "take r b k" in [a.text for a in g.legal_actions()] else g.legal_actions()[0])
+        assert g.winners == winners and said in g.result["tie_break"], (play_area, g.result)
 
 
 def test_pokedex_lines_cover_all_55_pokemon() -> None:

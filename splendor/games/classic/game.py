@@ -135,7 +135,7 @@ class ClassicGame(MarketGame):
         if self.is_over and self._winners:  # not truncated, not stalled
             top = max(self.points)
             tied = [s for s in range(self.players) if self.points[s] == top]
-            if len(tied) > 1 and len(self._winners) < len(tied):
+            if len(tied) > 1 and len(self._winners) == 1:
                 details["tie_break"] = N_("tied on points; the tied player with fewer development cards wins")
             elif len(self._winners) > 1:
                 details["tie_break"] = N_("tied on points and on development cards: the victory is shared")

@@ -176,14 +176,14 @@ class PokemonGame(MarketGame):
         if self.is_over and self._winners:  # not truncated, not stalled
             top = max(self.points)
             tied = [s for s in range(self.players) if self.points[s] == top]
-            if len(tied) > 1:
+            if len(tied) > 1:  # the step that decided: the one that left the winners alone, or none (shared)
                 under = max(len(self.under_tile[s]) for s in tied)
                 tied_under = [s for s in tied if len(self.under_tile[s]) == under]
-                if len(tied_under) < len(tied):
+                if len(tied_under) == 1:
                     details["tie_break"] = N_(
                         "tied on points; the tied player with most cards under the trainer tile wins"
                     )
-                elif len(self._winners) < len(tied):
+                elif len(self._winners) == 1:
                     details["tie_break"] = N_(
                         "tied on points and cards under the trainer tile; the tied player with "
                         "most Pokémon in the play area wins"

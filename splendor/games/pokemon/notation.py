@@ -88,8 +88,10 @@ def _own_verbs(words: list[str]) -> str | None:
     if len(where) == 1 and "." in where[0]:
         where = where[0].split(".")
     place = number(where[1]) if len(where) == 2 else None
-    if place is not None and where[0] in ("reserved", "hand") and 1 <= place <= RESERVE_LIMIT:
-        return f"evolve {card.id} reserved {place}"
+    if place is not None and where[0] in ("reserved", "hand"):
+        if 1 <= place <= RESERVE_LIMIT:
+            return f"evolve {card.id} reserved {place}"
+        raise IllegalAction(usage)  # a reserve holds at most three: not a level's slot either
     if place is not None and 1 <= place <= SLOTS_PER_ROW:
         if where[0] != LAYOUT.labels[card.row + 1]:
             raise IllegalAction(
