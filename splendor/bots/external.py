@@ -27,6 +27,7 @@ import shlex
 import signal
 import subprocess
 import threading
+import time
 from typing import Any
 
 from splendor.bots.base import Decision, Forfeit
@@ -38,8 +39,10 @@ MAX_LINE = 1 << 20
 """The longest line a bot may send (bytes): a longer one forfeits, and nothing more of it is read."""
 SHOWN = 200
 """The most characters of a bot's answer a forfeit's reason quotes."""
-TOO_LONG = "\x00too long"
-"""What the reader queues for a line over ``MAX_LINE`` (no line the bot sends can be it: a line ends at its end)."""
+MAX_UNREAD = 4 * MAX_LINE
+"""The most a bot may have sent that was not yet read as an answer (bytes): past it, it forfeits (a flood)."""
+FLOOD = b""
+"""What the reader queues when a bot sent more than ``MAX_UNREAD`` (a read never gives empty bytes otherwise)."""
 
 
 def _shown(text: str) -> str:
@@ -58,7 +61,10 @@ class ExternalBot:
         self.time_limit = time_limit
         self.seed = secrets.randbits(31)
         self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._chunks: queue.Queue[bytes | None] = queue.Queue()  # as the program wrote them; None: it closed
+        self._unread = 0  # bytes queued, not yet taken into ``_buffer``
+        self._unread_lock = threading.Lock()
+        self._buffer = bytearray()  # what was taken from the queue and not yet read as a line
 
     def _start(self, decision: Decision) -> None:
         try:
@@ -92,14 +98,35 @@ class ExternalBot:
             self.name = f"cmd:{name.strip()[:40]}"
 
     def _read(self) -> None:
+        """Queue what the program writes, as it writes it: two lines written at once arrive together, so a line
+        written with an answer is seen before the next decision (`_nothing_unasked`)."""
         assert self._proc is not None and self._proc.stdout is not None
-        stream = self._proc.stdout
-        while line := stream.readline(MAX_LINE + 1):
-            if len(line) > MAX_LINE:
-                self._lines.put(TOO_LONG)  # and read no more: the bot forfeits
-                return
-            self._lines.put(line.decode("utf-8", errors="replace"))
-        self._lines.put(None)
+        stream = self._proc.stdout  # held here: read by its number, a closed pipe's could be another game's
+        while chunk := stream.read1(1 << 16):
+            with self._unread_lock:
+                self._unread += len(chunk)
+                flood = self._unread > MAX_UNREAD
+            self._chunks.put(FLOOD if flood else chunk)
+            if flood:
+                return  # and read no more: the bot forfeits
+        self._chunks.put(None)
+
+    def _take(self, seat: int, timeout: float | None) -> bool:
+        """Move the next chunk into ``_buffer``, waiting ``timeout`` seconds at most (None: not at all); False when
+        none came. Forfeits when the program closed its output or flooded it."""
+        try:
+            chunk = self._chunks.get(timeout=timeout) if timeout is not None else self._chunks.get_nowait()
+        except queue.Empty:
+            return False
+        if chunk is None:
+            self._chunks.put(None)  # closed for good: said again to whoever reads next
+            raise Forfeit(seat, "the bot closed its output (it has probably crashed)")
+        if chunk == FLOOD:
+            raise Forfeit(seat, f"the bot sent over {MAX_UNREAD} bytes it was not asked for")
+        with self._unread_lock:
+            self._unread -= len(chunk)
+        self._buffer += chunk
+        return True
 
     def _send(self, message: dict[str, Any], seat: int) -> None:
         assert self._proc is not None and self._proc.stdin is not None
@@ -110,14 +137,17 @@ class ExternalBot:
             raise Forfeit(seat, "the bot closed its input (it has probably crashed)") from None
 
     def _receive(self, seat: int, timeout: float) -> dict[str, Any]:
-        try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            raise Forfeit(seat, f"no answer within {timeout:g} s") from None
-        if line is None:
-            raise Forfeit(seat, "the bot closed its output (it has probably crashed)")
-        if line == TOO_LONG:
+        deadline = time.monotonic() + timeout
+        while (end := self._buffer.find(b"\n")) < 0:
+            if len(self._buffer) > MAX_LINE:
+                raise Forfeit(seat, f"the bot sent a line over {MAX_LINE} bytes")
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._take(seat, left):
+                raise Forfeit(seat, f"no answer within {timeout:g} s")
+        if end > MAX_LINE:
             raise Forfeit(seat, f"the bot sent a line over {MAX_LINE} bytes")
+        line = self._buffer[:end].decode("utf-8", errors="replace")
+        del self._buffer[: end + 1]
         try:
             message = json.loads(line)
         except json.JSONDecodeError:
@@ -128,15 +158,14 @@ class ExternalBot:
 
     def _nothing_unasked(self, seat: int) -> None:
         """Forfeit when the bot sent a line since its last answer: one line answers each message, and a line
-        left over would be read as the answer to the next decision."""
-        try:
-            line = self._lines.get_nowait()
-        except queue.Empty:
-            return
-        if line is None:
-            raise Forfeit(seat, "the bot closed its output (it has probably crashed)")
-        shown = f"a line over {MAX_LINE} bytes" if line == TOO_LONG else repr(_shown(line.strip()))
-        raise Forfeit(seat, f"the bot sent a line it was not asked for: {shown}")
+        left over would be read as the answer to the next decision. (What it wrote with its answer is always
+        seen; a line written later can still race the next decision, which the protocol cannot tell apart.)"""
+        while self._take(seat, None):
+            pass
+        if self._buffer.strip():
+            extra = self._buffer.decode("utf-8", errors="replace").strip().splitlines()[0]
+            raise Forfeit(seat, f"the bot sent a line it was not asked for: {_shown(extra)!r}")
+        self._buffer.clear()
 
     def choose(self, decision: Decision) -> Action:
         if self._proc is None:
@@ -186,6 +215,9 @@ class ExternalBot:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=1.0)
         with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already, with all it started
-            os.killpg(self._proc.pid, signal.SIGKILL)  # the group is the program's (start_new_session)
+            if hasattr(os, "killpg"):
+                os.killpg(self._proc.pid, signal.SIGKILL)  # the group is the program's (start_new_session)
+            else:  # no process groups (Windows): the program alone
+                self._proc.kill()
         self._proc.wait()
         self._proc = None

@@ -60,13 +60,13 @@ def finding_router(settings: Settings) -> APIRouter:
         payload.update(token=fresh, link=link(request, live.id, seat, fresh))
         return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
 
-    @router.post("/api/quick-play", status_code=201, responses=refusals(400, 401, 403, 429))
+    @router.post("/api/quick-play", status_code=201, responses=refusals(400, 401, 403, 409, 429))
     async def quick_play(body: QuickPlayRequest, request: Request) -> dict[str, Any]:
         """Ask to be seated now: ``{game, players, clock, rated, name, bot_after}``. Answers the seek's ``id`` and
         ``secret`` (shown once: it becomes the seat's secret); ask ``GET /api/quick-play/{id}`` with it in
         ``X-Seek-Token`` at least every ``seek_seconds`` (else the seek expires). A new seek replaces the account's
         waiting one, and the seek named in ``replaces`` (``{id, secret}``: a guest's previous seek; a wrong secret
-        is 403). Rated needs the signed-in account (401); at most ``seeks_per_minute`` seeks a minute and a few
+        is 403). Rated needs the signed-in account (401); a guest's name may not be an account's (409); at most ``seeks_per_minute`` seeks a minute and a few
         waiting guests per address, none from an address at ``games_per_client`` unfinished games (429)."""
         address = client_key(client_address(request.scope))
         seek_id, secret = await manager(request).quick_play.seek(body, address, await signed_in(request))
