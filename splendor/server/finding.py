@@ -66,8 +66,9 @@ def finding_router(settings: Settings) -> APIRouter:
         ``secret`` (shown once: it becomes the seat's secret); ask ``GET /api/quick-play/{id}`` with it in
         ``X-Seek-Token`` at least every ``seek_seconds`` (else the seek expires). A new seek replaces the account's
         waiting one, and the seek named in ``replaces`` (``{id, secret}``: a guest's previous seek; a wrong secret
-        is 403). Rated needs the signed-in account (401); a guest's name may not be an account's (409); at most ``seeks_per_minute`` seeks a minute and a few
-        waiting guests per address, none from an address at ``games_per_client`` unfinished games (429)."""
+        is 403). Rated needs the signed-in account (401); a guest's name may not be an account's (409); at most
+        ``seeks_per_minute`` seeks a minute and a few waiting guests per address, none from an address at
+        ``games_per_client`` unfinished games (429)."""
         address = client_key(client_address(request.scope))
         seek_id, secret = await manager(request).quick_play.seek(body, address, await signed_in(request))
         return {"id": seek_id, "secret": secret}
