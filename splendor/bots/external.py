@@ -19,6 +19,7 @@ its own, stopped whole at the end (a wrapper's children too); what it writes on 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import queue
@@ -102,6 +103,7 @@ class ExternalBot:
         written with an answer is seen before the next decision (`_nothing_unasked`)."""
         assert self._proc is not None and self._proc.stdout is not None
         stream = self._proc.stdout  # held here: read by its number, a closed pipe's could be another game's
+        assert isinstance(stream, io.BufferedReader)  # bytes, buffered (Popen's default): read1 gives what came
         while chunk := stream.read1(1 << 16):
             with self._unread_lock:
                 self._unread += len(chunk)
