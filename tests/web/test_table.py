@@ -489,6 +489,9 @@ def test_pokemon_cards_show_their_national_pokedex_numbers_and_the_special_cards
     assert boxes[0] and boxes[1] and abs(boxes[0]["x"] - boxes[1]["x"]) < 1  # one above the other
     label = page.locator("#specials .special-label").nth(1).bounding_box()
     assert label and label["height"] < 22  # one line, not wrapped
+    narrow = open_page(browser, g["seats"][0]["link"], width=1024)  # a narrower card: the name whole, never cut
+    for name in narrow.locator("#specials .special-label").all():
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.inner_text()
 
 
 def test_the_header_is_one_line_on_a_phone(server: Server, browser: Browser) -> None:
