@@ -34,7 +34,7 @@ def random_network(kind: int = m.CLASSIC, units: int = 24, deep: int = 16, seed:
     inputs, actions = int(nn.INPUT_SIZE[kind]), int(m.ACTION_COUNT[kind])
     shapes = [(inputs, units), (units,), (units, deep), (deep,), (deep, m.MAX_SEATS), (m.MAX_SEATS,)]
     shapes += [(deep, actions), (actions,)]
-    return nn.Network(*(rng.normal(0.0, 0.3, shape) for shape in shapes))
+    return nn.as_compiled(nn.Network(*(rng.normal(0.0, 0.3, shape) for shape in shapes)))
 
 
 def position(game: str, players: int, seed: int, moves: int) -> CompiledGame:
@@ -97,11 +97,13 @@ def test_the_layers_are_the_matrix_products_they_stand_for() -> None:
     net = random_network(units=10, deep=6, seed=3)
     x = np.random.default_rng(1).normal(size=(5, nn.INPUT_SIZE[m.CLASSIC]))
     x[x < 0.3] = 0.0  # zeros, which the layer skips
-    hidden = np.maximum(x @ net.hidden + net.hidden_bias, 0.0)
-    deep = np.maximum(hidden @ net.deep + net.deep_bias, 0.0)
+    x = x.astype(np.float32).astype(np.float64)  # the inputs as the network sees them
+    layers = [a.astype(np.float64) for a in net]  # the products in float64, to hold float32's sums to
+    hidden = np.maximum(x @ layers[0] + layers[1], 0.0)
+    deep = np.maximum(hidden @ layers[2] + layers[3], 0.0)
     values, policies = nn.forward(net, x)
-    assert values == pytest.approx(deep @ net.value + net.value_bias)
-    assert policies == pytest.approx(deep @ net.policy + net.policy_bias)
+    assert values == pytest.approx(deep @ layers[4] + layers[5], rel=1e-5, abs=1e-5)
+    assert policies == pytest.approx(deep @ layers[6] + layers[7], rel=1e-5, abs=1e-5)
 
 
 def test_the_compiled_network_gives_pytorchs_outputs_on_the_shipped_probe() -> None:

@@ -109,7 +109,16 @@ def market_knowledge(
     ``network`` when its policy and value guide the search (it takes the place of ``policy``)."""
     distance, moves, next_road = NO_ROUTE
     return GameKnowledge(
-        MARKET, BONUS_WEIGHT, TOKEN_WEIGHT, weights, distance, moves, next_road, NO_TURNS, policy, network
+        MARKET,
+        BONUS_WEIGHT,
+        TOKEN_WEIGHT,
+        weights,
+        distance,
+        moves,
+        next_road,
+        NO_TURNS,
+        policy,
+        nn.as_compiled(network),
     )
 
 
@@ -370,10 +379,11 @@ def iterate(
             length += 1
             node = chosen
         if mix > 0.0 and with_network and not _over(g, know):
-            nn.evaluate_into(g, net, work)
-            nn.seat_values_into(g, g[m.SEAT], work.value, leaf_values)
             leaf = path[length - 1] if length > 0 else 0
-            if leaf < kept.shape[0] and math.isnan(kept[leaf, 0]):
+            keep = leaf < kept.shape[0] and math.isnan(kept[leaf, 0])  # its priors, for when it is walked through
+            nn.evaluate_into(g, net, work, keep)
+            nn.seat_values_into(g, g[m.SEAT], work.value, leaf_values)
+            if keep:
                 kept[leaf, :] = work.policy[: kept.shape[1]]
         elif mix > 0.0:
             _score(g, know, scale, shares, leaf_values, features)

@@ -303,7 +303,7 @@ def fit_network(
         # the standardisation folded in: W·((x − mean)/std) + b = (W/std)·x + (b − (W/std)·mean)
         hidden = (model["hidden"].weight / std).double()
         hidden_bias = model["hidden"].bias.double() - hidden @ mean.double()
-        net = nn.Network(
+        net = nn.Network(  # folded in float64, then float32 as it is evaluated
             hidden.T.contiguous().numpy(),
             hidden_bias.numpy(),
             model["deep"].weight.double().T.contiguous().numpy(),
@@ -313,6 +313,7 @@ def fit_network(
             model["policy"].weight.double().T.contiguous().numpy(),
             model["policy"].bias.double().numpy(),
         )
+        net = nn.as_compiled(net)
     losses = {"policy_loss": round(float(policy), 4), "value_loss": round(float(value), 4), "epoch": best_epoch}
     return net, losses, probe.numpy(), outputs
 
