@@ -110,7 +110,7 @@ def test_the_compiled_network_gives_pytorchs_outputs_on_the_shipped_probe() -> N
     loaded = nn.load_network(nn.network_path("classic"), "classic")
     assert len(loaded.probe) == nt.PROBE_ROWS and loaded.outputs.shape == (nt.PROBE_ROWS, 4 + 77)
     values, policies = nn.forward(loaded.net, loaded.probe)
-    assert values == pytest.approx(loaded.outputs[:, :4], abs=1e-4)  # float32 in PyTorch, float64 here
+    assert values == pytest.approx(loaded.outputs[:, :4], abs=1e-4)  # float32 both, summed in another order
     assert policies == pytest.approx(loaded.outputs[:, 4:], abs=1e-4)
     assert nn.network_path("classic").stat().st_size < 20_000_000
     meta = loaded.meta
