@@ -47,11 +47,12 @@ class Seat:
             raise ValueError(f"seat {index} is empty; give human or a bot name")
         name, kind = "", spec
         first, colon, rest = spec.partition(":")
-        if colon and (rest.strip().lower() == HUMAN or not _is_bot(spec)):  # cmd:human is a player called cmd
+        whole_bot = bool(colon) and rest.strip().lower() != HUMAN and _is_bot(spec)
+        if colon and not whole_bot:  # cmd:human is a player called cmd
             name, kind = first, rest.strip()
         if kind.lower() == HUMAN:
             kind = HUMAN
-        else:
+        elif not whole_bot:  # a whole spec was made once already
             try:
                 make_bot(kind)  # raises ValueError naming the known bots
             except ValueError:
