@@ -6,6 +6,8 @@ STAMP  := $(VENV)/.installed
 # Two test workers more than the cores: a worker waiting on a server, a browser, PostgreSQL or a clock leaves its
 # core to another, and on 2 cores four measured faster than three, and three than two (docs/contributing.md).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
+# make itself, by another name: a recipe line that names $(MAKE) runs even under `make -n`, which should only show.
+SUBMAKE := $(MAKE)
 
 .PHONY: run play test bench clean
 
@@ -27,7 +29,7 @@ play: $(STAMP)
 # part is waited for, so that none is left running (an apt install cut off midway) when another fails.
 test:
 	scripts/chromium.sh >/dev/null & chromium=$$!; \
-	$(MAKE) -s --no-print-directory $(STAMP) || { wait $$chromium; exit 1; }; \
+	$(SUBMAKE) -s --no-print-directory $(STAMP) || { wait $$chromium; exit 1; }; \
 	$(BIN)/python -m splendor.envs.warm search & search=$$!; \
 	$(BIN)/python -m splendor.envs.warm engine environments; engine=$$?; \
 	wait $$search; searched=$$?; wait $$chromium; browser=$$?; \
