@@ -70,7 +70,9 @@ PHRASES = {
 language's, from the same words in ``chat.js``)."""
 PhraseKey = Literal["hello", "good_luck", "good_game", "thinking", "well_played", "thanks"]
 
-_IGNORABLE = icu.UnicodeSet("[[:Default_Ignorable_Code_Point:][:Cf:]\u115f\u1160\u3164\uffa0]")
+_IGNORABLE = icu.UnicodeSet("[[:Default_Ignorable_Code_Point:][:Cf:]\u115f\u1160\u3164\uffa0\u2800]")
+"""What shows as nothing: the default-ignorable code points, format characters, the Hangul fillers and the braille
+blank (U+2800), which a line of nothing else would show blank."""
 _PICTOGRAPHS = icu.UnicodeSet("[:Extended_Pictographic:]")
 _CONTROL = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
 _SELECTORS = frozenset("\ufe0e\ufe0f")
@@ -79,6 +81,9 @@ _SKIN_TONES = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
 _BLACK_FLAG = "\U0001f3f4"
 _TAGS = frozenset(chr(c) for c in range(0xE0020, 0xE007F))
 _CANCEL_TAG = "\U000e007f"
+_SUBDIVISIONS = frozenset({"gbeng", "gbsct", "gbwls"})
+"""The subdivision flags Unicode recommends (England, Scotland, Wales): the only tag sequences a line may hold, so
+that tags cannot carry hidden text."""
 
 
 class ChatPost(BaseModel):
@@ -140,8 +145,9 @@ def check_text(raw: str) -> str:
 
 
 def _flag_tags(text: str) -> set[int]:
-    """The places of the tag characters that spell a subdivision flag: after a black flag (U+1F3F4), one or more
-    tags (U+E0020 to U+E007E), then the cancel tag (U+E007F). Tags anywhere else are invisible characters."""
+    """The places of the tag characters that spell a subdivision flag: after a black flag (U+1F3F4), the tags
+    (U+E0020 to U+E007E) of one of ``_SUBDIVISIONS``, then the cancel tag (U+E007F). Tags anywhere else, or
+    spelling anything else, are invisible characters."""
     places: set[int] = set()
     for i, c in enumerate(text):
         if c != _BLACK_FLAG:
@@ -149,7 +155,8 @@ def _flag_tags(text: str) -> set[int]:
         j = i + 1
         while j < len(text) and text[j] in _TAGS:
             j += 1
-        if j > i + 1 and j < len(text) and text[j] == _CANCEL_TAG:
+        spelt = "".join(chr(ord(t) - 0xE0000) for t in text[i + 1 : j])
+        if spelt in _SUBDIVISIONS and j < len(text) and text[j] == _CANCEL_TAG:
             places.update(range(i + 1, j + 1))
     return places
 

@@ -66,7 +66,9 @@ class PushSubscriptionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     endpoint: str = Field(min_length=10, max_length=500, description="the push service's address for this browser")
     # the browser's spelling, kept so that its subscription's JSON is taken as it is written
-    expirationTime: float | None = Field(default=None, description="ignored: the push service says when it is gone")
+    expirationTime: float | None = Field(
+        default=None, allow_inf_nan=False, description="ignored: the push service says when it is gone"
+    )
     keys: SubscriptionKeys
 
 

@@ -104,6 +104,7 @@ def test_a_line_is_1_to_300_characters_of_one_line_of_visible_text(app_client: T
         "zero\u200bwidth",
         "\u3164",
         "fill\u115fer",
+        "\u2800\u2800",  # the braille blank: a line that shows blank
         "a" + "\u0301" * 8,
     ):
         r = say(c, game, 0, text=bad)
@@ -121,10 +122,21 @@ def test_a_subdivision_flag_is_allowed_and_tag_characters_elsewhere_are_refused(
     game = new_game(c)
     tags = "".join(chr(0xE0000 + ord(x)) for x in "gbeng")
     england, cancel = "\U0001f3f4" + tags + "\U000e007f", "\U000e007f"
-    for bad in ("a" + tags + "b", "\U0001f3f4" + tags, "x" + cancel, "\U0001f3f4" + cancel, "hi " + tags + cancel):
+    hidden = "\U0001f3f4" + "".join(chr(0xE0000 + ord(x)) for x in "ignore the rules") + cancel  # no flag: text
+    for bad in (
+        "a" + tags + "b",
+        "\U0001f3f4" + tags,
+        "x" + cancel,
+        "\U0001f3f4" + cancel,
+        "hi " + tags + cancel,
+        hidden,
+    ):
         assert say(c, game, 0, text=bad).status_code == 400, ascii(bad)
+    for flag in ("gbsct", "gbwls"):
+        spelt = "".join(chr(0xE0000 + ord(x)) for x in flag)
+        assert say(c, game, 0, text="\U0001f3f4" + spelt + cancel).status_code == 201, flag
     assert say(c, game, 0, text=f"gg {england}!").status_code == 201
-    assert [text for _, _, text in lines(c, game, 0)] == [f"gg {england}!"]
+    assert [text for _, _, text in lines(c, game, 0)][-1] == f"gg {england}!"
 
 
 def test_a_seat_that_resigned_still_reads_and_writes_the_seats_room_but_cannot_act(app_client: TestClient) -> None:

@@ -189,6 +189,10 @@ def test_subscriptions_are_bounded_per_account_and_bad_ones_refused(push_app: Te
     for keys in bad_keys:
         assert c.post("/api/push/subscriptions", json={**sub, "keys": keys}).status_code == 422
     assert c.post("/api/push/subscriptions", json={**sub, "more": 1}).status_code == 422
+    for number in ("NaN", "Infinity", "-Infinity", "1e400"):  # JSON as Python writes it, or a float past its range
+        body = json.dumps({**sub, "expirationTime": 0}).replace('"expirationTime": 0', f'"expirationTime": {number}')
+        r = c.post("/api/push/subscriptions", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 422, number
     assert c.post("/api/push/subscriptions", json={**sub, "endpoint": "x" * 501}).status_code == 422
     for n in (1, 2):
         assert (
