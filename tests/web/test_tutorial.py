@@ -74,6 +74,7 @@ def test_each_tutorial_is_played_from_the_lobby_to_its_end(server: Server, brows
             continue
         before = actions(page)
         step = page.evaluate("document.body.dataset.tutorial")
+        assert "null" not in page.inner_text("#guide")  # an absent part is left out, not written as null
         _follow(page)
         page.wait_for_function(
             f"Number(document.body.dataset.actions) > {before} || document.body.dataset.tutorial !== '{step}'",

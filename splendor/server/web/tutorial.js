@@ -140,12 +140,12 @@ export function makeTutorial(gameId) {
       }
       const fallback = step.fallback && step.fallback.when(c) && !waiting(c, step) ? step.fallback : null;
       const words = waiting(c, step) ? t("Wait for the others to play…") : t(fallback ? fallback.say : step.say);
-      box.replaceChildren(el("p", { class: "guide-step" }, t("Tutorial: step {n} of {total}",
+      box.replaceChildren(...[el("p", { class: "guide-step" }, t("Tutorial: step {n} of {total}",
         { n: progress.step + 1, total })), el("p", { id: "guide-text" }, words),
       refusal ? el("p", { class: "guide-refusal", role: "alert" }, refusal) : null,
       step.next && !waiting(c, step) ? el("button", { type: "button", class: "primary", id: "guide-next",
         onclick: () => { progress.step += 1; progress.since = c.state.payload.actions; refusal = null; save();
-          c.render(); } }, t("Next")) : null);
+          c.render(); } }, t("Next")) : null].filter((child) => child !== null));  // replaceChildren writes null
       box.hidden = false;
       if (step.point && !waiting(c, step)) {
         for (const node of document.querySelectorAll(step.point)) node.classList.add("guide-target");
