@@ -151,6 +151,11 @@ def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(
                 page.wait_for_timeout(50)
                 assert _outside(page, "#dock", "#me-strip") == [], f"{game} at {y}"
                 assert page.locator("#me-strip").is_visible() and page.locator("#status").is_visible()
+            # at the very bottom the page's last panels (the typed action, How to play) lie above the fixed dock
+            last = page.evaluate(
+                "Math.max(...['#command', '#help'].map((s) => document.querySelector(s).getBoundingClientRect().bottom))"
+            )
+            assert last <= page.evaluate("document.getElementById('dock').getBoundingClientRect().top") + 1, game
             if game == "classic":
                 before = actions(page)
                 api_act(c, g, 0, "take w b g")

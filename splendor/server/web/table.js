@@ -494,6 +494,13 @@ document.getElementById("command").addEventListener("submit", (event) => {
   send(input.value.trim(), true);
   input.value = "";
 });
+// A phone's dock is fixed at the bottom and grows with the decision: the page ends its height below the table
+// (--dock-h), so scrolling down always brings the last panel (How to play, the typed action) clear of it.
+new ResizeObserver(() => {
+  const dock = document.getElementById("dock");
+  const fixed = getComputedStyle(dock).position === "fixed";
+  document.documentElement.style.setProperty("--dock-h", fixed ? `${dock.offsetHeight}px` : "0px");
+}).observe(document.getElementById("dock"));
 let resizing = null;                    // a turned tablet or a resized window: the table is drawn for its new shape
 window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 150); });
 document.addEventListener("keydown", (event) => {
