@@ -213,9 +213,11 @@ def test_a_deck_is_reserved_only_after_its_menu_says_reserve(server: Server, bro
 def test_a_click_that_cannot_be_part_of_an_action_says_why_beside_the_supply(server: Server, browser: Browser) -> None:
     g, page = _open(browser, server)
     note = "#supply-note"
+    market = page.locator("#market").bounding_box()
     page.click("[data-key='supply:gold']")
     page.wait_for_function(f"document.querySelector('{note}').textContent.includes('reservation')")
     assert "gold tokens cannot be taken" in page.inner_text(note)
+    assert page.locator("#market").bounding_box() == market  # the note widens no column: the market stays put
     assert page.locator("#supply .chip.selected").count() == 0
     page.click("[data-key='supply:white']")  # a note goes with the next click that is fine
     assert page.inner_text(note) == ""
@@ -229,6 +231,7 @@ def test_a_click_that_cannot_be_part_of_an_action_says_why_beside_the_supply(ser
         api_act(c, g, 0, "take w g k")
         api_act(c, g, 1, "take b g r")
     wait_past(page, 1)
+    assert page.locator("#market").bounding_box() == market  # nor does the heading, whoever's turn it was
     page.click("[data-key='supply:green']")
     page.click("[data-key='supply:green']")
     page.wait_for_function(f"document.querySelector('{note}').textContent.includes('4')")
