@@ -185,7 +185,7 @@ class OpenSeats:
     def listing(self, limit: int = 100) -> list[dict[str, Any]]:
         """The games with open seats that are still open, soonest to expire first (the index on status and
         open_until serves it): id, game, players, time control, rated, the creator (the first seat a person
-        holds: its name and, kept in an account, its rating in the game on the shown scale), the open seats and
+        holds from the start, not one taken since: its name and, kept in an account, its rating in the game on the shown scale), the open seats and
         when they expire (``open_until``, seconds since the epoch, and ``expires_in``, seconds from now, both by
         the store's clock)."""
         with self.store.engine.connect() as conn:
@@ -203,7 +203,15 @@ class OpenSeats:
                 return []
             ids = [g.id for g in games]
             seats = conn.execute(
-                select(SeatRow.game_id, SeatRow.seat, SeatRow.kind, SeatRow.name, SeatRow.account_id, GameRow.game)
+                select(
+                    SeatRow.game_id,
+                    SeatRow.seat,
+                    SeatRow.kind,
+                    SeatRow.name,
+                    SeatRow.account_id,
+                    SeatRow.joined,
+                    GameRow.game,
+                )
                 .join(GameRow, GameRow.id == SeatRow.game_id)
                 .where(SeatRow.game_id.in_(ids))
                 .order_by(SeatRow.game_id, SeatRow.seat)
@@ -223,7 +231,7 @@ class OpenSeats:
         out = []
         for g in games:
             mine = by_game.get(g.id, [])
-            creator = next((s for s in mine if s.kind == "human"), None)
+            creator = next((s for s in mine if s.kind == "human" and not s.joined), None)
             out.append(
                 {
                     "id": g.id,

@@ -115,6 +115,14 @@ def test_its_creator_may_abort_a_game_still_waiting(app_client: TestClient) -> N
     assert c.get("/api/open-games").json()["games"] == []
 
 
+def test_the_lobby_names_the_games_creator_not_a_seat_taken_before_the_creators(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c, [OPEN, ANN, OPEN])
+    assert take(c, game, 0, "joiner").status_code == 200
+    listed = c.get("/api/open-games").json()["games"][0]
+    assert listed["creator"] == {"name": "ann", "rating": None} and listed["open_seats"] == [2]
+
+
 def test_a_seat_taken_in_the_lobby_cannot_call_off_the_game_still_waiting(app_client: TestClient) -> None:
     c = app_client
     game = new_game(c, [ANN, OPEN, OPEN])
