@@ -44,19 +44,20 @@ class TimeControl:
 
 
 def parse(text: str) -> TimeControl:
-    """The time control ``text`` writes (``5+10``, ``10s+0``, ``2d``); `ValueError` when it writes none. The
-    bounds of what a game may choose are the server's (`splendor.server.clocks`).
+    """The time control ``text`` writes (``5+10``, ``10s+0``, ``2d``), its text written one way (``005+010`` is
+    ``5+10``: one control, one quick-play pool); `ValueError` when it writes none. The bounds of what a game may
+    choose are the server's (`splendor.server.clocks`).
 
     >>> parse("5+10")
     TimeControl(text='5+10', kind='realtime', per_turn=300.0, increment=10.0, short=False)
-    >>> parse("2d").per_turn
-    172800.0
+    >>> parse("005+010").text, parse("02d").per_turn
+    ('5+10', 172800.0)
     """
     if m := _REALTIME.fullmatch(text):
         bank = float(m[1]) * (1 if m[2] else 60)
-        return TimeControl(text, REALTIME, bank, float(m[3]), short=bool(m[2]))
+        return TimeControl(f"{int(m[1])}{m[2]}+{int(m[3])}", REALTIME, bank, float(m[3]), short=bool(m[2]))
     if m := _DAYS.fullmatch(text):
-        return TimeControl(text, CORRESPONDENCE, float(m[1]) * DAY)
+        return TimeControl(f"{int(m[1])}d", CORRESPONDENCE, float(m[1]) * DAY)
     raise ValueError(f"not a time control: {text!r}")
 
 

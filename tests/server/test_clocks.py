@@ -63,6 +63,8 @@ def test_a_clock_is_chosen_at_creation_and_runs_for_the_first_person(app_client:
     clock = state(c, create(c, "pokemon", HUMANS2, clock="2d"))["clock"]
     assert clock["kind"] == "correspondence" and clock["banks"] == [None, None] and clock["running"] == 0
     assert 2 * 86400 - 5 < clock["left"] <= 2 * 86400
+    for written, kept in (("005+010", "5+10"), ("02d", "2d")):  # one control is written one way
+        assert state(c, create(c, "classic", HUMANS2, clock=written))["clock"]["control"] == kept
 
 
 def test_a_bad_time_control_is_refused_4xx_and_nothing_is_created(app_client: TestClient) -> None:
