@@ -51,6 +51,7 @@ from splendor.server.schemas import (
     NewGame,
     ProfileLink,
     refusals,
+    with_cross_site_refusals,
 )
 from splendor.server.settings import Settings
 from splendor.server.socket import serve_socket
@@ -105,6 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Live games of the Splendor family: create a game, take a seat with its secret, read "
         "your seat's view, send actions; a WebSocket per game pushes each seat its own view.",
     )
+    plain_openapi = app.openapi
+    app.openapi = lambda: with_cross_site_refusals(plain_openapi())  # type: ignore[method-assign]
     # Added last, run first: the rate and size bounds, the WebSocket cap, the same-origin rule, then the one
     # deadline of all a request's store calls.
     app.add_middleware(RequestDeadline, seconds=max(settings.store_seconds, settings.write_retry_seconds))

@@ -78,6 +78,30 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     }
 
 
+CROSS_SITE = "Sent with the session cookie from another site's page (`SameOriginMiddleware`)."
+"""Why any state-changing request may be refused (403), whatever its route."""
+
+
+def with_cross_site_refusals(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (an OpenAPI document) with the 403 that every POST, PUT, PATCH and DELETE may get, from the
+    middleware rather than the route, in each such operation's refusals (said again where a route has its own 403)."""
+    for operations in schema.get("paths", {}).values():
+        for method, operation in operations.items():
+            if method not in ("post", "put", "patch", "delete"):
+                continue
+            responses = operation.setdefault("responses", {})
+            also = f" Or: {CROSS_SITE[0].lower()}{CROSS_SITE[1:]}"
+            if "403" in responses:
+                if also not in responses["403"]["description"]:  # the schema is made once and kept: said once
+                    responses["403"]["description"] += also
+            else:
+                responses["403"] = {
+                    "description": CROSS_SITE,
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+                }
+    return schema
+
+
 def _valid_name(value: str) -> str:
     """The name normalised as the store keeps it, or a 422 that says why not: the very rule the server and the
     store apply (`splendor.store.names.check_name`), so a name the schema takes is never refused later."""

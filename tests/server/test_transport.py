@@ -99,6 +99,15 @@ def test_a_page_on_another_port_cannot_make_a_signed_in_browser_change_anything(
             )
             assert r.status_code == 403, r.text
             assert victim.delete("/api/session", headers=headers).status_code == 403
+        schema = victim.get("/openapi.json").json()  # and every route that changes anything says it may be so
+        unsaid = [
+            f"{method.upper()} {path}"
+            for path, operations in schema["paths"].items()
+            for method, operation in operations.items()
+            if method in ("post", "put", "patch", "delete")
+            and "another site" not in operation["responses"].get("403", {}).get("description", "")
+        ]
+        assert unsaid == []
         me = victim.get("/api/me")  # still signed in, nothing kept, nothing played
         assert me.status_code == 200 and me.json()["games"] == []
         assert victim.get(f"/api/games/{game['id']}").json()["actions"] == 0
