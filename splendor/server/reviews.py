@@ -8,9 +8,12 @@ play is refused (409): its hidden cards are still in play, and its record is not
 The review's moves are searched one at a time by the search workers (`BotPool.search`), each taking its turn in
 the same fair order as the search bots' moves, so a review never holds a worker for long nor stalls a game: a
 move is about a second of search (the expert's budget, as ``splendor review``; ``Settings.review_iterations``
-may lower it). Reviews are bounded in each process, not across processes: per client address (one running at
-a time here: 429 beyond) and in all (``Settings.reviews_at_once`` here: 503 beyond); the bounds are checked and
-the review reserved with no ``await`` between, so requests at once cannot all pass them. A review is claimed in
+may lower it). A game of more than ``REVIEW_MOVES`` actions (the rules bound no game's length: two players can
+trade a token back and forth for ever) shares that many moves' budget among its moves (`review_iterations`), so
+that no review holds the workers for hours; the review says the iterations it spent a move. Reviews are bounded
+in each process, not across processes: per client address (one running at a time here: 429 beyond) and in all
+(``Settings.reviews_at_once`` here: 503 beyond); the bounds are checked and the review reserved with no ``await``
+between, so requests at once cannot all pass them. A review is claimed in
 the store (`ReviewStore.claim`) before it is computed, so exactly one process computes it, any process answers
 202 with its progress (written to the store after each move), and the finished review is kept and served from
 there by any process. A claim with no progress for ``STALE_SECONDS`` is of a process that stopped: ``GET``
@@ -31,9 +34,11 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from splendor.bots.hint import HINT_LEVEL
 from splendor.bots.review import NotFinished, assemble, review_move
 from splendor.core.record import Record
 from splendor.i18n import _
+from splendor.search.levels import level
 from splendor.server import store_calls
 from splendor.server.errors import Refused
 from splendor.server.guards import client_address
@@ -51,6 +56,9 @@ REVIEW_SEED = 0
 """The search seed of every review on the server: ``splendor review``'s default, so that the command with the
 same ``--iterations`` (and no ``--seed``) prints the same review of the game's record. Each move's search is
 seeded with it and the move's number (`splendor.bots.review`), in whichever worker it runs."""
+
+REVIEW_MOVES = 600
+"""The most moves a review searches at its full budget a move; a longer game's moves share that budget."""
 
 STALE_SECONDS = 120.0
 """A running review's claim with no progress written for this long is of a process that stopped (a move is about
@@ -79,6 +87,19 @@ class Running:
             "total": self.total,
             "elapsed": round(time.monotonic() - self.started, 1),
         }
+
+
+def review_iterations(settings: Settings, game: str, moves: int) -> int | None:
+    """The iterations a move of a review of ``moves`` actions of ``game`` is searched with: the server's (None:
+    the expert's budget), or for a game of more than ``REVIEW_MOVES`` its share of ``REVIEW_MOVES`` moves' budget.
+
+    >>> review_iterations(Settings(review_iterations=1000), "classic", 6000)
+    100
+    """
+    if moves <= REVIEW_MOVES:
+        return settings.review_iterations
+    full = settings.review_iterations or level(game, HINT_LEVEL).compiled_iterations
+    return max(1, full * REVIEW_MOVES // moves)
 
 
 def record_of(live: LiveGame) -> Record:
@@ -190,7 +211,7 @@ class Reviews:
 
     async def _run(self, running: Running, record: Record) -> None:
         """Review every move in the search workers, one at a time, then keep the review (the first kept wins)."""
-        iterations = self.settings.review_iterations
+        iterations = review_iterations(self.settings, record.game, running.total)
         text = record.to_text()
         kept = False
         try:

@@ -20,6 +20,7 @@ from splendor.bots.review import review
 from splendor.server import Settings, create_app
 from splendor.server.bots import BotPool
 from splendor.server.errors import Refused
+from splendor.server import reviews
 from splendor.server.reviews import Reviews
 from splendor.store import open_store
 from splendor.store.games import GameStore, SeatInfo
@@ -113,6 +114,23 @@ def test_a_review_runs_202_then_is_kept_200_and_matches_the_review_of_the_record
     expected = review(record, iterations=ITERATIONS, seed=0).as_dict()
     assert {k: done[k] for k in expected} == expected  # the graph, the marks and the expert's moves, as the command
     assert done["result"]["ending"]["by"] == "resigned"  # a resigned game: the moves that were played
+
+
+def test_a_game_longer_than_a_reviews_moves_shares_their_budget_among_its_moves(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    c = app_client
+    monkeypatch.setattr(reviews, "REVIEW_MOVES", 4)  # as a game of thousands of actions is against 600
+    game = resigned(c, 5)
+    url = f"/api/games/{game['id']}/review"
+    total = c.post(url).json()["total"]
+    assert total > 4
+    done = reviewed(c, url)
+    shared = max(1, ITERATIONS * 4 // total)
+    assert done["iterations"] == shared and len(done["moves"]) == total  # every move, each searched less
+    record = c.get(f"/api/games/{game['id']}/record").text
+    expected = review(record, iterations=shared, seed=0).as_dict()
+    assert {k: done[k] for k in expected} == expected
 
 
 def test_a_kept_review_is_served_again_without_a_search(
