@@ -296,8 +296,9 @@ class GameStore:
     def give_seat(
         self, game_id: str, seat: int, account_id: int, profile: str | None, token_hash: str, name: str
     ) -> bool:
-        """Let an account hold a seat that no account holds yet (and, in Pokémon, mark the account's Pokédex
-        unless the seat proved another), and give the seat a new secret (``token_hash``): the link that was shown
+        """Let an account hold a seat that no account holds yet (and, in Pokémon, mark the account's Pokédex in
+        place of any profile the seat was linked to before: the account is who plays it now), and give the seat a
+        new secret (``token_hash``): the link that was shown
         to get here stops working, so whoever else held it can no longer play or see the seat. The seat shows the
         account's ``name`` from then on. False when another account was first, the account holds another seat of
         the game (one person, one seat), or the seat is no longer a person's in an unfinished game."""
@@ -308,7 +309,7 @@ class GameStore:
             conn.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=datetime.now(UTC)))
             values: dict[str, Any] = {"account_id": account_id, "token_hash": token_hash, "name": name}
             if profile is not None:
-                values["profile"] = func.coalesce(SeatRow.profile, profile)
+                values["profile"] = profile
             ongoing = (
                 select(GameRow.id)
                 .where(GameRow.id == game_id, GameRow.status == "ongoing", GameRow.ended_by.is_(None))

@@ -394,3 +394,17 @@ def test_signing_up_with_the_name_of_a_claimed_pokedex_needs_its_secret_and_adop
         assert r.status_code == 201
         game = create(c, "pokemon", [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}])
         assert game["seats"][0]["profile"] == "misty"  # the adopted Pokédex is the account's
+
+
+def test_an_account_that_keeps_a_pokemon_seat_marks_its_own_pokedex_not_the_profile_linked_before(
+    server: Server,
+) -> None:
+    with server.client() as creator:
+        secret = creator.post("/api/profiles", json={"name": "gary"}).json()["secret"]
+        linked = {"kind": "human", "profile": "gary", "profile_secret": secret}  # the creator's Pokédex, proved
+        game = create(creator, "pokemon", [linked, {"kind": "human"}])
+        assert game["seats"][0]["profile"] == "gary"
+    with sign_up(server, "bea") as bea:  # the link was sent to Bea, who keeps the seat: she plays it now
+        kept = bea.post(f"/api/games/{game['id']}/seats/0/keep", headers={"x-seat-token": game["seats"][0]["token"]})
+        assert kept.status_code == 200, kept.text
+        assert kept.json()["seats"][0]["profile"] == "bea"
