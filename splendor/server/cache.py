@@ -102,7 +102,9 @@ class LiveGame:
 
     @property
     def bots_only(self) -> bool:
-        return all(s.kind == BOT for s in self.seats)
+        """Whether only bots ever played it: a seat whose person forfeited counts as a person's (they may watch
+        on), so the bots go on at a person's pace and the game stays what the per-client bounds counted it as."""
+        return all(s.kind == BOT and not s.forfeited for s in self.seats)
 
     @property
     def thinking(self) -> bool:

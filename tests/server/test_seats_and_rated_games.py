@@ -233,6 +233,8 @@ def test_in_a_rated_game_of_three_a_bot_plays_on_the_seat_of_a_person_idle_past_
     assert seat["forfeited"] and seat["kind"] == "bot" and not moved["over"]  # the game goes on
     r = c.get(f"/api/games/{game['id']}", params={"seat": 0})
     assert r.status_code == 403 and "a bot plays it now" in r.json()["detail"]
+    live = c.app.state.manager.cache.live.get(game["id"])  # type: ignore[attr-defined]  # the app's state: untyped
+    assert live is not None and not live.bots_only  # the bots go on at a person's pace, counted as a person's game
 
 
 def test_a_seat_that_forfeited_ranks_last_in_the_ratings(store: Store) -> None:
