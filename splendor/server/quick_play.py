@@ -8,8 +8,9 @@ the game counts as 1500) differ by no more than the smaller of their *windows*, 
 wait: ``WINDOW_START + WINDOW_PER_SECOND · seconds waited`` (100 points at once, 200 after 10 s, 400 after 30 s,
 700 after a minute; see docs/server.md for why). A group is the oldest waiting seek and the fitting seeks nearest
 its rating, every two of them fitting, as many as the game seats. A seek that asked for a bot (``bot_after``)
-and waited that long unseated is seated with bots of about its strength instead (`bot_for`: by the μ of the
-ratings, not the cautious numbers shown).
+and waited that long unseated is seated with the seeks that fit it and accept bots too (`with_bots`: in a game of
+three or four, people who fit sit together), and bots of about their strength fill the rest (`bot_for`: by the μ
+of the ratings, not the cautious numbers shown).
 
 Matching runs when a seek arrives and in a periodic sweep of every process (`QuickPlay.sweep`), which also
 expires the seeks their players stopped asking about (``Settings.seek_seconds``). It seats each seek exactly once:
@@ -129,6 +130,20 @@ def groups(waiting: list[SeekInfo], players: int, now: float) -> list[list[SeekI
         else:
             left = others  # nobody fits the oldest yet: the others may still fit one another
     return tables
+
+
+def with_bots(anchor: SeekInfo, others: list[SeekInfo], players: int, now: float) -> list[SeekInfo]:
+    """The people at ``anchor``'s table when its wait for people is over and bots fill the rest: it, and the
+    seeks among ``others`` that accept bots (``bot_after`` set) and fit it and one another, nearest its rating
+    first, as many as there are seats. Two seekers of a game of three are seated together with one bot, not each
+    with two."""
+    table = [anchor]
+    for seek in sorted(others, key=lambda s: abs(rating_of(s) - rating_of(anchor))):
+        if len(table) == players:
+            break
+        if seek.bot_after is not None and all(fits(seek, m, now) for m in table):
+            table.append(seek)
+    return table
 
 
 def bot_for(strength: float) -> str:
@@ -294,7 +309,12 @@ class QuickPlay:
             placed = {s.id for table in tables for s in table}
             for seek in waiting:
                 if seek.id not in placed and seek.bot_after is not None and now - seek.created >= seek.bot_after:
-                    tables.append([seek])  # its wait for people is over: bots fill its table
+                    # its wait for people is over: those who fit it sit with it, and bots fill the rest
+                    table = with_bots(
+                        seek, [s for s in waiting if s.id not in placed and s is not seek], pool.players, now
+                    )
+                    tables.append(table)
+                    placed.update(s.id for s in table)
             for table in tables:
                 seated += await self._seat(pool, table)
         return seated
@@ -351,7 +371,7 @@ class QuickPlay:
             return []
         except Refused as e:
             log.warning("a quick-play table could not be seated: %s", e)
-            if e.status == 429 and len(table) == 1:  # its seeker made games meanwhile, up to the bound
+            if e.status == 429:  # the table's first seeker (its bound counted) made games meanwhile, up to it
                 lone = table[0].id
 
                 def drop() -> None:

@@ -188,6 +188,19 @@ def test_a_bot_of_about_your_strength_is_seated_after_the_wait_you_chose(app_cli
     assert shown(50.0, 25 / 3) == 2237 and bots == {bot_for(50.0)} and bot_for(50.0) not in ("random", "ismcts:easy")
 
 
+def test_two_seekers_of_a_game_of_three_sit_together_with_one_bot_not_each_with_two(app_client: TestClient) -> None:
+    c = app_client
+    alpha = seek(c, name="alpha", players=3, bot_after=1)
+    beta = seek(c, name="beta", players=3, bot_after=1)
+    assert status(c, alpha)["status"] == status(c, beta)["status"] == "waiting"  # three seats: nobody yet
+    seated = wait_for(lambda: all(status(c, s)["status"] == "seated" for s in (alpha, beta)), 10)
+    assert seated
+    a, b = status(c, alpha), status(c, beta)
+    assert a["game_id"] == b["game_id"]
+    kinds = [x["kind"] for x in c.get(f"/api/games/{a['game_id']}").json()["seats"]]
+    assert sorted(kinds) == ["bot", "human", "human"]
+
+
 @pytest.mark.settings(seek_seconds=0.5, finding_sweep_seconds=0.1)
 def test_a_seek_nobody_asks_about_expires_and_is_seated_with_nobody(app_client: TestClient) -> None:
     c = app_client
