@@ -509,7 +509,8 @@ class GameManager:
             return live
         stored = await self._read(lambda: self.store.load(game_id)) if _plausible_id(game_id) else None
         if stored is None:
-            raise Refused(404, _("no game {game}", game=repr(game_id)))
+            shown = game_id if len(game_id) <= 40 else game_id[:40] + "…"  # an id is 32; never echo a flood
+            raise Refused(404, _("no game {game}", game=repr(shown)))
         return self.cache.hold(stored)
 
     # ----------------------------------------------------------------- seats

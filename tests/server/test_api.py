@@ -176,6 +176,8 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
         for response, status, words in cases:
             assert response.status_code == status, (response.status_code, response.text)
             assert words in response.text
+        flood = c.get("/api/games/" + "x" * 2000)  # a long id is not echoed back whole
+        assert flood.status_code == 404 and len(flood.json()["detail"]) < 100
         state = c.get(f"/api/games/{gid}").json()
         assert state["actions"] == 1
 
