@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from splendor.i18n import Message, _, _n
 from splendor.store.database import Store
-from splendor.store.models import Account, PokedexMark, Profile, SeatRow, SessionRow, SignInFailures
+from splendor.store.models import Account, PokedexMark, Profile, PushSubscription, SeatRow, SessionRow, SignInFailures
 from splendor.store.names import BadName, check_name, name_key
 from splendor.store.pokedex import find_profile
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
@@ -211,7 +211,9 @@ class Accounts:
 
     def change_password(self, account: SignedIn, old: str, new: str, keep: str | None, address: str = "") -> None:
         """Set a new password once the old one is shown (`AccountError` 401 otherwise); every other session of
-        the account ends, the one ``keep`` (the asker's) stays. A wrong old password counts as a wrong password
+        the account ends, the one ``keep`` (the asker's) stays, and every browser's push subscription is
+        forgotten (one made by whoever else held a session would go on telling them the account's turns; the
+        asker's page subscribes again). A wrong old password counts as a wrong password
         at sign-in, from the same ``address``, toward the same lock (429)."""
         hashed = _hasher.hash(check_password(new))
         now = time.time()
@@ -229,6 +231,7 @@ class Accounts:
                 if keep:
                     others = others.where(SessionRow.token_hash != secret_hash(keep))
                 s.execute(others)
+                s.execute(delete(PushSubscription).where(PushSubscription.account_id == account.id))
             else:
                 self._count_failure(s, row.id, where, now)
         if not right:

@@ -211,6 +211,18 @@ def test_subscriptions_are_bounded_per_account_and_bad_ones_refused(push_app: Te
     )
 
 
+def test_a_password_change_forgets_every_browsers_subscription(push_app: TestClient, service: PushService) -> None:
+    """A browser subscribed by whoever else held a session (a stolen one) is told the account's turns no more."""
+    c = push_app
+    sign_up(c, "ann")
+    sub = Browser(f"{service.origin}/push/thief").subscription()
+    assert c.post("/api/push/subscriptions", json=sub).status_code == 204
+    r = c.post("/api/me/password", json={"old": "a good password", "new": "a better password"})
+    assert r.status_code == 204, r.text
+    gone = c.request("DELETE", "/api/push/subscriptions", json={"endpoint": sub["endpoint"]})
+    assert gone.status_code == 404
+
+
 def test_the_store_lists_your_turns_first_and_bounds_subscriptions_on_sqlite_and_postgresql(database_url: str) -> None:
     from sqlalchemy import update
 

@@ -3,7 +3,7 @@
 import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile } from "/static/common.js";
 import { N_, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
-import { forgetPush, pushToggle } from "/static/notify.js";
+import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
 
 const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 const title = (game) => (TITLES[game] ? t(TITLES[game]) : game);
@@ -189,6 +189,8 @@ function passwordForm() {
       await api("/api/me/password", { method: "POST", body: JSON.stringify({ old: old.value, new: fresh.value }) });
       old.value = fresh.value = "";
       said.textContent = t("The password is changed; your other browsers are signed out.");
+      // the server forgot every browser's push subscription (another's could have been a thief's): this one's again
+      if (notifying()) await setNotify(true, true).catch(() => {});
     } catch (e) { said.textContent = e.message; }
   };
   return el("details", {}, el("summary", {}, t("Change your password")),
