@@ -46,6 +46,7 @@ from splendor.server.live import client_key
 from splendor.server.schemas import Name, SeatNumber, refusals
 from splendor.server.settings import Settings
 from splendor.store.chat import ROOMS, SEATS, SPECTATORS, ChatLine, ChatTooFast
+from splendor.store.names import key_of
 
 if TYPE_CHECKING:
     from splendor.server.live import GameManager
@@ -208,6 +209,8 @@ def chat_router(settings: Settings) -> APIRouter:
             else:
                 name = body.name
                 await m.refuse_an_account_name(name, _("this name belongs to an account: sign in to talk under it"))
+                if key_of(name) in {key_of(s.name) for s in live.seats if s.name}:  # a player's, or look-alike
+                    raise Refused(409, _("a player of this game has that name: choose another to talk as a spectator"))
         if live.over:
             ended = await store_calls.read(settings, lambda: m.chat.store.ended(live.id))
             if ended is not None and time.time() - ended.replace(tzinfo=ended.tzinfo or UTC).timestamp() > (
