@@ -54,12 +54,19 @@ def test_resign_with_the_confirmation_and_the_finished_table_says_it(server: Ser
     assert not page.locator("#resign").is_visible()  # a finished game: neither button
     watcher.wait_for_function("document.body.dataset.over === 'true'")
     assert watcher.locator("#ending").inner_text() == "ann resigned: bob wins."
+    for p in (page, watcher):  # the log says it too, above the last move, unnumbered
+        said = p.locator("#log li").all_inner_texts()
+        assert said[0].strip() == ("ann (you)" if p is page else "ann") + " resigned: bob wins." and "takes" in said[1]
     assert page.errors == [] and watcher.errors == []  # type: ignore[attr-defined]
 
     replay = open_page(browser, f"{server.base}/replay/{g['id']}")
     replay.locator("#last").click()
     replay.wait_for_function("document.getElementById('step').textContent.startsWith('1 /')")
     assert "ann resigned: bob wins." in replay.locator("#status").inner_text()
+    assert "ann resigned: bob wins." in replay.locator("#log").inner_text()
+    replay.locator("#first").click()  # before the resignation, the log does not tell it yet
+    replay.wait_for_function("document.getElementById('step').textContent.startsWith('0 /')")
+    assert "resigned" not in replay.locator("#log").inner_text()
     for p in (page, watcher, replay):
         p.close()
 

@@ -186,6 +186,19 @@ function lastMoveOf(s) {
 
 function said(e) { return `${describe(state.payload.game, e.action, e.details, seatName, e.seat)}.`; }
 
+// What no action says, told in the log where it happened: a seat whose person left (a bot played on) and how the
+// game ended when no rule ended it (a resignation, an abort, a clock), each after the action it followed.
+function leavings() {
+  const upto = mode === "replay" ? state.upto : Infinity;
+  const out = [];
+  for (const s of state.payload.seats) {
+    if (s.forfeit && s.forfeit.at <= upto) out.push({ at: s.forfeit.at, text: forfeitWords(s, seatName) });
+  }
+  const ending = mode === "replay" ? state.replayEnding : state.payload.ending;
+  if (ending && ending.at <= upto) out.push({ at: ending.at, text: endingWords(ending, state.payload.seats, seatName) });
+  return out;
+}
+
 function renderLog() {
   const log = document.getElementById("log");
   const entries = (state.payload.log || []).slice().reverse();
@@ -193,8 +206,10 @@ function renderLog() {
   const fresh = entries.filter((e) => state.heard !== undefined && e.n > state.heard && e.seat !== seat).reverse();
   if (fresh.length) document.getElementById("announce").textContent = fresh.map(said).join(" ");
   state.heard = entries.length ? entries[0].n : 0;
-  morph(log, entries.map((e) => el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat },
-    emblem(e.seat), " ", said(e))));
+  const told = leavings();
+  const after = (n) => told.filter((x) => x.at === n).map((x) => el("li", { class: "log-leaving", "data-key": `log:left:${n}:${x.text}` }, x.text));
+  morph(log, [...entries.flatMap((e) => [...after(e.n), el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat },
+    emblem(e.seat), " ", said(e))]), ...after(0)]);
 }
 
 // The moves the others made since this seat's own last one (a spectator: since the seat to play last played; a
