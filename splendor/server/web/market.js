@@ -257,8 +257,11 @@ function strip(c) {
   return [emblem(s.seat), el("strong", {}, `${s.points}★`),
     ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) => keyed(chip(col, n,
       { title: tokenName(c.game, col) }), `strip:token:${col}`)),
-    el("span", { class: "strip-bonus" }, ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) =>
-      keyed(chip(col, n, { title: t("{colour} bonus", { colour: tokenName(c.game, col) }) }), `strip:bonus:${col}`)))];
+    // the bonuses after their word, with square corners: a token and a bonus of one colour are never mistaken
+    Object.values(s.bonuses).some((n) => n) ? el("span", { class: "strip-bonus" }, el("span", { class: "strip-label" },
+      t("bonuses")), ...Object.entries(s.bonuses).filter(([, n]) => n).map(([col, n]) =>
+      keyed(chip(col, n, { title: t("{colour} bonus", { colour: tokenName(c.game, col) }) }), `strip:bonus:${col}`)))
+      : null];
 }
 
 export function draw(c) {
