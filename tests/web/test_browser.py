@@ -396,8 +396,10 @@ def test_a_card_menu_at_phone_width_is_covered_by_nothing(server: Server, browse
     g = _two_humans(server)
     page = open_page(browser, g["seats"][0]["link"], width=375)
     cards = page.locator("#market button.card")
-    for i in (0, 3):  # a card at each edge of a row
+    for i in (0, 1, 2, 3):  # a card at each place of a row
         cards.nth(i).click()
+        menu = page.locator(".menu").bounding_box()
+        assert menu and menu["width"] >= 200 and menu["x"] >= 0 and menu["x"] + menu["width"] <= 375, menu  # words
         for button in page.locator(".menu button").all():
             box = button.bounding_box()
             assert box is not None and box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 375

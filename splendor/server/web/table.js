@@ -302,6 +302,13 @@ export function render() {
     if (state.busy && control.closest("#table, #mine, #prompt")) control.setAttribute("aria-disabled", "true");
   }
   document.body.classList.toggle("busy", state.busy);
+  // A card's menu stays inside the screen: on a narrow one it is shifted sideways by what would overflow.
+  for (const menu of document.querySelectorAll(".menu")) {
+    menu.style.transform = "";
+    const box = menu.getBoundingClientRect(), room = document.documentElement.clientWidth;
+    const shift = box.right > room - 4 ? room - 4 - box.right : box.left < 4 ? 4 - box.left : 0;
+    if (shift) menu.style.transform = `translateX(${Math.round(shift)}px)`;
+  }
   if (state.focusNext) {
     const target = document.querySelector(state.focusNext);
     state.focusNext = null;
