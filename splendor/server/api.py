@@ -107,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "your seat's view, send actions; a WebSocket per game pushes each seat its own view.",
     )
     plain_openapi = app.openapi
-    app.openapi = lambda: with_cross_site_refusals(plain_openapi())  # type: ignore[method-assign]
+    app.openapi = lambda: with_cross_site_refusals(plain_openapi())  # type: ignore[method-assign]  # FastAPI's way
     # Added last, run first: the rate and size bounds, the WebSocket cap, the same-origin rule, then the one
     # deadline of all a request's store calls.
     app.add_middleware(RequestDeadline, seconds=max(settings.store_seconds, settings.write_retry_seconds))

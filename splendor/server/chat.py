@@ -71,9 +71,10 @@ PHRASES = {
 language's, from the same words in ``chat.js``)."""
 PhraseKey = Literal["hello", "good_luck", "good_game", "thinking", "well_played", "thanks"]
 
-_IGNORABLE = icu.UnicodeSet("[[:Default_Ignorable_Code_Point:][:Cf:]\u115f\u1160\u3164\uffa0\u2800]")
-"""What shows as nothing: the default-ignorable code points, format characters, the Hangul fillers and the braille
-blank (U+2800), which a line of nothing else would show blank."""
+_IGNORABLE = icu.UnicodeSet("[[:Default_Ignorable_Code_Point:][:Cf:]\u115f\u1160\u3164\uffa0]")
+"""What shows as nothing: the default-ignorable code points, format characters and the Hangul fillers."""
+_BRAILLE_BLANK = "\u2800"
+"""The braille pattern with no dots: braille text and art hold it, but a line of it alone shows blank."""
 _PICTOGRAPHS = icu.UnicodeSet("[:Extended_Pictographic:]")
 _CONTROL = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
 _SELECTORS = frozenset("\ufe0e\ufe0f")
@@ -113,7 +114,7 @@ def _visible_before(text: str, i: int) -> str | None:
 def check_text(raw: str) -> str:
     """The line as it is kept (NFC, trimmed), or `Refused` (400) saying what is wrong with it."""
     text = unicodedata.normalize("NFC", raw).strip()
-    if not text:
+    if not text.replace(_BRAILLE_BLANK, " ").strip():
         raise Refused(400, _("say something: the message is empty"))
     if len(text) > MAX_TEXT:
         raise Refused(400, _("a message is at most {most} characters: say it in fewer words", most=MAX_TEXT))

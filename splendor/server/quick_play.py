@@ -8,9 +8,9 @@ the game counts as 1500) differ by no more than the smaller of their *windows*, 
 wait: ``WINDOW_START + WINDOW_PER_SECOND · seconds waited`` (100 points at once, 200 after 10 s, 400 after 30 s,
 700 after a minute; see docs/server.md for why). A group is the oldest waiting seek and the fitting seeks nearest
 its rating, every two of them fitting, as many as the game seats. A seek that asked for a bot (``bot_after``)
-and waited that long unseated is seated with the seeks that fit it and accept bots too (`with_bots`: in a game of
-three or four, people who fit sit together), and bots of about their strength fill the rest (`bot_for`: by the μ
-of the ratings, not the cautious numbers shown).
+and waited that long unseated is seated with the seeks that fit it and waited out their own ``bot_after`` too
+(`with_bots`: in a game of three or four, people who fit sit together), and bots of about their strength fill the
+rest (`bot_for`: by the μ of the ratings, not the cautious numbers shown).
 
 Matching runs when a seek arrives and in a periodic sweep of every process (`QuickPlay.sweep`), which also
 expires the seeks their players stopped asking about (``Settings.seek_seconds``). It seats each seek exactly once:
@@ -25,7 +25,8 @@ it shows it holds (``replaces``: its id and secret, which the page keeps), at mo
 seeks per client address (guests behind one NAT do not cancel each other), at most ``Settings.seeks_per_minute``
 new seeks per client address (429; counted in the transaction that keeps the seek, see `Seeks.add`), and no seek
 from an address that has ``Settings.games_per_client`` unfinished games (429): a table with bots is written under
-that bound for its seeker's address, so seeking with ``bot_after: 0`` cannot make bot games without end.
+that bound for its first seeker's address (the others' were checked when they sought), so seeking with
+``bot_after: 0`` cannot make bot games without end.
 """
 
 from __future__ import annotations
@@ -134,14 +135,15 @@ def groups(waiting: list[SeekInfo], players: int, now: float) -> list[list[SeekI
 
 def with_bots(anchor: SeekInfo, others: list[SeekInfo], players: int, now: float) -> list[SeekInfo]:
     """The people at ``anchor``'s table when its wait for people is over and bots fill the rest: it, and the
-    seeks among ``others`` that accept bots (``bot_after`` set) and fit it and one another, nearest its rating
-    first, as many as there are seats. Two seekers of a game of three are seated together with one bot, not each
-    with two."""
+    seeks among ``others`` whose own wait for people is over too and that fit it and one another, nearest its
+    rating first, as many as there are seats. Two seekers of a game of three are seated together with one bot,
+    not each with two; a seek still waiting for people (a longer ``bot_after``) is not sat with bots early."""
     table = [anchor]
     for seek in sorted(others, key=lambda s: abs(rating_of(s) - rating_of(anchor))):
         if len(table) == players:
             break
-        if seek.bot_after is not None and all(fits(seek, m, now) for m in table):
+        due = seek.bot_after is not None and now - seek.created >= seek.bot_after
+        if due and all(fits(seek, m, now) for m in table):
             table.append(seek)
     return table
 

@@ -10,11 +10,12 @@ the same fair order as the search bots' moves, so a review never holds a worker 
 move is about a second of search (the expert's budget, as ``splendor review``; ``Settings.review_iterations``
 may lower it). A game of more than ``REVIEW_MOVES`` actions (the rules bound no game's length: two players can
 trade a token back and forth for ever) shares that many moves' budget among its moves (`review_iterations`), so
-that no review holds the workers for hours; the review says the iterations it spent a move. Reviews are bounded
-in each process, not across processes: per client address (one running at a time here: 429 beyond) and in all
-(``Settings.reviews_at_once`` here: 503 beyond); the bounds are checked and the review reserved with no ``await``
-between, so requests at once cannot all pass them. A review is claimed in
-the store (`ReviewStore.claim`) before it is computed, so exactly one process computes it, any process answers
+that no review holds the workers for hours; the review says the iterations it spent a move. A game of more than
+``REVIEW_MOST`` actions is not reviewed (409): replaying each move's position would cost more than its search.
+Reviews are bounded in each process, not across processes: per client address (one running at a time here: 429
+beyond) and in all (``Settings.reviews_at_once`` here: 503 beyond); the bounds are checked and the review reserved
+with no ``await`` between, so requests at once cannot all pass them. A review is claimed in the store
+(`ReviewStore.claim`) before it is computed, so exactly one process computes it, any process answers
 202 with its progress (written to the store after each move), and the finished review is kept and served from
 there by any process. A claim with no progress for ``STALE_SECONDS`` is of a process that stopped: ``GET``
 answers 404 for it and ``POST`` takes it over.
@@ -59,6 +60,11 @@ seeded with it and the move's number (`splendor.bots.review`), in whichever work
 
 REVIEW_MOVES = 600
 """The most moves a review searches at its full budget a move; a longer game's moves share that budget."""
+
+REVIEW_MOST = 2000
+"""The longest game reviewed (actions; 409 beyond). Each move's search replays the record to its position, so a
+review's replaying grows with the square of the game's length: 2,000 actions replay in about 40 s in all, where
+10,000 would take about 20 minutes on top of the search."""
 
 STALE_SECONDS = 120.0
 """A running review's claim with no progress written for this long is of a process that stopped (a move is about
@@ -171,6 +177,15 @@ class Reviews:
         if not live.over:
             raise Refused(409, NotFinished().reason)
         record = record_of(live)
+        if len(record.actions) > REVIEW_MOST:
+            raise Refused(
+                409,
+                _(
+                    "this game is too long to review: {n} actions, where a review covers at most {most}",
+                    n=len(record.actions),
+                    most=REVIEW_MOST,
+                ),
+            )
         # From here to the reservation, no await: another request cannot pass the same checks meanwhile.
         running = self.running.get(game_id)
         if running is not None:

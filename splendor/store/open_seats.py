@@ -185,9 +185,9 @@ class OpenSeats:
     def listing(self, limit: int = 100) -> list[dict[str, Any]]:
         """The games with open seats that are still open, soonest to expire first (the index on status and
         open_until serves it): id, game, players, time control, rated, the creator (the first seat a person
-        holds from the start, not one taken since: its name and, kept in an account, its rating in the game on the shown scale), the open seats and
-        when they expire (``open_until``, seconds since the epoch, and ``expires_in``, seconds from now, both by
-        the store's clock)."""
+        holds from the start, not one taken since: its name and, kept in an account, its rating in the game on the
+        shown scale), the open seats and when they expire (``open_until``, seconds since the epoch, and
+        ``expires_in``, seconds from now, both by the store's clock)."""
         with self.store.engine.connect() as conn:
             now = _now(conn)
             now_value = float(conn.execute(select(now)).scalar_one())

@@ -107,17 +107,18 @@ def test_a_line_is_1_to_300_characters_of_one_line_of_visible_text(app_client: T
         "zero\u200bwidth",
         "\u3164",
         "fill\u115fer",
-        "\u2800\u2800",  # the braille blank: a line that shows blank
+        "\u2800 \u2800",  # the braille blank alone: a line that shows blank
         "a" + "\u0301" * 8,
     ):
         r = say(c, game, 0, text=bad)
         assert r.status_code == 400, bad
         assert r.json()["detail"]
     assert lines(c, game, 0) == []  # nothing kept
-    for good in ("  " + "y" * 300 + "  ", "<b>bold</b> & co", "👍🏽 👨‍👩‍👧 ❤️ 1️⃣ 안녕하세요"):
+    goods = ("  " + "y" * 300 + "  ", "<b>bold</b> & co", "👍🏽 👨‍👩‍👧 ❤️ 1️⃣ 안녕하세요", "⠛⠛⠀⠺⠏")  # braille
+    for good in goods:
         assert say(c, game, 0, text=good).status_code == 201, good
     kept = [text for _, _, text in lines(c, game, 0)]
-    assert kept == ["y" * 300, "<b>bold</b> & co", "👍🏽 👨‍👩‍👧 ❤️ 1️⃣ 안녕하세요"]
+    assert kept == ["y" * 300, "<b>bold</b> & co", "👍🏽 👨‍👩‍👧 ❤️ 1️⃣ 안녕하세요", "⠛⠛⠀⠺⠏"]
 
 
 def test_a_subdivision_flag_is_allowed_and_tag_characters_elsewhere_are_refused(app_client: TestClient) -> None:

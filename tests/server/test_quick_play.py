@@ -188,17 +188,19 @@ def test_a_bot_of_about_your_strength_is_seated_after_the_wait_you_chose(app_cli
     assert shown(50.0, 25 / 3) == 2237 and bots == {bot_for(50.0)} and bot_for(50.0) not in ("random", "ismcts:easy")
 
 
-def test_two_seekers_of_a_game_of_three_sit_together_with_one_bot_not_each_with_two(app_client: TestClient) -> None:
+@pytest.mark.settings(finding_sweep_seconds=3600)  # the sweeps are this test's own
+def test_two_seekers_of_a_game_of_four_sit_together_with_two_bots_not_each_with_three(app_client: TestClient) -> None:
     c = app_client
-    alpha = seek(c, name="alpha", players=3, bot_after=1)
-    beta = seek(c, name="beta", players=3, bot_after=1)
-    assert status(c, alpha)["status"] == status(c, beta)["status"] == "waiting"  # three seats: nobody yet
-    seated = wait_for(lambda: all(status(c, s)["status"] == "seated" for s in (alpha, beta)), 10)
-    assert seated
+    alpha = seek(c, name="alpha", players=4, bot_after=1)
+    beta = seek(c, name="beta", players=4, bot_after=1)
+    patient = seek(c, name="patient", players=4, bot_after=600)  # still waiting for people: not sat with bots
+    time.sleep(1.2)
+    sweep(c)
     a, b = status(c, alpha), status(c, beta)
-    assert a["game_id"] == b["game_id"]
+    assert a["status"] == b["status"] == "seated" and a["game_id"] == b["game_id"]
     kinds = [x["kind"] for x in c.get(f"/api/games/{a['game_id']}").json()["seats"]]
-    assert sorted(kinds) == ["bot", "human", "human"]
+    assert sorted(kinds) == ["bot", "bot", "human", "human"]
+    assert status(c, patient)["status"] == "waiting"
 
 
 @pytest.mark.settings(seek_seconds=0.5, finding_sweep_seconds=0.1)

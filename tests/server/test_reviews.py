@@ -17,10 +17,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from splendor.bots.review import review
-from splendor.server import Settings, create_app
+from splendor.server import Settings, create_app, reviews
 from splendor.server.bots import BotPool
 from splendor.server.errors import Refused
-from splendor.server import reviews
 from splendor.server.reviews import Reviews
 from splendor.store import open_store
 from splendor.store.games import GameStore, SeatInfo
@@ -131,6 +130,16 @@ def test_a_game_longer_than_a_reviews_moves_shares_their_budget_among_its_moves(
     record = c.get(f"/api/games/{game['id']}/record").text
     expected = review(record, iterations=shared, seed=0).as_dict()
     assert {k: done[k] for k in expected} == expected
+
+
+def test_a_game_too_long_to_replay_for_each_move_is_refused_a_review(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reviews, "REVIEW_MOST", 4)  # as a game of 10,000 actions is against 2,000
+    game = resigned(app_client, 5)
+    r = app_client.post(f"/api/games/{game['id']}/review")
+    assert r.status_code == 409 and "too long to review" in r.json()["detail"], r.text
+    assert not app_client.app.state.reviews.running  # type: ignore[attr-defined]  # the app's state: untyped
 
 
 def test_a_kept_review_is_served_again_without_a_search(

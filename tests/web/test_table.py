@@ -153,7 +153,8 @@ def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(
                 assert page.locator("#me-strip").is_visible() and page.locator("#status").is_visible()
             # at the very bottom the page's last panels (the typed action, How to play) lie above the fixed dock
             last = page.evaluate(
-                "Math.max(...['#command', '#help'].map((s) => document.querySelector(s).getBoundingClientRect().bottom))"
+                "Math.max(...['#command', '#help']"
+                ".map((s) => document.querySelector(s).getBoundingClientRect().bottom))"
             )
             assert last <= page.evaluate("document.getElementById('dock').getBoundingClientRect().top") + 1, game
             if game == "classic":

@@ -89,7 +89,12 @@ export function pushToggle(t) {
   pushKey().then(async (key) => {
     if (!key) return;
     label.hidden = false;
-    box.checked = notifying() && Boolean(await subscription().catch(() => null));
+    const held = notifying() ? await subscription().catch(() => null) : null;
+    box.checked = Boolean(held);
+    // told to the server again: it forgets every browser's subscription when the password changes (one could be
+    // a thief's), and this browser's own must then not stay silently off while its box says on
+    if (held) await api("/api/push/subscriptions", { method: "POST", body: JSON.stringify({ endpoint: held.endpoint,
+      keys: held.toJSON().keys }) }).catch(() => { box.checked = false; });
   });
   box.addEventListener("change", async () => {
     const answer = await setNotify(box.checked, true);
