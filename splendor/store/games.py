@@ -298,10 +298,10 @@ class GameStore:
     ) -> bool:
         """Let an account hold a seat that no account holds yet (and, in Pokémon, mark the account's Pokédex in
         place of any profile the seat was linked to before: the account is who plays it now), and give the seat a
-        new secret (``token_hash``): the link that was shown
-        to get here stops working, so whoever else held it can no longer play or see the seat. The seat shows the
-        account's ``name`` from then on. False when another account was first, the account holds another seat of
-        the game (one person, one seat), or the seat is no longer a person's in an unfinished game."""
+        new secret (``token_hash``): the link that was shown to get here stops working, so whoever else held it can
+        no longer play or see the seat. The seat shows the account's ``name`` from then on. False when another
+        account was first, the account holds another seat of the game (one person, one seat), or the seat is no
+        longer a person's in an unfinished game."""
         other = aliased(SeatRow)
         with self.store.engine.begin() as conn:
             # The game's row written first, as a take of an open seat writes it: on PostgreSQL it is locked from
