@@ -119,12 +119,7 @@ def groups(waiting: list[SeekInfo], players: int, now: float) -> list[list[SeekI
     tables: list[list[SeekInfo]] = []
     while left:
         anchor, others = left[0], left[1:]
-        table = [anchor]
-        for seek in sorted(others, key=lambda s: abs(rating_of(s) - rating_of(anchor))):
-            if len(table) == players:
-                break
-            if all(fits(seek, m, now) for m in table):
-                table.append(seek)
+        table = _around(anchor, others, players, now)
         if len(table) == players:
             tables.append(table)
             left = [s for s in left if s not in table]
@@ -138,12 +133,17 @@ def with_bots(anchor: SeekInfo, others: list[SeekInfo], players: int, now: float
     seeks among ``others`` whose own wait for people is over too and that fit it and one another, nearest its
     rating first, as many as there are seats. Two seekers of a game of three are seated together with one bot,
     not each with two; a seek still waiting for people (a longer ``bot_after``) is not sat with bots early."""
+    due = [s for s in others if s.bot_after is not None and now - s.created >= s.bot_after]
+    return _around(anchor, due, players, now)
+
+
+def _around(anchor: SeekInfo, others: list[SeekInfo], players: int, now: float) -> list[SeekInfo]:
+    """``anchor`` and the seeks of ``others`` nearest its rating that fit it and one another, ``players`` at most."""
     table = [anchor]
     for seek in sorted(others, key=lambda s: abs(rating_of(s) - rating_of(anchor))):
         if len(table) == players:
             break
-        due = seek.bot_after is not None and now - seek.created >= seek.bot_after
-        if due and all(fits(seek, m, now) for m in table):
+        if all(fits(seek, m, now) for m in table):
             table.append(seek)
     return table
 

@@ -80,6 +80,7 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 CROSS_SITE = "Sent with the session cookie from another site's page (`SameOriginMiddleware`)."
 """Why any state-changing request may be refused (403), whatever its route."""
+_ALSO_CROSS_SITE = f" Or: {CROSS_SITE[0].lower()}{CROSS_SITE[1:]}"
 
 
 def with_cross_site_refusals(schema: dict[str, Any]) -> dict[str, Any]:
@@ -90,10 +91,9 @@ def with_cross_site_refusals(schema: dict[str, Any]) -> dict[str, Any]:
             if method not in ("post", "put", "patch", "delete"):
                 continue
             responses = operation.setdefault("responses", {})
-            also = f" Or: {CROSS_SITE[0].lower()}{CROSS_SITE[1:]}"
             if "403" in responses:
-                if also not in responses["403"]["description"]:  # the schema is made once and kept: said once
-                    responses["403"]["description"] += also
+                if _ALSO_CROSS_SITE not in responses["403"]["description"]:  # the schema is kept: said once
+                    responses["403"]["description"] += _ALSO_CROSS_SITE
             else:
                 responses["403"] = {
                     "description": CROSS_SITE,

@@ -38,10 +38,14 @@ async function subscribe(key) {
   await navigator.serviceWorker.ready;
   const old = await registration.pushManager.getSubscription();
   if (old) await old.unsubscribe();
-  const made = (await registration.pushManager.subscribe({ userVisibleOnly: true,
-    applicationServerKey: bytes(key) })).toJSON();
-  await api("/api/push/subscriptions", { method: "POST",
-    body: JSON.stringify({ endpoint: made.endpoint, keys: { p256dh: made.keys.p256dh, auth: made.keys.auth } }) });
+  await tell(await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes(key) }));
+}
+
+// Tell the server this browser's subscription (it keeps one row an endpoint: telling it again changes nothing).
+function tell(sub) {
+  const { endpoint, keys } = sub.toJSON();
+  return api("/api/push/subscriptions", { method: "POST",
+    body: JSON.stringify({ endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } }) });
 }
 
 // Stop the pushes to this browser (turned off, or signing out: the next person at this browser is not told of
@@ -93,8 +97,7 @@ export function pushToggle(t) {
     box.checked = Boolean(held);
     // told to the server again: it forgets every browser's subscription when the password changes (one could be
     // a thief's), and this browser's own must then not stay silently off while its box says on
-    if (held) await api("/api/push/subscriptions", { method: "POST", body: JSON.stringify({ endpoint: held.endpoint,
-      keys: held.toJSON().keys }) }).catch(() => { box.checked = false; });
+    if (held) await tell(held).catch(() => { box.checked = false; });
   });
   box.addEventListener("change", async () => {
     const answer = await setNotify(box.checked, true);

@@ -207,9 +207,10 @@ function renderLog() {
   if (fresh.length) document.getElementById("announce").textContent = fresh.map(said).join(" ");
   state.heard = entries.length ? entries[0].n : 0;
   const told = leavings();
-  const after = (n) => told.filter((x) => x.at === n).map((x) => el("li", { class: "log-leaving", "data-key": `log:left:${n}:${x.text}` }, x.text));
-  morph(log, [...entries.flatMap((e) => [...after(e.n), el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat },
-    emblem(e.seat), " ", said(e))]), ...after(0)]);
+  const after = (n) => told.filter((x) => x.at === n)               // newest first: above the action they followed
+    .map((x) => el("li", { class: "log-leaving", "data-key": `log:left:${n}:${x.text}` }, x.text));
+  morph(log, [...entries.flatMap((e) => [...after(e.n),
+    el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat }, emblem(e.seat), " ", said(e))]), ...after(0)]);
 }
 
 // The moves the others made since this seat's own last one (a spectator: since the seat to play last played; a
