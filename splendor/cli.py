@@ -809,6 +809,9 @@ def train_network(
         Path | None, typer.Option(help="Folder of the run's games, to go on where a stopped run stopped")
     ] = None,
     out: Annotated[Path | None, typer.Option(help="Where to write the network (default: the shipped one)")] = None,
+    value_from_evaluation: Annotated[
+        bool, typer.Option(help="Start the value from the learned evaluation; the head learns a correction")
+    ] = False,
 ) -> None:
     """Learn the expert's policy and value network by self-play (docs/bots.md; needs PyTorch, the ``learn``
     extra): writes the network, its learning curve and its probe."""
@@ -831,6 +834,7 @@ def train_network(
                 workers=where,
                 epochs=epochs,
                 report=lambda line: console.print(line, markup=False),
+                from_evaluation=value_from_evaluation,
             )
     except ModuleNotFoundError as e:
         if e.name != "torch":

@@ -22,18 +22,22 @@ from splendor.compiled.market.observe import OBSERVATION_SIZE, observe_into
 from splendor.search import compiled as cs
 from splendor.search.learning import network as nn
 from splendor.search.learning import network_training as nt
-from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_seen_into, stage
+from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_seen_into, learned_progress, stage
+from splendor.search.learning.training import learned_weights
 from splendor.search.levels import LEVELS
 
 TORCH = importlib.util.find_spec("torch") is not None
 
 
-def random_network(kind: int = m.CLASSIC, units: int = 24, deep: int = 16, seed: int = 0) -> nn.Network:
-    """A network of random weights in the compiled layout (inputs × outputs)."""
+def random_network(
+    kind: int = m.CLASSIC, units: int = 24, deep: int = 16, seed: int = 0, progress: bool = False
+) -> nn.Network:
+    """A network of random weights in the compiled layout (inputs × outputs); with ``progress``, its value starts
+    from a random learned evaluation."""
     rng = np.random.default_rng(seed)
     inputs, actions = int(nn.INPUT_SIZE[kind]), int(m.ACTION_COUNT[kind])
     shapes = [(inputs, units), (units,), (units, deep), (deep,), (deep, m.MAX_SEATS), (m.MAX_SEATS,)]
-    shapes += [(deep, actions), (actions,)]
+    shapes += [(deep, actions), (actions,), (2, FEATURE_COUNT) if progress else (0, 0)]
     return nn.as_compiled(nn.Network(*(rng.normal(0.0, 0.3, shape) for shape in shapes)))
 
 
@@ -93,17 +97,49 @@ def test_the_value_is_each_seats_share_of_the_win_read_from_the_seat_to_move(pla
         assert values[(mover + k) % players] == pytest.approx(present[k])
 
 
-def test_the_layers_are_the_matrix_products_they_stand_for() -> None:
-    net = random_network(units=10, deep=6, seed=3)
+@pytest.mark.parametrize("progress", [False, True])
+def test_the_layers_are_the_matrix_products_they_stand_for(progress: bool) -> None:
+    net = random_network(units=10, deep=6, seed=3, progress=progress)
     x = np.random.default_rng(1).normal(size=(5, nn.INPUT_SIZE[m.CLASSIC]))
     x[x < 0.3] = 0.0  # zeros, which the layer skips
     x = x.astype(np.float32).astype(np.float64)  # the inputs as the network sees them
     layers = [a.astype(np.float64) for a in net]  # the products in float64, to hold float32's sums to
     hidden = np.maximum(x @ layers[0] + layers[1], 0.0)
     deep = np.maximum(hidden @ layers[2] + layers[3], 0.0)
+    expected = deep @ layers[4] + layers[5]
+    if progress:  # each seat's features times the weights at the stage, which ends the inputs
+        seats = x[:, -1 - m.MAX_SEATS * FEATURE_COUNT : -1].reshape(5, m.MAX_SEATS, FEATURE_COUNT)
+        weights = layers[8][0][None, :] + layers[8][1][None, :] * x[:, -1:]
+        expected += (seats * weights[:, None, :]).sum(axis=2)
     values, policies = nn.forward(net, x)
-    assert values == pytest.approx(deep @ layers[4] + layers[5], rel=1e-5, abs=1e-5)
+    assert values == pytest.approx(expected, rel=1e-5, abs=1e-5)
     assert policies == pytest.approx(deep @ layers[6] + layers[7], rel=1e-5, abs=1e-5)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_value_started_from_the_learned_evaluation_is_each_seats_learned_progress_before_the_head_adds_to_it(
+    players: int,
+) -> None:
+    weights = learned_weights("classic")
+    fast = position("classic", players, 8, 40)
+    s, mover = fast.state, int(fast.state[m.SEAT])
+    silent = random_network(progress=True)
+    silent = silent._replace(value=np.zeros_like(silent.value), value_bias=np.zeros_like(silent.value_bias))
+    silent = nn.as_compiled(silent._replace(progress=weights))
+    work = nn.scratch(silent)
+    nn.evaluate_into(s, silent, work)
+    seen = np.zeros(FEATURE_COUNT)
+    for k in range(m.MAX_SEATS):
+        if k < players:
+            features_seen_into(s, (mover + k) % players, mover, seen)
+            expected = ((weights[0] + weights[1] * stage(s)) * seen).sum()
+            assert work.value[k] == pytest.approx(expected, rel=1e-5, abs=1e-5)
+        else:
+            assert work.value[k] == 0.0  # an absent seat has no features
+    own = learned_progress(s, mover, weights, np.zeros(FEATURE_COUNT))  # the search's evaluation of the mover
+    assert work.value[0] == pytest.approx(own, rel=1e-5, abs=1e-5)
+    plain = nn.evaluate(silent._replace(progress=np.zeros((0, 0), np.float32)), s)[0]
+    assert plain == pytest.approx(np.full(players, 1 / players))  # a silent head alone: a coin among the seats
 
 
 def test_the_compiled_network_gives_pytorchs_outputs_on_the_shipped_probe() -> None:
@@ -113,6 +149,7 @@ def test_the_compiled_network_gives_pytorchs_outputs_on_the_shipped_probe() -> N
     assert values == pytest.approx(loaded.outputs[:, :4], abs=1e-4)  # float32 both, summed in another order
     assert policies == pytest.approx(loaded.outputs[:, 4:], abs=1e-4)
     assert nn.network_path("classic").stat().st_size < 20_000_000
+    assert loaded.net.progress.shape == (0, 0)  # a file from before a value could start from the evaluation
     meta = loaded.meta
     assert meta["trained"]["seed"] == 1 and meta["curve"] and meta["inputs"] == nn.INPUT_SIZE[m.CLASSIC]
     assert nn.shipped_network("classic") is nn.shipped_network("classic")  # loaded once
@@ -152,6 +189,9 @@ def test_a_missing_foreign_or_broken_network_is_refused_and_its_file_named(
         path.write_bytes(cut)
         with pytest.raises(ValueError, match="is not a network's weights"):
             nn.shipped_network("classic")
+    nn.save_network(path, net._replace(progress=np.zeros((3, 12))), meta, np.zeros((1, 514)), np.zeros((1, 81)))
+    with pytest.raises(ValueError, match=r"progress is \(3, 12\), where a network of classic has \(2, 12\)"):
+        nn.shipped_network("classic")
     nn.save_network(path, net._replace(hidden=np.zeros(5)), meta, np.zeros((1, 514)), np.zeros((1, 81)))
     with pytest.raises(ValueError, match="hidden has 1 dimensions"):
         nn.shipped_network("classic")
@@ -264,6 +304,26 @@ def test_the_train_network_command_writes_a_network_that_loads_or_says_pytorch_i
         text=True,
     )
     assert refused.returncode != 0 and "other settings" in refused.stderr
+
+
+@pytest.mark.skipif(not TORCH, reason="fitting needs PyTorch (the learn extra); its command's refusal is tested above")
+def test_a_fit_from_the_learned_evaluation_starts_there_and_the_compiled_network_gives_pytorchs_outputs() -> None:
+    searcher = {"iterations": 40, "exploration": 1.5}
+    games, held_out = nt.Samples(), nt.Samples()
+    for seed in (1, 2, 3):
+        nt.play("classic", 2, seed, searcher, 2, games)
+    nt.play("classic", 2, 4, searcher, 2, held_out)
+    weights = learned_weights("classic")
+    start, _, _, _ = nt.fit_network(games, held_out, m.CLASSIC, 1, epochs=1, report=lambda _: None, progress=weights)
+    assert start.progress == pytest.approx(weights.astype(np.float32))
+    net, _, probe, outputs = nt.fit_network(
+        games, held_out, m.CLASSIC, 1, epochs=2, report=lambda _: None, progress=weights
+    )
+    values, policies = nn.forward(net, probe)
+    assert values == pytest.approx(outputs[:, :4], abs=1e-4) and policies == pytest.approx(outputs[:, 4:], abs=1e-4)
+    assert np.abs(net.value).max() < 0.05  # the head, started at zero, learned a small correction in two epochs
+    plain, _, _, _ = nt.fit_network(games, held_out, m.CLASSIC, 1, epochs=1, report=lambda _: None)
+    assert plain.progress.shape == (0, 0)
 
 
 @pytest.mark.parametrize("game", ["classic", "pokemon"])

@@ -8,7 +8,10 @@ from the seat to move round the table, padded to four) and the stage of the game
 units lead to two heads:
 
 - **value**: one logit per seat, from the seat to move round the table; their softmax over the seats present is
-  each seat's share of the win (a value per seat, not only "me against the best other");
+  each seat's share of the win (a value per seat, not only "me against the best other"). A network may start its
+  value from the learned evaluation (``progress``: each seat's logit is its learned progress, from the features
+  among its inputs, plus what the head adds), so that the head learns only a correction to an estimate that is
+  already good, where on its own it fits the few thousand games it has seen (docs/bots.md);
 - **policy**: one logit per action of the game (``market.ACTION_COUNT``); their softmax over the legal actions is
   the priors the search's PUCT explores by.
 
@@ -54,8 +57,9 @@ INPUT_ROOM = int(INPUT_SIZE.max())
 class Network(NamedTuple):
     """The network's weights, float32 (`as_compiled`), as the compiled code reads them, each matrix inputs ×
     outputs (PyTorch's transposed): two hidden layers (``hidden``: inputs × units, ``hidden_bias``; ``deep``:
-    units × units, ``deep_bias``), the value head (``value``: units × 4, ``value_bias``) and the policy head
-    (``policy``: units × actions, ``policy_bias``)."""
+    units × units, ``deep_bias``), the value head (``value``: units × 4, ``value_bias``), the policy head
+    (``policy``: units × actions, ``policy_bias``), and the learned evaluation the value starts from
+    (``progress``: its early and late weights, 2 × ``FEATURE_COUNT``; 0 × 0 for a value of the head alone)."""
 
     hidden: np.ndarray
     hidden_bias: np.ndarray
@@ -65,6 +69,7 @@ class Network(NamedTuple):
     value_bias: np.ndarray
     policy: np.ndarray
     policy_bias: np.ndarray
+    progress: np.ndarray
 
 
 LAYERS = Network._fields
@@ -79,7 +84,7 @@ def as_compiled(net: Network) -> Network:
     return Network(*(np.ascontiguousarray(a, dtype=np.float32) for a in net))
 
 
-NO_NETWORK = as_compiled(Network(*(np.zeros((0, 0)) if i % 2 == 0 else np.zeros(0) for i in range(len(LAYERS)))))
+NO_NETWORK = as_compiled(Network(*(np.zeros(0) if name.endswith("_bias") else np.zeros((0, 0)) for name in LAYERS)))
 """No network: the search scores and explores as it would without one."""
 
 LOGIT_BOUND = 30.0
@@ -146,8 +151,23 @@ def forward_into(
     _layer(net.hidden, net.hidden_bias, x, hidden, True)
     _layer(net.deep, net.deep_bias, hidden, deep, True)
     _layer(net.value, net.value_bias, deep, value, False)
+    if net.progress.shape[0] > 0:
+        _add_progress(net.progress, x, net.hidden.shape[0], value)
     if with_policy:
         _layer(net.policy, net.policy_bias, deep, policy, False)
+
+
+@njit(cache=True)
+def _add_progress(weights: np.ndarray, x: np.ndarray, inputs: int, value: np.ndarray) -> None:
+    """``value[k]`` += the k-th seat's learned progress (``features.learned_progress``) from the features among
+    the ``inputs`` ``x``: the seats' features and then the stage end them (``inputs_into``)."""
+    t = x[inputs - 1]
+    at = inputs - 1 - m.MAX_SEATS * FEATURE_COUNT
+    for k in range(m.MAX_SEATS):
+        total = 0.0
+        for i in range(FEATURE_COUNT):
+            total += (weights[0, i] + weights[1, i] * t) * x[at + k * FEATURE_COUNT + i]
+        value[k] += total
 
 
 @njit(cache=True)
@@ -292,7 +312,12 @@ def load_network(path: Path, game: str) -> Loaded:
         raise FileNotFoundError(f"the network of {game} needs its weights, and {path} is missing")
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = {name: np.array(data[name], dtype=np.float32) for name in LAYERS}
+            arrays = {  # a file from before ``progress`` values by the head alone
+                name: np.array(data[name], dtype=np.float32)
+                if name in data.files or name != "progress"
+                else np.zeros((0, 0), dtype=np.float32)
+                for name in LAYERS
+            }
             meta = json.loads(str(data["meta"]))
             probe, outputs = np.array(data["probe"]), np.array(data["outputs"])
     except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as e:
@@ -300,7 +325,7 @@ def load_network(path: Path, game: str) -> Loaded:
     if not isinstance(meta, dict):
         raise ValueError(f"{path} is not a network's weights (its description is not a record)")
     for name, a in arrays.items():
-        if a.ndim != (2 if name in ("hidden", "deep", "value", "policy") else 1):
+        if a.ndim != (1 if name.endswith("_bias") else 2):
             raise ValueError(f"{path}: {name} has {a.ndim} dimensions")
     if meta.get("game") != game:
         raise ValueError(f"{path} is a network of {meta.get('game')!r}, not of {game!r}")
@@ -319,6 +344,7 @@ def load_network(path: Path, game: str) -> Loaded:
         "value_bias": (m.MAX_SEATS,),
         "policy": (deep, actions),
         "policy_bias": (actions,),
+        "progress": (2, FEATURE_COUNT) if net.progress.size else (0, 0),
     }
     for name, shape in expected.items():
         got = getattr(net, name).shape

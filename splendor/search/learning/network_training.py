@@ -38,7 +38,7 @@ from splendor.search.learning import network as nn
 from splendor.search.learning.features import FEATURE_COUNT, FEATURES
 from splendor.search.learning.policy import NO_POLICY
 from splendor.search.learning.policy_training import expert_searcher
-from splendor.search.learning.training import GAMES, choose, match, searched
+from splendor.search.learning.training import GAMES, choose, learned_weights, match, searched
 
 NETWORK_MIX = 0.5
 """The share of a value that is the network's value of the new leaf, the rest the playout's end (``Settings.mix``),
@@ -191,19 +191,27 @@ def _model(inputs: int, units: int, deep: int, actions: int) -> Any:
     )
 
 
-def _forward(model: Any, x: Any) -> tuple[Any, Any]:
-    """The value and policy logits of ``model`` (``_model``) on the standardised inputs ``x``."""
+def _forward(model: Any, inputs: Any, mean: Any, std: Any, progress: Any = None) -> tuple[Any, Any]:
+    """The value and policy logits of ``model`` (``_model``) on ``inputs``, standardised by ``mean`` and ``std``;
+    with ``progress`` (the learned evaluation's weights, 2 × features), each seat's learned progress is added to
+    its value logit, as ``network.forward_into`` adds it."""
     import torch
 
-    h = torch.relu(model["deep"](torch.relu(model["hidden"](x))))
-    return model["value"](h), model["policy"](h)
+    h = torch.relu(model["deep"](torch.relu(model["hidden"]((inputs - mean) / std))))
+    value = model["value"](h)
+    if progress is not None:
+        stage = inputs[:, -1:]
+        weights = progress[0][None, :] + progress[1][None, :] * stage
+        seats = inputs[:, -1 - m.MAX_SEATS * FEATURE_COUNT : -1].reshape(-1, m.MAX_SEATS, FEATURE_COUNT)
+        value = value + (seats * weights[:, None, :]).sum(dim=2)
+    return value, model["policy"](h)
 
 
-def _losses(model: Any, batch: dict[str, Any], mean: Any, std: Any) -> tuple[Any, Any]:
+def _losses(model: Any, batch: dict[str, Any], mean: Any, std: Any, progress: Any = None) -> tuple[Any, Any]:
     """The mean policy and value cross-entropies of ``model`` on ``batch`` (tensors)."""
     import torch
 
-    value_logits, policy_logits = _forward(model, (batch["inputs"] - mean) / std)
+    value_logits, policy_logits = _forward(model, batch["inputs"], mean, std, progress)
     policy_logits = policy_logits.masked_fill(~batch["legal"], -1e9)
     policy = -(batch["visits"] * torch.log_softmax(policy_logits, dim=1)).sum(dim=1).mean()
     value_logits = value_logits.masked_fill(~batch["present"], -1e9)
@@ -254,11 +262,14 @@ def fit_network(
     epochs: int = 30,
     batch: int = 256,
     report: Callable[[str], None] = print,
+    progress: np.ndarray | None = None,
 ) -> tuple[nn.Network, dict[str, float], np.ndarray, np.ndarray]:
     """Fit a network to ``samples`` with PyTorch (AdamW, on one thread, deterministic from ``seed``), keeping the
     epoch with the lowest held-out loss (``PATIENCE``); returns it in the compiled layout (the inputs'
     standardisation folded into its first layer), its held-out losses and epoch, and held-out inputs with
-    PyTorch's outputs on them (value logits then policy logits), for the file's probe."""
+    PyTorch's outputs on them (value logits then policy logits), for the file's probe. With ``progress`` (the
+    learned evaluation's weights) the value starts from the learned evaluation (``network.Network.progress``):
+    its head starts at zero, so that the first epoch starts from that evaluation, and learns a correction."""
     import torch
 
     if not len(samples) or not len(held_out):
@@ -271,6 +282,10 @@ def fit_network(
     std = data["inputs"].std(dim=0).clamp_min(0.1)  # an input nearly constant in the games is not blown up
     actions = int(m.ACTION_COUNT[kind])
     model = _model(int(nn.INPUT_SIZE[kind]), units, deep, actions)
+    fixed = None if progress is None else torch.tensor(progress, dtype=torch.float32)
+    if fixed is not None:
+        torch.nn.init.zeros_(model["value"].weight)
+        torch.nn.init.zeros_(model["value"].bias)
     optimiser = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=1e-2)
     count = len(samples)
     generator = torch.Generator().manual_seed(seed)
@@ -280,13 +295,13 @@ def fit_network(
         order = torch.randperm(count, generator=generator)
         for start in range(0, count, batch):
             rows = order[start : start + batch]
-            policy, value = _losses(model, {k: v[rows] for k, v in data.items()}, mean, std)
+            policy, value = _losses(model, {k: v[rows] for k, v in data.items()}, mean, std, fixed)
             optimiser.zero_grad()
             (policy + value).backward()
             optimiser.step()
         model.eval()
         with torch.no_grad():
-            policy, value = _losses(model, test, mean, std)
+            policy, value = _losses(model, test, mean, std, fixed)
         losses = {"policy_loss": round(float(policy), 4), "value_loss": round(float(value), 4)}
         report(json.dumps({"epoch": epoch + 1, **losses}))
         if float(policy + value) < best:
@@ -296,9 +311,9 @@ def fit_network(
     model.load_state_dict(best_state)  # the epoch that did best on the held-out games
     model.eval()
     with torch.no_grad():
-        policy, value = _losses(model, test, mean, std)
+        policy, value = _losses(model, test, mean, std, fixed)
         probe = test["inputs"][:PROBE_ROWS]
-        value_logits, policy_logits = _forward(model, (probe - mean) / std)
+        value_logits, policy_logits = _forward(model, probe, mean, std, fixed)
         outputs = torch.cat([value_logits, policy_logits], dim=1).numpy()
         # the standardisation folded in: W·((x − mean)/std) + b = (W/std)·x + (b − (W/std)·mean)
         hidden = (model["hidden"].weight / std).double()
@@ -312,6 +327,7 @@ def fit_network(
             model["value"].bias.double().numpy(),
             model["policy"].weight.double().T.contiguous().numpy(),
             model["policy"].bias.double().numpy(),
+            np.zeros((0, 0)) if progress is None else np.asarray(progress, dtype=np.float64),
         )
         net = nn.as_compiled(net)
     losses = {"policy_loss": round(float(policy), 4), "value_loss": round(float(value), 4), "epoch": best_epoch}
@@ -344,10 +360,13 @@ def train_network(
     deep: int = 128,
     epochs: int = 30,
     report: Callable[[str], None] = print,
+    from_evaluation: bool = False,
 ) -> tuple[nn.Network, dict[str, Any], np.ndarray, np.ndarray]:
     """Run the expert-iteration loop for the network, keeping each generation's games in ``run`` (a generation
     whose games are there already is not played again); returns the last network, its description (what
-    ``network.save_network`` writes: the features, the training's settings, the learning curve), and its probe."""
+    ``network.save_network`` writes: the features, the training's settings, the learning curve), and its probe.
+    With ``from_evaluation`` each network's value starts from the shipped learned evaluation of ``game``
+    (``fit_network``'s ``progress``)."""
     if game not in GAMES:
         raise ValueError(f"the network is trained for {', '.join(GAMES)}, not {game!r}")
     if players == 2 and match_games == 1:
@@ -367,6 +386,9 @@ def train_network(
         "epochs": epochs,
         "mix": NETWORK_MIX,
     }
+    if from_evaluation:  # named only when asked, so that the runs before it go on with their own settings
+        settings["value_from"] = "learned evaluation"
+    progress = learned_weights(game) if from_evaluation else None
     run.mkdir(parents=True, exist_ok=True)
     kept = run / "settings.json"
     if kept.exists() and json.loads(kept.read_text(encoding="utf-8")) != settings:
@@ -395,7 +417,7 @@ def train_network(
                 part.save(path)
             into.extend(part)
         net, losses, probe, outputs = fit_network(
-            data, held_out, kind, seed + generation, units, deep, epochs, report=report
+            data, held_out, kind, seed + generation, units, deep, epochs, report=report, progress=progress
         )
         entry: dict[str, Any] = {
             "generation": generation + 1,
