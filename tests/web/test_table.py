@@ -513,3 +513,36 @@ def test_the_header_is_one_line_on_a_phone(server: Server, browser: Browser) -> 
         header = page.locator("header.top").bounding_box()
         assert header and header["height"] <= 60, (language, header)
         context.close()
+
+
+READING = """() => {
+    const heights = [...document.querySelectorAll('#board svg text')].map((t) => t.getBoundingClientRect().height);
+    const box = (selector) => { const r = document.querySelector(selector).getBoundingClientRect();
+      return [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]; };
+    return { smallest: Math.min(...heights), board: box('#board svg'), supply: box('#supply'),
+             seats: [...document.querySelectorAll('[data-seat] h2')].map((h) => h.getBoundingClientRect().bottom) };
+  }"""
+"""The height of the smallest writing on the Kids board, the board's and the supply's boxes, and where each
+seat's name ends."""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still_while_tokens_are_chosen(
+    server: Server, browser: Browser, players: int
+) -> None:
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, "kids", players)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_selector("#board svg text")
+    before = page.evaluate(READING)
+    assert before["smallest"] >= 9, before  # 7 px when the board shared the width with a column of travelers
+    assert max(before["seats"]) < before["supply"][1]  # every traveler in a row above the supply
+    page.locator("#supply [data-key='supply:blue']").click()
+    page.wait_for_selector("#take-choice")
+    chosen = page.evaluate(READING)
+    assert chosen["board"] == before["board"] and chosen["supply"] == before["supply"]
+    page.locator("#supply [data-key='clear']").click()
+    assert page.evaluate(READING)["board"] == before["board"]
+    context.close()

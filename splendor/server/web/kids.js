@@ -121,7 +121,7 @@ function traveler(c, s, names) {
     ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
       travelsFrom(keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`), `supply:${col}`)),
     s.treasure ? chip("treasure", s.treasure, named("treasure")) : null),
-  el("div", { class: "row" }, el("span", { class: "label" }, t("City tiles")), " ", ...s.city_tiles.map((tile) => {
+  el("div", { class: "row tiles" }, el("span", { class: "label" }, t("City tiles")), " ", ...s.city_tiles.map((tile) => {
     const resource = tokenName("kids", tile.colour);
     const node = chip(tile.colour, null, { title: tile.active ? t("{resource} City tile, active", { resource })
       : t("{resource} City tile, used", { resource }) });
