@@ -254,6 +254,20 @@ def test_a_card_menu_lists_every_action_and_says_why_one_is_not_possible(server:
     assert page.evaluate("document.activeElement.textContent") == "Reserve"
 
 
+def test_a_card_you_can_afford_says_in_its_menu_which_tokens_buying_it_spends(server: Server, browser: Browser) -> None:
+    g, page = _open(browser, server)
+    with server.client() as c:
+        for seat, action in ((0, "take b b"), (1, "take w g r"), (0, "reserve 1.1"), (1, "take w g k")):
+            api_act(c, g, seat, action)
+    page.wait_for_function("Number(document.body.dataset.actions) === 4")
+    page.locator("#market .slot[data-key='slot:market:1.4'] button.card").click()  # three blue: two blue and gold
+    paying = page.locator(".menu .can [data-key='paying']")
+    assert paying.inner_text().startswith("pays:")
+    spent = paying.locator(".chip").evaluate_all("(chips) => chips.map((c) => c.title + ' ' + c.textContent)")
+    assert [" ".join(words.split()[:1] + words.split()[-1:]) for words in spent] == ["blue 2", "gold 1"]
+    assert page.locator(".menu button.primary[data-key='act:buy 1.4']").count() == 1
+
+
 def test_each_opponents_last_move_stays_marked_until_your_next_action(server: Server, browser: Browser) -> None:
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human", "name": "ann"}] + [{"kind": "human"}] * 3, seed=4)

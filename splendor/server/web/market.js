@@ -44,6 +44,31 @@ function missing(c, card) {
   return out;
 }
 
+// What buying a card the seat can afford spends, per colour: the tokens of each colour its bonuses leave to pay,
+// then gold (or Master Balls) for the rest, as the rules pay (coloured tokens always before wild ones).
+function payment(c, card) {
+  const me = c.view.seats[c.me];
+  const wild = wildOf(c);
+  const out = [];
+  let wilds = 0;
+  for (const [colour, cost] of Object.entries(card.cost || {})) {
+    if (colour === wild) { wilds += cost; continue; }
+    const owed = Math.max(0, cost - (me.bonuses[colour] || 0));
+    const own = Math.min(owed, me.tokens[colour] || 0);
+    if (own) out.push([colour, own]);
+    wilds += owed - own;
+  }
+  if (wilds) out.push([wild, wilds]);
+  return out;
+}
+
+function paying(c, card) {
+  const spent = payment(c, card);
+  return el("span", { class: "lacking paying", "data-key": "paying" }, spent.length ? [t("pays:"), " ",
+    ...spent.map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) }))]
+    : t("free: your bonuses pay it all"));
+}
+
 // A menu of every action on a card or a deck: the legal ones as buttons, the others greyed with the rule that
 // forbids them (asked of the server once, when the menu opens).
 function menu(c, menuKey, options, close) {
@@ -57,8 +82,9 @@ function menu(c, menuKey, options, close) {
     onkeydown: (e) => { if (e.key === "Escape") { e.stopPropagation(); close(); } } },
   ...options.map(([action, label, extra], i) => {
     if (c.legal.has(action)) {
-      return el("button", { class: "primary", "data-key": `act:${action}`, "data-sends": action,
+      const button = el("button", { class: "primary", "data-key": `act:${action}`, "data-sends": action,
         onclick: () => { c.state.menu = null; c.send(action); } }, label);
+      return extra ? el("div", { class: "can" }, button, extra) : button;
     }
     const why = reasons[action];
     return el("div", { class: "refused", "data-key": `why:${action}`, "data-refused": action },
@@ -116,7 +142,8 @@ function cardButton(c, card, slot, where) {
   const lacking = short.length ? el("span", { class: "lacking" }, t("missing:"), " ",
     ...short.map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) })),
     paid ? ` ${t("(your {wild} pays {n} of it)", { wild: tokenName(c.game, wild), n: paid })}` : null) : null;
-  return wrap(node, menu(c, menuKey, options.map(([a, label]) => [a, label, a === buy ? lacking : null]), close));
+  const said = c.legal.has(buy) ? paying(c, card) : lacking;
+  return wrap(node, menu(c, menuKey, options.map(([a, label]) => [a, label, a === buy ? said : null]), close));
 }
 
 function deckButton(c, row) {
