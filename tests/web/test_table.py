@@ -219,6 +219,8 @@ def test_a_click_that_cannot_be_part_of_an_action_says_why_beside_the_supply(ser
     page.wait_for_function(f"document.querySelector('{note}').textContent.includes('reservation')")
     assert "gold tokens cannot be taken" in page.inner_text(note)
     assert page.locator("#market").bounding_box() == market  # the note widens no column: the market stays put
+    beside, gold = page.locator(note).bounding_box(), page.locator("[data-key='supply:gold']").bounding_box()
+    assert beside and gold and abs(beside["y"] - gold["y"]) < 8 and beside["x"] > gold["x"] + gold["width"]
     assert page.locator("#supply .chip.selected").count() == 0
     page.click("[data-key='supply:white']")  # a note goes with the next click that is fine
     assert page.inner_text(note) == ""

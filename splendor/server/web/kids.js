@@ -4,7 +4,7 @@
 import { chip, el, emblem, keyed, on, travelsFrom } from "/static/common.js";
 import { language, t } from "/static/i18n.js";
 import { actionLabel, tokenName } from "/static/words.js";
-import { cancelTake, choosing, colourOf, confirmTake, pick, supply, takeOptions } from "/static/supply.js";
+import { cancelTake, choosing, colourOf, confirmTake, pick, placeNote, supply, takeOptions } from "/static/supply.js";
 
 const named = (colour) => ({ title: tokenName("kids", colour) });
 
@@ -178,9 +178,10 @@ function touched(c, text, s) {
   return keys;
 }
 
-// After the table is drawn: a zoomed board is scrolled to your pawn when it moves (not at every update, so a
-// player who panned away stays where they panned).
+// After the table is drawn: a refusal about a token is placed beside it (supply.placeNote), and a zoomed board is
+// scrolled to your pawn when it moves (not at every update, so a player who panned away stays where they panned).
 export function after(c) {
+  placeNote();
   const box = document.getElementById("board");
   const pawn = box && zoomed(c) ? box.querySelector(`.pawn[data-seat="${c.me ?? 0}"]`) : null;
   if (!pawn) return;

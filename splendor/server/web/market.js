@@ -6,7 +6,7 @@ import { chip, el, emblem, keyed, travelsFrom } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
 import { actionLabel, cardWords, tokenName } from "/static/words.js";
-import { cancelTake, choosing, colourOf, confirmTake, pick, supply, takeOptions } from "/static/supply.js";
+import { cancelTake, choosing, colourOf, confirmTake, pick, placeNote, supply, takeOptions } from "/static/supply.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
 const SPECIAL = ["rare", "legendary"];
@@ -441,3 +441,5 @@ export function cancel(c) {
   c.render();
   return true;
 }
+
+export function after() { placeNote(); }

@@ -88,7 +88,9 @@ export function supply(c, heading, ...extra) {
       t("Clear")))) : null;
   return el("section", { class: "panel supply", id: "supply" }, el("h2", {}, heading),
     el("div", { class: "chips" }, ...chips), choice,
-    el("p", { class: "note-beside", id: "supply-note", role: "status" }, c.state.note ? c.state.note.text : ""),
+    el("p", { class: "note-beside", id: "supply-note", role: "status",
+      "data-beside": c.state.note && c.state.note.key.startsWith("supply:") ? c.state.note.key : null },
+    c.state.note ? c.state.note.text : ""),
     ...extra);
 }
 
@@ -110,4 +112,16 @@ export function cancelTake(c) {
   c.state.road = null;
   c.render();
   return true;
+}
+
+// After the table is drawn: a refusal about a token is said beside that token, where the supply is a column (the
+// stylesheet floats it there, over the market's edge, taking no click); at the column's foot it could be a
+// screen's height away from the click, or below the screen.
+export function placeNote() {
+  const note = document.getElementById("supply-note");
+  const key = note && note.dataset.beside;
+  const token = key && document.querySelector(`#supply [data-key="${key}"]`);
+  if (!token) return;
+  const supply = document.getElementById("supply").getBoundingClientRect();
+  note.style.setProperty("--at", `${Math.round(token.getBoundingClientRect().top - supply.top)}px`);
 }
