@@ -873,6 +873,7 @@ def serve(
     request_burst: Annotated[int, typer.Option(help="Requests a client address may make at once")] = 1000,
     max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = 64 * 1024,
     games_per_client: Annotated[int, typer.Option(help="Unfinished games one client address may create")] = 50,
+    games_per_minute: Annotated[int, typer.Option(min=1, help="New games one client address may create a minute")] = 30,
     messages_per_second: Annotated[
         float,
         typer.Option(help="WebSocket messages one connection may send per second (a burst of three seconds' worth)"),
@@ -1035,6 +1036,7 @@ def serve(
         request_burst=request_burst,
         max_body_bytes=max_body,
         games_per_client=games_per_client,
+        games_per_minute=games_per_minute,
         write_retry_seconds=write_retry_seconds,
         allow_chosen_seeds=allow_chosen_seeds,
         bot_pause_seconds=bot_pause,

@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from splendor import __version__
 from splendor.bots.base import bot_display_name
+from splendor.core.game import Game
 from splendor.core.record import Record
 from splendor.games import GAMES, replay
 from splendor.games.palettes import token_words
@@ -38,7 +39,7 @@ from splendor.server.guards import (
     cross_site_problem,
 )
 from splendor.server.live import GameManager
-from splendor.server.moves import log_entry
+from splendor.server.moves import step
 from splendor.server.push_routes import push_router
 from splendor.server.pwa import pwa_router
 from splendor.server.reviews import reviews_router
@@ -69,6 +70,14 @@ WEB = FilePath(__file__).parent / "web"
 def as_json(payload: dict[str, Any]) -> Response:
     """A payload that is JSON-ready already (views are), sent without FastAPI's slower generic encoding."""
     return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
+
+
+def _replayed(game: Game, upto: int) -> tuple[Game, dict[str, Any] | None]:
+    """A finished ``game`` replayed from its record to ``upto`` actions, and the log entry of the action that led
+    there (None at the start): the record replayed once, to the action before, and that action applied."""
+    if upto == 0:
+        return replay(game.record, upto=0), None
+    return step(replay(game.record, upto=upto - 1), game.history[upto - 1])
 
 
 def _page(name: str) -> Any:
@@ -203,14 +212,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ]
         }
 
+    creations = RateLimiter(settings.games_per_minute / 60, settings.games_per_minute)
+
     @app.post("/api/games", status_code=201, responses=refusals(400, 401, 403, 404))
     async def create(body: NewGame, request: Request) -> dict[str, Any]:
         """Create a game. The answer holds each human seat's secret link: it is shown once and never stored.
 
         A seed may be chosen only when at most one person plays; one client address may have a bounded number
         of unfinished games (429 beyond). A rated game (``rated``; by default when the signed-in creator keeps a
-        seat and chooses no seed) is dealt by the server and gives no hints."""
-        live, tokens = await manager().create(body, client_address(request.scope), await signed_in(request))
+        seat and chooses no seed) is dealt by the server and gives no hints. At most ``games_per_minute`` games a
+        minute from one address (429 beyond): games that end at once (aborted) are bounded by nothing else, and
+        each stays in the store and the games' list."""
+        client = client_address(request.scope)
+        if not creations.allow(client):
+            raise Refused(429, _("too many games created from your address: wait a minute"))
+        live, tokens = await manager().create(body, client, await signed_in(request))
         base = str(request.base_url).rstrip("/")
         seats = []
         for s in live.seat_list():
@@ -413,10 +429,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Refused(409, "replays are of finished games")
         total = len(live.game.history)
         upto = min(upto, total)
-        game = replay(live.game.record, upto=upto)
-        entry = None  # the action that led here, as the log says it (whose, what was seen)
-        if upto > 0:
-            entry = log_entry(upto, replay(live.game.record, upto=upto - 1), live.game.history[upto - 1], game)
+        game, entry = await asyncio.to_thread(_replayed, live.game, upto)  # off the event loop: a long game takes
         return {
             "id": live.id,
             "upto": upto,

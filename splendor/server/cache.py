@@ -155,9 +155,10 @@ class GameCache:
             self.finished.move_to_end(game_id)
         return live
 
-    def hold(self, stored: StoredGame) -> LiveGame:
-        """A game read from the store, held from now on (unless another request read it meanwhile)."""
-        live = self.live.get(stored.id) or rebuild(stored)
+    def hold(self, built: LiveGame) -> LiveGame:
+        """A game read from the store and rebuilt (`rebuild`), held from now on (unless another request read it
+        meanwhile: that one is held, and returned)."""
+        live = self.live.get(built.id) or built
         if live.over:
             self.keep_finished(live)
         else:

@@ -39,7 +39,7 @@ from splendor.i18n import Message, _
 from splendor.server import access, clocks, hints, open_seats, store_calls
 from splendor.server.bot_turns import BotTurns, bot_decides
 from splendor.server.bots import BotPool
-from splendor.server.cache import GameCache, LiveGame
+from splendor.server.cache import GameCache, LiveGame, rebuild
 from splendor.server.chat_push import ChatHub
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
@@ -246,14 +246,20 @@ class GameManager:
         `RESIGNED`, `ABORTED`), written only if the game still stands where this copy is (`GameStore.end_by_forfeit`
         and `GameStore.forfeit_seat` are conditional writes). Aborted: the game ends with no winner, unrated. Else
         in a game of two the seat loses (rated so); with three or four a bot (`FORFEIT_BOT`) plays the seat on and
-        it ranks last. Returns whether it was written (False: another process moved or ended the game first)."""
+        it ranks last. Either way the game has ended for the person who left, so in Pokémon their Pokédex (and in a
+        game of two, both seats') is marked with what they caught, as ruling 17 marks it at a game's end. Returns
+        whether it was written (False: another process moved or ended the game first)."""
         game = live.game
         actions = len(game.history)
+        effects = effects_of(game.name)
         if by == ABORTED or game.players == 2:
             ending = Ending(by, seat)
             rate = None if by == ABORTED else rating(live, game, ending=ending)
             status = ABORTED if by == ABORTED else "won"
-            if not await self._done(live, lambda: self.store.end_by_forfeit(live.id, actions, ending, status, rate)):
+            marks = [] if by == ABORTED else effects.finished(live.seats, game)  # the game ends: ruling 17
+            if not await self._done(
+                live, lambda: self.store.end_by_forfeit(live.id, actions, ending, status, rate, pokedex=marks)
+            ):
                 return False
             live.clock = await self._clock_now(live)
             live.ending = ending
@@ -261,8 +267,12 @@ class GameManager:
             return True
         seats = [replace(s, kind=BOT, bot=FORFEIT_BOT) if s.seat == seat else s for s in live.seats]
         bot_turn = bot_decides(game, seats)
+        leaving = effects.finished([live.seats[seat]], game)  # the game ends for its person: ruling 17
         if not await self._done(
-            live, lambda: self.store.forfeit_seat(live.id, actions, seat, FORFEIT_BOT, by, bot_turn=bot_turn)
+            live,
+            lambda: self.store.forfeit_seat(
+                live.id, actions, seat, FORFEIT_BOT, by, bot_turn=bot_turn, pokedex=leaving
+            ),
         ):
             return False
         clock = await self._clock_now(live)
@@ -511,7 +521,8 @@ class GameManager:
         if stored is None:
             shown = game_id if len(game_id) <= 40 else game_id[:40] + "…"  # an id is 32; never echo a flood
             raise Refused(404, _("no game {game}", game=repr(shown)))
-        return self.cache.hold(stored)
+        # replayed in a thread: a game of many thousand actions takes seconds, which the event loop never waits on
+        return self.cache.hold(await asyncio.to_thread(rebuild, stored))
 
     # ----------------------------------------------------------------- seats
 
@@ -525,7 +536,10 @@ class GameManager:
         self, game_id: str, seat: int, token: str | None, account: SignedIn
     ) -> tuple[LiveGame, str | None]:
         """Let the signed-in account hold a seat whose secret it shows (a link a friend sent): from then on it
-        plays the seat from any browser, the game counts for its rating, and in Pokémon marks its Pokédex.
+        plays the seat from any browser, the game counts for its rating, and in Pokémon marks its Pokédex. In a
+        rated game only before its first move (409 `KEPT_BEFORE_PLAY` after it): a rated game counts only when
+        every person's seat is kept, so a keep later would let a player choose, once they see how the game goes,
+        whether it counts.
 
         The seat gets a new secret, returned (None when the account kept it already): the link that was used
         stops working, and every socket that read the seat by it is closed, so whoever else held the link (the
@@ -543,10 +557,18 @@ class GameManager:
             raise Refused(409, _("the game is over"))
         fresh = new_secret()
         async with live.lock:
+            await self._catch_up(live)
+            if live.rated and live.game.history:
+                raise Refused(409, KEPT_BEFORE_PLAY)
             profile = effects_of(live.game.name).account_profile(account.name)
             if not await self._done(
-                live, lambda: self.store.give_seat(game_id, seat, account.id, profile, secret_hash(fresh), account.name)
+                live,
+                lambda: self.store.give_seat(
+                    game_id, seat, account.id, profile, secret_hash(fresh), account.name, unplayed=live.rated
+                ),
             ):
+                if live.rated and await self._catch_up(live):  # the first move came in meanwhile, elsewhere
+                    raise Refused(409, KEPT_BEFORE_PLAY)
                 live.seats = await self._read(lambda: self.store.seats(game_id))
                 if any(s.account_id == account.id for s in live.seats):  # kept another seat meanwhile, elsewhere
                     raise Refused(409, _("you have a seat in this game already"))
@@ -673,7 +695,7 @@ class GameManager:
         after, entry = judged(live.game, action)
         number = len(after.history)
         marks = marks_of(live.seats, after)  # what the game does beyond its rules once it is over (the Pokédex)
-        finish = rating(live, after) if after.is_over else None
+        finish = rating(live, after, mover=None if by_bot else seat) if after.is_over else None
         bot_turn = bot_decides(after, live.seats)
         await self._write(
             lambda: self.store.append(
@@ -695,6 +717,13 @@ class GameManager:
         live.stale = False  # action N committed: this copy is the store's
         live.log.append(entry)
         log.info("game %s: seat %d played %s", live.id, seat, action.text)
+
+
+KEPT_BEFORE_PLAY = _(
+    "a rated game's seats are kept before its first move, so that whether it counts is settled before anyone "
+    "knows how it goes; the link still plays this seat"
+)
+"""Why a seat of a rated game cannot be kept once the game has begun."""
 
 
 def _plausible_id(game_id: str) -> bool:

@@ -108,10 +108,22 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
         raise Refused(409, _("a game can be aborted only before your first move: you may resign instead"))
 
 
-def rating(live: LiveGame, after: Game, ending: Ending | None = None) -> Callable[[Connection], None] | None:
-    """What the game's last action, or its ``ending``, also writes: the ratings of its accounts, when it was
-    created to be rated. A game ended by an `Ending` is won by every seat but the one that lost by it."""
+def rating(
+    live: LiveGame, after: Game, ending: Ending | None = None, mover: int | None = None
+) -> Callable[[Connection], None] | None:
+    """What the game's last action (played by ``mover``), or its ``ending``, also writes: the ratings of its
+    accounts, when it was created to be rated. A game ended by an `Ending` is won by every seat but the one that
+    lost by it. A game in which an account's seat never moved changes no rating, whatever ended it: a
+    resignation, a clock or an idle seat before one's first move is a game that was never played (it could
+    otherwise be won over and over from a second account that resigns at once)."""
     if not live.rated:
+        return None
+    moved = {  # by the seat's person: a bot that played a forfeited seat on is not its person
+        entry["seat"]
+        for number, entry in enumerate(live.log)
+        if live.seats[entry["seat"]].forfeited_at is None or number < (live.seats[entry["seat"]].forfeited_at or 0)
+    } | ({mover} if mover is not None else set())
+    if any(s.account_id is not None and s.seat not in moved for s in live.seats):
         return None
     seats = [
         RatedSeat(

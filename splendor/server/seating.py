@@ -103,6 +103,10 @@ async def seats(
                 games = Listing(_(game_class(game).title) for game in BOT_GAMES[bot])
                 raise Refused(400, _("seat {seat}: the bot {bot} plays only {games}", seat=i, bot=bot, games=games))
             infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=spec.name or bot_display_name(bot), token_hash=None))
+    if all(s.kind == OPEN for s in infos):
+        # nobody could call it off while it waits (a creator's seat does): it would sit in the lobby until its
+        # open seats expired, counted against its creator's bound all that time; quick play seats strangers
+        raise Refused(400, _("a game needs a seat that is not open: every seat open, nobody could call it off"))
     return infos, secrets
 
 

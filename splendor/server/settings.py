@@ -42,6 +42,7 @@ class Settings:
     open_seat_correspondence_seconds: float = 3 * 86400.0  # the same for a correspondence (days a move) game
     seek_seconds: float = 30.0  # a quick-play seek its player stopped asking about expires after this long
     seeks_per_minute: int = 10  # new quick-play seeks per client address
+    games_per_minute: int = 30  # new games per client address (POST /api/games)
     finding_sweep_seconds: float = 1.0  # how often seeks are matched (and seated with bots), stale ones expired
     allow_short_clocks: bool = False  # True: games may choose a clock of seconds ("10s+0"; tests only)
     clock_sweep_seconds: float = 1.0  # how often a process ends the games whose clock has run out

@@ -225,11 +225,7 @@ class GameStore:
             if not moved:
                 raise GameMovedOn(f"game {game_id} is not at action {number - 1}, or has ended")
             pass_turn(conn, game_id, seat, to_move)  # the clock: `OutOfTime` when the mover's had run out
-            if pokedex:
-                with Session(bind=conn) as s:
-                    for profile, caught in pokedex:
-                        mark_caught(s, profile, caught)
-                    s.flush()
+            _mark(conn, pokedex)
             if finish is not None:
                 finish(conn)
             notify_change(conn, game_id, number)
@@ -294,14 +290,21 @@ class GameStore:
             notify_change(conn, game_id)
 
     def give_seat(
-        self, game_id: str, seat: int, account_id: int, profile: str | None, token_hash: str, name: str
+        self,
+        game_id: str,
+        seat: int,
+        account_id: int,
+        profile: str | None,
+        token_hash: str,
+        name: str,
+        unplayed: bool = False,
     ) -> bool:
         """Let an account hold a seat that no account holds yet (and, in Pokémon, mark the account's Pokédex in
         place of any profile the seat was linked to before: the account is who plays it now), and give the seat a
         new secret (``token_hash``): the link that was shown to get here stops working, so whoever else held it can
         no longer play or see the seat. The seat shows the account's ``name`` from then on. False when another
         account was first, the account holds another seat of the game (one person, one seat), or the seat is no
-        longer a person's in an unfinished game."""
+        longer a person's in an unfinished game, or (``unplayed``: a rated game) the game has begun."""
         other = aliased(SeatRow)
         with self.store.engine.begin() as conn:
             # The game's row written first, as a take of an open seat writes it: on PostgreSQL it is locked from
@@ -310,11 +313,10 @@ class GameStore:
             values: dict[str, Any] = {"account_id": account_id, "token_hash": token_hash, "name": name}
             if profile is not None:
                 values["profile"] = profile
-            ongoing = (
-                select(GameRow.id)
-                .where(GameRow.id == game_id, GameRow.status == "ongoing", GameRow.ended_by.is_(None))
-                .exists()
-            )
+            standing = [GameRow.id == game_id, GameRow.status == "ongoing", GameRow.ended_by.is_(None)]
+            if unplayed:
+                standing.append(GameRow.actions == 0)
+            ongoing = select(GameRow.id).where(*standing).exists()
             done = conn.execute(
                 update(SeatRow)
                 .where(
@@ -365,10 +367,11 @@ class GameStore:
         ending: Ending,
         status: str,
         finish: Callable[[Connection], None] | None = None,
+        pokedex: list[tuple[str, list[str]]] | None = None,
     ) -> bool:
-        """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses), with what
-        ``finish`` writes (the ratings) in the same transaction. False when the game has moved on or ended
-        meanwhile (another process, or a move that came in time): nothing is written then."""
+        """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses), with its
+        Pokédex marks and what ``finish`` writes (the ratings) in the same transaction. False when the game has
+        moved on or ended meanwhile (another process, or a move that came in time): nothing is written then."""
         with self.store.engine.begin() as conn:
             done = conn.execute(
                 update(GameRow)
@@ -387,20 +390,29 @@ class GameStore:
             ).rowcount
             if not done:
                 return False
+            _mark(conn, pokedex)
             if finish is not None:
                 finish(conn)
             notify_change(conn, game_id)
         return True
 
     def forfeit_seat(
-        self, game_id: str, actions: int, seat: int, bot: str, by: str = "idle", bot_turn: bool = True
+        self,
+        game_id: str,
+        actions: int,
+        seat: int,
+        bot: str,
+        by: str = "idle",
+        bot_turn: bool = True,
+        pokedex: list[tuple[str, list[str]]] | None = None,
     ) -> bool:
         """Hand a person's seat of an unfinished game (still at ``actions`` actions) to ``bot`` for the rest of
         the game, ``by`` being why (``idle``, ``resigned``), kept with the action count; the seat keeps its
         account and its secret's hash (nothing acts by them then: `access.check_seat` refuses a forfeited seat;
         its person still reads and writes the game's chat) and ranks last when the game is rated. ``bot_turn``:
-        whether a bot decides next then. False when the game has moved on or ended meanwhile, or the seat is no
-        longer a person's (a second resignation, on this process or another): nothing is written then."""
+        whether a bot decides next then; ``pokedex``: the marks of what the person caught (the game ends for them
+        here). False when the game has moved on or ended meanwhile, or the seat is no longer a person's (a second
+        resignation, on this process or another): nothing is written then."""
         try:
             with self.store.engine.begin() as conn:
                 moved = conn.execute(
@@ -428,6 +440,7 @@ class GameStore:
                 )
                 if not handed:
                     raise _Undone
+                _mark(conn, pokedex)
                 notify_change(conn, game_id)
         except _Undone:
             return False
@@ -496,6 +509,15 @@ class GameStore:
             ending=_ending(row.ended_by, row.forfeit_seat),
             clock=clock_of(s.connection(), row.id) if row.time_control is not None else None,
         )
+
+
+def _mark(conn: Connection, pokedex: list[tuple[str, list[str]]] | None) -> None:
+    """Within a game's transaction: mark each profile's Pokédex with the Pokémon it caught (Splendor: Pokémon)."""
+    if pokedex:
+        with Session(bind=conn) as s:
+            for profile, caught in pokedex:
+                mark_caught(s, profile, caught)
+            s.flush()
 
 
 def _standing(game_id: str, actions: int) -> list[ColumnElement[bool]]:

@@ -55,10 +55,12 @@ def test_resign_2p_loses_and_is_rated(app_client: TestClient) -> None:
     signed_in(c)
     game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY]}).json()
     assert game["rated"]
-    r = seat_call(c, game, 0, "resign", expect=0)
+    first_move(c, game, 0)  # a game one of its people never moved in changes no rating (as an abort)
+    wait_for(lambda: state(c, game)["actions"] == 2)
+    r = seat_call(c, game, 0, "resign", expect=2)
     assert r.status_code == 200, r.text
     ended = r.json()
-    assert ended["over"] and ended["ending"] == {"by": "resigned", "seat": 0, "at": 0}
+    assert ended["over"] and ended["ending"] == {"by": "resigned", "seat": 0, "at": 2}
     assert ended["view"]["is_over"] and ended["view"]["legal_actions"] == []
     changes = c.get(f"/api/games/{game['id']}/ratings").json()
     assert changes["rated"] and [x["seat"] for x in changes["changes"]] == [0]
@@ -71,10 +73,12 @@ def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient
     c = app_client
     signed_in(c)
     game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY, GREEDY]}).json()
+    first_move(c, game, 0)  # a person who never moved leaves a game that changes no rating
+    wait_for(lambda: state(c, game)["actions"] == 3)
     r = seat_call(c, game, 0, "resign")
     assert r.status_code == 200, r.text
     seat = r.json()["seats"][0]
-    assert seat["forfeited"] and seat["kind"] == "bot" and seat["forfeit"] == {"by": "resigned", "at": 0}
+    assert seat["forfeited"] and seat["kind"] == "bot" and seat["forfeit"] == {"by": "resigned", "at": 3}
     assert not r.json()["over"]  # the game goes on for the others
     again = seat_call(c, game, 0, "resign")
     assert again.status_code == 403 and "resigned" in again.json()["detail"]  # twice: the seat is a bot's now
@@ -245,3 +249,32 @@ def test_two_racing_resigns_on_two_processes_exactly_one_wins(two: list[Server])
     assert race([(a, three, 1, "resign"), (b, three, 1, "resign")]).count(200) == 1
     seats = spectate(b, three)["seats"]
     assert [s["forfeited"] for s in seats] == [False, True, False]
+
+
+def test_a_pokemon_game_ended_by_a_resignation_marks_what_each_seat_caught(app_client: TestClient) -> None:
+    """Ruling 17 marks the Pokédex at a game's end; a resignation ends it (the loser's resignation had left the
+    winner's marks unwritten)."""
+    c = app_client
+    secret = c.post("/api/profiles", json={"name": "misty"}).json()["secret"]
+    misty = {"kind": "human", "name": "misty", "profile": "misty", "profile_secret": secret}
+    game = c.post("/api/games", json={"game": "pokemon", "seats": [misty, {"kind": "human", "name": "brock"}]}).json()
+    caught = False
+    for _ in range(300):  # each seat catches what it can, else takes tokens, until misty has caught one
+        seat = state(c, game)["view"]["current_player"]
+        token = game["seats"][seat]["token"]
+        legal = c.get(f"/api/games/{game['id']}", params={"seat": seat}, headers={"x-seat-token": token}).json()
+        actions = legal["view"]["legal_actions"]
+        action = next((a for a in actions if a.startswith("catch")), actions[-1] if seat else actions[0])
+        r = c.post(
+            f"/api/games/{game['id']}/actions", headers={"x-seat-token": token}, json={"seat": seat, "action": action}
+        )
+        assert r.status_code == 200, r.text
+        caught = seat == 0 and action.startswith("catch")
+        if caught:
+            break
+    assert caught
+    before = c.get("/api/pokedex/misty").json()
+    assert before["caught"] == 0  # marked at the end, not before
+    assert seat_call(c, game, 1, "resign").status_code == 200
+    page = c.get("/api/pokedex/misty").json()
+    assert page["caught"] >= 1 and page["marked"]

@@ -63,6 +63,13 @@ def closed_with(ws: Any, timeout: float = 10) -> int | None:
     return None
 
 
+def _move(c: httpx.Client | TestClient, game: dict[str, Any], seat: int, token: str | None = None) -> None:
+    headers = {"x-seat-token": token} if token else {}
+    legal = c.get(f"/api/games/{game['id']}", params={"seat": seat}, headers=headers).json()["view"]["legal_actions"]
+    r = c.post(f"/api/games/{game['id']}/actions", json={"seat": seat, "action": legal[0]}, headers=headers)
+    assert r.status_code == 200, r.text
+
+
 # ----------------------------------------------------------------------------- 2. keeping a seat rotates its secret
 
 
@@ -200,16 +207,21 @@ def test_bot_seeds_derive_from_a_secret_of_the_game_not_from_its_public_id(serve
         assert not any(salt in text for text in seen)  # the salt is never shown
 
 
-@pytest.mark.settings(idle_forfeit_seconds=0.6)
+@pytest.mark.settings(idle_forfeit_seconds=2.0)
 def test_a_person_idle_past_the_limit_loses_a_rated_game_of_two_and_it_is_rated(app_client: TestClient) -> None:
     c = app_client
     assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
+    never = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY]}).json()
     game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY]}).json()
+    _move(c, game, 0)  # within the limit: then idle
     unrated = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY], "rated": False}).json()
     guest_first = c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, MINE]}).json()
     ended = wait_for(lambda: (p := c.get(f"/api/games/{game['id']}", params={"seat": 0}).json())["over"] and p)
-    assert ended["ending"] == {"by": "idle", "seat": 0, "at": 0} and ended["view"]["legal_actions"] == []
+    assert ended["ending"] == {"by": "idle", "seat": 0, "at": 2} and ended["view"]["legal_actions"] == []
     assert ended["view"]["is_over"]
+    idle_at_once = wait_for(lambda: (p := c.get(f"/api/games/{never['id']}").json())["over"] and p)
+    assert idle_at_once["ending"] == {"by": "idle", "seat": 0, "at": 0}  # ended, but never played: as an abort
+    assert c.get(f"/api/games/{never['id']}/ratings").json()["rated"] is False
     waiting = c.get(f"/api/games/{guest_first['id']}").json()
     assert not waiting["over"]  # a seat without an account, which cannot be rated, never forfeits
     legal = c.get(f"/api/games/{unrated['id']}", params={"seat": 0}).json()
@@ -426,3 +438,82 @@ def test_a_seat_a_bot_plays_on_since_its_person_forfeited_takes_no_move_from_the
         games.append("e" * 32, 1, 0, "take w b g", "ongoing", by_person=True)
     games.append("e" * 32, 1, 0, "take w b g", "ongoing")  # the bot that plays it on
     assert games.load("e" * 32).actions == ["take w b g"]  # type: ignore[union-attr]
+
+
+# ----------------------------------------------------------------------------- a hostile tester, once more (#35)
+
+
+def test_a_seat_of_a_rated_game_is_kept_only_before_its_first_move(server: Server) -> None:
+    with signed_up(server.base, "ann") as ann, signed_up(server.base, "bea") as bea:
+        early = create(ann, "classic", [MINE, {"kind": "human"}])
+        assert early["rated"]
+        token = early["seats"][1]["token"]
+        assert bea.post(f"/api/games/{early['id']}/seats/1/keep", headers={"x-seat-token": token}).status_code == 200
+        late = create(ann, "classic", [MINE, {"kind": "human"}])
+        token = late["seats"][1]["token"]
+        _move(ann, late, 0)
+        refused = bea.post(f"/api/games/{late['id']}/seats/1/keep", headers={"x-seat-token": token})
+        assert refused.status_code == 409 and "before its first move" in refused.json()["detail"]
+        _move(bea, late, 1, token)  # the link still plays the seat
+        assert ann.post(f"/api/games/{late['id']}/seats/0/resign").status_code == 200
+        assert ann.get(f"/api/games/{late['id']}/ratings").json() == {"over": True, "rated": False, "changes": []}
+        unrated = create(ann, "classic", [MINE, {"kind": "human"}], rated=False)
+        token = unrated["seats"][1]["token"]
+        _move(ann, unrated, 0)
+        kept = bea.post(f"/api/games/{unrated['id']}/seats/1/keep", headers={"x-seat-token": token})
+        assert kept.status_code == 200  # where nothing counts, a seat may be kept at any time
+
+
+def test_a_rated_game_ended_before_a_person_ever_moved_changes_no_rating(server: Server) -> None:
+    """A second account resigning at once, game after game, farmed a rating: a game one of its people never
+    moved in was never played, as an abort is not."""
+    with signed_up(server.base, "ann") as ann, signed_up(server.base, "bea") as bea:
+        game = create(bea, "classic", [MINE, {"kind": "human"}])
+        token = game["seats"][1]["token"]
+        assert ann.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token}).status_code == 200
+        resigned = bea.post(f"/api/games/{game['id']}/seats/0/resign")
+        assert resigned.status_code == 200 and resigned.json()["ending"] == {"by": "resigned", "seat": 0, "at": 0}
+        assert ann.get(f"/api/games/{game['id']}/ratings").json() == {"over": True, "rated": False, "changes": []}
+        assert ann.get("/api/me").json()["ratings"] == {}
+        again = create(bea, "classic", [MINE, {"kind": "human"}])
+        token = again["seats"][1]["token"]
+        assert ann.post(f"/api/games/{again['id']}/seats/1/keep", headers={"x-seat-token": token}).status_code == 200
+        _move(bea, again, 0)
+        assert bea.post(f"/api/games/{again['id']}/seats/0/resign").status_code == 200
+        assert ann.get(f"/api/games/{again['id']}/ratings").json() == {
+            "over": True,
+            "rated": False,
+            "changes": [],
+        }  # ann: no move
+        third = create(bea, "classic", [MINE, {"kind": "human"}])
+        token = third["seats"][1]["token"]
+        assert ann.post(f"/api/games/{third['id']}/seats/1/keep", headers={"x-seat-token": token}).status_code == 200
+        _move(bea, third, 0)
+        _move(ann, third, 1)
+        assert bea.post(f"/api/games/{third['id']}/seats/0/resign").status_code == 200
+        changes = ann.get(f"/api/games/{third['id']}/ratings").json()
+        assert changes["rated"] and len(changes["changes"]) == 2  # both moved: a game, and it counts
+
+
+def test_a_game_of_open_seats_only_is_refused_since_nobody_could_call_it_off(app_client: TestClient) -> None:
+    c = app_client
+    for seats in ([{"kind": "open"}, {"kind": "open"}], [{"kind": "open"}] * 4):
+        r = c.post("/api/games", json={"game": "classic", "seats": seats, "clock": "3d"})
+        assert r.status_code == 400 and "nobody could call it off" in r.json()["detail"]
+    assert c.get("/api/open-games").json()["games"] == []
+    assert (
+        c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, {"kind": "open"}]}).status_code
+        == 201
+    )
+
+
+@pytest.mark.settings(games_per_minute=3)
+def test_one_address_creates_a_bounded_number_of_games_a_minute(app_client: TestClient) -> None:
+    c = app_client
+    codes = [
+        c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, GREEDY]}).status_code
+        for _ in range(5)
+    ]
+    assert codes == [201, 201, 201, 429, 429]
+    r = c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, GREEDY]})
+    assert "too many games created from your address" in r.json()["detail"]

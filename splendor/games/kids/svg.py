@@ -409,7 +409,7 @@ def plan(view: dict[str, Any], language: str = SOURCE_LANGUAGE, layout: str = "w
     return _plan(json.dumps(view["board"], sort_keys=True), language, layout, tiles)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=256)  # more than the boards' shapes (with their tiles flipped) times languages and layouts (160)
 def _plan(board_json: str, language: str, layout: str, tiles: tuple[str, ...]) -> Plan:
     board = json.loads(board_json)
     p = _frame(board, language, layout, set(tiles))

@@ -393,10 +393,14 @@ function renderKeep() {
   const box = document.getElementById("keep");
   if (state.me && mode === "play" && !state.payload.view.is_over) {
     const held = state.payload.seats[seat].has_account;
-    if (held && box.dataset.kept === "yes") return;
-    box.dataset.kept = held ? "yes" : "no";
+    const late = !held && state.payload.rated && state.payload.actions > 0;  // the server keeps it no more
+    const kept = held ? "yes" : late ? "late" : "no";
+    if (kept !== "no" && box.dataset.kept === kept) return;
+    box.dataset.kept = kept;
     box.replaceChildren(held ? el("p", { class: "note", id: "kept-in-account" },
       t("This seat is kept in an account: signed in, it plays from any browser."))
+      : late ? el("p", { class: "note", id: "kept-too-late" },
+        t("A rated game's seats are kept before its first move: this one counts for nobody, and this link plays the seat."))
       : el("button", { type: "button", id: "keep-in-account", onclick: async () => {
         try {
           const kept = await api(`/api/games/${gameId}/seats/${seat}/keep`, { method: "POST", headers: auth });
