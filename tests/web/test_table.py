@@ -562,3 +562,25 @@ def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still
     page.locator("#supply [data-key='clear']").click()
     assert page.evaluate(READING)["board"] == before["board"]
     context.close()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (768, 1024)])
+def test_the_kids_board_stays_put_while_tokens_are_chosen_above_it(
+    server: Server, browser: Browser, width: int, height: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, "kids", 2)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_selector("#board svg text")
+    before = page.evaluate(READING)
+    page.locator("#supply .chip:not(.empty)").first.click()  # a choice, and what it still needs, on a line
+    page.wait_for_selector("#take-choice")
+    assert page.evaluate(READING)["board"] == before["board"]
+    empty = page.locator("#supply .chip[data-left='0']")
+    assert empty.count() >= 1 and empty.count() == page.locator("#supply .chip.empty").count()  # looks empty
+    empty.first.click()  # refused, and said why, in the supply's row
+    page.wait_for_function("document.querySelector('#supply-note').textContent.length > 0")
+    assert page.evaluate(READING)["board"] == before["board"]
+    context.close()

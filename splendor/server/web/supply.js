@@ -68,6 +68,7 @@ export function supply(c, heading, ...extra) {
     const node = chip(colour, n, { title: tokenName(c.game, colour),
       onclick: choosing(c) ? () => pick(c, colour) : null, button: true });
     node.setAttribute("data-key", `supply:${colour}`);
+    if (!n) node.classList.add("empty");
     node.setAttribute("data-left", n);
     if (counts[colour]) {
       node.classList.add("selected");
