@@ -268,6 +268,9 @@ def test_a_card_you_can_afford_says_in_its_menu_which_tokens_buying_it_spends(se
     spent = paying.locator(".chip").evaluate_all("(chips) => chips.map((c) => c.title + ' ' + c.textContent)")
     assert [" ".join(words.split()[:1] + words.split()[-1:]) for words in spent] == ["blue 2", "gold 1"]
     assert page.locator(".menu button.primary[data-key='act:buy 1.4']").count() == 1
+    menu, tokens = page.locator(".menu").bounding_box(), page.locator("[data-seat='0'] .tokens").bounding_box()
+    assert menu and tokens  # the menu leaves your tokens in sight, to check what it pays against them
+    assert menu["y"] + menu["height"] <= tokens["y"] or menu["y"] >= tokens["y"] + tokens["height"]
 
 
 def test_each_opponents_last_move_stays_marked_until_your_next_action(server: Server, browser: Browser) -> None:
