@@ -194,7 +194,8 @@ def accounts_router(settings: Settings) -> APIRouter:
     async def rating_changes(game_id: str, request: Request) -> dict[str, Any]:
         """What a finished game did to its accounts' ratings, by seat: each rating before and after, on the
         Elo-like scale, and the change (``rated`` false when it counted for none: a game with a person playing
-        without an account, or without a winner)."""
+        without an account, without a winner, or ended by a resignation, a clock or an idle seat before each of its
+        people had moved)."""
         live = await manager(request).get(game_id)
         ratings: Ratings = request.app.state.ratings
         changes = await in_store_time(lambda: ratings.changes(game_id), settings.store_seconds) if live.over else []

@@ -25,6 +25,7 @@ from splendor.games.palettes import token_words
 from splendor.i18n import _, negotiate, translate, web_catalog
 from splendor.server.accounts import COOKIE, accounts_router, signed_in
 from splendor.server.bots import BOT_GAMES, SERVER_BOTS
+from splendor.server.cache import replayed
 from splendor.server.chat import chat_router
 from splendor.server.deadline import RequestDeadline, in_store_time
 from splendor.server.errors import Refused
@@ -429,7 +430,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Refused(409, "replays are of finished games")
         total = len(live.game.history)
         upto = min(upto, total)
-        game, entry = await asyncio.to_thread(_replayed, live.game, upto)  # off the event loop: a long game takes
+        game, entry = await replayed(_replayed, live.game, upto)  # a long game's replay takes seconds
         return {
             "id": live.id,
             "upto": upto,

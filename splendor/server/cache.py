@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from splendor.core.game import Game
 from splendor.games import new_game
@@ -112,6 +114,19 @@ class LiveGame:
         return self.bot_task is not None and not self.bot_task.done()
 
 
+T = TypeVar("T")
+
+REPLAYS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="replay")
+"""The threads that replay games (a stored game rebuilt, a replay's position): their own few, so that replays of
+long games, which anyone may ask for, queue here and never take the threads the store's calls and the bots'
+leases run in (`asyncio.to_thread`'s)."""
+
+
+async def replayed(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)``, a replay, in one of the `REPLAYS` threads: the event loop goes on meanwhile."""
+    return await asyncio.get_running_loop().run_in_executor(REPLAYS, work, *args)
+
+
 def rebuild(stored: StoredGame) -> LiveGame:
     """A stored game, replayed from its header through every action it committed (each judged by the rules)."""
     game = new_game(stored.game, players=stored.players, seed=stored.seed, **stored.options)
@@ -156,9 +171,10 @@ class GameCache:
         return live
 
     def hold(self, built: LiveGame) -> LiveGame:
-        """A game read from the store and rebuilt (`rebuild`), held from now on (unless another request read it
-        meanwhile: that one is held, and returned)."""
-        live = self.live.get(built.id) or built
+        """A game read from the store and rebuilt (`rebuild`), held from now on; unless this process holds a copy
+        already (another request read it, or played it to its end, while this one was rebuilt): that copy is as
+        new or newer, and its watchers are on it, so it is the one returned."""
+        live = self.live.get(built.id) or self.finished.get(built.id) or built
         if live.over:
             self.keep_finished(live)
         else:

@@ -39,7 +39,7 @@ from splendor.i18n import Message, _
 from splendor.server import access, clocks, hints, open_seats, store_calls
 from splendor.server.bot_turns import BotTurns, bot_decides
 from splendor.server.bots import BotPool
-from splendor.server.cache import GameCache, LiveGame, rebuild
+from splendor.server.cache import GameCache, LiveGame, rebuild, replayed
 from splendor.server.chat_push import ChatHub
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
@@ -521,8 +521,7 @@ class GameManager:
         if stored is None:
             shown = game_id if len(game_id) <= 40 else game_id[:40] + "…"  # an id is 32; never echo a flood
             raise Refused(404, _("no game {game}", game=repr(shown)))
-        # replayed in a thread: a game of many thousand actions takes seconds, which the event loop never waits on
-        return self.cache.hold(await asyncio.to_thread(rebuild, stored))
+        return self.cache.hold(await replayed(rebuild, stored))  # a long game takes seconds: not on the loop
 
     # ----------------------------------------------------------------- seats
 
@@ -556,24 +555,31 @@ class GameManager:
         if live.over:
             raise Refused(409, _("the game is over"))
         fresh = new_secret()
-        async with live.lock:
-            await self._catch_up(live)
-            if live.rated and live.game.history:
-                raise Refused(409, KEPT_BEFORE_PLAY)
-            profile = effects_of(live.game.name).account_profile(account.name)
-            if not await self._done(
-                live,
-                lambda: self.store.give_seat(
-                    game_id, seat, account.id, profile, secret_hash(fresh), account.name, unplayed=live.rated
-                ),
-            ):
-                if live.rated and await self._catch_up(live):  # the first move came in meanwhile, elsewhere
+        caught_up = False  # moves of other processes applied here: told to the watchers even if refused
+        try:
+            async with live.lock:
+                caught_up = await self._catch_up(live)
+                if live.rated and live.game.history:
                     raise Refused(409, KEPT_BEFORE_PLAY)
+                profile = effects_of(live.game.name).account_profile(account.name)
+                if not await self._done(
+                    live,
+                    lambda: self.store.give_seat(
+                        game_id, seat, account.id, profile, secret_hash(fresh), account.name, unplayed=live.rated
+                    ),
+                ):
+                    if live.rated and await self._catch_up(live):  # the first move came in meanwhile, elsewhere
+                        caught_up = True
+                        raise Refused(409, KEPT_BEFORE_PLAY)
+                    live.seats = await self._read(lambda: self.store.seats(game_id))
+                    if any(s.account_id == account.id for s in live.seats):  # kept another seat meanwhile
+                        raise Refused(409, _("you have a seat in this game already"))
+                    raise Refused(409, _("this seat is already kept in another account"))
                 live.seats = await self._read(lambda: self.store.seats(game_id))
-                if any(s.account_id == account.id for s in live.seats):  # kept another seat meanwhile, elsewhere
-                    raise Refused(409, _("you have a seat in this game already"))
-                raise Refused(409, _("this seat is already kept in another account"))
-            live.seats = await self._read(lambda: self.store.seats(game_id))
+        except Refused:
+            if caught_up:
+                self._after_change(live)
+            raise
         access.drop_unauthorised_watchers(live)
         broadcast(live)
         return live, fresh
@@ -695,7 +701,7 @@ class GameManager:
         after, entry = judged(live.game, action)
         number = len(after.history)
         marks = marks_of(live.seats, after)  # what the game does beyond its rules once it is over (the Pokédex)
-        finish = rating(live, after, mover=None if by_bot else seat) if after.is_over else None
+        finish = rating(live, after) if after.is_over else None
         bot_turn = bot_decides(after, live.seats)
         await self._write(
             lambda: self.store.append(

@@ -20,7 +20,7 @@ from splendor.i18n import Message, _
 from splendor.server.bots import BOT_RATINGS
 from splendor.server.errors import Refused
 from splendor.server.seating import BOT, waiting_for_players
-from splendor.store.games import Ending
+from splendor.store.games import Ending, SeatInfo
 from splendor.store.ratings import RatedSeat, rate_game
 
 if TYPE_CHECKING:
@@ -87,6 +87,12 @@ def whose_turn(live: LiveGame, seat: int, expect: int | None = None) -> None:
         raise Refused(409, not_your_decision(deciding))
 
 
+def _moved(live: LiveGame, seat: SeatInfo) -> bool:
+    """Whether the seat's person made a move (not a bot that played the seat on after they forfeited)."""
+    before = seat.forfeited_at if seat.forfeited_at is not None else len(live.log)
+    return any(entry["seat"] == seat.seat for entry in live.log[:before])
+
+
 def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bool = False) -> None:
     """Refuse (409) a seat's resignation, or with ``aborting`` its abort, when the game is over or has moved past
     the ``expect`` actions its sender saw; an abort, also once the seat has made a move (it may resign then), or
@@ -108,22 +114,15 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
         raise Refused(409, _("a game can be aborted only before your first move: you may resign instead"))
 
 
-def rating(
-    live: LiveGame, after: Game, ending: Ending | None = None, mover: int | None = None
-) -> Callable[[Connection], None] | None:
-    """What the game's last action (played by ``mover``), or its ``ending``, also writes: the ratings of its
-    accounts, when it was created to be rated. A game ended by an `Ending` is won by every seat but the one that
-    lost by it. A game in which an account's seat never moved changes no rating, whatever ended it: a
-    resignation, a clock or an idle seat before one's first move is a game that was never played (it could
-    otherwise be won over and over from a second account that resigns at once)."""
+def rating(live: LiveGame, after: Game, ending: Ending | None = None) -> Callable[[Connection], None] | None:
+    """What the game's last action, or its ``ending``, also writes: the ratings of its accounts, when it was
+    created to be rated. A game ended by an `Ending` is won by every seat but the one that lost by it; one so
+    ended before each of its accounts' people had moved was never played, and changes no rating, as an abort does
+    not (a second account that resigned at once, game after game, farmed a rating from it). A game of three or
+    four that the rules end is rated whoever left it: a seat that left ranks last."""
     if not live.rated:
         return None
-    moved = {  # by the seat's person: a bot that played a forfeited seat on is not its person
-        entry["seat"]
-        for number, entry in enumerate(live.log)
-        if live.seats[entry["seat"]].forfeited_at is None or number < (live.seats[entry["seat"]].forfeited_at or 0)
-    } | ({mover} if mover is not None else set())
-    if any(s.account_id is not None and s.seat not in moved for s in live.seats):
+    if ending is not None and any(s.account_id is not None and not _moved(live, s) for s in live.seats):
         return None
     seats = [
         RatedSeat(

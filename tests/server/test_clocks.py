@@ -146,8 +146,8 @@ def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient)
     signed_in(c)
     game = create(c, "classic", [MINE, GREEDY], clock="2s+0")
     assert game["rated"]
-    never = create(c, "classic", [MINE, GREEDY], clock="1s+0")
     assert move(c, game, 0).status_code == 200  # then ann's time runs out at her second turn
+    never = create(c, "classic", [MINE, GREEDY], clock="1s+0")
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=10)
     assert ended["ending"] == {"by": "time", "seat": 0, "at": 2}
     assert ended["clock"]["running"] is None and ended["view"]["legal_actions"] == []
@@ -235,12 +235,12 @@ def test_when_the_process_holding_the_game_dies_the_others_end_it_on_time_once(
     a, b, c = three
     with a.client() as client:
         signed_in(client)
-        game = create(client, "classic", [MINE, {"kind": "human", "name": "bob"}], clock="8s+2")
         timed = create(client, "classic", [MINE, GREEDY], clock="6s+0")
         assert timed["rated"]
         assert state(client, timed)["clock"]["running"] == 0
         assert move(client, timed, 0).status_code == 200  # a game one never moved in would change no rating
         wait_for(lambda: state(client, timed)["actions"] == 2, seconds=10)  # greedy's reply: ann's 6 s run
+        game = create(client, "classic", [MINE, {"kind": "human", "name": "bob"}], clock="8s+2")
         legal = client.get(f"/api/games/{game['id']}", params={"seat": 0}).json()["view"]["legal_actions"]
         moved = client.post(f"/api/games/{game['id']}/actions", json={"seat": 0, "action": legal[0]})
         assert moved.status_code == 200  # charged by PostgreSQL's clock: about 8 s + 2 left

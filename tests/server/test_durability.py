@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 import splendor
 from splendor.store import Pokedex, open_store
-from splendor.store.games import GameStore, SeatInfo
+from splendor.store.games import Ending, GameStore, SeatInfo
 from tests.server.conftest import Server, create
 
 HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
@@ -231,3 +231,20 @@ def test_a_finished_pokemon_game_marks_only_the_profiles_its_seats_proved(tmp_pa
         server.stop()
     assert set(page["marked"]) == caught and caught
     assert page["marked"] == Pokedex(open_store(url)).page("misty").marked
+
+
+def test_a_game_rebuilt_while_this_process_played_it_to_its_end_does_not_replace_the_finished_copy() -> None:
+    """A stored game is rebuilt in a worker thread, which takes seconds for a long one; meanwhile another request
+    may hold the game and end it. The older rebuilt copy must not be held as if the game were still going on."""
+    from splendor.server.cache import GameCache, LiveGame
+    from splendor.server.settings import Settings
+
+    cache = GameCache(Settings(database_url="sqlite://"))
+    seats = [SeatInfo(seat=s, kind="human", bot=None, name=n, token_hash=None) for s, n in enumerate(("a", "b"))]
+    ended = LiveGame(id="g", game=splendor.new_game("classic", seed=1), seats=seats, ending=Ending("resigned", 0))
+    cache.keep_finished(ended)
+    stale = LiveGame(id="g", game=splendor.new_game("classic", seed=1), seats=seats)  # read before it ended
+    assert cache.hold(stale) is ended and cache.playing("g") is None
+    going = LiveGame(id="h", game=splendor.new_game("classic", seed=2), seats=seats)
+    cache.add(going)
+    assert cache.hold(LiveGame(id="h", game=splendor.new_game("classic", seed=2), seats=seats)) is going

@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import Server, create, wait_for
@@ -251,13 +252,17 @@ def test_two_racing_resigns_on_two_processes_exactly_one_wins(two: list[Server])
     assert [s["forfeited"] for s in seats] == [False, True, False]
 
 
-def test_a_pokemon_game_ended_by_a_resignation_marks_what_each_seat_caught(app_client: TestClient) -> None:
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_pokemon_game_ended_by_a_resignation_marks_what_each_seat_caught(
+    app_client: TestClient, players: int
+) -> None:
     """Ruling 17 marks the Pokédex at a game's end; a resignation ends it (the loser's resignation had left the
-    winner's marks unwritten)."""
+    winner's marks unwritten). With three, the game ends for the one who leaves: marked then."""
     c = app_client
     secret = c.post("/api/profiles", json={"name": "misty"}).json()["secret"]
     misty = {"kind": "human", "name": "misty", "profile": "misty", "profile_secret": secret}
-    game = c.post("/api/games", json={"game": "pokemon", "seats": [misty, {"kind": "human", "name": "brock"}]}).json()
+    others = [{"kind": "human", "name": name} for name in ("brock", "cy")[: players - 1]]
+    game = c.post("/api/games", json={"game": "pokemon", "seats": [misty, *others]}).json()
     caught = False
     for _ in range(300):  # each seat catches what it can, else takes tokens, until misty has caught one
         seat = state(c, game)["view"]["current_player"]
@@ -275,6 +280,7 @@ def test_a_pokemon_game_ended_by_a_resignation_marks_what_each_seat_caught(app_c
     assert caught
     before = c.get("/api/pokedex/misty").json()
     assert before["caught"] == 0  # marked at the end, not before
-    assert seat_call(c, game, 1, "resign").status_code == 200
+    leaving = 1 if players == 2 else 0  # the winner's marks, or the leaver's own
+    assert seat_call(c, game, leaving, "resign").status_code == 200
     page = c.get("/api/pokedex/misty").json()
     assert page["caught"] >= 1 and page["marked"]

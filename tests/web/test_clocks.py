@@ -58,20 +58,23 @@ def test_a_real_time_game_lost_on_time_is_shown_rated_so(server: Server, browser
     made: dict[str, Any] = page.evaluate(
         """async () => (await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" },
              body: JSON.stringify({ game: "classic", seats: [{ kind: "human", mine: true },
-               { kind: "bot", bot: "greedy" }], clock: "6s+0" }) })).json()"""
+               { kind: "bot", bot: "greedy" }], clock: "8s+0" }) })).json()"""
     )
     page.goto(made["seats"][0]["link"])
     page.wait_for_function("document.body.dataset.actions !== undefined")
-    page.evaluate(  # a first move (a game one never moved in changes no rating), then the time runs out
+    moved = page.evaluate(  # a first move (a game one never moved in changes no rating), then the time runs out
         """async (id) => { const v = await (await fetch(`/api/games/${id}?seat=0`)).json();
-             await fetch(`/api/games/${id}/actions`, { method: "POST", headers: { "content-type": "application/json" },
-               body: JSON.stringify({ seat: 0, action: v.view.legal_actions[0] }) }); }""",
+             const r = await fetch(`/api/games/${id}/actions`, { method: "POST",
+               headers: { "content-type": "application/json" },
+               body: JSON.stringify({ seat: 0, action: v.view.legal_actions[0] }) });
+             return r.status; }""",
         made["id"],
     )
+    assert moved == 200
     page.wait_for_function("Number(document.body.dataset.actions) >= 2")
     running(page, 0)
     page.wait_for_selector(".seat-clock.low")  # under 30 s from the start
-    page.wait_for_function("document.body.dataset.over === 'true'", timeout=15000)
+    page.wait_for_function("document.body.dataset.over === 'true'", timeout=20000)
     assert page.locator("#ending").inner_text() == "ann (you) ran out of time: Greedy bot wins."
     change = page.locator('[data-rating-seat="0"]')
     change.wait_for()

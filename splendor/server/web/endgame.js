@@ -101,8 +101,11 @@ function ratingsSection(page) {
         t("Read them again")));
   }
   if (!r.rated) {
-    return el("p", { class: "note", id: "rating-changes" },
-      t("Not rated: a game is rated when every person in it plays with an account."));
+    const { payload } = state;
+    const kept = payload.seats.every((s) => s.kind !== "human" || s.has_account);
+    return el("p", { class: "note", id: "rating-changes" }, payload.rated && kept && payload.ending
+      ? t("Not rated: the game ended before everyone in it had moved, as an aborted game does.")
+      : t("Not rated: a game is rated when every person in it plays with an account."));
   }
   const signed = (n) => (n > 0 ? `+${n}` : String(n));
   return el("section", { id: "rating-changes" }, el("h2", {}, t("Ratings")), ...r.changes.map((c) =>

@@ -392,13 +392,18 @@ async function leave(what, at) {
 function renderKeep() {
   const box = document.getElementById("keep");
   if (state.me && mode === "play" && !state.payload.view.is_over) {
-    const held = state.payload.seats[seat].has_account;
-    const late = !held && state.payload.rated && state.payload.actions > 0;  // the server keeps it no more
-    const kept = held ? "yes" : late ? "late" : "no";
+    const { payload } = state;
+    const held = payload.seats[seat].has_account;
+    const late = !held && payload.rated && payload.actions > 0;  // the server keeps it no more
+    // a rated game counts only if every person's seat is kept before the first move: said before anyone moves
+    const unkept = held && payload.rated && payload.actions === 0
+      && payload.seats.some((s) => s.kind === "human" && !s.has_account);
+    const kept = held ? (unkept ? "yes-unkept" : "yes") : late ? "late" : "no";
     if (kept !== "no" && box.dataset.kept === kept) return;
     box.dataset.kept = kept;
     box.replaceChildren(held ? el("p", { class: "note", id: "kept-in-account" },
-      t("This seat is kept in an account: signed in, it plays from any browser."))
+      t("This seat is kept in an account: signed in, it plays from any browser."), unkept ? " " : null,
+      unkept ? t("The game counts for ratings only if every player keeps their seat in an account before the first move.") : null)
       : late ? el("p", { class: "note", id: "kept-too-late" },
         t("A rated game's seats are kept before its first move: this one counts for nobody, and this link plays the seat."))
       : el("button", { type: "button", id: "keep-in-account", onclick: async () => {
