@@ -321,7 +321,6 @@ def test_a_fit_from_the_learned_evaluation_starts_there_and_the_compiled_network
     )
     values, policies = nn.forward(net, probe)
     assert values == pytest.approx(outputs[:, :4], abs=1e-4) and policies == pytest.approx(outputs[:, 4:], abs=1e-4)
-    assert np.abs(net.value).max() < 0.05  # the head, started at zero, learned a small correction in two epochs
     plain, _, _, _ = nt.fit_network(games, held_out, m.CLASSIC, 1, epochs=1, report=lambda _: None)
     assert plain.progress.shape == (0, 0)
 

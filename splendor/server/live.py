@@ -72,6 +72,11 @@ RESIGNED = "resigned"
 """``Ending.by`` of a game of two a seat resigned (it lost); with three or four, ``forfeited_by`` of its seat."""
 ABORTED = "aborted"
 """``Ending.by`` (and the stored status) of a game a seat called off before its first move: nobody won or lost."""
+KEPT_BEFORE_PLAY = _(
+    "a rated game's seats are kept before its first move, so that whether it counts is settled before anyone "
+    "knows how it goes; the link still plays this seat"
+)
+"""Why a seat of a rated game cannot be kept once the game has begun."""
 
 
 def client_key(client: str) -> str:
@@ -723,13 +728,6 @@ class GameManager:
         live.stale = False  # action N committed: this copy is the store's
         live.log.append(entry)
         log.info("game %s: seat %d played %s", live.id, seat, action.text)
-
-
-KEPT_BEFORE_PLAY = _(
-    "a rated game's seats are kept before its first move, so that whether it counts is settled before anyone "
-    "knows how it goes; the link still plays this seat"
-)
-"""Why a seat of a rated game cannot be kept once the game has begun."""
 
 
 def _plausible_id(game_id: str) -> bool:

@@ -110,7 +110,7 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
             raise Refused(409, WAITING)  # nobody to lose to yet: the seat may abort (call the game off) instead
         if live.seats[seat].joined:
             raise Refused(409, _("only the game's creator can call it off while it waits for players"))
-    if aborting and any(entry["seat"] == seat for entry in live.log):
+    if aborting and _moved(live, live.seats[seat]):
         raise Refused(409, _("a game can be aborted only before your first move: you may resign instead"))
 
 

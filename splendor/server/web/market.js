@@ -62,11 +62,15 @@ function payment(c, card) {
   return out;
 }
 
+// Tokens as chips, named: [colour, count] pairs, as `missing` and `payment` give them.
+function tokenChips(c, pairs) {
+  return pairs.map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) }));
+}
+
 function paying(c, card) {
   const spent = payment(c, card);
-  return el("span", { class: "lacking paying", "data-key": "paying" }, spent.length ? [t("pays:"), " ",
-    ...spent.map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) }))]
-    : t("free: your bonuses pay it all"));
+  return el("span", { class: "lacking paying", "data-key": "paying" },
+    spent.length ? [t("pays:"), " ", ...tokenChips(c, spent)] : t("free: your bonuses pay it all"));
 }
 
 // A menu of every action on a card or a deck: the legal ones as buttons, the others greyed with the rule that
@@ -140,7 +144,7 @@ function cardButton(c, card, slot, where) {
   const spare = Math.max(0, (c.view.seats[c.me].tokens[wild] || 0) - ((card.cost || {})[wild] || 0));  // after its own
   const paid = Math.min(spare, short.reduce((sum, [colour, n]) => sum + (colour === wild ? 0 : n), 0));
   const lacking = short.length ? el("span", { class: "lacking" }, t("missing:"), " ",
-    ...short.map(([colour, n]) => chip(colour, n, { title: tokenName(c.game, colour) })),
+    ...tokenChips(c, short),
     paid ? ` ${t("(your {wild} pays {n} of it)", { wild: tokenName(c.game, wild), n: paid })}` : null) : null;
   const said = c.legal.has(buy) ? paying(c, card) : lacking;
   return wrap(node, menu(c, menuKey, options.map(([a, label]) => [a, label, a === buy ? said : null]), close));

@@ -117,9 +117,7 @@ export function cancelTake(c) {
 
 // After the table is drawn: a refusal about a token is said beside that token, where the supply is a column (the
 // stylesheet floats it there, over the market's edge, taking no click); at the column's foot it could be a
-// screen's height away from the click, or below the screen.
-addEventListener("resize", () => placeNote());  // the token moves with the screen's shape
-
+// screen's height away from the click, or below the screen. A resized screen is drawn again, so placed again.
 export function placeNote() {
   const note = document.getElementById("supply-note");
   const key = note && note.dataset.beside;
