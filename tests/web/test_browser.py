@@ -4,6 +4,7 @@ docs/screenshots.)"""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -230,7 +231,9 @@ def test_a_hint_names_the_expert_bots_move_and_its_win_chance_on_your_turn_only(
     ann.click("#hint")
     ann.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint: ')")
     text = ann.inner_text("#hint-text")
-    assert "ann (you) " in text and "estimated chance of winning" in text, text
+    # said to the one who asked, as advice: "Hint: Take red, blue and green (...)", never "ann (you) takes"
+    assert re.match(r"Hint: (Take|Reserve|Buy) ", text) and "(you)" not in text, text
+    assert "estimated chance of winning" in text, text
     take_by_clicks(ann)
     assert ann.inner_text("#hint-text") == "" and not ann.is_visible("#hint")
     assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
@@ -378,7 +381,7 @@ def test_an_update_under_the_pointer_keeps_the_element_and_the_focus(server: Ser
     assert ann.locator("[data-key='seat:1:token:black'].changed").count() == 1
     assert ann.locator("[data-key='supply:white'].changed").count() == 0
     assert ann.title().startswith("● Your turn")
-    assert ann.inner_text("#announce") == "bob takes two black."  # what a screen reader hears
+    assert ann.inner_text("#announce") == "bob takes two black tokens."  # what a screen reader hears
     assert ann.evaluate("document.querySelector('#market button.card').marked") == "yes"
     assert ann.evaluate("document.activeElement.dataset.key") == "supply:red"
     assert ann.evaluate("document.activeElement.marked") == "yes"

@@ -4,7 +4,7 @@
 import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, wholePercent } from "/static/common.js";
 import { N_, language, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
-import { describe } from "/static/words.js";
+import { advice as adviceWords, describe } from "/static/words.js";
 import { endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
 import { renderClocks } from "/static/clocks.js";
 import { handleKey } from "/static/keys.js";
@@ -163,9 +163,10 @@ function renderStatus() {
         decision: DECISIONS[view.decision] ? t(DECISIONS[view.decision]) : view.decision });
   }
   if (view.final_round && !view.is_over) text += ` ${t("Last round!")}`;
-  if (!view.is_over && mode !== "replay") text += ` — ${goal(view)}`;
+  // the goal and the round follow, quieter: what to do now comes first
+  const aim = !view.is_over && mode !== "replay" ? el("span", { class: "goal" }, goal(view)) : null;
   const mover = mode === "replay" ? state.lastSeat : view.current_player;
-  morph(status, [mode === "replay" && state.upto === 0 || view.is_over ? null : emblem(mover), text]);
+  morph(status, [mode === "replay" && state.upto === 0 || view.is_over ? null : emblem(mover), text, aim]);
 }
 
 const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
@@ -454,7 +455,7 @@ async function askHint() {
     if (!state.hint || state.hint.at !== at) return;          // the game moved on meanwhile: the hint is stale
     state.hint.action = advice.action;
     box.textContent = t("Hint: {move} (estimated chance of winning: {chance}%)", {
-      move: describe(state.payload.game, advice.action, null, seatName, seat),
+      move: adviceWords(state.payload.game, advice.action, seatName),
       chance: wholePercent(advice.win_chance) });
     render();
   } catch (e) {

@@ -77,7 +77,7 @@ function sentence(game, text, d, nameOf, player) {
   switch (w[0]) {
     case "take":
       if (w[1] === "y" && game === "kids" && w.length === 2) return t("{player} takes a gold coin", p);
-      if (w.length === 3 && w[1] === w[2]) return t("{player} takes two {token}", { ...p, token: name(w[1]) });
+      if (w.length === 3 && w[1] === w[2]) return t("{player} takes two {token} tokens", { ...p, token: name(w[1]) });
       return t("{player} takes {tokens}", { ...p, tokens: list(w.slice(1).map(name)) });
     case "reserve":
       if (w[1] !== "deck") return t("{player} reserves {card}", { ...p, card: where(w[1], game) });
@@ -112,6 +112,37 @@ function sentence(game, text, d, nameOf, player) {
     case "medal": return t("{player} receives Queen's Medal {medal}", { ...p, medal: w[1] });
     case "pass": return t("{player} passes", p);
     default: return `${player} ${text}`;
+  }
+}
+
+// An action as advice to the one who may do it, for the hint: "Take red, blue and green", "Buy the card at tier 2,
+// slot 3"; the decisions after a turn's action as their buttons say them.
+export function advice(game, text, nameOf) {
+  const w = text.split(" ");
+  const name = (l) => colourName(game, l);
+  const payment = () => list(w.slice(3).map((x) => x.startsWith("tile:")
+    ? t("a {resource} City tile", { resource: name(x.slice(5)) }) : name(x)));
+  switch (w[0]) {
+    case "take":
+      if (w[1] === "y" && game === "kids" && w.length === 2) return t("Take a gold coin");
+      if (w.length === 3 && w[1] === w[2]) return t("Take two {token} tokens", { token: name(w[1]) });
+      return t("Take {tokens}", { tokens: list(w.slice(1).map(name)) });
+    case "reserve":
+      if (w[1] !== "deck") return t("Reserve {card}", { card: where(w[1], game) });
+      return game === "pokemon" ? t("Reserve the top card of the level {tier} deck", { tier: w[2] })
+        : t("Reserve the top card of the tier {tier} deck", { tier: w[2] });
+    case "buy":
+      return w[1] === "reserved" ? t("Buy reserved card {number}", { number: w[2] })
+        : t("Buy {card}", { card: where(w[1], game) });
+    case "catch":
+      return w[1] === "reserved" ? t("Catch reserved card {number}", { number: w[2] })
+        : t("Catch {card}", { card: where(w[1], game) });
+    case "evolve":
+      if (w[1] === "none") return actionLabel(game, text, nameOf);
+      return t("Evolve #{id} into {card}", { id: w[1],
+        card: w[2] === "reserved" ? t("reserved card {number}", { number: w[3] }) : where(w[2], game) });
+    case "move": return t("Move along road {road}, paying {payment}", { road: w[1], payment: payment() });
+    default: return actionLabel(game, text, nameOf);
   }
 }
 
