@@ -455,8 +455,10 @@ class GameStore:
 
     def listing(self, limit: int = 200) -> list[dict[str, Any]]:
         """Newest first: id, game, players, status, whether it still waits for players (an open seat), actions,
-        created. The index on ``created_at`` (migration 0006) serves it: the newest ``limit`` entries of the index
-        are read, never the whole table sorted (``benchmarks/listing.py``); only the columns shown are read."""
+        created, and who sits where (``seats``: ``seat``, ``kind``, ``bot``, ``name``, as anyone may see them). The
+        index on ``created_at`` (migration 0006) serves it: the newest ``limit`` entries of the index are read,
+        never the whole table sorted (``benchmarks/listing.py``); only the columns shown are read, the seats of the
+        games listed by their key."""
         with self.store.session() as s:
             rows = s.execute(
                 select(
@@ -471,6 +473,17 @@ class GameStore:
                 .order_by(GameRow.created_at.desc())
                 .limit(limit)
             )
+            games = list(rows)
+            seats: dict[str, list[dict[str, Any]]] = {}
+            if games:
+                for seat in s.execute(
+                    select(SeatRow.game_id, SeatRow.seat, SeatRow.kind, SeatRow.bot, SeatRow.name)
+                    .where(SeatRow.game_id.in_([r.id for r in games]))
+                    .order_by(SeatRow.game_id, SeatRow.seat)
+                ):
+                    seats.setdefault(seat.game_id, []).append(
+                        {"seat": seat.seat, "kind": seat.kind, "bot": seat.bot, "name": seat.name}
+                    )
             return [
                 {
                     "id": r.id,
@@ -480,8 +493,9 @@ class GameStore:
                     "waiting_for_players": r.status == "ongoing" and r.open_until is not None,
                     "actions": r.actions,
                     "created_at": r.created_at.isoformat() if r.created_at else None,
+                    "seats": seats.get(r.id, []),
                 }
-                for r in rows
+                for r in games
             ]
 
     def count(self) -> int:

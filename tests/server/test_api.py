@@ -56,6 +56,11 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
         assert splendor.replay(record.text).is_over
         listing = c.get("/api/games").json()["games"]
         assert listing[0]["id"] == g["id"] and listing[0]["status"] in ("won", "shared")
+        assert [(s["seat"], s["kind"], s["name"]) for s in listing[0]["seats"]] == [
+            (0, "human", "ann"),
+            (1, "human", "bob"),
+        ]  # who played, as the lobby's list shows it; never a seat's secret
+        assert all(set(s) == {"seat", "kind", "bot", "name"} for s in listing[0]["seats"])
         replay = c.get(f"/api/games/{g['id']}/replay", params={"upto": 3}).json()
         assert replay["upto"] == 3 and replay["view"]["viewer"] is None
 

@@ -159,6 +159,7 @@ def test_the_service_worker_serves_the_pages_files_from_its_cache_and_never_the_
     page.on("response", lambda r: from_worker.__setitem__(httpx.URL(r.url).path, r.from_service_worker))
     page.reload()
     page.wait_for_function("document.querySelector('#games tbody tr') !== null")
+    assert "ann and Greedy bot" in page.inner_text("#games tbody tr")  # the list names who plays
     assert from_worker["/static/lobby.js"] and from_worker["/static/app.css"]
     assert from_worker["/api/games"] is False  # the network's answer, untouched
     kept = page.evaluate(

@@ -179,6 +179,15 @@ export async function api(path, options = {}) {
 
 // A chance (0 to 1) as the whole percent every face shows, the hint's and the review's alike: from its thousandths
 // (as the server's JSON keeps them), a half rounded up, as the terminal does (splendor.bots.review.percent).
+// A seat's name as every page shows it: the name it was given, its account's, or "Player N"; a bot by its level;
+// a seat nobody holds yet as open. ``info`` is a seat as the server lists it (seat, kind, bot, name).
+export function seatLabel(info) {
+  const number = info.seat + 1;
+  if (info.kind === "open") return t("Player {number} (open seat)", { number });
+  if (info.name) return info.kind === "bot" ? t(info.name) : info.name;
+  return info.kind === "bot" ? info.bot : t("Player {number}", { number });
+}
+
 export function wholePercent(chance) { return Math.floor((Math.round(chance * 1000) + 5) / 10); }
 
 export function params() { return new URLSearchParams(location.search); }

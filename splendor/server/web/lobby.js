@@ -1,6 +1,6 @@
 // The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
 // the games (this browser's and, signed in, the account's) and the account's ratings.
-import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile } from "/static/common.js";
+import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile, seatLabel } from "/static/common.js";
 import { N_, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
@@ -105,8 +105,7 @@ async function drawMyGames() {
   const rows = await Promise.all(kept.map(async (g) => {
     let info = null;
     try { info = await api(`/api/games/${g.id}`); } catch (e) { return null; }
-    const seats = info.seats.map((s) => (s.name ? (s.kind === "bot" ? t(s.name) : s.name)
-      : (s.kind === "bot" ? s.bot : t("Player {number}", { number: s.seat + 1 }))));
+    const seats = info.seats.map(seatLabel);
     const view = info.view;
     const known = clocks.get(`${g.id}:${g.seat}`);
     const waiting = info.seats.some((s) => s.kind === "open");   // still waiting for players: nobody's turn yet
@@ -133,7 +132,7 @@ async function refresh() {
   const { games } = await api("/api/games");
   const body = document.querySelector("#games tbody");
   body.replaceChildren(...games.map((g) => el("tr", {},
-    el("td", {}, title(g.game)), el("td", {}, g.players),
+    el("td", {}, title(g.game)), el("td", {}, list(g.seats.map(seatLabel))),
     el("td", {}, g.waiting_for_players ? t("waiting for players") : STATUS[g.status] ? t(STATUS[g.status]) : g.status),
     el("td", {}, g.actions),
     el("td", {}, g.status === "ongoing" ? el("a", { href: `/watch/${g.id}` }, t("watch"))

@@ -1,7 +1,8 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking or by keys.
 // The table is one screen: the other seats on one side, the game in the middle, your own seat below it, and the
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
-import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, wholePercent } from "/static/common.js";
+import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, seatLabel, wholePercent }
+  from "/static/common.js";
 import { N_, language, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, describe } from "/static/words.js";
@@ -32,14 +33,9 @@ const tutorial = mode === "play" && tutorialOn() ? makeTutorial(gameId) : null;
 
 function table() { return state.payload.game === "kids" ? kidsTable : marketTable; }
 
-// A seat's name as every page shows it: the name it was given, its account's, or "Player N"; a bot by its level.
-// Two seats of the same name are told apart by their numbers ("Greedy bot 2", "Greedy bot 3").
-function plainName(s) {
-  const info = state.payload.seats[s];
-  if (info.kind === "open") return t("Player {number} (open seat)", { number: s + 1 });   // nobody holds it yet
-  if (info.name) return info.kind === "bot" ? t(info.name) : info.name;
-  return info.kind === "bot" ? info.bot : t("Player {number}", { number: s + 1 });
-}
+// A seat's name as every page shows it (common.js); two seats of the same name are told apart by their numbers
+// ("Greedy bot 2", "Greedy bot 3").
+function plainName(s) { return seatLabel(state.payload.seats[s]); }
 
 function seatName(s) {
   const base = plainName(s);
