@@ -209,7 +209,7 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
             raise IllegalAction(_("say what to take, e.g. 'take k r g', 'take h h' or 'take y'"))
         cs = sorted(_token(w, plain + "y") for w in rest)
         if GOLD in cs:
-            raise IllegalAction(_("a gold coin is taken alone: 'take y'"))
+            raise IllegalAction(_("a gold coin is taken alone, never with resources"))
         if len(cs) == 2 and cs[0] == cs[1]:
             return "take2", (cs[0],)
         if len(set(cs)) != len(cs) or len(cs) > 3:
