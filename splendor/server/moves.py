@@ -93,6 +93,12 @@ def _moved(live: LiveGame, seat: SeatInfo) -> bool:
     return any(entry["seat"] == seat.seat for entry in live.log[:before])
 
 
+def never_moved(live: LiveGame) -> bool:
+    """Whether one of the game's accounts' people left it (resigned, ran out of time, sat idle) or saw it end before
+    their first move: then it was never played by them, and a rated game changes no rating (`rating`)."""
+    return any(s.account_id is not None and not _moved(live, s) for s in live.seats)
+
+
 def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bool = False) -> None:
     """Refuse (409) a seat's resignation, or with ``aborting`` its abort, when the game is over or has moved past
     the ``expect`` actions its sender saw; an abort, also once the seat has made a move (it may resign then), or
@@ -116,13 +122,14 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
 
 def rating(live: LiveGame, after: Game, ending: Ending | None = None) -> Callable[[Connection], None] | None:
     """What the game's last action, or its ``ending``, also writes: the ratings of its accounts, when it was
-    created to be rated. A game ended by an `Ending` is won by every seat but the one that lost by it; one so
-    ended before each of its accounts' people had moved was never played, and changes no rating, as an abort does
-    not (a second account that resigned at once, game after game, farmed a rating from it). A game of three or
-    four that the rules end is rated whoever left it: a seat that left ranks last."""
+    created to be rated. A game ended by an `Ending` is won by every seat but the one that lost by it. A game one
+    of whose accounts' people never moved (who left it, resigned or idle, before their first move) was never
+    played by them, and changes no rating, as an abort does not: second accounts that resigned at once, game
+    after game, farmed a rating from it, in games of two and, their seats ranked last, of three or four. A game
+    of three or four that the rules end is otherwise rated whoever left it: a seat that left ranks last."""
     if not live.rated:
         return None
-    if ending is not None and any(s.account_id is not None and not _moved(live, s) for s in live.seats):
+    if never_moved(live):
         return None
     seats = [
         RatedSeat(

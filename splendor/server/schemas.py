@@ -339,4 +339,9 @@ class RatingChanges(BaseModel):
         description="false when it counted for none (a person without an account, no winner, not "
         "created rated), or is not over"
     )
+    unplayed: bool = Field(
+        default=False,
+        description="a rated game not rated because one of its people never moved (left, or saw it end, before "
+        "their first move), as an aborted game is not",
+    )
     changes: list[RatingChangeLine]

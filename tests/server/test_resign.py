@@ -89,6 +89,22 @@ def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient
     assert changes[0] < 0  # ranked last, whatever the bot made of the seat
 
 
+def test_resign_3p_before_ones_first_move_leaves_the_game_unrated(app_client: TestClient) -> None:
+    """A rated game of three one of whose people resigned before moving changes no rating, though the bots play it
+    out to the rules' end: second accounts that resigned at once had ranked last and lifted the one that stayed."""
+    c = app_client
+    signed_in(c)
+    game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY, GREEDY]}).json()
+    assert game["rated"]
+    r = seat_call(c, game, 0, "resign")
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][0]["forfeit"] == {"by": "resigned", "at": 0} and not r.json()["over"]
+    ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)
+    assert ended["ending"] is None and ended["view"]["result"]  # the rules ended it
+    assert c.get(f"/api/games/{game['id']}/ratings").json() == {"over": True, "rated": False, "unplayed": True, "changes": []}
+    assert "classic" not in c.get("/api/me").json()["ratings"]
+
+
 def test_resign_for_another_seat_is_refused_403(app_client: TestClient) -> None:
     c = app_client
     game = create(c, "pokemon", HUMANS2)
@@ -139,7 +155,7 @@ def test_abort_before_first_move(app_client: TestClient) -> None:
     ended = r.json()
     assert ended["over"] and ended["ending"] == {"by": "aborted", "seat": 1, "at": 1}
     assert ended["view"]["legal_actions"] == []
-    assert c.get(f"/api/games/{game['id']}/ratings").json() == {"over": True, "rated": False, "changes": []}
+    assert c.get(f"/api/games/{game['id']}/ratings").json() == {"over": True, "rated": False, "unplayed": True, "changes": []}
     listed = next(g for g in c.get("/api/games").json()["games"] if g["id"] == game["id"])
     assert listed["status"] == "aborted"
     assert c.get("/api/me").json()["ratings"] == {} or "classic" not in c.get("/api/me").json()["ratings"]

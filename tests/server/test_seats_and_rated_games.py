@@ -456,7 +456,8 @@ def test_a_seat_of_a_rated_game_is_kept_only_before_its_first_move(server: Serve
         assert refused.status_code == 409 and "before its first move" in refused.json()["detail"]
         _move(bea, late, 1, token)  # the link still plays the seat
         assert ann.post(f"/api/games/{late['id']}/seats/0/resign").status_code == 200
-        assert ann.get(f"/api/games/{late['id']}/ratings").json() == {"over": True, "rated": False, "changes": []}
+        late_changes = ann.get(f"/api/games/{late['id']}/ratings").json()
+        assert late_changes == {"over": True, "rated": False, "unplayed": False, "changes": []}  # bea's seat: no account
         unrated = create(ann, "classic", [MINE, {"kind": "human"}], rated=False)
         token = unrated["seats"][1]["token"]
         _move(ann, unrated, 0)
@@ -473,7 +474,12 @@ def test_a_rated_game_ended_before_a_person_ever_moved_changes_no_rating(server:
         assert ann.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token}).status_code == 200
         resigned = bea.post(f"/api/games/{game['id']}/seats/0/resign")
         assert resigned.status_code == 200 and resigned.json()["ending"] == {"by": "resigned", "seat": 0, "at": 0}
-        assert ann.get(f"/api/games/{game['id']}/ratings").json() == {"over": True, "rated": False, "changes": []}
+        assert ann.get(f"/api/games/{game['id']}/ratings").json() == {
+            "over": True,
+            "rated": False,
+            "unplayed": True,
+            "changes": [],
+        }
         assert ann.get("/api/me").json()["ratings"] == {}
         again = create(bea, "classic", [MINE, {"kind": "human"}])
         token = again["seats"][1]["token"]
@@ -483,6 +489,7 @@ def test_a_rated_game_ended_before_a_person_ever_moved_changes_no_rating(server:
         assert ann.get(f"/api/games/{again['id']}/ratings").json() == {
             "over": True,
             "rated": False,
+            "unplayed": True,
             "changes": [],
         }  # ann: no move
         third = create(bea, "classic", [MINE, {"kind": "human"}])

@@ -101,10 +101,8 @@ function ratingsSection(page) {
         t("Read them again")));
   }
   if (!r.rated) {
-    const { payload } = state;
-    const kept = payload.seats.every((s) => s.kind !== "human" || s.has_account);
-    return el("p", { class: "note", id: "rating-changes" }, payload.rated && kept && payload.ending
-      ? t("Not rated: the game ended before everyone in it had moved, as an aborted game does.")
+    return el("p", { class: "note", id: "rating-changes" }, r.unplayed
+      ? t("Not rated: someone in it never moved, as in an aborted game.")
       : t("Not rated: a game is rated when every person in it plays with an account."));
   }
   const signed = (n) => (n > 0 ? `+${n}` : String(n));
