@@ -53,6 +53,9 @@ def rated_and_seeded(request: NewGame, account: SignedIn | None, allow_chosen_se
         raise Refused(400, _("a rated game is dealt by the server: choose no seed, or play it unrated"))
     if rated and people == 0:
         raise Refused(400, _("a game between bots only is never rated"))
+    if rated and any(s.kind == OPEN for s in request.seats) and not (account and any(s.mine for s in request.seats)):
+        # listed as rated, it would be taken by accounts only, and count for nobody unless its creator signed in
+        raise Refused(400, _("a rated game with open seats is created signed in, keeping your own seat in it"))
     return rated
 
 
@@ -103,10 +106,10 @@ async def seats(
                 games = Listing(_(game_class(game).title) for game in BOT_GAMES[bot])
                 raise Refused(400, _("seat {seat}: the bot {bot} plays only {games}", seat=i, bot=bot, games=games))
             infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=spec.name or bot_display_name(bot), token_hash=None))
-    if all(s.kind == OPEN for s in infos):
+    if any(s.kind == OPEN for s in infos) and not any(s.kind == HUMAN for s in infos):
         # nobody could call it off while it waits (a creator's seat does): it would sit in the lobby until its
         # open seats expired, counted against its creator's bound all that time; quick play seats strangers
-        raise Refused(400, _("a game needs a seat that is not open: every seat open, nobody could call it off"))
+        raise Refused(400, _("a game with open seats needs a person's seat of its creator's, who may call it off"))
     return infos, secrets
 
 

@@ -168,6 +168,20 @@ def test_a_taken_seat_is_refused_with_nothing_changed(app_client: TestClient) ->
     assert c.get("/api/open-games").json()["games"][0]["open_seats"] == [2]
 
 
+def test_a_rated_open_game_is_created_only_by_an_account_keeping_its_own_seat(app_client: TestClient) -> None:
+    """Listed as rated, it is taken by accounts only: a guest's, or one whose creator keeps no seat, would count for
+    nobody (a rating needs every person's seat kept)."""
+    c = app_client
+    for seats in ([ANN, OPEN], [{"kind": "human"}, OPEN, OPEN]):
+        r = c.post("/api/games", json={"game": "classic", "seats": seats, "rated": True})
+        assert r.status_code == 400 and "signed in, keeping your own seat" in r.json()["detail"], r.text
+    sign_up(c, "ann")
+    r = c.post("/api/games", json={"game": "classic", "seats": [ANN, OPEN], "rated": True})
+    assert r.status_code == 400  # signed in, but the creator's seat is not kept in the account
+    assert c.get("/api/open-games").json()["games"] == []
+    assert new_game(c, [{"kind": "human", "mine": True}, OPEN], rated=True)["rated"]
+
+
 def test_a_rated_open_game_is_taken_only_by_an_account_which_keeps_the_seat(app_client: TestClient) -> None:
     c = app_client
     sign_up(c, "ann")
@@ -296,7 +310,7 @@ def test_two_racing_takers_of_one_seat_exactly_one_wins(server: Server) -> None:
 def test_on_two_processes_one_taker_wins_and_the_last_take_starts_the_game_once(two: list[Server]) -> None:
     a, b = two
     with a.client() as client:
-        games = [create(client, "classic", [GREEDY, OPEN, OPEN]) for _ in range(3)]
+        games = [create(client, "classic", [GREEDY, OPEN, OPEN, ANN]) for _ in range(3)]
     for game in games:
         with b.client() as client:
             assert spectator(client, game)["actions"] == 0  # both processes hold it
@@ -311,7 +325,7 @@ def test_on_two_processes_one_taker_wins_and_the_last_take_starts_the_game_once(
             with s.client() as client:
                 seen = wait_for(lambda client=client, game=game: spectator(client, game)["actions"] >= 1)
                 assert seen
-                assert [x["kind"] for x in spectator(client, game)["seats"]] == ["bot", "human", "human"]
+                assert [x["kind"] for x in spectator(client, game)["seats"]] == ["bot", "human", "human", "human"]
     with b.client() as client:
         assert client.get("/api/open-games").json()["games"] == []
 

@@ -502,11 +502,14 @@ def test_a_rated_game_ended_before_a_person_ever_moved_changes_no_rating(server:
         assert changes["rated"] and len(changes["changes"]) == 2  # both moved: a game, and it counts
 
 
-def test_a_game_of_open_seats_only_is_refused_since_nobody_could_call_it_off(app_client: TestClient) -> None:
+def test_a_game_of_open_seats_and_no_creators_seat_is_refused_since_nobody_could_call_it_off(
+    app_client: TestClient,
+) -> None:
     c = app_client
-    for seats in ([{"kind": "open"}, {"kind": "open"}], [{"kind": "open"}] * 4):
+    greedy = {"kind": "bot", "bot": "greedy"}
+    for seats in ([{"kind": "open"}, {"kind": "open"}], [{"kind": "open"}] * 4, [greedy, {"kind": "open"}]):
         r = c.post("/api/games", json={"game": "classic", "seats": seats, "clock": "3d"})
-        assert r.status_code == 400 and "nobody could call it off" in r.json()["detail"]
+        assert r.status_code == 400 and "who may call it off" in r.json()["detail"], seats
     assert c.get("/api/open-games").json()["games"] == []
     assert (
         c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, {"kind": "open"}]}).status_code
