@@ -28,6 +28,7 @@ from splendor.server.settings import Settings
 from splendor.store import open_seats as stored
 from splendor.store.clocks import CORRESPONDENCE, parse
 from splendor.store.games import SeatInfo
+from splendor.store.names import key_of
 from splendor.store.secrets import new_secret, secret_hash
 
 if TYPE_CHECKING:
@@ -64,13 +65,19 @@ _WHY_NOT = {
 }
 
 
+SEATED_ALREADY = _("a player of this game has this name, or one that looks like it: choose another")
+"""Why a guest may not take an open seat under the name of another seat of the game, in any case or look-alike
+letters (as the spectators' room refuses a player's name)."""
+
+
 async def take(
     manager: GameManager, game_id: str, seat: int, name: str | None, account: SignedIn | None
 ) -> tuple[LiveGame, str]:
     """Give the open ``seat`` to a guest named ``name`` or to the signed-in ``account`` (which keeps it): the game
     and the seat's new secret (answered once, stored as a hash). Refused with nothing changed: no such seat (404),
-    a seat taken already, an expired or ended game, an account that holds another seat of the game (409), a
-    rated game without an account (401), a guest without a name (400)."""
+    a seat taken already, an expired or ended game, an account that holds another seat of the game, a guest under
+    another seat's name or a look-alike of it (409), a rated game without an account (401), a guest without a name
+    (400)."""
     live = await manager.get(game_id)
     if not 0 <= seat < len(live.seats):
         raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat, last=len(live.seats) - 1))
@@ -86,6 +93,8 @@ async def take(
         raise Refused(400, _("give your name to take the seat"))
     if account is None:
         await manager.refuse_an_account_name(str(name), PLAY_UNDER_IT)
+        if key_of(str(name)) in {key_of(s.name) for s in live.seats if s.name and s.seat != seat}:
+            raise Refused(409, SEATED_ALREADY)  # the chat and the table would show two of one name
     fresh = new_secret()
     taker = stored.Taker(
         name=account.name if account is not None else str(name),

@@ -168,6 +168,20 @@ def test_a_taken_seat_is_refused_with_nothing_changed(app_client: TestClient) ->
     assert c.get("/api/open-games").json()["games"][0]["open_seats"] == [2]
 
 
+def test_a_guest_takes_no_seat_under_another_seats_name_or_a_look_alike(app_client: TestClient) -> None:
+    """The seats' chat names a line by its seat's name: a "zed" beside "Zed" could pass for them."""
+    c = app_client
+    game = new_game(c, [{"kind": "human", "name": "Zed"}, OPEN, OPEN])
+    before = spectator(c, game)
+    for name in ("zed", "ZED", "Z\u0435d"):  # the last with a Cyrillic e
+        r = take(c, game, 1, name)
+        assert r.status_code == 409 and "looks like it" in r.json()["detail"], name
+    assert spectator(c, game) == before
+    assert take(c, game, 1, "bob").status_code == 200
+    assert take(c, game, 2, "Bob").status_code == 409  # nor a name a taker holds
+    assert take(c, game, 2, "cy").status_code == 200
+
+
 def test_a_rated_open_game_is_created_only_by_an_account_keeping_its_own_seat(app_client: TestClient) -> None:
     """Listed as rated, it is taken by accounts only: a guest's, or one whose creator keeps no seat, would count for
     nobody (a rating needs every person's seat kept)."""
