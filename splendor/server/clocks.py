@@ -14,11 +14,8 @@ from typing import Any
 
 from splendor.i18n import _
 from splendor.server.errors import Refused
-from splendor.store.clocks import CORRESPONDENCE, DAY, REALTIME, ClockState, TimeControl, parse
+from splendor.store.clocks import CORRESPONDENCE, DAY, REALTIME, TIME, ClockState, TimeControl, parse
 
-TIME = "time"
-"""``Ending.by`` of a game of two whose person to move ran out of time (they lost); with three or four,
-``forfeited_by`` of their seat."""
 PRESETS = ("3+2", "5+10", "10+5", "15+10", "1d", "2d", "3d")
 """The time controls the lobby offers (any ``M+S`` within the bounds may be asked for)."""
 MAX_MINUTES, MAX_INCREMENT, MAX_DAYS, MAX_SHORT_SECONDS = 180, 180, 3, 600

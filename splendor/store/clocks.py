@@ -25,6 +25,9 @@ from splendor.store.models import GameRow, SeatRow
 
 REALTIME, CORRESPONDENCE = "realtime", "correspondence"
 """The kinds of time control: a bank per seat with an increment, or so many days a move."""
+TIME = "time"
+"""``Ending.by`` of a game of two whose person to move ran out of time (they lost); with three or four,
+``forfeited_by`` of their seat. Either way the seat's bank is written as spent (`ran_out`)."""
 DAY = 86400.0
 _REALTIME = re.compile(r"([0-9]{1,3})(s?)\+([0-9]{1,3})")
 _DAYS = re.compile(r"([0-9]{1,2})d")
@@ -187,3 +190,8 @@ def overdue(store: Store, limit: int = 100) -> list[tuple[str, int, int | None]]
             .limit(limit)
         )
         return [(game_id, actions, to_move) for game_id, actions, to_move in rows]
+
+
+def ran_out(conn: Connection, game_id: str, seat: int) -> None:
+    """Write the bank of a seat that ran out of time as spent: the clock showed it as it stood when its turn began."""
+    conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(seconds_left=0.0))

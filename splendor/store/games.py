@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, aliased
 
 from splendor.store import your_games
 from splendor.store.changes import notify_change
-from splendor.store.clocks import ClockState, clock_of, pass_turn, start_clock
+from splendor.store.clocks import TIME, ClockState, clock_of, pass_turn, ran_out, start_clock
 from splendor.store.database import Store
 from splendor.store.models import ActionRow, GameRow, SeatRow
 from splendor.store.pokedex import mark_caught
@@ -390,6 +390,8 @@ class GameStore:
             ).rowcount
             if not done:
                 return False
+            if ending.by == TIME:
+                ran_out(conn, game_id, ending.seat)
             _mark(conn, pokedex)
             if finish is not None:
                 finish(conn)

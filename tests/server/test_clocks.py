@@ -151,6 +151,7 @@ def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient)
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=10)
     assert ended["ending"] == {"by": "time", "seat": 0, "at": 2}
     assert ended["clock"]["running"] is None and ended["view"]["legal_actions"] == []
+    assert ended["clock"]["banks"][0] == 0  # spent, not as it stood when the turn began
     assert rating_changes(c, game)[0] < 0  # a loss on time counts
     unplayed = wait_for(lambda: (p := state(c, never))["over"] and p, seconds=10)
     assert unplayed["ending"] == {"by": "time", "seat": 0, "at": 0}
