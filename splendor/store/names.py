@@ -9,8 +9,9 @@ controls, variation selectors, the Hangul fillers U+115F, U+1160, U+3164 and U+F
 characters. A name that is only fillers would show as blank; one with a joiner would show as another.
 
 Two names are one when their keys are equal: the UTS #39 confusable skeleton (ICU's ``SpoofChecker``, the
-reference implementation, with its data) of the casefolded name, casefolded again. So "Alice" and "alice", Latin
-"a" and Cyrillic "а", "rn" and "m", "0" and "O" all meet. The key is kept, unique, beside each account's and each
+reference implementation, with its data) of the casefolded name without its spaces and punctuation, casefolded
+again. So "Alice" and "alice", Latin "a" and Cyrillic "а", "rn" and "m", "0" and "O", "Mary Ann", "Mary_Ann" and
+"Mary Ann." all meet (migration 0012 keyed the names kept before the punctuation was left out). The key is kept, unique, beside each account's and each
 profile's name. Casefolding comes first, so "ILYA" and "ilya" meet; the price is that a capital I, whose skeleton
 is "l", no longer meets "l" once folded to "i" ("Ilya" and "llya" are two names).
 """
@@ -34,6 +35,7 @@ MAX_MARKS = 4
 KEY_LENGTH = 400
 """The width of the stored key: a skeleton can be longer than its name (a Hangul syllable maps to up to seven)."""
 PUNCTUATION = frozenset(" .'-_")
+_WITHOUT_PUNCTUATION = str.maketrans("", "", "".join(sorted(PUNCTUATION)))
 NAME_RULE = (
     "a name is 1-40 letters, digits, spaces or .'-_, starting with a letter or digit, without invisible characters"
 )
@@ -100,8 +102,9 @@ def check_name(name: str) -> str:
 
 def name_key(name: str) -> str:
     """The key by which names that look alike are one name: the UTS #39 skeleton of the casefolded normalised
-    name, casefolded again (and decomposed, so it has one spelling). ``name`` must have passed `check_name`."""
-    folded = name.casefold()
+    name without its spaces and punctuation (which tell no two people apart: "Mary Ann." is "Mary_Ann"),
+    casefolded again (and decomposed, so it has one spelling). ``name`` must have passed `check_name`."""
+    folded = name.casefold().translate(_WITHOUT_PUNCTUATION)
     with _spoof_lock:
         skeleton = _spoof.getSkeleton(0, folded)
     return unicodedata.normalize("NFD", skeleton.casefold())

@@ -9,11 +9,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy import create_engine, text
 
 from splendor.store import Pokedex, open_store
 from splendor.store.accounts import FREE_FAILURES, Accounts
 from splendor.store.database import Store
+from splendor.store.names import name_key
 from tests.server.conftest import Server, create
 from tests.server.test_accounts import sign_up
 
@@ -204,6 +206,10 @@ LOOK_ALIKES = [
     "\U0001d41a\U0001d425\U0001d422\U0001d41c\U0001d41e",
     "alice ",
     "alic\u0435",
+    "alice.",  # punctuation and spaces tell no two people apart
+    "al_ice",
+    "a-lice",
+    "A lice",
 ]
 
 
@@ -259,6 +265,41 @@ def test_the_migration_keys_old_names_and_leaves_later_look_alikes_without(datab
         with pytest.raises(ValueError, match="taken"):
             Accounts(store).sign_up("ALICE", "correct horse")
         assert Accounts(store).sign_up("carol", "correct horse")[0].name == "carol"
+    finally:
+        store.close()
+
+
+def test_the_migration_keys_old_names_without_their_punctuation_and_back(database_url: str) -> None:
+    """0012 keys the rows kept before it without their punctuation, oldest first (a later look-alike keeps NULL,
+    and still signs in by its exact name); its downgrade gives the keys back as they were."""
+    from alembic import command
+
+    from splendor.store.database import _migrations_config
+
+    engine = create_engine(database_url)
+    try:
+        command.upgrade(_migrations_config(engine), "0011")
+        with engine.begin() as c:
+            for name in ("Mary Ann", "Mary_Ann", "bob"):  # in this order: the older keeps the key
+                c.execute(
+                    text("INSERT INTO accounts (name, name_key, password_hash) VALUES (:name, :key, :hash)"),
+                    {"name": name, "key": name.casefold(), "hash": PasswordHasher().hash("correct horse")},
+                )
+    finally:
+        engine.dispose()
+    store = open_store(database_url)
+    try:
+        with store.engine.connect() as c:
+            keys = dict(c.execute(text("SELECT name, name_key FROM accounts")).all())
+        assert keys == {"Mary Ann": name_key("MaryAnn"), "Mary_Ann": None, "bob": name_key("bob")}
+        assert Accounts(store).sign_in("Mary_Ann", "correct horse", "192.0.2.1")[0].name == "Mary_Ann"
+        with pytest.raises(ValueError, match="taken"):
+            Accounts(store).sign_up("Mary-Ann", "correct horse")
+        command.downgrade(_migrations_config(store.engine), "0011")
+        with store.engine.connect() as c:
+            keys = dict(c.execute(text("SELECT name, name_key FROM accounts")).all())
+        assert None not in keys.values() and len(set(keys.values())) == 3  # two keys again, as they were
+        assert keys["bob"] == name_key("bob")
     finally:
         store.close()
 
