@@ -257,18 +257,23 @@ def chat_router(settings: Settings) -> APIRouter:
     ) -> dict[str, Any]:
         """A game's chat, oldest first (at most 500 lines after the line ``after``): the seats' room for a seat
         (its secret, or the account keeping it; 403 for anyone else), the spectators' room for anyone; no
-        ``room``: every room the caller may read. Each line says its ``actions``: the game's action count when it
-        was said (the replay shows it at that move)."""
+        ``room``: every room the caller may read. Without ``seat``, a signed-in account that keeps a seat of the
+        game reads as that seat (so its replay shows the players' room in any browser); ``seat`` says which seat
+        was read as (null: a spectator). Each line says its ``actions``: the game's action count when it was said
+        (the replay shows it at that move)."""
         m = manager(request)
         live = await m.get(game_id)
+        account = await signed_in(request)
+        if seat is None and room != SPECTATORS and account is not None:
+            seat = next((s.seat for s in live.seats if s.account_id == account.id), None)
         if room == SEATS and seat is None:
             raise Refused(403, _("the seats' chat is for the game's seats: give your seat and its secret"))
         if seat is not None:
-            access.check_chat_seat(live, seat, _secret(token, x_seat_token), await signed_in(request))
+            access.check_chat_seat(live, seat, _secret(token, x_seat_token), account)
         rooms = ROOMS if seat is not None else (SPECTATORS,)
         if room is not None:
             rooms = (room,)
         lines = await store_calls.read(settings, lambda: m.chat.store.lines(live.id, rooms, after))
-        return {"id": live.id, "rooms": list(rooms), "lines": [line.public() for line in lines]}
+        return {"id": live.id, "seat": seat, "rooms": list(rooms), "lines": [line.public() for line in lines]}
 
     return router

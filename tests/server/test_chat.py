@@ -186,9 +186,16 @@ def test_an_account_keeps_the_chat_of_the_seat_it_resigned(app_client: TestClien
     assert r.status_code == 201, r.text
     r = c.get(f"/api/games/{gid}/chat", params={"seat": 0, "room": "seats"})
     assert r.status_code == 200 and [x["text"] for x in r.json()["lines"]] == ["gg"]
+    # without a seat, in any browser (a replay, a spectator's page), the account reads as the seat it keeps
+    r = c.get(f"/api/games/{gid}/chat")
+    assert r.status_code == 200 and r.json()["seat"] == 0 and r.json()["rooms"] == ["seats", "spectators"]
+    assert [x["text"] for x in r.json()["lines"]] == ["gg"]
+    assert c.get(f"/api/games/{gid}/chat", params={"room": "spectators"}).json()["seat"] is None
     c.post("/api/accounts/signout")
     c.cookies.clear()
     assert c.post(f"/api/games/{gid}/chat", json={"seat": 0, "text": "gg"}).status_code == 403  # signed out
+    r = c.get(f"/api/games/{gid}/chat")  # a spectator now: the spectators' room only
+    assert r.json()["seat"] is None and r.json()["rooms"] == ["spectators"] and r.json()["lines"] == []
 
 
 def test_a_canned_phrase_is_kept_by_its_key(app_client: TestClient) -> None:

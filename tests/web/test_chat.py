@@ -104,3 +104,32 @@ def test_a_seat_that_resigned_still_talks_in_the_players_room_while_watching(ser
     with server.client() as c:
         r = c.get(f"/api/games/{g['id']}/chat", params={"seat": 0}, headers={"x-seat-token": g["seats"][0]["token"]})
         assert [(x["room"], x["seat"], x["phrase"]) for x in r.json()["lines"]] == [("seats", 1, "good_game")]
+
+
+def test_an_account_reads_its_players_room_in_the_replay_in_any_browser(server: Server, browser: Browser) -> None:
+    """The seat's link is kept in the browser that played it; an account keeps the seat everywhere, so a replay
+    opened in another browser, signed in, shows the players' room too."""
+    playing = browser.new_context(base_url=server.base)
+    r = playing.request.post("/api/accounts", data={"name": "ann", "password": "correct horse"})
+    assert r.status == 201, r.text()
+    seats = [{"kind": "human", "mine": True}, {"kind": "human", "name": "bob"}]
+    g = playing.request.post("/api/games", data={"game": "classic", "seats": seats, "rated": False}).json()
+    assert playing.request.post(f"/api/games/{g['id']}/chat", data={"seat": 0, "text": "good luck bob"}).status == 201
+    assert playing.request.post(f"/api/games/{g['id']}/seats/0/resign", data={}).status == 200
+    playing.close()
+    elsewhere = browser.new_context(base_url=server.base)
+    assert elsewhere.request.post("/api/session", data={"name": "ann", "password": "correct horse"}).status == 200
+    page = elsewhere.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"/replay/{g['id']}")
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    page.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 1")
+    assert _said(page) == ["good luck bob"]
+    assert page.locator("#chat .chat-tab", has_text="Players").count() == 1
+    stranger = open_page(browser, f"{server.base}/replay/{g['id']}")  # signed out: the spectators' room only
+    _open(stranger)
+    assert stranger.locator("#chat .chat-tab").count() == 0 and _said(stranger) == []
+    assert errors == [] and stranger.errors == []  # type: ignore[attr-defined]
+    elsewhere.close()
+    stranger.close()

@@ -23,6 +23,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   let rooms = seat !== null ? ["seats", "spectators"] : ["spectators"];
   let upto = null;                                          // a replay: the move shown
   let unread = 0, me = null, error = "", busy = false, loaded = false;
+  let accountSeat = null;                                   // watching or replaying: the seat the account keeps
 
   const details = el("details", { class: "chat", open: mode === "replay" });
   const badge = el("span", { class: "chat-unread badge", hidden: true });
@@ -74,7 +75,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   function reader() {
     if (mode === "play") return { seat, headers: auth };
     const kept = myGames().find((g) => g.id === gameId && g.seat !== null && g.seat !== undefined);
-    if (!kept) return null;
+    if (!kept) return accountSeat === null ? null : { seat: accountSeat, headers: {} };   // the session's cookie
     const token = new URLSearchParams((kept.link || "").split("?")[1] || "").get("token");
     return { seat: kept.seat, headers: token ? { "x-seat-token": token } : {} };
   }
@@ -86,7 +87,10 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     if (by && by.seat !== null) {
       answer = await api(`/api/games/${gameId}/chat?seat=${by.seat}`, { headers: by.headers }).catch(() => null);
     }
-    if (!answer) answer = await api(`/api/games/${gameId}/chat`).catch(() => null);
+    if (!answer) {              // a signed-in account that keeps a seat of the game is answered as that seat
+      answer = await api(`/api/games/${gameId}/chat`).catch(() => null);
+      if (answer && mode !== "play") accountSeat = answer.seat ?? null;
+    }
     if (!answer) return;
     rooms = answer.rooms;
     if (!rooms.includes(room)) room = rooms[0];
