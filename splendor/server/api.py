@@ -452,19 +452,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         },
     )
     async def board_svg(
-        game_id: str, request: Request, lang: Language | None = None, layout: Literal["wide", "tall"] = "wide"
+        game_id: str,
+        request: Request,
+        lang: Language | None = None,
+        layout: Literal["wide", "tall"] = "wide",
+        upto: Annotated[int | None, Query(ge=0)] = None,
     ) -> Response:
         """A Kids game's board with the pawns, as SVG (only public things: roads, pawns, flipped tiles), its
         words in ``lang`` (else the request's ``Accept-Language``); ``layout`` ``wide`` (the sections side by side,
-        for a landscape table) or ``tall`` (stacked, for a phone that pans it). A board's first picture in a
-        language and layout is planned in a worker thread (a second or two); later ones come from the plan kept."""
+        for a landscape table) or ``tall`` (stacked, for a phone that pans it); ``upto``: as it stood after that
+        many actions, for a finished game's replay (409 while it goes on, as the replay). A board's first picture
+        in a language and layout is planned in a worker thread (a second or two); later ones come from the plan
+        kept."""
         live = await manager().get(game_id)
         if live.game.name != "kids":
             raise Refused(404, "only Splendor Kids has a board")
         from splendor.games.kids.svg import svg
 
+        game = live.game
+        if upto is not None:
+            if not live.over:
+                raise Refused(409, "replays are of finished games")
+            game, _entry = await replayed(_replayed, live.game, min(upto, len(live.game.history)))
         language = lang.value if lang else negotiate(request.headers.get("accept-language"))
-        picture = await asyncio.to_thread(svg, live.game.view(None), language=language, layout=layout)
+        picture = await asyncio.to_thread(svg, game.view(None), language=language, layout=layout)
         return Response(
             picture, media_type="image/svg+xml", headers={"content-language": language, "vary": "accept-language"}
         )

@@ -360,3 +360,30 @@ def test_the_table_is_told_why_an_action_would_be_refused_without_playing_it(ser
         assert c.post(explain.format(seat=0), headers=own, json={"actions": []}).status_code == 422
         assert c.post(explain.format(seat=0), headers=own, json={"actions": ["take w w"] * 33}).status_code == 422
         assert c.get(f"/api/games/{g['id']}").json()["actions"] == 0  # nothing was played
+
+
+def test_a_kids_replay_draws_the_board_as_it_stood_at_that_action(server: Server) -> None:
+    """The replay's board follows its step: at the start every pawn is at the Port, after the game where it ended.
+    While the game goes on no past board is drawn (409), as no replay is."""
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+        assert c.get(f"/api/games/{g['id']}/board.svg", params={"upto": 0}).status_code == 409
+        moved = False
+        while not moved:  # take and move until a pawn leaves the Port
+            seat = c.get(f"/api/games/{g['id']}").json()["view"]["current_player"]
+            token = g["seats"][seat]["token"]
+            legal = c.get(f"/api/games/{g['id']}", params={"seat": seat}, headers={"x-seat-token": token}).json()
+            legal = legal["view"]["legal_actions"]
+            action = next((a for a in legal if a.startswith("move ")), legal[0])
+            moved = action.startswith("move ")
+            r = c.post(
+                f"/api/games/{g['id']}/actions", json={"seat": seat, "action": action}, headers={"x-seat-token": token}
+            )
+            assert r.status_code == 200, r.text
+        r = c.post(f"/api/games/{g['id']}/seats/0/resign", headers={"x-seat-token": g["seats"][0]["token"]})
+        assert r.status_code == 200
+        total = len(c.get(f"/api/games/{g['id']}/record").text.splitlines()) - 1
+        start = c.get(f"/api/games/{g['id']}/board.svg", params={"upto": 0}).text
+        end = c.get(f"/api/games/{g['id']}/board.svg", params={"upto": total}).text
+        now = c.get(f"/api/games/{g['id']}/board.svg").text
+    assert 'class="pawn"' in start and start != end and end == now

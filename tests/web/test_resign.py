@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.server.conftest import Server
+from tests.server.conftest import Server, create
 from tests.web.test_browser import _two_humans, actions, api_act, open_page, wait_past
 
 pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
@@ -62,11 +62,13 @@ def test_resign_with_the_confirmation_and_the_finished_table_says_it(server: Ser
     replay = open_page(browser, f"{server.base}/replay/{g['id']}")
     replay.locator("#last").click()
     replay.wait_for_function("document.getElementById('step').textContent.startsWith('1 /')")
-    assert "ann resigned: bob wins." in replay.locator("#status").inner_text()
+    assert replay.locator("#status").inner_text().endswith(". ann resigned: bob wins.")  # a sentence of its own
     assert "ann resigned: bob wins." in replay.locator("#log").inner_text()
+    assert replay.is_disabled("#next") and replay.is_disabled("#last") and not replay.is_disabled("#prev")
     replay.locator("#first").click()  # before the resignation, the log does not tell it yet
     replay.wait_for_function("document.getElementById('step').textContent.startsWith('0 /')")
     assert "resigned" not in replay.locator("#log").inner_text()
+    assert replay.is_disabled("#first") and not replay.is_disabled("#next")
     for p in (page, watcher, replay):
         p.close()
 
@@ -87,3 +89,28 @@ def test_abort_on_a_phone_with_44_px_buttons(server: Server, browser: Browser) -
     assert "aborted the game" in page.locator("#ending").inner_text()
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
+
+
+def test_a_kids_replays_board_shows_the_pawns_where_they_stood(server: Server, browser: Browser) -> None:
+    """The map follows the replay's step: at the start both pawns are at the Port, at the end where they went."""
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+        for _ in range(10):  # moving where it can, else taking
+            seat = c.get(f"/api/games/{g['id']}").json()["view"]["current_player"]
+            token = g["seats"][seat]["token"]
+            view = c.get(f"/api/games/{g['id']}", params={"seat": seat}, headers={"x-seat-token": token}).json()
+            legal = view["view"]["legal_actions"]
+            api_act(c, g, seat, next((a for a in legal if a.startswith("move ")), legal[0]))
+        assert c.post(
+            f"/api/games/{g['id']}/seats/0/resign", headers={"x-seat-token": g["seats"][0]["token"]}
+        ).is_success
+    replay = open_page(browser, f"{server.base}/replay/{g['id']}")
+    pawns = "[...document.querySelectorAll('#board .pawn circle')].map((p) => p.getAttribute('cx')).join()"
+    replay.wait_for_selector("#board .pawn", state="attached")
+    start = replay.evaluate(pawns)
+    replay.locator("#last").click()
+    replay.wait_for_function(f"{pawns} !== {start!r}")  # drawn again as it stood at the last action
+    replay.locator("#first").click()
+    replay.wait_for_function(f"{pawns} === {start!r}")
+    assert replay.errors == []  # type: ignore[attr-defined]
+    replay.close()

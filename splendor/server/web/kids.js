@@ -14,11 +14,13 @@ const named = (colour) => ({ title: tokenName("kids", colour) });
 const svgCache = { key: null, text: "", loading: null };
 
 function boardSvg(c) {
-  const key = `${c.gameId}:${c.state.payload.actions}`;
+  const upto = c.mode === "replay" ? c.state.upto : null;        // a replay draws the board as it stood then
+  const key = upto === null ? `${c.gameId}:${c.state.payload.actions}` : `${c.gameId}:replay:${upto}`;
   if (svgCache.key === key) return svgCache.text;
   if (svgCache.loading !== key) {
     svgCache.loading = key;
-    fetch(`/api/games/${c.gameId}/board.svg?lang=${language}`).then((r) => r.text()).then((text) => {
+    const at = upto === null ? "" : `&upto=${upto}`;
+    fetch(`/api/games/${c.gameId}/board.svg?lang=${language}${at}`).then((r) => r.text()).then((text) => {
       if (svgCache.loading !== key) return;
       Object.assign(svgCache, { key, text, loading: null });
       c.render();

@@ -140,9 +140,10 @@ function renderStatus() {
         what: describe(state.payload.game, state.lastAction, state.lastDetails, seatName, state.lastSeat) });
     // then: a seat that left here (resigned, or idle past the limit), and how the game ended if no rule ended it
     const left = state.payload.seats.filter((s) => s.forfeit && s.forfeit.at === state.upto);
-    for (const s of left) text += ` ${forfeitWords(s, seatName)}`;
     const ending = state.replayEnding;
-    if (ending && ending.at === state.upto) text += ` ${endingWords(ending, state.payload.seats, seatName)}`;
+    const then = [...left.map((s) => forfeitWords(s, seatName)),
+      ...(ending && ending.at === state.upto ? [endingWords(ending, state.payload.seats, seatName)] : [])];
+    if (then.length) text = `${text}. ${then.join(" ")}`;         // "…paying cabbage. ann resigned: bob wins."
   } else if (state.payload.ending) {
     text = endingWords(state.payload.ending, view.seats, seatName);
   } else if (state.payload.seats.some((s) => s.kind === "open")) {       // open seats: nobody plays yet
@@ -496,6 +497,8 @@ async function loadReplay(upto) {
   }
   state.replayEnding = data.ending;
   document.getElementById("step").textContent = `${data.upto} / ${data.total}`;
+  for (const id of ["first", "prev"]) document.getElementById(id).disabled = data.upto === 0;
+  for (const id of ["next", "last"]) document.getElementById(id).disabled = data.upto === data.total;
   render();
   chat.replayAt(data.upto);
   drawReview();
