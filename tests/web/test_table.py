@@ -476,6 +476,53 @@ def test_a_medal_chosen_is_said_once_in_the_log(server: Server, browser: Browser
     assert said[1].count("Queen's Medal 2") == 1  # a medal given on arrival is said, once
 
 
+def test_the_return_prompt_says_how_many_tokens_to_return(server: Server, browser: Browser) -> None:
+    g = _two_humans(server, seed=4)
+    with server.client() as c:
+        while True:  # both seats take all they can, until seat 0 holds more than ten
+            view = _view(c, g, 0)
+            if view["decision"] == "return":
+                break
+            seat = view["current_player"]
+            legal = _view(c, g, seat)["legal_actions"]
+            takes = sorted((a for a in legal if a.startswith("take ")), key=lambda a: -len(a.split()))
+            api_act(c, g, seat, (takes or legal)[0])  # the most tokens a take gives
+    held = sum(view["seats"][0]["tokens"].values())
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    said = f"You hold {held} tokens, 10 at most: return {held - 10}, one at a time."
+    assert page.inner_text("#decision h2") == said
+    before = actions(page)
+    page.locator("#decision button").first.click()
+    wait_past(page, before)
+    if held > 11:  # one fewer to return now
+        said = f"You hold {held - 1} tokens, 10 at most: return {held - 11}, one at a time."
+        assert page.inner_text("#decision h2") == said
+    else:
+        assert page.locator("#decision").count() == 0
+
+
+def test_the_logs_words_say_what_was_done_and_no_more(server: Server, browser: Browser) -> None:
+    """An evolution costs nothing, so its card is said without a cost; a City tile chosen is said once, with what it
+    turned out to be; the hint speaks to the one who asked."""
+    _g, page = _open(browser, server)
+    said = page.evaluate("""import('/static/words.js').then((words) => [
+        words.describe('pokemon', 'evolve 13 1.2', { card: { name: 'Weedle' }, into: { name: 'Kakuna', level: 2,
+          points: 1, bonus: 'green', bonus_count: 1, cost: { green: 3 } } }, () => 'ann', 0),
+        words.describe('kids', 'city stack', { city_tiles: ['red'] }, () => 'ann', 0),
+        words.describe('kids', 'move 3 pay k tile:r', { to: { name: 'Lockgate' } }, () => 'ann', 0),
+        words.advice('classic', 'take w b g', () => 'ann'),
+        words.advice('classic', 'reserve deck 3', () => 'ann'),
+        words.advice('kids', 'move 3 pay k tile:r', () => 'ann')])""")
+    assert "costs" not in said[0] and said[0].startswith("ann evolves Weedle into Kakuna (level 2, 1★"), said[0]
+    assert said[1] == "ann takes the top City tile (apple)"
+    assert said[2].endswith("paying mushroom and a City tile (apple)"), said[2]
+    assert said[3:] == [
+        "Take white, blue and green",
+        "Reserve the top card of the tier 3 deck",
+        "Move along road 3, paying mushroom and a City tile (apple)",
+    ]
+
+
 def _pokemon_position(server: Server, seed: int, steps: int) -> dict[str, Any]:
     """A Pokémon game of two people at the position greedy bots reach from ``seed`` after ``steps`` actions."""
     local = splendor.new_game("pokemon", players=2, seed=seed)

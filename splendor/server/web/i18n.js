@@ -50,6 +50,11 @@ export const tokens = catalog.tokens || {};
 // Marks a constant for the catalogs without translating it (tables of names, read later with t(name)).
 export function N_(message) { return message; }
 
+// The marks that end a sentence and part its clauses, as the language writes them ("。" and "，" in Chinese).
+export const STOP = language === "zh" ? "。" : ".";
+export const COMMA = language === "zh" ? "，" : ", ";
+export function sentence(text) { return `${text}${STOP}`; }
+
 // Several items joined as the language joins a list: "red, blue and green", "빨강, 파랑 및 초록".
 export function list(items) {
   const locale = language === "en" ? "en-GB" : language;        // the project writes British English

@@ -109,7 +109,7 @@ const phone = () => matchMedia("(max-width: 600px)").matches;
 function marketplace(c) {
   return [c.view.marketplace ? el("div", { class: "row" }, t("Marketplace:"),
     ...c.view.marketplace.map((tile) => tile ? chip(tile, null,
-      { title: t("a {resource} City tile", { resource: tokenName("kids", tile) }) }) : el("span", {}, "—"))) : null,
+      { title: t("a City tile ({resource})", { resource: tokenName("kids", tile) }) }) : el("span", {}, "—"))) : null,
   el("div", { class: "small" }, t("City tile stack: {left}", { left: c.view.city_stack }))];
 }
 

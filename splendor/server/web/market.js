@@ -3,7 +3,7 @@
 // by clicks (tokens chosen, a card's or a deck's menu opened) and sent only when confirmed: Take, Buy, Reserve.
 // What cannot be part of a legal action says why, next to it, in the rules' words.
 import { chip, el, emblem, keyed, travelsFrom } from "/static/common.js";
-import { t, tn } from "/static/i18n.js";
+import { sentence, t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
 import { actionLabel, cardWords, tokenName } from "/static/words.js";
 import { cancelTake, choosing, colourOf, confirmTake, pick, placeNote, supply, takeOptions } from "/static/supply.js";
@@ -93,7 +93,7 @@ function menu(c, menuKey, options, close) {
     const why = reasons[action];
     return el("div", { class: "refused", "data-key": `why:${action}`, "data-refused": action },
       el("button", { "aria-disabled": "true", disabled: true, "aria-describedby": `why-${i}` }, label),
-      el("span", { class: "why", id: `why-${i}` }, why ? `${why}.` : t("checking…")), extra || null);
+      el("span", { class: "why", id: `why-${i}` }, why ? sentence(why) : t("checking…")), extra || null);
   }),
   el("button", { "data-key": `cancel:${menuKey}`, onclick: close }, t("Cancel")));
 }
@@ -354,7 +354,10 @@ function marketPrompt(c) {
   });
   const buttons = offered.map((a) => el("button", { class: "primary", onclick: () => c.send(a),
     "data-action": a, "data-key": `act:${a}`, "data-sends": a }, label(a)));
-  const title = { return: t("You hold more than 10 tokens: choose one to return."),
+  const held = Object.values(c.view.seats[c.me].tokens).reduce((a, b) => a + b, 0);
+  const title = { return: c.game === "pokemon"
+    ? t("You hold {held} balls, 10 at most: return {n}, one at a time.", { held, n: held - 10 })
+    : t("You hold {held} tokens, 10 at most: return {n}, one at a time.", { held, n: held - 10 }),
     noble: t("Several nobles may visit you: choose one."),
     evolve: t("You may evolve one Pokémon (or not).") }[decision] || t("Choose ({decision}).", { decision });
   return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];

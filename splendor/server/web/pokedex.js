@@ -30,7 +30,7 @@ try {
   document.getElementById("lines").replaceChildren(...page.lines.map((line, i) => el("section", { class: "panel" },
     el("h2", {}, labels[i]), el("div", { class: "row" }, ...line.map((p) => el("span", {
       class: `chip ${page.marked[p] ? "c-green" : ""}`, "data-pokemon": p, "data-dex": DEX[p] ?? null },
-      page.marked[p] ? "✓ " : "· ", number(p), t(p), page.marked[p] ? ` (${page.marked[p]})` : ""))))));
+      page.marked[p] ? "✓ " : null, number(p), t(p), page.marked[p] ? ` (${page.marked[p]})` : ""))))));
 } catch (e) {
   document.getElementById("error").textContent = e.message;
 }

@@ -3,7 +3,7 @@
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
 import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, seatLabel, wholePercent }
   from "/static/common.js";
-import { N_, language, speak, t } from "/static/i18n.js";
+import { N_, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, describe } from "/static/words.js";
 import { endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
@@ -152,12 +152,12 @@ function renderStatus() {
     text = t("The game is over.");
   } else if (view.legal_actions.length) {
     text = view.decision === "action" ? t("Your turn.")
-      : t("Your decision: {decision}.", { decision: DECISIONS[view.decision] ? t(DECISIONS[view.decision]) : view.decision });
+      : t("Your decision: {decision}.", { decision: decisionWords(view.decision) });
   } else {
     const player = seatName(view.current_player);
     text = view.decision === "action" ? t("{player} is playing…", { player })
       : t("{player} is deciding ({decision})…", { player,
-        decision: DECISIONS[view.decision] ? t(DECISIONS[view.decision]) : view.decision });
+        decision: decisionWords(view.decision) });
   }
   if (view.final_round && !view.is_over) text += ` ${t("Last round!")}`;
   // the goal and the round follow, quieter: what to do now comes first
@@ -168,6 +168,12 @@ function renderStatus() {
 
 const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
   kids: "take k r g, move 3, take y" };
+
+// A decision in the game's words (Pokémon returns balls, not tokens).
+function decisionWords(decision) {
+  if (decision === "return" && state.payload.game === "pokemon") return t("balls to return");
+  return DECISIONS[decision] ? t(DECISIONS[decision]) : decision;
+}
 
 const DECISIONS = { return: N_("tokens to return"), noble: N_("which noble visits"), evolve: N_("whether to evolve"),
   drought: N_("tokens to discard in the Drought"), thief: N_("whom to give a token"), city: N_("which City tile"),
@@ -182,7 +188,7 @@ function lastMoveOf(s) {
   return null;
 }
 
-function said(e) { return `${describe(state.payload.game, e.action, e.details, seatName, e.seat)}.`; }
+function said(e) { return sentence(describe(state.payload.game, e.action, e.details, seatName, e.seat)); }
 
 // What no action says, told in the log where it happened: a seat whose person left (a bot played on) and how the
 // game ended when no rule ended it (a resignation, an abort, a clock), each after the action it followed.

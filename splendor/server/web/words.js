@@ -1,6 +1,6 @@
 // Actions in full sentences of the reader's language, for the log, the announcements and the buttons. Each
 // sentence is one message with its values filled in (never English words glued together).
-import { N_, list, t, tokens } from "/static/i18n.js";
+import { COMMA, N_, list, t, tokens } from "/static/i18n.js";
 
 // A token's name by its colour ("pink" → "Heal Ball", "black" in Kids → "mushroom"), in the reader's language:
 // the games' own table, served with the catalog.
@@ -14,14 +14,15 @@ export function colourName(game, letter) {
   return colour ? tokenName(game, colour) : letter;
 }
 
-// A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)".
-export function cardWords(game, card) {
+// A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)";
+// without its cost where none is paid (an evolution).
+export function cardWords(game, card, { cost = true } = {}) {
   const costs = Object.entries(card.cost || {}).filter(([, n]) => n)
     .map(([c, n]) => t("{n} {colour}", { n, colour: tokenName(game, c) }));
   const worth = [card.points ? `${card.points}★` : t("no points"),
     card.bonus_count > 1 ? t("double {colour} bonus", { colour: tokenName(game, card.bonus) })
       : t("{colour} bonus", { colour: tokenName(game, card.bonus) }),
-    costs.length ? t("costs {cost}", { cost: list(costs) }) : t("free")].join(", ");
+    ...(cost ? [costs.length ? t("costs {cost}", { cost: list(costs) }) : t("free")] : [])].join(COMMA);
   if (game === "pokemon") return t("{pokemon} (level {level}, {worth})", { pokemon: t(card.name), level: card.level, worth });
   return t("a tier {tier} card ({worth})", { tier: card.tier, worth });
 }
@@ -52,8 +53,8 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
   const then = [];
   for (const noble of d.nobles || []) then.push(nobleWords(game, noble));
   if (d.village_tile) then.push(VILLAGE_TILES[d.village_tile] ? t(VILLAGE_TILES[d.village_tile]) : d.village_tile);
-  if (d.city_tiles) {
-    then.push(t("takes {tiles}", { tiles: list(d.city_tiles.map((c) => t("a {resource} City tile",
+  if (d.city_tiles && text.split(" ")[0] !== "city") {   // a City tile chosen is said by the action itself
+    then.push(t("takes {tiles}", { tiles: list(d.city_tiles.map((c) => t("a City tile ({resource})",
       { resource: tokenName("kids", c) }))) }));
   }
   // A medal chosen is said by the action itself ("medal 3"); one given without a choice, as a consequence.
@@ -72,7 +73,8 @@ function sentence(game, text, d, nameOf, player) {
     return t("{player} reserves {card}", { ...p, card: cardWords(game, d.card) });
   }
   if (d.card && d.into && w[0] === "evolve") {
-    return t("{player} evolves {pokemon} into {card}", { ...p, pokemon: t(d.card.name), card: cardWords(game, d.into) });
+    return t("{player} evolves {pokemon} into {card}",
+      { ...p, pokemon: t(d.card.name), card: cardWords(game, d.into, { cost: false }) });
   }
   switch (w[0]) {
     case "take":
@@ -98,7 +100,7 @@ function sentence(game, text, d, nameOf, player) {
         card: w[2] === "reserved" ? t("reserved card {number}", { number: w[3] }) : where(w[2], game) });
     case "move": {
       const payment = list(w.slice(3).map((x) => x.startsWith("tile:")
-        ? t("a {resource} City tile", { resource: name(x.slice(5)) }) : name(x)));
+        ? t("a City tile ({resource})", { resource: name(x.slice(5)) }) : name(x)));
       return d.to ? t("{player} moves along road {road} to {place}, paying {payment}",
         { ...p, road: w[1], place: t(d.to.name), payment })
         : t("{player} moves along road {road}, paying {payment}", { ...p, road: w[1], payment });
@@ -106,9 +108,16 @@ function sentence(game, text, d, nameOf, player) {
     case "give":
       return t("{player} gives one {token} to {receiver} (the Kind-Hearted Thief)",
         { ...p, token: name(w[1]), receiver: nameOf(Number(w[3])) });
-    case "city":
+    case "city": {
+      const tile = (d.city_tiles || [])[0];     // what it turned out to be, when the log knows it
+      if (tile) {
+        const resource = tokenName("kids", tile);
+        return w[1] === "stack" ? t("{player} takes the top City tile ({resource})", { ...p, resource })
+          : t("{player} takes Marketplace tile {slot} ({resource})", { ...p, slot: w[2], resource });
+      }
       return w[1] === "stack" ? t("{player} takes the top City tile", p)
         : t("{player} takes Marketplace tile {slot}", { ...p, slot: w[2] });
+    }
     case "medal": return t("{player} receives Queen's Medal {medal}", { ...p, medal: w[1] });
     case "pass": return t("{player} passes", p);
     default: return `${player} ${text}`;
@@ -121,7 +130,7 @@ export function advice(game, text, nameOf) {
   const w = text.split(" ");
   const name = (l) => colourName(game, l);
   const payment = () => list(w.slice(3).map((x) => x.startsWith("tile:")
-    ? t("a {resource} City tile", { resource: name(x.slice(5)) }) : name(x)));
+    ? t("a City tile ({resource})", { resource: name(x.slice(5)) }) : name(x)));
   switch (w[0]) {
     case "take":
       if (w[1] === "y" && game === "kids" && w.length === 2) return t("Take a gold coin");
@@ -160,7 +169,7 @@ export function actionLabel(game, text, nameOf) {
       : t("Take Marketplace tile {slot}", { slot: w[2] });
     case "medal": return t("Queen's Medal {medal}", { medal: w[1] });
     case "move": return t("Pay {payment}", { payment: list(w.slice(3).map((x) => x.startsWith("tile:")
-      ? t("a {resource} City tile", { resource: name(x.slice(5)) }) : name(x))) });
+      ? t("a City tile ({resource})", { resource: name(x.slice(5)) }) : name(x))) });
     case "pass": return t("Pass");
     default: return text;
   }
