@@ -295,7 +295,12 @@ def test_a_seat_kept_through_another_process_shows_the_accounts_name_there_too(
 def test_a_game_with_a_person_without_an_account_is_not_rated(server: Server) -> None:
     with sign_up(server, "ann") as ann:
         game = create(ann, "classic", [{"kind": "human", "mine": True}, {"kind": "human"}])
-        assert ann.get(f"/api/games/{game['id']}/ratings").json() == {"over": False, "rated": False, "unplayed": False, "changes": []}
+        assert ann.get(f"/api/games/{game['id']}/ratings").json() == {
+            "over": False,
+            "rated": False,
+            "unplayed": False,
+            "changes": [],
+        }
     assert not rated([RatedSeat(0, account_id=1), RatedSeat(1)], winners=[0])
     assert not rated([RatedSeat(0, account_id=1), RatedSeat(1, account_id=1)], winners=[0])
     assert not rated([RatedSeat(0, account_id=1), RatedSeat(1, bot_rating=(18, 1))], winners=[])

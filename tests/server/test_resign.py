@@ -101,7 +101,12 @@ def test_resign_3p_before_ones_first_move_leaves_the_game_unrated(app_client: Te
     assert r.json()["seats"][0]["forfeit"] == {"by": "resigned", "at": 0} and not r.json()["over"]
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)
     assert ended["ending"] is None and ended["view"]["result"]  # the rules ended it
-    assert c.get(f"/api/games/{game['id']}/ratings").json() == {"over": True, "rated": False, "unplayed": True, "changes": []}
+    assert c.get(f"/api/games/{game['id']}/ratings").json() == {
+        "over": True,
+        "rated": False,
+        "unplayed": True,
+        "changes": [],
+    }
     assert "classic" not in c.get("/api/me").json()["ratings"]
 
 
@@ -155,7 +160,12 @@ def test_abort_before_first_move(app_client: TestClient) -> None:
     ended = r.json()
     assert ended["over"] and ended["ending"] == {"by": "aborted", "seat": 1, "at": 1}
     assert ended["view"]["legal_actions"] == []
-    assert c.get(f"/api/games/{game['id']}/ratings").json() == {"over": True, "rated": False, "unplayed": True, "changes": []}
+    assert c.get(f"/api/games/{game['id']}/ratings").json() == {
+        "over": True,
+        "rated": False,
+        "unplayed": True,
+        "changes": [],
+    }
     listed = next(g for g in c.get("/api/games").json()["games"] if g["id"] == game["id"])
     assert listed["status"] == "aborted"
     assert c.get("/api/me").json()["ratings"] == {} or "classic" not in c.get("/api/me").json()["ratings"]

@@ -457,7 +457,12 @@ def test_a_seat_of_a_rated_game_is_kept_only_before_its_first_move(server: Serve
         _move(bea, late, 1, token)  # the link still plays the seat
         assert ann.post(f"/api/games/{late['id']}/seats/0/resign").status_code == 200
         late_changes = ann.get(f"/api/games/{late['id']}/ratings").json()
-        assert late_changes == {"over": True, "rated": False, "unplayed": False, "changes": []}  # bea's seat: no account
+        assert late_changes == {
+            "over": True,
+            "rated": False,
+            "unplayed": False,
+            "changes": [],
+        }  # bea's seat: no account
         unrated = create(ann, "classic", [MINE, {"kind": "human"}], rated=False)
         token = unrated["seats"][1]["token"]
         _move(ann, unrated, 0)
