@@ -476,6 +476,18 @@ def test_a_medal_chosen_is_said_once_in_the_log(server: Server, browser: Browser
     assert said[1].count("Queen's Medal 2") == 1  # a medal given on arrival is said, once
 
 
+def test_a_kids_road_you_cannot_take_says_why_when_clicked(server: Server, browser: Browser) -> None:
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    page.wait_for_selector("#board .road[data-road='3']")
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None)
+    page.locator("#board .road[data-road='3']").dispatch_event("click")  # an empty purse pays no road
+    page.wait_for_function("document.getElementById('supply-note').textContent.includes('road 3')")
+    assert "cannot pay road 3's banner" in page.inner_text("#supply-note") and posts == []  # said, nothing sent
+
+
 def test_the_return_prompt_says_how_many_tokens_to_return(server: Server, browser: Browser) -> None:
     g = _two_humans(server, seed=4)
     with server.client() as c:

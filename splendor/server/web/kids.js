@@ -73,9 +73,19 @@ function board(c) {
       node.setAttribute("aria-label", t("road {road}: move", { road: n }));
       on(node, "click", () => openRoad(c, n));
       on(node, "keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openRoad(c, n); } });
+    } else if (choosing(c)) {             // a road you cannot take says why, as a refused token does
+      on(node, "click", () => whyNotRoad(c, n));
     }
   }
   return box;
+}
+
+function whyNotRoad(c, n) {
+  const at = c.state.payload.actions;
+  const move = `move ${n}`;
+  c.explain([move]).then((r) => {
+    if (c.state.payload.actions === at) c.note(`road:${n}`, r[move] || t("that road cannot be taken now"));
+  });
 }
 
 // The roads from your place, with what each costs: on a phone under the board, elsewhere in the dock.
