@@ -84,11 +84,16 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     ann.click("#create")
     ann.wait_for_url("**/play/**")
     ann.wait_for_function("document.getElementById('status').textContent.includes('Waiting for players')")
+    invite = ann.get_attribute("#invite-link", "value")  # a link to send: never the creator's own seat's address
+    game = game_of(ann)
+    assert invite == f"{server.base}/?open={game}" and ann.is_visible("#invite")
     guest = new_page(browser, 390)
-    guest.goto(server.base + "/")
-    row = guest.locator("[data-open-game]")
+    guest.goto(invite)
+    row = guest.locator("[data-open-game].invited")  # the game invited to, marked, its Join in focus
     row.wait_for()
     assert "ann" in row.inner_text() and "1 of 2" in row.inner_text()
+    assert "invited" in guest.inner_text("#invited")
+    guest.wait_for_function("document.activeElement && document.activeElement.dataset.join !== undefined")
     guest.click("[data-join]")  # no name yet: asked for one, nothing taken
     assert "name" in guest.inner_text("#quick-error")
     guest.fill("#guest-name", "zoe")
@@ -98,6 +103,12 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     assert "zoe (you)" in guest.inner_text("body")
     ann.wait_for_function("document.body.textContent.includes('zoe')")
     ann.wait_for_function("!document.getElementById('status').textContent.includes('Waiting for players')")
+    assert ann.is_hidden("#invite")  # the game has begun
+    guest.goto(f"{server.base}/?open={game}")  # the link again, once the game has begun
+    guest.wait_for_function("document.getElementById('invited').textContent.includes('no longer open')")
+    guest.goto(f"{server.base}/play/{game}?seat=0")  # a seat's address without its secret: watch it instead
+    guest.wait_for_selector("#watch-instead")
+    assert guest.get_attribute("#watch-instead", "href") == f"/watch/{game}"
     assert ann.errors == [] and guest.errors == []  # type: ignore[attr-defined]
     ann.close()
     guest.close()

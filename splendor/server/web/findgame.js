@@ -140,16 +140,27 @@ async function join(game) {
   }
 }
 
+// A link sent by a game's creator (/?open=ID, from the waiting table) points at its row: marked, in sight, its Join
+// button focused; a game no longer open says so.
+const INVITED = new URLSearchParams(location.search).get("open");
+let shownInvited = false;
+
 async function drawOpenGames() {
   let games = [];
   try { ({ games } = await api("/api/open-games")); } catch (e) { return; }
+  if (INVITED) {
+    const invited = games.find((g) => g.id === INVITED);
+    $("invited").hidden = false;
+    $("invited").textContent = invited ? t("You were invited to the game marked below: join it.")
+      : t("The game you were invited to is no longer open: its seats were taken, or it expired.");
+  }
   $("no-open-games").hidden = games.length > 0;
   $("open-games").hidden = games.length === 0;
   $("open-games").querySelector("tbody").replaceChildren(...games.map((g) => {
     const called = g.creator && g.creator.name ? g.creator.name : t("a guest");  // a creator who gave no name
     const creator = g.creator ? (g.creator.rating !== null ? `${called} (${g.creator.rating})` : called) : "—";
     const refused = g.rated && !me;
-    return el("tr", { "data-open-game": g.id },
+    return el("tr", { "data-open-game": g.id, class: g.id === INVITED ? "invited" : null },
       el("td", {}, title(g.game)),
       el("td", {}, t("{taken} of {players}", { taken: g.players - g.open_seats.length, players: g.players })),
       el("td", {}, g.time_control || t("no clock")),
@@ -159,6 +170,12 @@ async function drawOpenGames() {
       el("td", {}, el("button", { type: "button", class: "primary", "data-join": g.id, disabled: refused,
         title: refused ? t("sign in to join a rated game") : null, onclick: () => join(g) }, t("Join"))));
   }));
+  const row = INVITED && !shownInvited && document.querySelector(`#open-games tr.invited`);
+  if (row) {                                     // once: later redraws leave the page where the reader put it
+    shownInvited = true;
+    row.scrollIntoView({ block: "center" });
+    row.querySelector("button").focus({ preventScroll: true });
+  }
 }
 
 $("guest-name").value = localStorage.getItem(NAME_KEY) || "";

@@ -268,6 +268,7 @@ function renderMarks() {
 export function render() {
   if (!state.payload) return;
   renderKeep();
+  renderInvite();
   const at = state.payload.actions;
   for (const name of ["error", "commandError", "note"]) {            // feedback lasts until the game moves on
     if (state[name] && state[name].at !== at) state[name] = null;
@@ -393,6 +394,22 @@ async function leave(what, at) {
 
 // Signed in: offer to keep this seat in the account (a link a friend sent), until an account keeps it. Else, in
 // Pokémon: offer to keep this game in the Pokédex of the profile this browser owns, until the seat has one.
+// While the game waits for players, its creator gets a link to send: the lobby, with this game's open seat to
+// join (the address bar holds the creator's own seat and its secret, which must never be sent).
+function renderInvite() {
+  const box = document.getElementById("invite");
+  const seats = state.payload.seats;
+  const creator = mode === "play" && seats.some((s) => s.kind === "open") && !(seats[seat] && seats[seat].joined);
+  box.hidden = !creator;
+  if (!creator || box.childElementCount) return;
+  const link = `${location.origin}/?open=${gameId}`;
+  const field = el("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("link to this game") });
+  box.replaceChildren(t("Invite someone: send them this link to join."), " ", field, " ",
+    el("button", { type: "button", id: "invite-copy", onclick: async () => {
+      try { await navigator.clipboard.writeText(link); speak(t("Copied.")); } catch (e) { field.select(); }
+    } }, t("Copy")));
+}
+
 function renderKeep() {
   const box = document.getElementById("keep");
   if (state.me && mode === "play" && !state.payload.view.is_over) {
@@ -480,7 +497,10 @@ function connect() {
   };
   ws.onclose = (event) => {
     if (event.code === 4403 || event.code === 4404) {
-      document.getElementById("status").textContent = event.reason || t("This link is not valid.");
+      const said = event.reason || t("This link is not valid.");
+      // a seat's address without its secret (copied from someone's address bar, say): the game can still be watched
+      morph(document.getElementById("status"), event.code === 4403
+        ? [said, ". ", el("a", { href: `/watch/${gameId}`, id: "watch-instead" }, t("Watch the game instead"))] : [said]);
       return;
     }
     document.getElementById("status").textContent = t("Connection lost — reconnecting…");
