@@ -43,7 +43,7 @@ from splendor.server.cache import GameCache, LiveGame, rebuild, replayed
 from splendor.server.chat_push import ChatHub
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
-from splendor.server.moves import judged, log_entry, may_leave, parsed, rating, step, whose_turn
+from splendor.server.moves import has_moved, judged, log_entry, may_leave, parsed, rating, step, whose_turn
 from splendor.server.push import TurnPushes
 from splendor.server.quick_play import QuickPlay
 from splendor.server.schemas import NewGame
@@ -72,6 +72,10 @@ RESIGNED = "resigned"
 """``Ending.by`` of a game of two a seat resigned (it lost); with three or four, ``forfeited_by`` of its seat."""
 ABORTED = "aborted"
 """``Ending.by`` (and the stored status) of a game a seat called off before its first move: nobody won or lost."""
+NO_START = "no_start"
+"""``Ending.by`` of a game of two whose person ran out of time, or sat idle past the limit, before their first move:
+called off as an abort is (status ``aborted``, nobody won or lost), as a server of chess calls off a game whose
+first move never came: the other had played against nobody."""
 KEPT_BEFORE_PLAY = _(
     "a rated game's seats are kept before its first move, so that whether it counts is settled before anyone "
     "knows how it goes; the link still plays this seat"
@@ -248,8 +252,9 @@ class GameManager:
 
     async def _leave_once(self, live: LiveGame, seat: int, by: str) -> bool:
         """With the game's lock held, the copy current: ``seat``'s person leaves the game ``by`` (`IDLE`,
-        `RESIGNED`, `ABORTED`), written only if the game still stands where this copy is (`GameStore.end_by_forfeit`
-        and `GameStore.forfeit_seat` are conditional writes). Aborted: the game ends with no winner, unrated. Else
+        `clocks.TIME`, `RESIGNED`, `ABORTED`), written only if the game still stands where this copy is
+        (`GameStore.end_by_forfeit` and `GameStore.forfeit_seat` are conditional writes). Aborted, or in a game of
+        two out of time or idle before the seat's first move (`NO_START`): the game ends with no winner, unrated. Else
         in a game of two the seat loses (rated so); with three or four a bot (`FORFEIT_BOT`) plays the seat on and
         it ranks last. Either way the game has ended for the person who left, so in Pokémon their Pokédex (and in a
         game of two, both seats') is marked with what they caught, as ruling 17 marks it at a game's end. Returns
@@ -257,11 +262,14 @@ class GameManager:
         game = live.game
         actions = len(game.history)
         effects = effects_of(game.name)
-        if by == ABORTED or game.players == 2:
+        if by in (clocks.TIME, IDLE) and game.players == 2 and not has_moved(live, live.seats[seat]):
+            by = NO_START
+        if by in (ABORTED, NO_START) or game.players == 2:
+            called_off = by in (ABORTED, NO_START)
             ending = Ending(by, seat)
-            rate = None if by == ABORTED else rating(live, game, ending=ending)
-            status = ABORTED if by == ABORTED else "won"
-            marks = [] if by == ABORTED else effects.finished(live.seats, game)  # the game ends: ruling 17
+            rate = None if called_off else rating(live, game, ending=ending)
+            status = ABORTED if called_off else "won"
+            marks = [] if called_off else effects.finished(live.seats, game)  # the game ends: ruling 17
             if not await self._done(
                 live, lambda: self.store.end_by_forfeit(live.id, actions, ending, status, rate, pokedex=marks)
             ):

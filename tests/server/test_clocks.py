@@ -154,8 +154,10 @@ def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient)
     assert ended["clock"]["banks"][0] == 0  # spent, not as it stood when the turn began
     assert rating_changes(c, game)[0] < 0  # a loss on time counts
     unplayed = wait_for(lambda: (p := state(c, never))["over"] and p, seconds=10)
-    assert unplayed["ending"] == {"by": "time", "seat": 0, "at": 0}
-    assert rating_changes(c, never) == {}  # out of time before a first move: never played, as an abort
+    assert unplayed["ending"] == {"by": "no_start", "seat": 0, "at": 0}  # out of time before a first move
+    assert rating_changes(c, never) == {}  # called off: never played, as an abort
+    listed = {g["id"]: g["status"] for g in c.get("/api/games").json()["games"]}
+    assert listed[never["id"]] == "aborted" and listed[game["id"]] == "won"
     record = c.get(f"/api/games/{game['id']}/record").text
     notes = json.loads(record.splitlines()[0])["notes"]
     assert notes["ending"]["by"] == "time" and notes["time_control"] == "2s+0"
@@ -251,7 +253,7 @@ def test_when_the_process_holding_the_game_dies_the_others_end_it_on_time_once(
         ended = wait_for(lambda: (p := state(client, timed))["over"] and p, seconds=20)
         assert ended["ending"] == {"by": "time", "seat": 0, "at": 2}
         ended = wait_for(lambda: (p := state(client, game))["over"] and p, seconds=45)
-        assert ended["ending"] == {"by": "time", "seat": 1, "at": 1}  # bob's 8 s ran out
+        assert ended["ending"] == {"by": "no_start", "seat": 1, "at": 1}  # bob's 8 s ran out before he moved
     time.sleep(2)  # every survivor's sweep has run again meanwhile
     engine = create_engine(postgres_url)
     try:

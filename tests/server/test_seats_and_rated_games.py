@@ -220,7 +220,7 @@ def test_a_person_idle_past_the_limit_loses_a_rated_game_of_two_and_it_is_rated(
     assert ended["ending"] == {"by": "idle", "seat": 0, "at": 2} and ended["view"]["legal_actions"] == []
     assert ended["view"]["is_over"]
     idle_at_once = wait_for(lambda: (p := c.get(f"/api/games/{never['id']}").json())["over"] and p)
-    assert idle_at_once["ending"] == {"by": "idle", "seat": 0, "at": 0}  # ended, but never played: as an abort
+    assert idle_at_once["ending"] == {"by": "no_start", "seat": 0, "at": 0}  # never played: called off
     assert c.get(f"/api/games/{never['id']}/ratings").json()["rated"] is False
     waiting = c.get(f"/api/games/{guest_first['id']}").json()
     assert not waiting["over"]  # a seat without an account, which cannot be rated, never forfeits

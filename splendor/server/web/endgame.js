@@ -9,6 +9,9 @@ export function endingWords(ending, seats, seatName) {
   if (!ending) return null;
   const player = seatName(ending.seat);
   if (ending.by === "aborted") return t("{player} aborted the game: no winner, not rated.", { player });
+  if (ending.by === "no_start") {
+    return t("{player} did not make a first move in time: the game is called off, no winner, not rated.", { player });
+  }
   if (ending.by === "expired") return t("Nobody took the open seats in time: the game expired, no winner, not rated.");
   if (ending.by === "resigned") {
     const others = seats.map((_, i) => i).filter((i) => i !== ending.seat).map(seatName);
