@@ -548,6 +548,21 @@ def _pokemon_position(server: Server, seed: int, steps: int) -> dict[str, Any]:
     return g
 
 
+def test_the_rare_pokemons_menu_says_it_cannot_be_reserved(server: Server, browser: Browser) -> None:
+    g = _pokemon_position(server, 32, 0)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    page.click("button.card[data-slot='rare']")
+    page.wait_for_selector("[data-key='menu:market:rare'] .menu-note")
+    assert (
+        page.inner_text("[data-key='menu:market:rare'] .menu-note") == "Rare and legendary Pokémon cannot be reserved."
+    )
+    assert page.locator("[data-key='menu:market:rare'] [data-refused^='reserve']").count() == 0
+    page.keyboard.press("Escape")
+    page.click("button.card[data-slot='1.1']")  # an ordinary card's menu says nothing of it
+    page.wait_for_selector("[data-key='menu:market:1.1']")
+    assert page.locator("[data-key='menu:market:1.1'] .menu-note").count() == 0
+
+
 def test_two_evolutions_into_the_same_pokemon_say_where_and_copies_are_one_button(
     server: Server, browser: Browser
 ) -> None:

@@ -75,7 +75,7 @@ function paying(c, card) {
 
 // A menu of every action on a card or a deck: the legal ones as buttons, the others greyed with the rule that
 // forbids them (asked of the server once, when the menu opens).
-function menu(c, menuKey, options, close) {
+function menu(c, menuKey, options, close, note = null) {
   const reasons = c.state.reasons.at === c.state.payload.actions ? c.state.reasons.of : {};
   const asking = options.filter(([a]) => !c.legal.has(a) && !(a in reasons)).map(([a]) => a);
   if (asking.length && !c.state.asking) {
@@ -95,6 +95,7 @@ function menu(c, menuKey, options, close) {
       el("button", { "aria-disabled": "true", disabled: true, "aria-describedby": `why-${i}` }, label),
       el("span", { class: "why", id: `why-${i}` }, why ? sentence(why) : t("checking…")), extra || null);
   }),
+  note ? el("p", { class: "why menu-note" }, note) : null,
   el("button", { "data-key": `cancel:${menuKey}`, onclick: close }, t("Cancel")));
 }
 
@@ -147,7 +148,10 @@ function cardButton(c, card, slot, where) {
     ...tokenChips(c, short),
     paid ? ` ${t("(your {wild} pays {n} of it)", { wild: tokenName(c.game, wild), n: paid })}` : null) : null;
   const said = c.legal.has(buy) ? paying(c, card) : lacking;
-  return wrap(node, menu(c, menuKey, options.map(([a, label]) => [a, label, a === buy ? said : null]), close));
+  // the rare and the legendary Pokémon are caught from the table or not at all: the rules forbid reserving them
+  const note = where === "market" && SPECIAL.includes(slot)
+    ? t("Rare and legendary Pokémon cannot be reserved.") : null;
+  return wrap(node, menu(c, menuKey, options.map(([a, label]) => [a, label, a === buy ? said : null]), close, note));
 }
 
 function deckButton(c, row) {
