@@ -14,7 +14,7 @@ const DASHES = ["", "7 4", "2 3", "9 3 2 3"];          // each seat's line, told
 const POLL_MS = 1500;
 const PAD = { left: 46, right: 10, top: 10, bottom: 22 };
 
-// page: { gameId, go(upto), seatName(seat), game(), upto(), render() }
+// page: { gameId, go(upto), seatName(seat), game(), view(), upto(), render() }
 let page = null;
 const review = { status: "idle", data: null, progress: null, error: null, chosen: null, timer: null };
 
@@ -74,7 +74,26 @@ function choose(m) {
 
 function percent(x) { return x === null || x === undefined ? "?" : `${wholePercent(x)}%`; }
 
-function moveWords(action, seat) { return describe(page.game(), action, null, page.seatName, seat); }
+function moveWords(action, seat, details = null) { return describe(page.game(), action, details, page.seatName, seat); }
+
+// What the table shows of the card a move takes, while the replay stands just before it: so the chosen move's
+// words name the card ("buys a tier 1 card (1★, ...)"), not only its place. Null for a card not in sight.
+function seen(action, seat) {
+  const view = page.view();
+  const w = action.split(" ");
+  if (!view || !["buy", "catch", "reserve"].includes(w[0]) || w[1] === "deck") return null;
+  const [row, n] = w[1].split(".");
+  const card = w[1] === "reserved" ? (view.seats[seat].reserved || [])[Number(w[2]) - 1]
+    : (view.market[row] || [])[n ? Number(n) - 1 : 0];
+  return card && !card.hidden ? { card } : null;
+}
+
+// Which move the review has chosen, while the replay stands just before it (null otherwise): the table says
+// "before move N" then, not the action that led there.
+export function chosenAt(upto) {
+  const m = review.chosen;
+  return m && upto === m.number - 1 ? m : null;
+}
 
 function markLabel(m) {
   const words = N_("Move {number}, {player}: {mark}. Played: {played} ({before} → {after}). The expert: {best} ({best_chance}).");
@@ -170,10 +189,10 @@ function chosenWords() {
   return el("div", { class: "review-chosen", id: "review-chosen", role: "status" },
     el("p", {}, el("span", { class: "swatch played", "aria-hidden": "true",
       style: `border-color: ${SEAT_COLOUR[m.seat]}` }), " ",
-    t("Played: {move} — chance after it: {chance}", { move: moveWords(m.played, m.seat),
+    t("Played: {move} — chance after it: {chance}", { move: moveWords(m.played, m.seat, seen(m.played, m.seat)),
       chance: percent(m.chance_after) })),
     el("p", {}, el("span", { class: "swatch best", "aria-hidden": "true" }), " ",
-      t("The expert prefers: {move} — chance: {chance}", { move: moveWords(m.best, m.seat),
+      t("The expert prefers: {move} — chance: {chance}", { move: moveWords(m.best, m.seat, seen(m.best, m.seat)),
         chance: percent(m.chance_before) })));
 }
 

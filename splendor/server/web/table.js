@@ -14,7 +14,7 @@ import { makeChat } from "/static/chat.js";
 import * as marketTable from "/static/market.js";
 import * as kidsTable from "/static/kids.js";
 import { announceTurn, setupTurnControls } from "/static/yourturn.js";
-import { draw as drawReview, reviewMarks, setupReview } from "/static/review.js";
+import { chosenAt, draw as drawReview, reviewMarks, setupReview } from "/static/review.js";
 
 const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 const parts = location.pathname.split("/");
@@ -135,9 +135,12 @@ function renderStatus() {
   status.classList.toggle("mine", view.legal_actions.length > 0);
   let text;
   if (mode === "replay") {
-    text = state.upto === 0 ? t("Replay: the start") :
-      t("Replay: action {n} of {total} — {what}", { n: state.upto, total: state.total,
-        what: describe(state.payload.game, state.lastAction, state.lastDetails, seatName, state.lastSeat) });
+    const chosen = chosenAt(state.upto);      // a move the review chose: the table stands just before it
+    text = chosen ? t("Review: before move {n} of {total}, {player} to play", { n: chosen.number, total: state.total,
+      player: seatName(chosen.seat) })
+      : state.upto === 0 ? t("Replay: the start") :
+        t("Replay: action {n} of {total} — {what}", { n: state.upto, total: state.total,
+          what: describe(state.payload.game, state.lastAction, state.lastDetails, seatName, state.lastSeat) });
     // then: a seat that left here (resigned, or idle past the limit), and how the game ended if no rule ended it
     const left = state.payload.seats.filter((s) => s.forfeit && s.forfeit.at === state.upto);
     const ending = state.replayEnding;
@@ -162,8 +165,10 @@ function renderStatus() {
   if (view.final_round && !view.is_over) text += ` ${t("Last round!")}`;
   // the goal and the round follow, quieter: what to do now comes first
   const aim = !view.is_over && mode !== "replay" ? el("span", { class: "goal" }, goal(view)) : null;
-  const mover = mode === "replay" ? state.lastSeat : view.current_player;
-  morph(status, [mode === "replay" && state.upto === 0 || view.is_over ? null : emblem(mover), text, aim]);
+  const chosen = mode === "replay" ? chosenAt(state.upto) : null;
+  const mover = chosen ? chosen.seat : mode === "replay" ? state.lastSeat : view.current_player;
+  const still = !chosen && (mode === "replay" && state.upto === 0 || view.is_over);   // nobody's move to mark
+  morph(status, [still ? null : emblem(mover), text, aim]);
 }
 
 const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
@@ -574,7 +579,8 @@ if (mode === "replay") {
   document.getElementById("prev").onclick = () => go(state.upto - 1);
   document.getElementById("next").onclick = () => go(state.upto + 1);
   document.getElementById("last").onclick = () => go(state.total);
-  setupReview({ gameId, go, seatName, game: () => state.payload && state.payload.game, upto: () => state.upto });
+  setupReview({ gameId, go, seatName, game: () => state.payload && state.payload.game,
+    view: () => state.payload && state.payload.view, upto: () => state.upto });
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight") go(state.upto + 1);
     if (e.key === "ArrowLeft") go(state.upto - 1);
