@@ -488,6 +488,26 @@ def test_a_kids_road_you_cannot_take_says_why_when_clicked(server: Server, brows
     assert "cannot pay road 3's banner" in page.inner_text("#supply-note") and posts == []  # said, nothing sent
 
 
+def test_a_marketplace_tile_to_choose_shows_what_it_is(server: Server, browser: Browser) -> None:
+    """Mysteries: reaching a city with the Marketplace open, each face-up tile's button names its resource."""
+    local = splendor.new_game("kids", players=2, seed=1, mysteries=True)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    with server.client() as c:
+        seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+        g = create(c, "kids", seats, seed=1, options={"mysteries": True})
+        while not (local.view(None)["decision"] == "city" and local.current_player == 0):  # greedy play for both
+            action = decide(bots[local.current_player], local)
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
+    market = local.view(None)["marketplace"]
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    labels = page.locator("#decision button[data-action^='city market']").all_inner_texts()
+    words = {"black": "mushroom", "red": "apple", "green": "cabbage", "brown": "hazelnut", "blue": "water"}
+    assert [label.split(" ", 1)[1].strip() for label in labels] == [  # after the tile's chip
+        f"Take Marketplace tile {i + 1} ({words[colour]})" for i, colour in enumerate(market)
+    ], labels
+
+
 def test_the_return_prompt_says_how_many_tokens_to_return(server: Server, browser: Browser) -> None:
     g = _two_humans(server, seed=4)
     with server.client() as c:

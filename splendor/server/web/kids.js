@@ -116,6 +116,15 @@ function payments(c) {
 
 const phone = () => matchMedia("(max-width: 600px)").matches;
 
+// A decision's button: a Marketplace tile shows what it is (the face-up tiles are everyone's to see).
+function decisionLabel(c, action) {
+  const w = action.split(" ");
+  const tile = w[0] === "city" && w[1] === "market" ? (c.view.marketplace || [])[Number(w[2]) - 1] : null;
+  if (!tile) return actionLabel("kids", action, c.seatName);
+  return [chip(tile, null, named(tile)), " ",
+    t("Take Marketplace tile {slot} ({resource})", { slot: w[2], resource: tokenName("kids", tile) })];
+}
+
 function marketplace(c) {
   return [c.view.marketplace ? el("div", { class: "row" }, t("Marketplace:"),
     ...c.view.marketplace.map((tile) => tile ? chip(tile, null,
@@ -167,14 +176,15 @@ export function draw(c) {
 function kidsPrompt(c) {
   const decision = c.view.decision;
   if (!c.mine || decision === "action") return [];
-  const title = { return: t("Your purse holds more than 8: choose a token to return."),
+  const held = c.view.seats[c.me].purse_total;
+  const title = { return: t("Your purse holds {held}, 8 at most: return {n}, one at a time.", { held, n: held - 8 }),
     drought: t("Drought! Discard down to 5 tokens."),
     thief: t("The Kind-Hearted Thief: give one token to another traveler."),
     city: t("You reached a city: take a City tile."),
     medal: t("You reached the Palace: choose a Queen's Medal.") }[decision]
     || t("Choose ({decision}).", { decision });
   const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", "data-action": a,
-    "data-key": `act:${a}`, "data-sends": a, onclick: () => c.send(a) }, actionLabel("kids", a, c.seatName)));
+    "data-key": `act:${a}`, "data-sends": a, onclick: () => c.send(a) }, decisionLabel(c, a)));
   return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
 }
 

@@ -41,7 +41,7 @@ function nobleWords(game, noble) {
     { noble: noble.name ? t(noble.name) : t("noble {number}", { number: noble.id }), points: noble.points, needs });
 }
 
-const VILLAGE_TILES = { Tornado: N_("turns up the Tornado"), Treasure: N_("turns up a Treasure"),
+const VILLAGE_TILES = { Tornado: N_("turns up the Tornado: the Marketplace's tiles are gone for the rest of the game"), Treasure: N_("turns up a Treasure"),
   Drought: N_("turns up the Drought"), "Kind-Hearted Thief": N_("turns up the Kind-Hearted Thief"),
   "Queen's Gem": N_("turns up the Queen's Gem") };
 
