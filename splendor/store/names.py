@@ -11,9 +11,10 @@ characters. A name that is only fillers would show as blank; one with a joiner w
 Two names are one when their keys are equal: the UTS #39 confusable skeleton (ICU's ``SpoofChecker``, the
 reference implementation, with its data) of the casefolded name without its spaces and punctuation, casefolded
 again. So "Alice" and "alice", Latin "a" and Cyrillic "а", "rn" and "m", "0" and "O", "Mary Ann", "Mary_Ann" and
-"Mary Ann." all meet (migration 0012 keyed the names kept before the punctuation was left out). The key is kept, unique, beside each account's and each
-profile's name. Casefolding comes first, so "ILYA" and "ilya" meet; the price is that a capital I, whose skeleton
-is "l", no longer meets "l" once folded to "i" ("Ilya" and "llya" are two names).
+"Mary Ann." all meet (migration 0012 keyed the names kept before the punctuation was left out). The key is kept,
+unique, beside each account's and each profile's name. Casefolding comes first, so "ILYA" and "ilya" meet; the
+price is that a capital I, whose skeleton is "l", no longer meets "l" once folded to "i" ("Ilya" and "llya" are two
+names).
 """
 
 from __future__ import annotations
