@@ -58,6 +58,10 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     assert "No rated games yet" in page.inner_text("#my-ratings")
     assert page.get_attribute("#account-pokedex", "href") == "/pokedex/ann"  # the account's own Pokédex
     page.wait_for_selector("[data-seat-kind='1']")
+    assert page.is_visible("#rated-label") and page.is_checked("#rated")  # said, and chosen, before it is made
+    page.select_option("[data-seat-kind='0']", "greedy")  # a bot as Player 1: nothing of the account's to rate
+    assert page.is_hidden("#rated-label")
+    page.select_option("[data-seat-kind='0']", "human")
     page.click("#create")  # seat 0 is the account's, against the greedy bot
     page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")

@@ -79,6 +79,7 @@ def test_two_accounts_press_quick_play_and_play_one_game_to_its_end(server: Serv
 
 def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server, browser: Browser) -> None:
     ann = open_lobby(browser, server)
+    assert ann.is_hidden("#rated-label")  # a guest's games are never rated
     ann.select_option("[data-seat-kind='1']", "open")
     ann.fill("[data-seat-name='0']", "ann")
     ann.click("#create")

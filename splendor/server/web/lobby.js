@@ -68,7 +68,9 @@ async function create(event) {
   }
   try {
     const clock = document.getElementById("clock").value || undefined;           // the time control (none: untimed)
-    const made = await api("/api/games", { method: "POST", body: JSON.stringify({ game, seats, options, clock }) });
+    const rated = seats[0].mine ? document.getElementById("rated").checked : undefined;   // else the server's rule
+    const made = await api("/api/games", { method: "POST",
+      body: JSON.stringify({ game, seats, options, clock, rated }) });
     const people = made.seats.filter((s) => s.link);
     if (people.length) {
       keepGame({ id: made.id, game, seat: people[0].seat, link: people[0].link, at: Date.now() });
@@ -172,6 +174,9 @@ function drawMe() {
 function showMarkMe() {
   document.getElementById("mark-me-label").hidden = !(myProfile() && !ME
     && document.getElementById("game").value === "pokemon");
+  // an account's game is rated unless it says otherwise: said, and chosen, before the game is made
+  const kindOfFirst = document.querySelector("[data-seat-kind='0']");
+  document.getElementById("rated-label").hidden = !(ME && (!kindOfFirst || kindOfFirst.value === "human"));
 }
 
 // Change the password (the current one shown); the account's other browsers are signed out.
@@ -250,6 +255,7 @@ document.getElementById("game").addEventListener("change", (e) => {
   fitBots();
 });
 document.getElementById("new-game").addEventListener("submit", create);
+document.getElementById("seats").addEventListener("change", showMarkMe);     // Player 1 a bot: nothing to rate
 
 // "Learn to play": a game against the greedy bot on a fixed deal (Kids on the short board), opened with the guide.
 const TUTORIAL_SEED = 1;
