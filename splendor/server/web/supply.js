@@ -81,7 +81,7 @@ export function supply(c, heading, ...extra) {
   const current = takeText(sel);
   const needed = sel.length && !c.legal.has(current) ? stillNeeded(c, sel) : "";
   const choice = sel.length ? el("div", { class: "choice", id: "take-choice" },
-    el("span", {}, t("chosen: {tokens}", { tokens: list(sel.map((x) => tokenName(c.game, x))) })),
+    el("span", { class: "chosen-words" }, t("chosen: {tokens}", { tokens: list(sel.map((x) => tokenName(c.game, x))) })),
     needed ? el("span", { class: "still-needed", id: "take-needs" }, needed) : null,
     el("div", { class: "row" }, el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current),
       "data-sends": current, onclick: () => c.send(current) }, t("Take")),
