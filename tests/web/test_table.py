@@ -588,6 +588,10 @@ def test_two_evolutions_into_the_same_pokemon_say_where_and_copies_are_one_butto
 ) -> None:
     g = _pokemon_position(server, 32, 44)  # Gastly may evolve into either Haunter on the table
     page = open_page(browser, g["seats"][0]["link"], width=1280)
+    # your play area says what each Pokémon evolves into, with the bonuses it takes, and which have enough now
+    gastly = page.locator(".play-area .pokemon-entry[data-dex='92']").first
+    assert "Gastly → Haunter" in gastly.inner_text() and gastly.locator(".chip.need").count() == 1
+    assert "ready-to-evolve" in (gastly.get_attribute("class") or "")
     labels = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").all_inner_texts()
     assert len(labels) == 2 and len(set(labels)) == 2, labels
     assert all("Haunter (level 2, slot" in label for label in labels)

@@ -239,11 +239,36 @@ function pokemonName(card) {
   return card.dex ? `#${card.dex} ${name}` : name;
 }
 
+// Your Pokémon, each with what it evolves into and the bonuses that takes ("#13 Weedle → Kakuna ♥3"), marked when
+// your bonuses already suffice: what to plan for. Another seat's are listed by name.
+function playArea(c, s) {
+  if (!s.cards.length) return "—";
+  if (s.seat !== c.me) return s.cards.map(pokemonName).join(", ");     // another's, as a list of names: compact
+  return s.cards.flatMap((card, i) => {
+    const parts = [pokemonName(card)];
+    let ready = false;
+    if (card.evolves_to && card.evolve) {
+      const [[colour, n]] = Object.entries(card.evolve);
+      ready = (s.bonuses[colour] || 0) >= n;
+      const needs = tn("evolves with {n} {colour} bonus", "evolves with {n} {colour} bonuses", n,
+        { colour: tokenName(c.game, colour) });
+      const need = chip(colour, n, { title: needs });
+      need.classList.add("need");                  // a bonus needed: square, as bonuses are drawn
+      parts.push(" → ", t(card.evolves_to), " ", need,
+        ready ? el("span", { class: "ready", title: t("its bonuses are enough: it evolves when {pokemon} is on the "
+          + "table or reserved", { pokemon: t(card.evolves_to) }) }, "✓") : null,
+        el("span", { class: "sr-only" }, ` (${needs}${ready ? `; ${t("enough now")}` : ""})`));
+    }
+    const entry = el("span", { class: `pokemon-entry${ready ? " ready-to-evolve" : ""}`, "data-dex": card.dex },
+      ...parts);
+    return i ? [", ", entry] : [entry];                   // the line may break between two Pokémon, never inside one
+  });
+}
+
 function seatExtras(c, s) {
   const out = [];
   if (c.game === "pokemon") {
-    out.push(el("div", { class: "small" }, t("play area: {cards}",
-      { cards: s.cards.map(pokemonName).join(", ") || "—" })));
+    out.push(el("div", { class: "small play-area" }, t("play area:"), " ", ...[playArea(c, s)].flat()));
     out.push(el("div", { class: "small" }, t("trainer tile: {cards}",
       { cards: s.under_tile.map((k) => t(k.name)).join(", ") || "—" })));
   } else if (s.nobles.length) {
