@@ -206,6 +206,16 @@ def test_profile_names_that_look_alike_are_one_profile(tmp_path: Path) -> None:
     assert dex.profiles() == ["ash"]
 
 
+def test_names_apart_only_by_spaces_punctuation_or_letters_that_look_like_them_are_one_name() -> None:
+    """Spaces and .'-_ tell no two people apart; nor do letters the look-alike mapping turns into them (the modifier
+    apostrophe U+02BC, Lisu's full stop U+A4F8), so they are left out after the mapping too."""
+    from splendor.store.names import key_of
+
+    assert key_of("O'Brien") == key_of("O\u02bcbrien") == key_of("OBrien") == key_of("o brien")
+    assert key_of("Mary.Ann") == key_of("Mary\ua4f8ann") == key_of("Mary_Ann") == key_of("mary-ann")
+    assert key_of("Mary Ann") != key_of("Mary Anne")
+
+
 def test_invisible_and_letterless_profile_names_are_refused(tmp_path: Path) -> None:
     dex = Pokedex(open_store(f"sqlite:///{tmp_path}/s.db"))
     for bad in ("\u3164", "a\u200db", "a\u200cb", "\u115f", "\uffa0x", "a\u202eb", "_", "-", "a\u203fb"):

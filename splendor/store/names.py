@@ -108,7 +108,8 @@ def name_key(name: str) -> str:
     folded = name.casefold().translate(_WITHOUT_PUNCTUATION)
     with _spoof_lock:
         skeleton = _spoof.getSkeleton(0, folded)
-    return unicodedata.normalize("NFD", skeleton.casefold())
+    # and after: letters that look like the marks (ʼ, ꓸ, Arabic-Indic zero) become them in the skeleton
+    return unicodedata.normalize("NFD", skeleton.casefold().translate(_WITHOUT_PUNCTUATION))
 
 
 def key_of(name: str) -> str | None:

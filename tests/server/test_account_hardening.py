@@ -4,6 +4,8 @@ alike are one name, and profile claims can neither squat names nor be made witho
 
 from __future__ import annotations
 
+import importlib
+
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
@@ -280,11 +282,15 @@ def test_the_migration_keys_old_names_without_their_punctuation_and_back(databas
     try:
         command.upgrade(_migrations_config(engine), "0011")
         with engine.begin() as c:
+            c.execute(text("INSERT INTO profiles (name, name_key) VALUES ('mary.ann', 'mary.ann')"))  # claimed first
             for name in ("Mary Ann", "Mary_Ann", "bob"):  # in this order: the older keeps the key
                 c.execute(
                     text("INSERT INTO accounts (name, name_key, password_hash) VALUES (:name, :key, :hash)"),
                     {"name": name, "key": name.casefold(), "hash": PasswordHasher().hash("correct horse")},
                 )
+            c.execute(
+                text("INSERT INTO profiles (name, account_id) SELECT name, id FROM accounts WHERE name = 'Mary Ann'")
+            )
     finally:
         engine.dispose()
     store = open_store(database_url)
@@ -292,14 +298,20 @@ def test_the_migration_keys_old_names_without_their_punctuation_and_back(databas
         with store.engine.connect() as c:
             keys = dict(c.execute(text("SELECT name, name_key FROM accounts")).all())
         assert keys == {"Mary Ann": name_key("MaryAnn"), "Mary_Ann": None, "bob": name_key("bob")}
+        with store.engine.connect() as c:
+            profiles = dict(c.execute(text("SELECT name, name_key FROM profiles")).all())
+        assert profiles == {"Mary Ann": name_key("MaryAnn"), "mary.ann": None}  # the account's own Pokédex first
         assert Accounts(store).sign_in("Mary_Ann", "correct horse", "192.0.2.1")[0].name == "Mary_Ann"
         with pytest.raises(ValueError, match="taken"):
             Accounts(store).sign_up("Mary-Ann", "correct horse")
         command.downgrade(_migrations_config(store.engine), "0011")
         with store.engine.connect() as c:
             keys = dict(c.execute(text("SELECT name, name_key FROM accounts")).all())
-        assert None not in keys.values() and len(set(keys.values())) == 3  # two keys again, as they were
-        assert keys["bob"] == name_key("bob")
+        old_key = importlib.import_module(
+            "splendor.store.migrations.versions.0012_name_keys_without_punctuation"
+        )._key_with_punctuation
+        assert keys == {name: old_key(name) for name in keys}  # as they were, punctuation and all
+        assert len(set(keys.values())) == 3
     finally:
         store.close()
 

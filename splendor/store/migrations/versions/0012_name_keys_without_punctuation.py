@@ -4,7 +4,8 @@ chat. Every account's and profile's key is computed again here, oldest row first
 key, the older keeps it and the later ones keep NULL (they stay reachable by their exact name, and block no one;
 no row is renamed or dropped, so the upgrade never fails on old data), as migration 0007 filled them.
 
-The downgrade computes the keys as they were (with the punctuation), in the same way.
+The downgrade computes the keys as they were (with the punctuation), in the same way. Drain the processes of the
+version before first: one still running writes keys with the punctuation, which this version's lookups miss.
 
 Revision ID: 0012
 Revises: 0011
@@ -36,12 +37,15 @@ def _key_with_punctuation(name: str) -> str | None:
 
 
 def _refill(key_of: Callable[[str], str | None]) -> None:
-    """Every row's ``name_key`` again by ``key_of``, oldest first; a key already taken stays NULL for the later."""
+    """Every row's ``name_key`` again by ``key_of``, oldest first; a key already taken stays NULL for the later.
+    An account's own profile comes before every claimed one, whatever their age: "Mary Ann"'s Pokédex keeps its
+    key though an unrelated "Mary_Ann" was claimed earlier."""
     bind = op.get_bind()
+    order = {"accounts": "id", "profiles": "CASE WHEN account_id IS NULL THEN 1 ELSE 0 END, id"}
     for table in ("accounts", "profiles"):
         bind.execute(sa.text(f"UPDATE {table} SET name_key = NULL"))
         taken: set[str] = set()
-        for row_id, name in bind.execute(sa.text(f"SELECT id, name FROM {table} ORDER BY id")).all():
+        for row_id, name in bind.execute(sa.text(f"SELECT id, name FROM {table} ORDER BY {order[table]}")).all():
             key = key_of(name)
             if key is None or key in taken:
                 continue
