@@ -448,7 +448,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         response_class=Response,
         responses={
             200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}, "description": "the board"},
-            **refusals(404),
+            **refusals(404, 409),
         },
     )
     async def board_svg(

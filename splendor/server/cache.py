@@ -96,8 +96,8 @@ class LiveGame:
 
     def ending_of(self) -> dict[str, Any] | None:
         """How the game ended when no rule ended it, as every answer says it: ``{"by", "seat", "at"}`` (``by``:
-        ``idle``, ``resigned`` or ``aborted``; the seat that lost, or aborted, by it; after ``at`` actions), or
-        None."""
+        one of `splendor.store.games.Ending`'s; the seat that lost, or called it off, by it; after ``at`` actions),
+        or None."""
         if self.ending is None:
             return None
         return {"by": self.ending.by, "seat": self.ending.seat, "at": len(self.game.history)}

@@ -262,6 +262,7 @@ class GameManager:
         game = live.game
         actions = len(game.history)
         effects = effects_of(game.name)
+        out_of_time = seat if by == clocks.TIME else None  # its bank is written as spent, whatever follows
         if by in (clocks.TIME, IDLE) and game.players == 2 and not has_moved(live, live.seats[seat]):
             by = NO_START
         if by in (ABORTED, NO_START) or game.players == 2:
@@ -271,7 +272,10 @@ class GameManager:
             status = ABORTED if called_off else "won"
             marks = [] if called_off else effects.finished(live.seats, game)  # the game ends: ruling 17
             if not await self._done(
-                live, lambda: self.store.end_by_forfeit(live.id, actions, ending, status, rate, pokedex=marks)
+                live,
+                lambda: self.store.end_by_forfeit(
+                    live.id, actions, ending, status, rate, pokedex=marks, out_of_time=out_of_time
+                ),
             ):
                 return False
             live.clock = await self._clock_now(live)

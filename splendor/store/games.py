@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, aliased
 
 from splendor.store import your_games
 from splendor.store.changes import notify_change
-from splendor.store.clocks import TIME, ClockState, clock_of, pass_turn, ran_out, start_clock
+from splendor.store.clocks import ClockState, clock_of, pass_turn, ran_out, start_clock
 from splendor.store.database import Store
 from splendor.store.models import ActionRow, GameRow, SeatRow
 from splendor.store.pokedex import mark_caught
@@ -50,8 +50,9 @@ class SeatInfo:
 class Ending:
     """How a game ended when no rule of the game ended it: ``by`` (``idle``: the seat to move did not move within
     the limit; ``resigned``: the seat resigned; ``time``: the seat's clock ran out, `splendor.store.clocks`;
-    ``aborted``: the seat called the game off before its first move, and nobody lost) and the seat that lost, or
-    aborted, by it."""
+    ``aborted``: the seat called the game off before its first move, and nobody lost; ``no_start``: in a game of
+    two the seat ran out of time or sat idle before its first move, and the game was called off so; ``expired``:
+    nobody took its open seats in time) and the seat that lost, or called it off, by it."""
 
     by: str
     seat: int
@@ -368,9 +369,11 @@ class GameStore:
         status: str,
         finish: Callable[[Connection], None] | None = None,
         pokedex: list[tuple[str, list[str]]] | None = None,
+        out_of_time: int | None = None,
     ) -> bool:
-        """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses), with its
-        Pokédex marks and what ``finish`` writes (the ratings) in the same transaction. False when the game has
+        """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses, or with
+        ``aborted``/``no_start`` calls it off), with its Pokédex marks, the bank of the seat that ran ``out_of_time``
+        written as spent, and what ``finish`` writes (the ratings), in the same transaction. False when the game has
         moved on or ended meanwhile (another process, or a move that came in time): nothing is written then."""
         with self.store.engine.begin() as conn:
             done = conn.execute(
@@ -390,8 +393,8 @@ class GameStore:
             ).rowcount
             if not done:
                 return False
-            if ending.by == TIME:
-                ran_out(conn, game_id, ending.seat)
+            if out_of_time is not None:
+                ran_out(conn, game_id, out_of_time)
             _mark(conn, pokedex)
             if finish is not None:
                 finish(conn)

@@ -98,7 +98,9 @@ class GameRow(Base):
     computed in advance. None for games kept before it existed."""
     ended_by: Mapped[str | None] = mapped_column(String(12))
     """How the game ended when no rule of the game ended it: ``idle`` (a seat did not move within the limit),
-    ``resigned`` (a seat resigned a game of two), ``aborted`` (a seat called it off before its first move)."""
+    ``resigned`` (a seat resigned a game of two), ``time`` (a seat's clock ran out), ``aborted`` (a seat called it
+    off before its first move), ``no_start`` (a seat of two ran out of time or sat idle before its first move: called
+    off), ``expired`` (nobody took its open seats in time); `splendor.store.games.Ending`."""
     forfeit_seat: Mapped[int | None] = mapped_column(Integer)
     """The seat that lost the game by ``ended_by`` (that aborted it, for ``aborted``)."""
     time_control: Mapped[str | None] = mapped_column(String(12))

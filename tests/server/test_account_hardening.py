@@ -5,7 +5,6 @@ alike are one name, and profile claims can neither squat names nor be made witho
 from __future__ import annotations
 
 import importlib
-
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote

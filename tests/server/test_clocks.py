@@ -155,6 +155,7 @@ def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient)
     assert rating_changes(c, game)[0] < 0  # a loss on time counts
     unplayed = wait_for(lambda: (p := state(c, never))["over"] and p, seconds=10)
     assert unplayed["ending"] == {"by": "no_start", "seat": 0, "at": 0}  # out of time before a first move
+    assert unplayed["clock"]["banks"][0] == 0  # called off, and the bank still shows it spent
     assert rating_changes(c, never) == {}  # called off: never played, as an abort
     listed = {g["id"]: g["status"] for g in c.get("/api/games").json()["games"]}
     assert listed[never["id"]] == "aborted" and listed[game["id"]] == "won"

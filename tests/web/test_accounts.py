@@ -59,9 +59,13 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     assert page.get_attribute("#account-pokedex", "href") == "/pokedex/ann"  # the account's own Pokédex
     page.wait_for_selector("[data-seat-kind='1']")
     assert page.is_visible("#rated-label") and page.is_checked("#rated")  # said, and chosen, before it is made
-    page.select_option("[data-seat-kind='0']", "greedy")  # a bot as Player 1: nothing of the account's to rate
-    assert page.is_hidden("#rated-label")
+    page.select_option("[data-seat-kind='1']", "open")
+    page.select_option("[data-seat-kind='0']", "greedy")  # a bot as Player 1: nothing of the account's to rate,
+    assert page.is_hidden("#rated-label")  # and nobody to call off a game waiting for an open seat
+    assert page.input_value("[data-seat-kind='1']") == "human"
+    assert page.is_disabled("[data-seat-kind='1'] option[value='open']")
     page.select_option("[data-seat-kind='0']", "human")
+    page.select_option("[data-seat-kind='1']", "greedy")
     page.click("#create")  # seat 0 is the account's, against the greedy bot
     page.wait_for_url("**/play/**")
     page.wait_for_function("document.body.dataset.actions !== undefined")

@@ -177,8 +177,6 @@ export async function api(path, options = {}) {
   return body;
 }
 
-// A chance (0 to 1) as the whole percent every face shows, the hint's and the review's alike: from its thousandths
-// (as the server's JSON keeps them), a half rounded up, as the terminal does (splendor.bots.review.percent).
 // A seat's name as every page shows it: the name it was given, its account's, or "Player N"; a bot by its level;
 // a seat nobody holds yet as open. ``info`` is a seat as the server lists it (seat, kind, bot, name).
 export function seatLabel(info) {
@@ -188,6 +186,8 @@ export function seatLabel(info) {
   return info.kind === "bot" ? info.bot : t("Player {number}", { number });
 }
 
+// A chance (0 to 1) as the whole percent every face shows, the hint's and the review's alike: from its thousandths
+// (as the server's JSON keeps them), a half rounded up, as the terminal does (splendor.bots.review.percent).
 export function wholePercent(chance) { return Math.floor((Math.round(chance * 1000) + 5) / 10); }
 
 export function params() { return new URLSearchParams(location.search); }

@@ -106,7 +106,10 @@ function ratingsSection(page) {
   if (!r.rated) {
     return el("p", { class: "note", id: "rating-changes" }, r.unplayed
       ? t("Not rated: someone in it never moved, as in an aborted game.")
-      : t("Not rated: a game is rated when every person in it plays with an account."));
+      : !state.payload.rated ? t("Not rated: the game was created unrated.")
+      : state.payload.seats.every((s) => s.kind !== "human" || s.has_account)
+        ? t("Not rated: the game ended without a winner.")
+        : t("Not rated: a game is rated when every person in it plays with an account."));
   }
   const signed = (n) => (n > 0 ? `+${n}` : String(n));
   return el("section", { id: "rating-changes" }, el("h2", {}, t("Ratings")), ...r.changes.map((c) =>

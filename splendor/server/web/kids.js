@@ -20,7 +20,10 @@ function boardSvg(c) {
   if (svgCache.loading !== key) {
     svgCache.loading = key;
     const at = upto === null ? "" : `&upto=${upto}`;
-    fetch(`/api/games/${c.gameId}/board.svg?lang=${language}${at}`).then((r) => r.text()).then((text) => {
+    fetch(`/api/games/${c.gameId}/board.svg?lang=${language}${at}`).then((r) => {
+      if (!r.ok) throw new Error(String(r.status));          // a refusal's words are no picture: try again later
+      return r.text();
+    }).then((text) => {
       if (svgCache.loading !== key) return;
       Object.assign(svgCache, { key, text, loading: null });
       c.render();

@@ -30,6 +30,7 @@ function drawSeats() {
   const old = [...box.children];
   box.replaceChildren(...Array.from({ length: n }, (_, i) => old[i] || seatRow(i)));
   fitBots();
+  fitOpenSeats();
 }
 
 // Offer only the bots that play the chosen game (the learned bot plays classic alone); a seat that held another
@@ -171,6 +172,17 @@ function drawMe() {
   showMarkMe();
 }
 
+// An open seat needs Player 1 to be a person, the creator, who may call the game off while it waits for players
+// (the server refuses a game of bots and open seats): with a bot as Player 1 no seat may be open.
+function fitOpenSeats() {
+  const first = document.querySelector("[data-seat-kind='0']");
+  const botFirst = Boolean(first) && first.value !== "human";
+  for (const option of document.querySelectorAll("[data-seat-kind] option[value='open']")) option.disabled = botFirst;
+  for (const select of document.querySelectorAll("[data-seat-kind]")) {
+    if (botFirst && select.value === "open") select.value = "human";
+  }
+}
+
 function showMarkMe() {
   document.getElementById("mark-me-label").hidden = !(myProfile() && !ME
     && document.getElementById("game").value === "pokemon");
@@ -255,7 +267,7 @@ document.getElementById("game").addEventListener("change", (e) => {
   fitBots();
 });
 document.getElementById("new-game").addEventListener("submit", create);
-document.getElementById("seats").addEventListener("change", showMarkMe);     // Player 1 a bot: nothing to rate
+document.getElementById("seats").addEventListener("change", () => { showMarkMe(); fitOpenSeats(); });
 
 // "Learn to play": a game against the greedy bot on a fixed deal (Kids on the short board), opened with the guide.
 const TUTORIAL_SEED = 1;

@@ -146,7 +146,7 @@ function renderStatus() {
     const ending = state.replayEnding;
     const then = [...left.map((s) => forfeitWords(s, seatName)),
       ...(ending && ending.at === state.upto ? [endingWords(ending, state.payload.seats, seatName)] : [])];
-    if (then.length) text = `${text}. ${then.join(" ")}`;         // "…paying cabbage. ann resigned: bob wins."
+    if (then.length) text = `${sentence(text)} ${then.join(" ")}`;   // "…paying cabbage. ann resigned: bob wins."
   } else if (state.payload.ending) {
     text = endingWords(state.payload.ending, view.seats, seatName);
   } else if (state.payload.seats.some((s) => s.kind === "open")) {       // open seats: nobody plays yet
@@ -397,14 +397,13 @@ async function leave(what, at) {
   }
 }
 
-// Signed in: offer to keep this seat in the account (a link a friend sent), until an account keeps it. Else, in
-// Pokémon: offer to keep this game in the Pokédex of the profile this browser owns, until the seat has one.
 // While the game waits for players, its creator gets a link to send: the lobby, with this game's open seat to
 // join (the address bar holds the creator's own seat and its secret, which must never be sent).
 function renderInvite() {
   const box = document.getElementById("invite");
   const seats = state.payload.seats;
-  const creator = mode === "play" && seats.some((s) => s.kind === "open") && !(seats[seat] && seats[seat].joined);
+  const creator = mode === "play" && !state.payload.over && !state.payload.view.is_over
+    && seats.some((s) => s.kind === "open") && !(seats[seat] && seats[seat].joined);
   box.hidden = !creator;
   if (!creator || box.childElementCount) return;
   const link = `${location.origin}/?open=${gameId}`;
@@ -415,6 +414,8 @@ function renderInvite() {
     } }, t("Copy")));
 }
 
+// Signed in: offer to keep this seat in the account (a link a friend sent), until an account keeps it. Else, in
+// Pokémon: offer to keep this game in the Pokédex of the profile this browser owns, until the seat has one.
 function renderKeep() {
   const box = document.getElementById("keep");
   if (state.me && mode === "play" && !state.payload.view.is_over) {
