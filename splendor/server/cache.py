@@ -66,10 +66,21 @@ class LiveGame:
                 "has_account": s.account_id is not None,
                 "joined": s.joined,  # taken from the lobby: it may not call off the game while seats are open
                 "forfeited": s.forfeited,
-                "forfeit": None if not s.forfeited else {"by": s.forfeited_by or "idle", "at": s.forfeited_at},
+                "forfeit": None if not s.forfeited else self._forfeit(s),
             }
             for s in self.seats
         ]
+
+    def has_moved(self, seat: SeatInfo) -> bool:
+        """Whether the seat's person made a move (not a bot that played the seat on after they forfeited): a rated
+        game one of whose people never moved counts for nobody (`splendor.server.moves.rating`)."""
+        before = seat.forfeited_at if seat.forfeited_at is not None else len(self.log)
+        return any(entry["seat"] == seat.seat for entry in self.log[:before])
+
+    def _forfeit(self, s: SeatInfo) -> dict[str, Any]:
+        """How a seat's person left: ``by`` (idle, resigned, time), ``at`` (the action count), and whether they had
+        ``moved`` first."""
+        return {"by": s.forfeited_by or "idle", "at": s.forfeited_at, "moved": self.has_moved(s)}
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """What a seat (or a spectator) receives: the game's id, its seats, whether it is rated, how it ended if

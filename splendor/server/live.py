@@ -43,7 +43,7 @@ from splendor.server.cache import GameCache, LiveGame, rebuild, replayed
 from splendor.server.chat_push import ChatHub
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
-from splendor.server.moves import has_moved, judged, log_entry, may_leave, parsed, rating, step, whose_turn
+from splendor.server.moves import judged, log_entry, may_leave, parsed, rating, step, whose_turn
 from splendor.server.push import TurnPushes
 from splendor.server.quick_play import QuickPlay
 from splendor.server.schemas import NewGame
@@ -263,7 +263,7 @@ class GameManager:
         actions = len(game.history)
         effects = effects_of(game.name)
         out_of_time = seat if by == clocks.TIME else None  # its bank is written as spent, whatever follows
-        if by in (clocks.TIME, IDLE) and game.players == 2 and not has_moved(live, live.seats[seat]):
+        if by in (clocks.TIME, IDLE) and game.players == 2 and not live.has_moved(live.seats[seat]):
             by = NO_START
         if by in (ABORTED, NO_START) or game.players == 2:
             called_off = by in (ABORTED, NO_START)

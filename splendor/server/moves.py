@@ -20,7 +20,7 @@ from splendor.i18n import Message, _
 from splendor.server.bots import BOT_RATINGS
 from splendor.server.errors import Refused
 from splendor.server.seating import BOT, waiting_for_players
-from splendor.store.games import Ending, SeatInfo
+from splendor.store.games import Ending
 from splendor.store.ratings import RatedSeat, rate_game
 
 if TYPE_CHECKING:
@@ -87,16 +87,10 @@ def whose_turn(live: LiveGame, seat: int, expect: int | None = None) -> None:
         raise Refused(409, not_your_decision(deciding))
 
 
-def has_moved(live: LiveGame, seat: SeatInfo) -> bool:
-    """Whether the seat's person made a move (not a bot that played the seat on after they forfeited)."""
-    before = seat.forfeited_at if seat.forfeited_at is not None else len(live.log)
-    return any(entry["seat"] == seat.seat for entry in live.log[:before])
-
-
 def never_moved(live: LiveGame) -> bool:
     """Whether one of the game's accounts' people left it (resigned, ran out of time, sat idle) or saw it end before
     their first move: then it was never played by them, and a rated game changes no rating (`rating`)."""
-    return any(s.account_id is not None and not has_moved(live, s) for s in live.seats)
+    return any(s.account_id is not None and not live.has_moved(s) for s in live.seats)
 
 
 def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bool = False) -> None:
@@ -116,7 +110,7 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
             raise Refused(409, WAITING)  # nobody to lose to yet: the seat may abort (call the game off) instead
         if live.seats[seat].joined:
             raise Refused(409, _("only the game's creator can call it off while it waits for players"))
-    if aborting and has_moved(live, live.seats[seat]):
+    if aborting and live.has_moved(live.seats[seat]):
         raise Refused(409, _("a game can be aborted only before your first move: you may resign instead"))
 
 

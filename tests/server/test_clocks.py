@@ -172,7 +172,7 @@ def test_three_players_a_bot_plays_on_the_seat_that_ran_out_and_it_ranks_last(ap
     game = create(c, "kids", [MINE, GREEDY, GREEDY], clock="2s+0", options={"short": True})
     assert move(c, game, 0).status_code == 200  # then ann's time runs out at her second turn
     seat = wait_for(lambda: (s := state(c, game)["seats"][0])["forfeited"] and s, seconds=10)
-    assert seat["kind"] == "bot" and seat["forfeit"] == {"by": "time", "at": 3}
+    assert seat["kind"] == "bot" and seat["forfeit"] == {"by": "time", "at": 3, "moved": True}
     r = c.post(f"/api/games/{game['id']}/actions", json={"seat": 0, "action": "take k r g"})  # signed in
     assert r.status_code == 403 and "ran out of time" in r.json()["detail"]
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)  # the bots play it out

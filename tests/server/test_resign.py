@@ -79,7 +79,7 @@ def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient
     r = seat_call(c, game, 0, "resign")
     assert r.status_code == 200, r.text
     seat = r.json()["seats"][0]
-    assert seat["forfeited"] and seat["kind"] == "bot" and seat["forfeit"] == {"by": "resigned", "at": 3}
+    assert seat["forfeited"] and seat["kind"] == "bot" and seat["forfeit"] == {"by": "resigned", "at": 3, "moved": True}
     assert not r.json()["over"]  # the game goes on for the others
     again = seat_call(c, game, 0, "resign")
     assert again.status_code == 403 and "resigned" in again.json()["detail"]  # twice: the seat is a bot's now
@@ -98,7 +98,8 @@ def test_resign_3p_before_ones_first_move_leaves_the_game_unrated(app_client: Te
     assert game["rated"]
     r = seat_call(c, game, 0, "resign")
     assert r.status_code == 200, r.text
-    assert r.json()["seats"][0]["forfeit"] == {"by": "resigned", "at": 0} and not r.json()["over"]
+    forfeit = r.json()["seats"][0]["forfeit"]
+    assert forfeit == {"by": "resigned", "at": 0, "moved": False} and not r.json()["over"]  # the table says so
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)
     assert ended["ending"] is None and ended["view"]["result"]  # the rules ended it
     assert c.get(f"/api/games/{game['id']}/ratings").json() == {

@@ -25,13 +25,16 @@ export function endingWords(ending, seats, seatName) {
 }
 
 // A seat of three or four whose person left (resigned, or idle past the limit) and a bot played on, in words.
-export function forfeitWords(seatInfo, seatName) {
+// One who left before their first move, with an account, leaves a rated game counting for nobody: said then, not
+// only at its end. ``rated``: whether the game was created rated.
+export function forfeitWords(seatInfo, seatName, rated = false) {
   const player = seatName(seatInfo.seat);
   const by = seatInfo.forfeit && seatInfo.forfeit.by;
-  if (by === "time") return t("{player} ran out of time; a bot plays their seat on and it ranks last.", { player });
-  return by === "resigned"
-    ? t("{player} resigned; a bot plays their seat on.", { player })
-    : t("{player} did not move in time; a bot plays their seat on.", { player });
+  const said = by === "time" ? t("{player} ran out of time; a bot plays their seat on and it ranks last.", { player })
+    : by === "resigned" ? t("{player} resigned; a bot plays their seat on.", { player })
+      : t("{player} did not move in time; a bot plays their seat on.", { player });
+  const unplayed = rated && seatInfo.has_account && seatInfo.forfeit && seatInfo.forfeit.moved === false;
+  return unplayed ? `${said} ${t("They never moved, so the game counts for nobody's rating.")}` : said;
 }
 
 // page: { state, gameId, mode, seat, seatName, render, showError }
@@ -59,7 +62,7 @@ export function renderEnd(page) {
       el("tbody", {}, rows)));
   }
   for (const s of state.payload.seats.filter((x) => x.forfeited)) {
-    items.push(el("p", { class: "note", "data-forfeit": s.seat }, forfeitWords(s, seatName)));
+    items.push(el("p", { class: "note", "data-forfeit": s.seat }, forfeitWords(s, seatName, state.payload.rated)));
   }
   const r = view.result || {};
   if (r.pokedex) {

@@ -144,7 +144,7 @@ function renderStatus() {
     // then: a seat that left here (resigned, or idle past the limit), and how the game ended if no rule ended it
     const left = state.payload.seats.filter((s) => s.forfeit && s.forfeit.at === state.upto);
     const ending = state.replayEnding;
-    const then = [...left.map((s) => forfeitWords(s, seatName)),
+    const then = [...left.map((s) => forfeitWords(s, seatName, state.payload.rated)),
       ...(ending && ending.at === state.upto ? [endingWords(ending, state.payload.seats, seatName)] : [])];
     if (then.length) text = `${sentence(text)} ${then.join(" ")}`;   // "…paying cabbage. ann resigned: bob wins."
   } else if (state.payload.ending) {
@@ -201,7 +201,9 @@ function leavings() {
   const upto = mode === "replay" ? state.upto : Infinity;
   const out = [];
   for (const s of state.payload.seats) {
-    if (s.forfeit && s.forfeit.at <= upto) out.push({ at: s.forfeit.at, text: forfeitWords(s, seatName) });
+    if (s.forfeit && s.forfeit.at <= upto) {
+      out.push({ at: s.forfeit.at, text: forfeitWords(s, seatName, state.payload.rated) });
+    }
   }
   const ending = mode === "replay" ? state.replayEnding : state.payload.ending;
   if (ending && ending.at <= upto) out.push({ at: ending.at, text: endingWords(ending, state.payload.seats, seatName) });
