@@ -88,6 +88,10 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     invite = ann.get_attribute("#invite-link", "value")  # a link to send: never the creator's own seat's address
     game = game_of(ann)
     assert invite == f"{server.base}/?open={game}" and ann.is_visible("#invite")
+    assert ann.is_visible("#abort") and ann.is_hidden("#resign")  # nobody to lose to yet: only called off
+    ann.click("#invite-copy")  # copied or, where the browser refuses, selected: the table stays as it was
+    ann.wait_for_timeout(300)
+    assert "Waiting for players" in ann.inner_text("#status")
     guest = new_page(browser, 390)
     guest.goto(invite)
     row = guest.locator("[data-open-game].invited")  # the game invited to, marked, its Join in focus
@@ -98,17 +102,18 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     guest.click("[data-join]")  # no name yet: asked for one, nothing taken
     assert "name" in guest.inner_text("#quick-error")
     guest.fill("#guest-name", "zoe")
-    guest.click("[data-join]")
+    guest.press("#guest-name", "Enter")  # joins the game the name was asked for, never Quick play's search
     guest.wait_for_url("**/play/**")
     guest.wait_for_function("document.body.dataset.actions !== undefined")
     assert "zoe (you)" in guest.inner_text("body")
     ann.wait_for_function("document.body.textContent.includes('zoe')")
     ann.wait_for_function("!document.getElementById('status').textContent.includes('Waiting for players')")
-    assert ann.is_hidden("#invite")  # the game has begun
+    assert ann.is_hidden("#invite") and ann.is_visible("#resign")  # the game has begun
     guest.goto(f"{server.base}/?open={game}")  # the link again, once the game has begun
     guest.wait_for_function("document.getElementById('invited').textContent.includes('no longer open')")
     guest.goto(f"{server.base}/play/{game}?seat=0")  # a seat's address without its secret: watch it instead
     guest.wait_for_selector("#watch-instead")
+    assert "Player 1's seat" in guest.inner_text("#status")  # in a player's words: no seat 0, no "secret"
     assert guest.get_attribute("#watch-instead", "href") == f"/watch/{game}"
     assert ann.errors == [] and guest.errors == []  # type: ignore[attr-defined]
     ann.close()

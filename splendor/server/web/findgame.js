@@ -121,14 +121,19 @@ async function cancel() {
 }
 
 // One click takes the game's first free seat: as the account, or as the guest named in the quick-play form.
+// The game whose Join asked for a name first: Enter in the name box then joins it (not Quick play's search).
+let joining = null;
+
 async function join(game) {
   $("quick-error").textContent = "";
   const name = me ? null : guestName();
   if (!me && !name) {
+    joining = game;
     $("quick-error").textContent = t("Give your name to join as a guest, or sign in.");
     $("guest-name").focus();
     return;
   }
+  joining = null;
   try {
     const seat = game.open_seats[0];
     const taken = await api(`/api/games/${game.id}/seats/${seat}/take`, { method: "POST",
@@ -178,6 +183,9 @@ async function drawOpenGames() {
   }
 }
 
+$("guest-name").addEventListener("keydown", (event) => {   // asked for to join a game: Enter joins it, seeks nothing
+  if (event.key === "Enter" && joining) { event.preventDefault(); join(joining); }
+});
 $("guest-name").value = localStorage.getItem(NAME_KEY) || "";
 $("guest-name").placeholder = t("name");
 $("quick-play").addEventListener("submit", quickPlay);

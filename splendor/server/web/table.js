@@ -361,9 +361,12 @@ function renderLeave() {
   const open = mode === "play" && !state.payload.view.is_over && !state.payload.over && !tutorial;
   const seats = state.payload.seats;
   // While seats are open, a seat taken from the lobby may not call the game off: it is its creator's.
-  const joinedWhileWaiting = seats.some((s) => s.kind === "open") && Boolean(seats[seat] && seats[seat].joined);
-  document.getElementById("leave-box").hidden = !open;
+  const waiting = seats.some((s) => s.kind === "open");
+  const joinedWhileWaiting = waiting && Boolean(seats[seat] && seats[seat].joined);
+  // nobody to lose to before the game begins: the server refuses a resignation then (409), so none is offered
+  document.getElementById("leave-box").hidden = !open || (waiting && joinedWhileWaiting);
   document.getElementById("abort").hidden = !open || movedYet() || joinedWhileWaiting;
+  document.getElementById("resign").hidden = waiting;
 }
 
 // Each asks again first, in a dialog (Cancel has the focus; Escape closes it), saying what it does.
@@ -411,8 +414,11 @@ function renderInvite() {
   const link = `${location.origin}/?open=${gameId}`;
   const field = el("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("link to this game") });
   box.replaceChildren(t("Invite someone: send them this link to join."), " ", field, " ",
-    el("button", { type: "button", id: "invite-copy", onclick: async () => {
-      try { await navigator.clipboard.writeText(link); speak(t("Copied.")); } catch (e) { field.select(); }
+    el("button", { type: "button", id: "invite-copy", onclick: async (event) => {
+      const button = event.currentTarget;             // says it was copied, on itself, for two seconds
+      try { await navigator.clipboard.writeText(link); } catch (e) { field.select(); return; }
+      button.textContent = t("Copied.");
+      setTimeout(() => { button.textContent = t("Copy"); }, 2000);
     } }, t("Copy")));
 }
 
@@ -505,7 +511,10 @@ function connect() {
   };
   ws.onclose = (event) => {
     if (event.code === 4403 || event.code === 4404) {
-      const said = event.reason || t("This link is not valid.");
+      // a seat's address without its secret: said in a player's words (the server's names seats from 0)
+      const said = event.code === 4403 && mode === "play" && !token
+        ? t("This is Player {number}'s seat: only the link its player was given plays it", { number: seat + 1 })
+        : event.reason || t("This link is not valid.");
       // a seat's address without its secret (copied from someone's address bar, say): the game can still be watched
       morph(document.getElementById("status"), event.code === 4403
         ? [said, ". ", el("a", { href: `/watch/${gameId}`, id: "watch-instead" }, t("Watch the game instead"))] : [said]);
