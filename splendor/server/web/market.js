@@ -239,25 +239,33 @@ function pokemonName(card) {
   return card.dex ? `#${card.dex} ${name}` : name;
 }
 
-// Your Pokémon, each with what it evolves into and the bonuses that takes ("#13 Weedle → Kakuna ♥3"), marked when
-// your bonuses already suffice: what to plan for. Another seat's are listed by name.
+// Your Pokémon, each with what it evolves into and the bonuses that takes ("#13 Weedle → Kakuna (♦ 3 bonuses)"),
+// copies counted once ("×2"), and marked ✓ when it can evolve at the end of a turn: your bonuses suffice and the
+// card it becomes is on the table or in your hand (the rules' two conditions). Another seat's are listed by name.
 function playArea(c, s) {
   if (!s.cards.length) return "—";
   if (s.seat !== c.me) return s.cards.map(pokemonName).join(", ");     // another's, as a list of names: compact
-  return s.cards.flatMap((card, i) => {
-    const parts = [pokemonName(card)];
+  const shown = (cards) => cards.filter((x) => x && !x.hidden).map((x) => x.name);
+  const onOffer = new Set([...["1", "2", "3"].flatMap((row) => shown(c.view.market[row] || [])),
+    ...shown(s.reserved || [])]);
+  const copies = new Map();
+  for (const card of s.cards) copies.set(card.name, [...(copies.get(card.name) || []), card]);
+  return [...copies.values()].flatMap(([card, ...more], i) => {
+    const parts = [pokemonName(card), more.length ? ` ×${more.length + 1}` : null];
     let ready = false;
     if (card.evolves_to && card.evolve) {
       const [[colour, n]] = Object.entries(card.evolve);
-      ready = (s.bonuses[colour] || 0) >= n;
+      const enough = (s.bonuses[colour] || 0) >= n;
+      ready = enough && onOffer.has(card.evolves_to);
       const needs = tn("evolves with {n} {colour} bonus", "evolves with {n} {colour} bonuses", n,
         { colour: tokenName(c.game, colour) });
-      const need = chip(colour, n, { title: needs });
-      need.classList.add("need");                  // a bonus needed: square, as bonuses are drawn
-      parts.push(" → ", t(card.evolves_to), " ", need,
-        ready ? el("span", { class: "ready", title: t("its bonuses are enough: it evolves when {pokemon} is on the "
-          + "table or reserved", { pokemon: t(card.evolves_to) }) }, "✓") : null,
-        el("span", { class: "sr-only" }, ` (${needs}${ready ? `; ${t("enough now")}` : ""})`));
+      const mark = chip(colour, null, { title: needs });
+      mark.classList.add("need");                  // a bonus needed: square, as bonuses are drawn
+      parts.push(" → ", t(card.evolves_to), " (", mark, " ", tn("{n} bonus", "{n} bonuses", n), ")",
+        ready ? el("span", { class: "ready", title: t("it can evolve at the end of your turn") }, " ✓") : null,
+        el("span", { class: "sr-only" }, `: ${needs}${ready ? `; ${t("it can evolve at the end of your turn")}`
+          : enough ? `; ${t("bonuses enough, but {pokemon} is not on the table or in your hand",
+            { pokemon: t(card.evolves_to) })}` : ""}`));
     }
     const entry = el("span", { class: `pokemon-entry${ready ? " ready-to-evolve" : ""}`, "data-dex": card.dex },
       ...parts);
