@@ -124,14 +124,17 @@ function decisionLabel(c, action) {
   const w = action.split(" ");
   const tile = w[0] === "city" && w[1] === "market" ? (c.view.marketplace || [])[Number(w[2]) - 1] : null;
   if (!tile) return actionLabel("kids", action, c.seatName);
-  return [chip(tile, null, named(tile)), " ",
+  return [cityTile(chip(tile, null, named(tile))), " ",
     t("Take Marketplace tile {slot} ({resource})", { slot: w[2], resource: tokenName("kids", tile) })];
 }
 
+// A City tile: square, as a tile is, so it is never taken for a resource token (round) beside it.
+function cityTile(node) { node.classList.add("city-tile"); return node; }
+
 function marketplace(c) {
   return [c.view.marketplace ? el("div", { class: "row" }, t("Marketplace:"),
-    ...c.view.marketplace.map((tile) => tile ? chip(tile, null,
-      { title: t("a City tile ({resource})", { resource: tokenName("kids", tile) }) }) : el("span", {}, "—"))) : null,
+    ...c.view.marketplace.map((tile) => tile ? cityTile(chip(tile, null,
+      { title: t("a City tile ({resource})", { resource: tokenName("kids", tile) }) })) : el("span", {}, "—"))) : null,
   el("div", { class: "small" }, t("City tile stack: {left}", { left: c.view.city_stack }))];
 }
 
@@ -147,8 +150,8 @@ function traveler(c, s, names) {
     s.treasure ? chip("treasure", s.treasure, named("treasure")) : null),
   el("div", { class: "row tiles" }, el("span", { class: "label" }, t("City tiles")), " ", ...s.city_tiles.map((tile) => {
     const resource = tokenName("kids", tile.colour);
-    const node = chip(tile.colour, null, { title: tile.active ? t("{resource} City tile, active", { resource })
-      : t("{resource} City tile, used", { resource }) });
+    const node = cityTile(chip(tile.colour, null, { title: tile.active ? t("{resource} City tile, active", { resource })
+      : t("{resource} City tile, used", { resource }) }));
     if (!tile.active) { node.classList.add("used"); node.append(" ", t("used")); }
     return node;
   })),
@@ -180,7 +183,7 @@ function kidsPrompt(c) {
   const decision = c.view.decision;
   if (!c.mine || decision === "action") return [];
   const held = c.view.seats[c.me].purse_total;
-  const title = { return: t("Your purse holds {held}, 8 at most: return {n}, one at a time.", { held, n: held - 8 }),
+  const title = { return: t("Your purse holds {held} tokens, 8 at most: return {n}, one at a time.", { held, n: held - 8 }),
     drought: t("Drought! Discard down to 5 tokens."),
     thief: t("The Kind-Hearted Thief: give one token to another traveler."),
     city: t("You reached a city: take a City tile."),

@@ -5,7 +5,7 @@
 // expert's preferred move. The list is the graph's text: every mark, with the chances, in words.
 import { el, emblem, morph, on, SEAT_COLOUR, wholePercent } from "/static/common.js";
 import { language, N_, t } from "/static/i18n.js";
-import { describe } from "/static/words.js";
+import { advice, cardInSight, describe } from "/static/words.js";
 
 const MARK_WORDS = { inaccuracy: N_("inaccuracy"), mistake: N_("mistake"), blunder: N_("blunder") };
 // Each mark's sign (the chess annotator's) and its shape on the graph: three shapes, told apart without colour.
@@ -76,17 +76,9 @@ function percent(x) { return x === null || x === undefined ? "?" : `${wholePerce
 
 function moveWords(action, seat, details = null) { return describe(page.game(), action, details, page.seatName, seat); }
 
-// What the table shows of the card a move takes, while the replay stands just before it: so the chosen move's
-// words name the card ("buys a tier 1 card (1★, ...)"), not only its place. Null for a card not in sight.
-function seen(action, seat) {
-  const view = page.view();
-  const w = action.split(" ");
-  if (!view || !["buy", "catch", "reserve"].includes(w[0]) || w[1] === "deck") return null;
-  const [row, n] = w[1].split(".");
-  const card = w[1] === "reserved" ? (view.seats[seat].reserved || [])[Number(w[2]) - 1]
-    : (view.market[row] || [])[n ? Number(n) - 1 : 0];
-  return card && !card.hidden ? { card } : null;
-}
+// The expert's preferred move as advice to the mover ("Take red, blue and green"): said as "bob takes…", it read
+// as if the seat were the expert. With the card it takes when the table shows it.
+function bestWords(m, details = null) { return advice(page.game(), m.best, page.seatName, details); }
 
 // Which move the review has chosen, while the replay stands just before it (null otherwise): the table says
 // "before move N" then, not the action that led there.
@@ -100,7 +92,7 @@ function markLabel(m) {
   return t(words, {
     number: m.number, player: page.seatName(m.seat), mark: t(MARK_WORDS[m.mark]),
     played: moveWords(m.played, m.seat), before: percent(m.chance_before), after: percent(m.chance_after),
-    best: moveWords(m.best, m.seat), best_chance: percent(m.chance_before) });
+    best: bestWords(m), best_chance: percent(m.chance_before) });
 }
 
 function shape(mark, x, y) {
@@ -189,10 +181,10 @@ function chosenWords() {
   return el("div", { class: "review-chosen", id: "review-chosen", role: "status" },
     el("p", {}, el("span", { class: "swatch played", "aria-hidden": "true",
       style: `border-color: ${SEAT_COLOUR[m.seat]}` }), " ",
-    t("Played: {move} — chance after it: {chance}", { move: moveWords(m.played, m.seat, seen(m.played, m.seat)),
+    t("Played: {move} — chance after it: {chance}", { move: moveWords(m.played, m.seat, cardInSight(page.view(), m.seat, m.played)),
       chance: percent(m.chance_after) })),
     el("p", {}, el("span", { class: "swatch best", "aria-hidden": "true" }), " ",
-      t("The expert prefers: {move} — chance: {chance}", { move: moveWords(m.best, m.seat, seen(m.best, m.seat)),
+      t("The expert prefers: {move} — chance: {chance}", { move: bestWords(m, cardInSight(page.view(), m.seat, m.best)),
         chance: percent(m.chance_before) })));
 }
 

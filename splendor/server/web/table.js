@@ -5,7 +5,7 @@ import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_CO
   from "/static/common.js";
 import { N_, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
-import { advice as adviceWords, describe } from "/static/words.js";
+import { advice as adviceWords, cardInSight, describe } from "/static/words.js";
 import { endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
 import { renderClocks } from "/static/clocks.js";
 import { handleKey } from "/static/keys.js";
@@ -168,7 +168,7 @@ function renderStatus() {
   const chosen = mode === "replay" ? chosenAt(state.upto) : null;
   const mover = chosen ? chosen.seat : mode === "replay" ? state.lastSeat : view.current_player;
   const still = !chosen && (mode === "replay" && state.upto === 0 || view.is_over);   // nobody's move to mark
-  morph(status, [still ? null : emblem(mover), text, aim]);
+  morph(status, [still ? null : emblem(mover), el("span", { class: "status-text" }, text), aim]);
 }
 
 const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
@@ -489,7 +489,7 @@ async function askHint() {
     if (!state.hint || state.hint.at !== at) return;          // the game moved on meanwhile: the hint is stale
     state.hint.action = advice.action;
     box.textContent = t("Hint: {move} (estimated chance of winning: {chance}%)", {
-      move: adviceWords(state.payload.game, advice.action, seatName),
+      move: adviceWords(state.payload.game, advice.action, seatName, cardInSight(state.payload.view, seat, advice.action)),
       chance: wholePercent(advice.win_chance) });
     render();
   } catch (e) {

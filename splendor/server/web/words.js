@@ -14,6 +14,18 @@ export function colourName(game, letter) {
   return colour ? tokenName(game, colour) : letter;
 }
 
+// The card a move takes, as ``view`` shows it (a seat's or the spectator's): so a move's words name the card ("buys
+// a tier 1 card (1★, ...)"), not only its place. As details for `describe` and `advice`; null for a card not in
+// sight (a deck's top, another's card reserved face down) or a move that takes none.
+export function cardInSight(view, seat, action) {
+  const w = action.split(" ");
+  if (!view || !["buy", "catch", "reserve"].includes(w[0]) || w[1] === "deck") return null;
+  const [row, n] = w[1].split(".");
+  const card = w[1] === "reserved" ? ((view.seats[seat] || {}).reserved || [])[Number(w[2]) - 1]
+    : ((view.market || {})[row] || [])[n ? Number(n) - 1 : 0];
+  return card && !card.hidden ? { card } : null;
+}
+
 // A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)";
 // without its cost where none is paid (an evolution).
 export function cardWords(game, card, { cost = true } = {}) {
@@ -126,8 +138,9 @@ function sentence(game, text, d, nameOf, player) {
 
 // An action as advice to the one who may do it, for the hint: "Take red, blue and green", "Buy the card at tier 2,
 // slot 3"; the decisions after a turn's action as their buttons say them.
-export function advice(game, text, nameOf) {
+export function advice(game, text, nameOf, details = null) {
   const w = text.split(" ");
+  const card = details && details.card ? cardWords(game, details.card) : null;    // the card, when it is in sight
   const name = (l) => colourName(game, l);
   const payment = () => list(w.slice(3).map((x) => x.startsWith("tile:")
     ? t("a City tile ({resource})", { resource: name(x.slice(5)) }) : name(x)));
@@ -137,13 +150,15 @@ export function advice(game, text, nameOf) {
       if (w.length === 3 && w[1] === w[2]) return t("Take two {token} tokens", { token: name(w[1]) });
       return t("Take {tokens}", { tokens: list(w.slice(1).map(name)) });
     case "reserve":
-      if (w[1] !== "deck") return t("Reserve {card}", { card: where(w[1], game) });
+      if (w[1] !== "deck") return t("Reserve {card}", { card: card || where(w[1], game) });
       return game === "pokemon" ? t("Reserve the top card of the level {tier} deck", { tier: w[2] })
         : t("Reserve the top card of the tier {tier} deck", { tier: w[2] });
     case "buy":
+      if (card) return t("Buy {card}", { card });
       return w[1] === "reserved" ? t("Buy reserved card {number}", { number: w[2] })
         : t("Buy {card}", { card: where(w[1], game) });
     case "catch":
+      if (card) return t("Catch {card}", { card });
       return w[1] === "reserved" ? t("Catch reserved card {number}", { number: w[2] })
         : t("Catch {card}", { card: where(w[1], game) });
     case "evolve":
