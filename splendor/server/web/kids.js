@@ -154,7 +154,7 @@ function traveler(c, s, names) {
       : t("{resource} City tile, used", { resource }) }));
     if (!tile.active) { node.classList.add("used"); node.append(" ", t("used")); }
     return node;
-  })),
+  }), s.city_tiles.length ? null : el("span", { class: "none" }, "—")),
   s.medal ? el("div", {}, t("Queen's Medal {medal}", { medal: s.medal })) : null,
   s.queens_gem ? el("div", {}, t("holds the Queen's Gem")) : null,
   last ? el("p", { class: "small last" }, t("last: {move}", { move: last })) : null);
@@ -218,8 +218,14 @@ export function after(c) {
   c.state.centred = here;
   const at = pawn.getBoundingClientRect();
   const frame = box.getBoundingClientRect();
+  // centred in the part of the board in sight: a phone's fixed dock covers the board's foot
+  const dock = document.getElementById("dock");
+  const dockTop = dock && getComputedStyle(dock).position === "fixed" ? dock.getBoundingClientRect().top : Infinity;
+  const top = Math.max(frame.top, 0);
+  const bottom = Math.min(frame.bottom, dockTop);
+  const middle = bottom - top > at.height * 2 ? (top + bottom) / 2 : frame.top + frame.height / 2;
   box.scrollLeft += at.left + at.width / 2 - (frame.left + frame.width / 2);
-  box.scrollTop += at.top + at.height / 2 - (frame.top + frame.height / 2);
+  box.scrollTop += at.top + at.height / 2 - middle;
 }
 
 export function moveMarks(c, entry) { return touched(c, entry.action, entry.seat); }
