@@ -191,6 +191,7 @@ def test_a_kids_move_along_a_road_and_a_return_over_the_purse_limit(server: Serv
         take_by_clicks(page)  # 6 + 3 = 9 tokens: over the purse's 8
         wait_past(page, before)
         assert "Your purse holds 9 tokens, 8 at most: return 1" in page.locator("#decision").inner_text()
+        assert page.locator("#decision button .chip").count() == page.locator("#decision button").count()
         before = actions(page)
         page.locator("#decision button").first.click()
         wait_past(page, before)

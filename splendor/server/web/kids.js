@@ -119,9 +119,14 @@ function payments(c) {
 
 const phone = () => matchMedia("(max-width: 600px)").matches;
 
-// A decision's button: a Marketplace tile shows what it is (the face-up tiles are everyone's to see).
+// A decision's button: a token to give up shows its chip, as the purse does; a Marketplace tile shows what it is
+// (the face-up tiles are everyone's to see).
 function decisionLabel(c, action) {
   const w = action.split(" ");
+  if (["return", "discard", "give"].includes(w[0])) {      // the token given up, as the purse shows it
+    const colour = w[1] === "t" ? "treasure" : colourOf(c, w[1]);
+    if (colour) return [chip(colour, null, named(colour)), " ", actionLabel("kids", action, c.seatName)];
+  }
   const tile = w[0] === "city" && w[1] === "market" ? (c.view.marketplace || [])[Number(w[2]) - 1] : null;
   if (!tile) return actionLabel("kids", action, c.seatName);
   return [cityTile(chip(tile, null, named(tile))), " ",
