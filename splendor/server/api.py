@@ -436,6 +436,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "upto": upto,
             "total": total,
             "seats": live.seat_list(),
+            "rated": live.rated,
             "ending": live.ending_of(),
             "time_control": live.clock.control.text if live.clock is not None else None,
             "action": entry["action"] if entry else None,

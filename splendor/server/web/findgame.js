@@ -184,7 +184,7 @@ async function drawOpenGames() {
 }
 
 $("guest-name").addEventListener("keydown", (event) => {   // asked for to join a game: Enter joins it, seeks nothing
-  if (event.key === "Enter" && joining) { event.preventDefault(); join(joining); }
+  if (event.key === "Enter" && !event.isComposing && joining) { event.preventDefault(); join(joining); }
 });
 $("guest-name").value = localStorage.getItem(NAME_KEY) || "";
 $("guest-name").placeholder = t("name");

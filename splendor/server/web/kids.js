@@ -125,13 +125,16 @@ function decisionLabel(c, action) {
   const w = action.split(" ");
   if (["return", "discard", "give"].includes(w[0])) {      // the token given up, as the purse shows it
     const colour = w[1] === "t" ? "treasure" : colourOf(c, w[1]);
-    if (colour) return [chip(colour, null, named(colour)), " ", actionLabel("kids", action, c.seatName)];
+    if (colour) return [hidden(chip(colour, null, named(colour))), " ", actionLabel("kids", action, c.seatName)];
   }
   const tile = w[0] === "city" && w[1] === "market" ? (c.view.marketplace || [])[Number(w[2]) - 1] : null;
   if (!tile) return actionLabel("kids", action, c.seatName);
-  return [cityTile(chip(tile, null, named(tile))), " ",
+  return [hidden(cityTile(chip(tile, null, named(tile)))), " ",
     t("Take Marketplace tile {slot} ({resource})", { slot: w[2], resource: tokenName("kids", tile) })];
 }
+
+// A chip beside words that say it already: seen, not read twice.
+function hidden(node) { node.setAttribute("aria-hidden", "true"); return node; }
 
 // A City tile: square, as a tile is, so it is never taken for a resource token (round) beside it.
 function cityTile(node) { node.classList.add("city-tile"); return node; }

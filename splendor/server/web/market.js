@@ -261,6 +261,7 @@ function playArea(c, s) {
         { colour: tokenName(c.game, colour) });
       const mark = chip(colour, null, { title: needs });
       mark.classList.add("need");                  // a bonus needed: square, as bonuses are drawn
+      mark.setAttribute("aria-hidden", "true");    // the words after it say it
       parts.push(" → ", t(card.evolves_to), " (", mark, " ", tn("{n} bonus", "{n} bonuses", n), ")",
         ready ? el("span", { class: "ready", title: t("it can evolve at the end of your turn") }, " ✓") : null,
         el("span", { class: "sr-only" }, `: ${needs}${ready ? `; ${t("it can evolve at the end of your turn")}`

@@ -414,7 +414,7 @@ function renderInvite() {
   const link = `${location.origin}/?open=${gameId}`;
   const field = el("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("link to this game") });
   box.replaceChildren(t("Invite someone: send them this link to join."), " ", field, " ",
-    el("button", { type: "button", id: "invite-copy", onclick: async (event) => {
+    el("button", { type: "button", id: "invite-copy", "aria-live": "polite", onclick: async (event) => {
       const button = event.currentTarget;             // says it was copied, on itself, for two seconds
       try { await navigator.clipboard.writeText(link); } catch (e) { field.select(); return; }
       button.textContent = t("Copied.");
@@ -511,10 +511,7 @@ function connect() {
   };
   ws.onclose = (event) => {
     if (event.code === 4403 || event.code === 4404) {
-      // a seat's address without its secret: said in a player's words (the server's names seats from 0)
-      const said = event.code === 4403 && mode === "play" && !token
-        ? t("This is Player {number}'s seat: only the link its player was given plays it", { number: seat + 1 })
-        : event.reason || t("This link is not valid.");
+      const said = event.reason || t("This link is not valid.");   // the server's reason: resigned, kept, ...
       // a seat's address without its secret (copied from someone's address bar, say): the game can still be watched
       morph(document.getElementById("status"), event.code === 4403
         ? [said, ". ", el("a", { href: `/watch/${gameId}`, id: "watch-instead" }, t("Watch the game instead"))] : [said]);
@@ -531,7 +528,8 @@ function connect() {
 async function loadReplay(upto) {
   const data = await api(`/api/games/${gameId}/replay?upto=${upto}`);
   state.upto = data.upto; state.total = data.total;
-  state.payload = { game: data.view.game, seats: data.seats, view: data.view, actions: data.upto, log: [] };
+  state.payload = { game: data.view.game, seats: data.seats, view: data.view, actions: data.upto, log: [],
+    rated: data.rated };
   if (data.entry) {              // the action stepped to, from the replay itself (the game's log keeps the last 60)
     const full = state.full || (state.full = await api(`/api/games/${gameId}`));
     state.payload.log = [...full.log.filter((e) => e.n < data.upto), data.entry];
