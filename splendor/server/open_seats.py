@@ -93,7 +93,7 @@ async def take(
         raise Refused(400, _("give your name to take the seat"))
     if account is None:
         await manager.refuse_an_account_name(str(name), PLAY_UNDER_IT)
-        if key_of(str(name)) in {key_of(s.name) for s in live.seats if s.name and s.seat != seat}:
+        if key_of(str(name)) in {key_of(s.name) for s in live.seats if s.name and s.seat != seat} - {None}:
             raise Refused(409, SEATED_ALREADY)  # the chat and the table would show two of one name
     fresh = new_secret()
     taker = stored.Taker(

@@ -120,10 +120,10 @@ async function cancel() {
   showWaiting(false);
 }
 
-// One click takes the game's first free seat: as the account, or as the guest named in the quick-play form.
 // The game whose Join asked for a name first: Enter in the name box then joins it (not Quick play's search).
 let joining = null;
 
+// One click takes the game's first free seat: as the account, or as the guest named in the quick-play form.
 async function join(game) {
   $("quick-error").textContent = "";
   const name = me ? null : guestName();

@@ -220,7 +220,7 @@ function seatHeading(c, s) {
 
 function seatRows(c, s) {
   const named = (col) => ({ title: tokenName(c.game, col) });
-  const held = Object.values(s.tokens).reduce((a, b) => a + b, 0);
+  const held = tokensHeld(s);
   return [
     el("div", { class: "row tokens" }, el("span", { class: "label" }, c.game === "pokemon"
       ? t("balls ({n})", { n: held }) : t("tokens ({n})", { n: held })), " ",
@@ -232,6 +232,9 @@ function seatRows(c, s) {
       : tn("{n} card", "{n} cards", s.cards.length))),
   ];
 }
+
+// How many tokens a seat holds, of every colour (the limit of ten counts them all).
+function tokensHeld(s) { return Object.values(s.tokens).reduce((a, b) => a + b, 0); }
 
 // A Pokémon by its National Pokédex number and its name: "#25 Pikachu".
 function pokemonName(card) {
@@ -392,7 +395,7 @@ function marketPrompt(c) {
   });
   const buttons = offered.map((a) => el("button", { class: "primary", onclick: () => c.send(a),
     "data-action": a, "data-key": `act:${a}`, "data-sends": a }, label(a)));
-  const held = Object.values(c.view.seats[c.me].tokens).reduce((a, b) => a + b, 0);
+  const held = tokensHeld(c.view.seats[c.me]);
   const title = { return: c.game === "pokemon"
     ? t("You hold {held} balls, 10 at most: return {n}, one at a time.", { held, n: held - 10 })
     : t("You hold {held} tokens, 10 at most: return {n}, one at a time.", { held, n: held - 10 }),

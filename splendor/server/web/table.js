@@ -364,7 +364,7 @@ function renderLeave() {
   const waiting = seats.some((s) => s.kind === "open");
   const joinedWhileWaiting = waiting && Boolean(seats[seat] && seats[seat].joined);
   // nobody to lose to before the game begins: the server refuses a resignation then (409), so none is offered
-  document.getElementById("leave-box").hidden = !open || (waiting && joinedWhileWaiting);
+  document.getElementById("leave-box").hidden = !open || joinedWhileWaiting;
   document.getElementById("abort").hidden = !open || movedYet() || joinedWhileWaiting;
   document.getElementById("resign").hidden = waiting;
 }

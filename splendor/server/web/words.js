@@ -53,7 +53,9 @@ function nobleWords(game, noble) {
     { noble: noble.name ? t(noble.name) : t("noble {number}", { number: noble.id }), points: noble.points, needs });
 }
 
-const VILLAGE_TILES = { Tornado: N_("turns up the Tornado: the Marketplace's tiles are gone for the rest of the game"), Treasure: N_("turns up a Treasure"),
+const VILLAGE_TILES = {
+  Tornado: N_("turns up the Tornado: the Marketplace's tiles are gone for the rest of the game"),
+  Treasure: N_("turns up a Treasure"),
   Drought: N_("turns up the Drought"), "Kind-Hearted Thief": N_("turns up the Kind-Hearted Thief"),
   "Queen's Gem": N_("turns up the Queen's Gem") };
 
@@ -111,8 +113,7 @@ function sentence(game, text, d, nameOf, player) {
       return t("{player} evolves #{id} into {card}", { ...p, id: w[1],
         card: w[2] === "reserved" ? t("reserved card {number}", { number: w[3] }) : where(w[2], game) });
     case "move": {
-      const payment = list(w.slice(3).map((x) => x.startsWith("tile:")
-        ? t("a City tile ({resource})", { resource: name(x.slice(5)) }) : name(x)));
+      const payment = paymentWords(game, w);
       return d.to ? t("{player} moves along road {road} to {place}, paying {payment}",
         { ...p, road: w[1], place: t(d.to.name), payment })
         : t("{player} moves along road {road}, paying {payment}", { ...p, road: w[1], payment });
@@ -136,14 +137,18 @@ function sentence(game, text, d, nameOf, player) {
   }
 }
 
+// A road's payment in words ("mushroom and a City tile (apple)"): the tokens and tiles after "move N pay".
+function paymentWords(game, w) {
+  return list(w.slice(3).map((x) => x.startsWith("tile:")
+    ? t("a City tile ({resource})", { resource: colourName(game, x.slice(5)) }) : colourName(game, x)));
+}
+
 // An action as advice to the one who may do it, for the hint: "Take red, blue and green", "Buy the card at tier 2,
 // slot 3"; the decisions after a turn's action as their buttons say them.
 export function advice(game, text, nameOf, details = null) {
   const w = text.split(" ");
   const card = details && details.card ? cardWords(game, details.card) : null;    // the card, when it is in sight
   const name = (l) => colourName(game, l);
-  const payment = () => list(w.slice(3).map((x) => x.startsWith("tile:")
-    ? t("a City tile ({resource})", { resource: name(x.slice(5)) }) : name(x)));
   switch (w[0]) {
     case "take":
       if (w[1] === "y" && game === "kids" && w.length === 2) return t("Take a gold coin");
@@ -165,7 +170,7 @@ export function advice(game, text, nameOf, details = null) {
       if (w[1] === "none") return actionLabel(game, text, nameOf);
       return t("Evolve #{id} into {card}", { id: w[1],
         card: w[2] === "reserved" ? t("reserved card {number}", { number: w[3] }) : where(w[2], game) });
-    case "move": return t("Move along road {road}, paying {payment}", { road: w[1], payment: payment() });
+    case "move": return t("Move along road {road}, paying {payment}", { road: w[1], payment: paymentWords(game, w) });
     default: return actionLabel(game, text, nameOf);
   }
 }
@@ -183,8 +188,7 @@ export function actionLabel(game, text, nameOf) {
     case "city": return w[1] === "stack" ? t("Take the top City tile")
       : t("Take Marketplace tile {slot}", { slot: w[2] });
     case "medal": return t("Queen's Medal {medal}", { medal: w[1] });
-    case "move": return t("Pay {payment}", { payment: list(w.slice(3).map((x) => x.startsWith("tile:")
-      ? t("a City tile ({resource})", { resource: name(x.slice(5)) }) : name(x))) });
+    case "move": return t("Pay {payment}", { payment: paymentWords(game, w) });
     case "pass": return t("Pass");
     default: return text;
   }
