@@ -484,8 +484,13 @@ def test_a_kids_road_you_cannot_take_says_why_when_clicked(server: Server, brows
     posts: list[str] = []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None)
     page.locator("#board .road[data-road='3']").dispatch_event("click")  # an empty purse pays no road
-    page.wait_for_function("document.getElementById('supply-note').textContent.includes('road 3')")
-    assert "cannot pay road 3's banner" in page.inner_text("#supply-note") and posts == []  # said, nothing sent
+    page.wait_for_selector("#road-note")
+    assert "cannot pay road 3's banner" in page.inner_text("#road-note") and posts == []  # said, nothing sent
+    assert page.inner_text("#supply-note") == ""  # on the board, not by the tokens
+    road = page.locator("#board .road[data-road='3'] rect.banner").bounding_box()
+    note = page.locator("#road-note").bounding_box()
+    assert road and note and 0 <= note["y"] - (road["y"] + road["height"]) < 12  # just under the road
+    assert note["x"] < road["x"] + road["width"] and road["x"] < note["x"] + note["width"]  # beside it
 
 
 def test_a_marketplace_tile_to_choose_shows_what_it_is(server: Server, browser: Browser) -> None:

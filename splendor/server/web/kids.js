@@ -42,6 +42,7 @@ function movesByRoad(c) {
 
 function openRoad(c, n) {
   c.state.road = String(n);
+  c.state.note = null;                      // a reason said for another road is gone with the choice of this one
   c.state.focusNext = "#payments button";
   c.render();
 }
@@ -80,7 +81,25 @@ function board(c) {
       on(node, "click", () => whyNotRoad(c, n));
     }
   }
+  const note = c.state.note;             // said on the board, beside the road clicked (placed by `after`)
+  if (note && note.key.startsWith("road:")) {
+    box.append(el("p", { class: "note-beside road-note", id: "road-note", role: "status",
+      "data-road": note.key.slice(5) }, note.text));
+  }
   return box;
+}
+
+// The reason a road cannot be taken, beside that road: over the board, under its banner, kept inside the board.
+function placeRoadNote(box) {
+  const note = box.querySelector("#road-note");
+  const road = note && box.querySelector(`.road[data-road="${note.dataset.road}"]`);
+  if (!road) return;
+  const frame = box.getBoundingClientRect();
+  const at = (road.querySelector("rect.banner") || road).getBoundingClientRect();   // its numbered banner
+  const left = at.left + at.width / 2 - frame.left + box.scrollLeft - note.offsetWidth / 2;
+  const most = box.scrollLeft + box.clientWidth - note.offsetWidth - 4;
+  note.style.left = `${Math.max(box.scrollLeft + 4, Math.min(left, most))}px`;
+  note.style.top = `${at.bottom - frame.top + box.scrollTop + 4}px`;
 }
 
 function whyNotRoad(c, n) {
@@ -214,11 +233,13 @@ function touched(c, text, s) {
   return keys;
 }
 
-// After the table is drawn: a refusal about a token is placed beside it (supply.placeNote), and a zoomed board is
-// scrolled to your pawn when it moves (not at every update, so a player who panned away stays where they panned).
+// After the table is drawn: a refusal about a token or a road is placed beside it (supply.placeNote, placeRoadNote),
+// and a zoomed board is scrolled to your pawn when it moves (not at every update, so a player who panned away stays
+// where they panned).
 export function after(c) {
   placeNote();
   const box = document.getElementById("board");
+  if (box) placeRoadNote(box);
   const pawn = box && zoomed(c) ? box.querySelector(`.pawn[data-seat="${c.me ?? 0}"]`) : null;
   if (!pawn) return;
   const here = `${c.view.seats[c.me ?? 0].space}:${svgCache.key}`;

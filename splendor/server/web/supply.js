@@ -91,7 +91,7 @@ export function supply(c, heading, ...extra) {
     el("div", { class: "chips" }, ...chips), choice,
     el("p", { class: "note-beside", id: "supply-note", role: "status",
       "data-beside": c.state.note && c.state.note.key.startsWith("supply:") ? c.state.note.key : null },
-    c.state.note ? c.state.note.text : ""),
+    c.state.note && !c.state.note.key.startsWith("road:") ? c.state.note.text : ""),   // a road's: on the board
     ...extra);
 }
 
