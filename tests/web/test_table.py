@@ -670,6 +670,58 @@ def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still
     context.close()
 
 
+PLACES = """() => Object.fromEntries(['#market', '#mine', '#others', '.market .card'].map((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return [s, [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]];
+  }))"""
+"""Where the market, your seat, the others and the market's first card are: x, y, width and height."""
+
+
+@pytest.mark.parametrize("game", ["classic", "pokemon"])
+@pytest.mark.parametrize("width, height", [(1280, 800), (1024, 768)])
+def test_choosing_tokens_moves_neither_the_market_nor_your_seat(
+    server: Server, browser: Browser, game: str, width: int, height: int
+) -> None:
+    """The supply's tokens go two abreast on a wide screen, so that a choice of tokens and what it still needs
+    keep the column shorter than the market: at 1024x768 your seat dropped 106 px at the first token chosen."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, game, 3)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    before = page.evaluate(PLACES)
+    for chip in page.locator("#supply .chip:not(.empty):not(.wild)").all()[:2]:
+        chip.click()
+    page.wait_for_selector("#take-choice")
+    assert page.locator("#supply .chip.selected").count() == 2
+    assert page.evaluate(PLACES) == before
+    context.close()
+
+
+def test_pokemons_others_sit_across_the_top_and_its_cards_take_the_width(server: Server, browser: Browser) -> None:
+    """Pokémon's market is five cards wide, so on a wide screen the others sit across the top of the table and
+    your seat at the bottom: its cards were 64 px wide at 1024x768 with the others down the left. Their row keeps
+    its height as another seat takes balls, buys and reserves."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, "pokemon", 4)
+        start = create(c, "pokemon", [{"kind": "human", "name": n} for n in NAMES], seed=5)
+    page.goto(start["seats"][0]["link"])  # nobody has played yet: the others' rows are at their emptiest
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    empty = page.evaluate(PLACES)
+    page.goto(g["seats"][0]["link"])  # every seat holds balls and three reserved cards
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    busy = page.evaluate(PLACES)
+    others, market, mine, card = busy["#others"], busy["#market"], busy["#mine"], busy[".market .card"]
+    assert others[1] + others[3] <= market[1] < mine[1]  # the others above the market, your seat below it
+    assert card[2] >= 85, card  # a card's width
+    assert busy["#others"] == empty["#others"] and busy["#market"] == empty["#market"]
+    assert _outside(page, *_essentials("pokemon", 4), required=True) == []
+    context.close()
+
+
 @pytest.mark.parametrize("width, height", [(1280, 800), (768, 1024)])
 def test_the_kids_board_stays_put_while_tokens_are_chosen_above_it(
     server: Server, browser: Browser, width: int, height: int

@@ -136,9 +136,9 @@ export function noblePicture(noble) {
     ...asks.map(([colour, n], i) => pip(colour, n, 49, asks.length > 2 ? 11 + i * 19 : 18 + i * 22, 9)));
 }
 
-// A seat's bought cards of one colour, stacked: as many edges as cards (up to 6 drawn), the count on top.
-export function stackPicture(colour, count) {
-  const shown = Math.min(count, 6);
+// A seat's bought cards of one colour, stacked: as many edges as cards (up to `deepest` drawn), the count on top.
+export function stackPicture(colour, count, deepest = 6) {
+  const shown = Math.min(count, deepest);
   const edges = [];
   for (let i = shown - 1; i >= 0; i--) {
     edges.push(svg("rect", { x: 2, y: 2 + i * 4, width: 26, height: 30, rx: 4, fill: FILL[colour] || "#999",

@@ -204,13 +204,14 @@ function market(c) {
 }
 
 // A seat's bought cards stacked by their bonus colour, as players lay them out; a stack takes the card bought.
+// Another seat's stacks show at most three edges (their number says the rest), so that its row keeps one height.
 function stacks(c, s) {
   const by = {};
   for (const card of s.cards) by[card.bonus] = (by[card.bonus] || 0) + 1;
   return Object.keys(s.bonuses).filter((col) => by[col]).map((col) => el("span", {
     class: "stack", "data-key": `seat:${s.seat}:stack:${col}`, "data-travel": `card-of:${col}`,
     title: tn("{n} card with the {colour} bonus", "{n} cards with the {colour} bonus", by[col],
-      { colour: tokenName(c.game, col) }) }, stackPicture(col, s.bonuses[col] || by[col])));
+      { colour: tokenName(c.game, col) }) }, stackPicture(col, s.bonuses[col] || by[col], s.seat === c.me ? 6 : 3)));
 }
 
 function seatHeading(c, s) {
@@ -280,8 +281,10 @@ function playArea(c, s) {
 function seatExtras(c, s) {
   const out = [];
   if (c.game === "pokemon") {
-    out.push(el("div", { class: "small play-area" }, t("play area:"), " ", ...[playArea(c, s)].flat()));
-    out.push(el("div", { class: "small" }, t("trainer tile: {cards}",
+    const area = [playArea(c, s)].flat();
+    out.push(el("div", { class: "small play-area", title: s.seat === c.me ? null : area.join("") },
+      t("play area:"), " ", ...area));
+    out.push(el("div", { class: "small under-tile" }, t("trainer tile: {cards}",
       { cards: s.under_tile.map((k) => t(k.name)).join(", ") || "—" })));
   } else if (s.nobles.length) {
     out.push(el("div", { class: "small", "data-key": `seat:${s.seat}:nobles` }, t("visited by {nobles}",
