@@ -197,12 +197,16 @@ class GameCache:
         self.live[live.id] = live
 
     def keep_finished(self, live: LiveGame) -> None:
-        """A game that ended: out of the live set, into the bounded cache of finished ones."""
+        """A game that ended: out of the live set, into the bounded cache of finished ones. The least recently
+        seen are dropped past the bound, but never one that sockets still watch: its chat stays open after the
+        end, and a copy read again from the store would have none of its watchers to push a line to. (Sockets
+        are bounded per address and per seat, so the games they keep are too.)"""
         self.live.pop(live.id, None)
         self.finished[live.id] = live
         self.finished.move_to_end(live.id)
-        while len(self.finished) > self.settings.finished_games_kept:
-            self.finished.popitem(last=False)
+        unwatched = [game_id for game_id, kept in self.finished.items() if not kept.watchers]
+        for game_id in unwatched[: max(0, len(self.finished) - self.settings.finished_games_kept)]:
+            del self.finished[game_id]
 
     def let_go_idle(self) -> None:
         """Let go of unfinished games nobody has asked about for ``idle_game_seconds``, that nobody watches and

@@ -248,3 +248,32 @@ def test_a_game_rebuilt_while_this_process_played_it_to_its_end_does_not_replace
     going = LiveGame(id="h", game=splendor.new_game("classic", seed=2), seats=seats)
     cache.add(going)
     assert cache.hold(LiveGame(id="h", game=splendor.new_game("classic", seed=2), seats=seats)) is going
+
+
+def test_a_finished_game_that_sockets_watch_is_never_dropped_from_memory() -> None:
+    """Past the bound of finished games kept, the least recently seen go, but not one still watched: its chat is
+    open after the end, and a copy read again from the store has no watchers to push a new line to."""
+    from unittest.mock import Mock
+
+    from splendor.server.cache import GameCache, LiveGame
+    from splendor.server.settings import Settings
+
+    cache = GameCache(Settings(database_url="sqlite://", finished_games_kept=2))
+    seats = [SeatInfo(seat=s, kind="human", bot=None, name=n, token_hash=None) for s, n in enumerate(("a", "b"))]
+
+    def ended(game_id: str) -> LiveGame:
+        return LiveGame(id=game_id, game=splendor.new_game("classic", seed=1), seats=seats, ending=Ending("aborted", 0))
+
+    watched = ended("watched")
+    watched.watchers.append(Mock())
+    cache.keep_finished(watched)
+    for n in range(5):
+        cache.keep_finished(ended(f"g{n}"))
+    assert list(cache.finished) == ["watched", "g4"]  # the oldest, but watched
+    also = ended("also watched")
+    also.watchers.append(Mock())
+    cache.keep_finished(also)
+    assert list(cache.finished) == ["watched", "also watched"]
+    watched.watchers.clear()
+    cache.keep_finished(ended("g5"))
+    assert list(cache.finished) == ["also watched", "g5"]  # no longer watched: it goes as the oldest
