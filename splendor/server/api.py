@@ -11,10 +11,12 @@ from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException
 
 from splendor import __version__
 from splendor.bots.base import bot_display_name
@@ -155,6 +157,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for err in e.errors()
         ]
         return JSONResponse({"detail": errors}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def unreadable(request: Request, e: HTTPException) -> Response:
+        """A body that Python's JSON parser gives up on (nested too deeply, a ``RecursionError``; an integer of
+        over 4,300 digits, a ``ValueError``) is malformed JSON, as the docs and the OpenAPI schema say: 422, as
+        any other, where FastAPI would answer 400. Every other HTTP error is FastAPI's own."""
+        if e.status_code == 400 and isinstance(e.__cause__, (RecursionError, ValueError)):
+            msg = "the JSON could not be read: nested too deeply, or a number too long"
+            return JSONResponse({"detail": [{"loc": ["body"], "msg": msg, "type": "json_invalid"}]}, status_code=422)
+        return await http_exception_handler(request, e)
 
     @app.exception_handler(SQLAlchemyError)
     async def store_down(request: Request, e: SQLAlchemyError) -> JSONResponse:

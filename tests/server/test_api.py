@@ -127,12 +127,18 @@ def test_a_websocket_with_a_wrong_secret_is_refused(server: Server) -> None:
             sock.recv(timeout=5)
 
 
+JSON = {"content-type": "application/json"}
+
+
 def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> None:
     with server.client() as c:
         g = create(c, "classic", HUMANS2)
         gid = g["id"]
         cases = [
             (c.post("/api/games", content=b"{not json", headers={"content-type": "application/json"}), 422, "JSON"),
+            (c.post("/api/games", content=b"[" * 30000 + b"]" * 30000, headers=JSON), 422, "nested too deeply"),
+            (c.post("/api/games", content=b'{"seed": ' + b"7" * 5000 + b"}", headers=JSON), 422, "a number too long"),
+            (c.post(f"/api/games/{gid}/seats/0/resign", content=b"[" * 30000, headers=JSON), 422, "JSON"),
             (c.post("/api/games", json={"game": "chess", "seats": HUMANS2}), 422, "'classic', 'pokemon' or 'kids'"),
             (c.post("/api/games", json={"game": "classic", "seats": HUMANS2[:1]}), 422, "at least 2"),
             (
