@@ -610,12 +610,15 @@ class GameManager:
         secret: str | None,
         account: SignedIn | None = None,
     ) -> LiveGame:
-        """Link a seat to the Pokédex profile its holder proves they own: the game marks it when it ends."""
+        """Link a seat to the Pokédex profile its holder proves they own: the game marks it when it ends. Not a seat
+        kept in an account: it marks the account's own Pokédex, and only such seats do."""
         live = await self.get(game_id)
         access.check_seat(live, seat, token, account)
         async with live.lock:
             if live.over:
                 raise Refused(409, "the game is over: its Pokédex marks are already given")
+            if live.seats[seat].account_id is not None:
+                raise Refused(409, _("this seat is kept in an account: it marks the account's own Pokédex"))
             name = await proved_profile(effects_of(live.game.name), seat, profile, secret, self._proved)
             assert name is not None  # a profile was asked for
             await self._write(lambda: self.store.set_profile(game_id, seat, name))

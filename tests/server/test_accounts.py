@@ -214,6 +214,19 @@ def test_a_seat_kept_in_an_account_is_played_from_any_browser_and_listed_in_its_
         )
 
 
+def test_a_seat_kept_in_an_account_marks_the_accounts_pokedex_and_is_never_linked_to_another(server: Server) -> None:
+    """An account's seat marks its own Pokédex only: a profile proved by its secret cannot take its place."""
+    with sign_up(server, "ash") as ash:
+        claimed = ash.post("/api/profiles", json={"name": "pokefan"})
+        assert claimed.status_code == 201, claimed.text
+        game = create(ash, "pokemon", [{"kind": "human", "mine": True}, {"kind": "human", "name": "x"}])
+        link = ash.post(
+            f"/api/games/{game['id']}/seats/0/profile", json={"profile": "pokefan", "secret": claimed.json()["secret"]}
+        )
+        assert link.status_code == 409 and "account's own Pokédex" in link.json()["detail"]
+        assert ash.get(f"/api/games/{game['id']}").json()["seats"][0]["profile"] == "ash"
+
+
 def test_a_rated_game_against_a_bot_changes_the_rating_once_and_shows_on_the_leaderboard(server: Server) -> None:
     with sign_up(server, "ann") as ann:
         game = create(ann, "classic", [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}])
