@@ -274,7 +274,14 @@ class GameManager:
             if not await self._done(
                 live,
                 lambda: self.store.end_by_forfeit(
-                    live.id, actions, ending, status, rate, pokedex=marks, out_of_time=out_of_time
+                    live.id,
+                    actions,
+                    ending,
+                    status,
+                    rate,
+                    pokedex=marks,
+                    out_of_time=out_of_time,
+                    winners=[] if called_off else [s.seat for s in live.seats if s.seat != seat],
                 ),
             ):
                 return False
@@ -735,6 +742,7 @@ class GameManager:
                 finish=finish,
                 by_person=not by_bot,
                 to_move=None if after.is_over else after.current_player,
+                winners=after.winners if after.is_over else None,
             ),
             committed=lambda: self.store.action_at(live.id, number) == action.text,
         )

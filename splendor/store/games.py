@@ -196,6 +196,7 @@ class GameStore:
         finish: Callable[[Connection], None] | None = None,
         by_person: bool = False,
         to_move: int | None = None,
+        winners: list[int] | None = None,
     ) -> None:
         """Record action ``number`` (1-based). The primary key (game, number) refuses a second action with the
         same number, so two racing writers, in one process or many, cannot both succeed. A finished Pokémon
@@ -203,7 +204,7 @@ class GameStore:
         written exactly once, with the action that ends the game. The game must still stand at action
         ``number - 1`` and be unfinished (`GameMovedOn` otherwise, nothing written): a game a seat forfeited on
         another process takes no more actions, and a seat a bot plays on since its person forfeited takes none
-        ``by_person``."""
+        ``by_person``. The action that ends the game writes its ``winners``."""
         with self.store.engine.begin() as conn:
             conn.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
             values: dict[str, Any] = {
@@ -214,7 +215,7 @@ class GameStore:
                 "to_move": to_move,
             }
             if status != "ongoing":
-                values.update(lease_owner=None, lease_until=None)  # a finished game needs no bot
+                values.update(lease_owner=None, lease_until=None, winners=_joined(winners or []))  # no bot needed
             standing = _standing(game_id, number - 1)
             if by_person:
                 standing.append(
@@ -370,11 +371,13 @@ class GameStore:
         finish: Callable[[Connection], None] | None = None,
         pokedex: list[tuple[str, list[str]]] | None = None,
         out_of_time: int | None = None,
+        winners: list[int] | None = None,
     ) -> bool:
-        """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses, or with
-        ``aborted``/``no_start`` calls it off), with its Pokédex marks, the bank of the seat that ran ``out_of_time``
-        written as spent, and what ``finish`` writes (the ratings), in the same transaction. False when the game has
-        moved on or ended meanwhile (another process, or a move that came in time): nothing is written then."""
+        """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses to the
+        ``winners``, or with ``aborted``/``no_start`` calls it off), with its Pokédex marks, the bank of the seat
+        that ran ``out_of_time`` written as spent, and what ``finish`` writes (the ratings), in the same
+        transaction. False when the game has moved on or ended meanwhile (another process, or a move that came in
+        time): nothing is written then."""
         with self.store.engine.begin() as conn:
             done = conn.execute(
                 update(GameRow)
@@ -383,6 +386,7 @@ class GameStore:
                     status=status,
                     ended_by=ending.by,
                     forfeit_seat=ending.seat,
+                    winners=_joined(winners or []),
                     bot_turn=False,
                     to_move=None,
                     deadline=None,
@@ -460,7 +464,8 @@ class GameStore:
 
     def listing(self, limit: int = 200) -> list[dict[str, Any]]:
         """Newest first: id, game, players, status, whether it still waits for players (an open seat), actions,
-        created, and who sits where (``seats``: ``seat``, ``kind``, ``bot``, ``name``, as anyone may see them). The
+        created, who sits where (``seats``: ``seat``, ``kind``, ``bot``, ``name``, as anyone may see them), and
+        the seats that won (``winners``: [] when nobody did; None while unfinished or not kept, before 0013). The
         index on ``created_at`` (migration 0006) serves it: the newest ``limit`` entries of the index are read,
         never the whole table sorted (``benchmarks/listing.py``); only the columns shown are read, the seats of the
         games listed by their key."""
@@ -474,6 +479,7 @@ class GameStore:
                     GameRow.open_until,
                     GameRow.actions,
                     GameRow.created_at,
+                    GameRow.winners,
                 )
                 .order_by(GameRow.created_at.desc())
                 .limit(limit)
@@ -499,6 +505,7 @@ class GameStore:
                     "actions": r.actions,
                     "created_at": r.created_at.isoformat() if r.created_at else None,
                     "seats": seats.get(r.id, []),
+                    "winners": None if r.winners is None else [int(w) for w in r.winners.split(",") if w],
                 }
                 for r in games
             ]
@@ -573,3 +580,8 @@ def _ending(by: str | None, seat: int | None) -> Ending | None:
 def _lock_key(owner: str) -> int:
     """A PostgreSQL advisory lock key (a signed 64-bit number) for one owner's new games."""
     return int.from_bytes(hashlib.sha256(b"new-game:" + owner.encode()).digest()[:8], "big", signed=True)
+
+
+def _joined(seats: list[int]) -> str:
+    """Seats as ``games.winners`` keeps them: "0,2"."""
+    return ",".join(str(seat) for seat in seats)

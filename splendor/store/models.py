@@ -103,6 +103,9 @@ class GameRow(Base):
     off), ``expired`` (nobody took its open seats in time); `splendor.store.games.Ending`."""
     forfeit_seat: Mapped[int | None] = mapped_column(Integer)
     """The seat that lost the game by ``ended_by`` (that aborted it, for ``aborted``)."""
+    winners: Mapped[str | None] = mapped_column(String(8))
+    """The seats that won the finished game, comma-joined ("1", "0,2"; "" when nobody won), written with what
+    ended it (0013); None while it is unfinished, or for a game that ended before 0013."""
     time_control: Mapped[str | None] = mapped_column(String(12))
     """The game's clock as chosen at creation (`splendor.server.clocks`), None when untimed."""
     turn_started: Mapped[float | None] = mapped_column(Float)

@@ -169,6 +169,7 @@ class OpenSeats:
                         status=EXPIRED,
                         ended_by=EXPIRED,
                         forfeit_seat=first_open if first_open is not None else 0,
+                        winners="",  # nobody won
                         bot_turn=False,
                         to_move=None,
                         deadline=None,

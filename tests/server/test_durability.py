@@ -47,8 +47,10 @@ def test_the_store_keeps_games_and_refuses_a_second_action_with_the_same_number(
     stored = games.load("a" * 32)
     assert stored is not None and stored.actions == ["take w b g"] and stored.seats[1].bot == "greedy"
     assert stored.status == "ongoing" and games.unfinished_of("") == (1, 0)
-    games.append("a" * 32, 2, 1, "take r k w", "won", pokedex=[("ann", ["Mew", "Abra"])])
+    assert games.listing()[0]["winners"] is None  # unfinished: nobody has won yet
+    games.append("a" * 32, 2, 1, "take r k w", "won", pokedex=[("ann", ["Mew", "Abra"])], winners=[1])
     assert games.unfinished_of("") == (0, 0) and games.listing()[0]["status"] == "won"
+    assert games.listing()[0]["winners"] == [1]  # the listing says who won
     assert Pokedex(store).page("ann").completion == (2, 55)
     store.close()
 
@@ -277,3 +279,25 @@ def test_a_finished_game_that_sockets_watch_is_never_dropped_from_memory() -> No
     watched.watchers.clear()
     cache.keep_finished(ended("g5"))
     assert list(cache.finished) == ["also watched", "g5"]  # no longer watched: it goes as the oldest
+
+
+def test_games_that_ended_before_0013_list_no_winners_and_its_downgrade_drops_them(database_url: str) -> None:
+    """0013 adds who won to the games kept; a game that ended before it keeps none (the lobby says only "won")."""
+    from alembic import command
+    from sqlalchemy import inspect
+
+    from splendor.store.database import _migrations_config
+
+    store = open_store(database_url)
+    try:
+        games = GameStore(store)
+        seats = [SeatInfo(0, "human", None, "ann", "h"), SeatInfo(1, "human", None, "bob", "i")]
+        games.create("b" * 32, "classic", 2, 7, {"max_turns": None}, seats)
+        games.append("b" * 32, 1, 0, "take w b g", "won", winners=[0])
+        assert games.listing()[0]["winners"] == [0]
+        command.downgrade(_migrations_config(store.engine), "0012")
+        assert "winners" not in {c["name"] for c in inspect(store.engine).get_columns("games")}
+        command.upgrade(_migrations_config(store.engine), "head")
+        assert games.listing()[0]["status"] == "won" and games.listing()[0]["winners"] is None
+    finally:
+        store.close()

@@ -67,7 +67,7 @@ def test_resign_2p_loses_and_is_rated(app_client: TestClient) -> None:
     assert changes["rated"] and [x["seat"] for x in changes["changes"]] == [0]
     assert changes["changes"][0]["change"] < 0  # a resignation is a loss
     listed = next(g for g in c.get("/api/games").json()["games"] if g["id"] == game["id"])
-    assert listed["status"] == "won"
+    assert listed["status"] == "won" and listed["winners"] == [1]  # the lobby says who won
 
 
 def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient) -> None:
@@ -85,6 +85,8 @@ def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient
     assert again.status_code == 403 and "resigned" in again.json()["detail"]  # twice: the seat is a bot's now
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)  # the bots play it out, seat 0's included
     assert ended["ending"] is None and ended["view"]["result"]
+    listed = next(g for g in c.get("/api/games").json()["games"] if g["id"] == game["id"])
+    assert listed["winners"] == ended["view"]["result"]["winners"]  # the rules' winners, as the game says them
     changes = {x["seat"]: x["change"] for x in c.get(f"/api/games/{game['id']}/ratings").json()["changes"]}
     assert changes[0] < 0  # ranked last, whatever the bot made of the seat
 
@@ -168,7 +170,7 @@ def test_abort_before_first_move(app_client: TestClient) -> None:
         "changes": [],
     }
     listed = next(g for g in c.get("/api/games").json()["games"] if g["id"] == game["id"])
-    assert listed["status"] == "aborted"
+    assert listed["status"] == "aborted" and listed["winners"] == []
     assert c.get("/api/me").json()["ratings"] == {} or "classic" not in c.get("/api/me").json()["ratings"]
 
 

@@ -121,6 +121,9 @@ def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(
     assert rows.count() == 2
     assert "won by" in rows.nth(1).inner_text() or "no winner" in rows.nth(1).inner_text()
     assert "rejoin" in rows.nth(0).inner_text() and "Greedy bot" in rows.nth(0).inner_text()
+    ended_id = first.split("/play/")[1].split("?")[0]  # the games list says who won it, not only "won"
+    listed = page.locator("#games tbody tr", has=page.locator(f"a[href='/replay/{ended_id}']"))
+    assert listed.count() == 1 and re.search(r"(won|shared) by \S", listed.inner_text()), listed.inner_text()
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -186,6 +186,13 @@ export function seatLabel(info) {
   return info.kind === "bot" ? info.bot : t("Player {number}", { number });
 }
 
+// Every seat's name as the pages show it, two seats of one name told apart by their numbers ("Greedy bot 2",
+// "Greedy bot 3"): the table, the log and the lobby's lists alike.
+export function seatLabels(seats) {
+  const plain = seats.map(seatLabel);
+  return plain.map((name, i) => (plain.filter((n) => n === name).length > 1 ? `${name} ${i + 1}` : name));
+}
+
 // A chance (0 to 1) as the whole percent every face shows, the hint's and the review's alike: from its thousandths
 // (as the server's JSON keeps them), a half rounded up, as the terminal does (splendor.bots.review.percent).
 export function wholePercent(chance) { return Math.floor((Math.round(chance * 1000) + 5) / 10); }

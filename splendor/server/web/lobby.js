@@ -1,6 +1,6 @@
 // The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
 // the games (this browser's and, signed in, the account's) and the account's ratings.
-import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile, seatLabel } from "/static/common.js";
+import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
 import { N_, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
@@ -108,7 +108,7 @@ async function drawMyGames() {
   const rows = await Promise.all(kept.map(async (g) => {
     let info = null;
     try { info = await api(`/api/games/${g.id}`); } catch (e) { return null; }
-    const seats = info.seats.map(seatLabel);
+    const seats = seatLabels(info.seats);
     const view = info.view;
     const known = clocks.get(`${g.id}:${g.seat}`);
     const waiting = info.seats.some((s) => s.kind === "open");   // still waiting for players: nobody's turn yet
@@ -131,12 +131,23 @@ async function drawMyGames() {
   countDown();
 }
 
+// Where a listed game stands: waiting for players, in play, or how it ended, with who won where the server kept
+// it (games that ended before it kept winners say only "won").
+function standing(g) {
+  if (g.waiting_for_players) return t("waiting for players");
+  const names = seatLabels(g.seats);
+  const winners = (g.winners || []).map((w) => names[w]);
+  if (g.status === "won" && winners.length) return t("won by {players}", { players: list(winners) });
+  if (g.status === "shared" && winners.length) return t("shared by {players}", { players: list(winners) });
+  return STATUS[g.status] ? t(STATUS[g.status]) : g.status;
+}
+
 async function refresh() {
   const { games } = await api("/api/games");
   const body = document.querySelector("#games tbody");
   body.replaceChildren(...games.map((g) => el("tr", {},
-    el("td", {}, title(g.game)), el("td", {}, list(g.seats.map(seatLabel))),
-    el("td", {}, g.waiting_for_players ? t("waiting for players") : STATUS[g.status] ? t(STATUS[g.status]) : g.status),
+    el("td", {}, title(g.game)), el("td", {}, list(seatLabels(g.seats))),
+    el("td", {}, standing(g)),
     el("td", {}, g.actions),
     el("td", {}, g.status === "ongoing" ? el("a", { href: `/watch/${g.id}` }, t("watch"))
       : el("a", { href: `/replay/${g.id}` }, t("replay"))))));

@@ -1,7 +1,7 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking or by keys.
 // The table is one screen: the other seats on one side, the game in the middle, your own seat below it, and the
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
-import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, seatLabel, wholePercent }
+import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
   from "/static/common.js";
 import { N_, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
@@ -33,14 +33,10 @@ const tutorial = mode === "play" && tutorialOn() ? makeTutorial(gameId) : null;
 
 function table() { return state.payload.game === "kids" ? kidsTable : marketTable; }
 
-// A seat's name as every page shows it (common.js); two seats of the same name are told apart by their numbers
-// ("Greedy bot 2", "Greedy bot 3").
-function plainName(s) { return seatLabel(state.payload.seats[s]); }
-
+// A seat's name as every page shows it (common.js: two seats of the same name told apart by their numbers), and
+// yours said as yours.
 function seatName(s) {
-  const base = plainName(s);
-  const shared = state.payload.seats.filter((_, i) => plainName(i) === base).length > 1;
-  const name = shared ? `${base} ${s + 1}` : base;
+  const name = seatLabels(state.payload.seats)[s];
   return s === seat ? t("{name} (you)", { name }) : name;
 }
 
