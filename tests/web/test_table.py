@@ -560,6 +560,17 @@ def test_the_logs_words_say_what_was_done_and_no_more(server: Server, browser: B
     ]
 
 
+def test_a_cost_counts_balls_as_nouns_and_colours_as_colours(server: Server, browser: Browser) -> None:
+    """A Pokémon card costs "2 Heal Balls" (it said "2 Heal Ball"); a classic card costs "3 white"."""
+    _g, page = _open(browser, server)
+    said = page.evaluate("""import('/static/words.js').then((words) => [
+        words.cardWords('pokemon', { name: 'Kakuna', level: 2, points: 1, bonus: 'green', bonus_count: 1,
+          cost: { pink: 2, black: 1 } }),
+        words.cardWords('classic', { tier: 1, points: 0, bonus: 'red', bonus_count: 1, cost: { white: 3 } })])""")
+    assert said[0].endswith("costs 2 Heal Balls and 1 Ultra Ball)"), said[0]
+    assert said[1].endswith("costs 3 white)"), said[1]
+
+
 def _pokemon_position(server: Server, seed: int, steps: int) -> dict[str, Any]:
     """A Pokémon game of two people at the position greedy bots reach from ``seed`` after ``steps`` actions."""
     local = splendor.new_game("pokemon", players=2, seed=seed)

@@ -5,7 +5,7 @@
 import { chip, el, emblem, keyed, travelsFrom } from "/static/common.js";
 import { sentence, t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
-import { actionLabel, cardWords, tokenName } from "/static/words.js";
+import { actionLabel, cardWords, tokenName, tokensOf } from "/static/words.js";
 import { cancelTake, choosing, colourOf, confirmTake, pick, placeNote, supply, takeOptions } from "/static/supply.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
@@ -180,8 +180,7 @@ function nobles(c) {
       title: n.name ? t(n.name) : t("noble {number}", { number: n.id }) }, noblePicture(n),
     el("span", { class: "noble-name" }, n.name ? t(n.name) : t("noble {number}", { number: n.id })),
     el("span", { class: "sr-only" }, `${t("{points}★ for bonuses", { points: n.points })} `,
-      Object.entries(n.requires).map(([col, k]) => t("{n} {colour}", { n: k, colour: tokenName(c.game, col) }))
-        .join(", ")))));
+      Object.entries(n.requires).map(([col, k]) => tokensOf(c.game, col, k)).join(", ")))));
 }
 
 function specials(c) {

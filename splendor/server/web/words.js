@@ -1,11 +1,18 @@
 // Actions in full sentences of the reader's language, for the log, the announcements and the buttons. Each
 // sentence is one message with its values filled in (never English words glued together).
-import { COMMA, N_, list, t, tokens } from "/static/i18n.js";
+import { COMMA, N_, list, t, tn, tokens } from "/static/i18n.js";
 
 // A token's name by its colour ("pink" → "Heal Ball", "black" in Kids → "mushroom"), in the reader's language:
 // the games' own table, served with the catalog.
 export function tokenName(game, colour) {
   return tokens[game]?.words[colour] ?? colour;
+}
+
+// A number of one colour's tokens, as a cost or a noble's demand says it: "3 white" in classic (a colour, said as
+// an adjective), "4 Great Balls" in Pokémon (a ball, a noun counted in the reader's language).
+export function tokensOf(game, colour, n) {
+  return game === "pokemon" ? tn("{n} {ball}", "{n} {ball}s", n, { n, ball: tokenName(game, colour) })
+    : t("{n} {colour}", { n, colour: tokenName(game, colour) });
 }
 
 // A token's name by its letter ("r" → "red", "Poké Ball", "apple").
@@ -29,8 +36,7 @@ export function cardInSight(view, seat, action) {
 // A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)";
 // without its cost where none is paid (an evolution).
 export function cardWords(game, card, { cost = true } = {}) {
-  const costs = Object.entries(card.cost || {}).filter(([, n]) => n)
-    .map(([c, n]) => t("{n} {colour}", { n, colour: tokenName(game, c) }));
+  const costs = Object.entries(card.cost || {}).filter(([, n]) => n).map(([c, n]) => tokensOf(game, c, n));
   const worth = [card.points ? `${card.points}★` : t("no points"),
     card.bonus_count > 1 ? t("double {colour} bonus", { colour: tokenName(game, card.bonus) })
       : t("{colour} bonus", { colour: tokenName(game, card.bonus) }),
@@ -48,7 +54,7 @@ function where(slot, game) {
 }
 
 function nobleWords(game, noble) {
-  const needs = list(Object.entries(noble.requires).map(([c, n]) => t("{n} {colour}", { n, colour: tokenName(game, c) })));
+  const needs = list(Object.entries(noble.requires).map(([c, n]) => tokensOf(game, c, n)));
   return t("{noble} visits ({points}★, for bonuses of {needs})",
     { noble: noble.name ? t(noble.name) : t("noble {number}", { number: noble.id }), points: noble.points, needs });
 }
