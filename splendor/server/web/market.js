@@ -300,7 +300,8 @@ function miniCard(c, card) {
       { class: "sr-only" }, c.game === "pokemon" ? t("face-down level {tier}", { tier: card.tier })
         : t("face-down tier {tier}", { tier: card.tier })));
   }
-  return el("div", { class: `card mini tier-${card.tier}`, "data-key": `mini:${card.id}` }, ...cardFace(c, card));
+  return el("div", { class: `card mini tier-${card.tier}`, "data-key": `mini:${card.id}`,
+    title: cardWords(c.game, card) }, ...cardFace(c, card));   // small: its words on a hover
 }
 
 // Another seat, in brief: points, tokens, bonuses, reserved cards (face up where everyone saw them), its last move.
