@@ -124,6 +124,7 @@ function fly(source, to) {
   const { rect, picture } = source;
   picture.classList.remove("changed", "selected", "affordable", "evolve-target");
   picture.classList.add("traveller");
+  for (const left of picture.querySelectorAll(".n, .picked")) left.remove();  // a token flies, not its pile's count
   picture.removeAttribute("data-key");
   picture.removeAttribute("id");
   picture.setAttribute("aria-hidden", "true");

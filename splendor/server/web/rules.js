@@ -71,9 +71,28 @@ const KEYS = {
   ],
 };
 
+// What the rings and borders on the table say, each beside a small sample drawn as the table draws it.
+const MARKS = {
+  cards: [
+    ["chosen", N_("a token you chose for your take (✓: once, ✓✓: twice)")],
+    ["moved", N_("in a seat's colour: what that seat took, bought or reserved since your last action")],
+    ["hinted", N_("dashed blue: the hint's move")],
+    ["affordable", N_("a double green border and ✓: a card you can afford now")],
+  ],
+  kids: [
+    ["chosen", N_("a resource you chose for your take (✓: once, ✓✓: twice)")],
+    ["moved", N_("in a seat's colour: what that seat took, or the road it took, since your last action")],
+    ["hinted", N_("dashed blue: the hint's move")],
+    ["payable", N_("a dashed green banner: a road you can pay for now")],
+  ],
+};
+
 export function howToPlay(game) {
   return el("details", { class: "panel", id: "how-to-play" }, el("summary", {}, t("How to play")),
     el("ul", {}, ...RULES[game].map((line) => el("li", {}, t(line)))),
+    el("h3", {}, t("Marks on the table")),
+    el("dl", { class: "marks-key" }, ...MARKS[game === "kids" ? "kids" : "cards"].flatMap(([mark, what]) => [
+      el("dt", {}, el("span", { class: `mark-sample mark-${mark}`, "aria-hidden": "true" })), el("dd", {}, t(what))])),
     el("h3", {}, t("Keys")),
     el("dl", { class: "keys" }, ...KEYS[game].flatMap(([keys, what]) => [
       el("dt", {}, ...keys.flatMap((k, i) => [i ? " " : null, el("kbd", {}, k)])), el("dd", {}, t(what))])));
