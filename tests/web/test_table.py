@@ -701,12 +701,15 @@ def test_choosing_tokens_moves_neither_the_market_nor_your_seat(
         g = _busy_table(c, game, 3)
     page.goto(g["seats"][0]["link"])
     page.wait_for_function("document.body.dataset.actions !== undefined")
-    before = page.evaluate(PLACES)
+    chips = """() => [...document.querySelectorAll('#supply .chip:not(.selected)')].map((n) => n.dataset.key + ' '
+        + Math.round(n.getBoundingClientRect().x) + ',' + Math.round(n.getBoundingClientRect().y))"""
+    before, piles = page.evaluate(PLACES), page.evaluate(chips)
     for chip in page.locator("#supply .chip:not(.empty):not(.wild)").all()[:2]:
         chip.click()
     page.wait_for_selector("#take-choice")
     assert page.locator("#supply .chip.selected").count() == 2
     assert page.evaluate(PLACES) == before
+    assert set(page.evaluate(chips)) <= set(piles)  # a chosen token's ring pushes no other pile down
     context.close()
 
 
