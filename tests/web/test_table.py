@@ -689,12 +689,13 @@ PLACES = """() => Object.fromEntries(['#market', '#mine', '#others', '.market .c
 
 
 @pytest.mark.parametrize("game", ["classic", "pokemon"])
-@pytest.mark.parametrize("width, height", [(1280, 800), (1024, 768)])
+@pytest.mark.parametrize("width, height", [(1280, 800), (1024, 768), (390, 844)])
 def test_choosing_tokens_moves_neither_the_market_nor_your_seat(
     server: Server, browser: Browser, game: str, width: int, height: int
 ) -> None:
     """The supply's tokens go two abreast on a wide screen, so that a choice of tokens and what it still needs
-    keep the column shorter than the market: at 1024x768 your seat dropped 106 px at the first token chosen."""
+    keep the column shorter than the market: at 1024x768 your seat dropped 106 px at the first token chosen. On a
+    phone the take floats above the dock (it pushed the market down 100 px), on screen."""
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     with server.client() as c:
@@ -710,6 +711,7 @@ def test_choosing_tokens_moves_neither_the_market_nor_your_seat(
     assert page.locator("#supply .chip.selected").count() == 2
     assert page.evaluate(PLACES) == before
     assert set(page.evaluate(chips)) <= set(piles)  # a chosen token's ring pushes no other pile down
+    assert _outside(page, "#take-choice", "#supply [data-key='clear']", required=True) == []
     context.close()
 
 
