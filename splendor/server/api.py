@@ -161,10 +161,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(HTTPException)
     async def unreadable(request: Request, e: HTTPException) -> Response:
         """A body that Python's JSON parser gives up on (nested too deeply, a ``RecursionError``; an integer of
-        over 4,300 digits, a ``ValueError``) is malformed JSON, as the docs and the OpenAPI schema say: 422, as
-        any other, where FastAPI would answer 400. Every other HTTP error is FastAPI's own."""
+        over 4,300 digits, or bytes that are not UTF-8, a ``ValueError``) is malformed JSON, as the docs and the
+        OpenAPI schema say: 422, as any other, where FastAPI would answer 400. Every other HTTP error is
+        FastAPI's own."""
         if e.status_code == 400 and isinstance(e.__cause__, (RecursionError, ValueError)):
-            msg = "the JSON could not be read: nested too deeply, or a number too long"
+            msg = "the JSON could not be read: nested too deeply, a number too long, or not UTF-8"
             return JSONResponse({"detail": [{"loc": ["body"], "msg": msg, "type": "json_invalid"}]}, status_code=422)
         return await http_exception_handler(request, e)
 

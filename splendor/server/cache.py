@@ -101,9 +101,18 @@ class LiveGame:
             "rated": self.rated,
             "over": self.over,
             "ending": self.ending_of(),
+            "winners": self.winners,
             "clock": clocks.payload(self.clock),
             "view": view,
         }
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats that won the finished game: the rules' winners, or the other seat of a game of two that a
+        resignation, a clock or an idle seat ended; nobody while it goes on or when it was called off."""
+        if self.ending is not None:
+            return self.ending.winners(self.game.players)
+        return list(self.game.winners) if self.game.is_over else []
 
     def ending_of(self) -> dict[str, Any] | None:
         """How the game ended when no rule ended it, as every answer says it: ``{"by", "seat", "at"}`` (``by``:
@@ -160,7 +169,8 @@ def rebuild(stored: StoredGame) -> LiveGame:
 
 class GameCache:
     """The unfinished games this process holds (``live``) and the finished ones it keeps (``finished``, most
-    recently seen last, at most ``Settings.finished_games_kept``)."""
+    recently seen last: at most ``Settings.finished_games_kept``, beyond which only those sockets watch and the
+    one last kept stay)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -204,7 +214,7 @@ class GameCache:
         self.live.pop(live.id, None)
         self.finished[live.id] = live
         self.finished.move_to_end(live.id)
-        unwatched = [game_id for game_id, kept in self.finished.items() if not kept.watchers]
+        unwatched = [game_id for game_id, kept in self.finished.items() if not kept.watchers and game_id != live.id]
         for game_id in unwatched[: max(0, len(self.finished) - self.settings.finished_games_kept)]:
             del self.finished[game_id]
 

@@ -76,6 +76,9 @@ NO_START = "no_start"
 """``Ending.by`` of a game of two whose person ran out of time, or sat idle past the limit, before their first move:
 called off as an abort is (status ``aborted``, nobody won or lost), as a server of chess calls off a game whose
 first move never came: the other had played against nobody."""
+
+KEPT_SEAT_POKEDEX = _("this seat is kept in an account: it marks the account's own Pokédex")
+"""Why a seat kept in an account is linked to no other Pokédex profile."""
 KEPT_BEFORE_PLAY = _(
     "a rated game's seats are kept before its first move, so that whether it counts is settled before anyone "
     "knows how it goes; the link still plays this seat"
@@ -281,7 +284,7 @@ class GameManager:
                     rate,
                     pokedex=marks,
                     out_of_time=out_of_time,
-                    winners=[] if called_off else [s.seat for s in live.seats if s.seat != seat],
+                    winners=ending.winners(game.players),
                 ),
             ):
                 return False
@@ -625,10 +628,11 @@ class GameManager:
             if live.over:
                 raise Refused(409, "the game is over: its Pokédex marks are already given")
             if live.seats[seat].account_id is not None:
-                raise Refused(409, _("this seat is kept in an account: it marks the account's own Pokédex"))
+                raise Refused(409, KEPT_SEAT_POKEDEX)
             name = await proved_profile(effects_of(live.game.name), seat, profile, secret, self._proved)
             assert name is not None  # a profile was asked for
-            await self._write(lambda: self.store.set_profile(game_id, seat, name))
+            if not await self._done(live, lambda: self.store.set_profile(game_id, seat, name)):
+                raise Refused(409, KEPT_SEAT_POKEDEX)  # kept in an account meanwhile, by another process
             live.seats = [replace(s, profile=name) if s.seat == seat else s for s in live.seats]
         broadcast(live)
         return live
@@ -742,7 +746,7 @@ class GameManager:
                 finish=finish,
                 by_person=not by_bot,
                 to_move=None if after.is_over else after.current_player,
-                winners=after.winners if after.is_over else None,
+                winners=list(after.winners) if after.is_over else None,
             ),
             committed=lambda: self.store.action_at(live.id, number) == action.text,
         )

@@ -57,6 +57,20 @@ class Ending:
     by: str
     seat: int
 
+    @property
+    def called_off(self) -> bool:
+        """Whether it called the game off (aborted, no start, expired): nobody won or lost."""
+        return self.by in ("aborted", "no_start", "expired")
+
+    def winners(self, players: int) -> list[int]:
+        """Who won the game it ended: nobody when it called the game off, else every other seat (it ends only a
+        game of two; a seat of three or four that leaves is played on by a bot).
+
+        >>> Ending("resigned", 0).winners(2), Ending("aborted", 1).winners(2)
+        ([1], [])
+        """
+        return [] if self.called_off else [seat for seat in range(players) if seat != self.seat]
+
 
 @dataclass(frozen=True)
 class GameBounds:
@@ -204,7 +218,7 @@ class GameStore:
         written exactly once, with the action that ends the game. The game must still stand at action
         ``number - 1`` and be unfinished (`GameMovedOn` otherwise, nothing written): a game a seat forfeited on
         another process takes no more actions, and a seat a bot plays on since its person forfeited takes none
-        ``by_person``. The action that ends the game writes its ``winners``."""
+        ``by_person``. The action that ends the game writes its ``winners`` (None: not known, kept as NULL)."""
         with self.store.engine.begin() as conn:
             conn.execute(insert(ActionRow).values(game_id=game_id, number=number, seat=seat, action=action))
             values: dict[str, Any] = {
@@ -215,7 +229,7 @@ class GameStore:
                 "to_move": to_move,
             }
             if status != "ongoing":
-                values.update(lease_owner=None, lease_until=None, winners=_joined(winners or []))  # no bot needed
+                values.update(lease_owner=None, lease_until=None, winners=_joined(winners))  # no bot needed
             standing = _standing(game_id, number - 1)
             if by_person:
                 standing.append(
@@ -283,13 +297,18 @@ class GameStore:
                 select(ActionRow.action).where(ActionRow.game_id == game_id, ActionRow.number == number)
             ).scalar()
 
-    def set_profile(self, game_id: str, seat: int, profile: str) -> None:
-        """Record that ``seat`` proved it owns the Pokédex ``profile``."""
+    def set_profile(self, game_id: str, seat: int, profile: str) -> bool:
+        """Record that ``seat`` proved it owns the Pokédex ``profile``; False (nothing written) when the seat is kept
+        in an account, which marks the account's own Pokédex (kept meanwhile, perhaps by another process)."""
         with self.store.engine.begin() as conn:
-            conn.execute(
-                update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(profile=profile)
-            )
-            notify_change(conn, game_id)
+            linked = conn.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.account_id.is_(None))
+                .values(profile=profile)
+            ).rowcount
+            if linked:
+                notify_change(conn, game_id)
+            return bool(linked)
 
     def give_seat(
         self,
@@ -386,7 +405,7 @@ class GameStore:
                     status=status,
                     ended_by=ending.by,
                     forfeit_seat=ending.seat,
-                    winners=_joined(winners or []),
+                    winners=_joined(winners),
                     bot_turn=False,
                     to_move=None,
                     deadline=None,
@@ -582,6 +601,6 @@ def _lock_key(owner: str) -> int:
     return int.from_bytes(hashlib.sha256(b"new-game:" + owner.encode()).digest()[:8], "big", signed=True)
 
 
-def _joined(seats: list[int]) -> str:
-    """Seats as ``games.winners`` keeps them: "0,2"."""
-    return ",".join(str(seat) for seat in seats)
+def _joined(seats: list[int] | None) -> str | None:
+    """Seats as ``games.winners`` keeps them: "0,2" ("" for nobody; None, not known, stays NULL)."""
+    return None if seats is None else ",".join(str(seat) for seat in seats)

@@ -13,10 +13,14 @@ from typing import Any
 
 import httpx
 import pytest
+from alembic import command
+from sqlalchemy import inspect
 from websockets.sync.client import connect
 
 import splendor
 from splendor.store import Pokedex, open_store
+from splendor.store.accounts import Accounts
+from splendor.store.database import _migrations_config
 from splendor.store.games import Ending, GameStore, SeatInfo
 from tests.server.conftest import Server, create
 
@@ -51,6 +55,11 @@ def test_the_store_keeps_games_and_refuses_a_second_action_with_the_same_number(
     games.append("a" * 32, 2, 1, "take r k w", "won", pokedex=[("ann", ["Mew", "Abra"])], winners=[1])
     assert games.unfinished_of("") == (0, 0) and games.listing()[0]["status"] == "won"
     assert games.listing()[0]["winners"] == [1]  # the listing says who won
+    account = Accounts(store).sign_up("ann", "correct horse")[0]
+    kept = SeatInfo(0, "human", None, "ann", "h", account_id=account.id)
+    games.create("c" * 32, "pokemon", 2, 7, {}, [kept, SeatInfo(1, "human", None, "bob", "i")])
+    assert not games.set_profile("c" * 32, 0, "misty")  # kept in an account: its own Pokédex, never another
+    assert games.set_profile("c" * 32, 1, "misty") and games.load("c" * 32).seats[1].profile == "misty"
     assert Pokedex(store).page("ann").completion == (2, 55)
     store.close()
 
@@ -276,18 +285,15 @@ def test_a_finished_game_that_sockets_watch_is_never_dropped_from_memory() -> No
     also.watchers.append(Mock())
     cache.keep_finished(also)
     assert list(cache.finished) == ["watched", "also watched"]
+    cache.keep_finished(ended("g5"))  # every other one watched: the one just kept stays too (a socket may join it)
+    assert list(cache.finished) == ["watched", "also watched", "g5"]
     watched.watchers.clear()
-    cache.keep_finished(ended("g5"))
-    assert list(cache.finished) == ["also watched", "g5"]  # no longer watched: it goes as the oldest
+    cache.keep_finished(ended("g6"))
+    assert list(cache.finished) == ["also watched", "g6"]  # no longer watched: it goes as the oldest
 
 
 def test_games_that_ended_before_0013_list_no_winners_and_its_downgrade_drops_them(database_url: str) -> None:
     """0013 adds who won to the games kept; a game that ended before it keeps none (the lobby says only "won")."""
-    from alembic import command
-    from sqlalchemy import inspect
-
-    from splendor.store.database import _migrations_config
-
     store = open_store(database_url)
     try:
         games = GameStore(store)

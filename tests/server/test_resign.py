@@ -61,7 +61,7 @@ def test_resign_2p_loses_and_is_rated(app_client: TestClient) -> None:
     r = seat_call(c, game, 0, "resign", expect=2)
     assert r.status_code == 200, r.text
     ended = r.json()
-    assert ended["over"] and ended["ending"] == {"by": "resigned", "seat": 0, "at": 2}
+    assert ended["over"] and ended["ending"] == {"by": "resigned", "seat": 0, "at": 2} and ended["winners"] == [1]
     assert ended["view"]["is_over"] and ended["view"]["legal_actions"] == []
     changes = c.get(f"/api/games/{game['id']}/ratings").json()
     assert changes["rated"] and [x["seat"] for x in changes["changes"]] == [0]
@@ -86,7 +86,7 @@ def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)  # the bots play it out, seat 0's included
     assert ended["ending"] is None and ended["view"]["result"]
     listed = next(g for g in c.get("/api/games").json()["games"] if g["id"] == game["id"])
-    assert listed["winners"] == ended["view"]["result"]["winners"]  # the rules' winners, as the game says them
+    assert listed["winners"] == ended["winners"] == ended["view"]["result"]["winners"]  # the rules' winners
     changes = {x["seat"]: x["change"] for x in c.get(f"/api/games/{game['id']}/ratings").json()["changes"]}
     assert changes[0] < 0  # ranked last, whatever the bot made of the seat
 
@@ -161,7 +161,7 @@ def test_abort_before_first_move(app_client: TestClient) -> None:
     r = seat_call(c, game, 1, "abort")
     assert r.status_code == 200, r.text
     ended = r.json()
-    assert ended["over"] and ended["ending"] == {"by": "aborted", "seat": 1, "at": 1}
+    assert ended["over"] and ended["ending"] == {"by": "aborted", "seat": 1, "at": 1} and ended["winners"] == []
     assert ended["view"]["legal_actions"] == []
     assert c.get(f"/api/games/{game['id']}/ratings").json() == {
         "over": True,
