@@ -42,8 +42,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def finished(server: Server, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A game between two greedy bots, played to its end, and its review by ``splendor review --json``. The deal is
     seed 3's, but the bots' moves are not the same from run to run (the server seeds them from the game's id and
-    its secret salt), so neither are the marked moves; a record's review is (the review of one record is the
-    same on every run: `tests/test_review.py`)."""
+    its secret salt), so neither are the marked moves. The review of one record is the same on every run
+    (`tests/test_review.py`)."""
     with server.client() as c:
         game = create(c, "classic", [{"kind": "bot", "bot": "greedy"}] * 2, seed=3)
         wait_for(lambda: c.get(f"/api/games/{game['id']}").json()["over"], seconds=60)

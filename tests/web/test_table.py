@@ -727,9 +727,18 @@ def test_pokemons_others_sit_across_the_top_and_its_cards_take_the_width(
     with server.client() as c:
         g = _busy_table(c, "pokemon", 4)
         start = create(c, "pokemon", [{"kind": "human", "name": n} for n in NAMES], seed=5)
+        pair = create(c, "pokemon", [{"kind": "human", "name": n} for n in NAMES[:2]], seed=5)
+    late = _pokemon_position(server, 32, 40)  # two seats that have caught, evolved and reserved for 40 actions
     page.goto(start["seats"][0]["link"])  # nobody has played yet: the others' rows are at their emptiest
     page.wait_for_function("document.body.dataset.actions !== undefined")
     empty = page.evaluate(PLACES)
+    page.goto(pair["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    first = page.evaluate(PLACES)
+    page.goto(late["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions === '40'")
+    assert page.locator("[data-seat='0'] .stack").count() and page.locator("[data-seat='1'] .stack").count()
+    assert page.evaluate(PLACES) == first  # a game of two, from its first move to its fortieth
     page.goto(g["seats"][0]["link"])  # every seat holds balls and three reserved cards
     page.wait_for_function("document.body.dataset.actions !== undefined")
     busy = page.evaluate(PLACES)

@@ -117,8 +117,8 @@ async function drawMyGames() {
     const secondsLeft = known && known.your_turn ? known.seconds_left : null;
     let state = view.is_over ? t("over")
       : (yourTurn ? yourTurnCell(secondsLeft) : (waiting ? t("waiting for players") : t("in play")));
-    if (view.is_over && view.result) {
-      const winners = view.result.winners.map((w) => w === g.seat ? t("you") : seats[w]);
+    if (info.over) {                    // the rules' winners, or the other seat of a game of two left early
+      const winners = info.winners.map((w) => w === g.seat ? t("you") : seats[w]);
       state = winners.length ? t("won by {players}", { players: list(winners) }) : t("no winner");
     }
     const row = el("tr", { "data-my-game": g.id, "data-your-turn": yourTurn }, el("td", {}, title(info.game)),

@@ -283,8 +283,9 @@ function seatExtras(c, s) {
     const area = [playArea(c, s)].flat();
     out.push(el("div", { class: "small play-area", title: s.seat === c.me ? null : area.join("") },
       t("play area:"), " ", ...area));
-    out.push(el("div", { class: "small under-tile" }, t("trainer tile: {cards}",
-      { cards: s.under_tile.map((k) => t(k.name)).join(", ") || "—" })));
+    const tile = s.under_tile.map((k) => t(k.name)).join(", ");   // whole in its tooltip: it may break a tie
+    out.push(el("div", { class: "small under-tile", title: tile || null }, t("trainer tile: {cards}",
+      { cards: tile || "—" })));
   } else if (s.nobles.length) {
     out.push(el("div", { class: "small", "data-key": `seat:${s.seat}:nobles` }, t("visited by {nobles}",
       { nobles: s.nobles.map((n) => (n.name ? t(n.name) : t("noble {number}", { number: n.id }))).join(", ") })));

@@ -73,11 +73,18 @@ const KEYS = {
 
 // What the rings and borders on the table say, each beside a small sample drawn as the table draws it.
 const MARKS = {
-  cards: [
+  classic: [
     ["chosen", N_("a token you chose for your take (✓: once, ✓✓: twice)")],
     ["moved", N_("in a seat's colour: what that seat took, bought or reserved since your last action")],
     ["hinted", N_("dashed blue: the hint's move")],
     ["affordable", N_("a double green border and ✓: a card you can afford now")],
+  ],
+  pokemon: [
+    ["chosen", N_("a ball you chose for your take (✓: once, ✓✓: twice)")],
+    ["moved", N_("in a seat's colour: what that seat took, caught or reserved since your last action")],
+    ["hinted", N_("dashed blue: the hint's move")],
+    ["affordable", N_("a double green border and ✓: a Pokémon you can catch now")],
+    ["evolve", N_("dashed purple, with a label: a Pokémon one of yours can evolve into now")],
   ],
   kids: [
     ["chosen", N_("a resource you chose for your take (✓: once, ✓✓: twice)")],
@@ -91,7 +98,7 @@ export function howToPlay(game) {
   return el("details", { class: "panel", id: "how-to-play" }, el("summary", {}, t("How to play")),
     el("ul", {}, ...RULES[game].map((line) => el("li", {}, t(line)))),
     el("h3", {}, t("Marks on the table")),
-    el("dl", { class: "marks-key" }, ...MARKS[game === "kids" ? "kids" : "cards"].flatMap(([mark, what]) => [
+    el("dl", { class: "marks-key" }, ...MARKS[game].flatMap(([mark, what]) => [
       el("dt", {}, el("span", { class: `mark-sample mark-${mark}`, "aria-hidden": "true" })), el("dd", {}, t(what))])),
     el("h3", {}, t("Keys")),
     el("dl", { class: "keys" }, ...KEYS[game].flatMap(([keys, what]) => [
