@@ -689,13 +689,13 @@ PLACES = """() => Object.fromEntries(['#market', '#mine', '#others', '.market .c
 
 
 @pytest.mark.parametrize("game", ["classic", "pokemon"])
-@pytest.mark.parametrize("width, height", [(1280, 800), (1024, 768), (390, 844)])
+@pytest.mark.parametrize("width, height", [(1280, 800), (1024, 768), (768, 1024), (390, 844)])
 def test_choosing_tokens_moves_neither_the_market_nor_your_seat(
     server: Server, browser: Browser, game: str, width: int, height: int
 ) -> None:
     """The supply's tokens go two abreast on a wide screen, so that a choice of tokens and what it still needs
-    keep the column shorter than the market: at 1024x768 your seat dropped 106 px at the first token chosen. On a
-    phone the take floats above the dock (it pushed the market down 100 px), on screen."""
+    keep the column shorter than the market: at 1024x768 your seat dropped 106 px at the first token chosen (on a
+    tablet held upright, 50 px). On a phone the take floats above the dock (it pushed the market down 100 px)."""
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     with server.client() as c:
@@ -748,6 +748,24 @@ def test_pokemons_others_sit_across_the_top_and_its_cards_take_the_width(
     assert busy["#others"] == empty["#others"] and busy["#market"] == empty["#market"], (busy, empty)
     assert busy["#mine"] == empty["#mine"]  # your seat keeps its height too: the cards never shrink as it fills
     assert _outside(page, *_essentials("pokemon", 4), required=True) == []
+    context.close()
+
+
+def test_a_kids_road_chosen_on_a_tablet_brings_its_payments_into_view(server: Server, browser: Browser) -> None:
+    """On a tablet held upright the payments of a road tapped on the map are in the column under the board: the
+    page brings them into view (a newcomer saw nothing happen, the prompt cut at the screen's edge)."""
+    context = browser.new_context(viewport={"width": 768, "height": 1024})
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, "kids", 2)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_selector("#board svg text")
+    road = page.locator("#board .road.can-pay")
+    assert road.count() >= 1, "seat 0 can pay for a road"
+    road.first.dispatch_event("click")
+    page.wait_for_selector("#payments button")
+    page.wait_for_timeout(300)  # the scroll
+    assert _outside(page, "#payments", required=True) == []
     context.close()
 
 

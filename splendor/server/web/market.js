@@ -228,7 +228,7 @@ function seatRows(c, s) {
       travelsFrom(keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`), `supply:${col}`))),
     el("div", { class: "row stacks", "data-key": `seat:${s.seat}:stacks` }, el("span", { class: "label" },
       t("bonuses")), " ", ...stacks(c, s),
-    el("span", { class: "small" }, c.game === "pokemon" ? tn("{n} Pokémon", "{n} Pokémon", s.cards.length)
+    el("span", { class: "small card-count" }, c.game === "pokemon" ? tn("{n} Pokémon", "{n} Pokémon", s.cards.length)
       : tn("{n} card", "{n} cards", s.cards.length))),
   ];
 }

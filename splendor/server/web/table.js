@@ -323,8 +323,8 @@ export function render() {
     state.focusNext = null;
     if (target) {
       target.focus();
-      const menu = target.closest(".menu");
-      if (menu) {  // every choice of a card's menu in view, Cancel too, clear of a phone's dock fixed at the bottom
+      const menu = target.closest(".menu, #payments");
+      if (menu) {  // every choice of a card's menu (or a road's payments) in view, Cancel too, clear of a phone's dock
         const dock = document.getElementById("dock");
         document.documentElement.style.scrollPaddingBottom =
           getComputedStyle(dock).position === "fixed" ? `${dock.offsetHeight}px` : "";
