@@ -671,6 +671,9 @@ def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still
     page.wait_for_selector("#board svg text")
     before = page.evaluate(READING)
     assert before["smallest"] >= 9, before  # 7 px when the board shared the width with a column of travelers
+    lines = page.evaluate("""[...document.querySelectorAll('#roads .road-cost')].map((cost) =>
+        new Set([...cost.querySelectorAll('.chip')].map((chip) => Math.round(chip.getBoundingClientRect().y))).size)""")
+    assert lines and set(lines) == {1}, lines  # a road's price on one line (it broke between its chips)
     assert max(before["seats"]) < before["supply"][1]  # every traveler in a row above the supply
     page.locator("#supply [data-key='supply:blue']").click()
     page.wait_for_selector("#take-choice")

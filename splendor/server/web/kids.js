@@ -118,7 +118,7 @@ function roadChoices(c) {
   const out = c.view.board.roads.filter((r) => here && r.from === here.space);
   const rows = out.map((r) => el("div", { class: "row road-row", "data-road": r.number },
     el("strong", {}, t("Road {road} → {place}:", { road: r.number, place: names[r.to] })),
-    ...r.cost.map((col) => chip(col, null, named(col))),
+    el("span", { class: "road-cost" }, ...r.cost.map((col) => chip(col, null, named(col)))),  // one piece: unbroken
     roads[r.number] ? el("button", { "data-key": `road-move:${r.number}`, onclick: () => openRoad(c, r.number) },
       t("move"))
       : el("span", { class: "small" }, " ", t("(you cannot pay it yet)"))));
