@@ -8,6 +8,7 @@ import json
 import random
 import time
 from contextlib import ExitStack
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,8 @@ def test_the_store_keeps_games_and_refuses_a_second_action_with_the_same_number(
     assert stored is not None and stored.actions == ["take w b g"] and stored.seats[1].bot == "greedy"
     assert stored.status == "ongoing" and games.unfinished_of("") == (1, 0)
     assert games.listing()[0]["winners"] is None  # unfinished: nobody has won yet
+    created = datetime.fromisoformat(games.listing()[0]["created_at"])  # its zone said, on SQLite too
+    assert created.tzinfo is not None and abs(datetime.now(UTC) - created) < timedelta(hours=1)
     games.append("a" * 32, 2, 1, "take r k w", "won", pokedex=[("ann", ["Mew", "Abra"])], winners=[1])
     assert games.unfinished_of("") == (0, 0) and games.listing()[0]["status"] == "won"
     assert games.listing()[0]["winners"] == [1]  # the listing says who won

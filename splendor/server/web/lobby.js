@@ -1,7 +1,7 @@
 // The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
 // the games (this browser's and, signed in, the account's) and the account's ratings.
 import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
-import { N_, list, speak, t } from "/static/i18n.js";
+import { N_, language, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
 
@@ -131,6 +131,16 @@ async function drawMyGames() {
   countDown();
 }
 
+// How long ago a game was started, in the reader's language ("5 minutes ago", "yesterday"): the games list's
+// rows of the same players are told apart by it.
+const AGO = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
+const UNITS = [["day", 86400], ["hour", 3600], ["minute", 60]];
+function since(iso) {
+  const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  const [unit, size] = UNITS.find(([, s]) => seconds >= s) || ["second", 1];
+  return unit === "second" ? AGO.format(0, "minute") : AGO.format(-Math.floor(seconds / size), unit);
+}
+
 // Where a listed game stands: waiting for players, in play, or how it ended, with who won where the server kept
 // it (games that ended before it kept winners say only "won").
 function standing(g) {
@@ -149,6 +159,7 @@ async function refresh() {
     el("td", {}, title(g.game)), el("td", {}, list(seatLabels(g.seats))),
     el("td", {}, standing(g)),
     el("td", {}, g.actions),
+    el("td", {}, g.created_at ? el("time", { datetime: g.created_at }, since(g.created_at)) : ""),
     el("td", {}, g.status === "ongoing" ? el("a", { href: `/watch/${g.id}` }, t("watch"))
       : el("a", { href: `/replay/${g.id}` }, t("replay"))))));
 }
