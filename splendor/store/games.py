@@ -18,7 +18,7 @@ from splendor.store import your_games
 from splendor.store.changes import notify_change
 from splendor.store.clocks import ClockState, clock_of, pass_turn, ran_out, start_clock
 from splendor.store.database import Store
-from splendor.store.models import ActionRow, GameRow, SeatRow
+from splendor.store.models import ActionRow, GameRow, SeatRow, utc
 from splendor.store.pokedex import mark_caught
 
 
@@ -522,7 +522,7 @@ class GameStore:
                     "status": r.status,
                     "waiting_for_players": r.status == "ongoing" and r.open_until is not None,
                     "actions": r.actions,
-                    "created_at": _utc(r.created_at).isoformat() if r.created_at else None,
+                    "created_at": utc(r.created_at).isoformat() if r.created_at else None,
                     "seats": seats.get(r.id, []),
                     "winners": None if r.winners is None else [int(w) for w in r.winners.split(",") if w],
                 }
@@ -599,12 +599,6 @@ def _ending(by: str | None, seat: int | None) -> Ending | None:
 def _lock_key(owner: str) -> int:
     """A PostgreSQL advisory lock key (a signed 64-bit number) for one owner's new games."""
     return int.from_bytes(hashlib.sha256(b"new-game:" + owner.encode()).digest()[:8], "big", signed=True)
-
-
-def _utc(moment: datetime) -> datetime:
-    """A time the store kept, with its zone said: SQLite gives back the UTC it stored without one, which a browser
-    would read as its own local time."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _joined(seats: list[int] | None) -> str | None:

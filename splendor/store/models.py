@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import (
     BigInteger,
@@ -57,6 +57,16 @@ class PokedexMark(Base):
     first_caught_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     games: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
     profile: Mapped[Profile] = relationship(back_populates="marks")
+
+
+def utc(moment: datetime) -> datetime:
+    """A time the store kept, with its zone said: SQLite gives back the UTC it stored without one, which a browser
+    would read as its own local time (PostgreSQL gives it with its zone).
+
+    >>> utc(datetime(2026, 12, 5, 13, 0)).isoformat()
+    '2026-12-05T13:00:00+00:00'
+    """
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 class GameRow(Base):

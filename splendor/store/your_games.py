@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, case, null, select
 
 from splendor.store.leases import _now
-from splendor.store.models import GameRow, SeatRow
+from splendor.store.models import GameRow, SeatRow, utc
 
 
 def games_of(conn: Connection, account_id: int, limit: int = 100) -> list[dict[str, Any]]:
@@ -61,7 +61,7 @@ def games_of(conn: Connection, account_id: int, limit: int = 100) -> list[dict[s
             "seat": r.seat,
             "status": r.status,
             "actions": r.actions,
-            "created_at": r.created_at.isoformat() if r.created_at else None,
+            "created_at": utc(r.created_at).isoformat() if r.created_at else None,
             "your_turn": bool(r.your_turn),
             "to_move": r.to_move if r.status == "ongoing" else None,
             "time_control": r.time_control,
