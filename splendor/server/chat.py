@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from datetime import UTC
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import icu
@@ -46,6 +45,7 @@ from splendor.server.live import client_key
 from splendor.server.schemas import Name, SeatNumber, refusals
 from splendor.server.settings import Settings
 from splendor.store.chat import ROOMS, SEATS, SPECTATORS, ChatLine, ChatTooFast
+from splendor.store.models import utc
 from splendor.store.names import key_of
 
 if TYPE_CHECKING:
@@ -214,9 +214,7 @@ def chat_router(settings: Settings) -> APIRouter:
                     raise Refused(409, _("a player of this game has that name: choose another to talk as a spectator"))
         if live.over:
             ended = await store_calls.read(settings, lambda: m.chat.store.ended(live.id))
-            if ended is not None and time.time() - ended.replace(tzinfo=ended.tzinfo or UTC).timestamp() > (
-                OPEN_AFTER_END
-            ):
+            if ended is not None and time.time() - utc(ended).timestamp() > OPEN_AFTER_END:
                 raise Refused(409, _("this game ended over an hour ago: its chat is closed"))
         address = client_key(client_address(request.scope))
         kept: list[ChatLine] = []

@@ -60,13 +60,13 @@ class PokedexMark(Base):
 
 
 def utc(moment: datetime) -> datetime:
-    """A time the store kept, with its zone said: SQLite gives back the UTC it stored without one, which a browser
-    would read as its own local time (PostgreSQL gives it with its zone).
+    """A time the store kept, in UTC with its zone said: SQLite gives back the UTC it stored without one, which a
+    browser would read as its own local time; PostgreSQL gives it in the session's zone.
 
     >>> utc(datetime(2026, 12, 5, 13, 0)).isoformat()
     '2026-12-05T13:00:00+00:00'
     """
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 class GameRow(Base):

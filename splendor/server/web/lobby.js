@@ -136,9 +136,10 @@ async function drawMyGames() {
 const AGO = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
 const UNITS = [["day", 86400], ["hour", 3600], ["minute", 60]];
 function since(iso) {
-  const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);   // a clock ahead of ours: "now"
+  if (Number.isNaN(seconds)) return "";
   const [unit, size] = UNITS.find(([, s]) => seconds >= s) || ["second", 1];
-  return unit === "second" ? AGO.format(0, "minute") : AGO.format(-Math.floor(seconds / size), unit);
+  return unit === "second" ? AGO.format(0, "second") : AGO.format(-Math.floor(seconds / size), unit);
 }
 
 // Where a listed game stands: waiting for players, in play, or how it ended, with who won where the server kept

@@ -323,9 +323,10 @@ export function render() {
     state.focusNext = null;
     if (target) {
       target.focus();
-      const menu = target.closest(".menu, #payments");
+      const dock = document.getElementById("dock");
+      const docked = getComputedStyle(dock).position === "fixed";   // a phone's: the payments are in it already
+      const menu = target.closest(".menu") || (docked ? null : target.closest("#payments"));
       if (menu) {  // every choice of a card's menu (or a road's payments) in view, Cancel too, clear of a phone's dock
-        const dock = document.getElementById("dock");
         document.documentElement.style.scrollPaddingBottom =
           getComputedStyle(dock).position === "fixed" ? `${dock.offsetHeight}px` : "";
         menu.scrollIntoView({ block: "nearest" });
