@@ -115,12 +115,9 @@ async function drawMyGames() {
     const yourTurn = !view.is_over && !info.over && !waiting && view.current_player === g.seat
       && info.seats[g.seat].kind !== "bot";
     const secondsLeft = known && known.your_turn ? known.seconds_left : null;
-    let state = view.is_over ? t("over")
+    const state = info.over             // the rules' winners, or the other seat of a game of two left early
+      ? wonBy(info.winners.map((w) => w === g.seat ? t("you") : seats[w]))
       : (yourTurn ? yourTurnCell(secondsLeft) : (waiting ? t("waiting for players") : t("in play")));
-    if (info.over) {                    // the rules' winners, or the other seat of a game of two left early
-      const winners = info.winners.map((w) => w === g.seat ? t("you") : seats[w]);
-      state = winners.length ? t("won by {players}", { players: list(winners) }) : t("no winner");
-    }
     const row = el("tr", { "data-my-game": g.id, "data-your-turn": yourTurn }, el("td", {}, title(info.game)),
       el("td", {}, seats.map((n, i) => i === g.seat ? t("{name} (you)", { name: n }) : n).join(", ")),
       el("td", {}, state),
@@ -142,14 +139,20 @@ function since(iso) {
   return unit === "second" ? AGO.format(0, "second") : AGO.format(-Math.floor(seconds / size), unit);
 }
 
+// Who won a finished game, by the names given: "won by ann", "shared by ann and bob", "no winner".
+function wonBy(names) {
+  if (!names.length) return t("no winner");
+  const players = list(names);
+  return names.length > 1 ? t("shared by {players}", { players }) : t("won by {players}", { players });
+}
+
 // Where a listed game stands: waiting for players, in play, or how it ended, with who won where the server kept
 // it (games that ended before it kept winners say only "won").
 function standing(g) {
   if (g.waiting_for_players) return t("waiting for players");
   const names = seatLabels(g.seats);
-  const winners = (g.winners || []).map((w) => names[w]);
-  if (g.status === "won" && winners.length) return t("won by {players}", { players: list(winners) });
-  if (g.status === "shared" && winners.length) return t("shared by {players}", { players: list(winners) });
+  const won = ["won", "shared"].includes(g.status) && g.winners && g.winners.length;
+  if (won) return wonBy(g.winners.map((w) => names[w]));
   return STATUS[g.status] ? t(STATUS[g.status]) : g.status;
 }
 
