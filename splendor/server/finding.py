@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Path, Request, Response
+from fastapi import APIRouter, Header, Path, Query, Request, Response
 
 from splendor.server import open_seats
 from splendor.server.accounts import signed_in
@@ -32,13 +32,16 @@ def finding_router(settings: Settings) -> APIRouter:
         return f"{str(request.base_url).rstrip('/')}/play/{game_id}?seat={seat}&token={token}"
 
     @router.get("/api/open-games", responses=refusals())
-    async def open_games(request: Request) -> dict[str, Any]:
+    async def open_games(
+        request: Request, include: Annotated[str | None, Query(max_length=64)] = None
+    ) -> dict[str, Any]:
         """The games with open seats still open, soonest to expire first: ``id``, ``game``, ``players``,
         ``time_control`` (null: untimed), ``rated``, ``creator`` (``name``, and ``rating`` on the shown scale for a
         creator with an account, else null), ``seats`` (``seat``, ``kind``, ``name``), ``open_seats`` and
-        ``expires_in`` (seconds)."""
+        ``expires_in`` (seconds). ``include``: a game's id listed too (last) when it is open but beyond the
+        listing's length, as an invitation's link asks."""
         opener = OpenSeats(manager(request).store.store)
-        games = await manager(request)._read(lambda: opener.listing(settings.max_games_listed))
+        games = await manager(request)._read(lambda: opener.listing(settings.max_games_listed, include))
         for g in games:
             del g["open_until"]  # its ``expires_in`` is counted by the store's clock, as ``open_until`` was set
         return {"games": games}

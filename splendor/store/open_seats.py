@@ -183,23 +183,23 @@ class OpenSeats:
                     expired.append(game_id)
             return expired
 
-    def listing(self, limit: int = 100) -> list[dict[str, Any]]:
+    def listing(self, limit: int = 100, include: str | None = None) -> list[dict[str, Any]]:
         """The games with open seats that are still open, soonest to expire first (the index on status and
         open_until serves it): id, game, players, time control, rated, the creator (the first seat a person
         holds from the start, not one taken since: its name and, kept in an account, its rating in the game on the
         shown scale), the open seats and when they expire (``open_until``, seconds since the epoch, and
-        ``expires_in``, seconds from now, both by the store's clock)."""
+        ``expires_in``, seconds from now, both by the store's clock). The game ``include`` names is listed too,
+        last, when it is open but not among the first ``limit``: an invitation's link finds it however many
+        games are open."""
         with self.store.engine.connect() as conn:
             now = _now(conn)
             now_value = float(conn.execute(select(now)).scalar_one())
-            games = conn.execute(
-                select(
-                    GameRow.id, GameRow.game, GameRow.players, GameRow.time_control, GameRow.rated, GameRow.open_until
-                )
-                .where(GameRow.status == "ongoing", GameRow.open_until.is_not(None), GameRow.open_until > now)
-                .order_by(GameRow.open_until)
-                .limit(limit)
-            ).all()
+            listed = select(
+                GameRow.id, GameRow.game, GameRow.players, GameRow.time_control, GameRow.rated, GameRow.open_until
+            ).where(GameRow.status == "ongoing", GameRow.open_until.is_not(None), GameRow.open_until > now)
+            games = list(conn.execute(listed.order_by(GameRow.open_until).limit(limit)).all())
+            if include is not None and all(g.id != include for g in games):
+                games += conn.execute(listed.where(GameRow.id == include)).all()
             if not games:
                 return []
             ids = [g.id for g in games]

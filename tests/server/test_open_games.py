@@ -77,6 +77,21 @@ def test_an_open_seat_is_listed_then_taken_by_a_guest_with_a_name(app_client: Te
     assert c.get("/api/open-games").json()["games"] == []
 
 
+@pytest.mark.settings(max_games_listed=2)
+def test_an_invitations_game_is_listed_however_many_games_are_open(app_client: TestClient) -> None:
+    c = app_client
+    games = [new_game(c, [ANN, OPEN]) for _ in range(3)]
+    assert [g["id"] for g in c.get("/api/open-games").json()["games"]] == [games[0]["id"], games[1]["id"]]
+    asked = c.get("/api/open-games", params={"include": games[2]["id"]}).json()["games"]
+    assert [g["id"] for g in asked] == [g["id"] for g in games]
+    assert asked[2]["open_seats"] == [1] and asked[2]["creator"] == {"name": "ann", "rating": None}
+    listed_already = c.get("/api/open-games", params={"include": games[0]["id"]}).json()["games"]
+    assert [g["id"] for g in listed_already] == [games[0]["id"], games[1]["id"]]  # not twice
+    assert len(c.get("/api/open-games", params={"include": "no-such-game"}).json()["games"]) == 2
+    assert take(c, games[2], 1, "bob").status_code == 200
+    assert len(c.get("/api/open-games", params={"include": games[2]["id"]}).json()["games"]) == 2  # no longer open
+
+
 def test_nobody_acts_and_no_bot_moves_while_a_seat_is_open(app_client: TestClient) -> None:
     c = app_client
     waiting = new_game(c, [GREEDY, OPEN, ANN])  # the bot would move first

@@ -152,7 +152,8 @@ let shownInvited = false;
 
 async function drawOpenGames() {
   let games = [];
-  try { ({ games } = await api("/api/open-games")); } catch (e) { return; }
+  const asked = INVITED ? `/api/open-games?include=${encodeURIComponent(INVITED)}` : "/api/open-games";
+  try { ({ games } = await api(asked)); } catch (e) { return; }
   if (INVITED) {
     const invited = games.find((g) => g.id === INVITED);
     $("invited").hidden = false;
