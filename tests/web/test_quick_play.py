@@ -23,6 +23,7 @@ def test_two_accounts_press_quick_play_and_play_one_game_to_its_end(server: Serv
     sign_up(bob, "bob", PASSWORD)
     for page in (ann, bob):
         page.wait_for_selector("#guest-name-label", state="hidden")  # an account plays under its own name
+        assert page.is_checked("#quick-rated")  # rated unless it says otherwise, as a new game is
         page.select_option("#quick-game", "classic")
         page.select_option("#quick-players", "2")
     options = "[...document.getElementById('%s').options].map((o) => [o.value, o.textContent])"
@@ -100,6 +101,7 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     row.wait_for()
     assert "ann" in row.inner_text() and "1 of 2" in row.inner_text()
     assert "invited" in guest.inner_text("#invited")
+    assert guest.is_disabled("#quick-rated") and not guest.is_checked("#quick-rated")  # a guest plays unrated
     guest.wait_for_function("document.activeElement && document.activeElement.dataset.join !== undefined")
     guest.click("[data-join]")  # no name yet: asked for one, nothing taken
     assert "name" in guest.inner_text("#quick-error")

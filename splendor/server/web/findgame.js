@@ -22,12 +22,16 @@ function guestName() {
   return name;
 }
 
-// Signed in: the account plays (its name, rated allowed); a guest gives a name, and plays unrated.
+// Signed in: the account plays (its name), rated unless it says otherwise, as a new game is; a guest gives a name,
+// and plays unrated.
+let ratedChosen = false;                 // the reader ticked or cleared the box: later redraws keep the choice
+$("quick-rated").addEventListener("change", () => { ratedChosen = true; });
 function drawWho() {
   $("guest-name-label").hidden = Boolean(me);
   $("quick-rated").disabled = !me;
   $("quick-rated-label").title = me ? "" : t("sign in to play rated games");
   if (!me) $("quick-rated").checked = false;
+  else if (!ratedChosen) $("quick-rated").checked = true;
 }
 
 function go(id, game, seat, link) {
