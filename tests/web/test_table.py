@@ -754,6 +754,43 @@ def test_pokemons_others_sit_across_the_top_and_its_cards_take_the_width(
     context.close()
 
 
+@pytest.mark.parametrize("width, height", [(1024, 768), (768, 1024)])
+def test_zoom_in_draws_the_kids_board_at_its_own_size_on_a_tablet_in_the_same_box(
+    server: Server, browser: Browser, width: int, height: int
+) -> None:
+    """A tablet shows the whole board first, its words 8 to 10 px high; Zoom in draws it at its own size (the words
+    of a desktop, 12 px and more) in the same box, panned, its roads still tapped; Whole board goes back."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, "kids", 3)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_selector("#board svg text")
+    frame = """[...Object.values(document.getElementById('board').getBoundingClientRect().toJSON())]
+        .slice(0, 4).map(Math.round)"""
+    whole, box = page.evaluate(READING), page.evaluate(frame)
+    assert whole["smallest"] < 12, whole
+    assert page.get_attribute("#board-zoom", "aria-pressed") == "false"
+    page.click("#board-zoom")
+    page.wait_for_selector("#board.zoomed svg text")
+    zoomed = page.evaluate(READING)
+    assert zoomed["smallest"] >= 12, zoomed
+    assert page.evaluate(frame) == box  # the same box: nothing else on the table moves
+    assert page.get_attribute("#board-zoom", "aria-pressed") == "true"
+    assert page.inner_text("#board-zoom") == "Whole board"
+    assert page.evaluate("document.getElementById('board').scrollWidth") > box[2]  # panned, not squeezed
+    road = page.locator("#board .road.can-pay")
+    assert road.count() >= 1, "seat 0 can pay for a road"
+    road.first.dispatch_event("click")
+    page.wait_for_selector("#payments button")
+    assert page.locator("#board.zoomed").count() == 1  # a road chosen keeps the board as it was
+    page.click("#board-zoom")
+    page.wait_for_selector("#board:not(.zoomed) svg text")
+    page.evaluate("window.scrollTo(0, 0)")  # upright, the payments were brought into view
+    assert page.evaluate(READING)["board"] == whole["board"] and page.evaluate(frame) == box
+    context.close()
+
+
 def test_a_kids_road_chosen_on_a_tablet_brings_its_payments_into_view(server: Server, browser: Browser) -> None:
     """On a tablet held upright the payments of a road tapped on the map are in the column under the board: the
     page brings them into view (a newcomer saw nothing happen, the prompt cut at the screen's edge)."""

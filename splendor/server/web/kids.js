@@ -48,16 +48,19 @@ function openRoad(c, n) {
 }
 
 // On a phone the board is drawn at its own size (every road a finger's width) and panned, centred on your pawn;
-// a button shows the whole board at the screen's width instead, and back.
-function zoomed(c) { return phone() && c.state.boardZoom !== false; }
+// a button shows the whole board at the screen's width instead, and back. A tablet shows the whole board first,
+// drawn smaller than its own size (its words 8 px high on a tablet held sideways), and the same button draws it at
+// its own size (12 px) in the same box, panned the same way.
+function zoomed(c) { return phone() ? c.state.boardZoom !== false : tablet() && c.state.boardZoom === true; }
 
 function zoomButton(c) {
-  if (!phone()) return null;
-  return el("button", { type: "button", id: "board-zoom", "data-key": "board-zoom", onclick: () => {
-    c.state.boardZoom = !zoomed(c);
-    c.state.centred = null;
-    c.render();
-  } }, zoomed(c) ? t("Whole board") : t("Zoom in"));
+  if (!phone() && !tablet()) return null;
+  return el("button", { type: "button", id: "board-zoom", "data-key": "board-zoom", "aria-pressed": String(zoomed(c)),
+    onclick: () => {
+      c.state.boardZoom = !zoomed(c);
+      c.state.centred = null;
+      c.render();
+    } }, zoomed(c) ? t("Whole board") : t("Zoom in"));
 }
 
 function board(c) {
@@ -137,6 +140,7 @@ function payments(c) {
 }
 
 const phone = () => matchMedia("(max-width: 600px)").matches;
+const tablet = () => matchMedia("(min-width: 601px) and (max-width: 1199px)").matches;
 
 // A decision's button: a token to give up shows its chip, as the purse does; a Marketplace tile shows what it is
 // (the face-up tiles are everyone's to see).
