@@ -297,6 +297,27 @@ def test_each_opponents_last_move_stays_marked_until_your_next_action(server: Se
     assert page.locator(".moved-last").count() == 0  # your own action clears them
 
 
+def test_the_card_whose_menu_is_open_is_outlined_in_the_menus_colour_over_its_last_move_mark(
+    server: Server, browser: Browser
+) -> None:
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
+        page = open_page(browser, g["seats"][0]["link"], width=1280)
+        api_act(c, g, 0, "take w b g")
+        api_act(c, g, 1, "reserve 1.1")  # the card dealt in its place is marked as bob's move
+    page.wait_for_function("Number(document.body.dataset.actions) === 2")
+    slot = "#market .slot[data-key='slot:market:1.1']"
+    page.wait_for_selector(f"{slot}.moved-last")
+    outline = """(s) => {
+        const o = getComputedStyle(document.querySelector(s)); return o.outlineStyle + ' ' + o.outlineColor; }"""
+    assert page.evaluate(outline, f"{slot} > .card") != "solid rgb(43, 108, 176)"  # bob's colour before it opens
+    page.locator(f"{slot} button.card").click()
+    page.wait_for_selector(f"{slot} > .menu")
+    assert (
+        page.evaluate(outline, f"{slot} > .card") == "solid rgb(43, 108, 176)"
+    )  # the menu's blue, where bob's colour hid it
+
+
 def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Browser) -> None:
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human", "name": "ann"}] + [{"kind": "bot", "bot": "greedy"}] * 3, seed=4)
