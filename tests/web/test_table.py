@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page
 import splendor
 from splendor.bots import decide, make_bot
 from splendor.bots.review import percent
-from tests.server.conftest import Server, create
+from tests.server.conftest import Server, create, wait_for
 from tests.web.test_browser import (
     SHOTS,
     _two_humans,
@@ -316,6 +316,25 @@ def test_the_card_whose_menu_is_open_is_outlined_in_the_menus_colour_over_its_la
     assert (
         page.evaluate(outline, f"{slot} > .card") == "solid rgb(43, 108, 176)"
     )  # the menu's blue, where bob's colour hid it
+
+
+def test_a_spectator_of_a_finished_game_sees_its_last_round_marked_not_every_move(
+    server: Server, browser: Browser
+) -> None:
+    """Nobody is to play once a game is over, so a spectator's marks ran from the first move: every card and pile
+    of the table was ringed. They mark the last round: the last mover's final move and the moves since its one
+    before."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "bot", "bot": "greedy"}] * 2, seed=3)
+        wait_for(lambda: c.get(f"/api/games/{g['id']}").json()["over"], seconds=60)
+        log = c.get(f"/api/games/{g['id']}").json()["log"]
+    page = open_page(browser, f"{server.base}/watch/{g['id']}", width=1280)
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    marked = page.evaluate("[...new Set([...document.querySelectorAll('.moved-last')].map((n) => n.dataset.movedBy))]")
+    last = log[-1]["seat"]
+    assert 1 <= page.locator(".moved-last").count() <= 12, page.locator(".moved-last").count()
+    assert str(last + 1) in marked and set(marked) <= {"1", "2"}
+    assert len(log) > 20  # a whole game: its every move would have marked the table over
 
 
 def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Browser) -> None:

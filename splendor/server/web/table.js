@@ -220,14 +220,21 @@ function renderLog() {
     el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat }, emblem(e.seat), " ", said(e))]), ...after(0)]);
 }
 
-// The moves the others made since this seat's own last one (a spectator: since the seat to play last played; a
-// replay: the move just stepped to). Each stays marked on the table, in its seat's colour, until then.
+// The moves the others made since this seat's own last one (a spectator: since the seat to play last played, and
+// at the end the last round, from the last mover's move before its last; a replay: the move just stepped to). Each
+// stays marked on the table, in its seat's colour, until then.
 function lastMoves() {
   const log = state.payload.log || [];
   if (mode === "replay") {               // (a review's chosen move marks its own two moves instead)
     return state.upto > 0 && log.length && !reviewMarks(state.upto).length ? [log[log.length - 1]] : [];
   }
   const ref = mode === "play" ? seat : state.payload.view.turn_of;
+  if (ref === null || ref === undefined) {        // nobody is to play: the game is over
+    if (!log.length) return [];
+    const last = log[log.length - 1];
+    const before = log.filter((e) => e.seat === last.seat && e.n < last.n).pop();
+    return log.filter((e) => e.n > (before ? before.n : 0));
+  }
   let since = 0;
   for (const e of log) if (e.seat === ref) since = e.n;
   return log.filter((e) => e.n > since && e.seat !== ref);
