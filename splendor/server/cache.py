@@ -112,7 +112,15 @@ class LiveGame:
         resignation, a clock or an idle seat ended; nobody while it goes on or when it was called off."""
         if self.ending is not None:
             return self.ending.winners(self.game.players)
-        return list(self.game.winners) if self.game.is_over else []
+        return self.rules_winners(self.game)
+
+    def rules_winners(self, game: Game) -> list[int]:
+        """The seats the rules made winners of ``game`` (this game after an action), but never one whose person
+        forfeited (resigned or left idle, with three or four players): a bot won it on, and the seat ranks last in
+        the ratings, so the lobby must not say that person won."""
+        if not game.is_over:
+            return []
+        return [w for w in game.winners if not self.seats[w].forfeited]
 
     def ending_of(self) -> dict[str, Any] | None:
         """How the game ended when no rule ended it, as every answer says it: ``{"by", "seat", "at"}`` (``by``:

@@ -746,7 +746,7 @@ class GameManager:
                 finish=finish,
                 by_person=not by_bot,
                 to_move=None if after.is_over else after.current_player,
-                winners=list(after.winners) if after.is_over else None,
+                winners=live.rules_winners(after) if after.is_over else None,
             ),
             committed=lambda: self.store.action_at(live.id, number) == action.text,
         )

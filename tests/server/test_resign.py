@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+import splendor
+from splendor.bots import decide, make_bot
+from splendor.server.cache import LiveGame
+from splendor.store.games import SeatInfo
 from tests.server.conftest import Server, create, wait_for
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
@@ -86,9 +91,25 @@ def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)  # the bots play it out, seat 0's included
     assert ended["ending"] is None and ended["view"]["result"]
     listed = next(g for g in c.get("/api/games").json()["games"] if g["id"] == game["id"])
-    assert listed["winners"] == ended["winners"] == ended["view"]["result"]["winners"]  # the rules' winners
+    stayed = [w for w in ended["view"]["result"]["winners"] if w != 0]  # the rules' winners, but not who resigned
+    assert listed["winners"] == ended["winners"] == stayed
     changes = {x["seat"]: x["change"] for x in c.get(f"/api/games/{game['id']}/ratings").json()["changes"]}
     assert changes[0] < 0  # ranked last, whatever the bot made of the seat
+
+
+def test_a_seat_whose_person_forfeited_is_never_listed_among_the_winners() -> None:
+    """The bot that plays a resigned seat of three on may win it; the ratings rank that seat last, so the lobby's
+    "won by" must not name the person who left (it did: the answers' ``winners`` were the rules' alone)."""
+    game = splendor.new_game("classic", players=3, seed=2)
+    greedy = make_bot("greedy")
+    while not game.is_over:
+        game.apply(decide(greedy, game))
+    assert game.winners == [0]
+    seats = [SeatInfo(seat=i, kind="bot", bot="greedy", name=f"p{i}", token_hash=None) for i in range(3)]
+    live = LiveGame(id="g", game=game, seats=seats)
+    assert live.winners == live.payload(None)["winners"] == [0]
+    seats[0] = replace(seats[0], forfeited=True, forfeited_by="resigned", forfeited_at=3)
+    assert live.winners == live.rules_winners(game) == live.payload(None)["winners"] == []
 
 
 def test_resign_3p_before_ones_first_move_leaves_the_game_unrated(app_client: TestClient) -> None:
