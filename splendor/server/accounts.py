@@ -37,6 +37,7 @@ from splendor.server.schemas import (
     SignUp,
     refusals,
 )
+from splendor.server.seating import A_BOTS_NAME, is_a_bots_name
 from splendor.server.settings import Settings
 from splendor.store.accounts import SESSION_SECONDS, AccountError, Accounts, SignedIn
 from splendor.store.pokedex import ProfileClaimed
@@ -104,7 +105,9 @@ def accounts_router(settings: Settings) -> APIRouter:
     async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
         """Make an account (a name and a password of 8 to 200 typed characters) and sign in: the answer sets the
         session cookie. Its Pokédex is the profile of the same name (one claimed before is adopted with its
-        ``pokedex_secret``). 409 when the name is taken."""
+        ``pokedex_secret``). 409 when the name is taken, or is one of the server's bots' (or reads like it)."""
+        if is_a_bots_name(body.name):
+            raise Refused(409, A_BOTS_NAME)
         accounts: Accounts = request.app.state.accounts
         return await start_session(
             request, response, lambda: accounts.sign_up(body.name, body.password, body.pokedex_secret)

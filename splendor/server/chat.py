@@ -43,6 +43,7 @@ from splendor.server.errors import Refused
 from splendor.server.guards import client_address
 from splendor.server.live import client_key
 from splendor.server.schemas import Name, SeatNumber, refusals
+from splendor.server.seating import A_BOTS_NAME, is_a_bots_name
 from splendor.server.settings import Settings
 from splendor.store.chat import ROOMS, SEATS, SPECTATORS, ChatLine, ChatTooFast
 from splendor.store.models import utc
@@ -209,6 +210,8 @@ def chat_router(settings: Settings) -> APIRouter:
                 raise Refused(400, _("give your name (or sign in) to talk in the spectators' room"))
             else:
                 name = body.name
+                if is_a_bots_name(name):
+                    raise Refused(409, A_BOTS_NAME)
                 await m.refuse_an_account_name(name, _("this name belongs to an account: sign in to talk under it"))
                 if key_of(name) in {key_of(s.name) for s in live.seats if s.name}:  # a player's, or look-alike
                     raise Refused(409, _("a player of this game has that name: choose another to talk as a spectator"))

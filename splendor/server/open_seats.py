@@ -23,7 +23,7 @@ from splendor.i18n import _
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
 from splendor.server.schemas import Name
-from splendor.server.seating import OPEN, PLAY_UNDER_IT
+from splendor.server.seating import A_BOTS_NAME, OPEN, PLAY_UNDER_IT, is_a_bots_name
 from splendor.server.settings import Settings
 from splendor.store import open_seats as stored
 from splendor.store.clocks import CORRESPONDENCE, parse
@@ -56,18 +56,19 @@ def opening(
     return stored.opening(settings.open_seat_correspondence_seconds if days else settings.open_seat_seconds)
 
 
+SEATED_ALREADY = _("a player of this game has this name, or one that looks like it: choose another")
+"""Why a guest may not take an open seat under the name of another seat of the game, in any case or look-alike
+letters (as the spectators' room refuses a player's name)."""
+
+
 _WHY_NOT = {
     stored.GONE: (404, _("there is no such open seat")),
     stored.EXPIRED_NOW: (409, _("this game expired: nobody took its open seats in time")),
     stored.OVER: (409, _("the game is over")),
     stored.FULL: (409, _("this seat was taken by someone else: choose another game")),
     stored.YOURS: (409, _("you have a seat in this game already")),
+    stored.NAMED: (409, SEATED_ALREADY),
 }
-
-
-SEATED_ALREADY = _("a player of this game has this name, or one that looks like it: choose another")
-"""Why a guest may not take an open seat under the name of another seat of the game, in any case or look-alike
-letters (as the spectators' room refuses a player's name)."""
 
 
 async def take(
@@ -85,6 +86,8 @@ async def take(
         raise Refused(*_WHY_NOT[stored.EXPIRED_NOW])
     if live.over:
         raise Refused(409, _("the game is over"))
+    if live.seats[seat].kind != OPEN and not live.seats[seat].joined:
+        raise Refused(409, _("seat {seat} was never open: its creator seated a person or a bot there", seat=seat))
     if live.seats[seat].kind != OPEN:
         raise Refused(*_WHY_NOT[stored.FULL])
     if account is None and live.rated:
@@ -92,6 +95,8 @@ async def take(
     if account is None and name is None:
         raise Refused(400, _("give your name to take the seat"))
     if account is None:
+        if is_a_bots_name(str(name)):
+            raise Refused(409, A_BOTS_NAME)
         await manager.refuse_an_account_name(str(name), PLAY_UNDER_IT)
         if key_of(str(name)) in {key_of(s.name) for s in live.seats if s.name and s.seat != seat} - {None}:
             raise Refused(409, SEATED_ALREADY)  # the chat and the table would show two of one name

@@ -50,9 +50,10 @@ from splendor.server.bots import BOT_GAMES, BOT_RATINGS, SERVER_BOTS
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
 from splendor.server.schemas import GameName, Name, WholeNumber
-from splendor.server.seating import BOT, HUMAN, PLAY_UNDER_IT
+from splendor.server.seating import A_BOTS_NAME, BOT, HUMAN, PLAY_UNDER_IT, is_a_bots_name
 from splendor.store.games import GameBounds, SeatInfo
 from splendor.store.models import GameRow
+from splendor.store.names import key_of
 from splendor.store.open_seats import account_rating, account_strength
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
 from splendor.store.seeks import MINUTE, SEATED, WAITING, Pool, SeekGone, SeekInfo, Seeks, TooManySeeks
@@ -138,13 +139,17 @@ def with_bots(anchor: SeekInfo, others: list[SeekInfo], players: int, now: float
 
 
 def _around(anchor: SeekInfo, others: list[SeekInfo], players: int, now: float) -> list[SeekInfo]:
-    """``anchor`` and the seeks of ``others`` nearest its rating that fit it and one another, ``players`` at most."""
+    """``anchor`` and the seeks of ``others`` nearest its rating that fit it and one another, ``players`` at most,
+    no two of one name or of names that read alike ("zoe" and "ZOE": the table and its chat would show two of one
+    name, as an open seat's take refuses)."""
     table = [anchor]
+    names = {key_of(anchor.name)}
     for seek in sorted(others, key=lambda s: abs(rating_of(s) - rating_of(anchor))):
         if len(table) == players:
             break
-        if all(fits(seek, m, now) for m in table):
+        if all(fits(seek, m, now) for m in table) and key_of(seek.name) not in names - {None}:
             table.append(seek)
+            names.add(key_of(seek.name))
     return table
 
 
@@ -192,6 +197,8 @@ class QuickPlay:
         if account is None and request.name is None:
             raise Refused(400, _("give your name to play as a guest"))
         if account is None:
+            if is_a_bots_name(str(request.name)):
+                raise Refused(409, A_BOTS_NAME)
             await self.manager.refuse_an_account_name(str(request.name), PLAY_UNDER_IT)
         time_control = clocks.chosen(request.clock, self.settings.allow_short_clocks, 1)
         try:

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 from splendor.bots.base import bot_display_name
 from splendor.games import game_class
 from splendor.i18n import Listing, _
-from splendor.server.bots import BOT_GAMES, plays
+from splendor.server.bots import BOT_GAMES, SERVER_BOTS, plays
 from splendor.server.errors import Refused
 from splendor.store.accounts import SignedIn
 from splendor.store.games import SeatInfo
+from splendor.store.names import key_of
 from splendor.store.secrets import new_secret, secret_hash
 
 if TYPE_CHECKING:
@@ -116,6 +117,22 @@ async def seats(
 PLAY_UNDER_IT = _("this name belongs to an account: sign in to play under it")
 """Why a guest may not take a seat or seek a game under a name an account holds
 (`GameManager.refuse_an_account_name`)."""
+
+A_BOTS_NAME = _("this name is a bot's: choose another")
+"""Why an account, a guest taking a seat or seeking a game, or a spectator in the chat may not be called as one of
+the server's bots is, in any case or look-alike letters: a person would pass for a bot on the table, in the chat
+and on the leaderboard. (A new game's creator may name its own seats as it likes: they are all its.)"""
+
+_BOT_NAME_KEYS = frozenset(key_of(bot_display_name(bot)) for bot in SERVER_BOTS) - {None}
+
+
+def is_a_bots_name(name: str) -> bool:
+    """Whether ``name`` reads as one of the server's bots' names ("Greedy bot", "GREEDY BOT", ...).
+
+    >>> is_a_bots_name("greedy BOT"), is_a_bots_name("greedy")
+    (True, False)
+    """
+    return key_of(name) in _BOT_NAME_KEYS
 
 
 def waiting_for_players(seats: list[SeatInfo]) -> bool:

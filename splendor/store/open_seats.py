@@ -24,6 +24,7 @@ from splendor.store.clocks import start_clock
 from splendor.store.database import Store
 from splendor.store.leases import _now
 from splendor.store.models import GameRow, RatingRow, SeatRow
+from splendor.store.names import key_of
 from splendor.store.ratings import NEW, NEWCOMER, shown
 
 OPEN = "open"
@@ -33,9 +34,10 @@ not counted among its creator's unfinished games."""
 
 TAKEN, FILLED = "taken", "filled"
 """What a take did: took a seat (others stay open), or took the last one (the game starts)."""
-GONE, EXPIRED_NOW, OVER, FULL, YOURS = "gone", "expired", "over", "full", "yours"
+GONE, EXPIRED_NOW, OVER, FULL, YOURS, NAMED = "gone", "expired", "over", "full", "yours", "named"
 """Why a take changed nothing: no such game or seat; its open seats expired; the game ended (aborted); the seat is
-no longer open (someone else took it first); the account holds another seat of the game already."""
+no longer open (someone else took it first); the account holds another seat of the game already; a guest's name
+is another seat's, or reads like it (a take of another seat got in first with it)."""
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,8 @@ class OpenSeats:
 
     def take(self, game_id: str, seat: int, taker: Taker) -> str:
         """Give open ``seat`` of the game to ``taker`` (conditional writes, see the module): `TAKEN` or `FILLED`,
-        else why nothing changed (`GONE`, `EXPIRED_NOW`, `OVER`, `FULL`, `YOURS`): then the transaction, the
-        game's row written first to lock it, is rolled back."""
+        else why nothing changed (`GONE`, `EXPIRED_NOW`, `OVER`, `FULL`, `YOURS`, `NAMED`): then the
+        transaction, the game's row written first to lock it, is rolled back."""
         try:
             with self.store.engine.begin() as conn:
                 return self._take(conn, game_id, seat, taker)
@@ -95,6 +97,10 @@ class OpenSeats:
             ).first()
         ):
             raise _NotTaken(YOURS)
+        if taker.account_id is None:  # checked again here, under the game's lock: two guests took two seats at once
+            others = conn.execute(select(SeatRow.name).where(SeatRow.game_id == game_id, SeatRow.seat != seat)).scalars()
+            if key_of(taker.name) in {key_of(name) for name in others if name} - {None}:
+                raise _NotTaken(NAMED)
         took = conn.execute(
             update(SeatRow)
             .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == OPEN)

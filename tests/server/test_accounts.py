@@ -91,6 +91,15 @@ def test_sign_up_refuses_a_taken_name_a_short_password_and_one_nobody_types(serv
         assert other.post("/api/accounts", json={"name": "bea", "password": "  spaced out  "}).status_code == 201
 
 
+@pytest.mark.parametrize("name", ["Expert bot", "greedy BOT", "Random  bot"])
+def test_no_account_is_named_as_one_of_the_servers_bots(server: Server, name: str) -> None:
+    """A person would pass for a bot on the table, in the chat and on the leaderboard."""
+    with server.client() as c:
+        r = c.post("/api/accounts", json={"name": name, "password": "correct horse"})
+        assert r.status_code == 409 and "bot's" in r.json()["detail"], r.text
+        assert c.post("/api/accounts", json={"name": "Expert bob", "password": "correct horse"}).status_code == 201
+
+
 def test_a_taken_name_is_refused_before_any_password_is_hashed(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """Hashing is the dear part of a sign-up (Argon2): a name already taken must not cost one."""
     from splendor.store import accounts as module

@@ -81,6 +81,8 @@ def test_the_spectators_room_is_anyones_to_read_and_needs_a_name_to_write(app_cl
     for player in ("bob", "BOB", "bоb"):  # nor a player's of this game, in any case or look-alike (Cyrillic о)
         r = say(c, game, None, text="I resign, sorry", name=player)
         assert r.status_code == 409 and "a player of this game" in r.json()["detail"], player
+    r = say(c, game, None, text="I am the expert", name="EXPERT bot")  # nor a bot's, seated here or not
+    assert r.status_code == 409 and "bot's" in r.json()["detail"]
     assert lines(c, game) == [("spectators", "carol", "nice"), ("spectators", "Dora", "hello")]
     assert len(lines(c, game, 0)) == 2  # the seats read it too
 

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from splendor.server.api import create_app
 from splendor.server.settings import Settings
 from splendor.store.models import GameRow
+from splendor.store.open_seats import FILLED, NAMED, OpenSeats, Taker
 from tests.server.conftest import Server, _reset_postgres, create, wait_for
 
 PASSWORD = "correct horse"
@@ -334,6 +335,49 @@ def test_two_racing_takers_of_one_seat_exactly_one_wins(server: Server) -> None:
         assert sorted(race([(server.base, game, 1, "bob"), (server.base, game, 1, "cy")])) == [200, 409]
         with server.client() as client:
             assert spectator(client, game)["seats"][1]["name"] in ("bob", "cy")
+
+
+def test_two_guests_of_look_alike_names_taking_two_seats_at_once_one_is_refused(two: list[Server]) -> None:
+    """The name was checked before the game's lock alone: two takes at once each saw the other's seat still open,
+    and the game seated "bob" and "BOB" (five races in five). It is checked again in the take's transaction."""
+    a, b = two
+    with a.client() as client:
+        games = [create(client, "classic", [ANN, OPEN, OPEN]) for _ in range(3)]
+    for game in games:
+        assert sorted(race([(a.base, game, 1, "bob"), (b.base, game, 2, "BOB")])) == [200, 409]
+        with a.client() as client:
+            names = [x["name"] for x in spectator(client, game)["seats"]]
+            assert sorted(str(n).lower() for n in names if n) in (["ann", "bob"],), names
+
+
+def test_the_store_refuses_a_guests_name_another_seat_took_first(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c, [ANN, OPEN, OPEN])
+    assert take(c, game, 1, "bob").status_code == 200
+    store = c.app.state.manager.store.store  # type: ignore[attr-defined]
+    seats = OpenSeats(store)
+    assert seats.take(game["id"], 2, Taker(name="B0B", token_hash="x" * 64)) == NAMED  # the server checked too late
+    assert seats.take(game["id"], 2, Taker(name="cy", token_hash="x" * 64)) == FILLED
+
+
+def test_a_seat_that_was_never_open_says_so_when_taken(app_client: TestClient) -> None:
+    c = app_client
+    game = new_game(c, [ANN, GREEDY, OPEN])
+    for seat in (0, 1):
+        r = take(c, game, seat, "zoe")
+        assert r.status_code == 409 and "never open" in r.json()["detail"], r.text
+    assert take(c, game, 2, "zoe").status_code == 200
+    r = take(c, game, 2, "yan")
+    assert r.status_code == 409 and "taken by someone else" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("name", ["Greedy bot", "EXPERT BOT", "random  bot"])
+def test_a_guest_takes_no_seat_under_a_bots_name(app_client: TestClient, name: str) -> None:
+    c = app_client
+    game = new_game(c, [ANN, OPEN])
+    r = take(c, game, 1, name)
+    assert r.status_code == 409 and "bot's" in r.json()["detail"], r.text
+    assert spectator(c, game)["seats"][1]["kind"] == "open"
 
 
 def test_on_two_processes_one_taker_wins_and_the_last_take_starts_the_game_once(two: list[Server]) -> None:

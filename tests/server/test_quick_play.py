@@ -83,6 +83,25 @@ def test_two_seeks_of_one_pool_are_seated_at_one_table(app_client: TestClient) -
     assert not view.json()["rated"] and view.json()["clock"] is None
 
 
+def test_seekers_of_names_that_read_alike_are_never_seated_together(app_client: TestClient) -> None:
+    """As an open seat's take refuses another seat's name or a look-alike: quick play seated "zoe" and "ZOE" at one
+    table, whose seats and chat then showed two of one name."""
+    c = app_client
+    zoe = seek(c, name="zoe")
+    with TestClient(c.app) as other:  # another guest, of its own address's cookies
+        shouting = seek(other, name="ZOE")
+        assert status(c, zoe)["status"] == status(other, shouting)["status"] == "waiting"
+        yan = seek(other, name="yan")
+        assert status(other, yan)["status"] == "seated" == status(c, zoe)["status"]
+        assert status(other, shouting)["status"] == "waiting"
+
+
+@pytest.mark.parametrize("name", ["Greedy bot", "expert BOT"])
+def test_a_guest_seeks_no_game_under_a_bots_name(app_client: TestClient, name: str) -> None:
+    r = app_client.post("/api/quick-play", json={"game": "classic", "players": 2, "name": name, "bot_after": 0})
+    assert r.status_code == 409 and "bot's" in r.json()["detail"], r.text
+
+
 def test_no_pairing_across_games_clocks_or_rated(app_client: TestClient) -> None:
     c = app_client
     cookies = [sign_up(c, f"player{i}") for i in range(6)]
