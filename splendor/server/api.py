@@ -147,11 +147,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
-        """FastAPI's 422, without echoing the input (a NaN or an infinity in it could not even be encoded)."""
+        """FastAPI's 422, without echoing the input (a NaN or an infinity in it could not even be encoded). A name
+        refused by the Pokédex path's pattern is told the rule of names; any other field its own pattern."""
+
+        def said(err: Any) -> str:
+            pattern = (err.get("ctx") or {}).get("pattern")
+            if err.get("type") == "string_pattern_mismatch" and pattern == PROFILE_NAME.pattern:
+                return str(NAME_RULE)
+            return str(err.get("msg", "invalid"))
+
         errors = [
             {
                 "loc": [p if isinstance(p, (str, int)) else str(p) for p in err.get("loc", ())],
-                "msg": NAME_RULE if err.get("type") == "string_pattern_mismatch" else str(err.get("msg", "invalid")),
+                "msg": said(err),
                 "type": str(err.get("type", "value_error")),
             }
             for err in e.errors()

@@ -164,6 +164,15 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
                 400,
                 "cannot be short",
             ),
+            (c.get("/api/pokedex/%01ash"), 422, "a name is 1-40 letters"),  # the Pokédex path's pattern: a name's
+            (  # any other field's pattern is its own, not the rule of names
+                c.post(
+                    "/api/quick-play",
+                    json={"game": "classic", "name": "zed", "replaces": {"id": "Z" * 32, "secret": "s"}},
+                ),
+                422,
+                "^[0-9a-f]{32}$",
+            ),
             (act(c, g, 0, "fly away"), 400, "'fly' is not an action"),
             (act(c, g, 0, "take w w"), 200, ""),
             (act(c, g, 0, "take b g r"), 409, "it is not your decision: Player 2 decides now"),
