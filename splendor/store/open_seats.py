@@ -98,7 +98,9 @@ class OpenSeats:
         ):
             raise _NotTaken(YOURS)
         if taker.account_id is None:  # checked again here, under the game's lock: two guests took two seats at once
-            others = conn.execute(select(SeatRow.name).where(SeatRow.game_id == game_id, SeatRow.seat != seat)).scalars()
+            others = conn.execute(
+                select(SeatRow.name).where(SeatRow.game_id == game_id, SeatRow.seat != seat)
+            ).scalars()
             if key_of(taker.name) in {key_of(name) for name in others if name} - {None}:
                 raise _NotTaken(NAMED)
         took = conn.execute(
