@@ -811,8 +811,11 @@ def test_zoom_in_draws_the_kids_board_at_its_own_size_on_a_tablet_in_the_same_bo
     whole, box = page.evaluate(READING), page.evaluate(frame)
     assert whole["smallest"] < 12, whole
     assert page.get_attribute("#board-zoom", "aria-pressed") == "false"
+    page.locator("#board .road:not(.can-pay)").first.dispatch_event("click")  # says why not, beside that road
+    page.wait_for_selector("#road-note")
     page.click("#board-zoom")
     page.wait_for_selector("#board.zoomed svg text")
+    assert page.locator("#road-note").count() == 0  # it pointed at the road's place on the whole board
     zoomed = page.evaluate(READING)
     assert zoomed["smallest"] >= 12, zoomed
     assert page.evaluate(frame) == box  # the same box: nothing else on the table moves
@@ -824,6 +827,14 @@ def test_zoom_in_draws_the_kids_board_at_its_own_size_on_a_tablet_in_the_same_bo
     road.first.dispatch_event("click")
     page.wait_for_selector("#payments button")
     assert page.locator("#board.zoomed").count() == 1  # a road chosen keeps the board as it was
+    page.evaluate("document.getElementById('board').scrollLeft = 80")  # a finger pans to look ahead
+    with server.client() as c:
+        taken = next(a for a in _view(c, g, 0)["legal_actions"] if a.startswith("take"))
+        actions = page.evaluate("Number(document.body.dataset.actions)")
+        api_act(c, g, 0, taken)  # the pawn stays where it is: the new picture keeps the board where it was panned
+    page.wait_for_function(f"Number(document.body.dataset.actions) > {actions}")
+    page.wait_for_timeout(500)  # the new picture
+    assert page.evaluate("document.getElementById('board').scrollLeft") == 80  # it snapped back to the pawn, at 0
     page.click("#board-zoom")
     page.wait_for_selector("#board:not(.zoomed) svg text")
     page.evaluate("window.scrollTo(0, 0)")  # upright, the payments were brought into view

@@ -59,6 +59,7 @@ function zoomButton(c) {
     onclick: () => {
       c.state.boardZoom = !zoomed(c);
       c.state.centred = null;
+      if (c.state.note && c.state.note.key.startsWith("road:")) c.state.note = null;  // it pointed at the old scale
       c.render();
     } }, zoomed(c) ? t("Whole board") : t("Zoom in"));
 }
@@ -246,7 +247,7 @@ export function after(c) {
   if (box) placeRoadNote(box);
   const pawn = box && zoomed(c) ? box.querySelector(`.pawn[data-seat="${c.me ?? 0}"]`) : null;
   if (!pawn) return;
-  const here = `${c.view.seats[c.me ?? 0].space}:${svgCache.key}`;
+  const here = c.view.seats[c.me ?? 0].space;     // not every new picture: a board panned away stays where it is
   if (c.state.centred === here) return;
   c.state.centred = here;
   const at = pawn.getBoundingClientRect();
