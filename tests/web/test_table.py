@@ -240,6 +240,7 @@ def test_a_click_that_cannot_be_part_of_an_action_says_why_beside_the_supply(ser
     page.wait_for_function(f"document.querySelector('{note}').textContent.includes('4')")
     assert "green has 2" in page.inner_text(note)
     assert page.locator("[data-key='supply:green'].selected").count() == 0  # put back, and said why
+    assert page.inner_text(note).startswith("green put back: ")  # the choice changed: said first, then why
 
 
 def test_a_card_menu_lists_every_action_and_says_why_one_is_not_possible(server: Server, browser: Browser) -> None:

@@ -57,7 +57,9 @@ export function pick(c, colour) {
   }
   const at = c.state.payload.actions;
   c.explain([attempt]).then((r) => {
-    if (c.state.payload.actions === at) c.note(`supply:${colour}`, r[attempt] || t("that cannot be taken now"));
+    if (c.state.payload.actions !== at) return;
+    const why = r[attempt] || t("that cannot be taken now");     // the choice changed too: said first
+    c.note(`supply:${colour}`, back ? t("{token} put back: {why}", { token: tokenName(c.game, colour), why }) : why);
   });
 }
 
