@@ -122,3 +122,22 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     assert ann.errors == [] and guest.errors == []  # type: ignore[attr-defined]
     ann.close()
     guest.close()
+
+
+def test_on_a_touch_screen_the_lobbys_forms_are_a_fingers_size_and_a_bot_joins_after_a_minute(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer on a tablet met selects 22 px tall and a rated box of 13 px; and Quick play waited for people
+    for ever unless told otherwise, on a server where nobody else may come."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-seat-kind='1']")
+    heights = page.evaluate(
+        "[...document.querySelectorAll('main select')].map((s) => s.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 44, heights
+    box = page.locator("#quick-rated").bounding_box()
+    assert box and box["height"] >= 24
+    assert page.input_value("#quick-bot") == "60"
+    context.close()
