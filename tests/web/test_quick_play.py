@@ -102,11 +102,12 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     assert "ann" in row.inner_text() and "1 of 2" in row.inner_text()
     assert "invited" in guest.inner_text("#invited")
     assert guest.is_disabled("#quick-rated") and not guest.is_checked("#quick-rated")  # a guest plays unrated
-    guest.wait_for_function("document.activeElement && document.activeElement.dataset.join !== undefined")
-    guest.click("[data-join]")  # no name yet: asked for one, nothing taken
-    assert "name" in guest.inner_text("#quick-error")
-    guest.fill("#guest-name", "zoe")
-    guest.press("#guest-name", "Enter")  # joins the game the name was asked for, never Quick play's search
+    # a guest's name is asked for beside the invitation, not in Quick play's form above it
+    guest.wait_for_function("document.activeElement && document.activeElement.id === 'invite-name'")
+    guest.click("[data-join]")  # no name yet: asked for one there, nothing taken
+    assert "name" in guest.inner_text("#invite-error") and guest.inner_text("#quick-error") == ""
+    guest.fill("#invite-name", "zoe")
+    guest.press("#invite-name", "Enter")  # joins the game invited to, never Quick play's search
     guest.wait_for_url("**/play/**")
     guest.wait_for_function("document.body.dataset.actions !== undefined")
     assert "zoe (you)" in guest.inner_text("body")
@@ -115,6 +116,7 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     assert ann.is_hidden("#invite") and ann.is_visible("#resign")  # the game has begun
     guest.goto(f"{server.base}/?open={game}")  # the link again, once the game has begun
     guest.wait_for_function("document.getElementById('invited').textContent.includes('no longer open')")
+    assert guest.is_hidden("#invite-join")  # nothing to join
     guest.goto(f"{server.base}/play/{game}?seat=0")  # a seat's address without its secret: watch it instead
     guest.wait_for_selector("#watch-instead")
     assert "secret" in guest.inner_text("#status")  # the server's reason, then the way to watch

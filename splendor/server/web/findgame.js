@@ -127,14 +127,17 @@ async function cancel() {
 // The game whose Join asked for a name first: Enter in the name box then joins it (not Quick play's search).
 let joining = null;
 
-// One click takes the game's first free seat: as the account, or as the guest named in the quick-play form.
+// One click takes the game's first free seat: as the account, or as the guest named in the quick-play form (for
+// the game invited to, in the box beside its note, which says what went wrong there too).
 async function join(game) {
-  $("quick-error").textContent = "";
+  const beside = game.id === INVITED && !$("invite-join").hidden;
+  const error = beside ? $("invite-error") : $("quick-error");
+  $("quick-error").textContent = $("invite-error").textContent = "";
   const name = me ? null : guestName();
   if (!me && !name) {
     joining = game;
-    $("quick-error").textContent = t("Give your name to join as a guest, or sign in.");
-    $("guest-name").focus();
+    error.textContent = t("Give your name to join as a guest, or sign in.");
+    (beside ? $("invite-name") : $("guest-name")).focus();
     return;
   }
   joining = null;
@@ -144,25 +147,28 @@ async function join(game) {
       body: JSON.stringify(me ? {} : { name }) });
     go(game.id, game.game, seat, taken.link);
   } catch (e) {
-    $("quick-error").textContent = e.message;
+    error.textContent = e.message;
     drawOpenGames();
   }
 }
 
 // A link sent by a game's creator (/?open=ID, from the waiting table) points at its row: marked, in sight, its Join
-// button focused; a game no longer open says so.
+// button focused; a game no longer open says so. A guest gives a name and joins right there, under the note,
+// not in Quick play's form (whose name box it shares).
 const INVITED = new URLSearchParams(location.search).get("open");
 let shownInvited = false;
+let invitedGame = null;                 // the game invited to while it is open
 
 async function drawOpenGames() {
   let games = [];
   const asked = INVITED ? `/api/open-games?include=${encodeURIComponent(INVITED)}` : "/api/open-games";
   try { ({ games } = await api(asked)); } catch (e) { return; }
   if (INVITED) {
-    const invited = games.find((g) => g.id === INVITED);
+    invitedGame = games.find((g) => g.id === INVITED) || null;
     $("invited").hidden = false;
-    $("invited").textContent = invited ? t("You were invited to the game marked below: join it.")
+    $("invited").textContent = invitedGame ? t("You were invited to the game marked below: join it.")
       : t("The game you were invited to is no longer open: its seats were taken, or it expired.");
+    $("invite-join").hidden = !invitedGame || Boolean(me) || (invitedGame.rated && !me);
   }
   $("no-open-games").hidden = games.length > 0;
   $("open-games").hidden = games.length === 0;
@@ -184,7 +190,8 @@ async function drawOpenGames() {
   if (row) {                                     // once: later redraws leave the page where the reader put it
     shownInvited = true;
     row.scrollIntoView({ block: "center" });
-    row.querySelector("button").focus({ preventScroll: true });
+    const asking = !$("invite-join").hidden && !$("invite-name").value.trim();
+    (asking ? $("invite-name") : row.querySelector("button")).focus({ preventScroll: true });
   }
 }
 
@@ -192,6 +199,13 @@ $("guest-name").addEventListener("keydown", (event) => {   // asked for to join 
   if (event.key === "Enter" && !event.isComposing && joining) { event.preventDefault(); join(joining); }
 });
 $("guest-name").value = localStorage.getItem(NAME_KEY) || "";
+$("invite-name").value = $("guest-name").value;
+$("invite-name").placeholder = t("name");
+$("invite-join").addEventListener("submit", (event) => {   // the invited game, under the name given beside it
+  event.preventDefault();
+  $("guest-name").value = $("invite-name").value;
+  if (invitedGame) join(invitedGame);
+});
 $("guest-name").placeholder = t("name");
 $("quick-play").addEventListener("submit", quickPlay);
 $("quick-cancel").addEventListener("click", cancel);
