@@ -434,7 +434,7 @@ class KidsGame(Game):
             )
         need = Listing(PALETTE.word(c) for c in road.cost)
         return _(
-            "you cannot pay road {road}'s banner ({banner}) with your tokens, active City tiles and gold coins",
+            "road {road} costs {banner}: you cannot pay it yet with your tokens, gold coins and City tiles not yet used",
             road=number,
             banner=need,
         )
