@@ -131,7 +131,7 @@ def at(rating: float, created: float, pool: Pool | None = None) -> SeekInfo:
     return SeekInfo(
         id=f"{rating}:{created}",
         pool=pool or Pool("classic", 2, None, False),
-        name="x",
+        name=f"p{rating:.0f}-{created:.0f}",  # every seeker a name of its own: alike names never sit together
         token_hash="h",
         address_key="a",
         created=created,

@@ -434,7 +434,8 @@ class KidsGame(Game):
             )
         need = Listing(PALETTE.word(c) for c in road.cost)
         return _(
-            "road {road} costs {banner}: you cannot pay it yet with your tokens, gold coins and City tiles not yet used",
+            "road {road} costs {banner}: you cannot pay it yet with your tokens, gold coins and City tiles not yet "
+            "used",
             road=number,
             banner=need,
         )
