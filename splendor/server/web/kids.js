@@ -13,9 +13,15 @@ const named = (colour) => ({ title: tokenName("kids", colour) });
 // The boards are drawn side by side, the shape of a screen held sideways; a phone pans over them.
 const svgCache = { key: null, text: "", loading: null };
 
-function boardSvg(c) {
+// Which picture the table shows now: after the latest action, or at a replay's step.
+function boardKey(c) {
   const upto = c.mode === "replay" ? c.state.upto : null;        // a replay draws the board as it stood then
-  const key = upto === null ? `${c.gameId}:${c.state.payload.actions}` : `${c.gameId}:replay:${upto}`;
+  return upto === null ? `${c.gameId}:${c.state.payload.actions}` : `${c.gameId}:replay:${upto}`;
+}
+
+function boardSvg(c) {
+  const upto = c.mode === "replay" ? c.state.upto : null;
+  const key = boardKey(c);
   if (svgCache.key === key) return svgCache.text;
   if (svgCache.loading !== key) {
     svgCache.loading = key;
@@ -245,8 +251,10 @@ export function after(c) {
   placeNote();
   const box = document.getElementById("board");
   if (box) placeRoadNote(box);
-  const pawn = box && zoomed(c) ? box.querySelector(`.pawn[data-seat="${c.me ?? 0}"]`) : null;
-  if (!pawn) return;
+  if (!zoomed(c)) { c.state.centred = null; return; }   // zoomed again (or on another screen): centred again
+  const pawn = box ? box.querySelector(`.pawn[data-seat="${c.me ?? 0}"]`) : null;
+  // the old picture is drawn while the new one loads: its pawn still stands where it stood
+  if (!pawn || svgCache.key !== boardKey(c)) return;
   const here = c.view.seats[c.me ?? 0].space;     // not every new picture: a board panned away stays where it is
   if (c.state.centred === here) return;
   c.state.centred = here;
