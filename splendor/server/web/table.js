@@ -231,9 +231,11 @@ function lastMoves() {
   const ref = mode === "play" ? seat : state.payload.view.turn_of;
   if (ref === null || ref === undefined) {        // nobody is to play: the game is over
     if (!log.length) return [];
-    const last = log[log.length - 1];
-    const before = log.filter((e) => e.seat === last.seat && e.n < last.n).pop();
-    return log.filter((e) => e.n > (before ? before.n : 0));
+    const last = log[log.length - 1].seat;
+    let i = log.length - 1;
+    while (i >= 0 && log[i].seat === last) i--;   // the last mover's final turn (a take and a return, a move and a
+    while (i >= 0 && log[i].seat !== last) i--;   // City tile, a village's turn again), then the others' since its
+    return log.slice(i + 1);                       // turn before
   }
   let since = 0;
   for (const e of log) if (e.seat === ref) since = e.n;
