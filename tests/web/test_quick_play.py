@@ -23,7 +23,7 @@ def test_two_accounts_press_quick_play_and_play_one_game_to_its_end(server: Serv
     sign_up(bob, "bob", PASSWORD)
     for page in (ann, bob):
         page.wait_for_selector("#guest-name-label", state="hidden")  # an account plays under its own name
-        assert page.is_checked("#quick-rated")  # rated unless it says otherwise, as a new game is
+        assert not page.is_checked("#quick-rated") and page.is_enabled("#quick-rated")  # so accounts meet guests
         page.select_option("#quick-game", "classic")
         page.select_option("#quick-players", "2")
     options = "[...document.getElementById('%s').options].map((o) => [o.value, o.textContent])"

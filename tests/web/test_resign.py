@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.server.conftest import Server, create
+from tests.server.conftest import Server, create, wait_for
 from tests.web.test_browser import _two_humans, actions, api_act, open_page, wait_past
 
 pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
@@ -114,3 +114,28 @@ def test_a_kids_replays_board_shows_the_pawns_where_they_stood(server: Server, b
     replay.wait_for_function(f"{pawns} === {start!r}")
     assert replay.errors == []  # type: ignore[attr-defined]
     replay.close()
+
+
+def test_a_seat_won_by_the_bot_that_played_on_is_no_ones_victory_on_the_table_or_in_the_lobby(
+    server: Server, browser: Browser
+) -> None:
+    """All three people of a game of three resign after their first moves: bots play every seat on, and one of
+    them wins it by the rules. The end panel said "ann wins!", and the lobby "won by ann", of a person who left."""
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": n} for n in ("ann", "bob", "cy")], seed=4)
+        for seat in range(3):
+            api_act(c, g, seat, "take k r g")
+        for seat in range(3):
+            r = c.post(f"/api/games/{g['id']}/seats/{seat}/resign", headers={"x-seat-token": g["seats"][seat]["token"]})
+            assert r.status_code == 200, r.text
+        ended = wait_for(lambda: (p := c.get(f"/api/games/{g['id']}").json())["over"] and p, seconds=60)
+    assert ended["winners"] == [] and ended["view"]["result"]["winners"]  # the rules: one seat or two share it
+    page = open_page(browser, f"{server.base}/watch/{g['id']}")
+    page.wait_for_selector("#end .status")
+    assert page.inner_text("#end .status").startswith("The bot that played on for ")
+    assert "★ the bot playing on" in page.inner_text("#end table") and "★ winner" not in page.inner_text("#end table")
+    page.goto(f"{server.base}/")
+    row = page.locator("#games tr", has=page.locator(f"a[href='/replay/{g['id']}']"))
+    row.wait_for()
+    assert "no winner" in row.inner_text() and "won by" not in row.inner_text()
+    assert page.errors == []  # type: ignore[attr-defined]

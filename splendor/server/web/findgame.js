@@ -22,16 +22,16 @@ function guestName() {
   return name;
 }
 
-// Signed in: the account plays (its name), rated unless it says otherwise, as a new game is; a guest gives a name,
-// and plays unrated.
-let ratedChosen = false;                 // the reader ticked or cleared the box: later redraws keep the choice
-$("quick-rated").addEventListener("change", () => { ratedChosen = true; });
+// Signed in: the account plays (its name), rated if it ticks the box; a guest gives a name, and plays unrated.
+// Unticked by default, unlike a new game's box: only seekers who ask alike are seated together, so an account that
+// asked for rated by default would never meet a guest, on a server where few are waiting.
+let known = false;                       // /api/me has answered: whether the reader is a guest is known
 function drawWho() {
   $("guest-name-label").hidden = Boolean(me);
   $("quick-rated").disabled = !me;
-  $("quick-rated-label").title = me ? "" : t("sign in to play rated games");
+  $("quick-rated-label").title = me ? t("only players who tick it too are seated with you")
+    : t("sign in to play rated games");
   if (!me) $("quick-rated").checked = false;
-  else if (!ratedChosen) $("quick-rated").checked = true;
 }
 
 function go(id, game, seat, link) {
@@ -133,9 +133,10 @@ async function join(game) {
   const beside = game.id === INVITED && !$("invite-join").hidden;
   const error = beside ? $("invite-error") : $("quick-error");
   $("quick-error").textContent = $("invite-error").textContent = "";
+  if (beside) $("guest-name").value = $("invite-name").value;   // the name typed beside the invitation, whichever Join
   const name = me ? null : guestName();
   if (!me && !name) {
-    joining = game;
+    if (!beside) joining = game;             // Enter in Quick play's name box joins only a game that asked there
     error.textContent = t("Give your name to join as a guest, or sign in.");
     (beside ? $("invite-name") : $("guest-name")).focus();
     return;
@@ -161,14 +162,18 @@ let invitedGame = null;                 // the game invited to while it is open
 
 async function drawOpenGames() {
   let games = [];
-  const asked = INVITED ? `/api/open-games?include=${encodeURIComponent(INVITED)}` : "/api/open-games";
+  const id = INVITED && /^[0-9a-f]{32}$/.test(INVITED);   // a link cut short or garbled finds nothing to add
+  const asked = id ? `/api/open-games?include=${INVITED}` : "/api/open-games";
   try { ({ games } = await api(asked)); } catch (e) { return; }
   if (INVITED) {
     invitedGame = games.find((g) => g.id === INVITED) || null;
+    const guest = known && !me;
     $("invited").hidden = false;
-    $("invited").textContent = invitedGame ? t("You were invited to the game marked below: join it.")
-      : t("The game you were invited to is no longer open: its seats were taken, or it expired.");
-    $("invite-join").hidden = !invitedGame || Boolean(me) || (invitedGame.rated && !me);
+    $("invited").textContent = !invitedGame
+      ? t("The game you were invited to is no longer open: its seats were taken, or it expired.")
+      : invitedGame.rated && guest ? t("You were invited to a rated game, marked below: sign in to join it.")
+        : t("You were invited to the game marked below: join it.");
+    $("invite-join").hidden = !invitedGame || !guest || invitedGame.rated;
   }
   $("no-open-games").hidden = games.length > 0;
   $("open-games").hidden = games.length === 0;
@@ -203,7 +208,6 @@ $("invite-name").value = $("guest-name").value;
 $("invite-name").placeholder = t("name");
 $("invite-join").addEventListener("submit", (event) => {   // the invited game, under the name given beside it
   event.preventDefault();
-  $("guest-name").value = $("invite-name").value;
   if (invitedGame) join(invitedGame);
 });
 $("guest-name").placeholder = t("name");
@@ -213,6 +217,7 @@ $("quick-cancel").addEventListener("click", cancel);
 for (const option of $("clock").options) $("quick-clock").append(option.cloneNode(true));
 drawWho();
 api("/api/me").then((account) => { me = account; }).catch(() => { me = null; }).finally(() => {
+  known = true;
   drawWho();
   drawOpenGames();
 });

@@ -151,8 +151,8 @@ function wonBy(names) {
 function standing(g) {
   if (g.waiting_for_players) return t("waiting for players");
   const names = seatLabels(g.seats);
-  const won = ["won", "shared"].includes(g.status) && g.winners && g.winners.length;
-  if (won) return wonBy(g.winners.map((w) => names[w]));
+  // kept winners say who, or nobody (a seat won by the bot that played it on after its person left is no one's win)
+  if (["won", "shared"].includes(g.status) && Array.isArray(g.winners)) return wonBy(g.winners.map((w) => names[w]));
   return STATUS[g.status] ? t(STATUS[g.status]) : g.status;
 }
 
