@@ -873,6 +873,9 @@ def serve(
     request_burst: Annotated[int, typer.Option(help="Requests a client address may make at once")] = 1000,
     max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = 64 * 1024,
     games_per_client: Annotated[int, typer.Option(help="Unfinished games one client address may create")] = 50,
+    seats_taken_per_client: Annotated[
+        int, typer.Option(min=1, help="Unfinished games in which one client address may take an open seat")
+    ] = 10,
     games_per_minute: Annotated[int, typer.Option(min=1, help="New games one client address may create a minute")] = 30,
     messages_per_second: Annotated[
         float,
@@ -1036,6 +1039,7 @@ def serve(
         request_burst=request_burst,
         max_body_bytes=max_body,
         games_per_client=games_per_client,
+        seats_taken_per_client=seats_taken_per_client,
         games_per_minute=games_per_minute,
         write_retry_seconds=write_retry_seconds,
         allow_chosen_seeds=allow_chosen_seeds,

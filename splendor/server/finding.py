@@ -46,7 +46,7 @@ def finding_router(settings: Settings) -> APIRouter:
             del g["open_until"]  # its ``expires_in`` is counted by the store's clock, as ``open_until`` was set
         return {"games": games}
 
-    @router.post("/api/games/{game_id}/seats/{seat}/take", responses=refusals(400, 401, 404, 409))
+    @router.post("/api/games/{game_id}/seats/{seat}/take", responses=refusals(400, 401, 404, 409, 429))
     async def take_seat(
         request: Request,
         game_id: str,
@@ -55,10 +55,14 @@ def finding_router(settings: Settings) -> APIRouter:
     ) -> Response:
         """Take an open seat: as the signed-in account (which keeps it), or as a guest with a ``name``. Answers
         the seat's view with its secret and link (``token``, ``link``), shown once. Refused with nothing changed:
-        the seat is taken already, the game expired or ended, the account has a seat in it already (409); a rated
-        game without an account (401); a guest without a name (400)."""
+        the seat is taken already or was never open, the game expired or ended, the account has a seat in it
+        already, a guest's name is another seat's or a bot's (409); a rated game without an account (401); a guest
+        without a name (400); the client address holds seats taken from the lobby in ``seats_taken_per_client``
+        unfinished games (429)."""
         account = await signed_in(request)
-        live, fresh = await open_seats.take(manager(request), game_id, seat, body.name if body else None, account)
+        address = client_key(client_address(request.scope))
+        name = body.name if body else None
+        live, fresh = await open_seats.take(manager(request), game_id, seat, name, account, address)
         payload = live.payload(seat)
         payload.update(token=fresh, link=link(request, live.id, seat, fresh))
         return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")

@@ -68,17 +68,22 @@ _WHY_NOT = {
     stored.FULL: (409, _("this seat was taken by someone else: choose another game")),
     stored.YOURS: (409, _("you have a seat in this game already")),
     stored.NAMED: (409, SEATED_ALREADY),
+    stored.HOLDS_MANY: (
+        429,
+        _("you hold seats taken from the lobby in as many unfinished games as one may: finish one"),
+    ),
 }
 
 
 async def take(
-    manager: GameManager, game_id: str, seat: int, name: str | None, account: SignedIn | None
+    manager: GameManager, game_id: str, seat: int, name: str | None, account: SignedIn | None, address: str
 ) -> tuple[LiveGame, str]:
-    """Give the open ``seat`` to a guest named ``name`` or to the signed-in ``account`` (which keeps it): the game
-    and the seat's new secret (answered once, stored as a hash). Refused with nothing changed: no such seat (404),
-    a seat taken already, an expired or ended game, an account that holds another seat of the game, a guest under
-    another seat's name or a look-alike of it (409), a rated game without an account (401), a guest without a name
-    (400)."""
+    """Give the open ``seat`` to a guest named ``name`` or to the signed-in ``account`` (which keeps it), taken
+    from the client ``address`` (its key): the game and the seat's new secret (answered once, stored as a hash).
+    Refused with nothing changed: no such seat (404), a seat taken already, an expired or ended game, an account
+    that holds another seat of the game, a guest under another seat's name or a look-alike of it, or a bot's
+    (409), a rated game without an account (401), a guest without a name (400), an address that holds seats taken
+    from the lobby in ``Settings.seats_taken_per_client`` unfinished games (429)."""
     live = await manager.get(game_id)
     if not 0 <= seat < len(live.seats):
         raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat, last=len(live.seats) - 1))
@@ -106,11 +111,13 @@ async def take(
         token_hash=secret_hash(fresh),
         account_id=account.id if account is not None else None,
         profile=effects_of(live.game.name).account_profile(account.name) if account is not None else None,
+        address=address,
     )
     opener = stored.OpenSeats(manager.store.store)
     done: list[str] = []
     async with live.lock:
-        await manager._write(lambda: done.append(opener.take(game_id, seat, taker)))
+        most = manager.settings.seats_taken_per_client
+        await manager._write(lambda: done.append(opener.take(game_id, seat, taker, most)))
     await manager._refresh(live, seats=True)  # its seats (and its clock) as the store has them; watchers told
     if done[-1] not in (stored.TAKEN, stored.FILLED):
         raise Refused(*_WHY_NOT[done[-1]])

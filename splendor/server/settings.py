@@ -30,6 +30,7 @@ class Settings:
     # games
     games_per_client: int = 50  # unfinished games one client address may have created
     bot_games_per_client: int = 4  # of which bot-only games (their bots think without pause)
+    seats_taken_per_client: int = 10  # unfinished games in which one client address took an open seat
     bot_pause_seconds: float = 1.0  # a bot playing people waits this long after the last action
     allow_chosen_seeds: bool = False  # True: any game may be created with a seed (private servers, tests)
     finished_games_kept: int = 64  # finished games kept in memory after their last look

@@ -155,6 +155,9 @@ class SeatRow(Base):
     """The number of actions the game had when it forfeited (the bot played from the next one)."""
     joined: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default=false())
     """The seat was open and someone took it: while the game waits for players, such a seat cannot abort it."""
+    taker: Mapped[str | None] = mapped_column(String(64), index=True)
+    """The client address (its key) that took the open seat (0014): an address holds open seats in a bounded
+    number of unfinished games. None for every other seat, and for those taken before 0014."""
     seconds_left: Mapped[float | None] = mapped_column(Float)
     """A real-time clock's bank for this seat, as it stood when its last turn began or ended."""
     game: Mapped[GameRow] = relationship(back_populates="seats")

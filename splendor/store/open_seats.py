@@ -34,10 +34,11 @@ not counted among its creator's unfinished games."""
 
 TAKEN, FILLED = "taken", "filled"
 """What a take did: took a seat (others stay open), or took the last one (the game starts)."""
-GONE, EXPIRED_NOW, OVER, FULL, YOURS, NAMED = "gone", "expired", "over", "full", "yours", "named"
+GONE, EXPIRED_NOW, OVER, FULL, YOURS, NAMED, HOLDS_MANY = "gone", "expired", "over", "full", "yours", "named", "many"
 """Why a take changed nothing: no such game or seat; its open seats expired; the game ended (aborted); the seat is
 no longer open (someone else took it first); the account holds another seat of the game already; a guest's name
-is another seat's, or reads like it (a take of another seat got in first with it)."""
+is another seat's, or reads like it (a take of another seat got in first with it); the taker's address holds open
+seats taken in as many unfinished games as it may."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class Taker:
     token_hash: str
     account_id: int | None = None
     profile: str | None = None
+    address: str | None = None
+    """The key of the client address taking it, kept as the seat's ``taker``; None: not bounded."""
 
 
 class _NotTaken(Exception):
@@ -65,17 +68,23 @@ class OpenSeats:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def take(self, game_id: str, seat: int, taker: Taker) -> str:
+    def take(self, game_id: str, seat: int, taker: Taker, most: int | None = None) -> str:
         """Give open ``seat`` of the game to ``taker`` (conditional writes, see the module): `TAKEN` or `FILLED`,
-        else why nothing changed (`GONE`, `EXPIRED_NOW`, `OVER`, `FULL`, `YOURS`, `NAMED`): then the
+        else why nothing changed (`GONE`, `EXPIRED_NOW`, `OVER`, `FULL`, `YOURS`, `NAMED`, `HOLDS_MANY`: the
+        taker's address holds seats taken from the lobby in ``most`` unfinished games already): then the
         transaction, the game's row written first to lock it, is rolled back."""
         try:
             with self.store.engine.begin() as conn:
-                return self._take(conn, game_id, seat, taker)
+                return self._take(conn, game_id, seat, taker, most)
         except _NotTaken as e:
             return e.why
 
-    def _take(self, conn: Connection, game_id: str, seat: int, taker: Taker) -> str:
+    def held_by(self, address: str) -> int:
+        """In how many unfinished games the client ``address`` holds a seat it took from the lobby."""
+        with self.store.engine.connect() as conn:
+            return _held(conn, address)
+
+    def _take(self, conn: Connection, game_id: str, seat: int, taker: Taker, most: int | None) -> str:
         now = _now(conn)
         waiting = conn.execute(
             update(GameRow)
@@ -103,6 +112,8 @@ class OpenSeats:
             ).scalars()
             if key_of(taker.name) in {key_of(name) for name in others if name} - {None}:
                 raise _NotTaken(NAMED)
+        if taker.address is not None and most is not None and _held(conn, taker.address) >= most:
+            raise _NotTaken(HOLDS_MANY)  # (two takes at once of two games may each pass: a bound, not a count)
         took = conn.execute(
             update(SeatRow)
             .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == OPEN)
@@ -113,6 +124,7 @@ class OpenSeats:
                 token_hash=taker.token_hash,
                 account_id=taker.account_id,
                 profile=taker.profile,
+                taker=taker.address,
             )
         ).rowcount
         if not took:
@@ -263,6 +275,16 @@ class OpenSeats:
                 }
             )
         return out
+
+
+def _held(conn: Connection, address: str) -> int:
+    """In how many unfinished games (``ongoing``: waiting for players or in play) ``address`` took a seat."""
+    found = conn.execute(
+        select(func.count(func.distinct(SeatRow.game_id)))
+        .join(GameRow, GameRow.id == SeatRow.game_id)
+        .where(SeatRow.taker == address, GameRow.status == "ongoing")
+    ).scalar_one()
+    return int(found)
 
 
 def opening(wait: float) -> Callable[[Connection, str], None]:

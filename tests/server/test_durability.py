@@ -310,3 +310,18 @@ def test_games_that_ended_before_0013_list_no_winners_and_its_downgrade_drops_th
         assert games.listing()[0]["status"] == "won" and games.listing()[0]["winners"] is None
     finally:
         store.close()
+
+
+def test_0014_keeps_who_took_an_open_seat_and_its_downgrade_drops_it(database_url: str) -> None:
+    """0014 adds the address that took an open seat (a bound counts them); its downgrade drops the column."""
+    store = open_store(database_url)
+    try:
+        columns = {c["name"] for c in inspect(store.engine).get_columns("game_seats")}
+        assert "taker" in columns
+        command.downgrade(_migrations_config(store.engine), "0013")
+        assert "taker" not in {c["name"] for c in inspect(store.engine).get_columns("game_seats")}
+        command.upgrade(_migrations_config(store.engine), "head")
+        assert "taker" in {c["name"] for c in inspect(store.engine).get_columns("game_seats")}
+        assert "ix_game_seats_taker" in {i["name"] for i in inspect(store.engine).get_indexes("game_seats")}
+    finally:
+        store.close()
