@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
 import splendor
 from splendor.bots import decide, make_bot
@@ -689,6 +689,19 @@ def test_the_header_is_one_line_on_a_phone(server: Server, browser: Browser) -> 
         context.close()
 
 
+def _kids_table(
+    server: Server, browser: Browser, width: int, height: int, players: int
+) -> tuple[BrowserContext, Page, dict[str, Any]]:
+    """A busy Kids table (`_busy_table`) open at seat 0 on a screen of ``width`` by ``height``, its board drawn."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, "kids", players)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_selector("#board svg text")
+    return context, page, g
+
+
 READING = """() => {
     const heights = [...document.querySelectorAll('#board svg text')].map((t) => t.getBoundingClientRect().height);
     const box = (selector) => { const r = document.querySelector(selector).getBoundingClientRect();
@@ -704,12 +717,7 @@ seat's name ends."""
 def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still_while_tokens_are_chosen(
     server: Server, browser: Browser, players: int
 ) -> None:
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
-    page = context.new_page()
-    with server.client() as c:
-        g = _busy_table(c, "kids", players)
-    page.goto(g["seats"][0]["link"])
-    page.wait_for_selector("#board svg text")
+    context, page, _g = _kids_table(server, browser, 1024, 768, players)
     before = page.evaluate(READING)
     assert before["smallest"] >= 9, before  # 7 px when the board shared the width with a column of travelers
     lines = page.evaluate("""[...document.querySelectorAll('#roads .road-cost')].map((cost) =>
@@ -801,12 +809,7 @@ def test_zoom_in_draws_the_kids_board_at_its_own_size_on_a_tablet_in_the_same_bo
 ) -> None:
     """A tablet shows the whole board first, its words 8 to 10 px high; Zoom in draws it at its own size (the words
     of a desktop, 12 px and more) in the same box, panned, its roads still tapped; Whole board goes back."""
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    with server.client() as c:
-        g = _busy_table(c, "kids", 3)
-    page.goto(g["seats"][0]["link"])
-    page.wait_for_selector("#board svg text")
+    context, page, g = _kids_table(server, browser, width, height, 3)
     frame = """[...Object.values(document.getElementById('board').getBoundingClientRect().toJSON())]
         .slice(0, 4).map(Math.round)"""
     whole, box = page.evaluate(READING), page.evaluate(frame)
@@ -846,12 +849,7 @@ def test_zoom_in_draws_the_kids_board_at_its_own_size_on_a_tablet_in_the_same_bo
 def test_a_kids_road_chosen_on_a_tablet_brings_its_payments_into_view(server: Server, browser: Browser) -> None:
     """On a tablet held upright the payments of a road tapped on the map are in the column under the board: the
     page brings them into view (a newcomer saw nothing happen, the prompt cut at the screen's edge)."""
-    context = browser.new_context(viewport={"width": 768, "height": 1024})
-    page = context.new_page()
-    with server.client() as c:
-        g = _busy_table(c, "kids", 2)
-    page.goto(g["seats"][0]["link"])
-    page.wait_for_selector("#board svg text")
+    context, page, _g = _kids_table(server, browser, 768, 1024, 2)
     road = page.locator("#board .road.can-pay")
     assert road.count() >= 1, "seat 0 can pay for a road"
     road.first.dispatch_event("click")
@@ -865,12 +863,7 @@ def test_a_kids_road_chosen_on_a_tablet_brings_its_payments_into_view(server: Se
 def test_the_kids_board_stays_put_while_tokens_are_chosen_above_it(
     server: Server, browser: Browser, width: int, height: int
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    with server.client() as c:
-        g = _busy_table(c, "kids", 2)
-    page.goto(g["seats"][0]["link"])
-    page.wait_for_selector("#board svg text")
+    context, page, _g = _kids_table(server, browser, width, height, 2)
     before = page.evaluate(READING)
     page.locator("#supply .chip:not(.empty)").first.click()  # a choice, and what it still needs, on a line
     page.wait_for_selector("#take-choice")
