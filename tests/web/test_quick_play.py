@@ -112,6 +112,7 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     guest.wait_for_function("document.body.dataset.actions !== undefined")
     assert "zoe (you)" in guest.inner_text("body")
     ann.wait_for_function("document.body.textContent.includes('zoe')")
+    ann.wait_for_function("document.getElementById('log').textContent.includes('zoe joined from the lobby.')")
     ann.wait_for_function("!document.getElementById('status').textContent.includes('Waiting for players')")
     assert ann.is_hidden("#invite") and ann.is_visible("#resign")  # the game has begun
     guest.goto(f"{server.base}/?open={game}")  # the link again, once the game has begun

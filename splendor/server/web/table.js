@@ -191,11 +191,15 @@ function lastMoveOf(s) {
 
 function said(e) { return sentence(describe(state.payload.game, e.action, e.details, seatName, e.seat)); }
 
-// What no action says, told in the log where it happened: a seat whose person left (a bot played on) and how the
-// game ended when no rule ended it (a resignation, an abort, a clock), each after the action it followed.
+// What no action says, told in the log where it happened: a seat taken from the lobby (before the first action), a
+// seat whose person left (a bot played on) and how the game ended when no rule ended it (a resignation, an abort, a
+// clock), each after the action it followed.
 function leavings() {
   const upto = mode === "replay" ? state.upto : Infinity;
   const out = [];
+  for (const s of state.payload.seats) {   // a seat taken from the lobby, before anyone acted: the host is told
+    if (s.joined) out.push({ at: 0, text: t("{player} joined from the lobby.", { player: seatName(s.seat) }) });
+  }
   for (const s of state.payload.seats) {
     if (s.forfeit && s.forfeit.at <= upto) {
       out.push({ at: s.forfeit.at, text: forfeitWords(s, seatName, state.payload.rated) });
