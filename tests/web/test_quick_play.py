@@ -144,3 +144,21 @@ def test_on_a_touch_screen_the_lobbys_forms_are_a_fingers_size_and_a_bot_joins_a
     assert box and box["height"] >= 24
     assert page.input_value("#quick-bot") == "60"
     context.close()
+
+
+def test_the_lobbys_lists_fit_a_phones_width(server: Server, browser: Browser) -> None:
+    """The games list's six columns were 418 px wide on a 390 px phone (470 in Slovenian): the page scrolled
+    sideways and cut the watch and replay links. On a phone each game is a line of the list, as an open game is."""
+    with server.client() as c:
+        for seats in ([{"kind": "human", "name": "Annabelle"}, {"kind": "bot", "bot": "greedy"}],) * 2:
+            r = c.post("/api/games", json={"game": "pokemon", "seats": seats})
+            assert r.status_code == 201, r.text
+    for language in ("en-GB", "sl-SI"):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=language, has_touch=True)
+        page = context.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_selector("#games tbody tr")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, language
+        link = page.locator("#games tbody tr a").first.bounding_box()
+        assert link and link["x"] + link["width"] <= 390
+        context.close()
