@@ -859,7 +859,7 @@ def test_a_kids_road_chosen_on_a_tablet_brings_its_payments_into_view(server: Se
     context.close()
 
 
-@pytest.mark.parametrize("width, height", [(1280, 800), (768, 1024)])
+@pytest.mark.parametrize("width, height", [(1280, 800), (768, 1024), (390, 844)])
 def test_the_kids_board_stays_put_while_tokens_are_chosen_above_it(
     server: Server, browser: Browser, width: int, height: int
 ) -> None:
