@@ -338,6 +338,27 @@ def test_a_spectator_of_a_finished_game_sees_its_last_round_marked_not_every_mov
     assert len(log) > 20  # a whole game: its every move would have marked the table over
 
 
+def test_returning_tokens_one_at_a_time_the_buttons_keep_their_places(server: Server, browser: Browser) -> None:
+    """A colour returned to the last one went from the list and the buttons after it moved up: a second tap where
+    a button had been returned another colour. The buttons stay where they were; an emptied colour's is greyed."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
+        page = open_page(browser, g["seats"][0]["link"], width=390)
+        moves = ["take g r k", "take w g k", "take w r k", "take b b", "take b r k", "take w b g", "take w g r"]
+        for n, action in enumerate(moves):
+            api_act(c, g, n % 2, action)  # ann holds 12: two white, one blue, two green, four red, three black
+    page.wait_for_selector("#decision button[data-action='return b']")
+    places = """() => Object.fromEntries([...document.querySelectorAll('#decision button')].map((b) =>
+        [b.dataset.action, [Math.round(b.getBoundingClientRect().x), Math.round(b.getBoundingClientRect().y)]]))"""
+    before = page.evaluate(places)
+    assert list(before) == ["return w", "return b", "return g", "return r", "return k"]
+    page.click("#decision button[data-action='return b']")
+    page.wait_for_function("Number(document.body.dataset.actions) === 8")
+    assert page.evaluate(places) == before  # every button where it was
+    assert page.is_disabled("#decision button[data-action='return b']")  # no blue left to return
+    assert page.is_enabled("#decision button[data-action='return g']")
+
+
 def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Browser) -> None:
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human", "name": "ann"}] + [{"kind": "bot", "bot": "greedy"}] * 3, seed=4)

@@ -59,6 +59,20 @@ function keepHandlers(from, to) {
 
 export function keyed(node, key) { node.setAttribute("data-key", key); return node; }
 
+// The choices of a decision made several times over (returning tokens one at a time, a drought's discards): the
+// ones offered when it began, in their places, so that a second tap where a button was never lands on another
+// colour (the buttons after an emptied colour moved up, and two quick taps returned the wrong token). A choice
+// no longer offered stays, greyed (`c.legal` says which). Any other decision lets them go.
+const REPEATED = new Set(["return", "discard"]);
+export function steadyChoices(c, decision, actions) {
+  const kept = c.state.steady;
+  if (!REPEATED.has(decision)) { c.state.steady = null; return actions; }
+  if (!kept || kept.decision !== decision || actions.some((a) => !kept.actions.includes(a))) {
+    c.state.steady = { decision, actions: [...actions] };
+  }
+  return c.state.steady.actions;
+}
+
 // When this element's count grows after another seat's move, a picture of the element keyed ``from`` flies to it.
 export function travelsFrom(node, from) { node.setAttribute("data-travel", from); return node; }
 

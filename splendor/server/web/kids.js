@@ -1,7 +1,7 @@
 // Splendor Kids on the table: the board in the middle (the server's SVG picture, drawn to fit, its payable roads
 // outlined and clickable), the supply and the Marketplace beside it, the travelers around, and the roads from
 // your place with their payments in the dock.
-import { chip, el, emblem, keyed, on, travelsFrom } from "/static/common.js";
+import { chip, el, emblem, keyed, on, steadyChoices, travelsFrom } from "/static/common.js";
 import { language, t } from "/static/i18n.js";
 import { actionLabel, tokenName } from "/static/words.js";
 import { cancelTake, choosing, colourOf, confirmTake, pick, placeNote, supply, takeOptions } from "/static/supply.js";
@@ -227,8 +227,9 @@ function kidsPrompt(c) {
     city: t("You reached a city: take a City tile."),
     medal: t("You reached the Palace: choose a Queen's Medal.") }[decision]
     || t("Choose ({decision}).", { decision });
-  const buttons = c.view.legal_actions.map((a) => el("button", { class: "primary", "data-action": a,
-    "data-key": `act:${a}`, "data-sends": a, onclick: () => c.send(a) }, decisionLabel(c, a)));
+  const buttons = steadyChoices(c, decision, c.view.legal_actions).map((a) => el("button", { class: "primary",
+    "data-action": a, "data-key": `act:${a}`, "data-sends": a, disabled: !c.legal.has(a), onclick: () => c.send(a) },
+  decisionLabel(c, a)));
   return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
 }
 

@@ -2,7 +2,7 @@
 // the three rows and their decks in the middle; the other seats beside; your own seat below. An action is built
 // by clicks (tokens chosen, a card's or a deck's menu opened) and sent only when confirmed: Take, Buy, Reserve.
 // What cannot be part of a legal action says why, next to it, in the rules' words.
-import { chip, el, emblem, keyed, travelsFrom } from "/static/common.js";
+import { chip, el, emblem, keyed, steadyChoices, travelsFrom } from "/static/common.js";
 import { sentence, t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
 import { actionLabel, cardWords, tokenName, tokensOf } from "/static/words.js";
@@ -397,8 +397,9 @@ function marketPrompt(c) {
     said.add(words);
     return true;
   });
-  const buttons = offered.map((a) => el("button", { class: "primary", onclick: () => c.send(a),
-    "data-action": a, "data-key": `act:${a}`, "data-sends": a }, label(a)));
+  const buttons = steadyChoices(c, decision, offered).map((a) => el("button", { class: "primary",
+    onclick: () => c.send(a), disabled: !c.legal.has(a), "data-action": a, "data-key": `act:${a}`, "data-sends": a },
+  label(a)));
   const held = tokensHeld(c.view.seats[c.me]);
   const title = { return: c.game === "pokemon"
     ? t("You hold {held} balls, 10 at most: return {n}, one at a time.", { held, n: held - 10 })
