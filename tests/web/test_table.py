@@ -166,6 +166,8 @@ def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(
                 assert _outside(page, "#last-move") == []  # the others' moves are told in the strip
             if language == "en":
                 page.evaluate("window.scrollTo(0, 0)")
+                if game == "kids":  # the docs' picture shows the board, never "loading the board…"
+                    page.wait_for_selector("#board svg text")
                 page.screenshot(path=str(SHOTS / f"{game}-phone.png"), animations="disabled")
 
 
