@@ -361,6 +361,24 @@ def test_returning_tokens_one_at_a_time_the_buttons_keep_their_places(server: Se
     assert page.is_enabled("#decision button[data-action='return g']")
 
 
+@pytest.mark.parametrize("game", ["classic", "pokemon"])
+def test_the_supplys_tokens_stand_in_one_place_on_your_turn_and_anothers(
+    server: Server, browser: Browser, game: str
+) -> None:
+    """The heading says "Supply" on another's turn and "Supply — pick tokens to take" on yours, two lines: the
+    tokens dropped 18 px just as your turn began, under a click on its way."""
+    with server.client() as c:
+        g = create(c, game, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
+    where = "[...document.querySelectorAll('#supply .chip')].map((n) => Math.round(n.getBoundingClientRect().y))"
+    seen = []
+    for seat in (0, 1):  # seat 0 is to play
+        page = open_page(browser, g["seats"][seat]["link"], width=1280)
+        page.wait_for_function("document.body.dataset.actions !== undefined")
+        seen.append(page.evaluate(where))
+        page.close()
+    assert seen[0] == seen[1], seen
+
+
 def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Browser) -> None:
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human", "name": "ann"}] + [{"kind": "bot", "bot": "greedy"}] * 3, seed=4)
