@@ -379,6 +379,24 @@ def test_the_supplys_tokens_stand_in_one_place_on_your_turn_and_anothers(
     assert seen[0] == seen[1], seen
 
 
+def test_a_replays_step_buttons_stay_put_while_clicking_through_a_game(server: Server, browser: Browser) -> None:
+    """Each step's move is said above the buttons in two lines or three: ▶ moved 20 to 40 px between clicks, and a
+    repeated click missed it. The buttons come first in the column, the step's count under them."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], seed=3)
+        wait_for(lambda: c.get(f"/api/games/{g['id']}").json()["over"], seconds=60)
+    page = open_page(browser, f"{server.base}/replay/{g['id']}", width=1280)
+    page.wait_for_selector("#replay-controls:not([hidden])")
+    places = set()
+    for step in range(1, 13):
+        page.click("#next")
+        page.wait_for_function(f"document.getElementById('step').textContent.startsWith('{step} /')")
+        box = page.locator("#next").bounding_box()
+        assert box
+        places.add((round(box["x"]), round(box["y"])))
+    assert len(places) == 1, places
+
+
 def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Browser) -> None:
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human", "name": "ann"}] + [{"kind": "bot", "bot": "greedy"}] * 3, seed=4)
