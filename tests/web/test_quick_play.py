@@ -162,3 +162,19 @@ def test_the_lobbys_lists_fit_a_phones_width(server: Server, browser: Browser) -
         link = page.locator("#games tbody tr a").first.bounding_box()
         assert link and link["x"] + link["width"] <= 390
         context.close()
+
+
+def test_on_a_phone_play_now_without_a_name_says_why_on_screen(server: Server, browser: Browser) -> None:
+    """The name box took the focus, but the reason lay under the screen's edge, below the button tapped."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-seat-kind='1']")
+    page.fill("#guest-name", "")
+    page.evaluate("document.getElementById('quick-go').scrollIntoView({ block: 'end' })")  # the button at the foot
+    page.tap("#quick-go")
+    page.wait_for_function("document.getElementById('quick-error').textContent.includes('name')")
+    page.wait_for_timeout(300)
+    box = page.locator("#quick-error").bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844 + 1, box
+    context.close()

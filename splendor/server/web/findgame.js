@@ -92,6 +92,7 @@ async function quickPlay(event) {
   if (!me && !name) {
     $("quick-error").textContent = t("Give your name to play as a guest, or sign in.");
     $("guest-name").focus();
+    $("quick-error").scrollIntoView({ block: "nearest" });   // on a phone it was under the screen's edge
     return;
   }
   const bot = $("quick-bot").value;
@@ -139,6 +140,7 @@ async function join(game) {
     if (!beside) joining = game;             // Enter in Quick play's name box joins only a game that asked there
     error.textContent = t("Give your name to join as a guest, or sign in.");
     (beside ? $("invite-name") : $("guest-name")).focus();
+    error.scrollIntoView({ block: "nearest" });
     return;
   }
   joining = null;
