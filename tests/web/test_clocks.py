@@ -104,6 +104,7 @@ def test_a_correspondence_game_goes_on_after_a_restart_with_its_clock_intact(ser
     page.locator("#command button[type=submit]").click()
     wait_past(page, 1)
     running(page, 0)
+    page.wait_for_function("document.getElementById('command-text').value === ''")  # sent: the box is emptied
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
 

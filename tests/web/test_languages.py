@@ -87,6 +87,7 @@ def test_the_switch_changes_the_language_and_this_browser_keeps_it(server: Serve
         page.inner_text("#command-error")
         == "허용되지 않음: 서로 다른 색의 토큰을 3개까지 가져오거나, 같은 색 2개를 가져오세요"
     )
+    assert page.input_value("#command-text") == "take w w w"  # kept, to be mended and sent again
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -573,9 +573,11 @@ document.getElementById("leave-confirm").addEventListener("click", (event) => {
 document.getElementById("command").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = document.getElementById("command-text");
-  if (state.busy || !input.value.trim()) return;        // typed text waits while an action is on its way
-  send(input.value.trim(), true);
-  input.value = "";
+  const typed = input.value.trim();
+  if (state.busy || !typed) return;                     // typed text waits while an action is on its way
+  send(typed, true).then(() => {                        // a refused action stays in the box, to be mended
+    if (!state.commandError && input.value.trim() === typed) input.value = "";
+  });
 });
 // A phone's dock is fixed at the bottom and grows with the decision: the page ends its height below the table
 // (--dock-h), so scrolling down always brings the last panel (How to play, the typed action) clear of it.
