@@ -113,6 +113,7 @@ function ratingsSection(page) {
   if (!r.rated) {
     return el("p", { class: "note", id: "rating-changes" }, r.unplayed
       ? t("Not rated: someone in it never moved, as in an aborted game.")
+      : !state.payload.seats.some((s) => s.has_account) ? t("Not rated: nobody in it played with an account.")
       : !state.payload.rated ? t("Not rated: the game was created unrated.")
       : state.payload.seats.every((s) => s.kind !== "human" || s.has_account)
         ? t("Not rated: the game ended without a winner.")
