@@ -79,11 +79,6 @@ class OpenSeats:
         except _NotTaken as e:
             return e.why
 
-    def held_by(self, address: str) -> int:
-        """In how many unfinished games the client ``address`` holds a seat it took from the lobby."""
-        with self.store.engine.connect() as conn:
-            return _held(conn, address)
-
     def _take(self, conn: Connection, game_id: str, seat: int, taker: Taker, most: int | None) -> str:
         now = _now(conn)
         waiting = conn.execute(
@@ -112,7 +107,7 @@ class OpenSeats:
             ).scalars()
             if key_of(taker.name) in {key_of(name) for name in others if name} - {None}:
                 raise _NotTaken(NAMED)
-        if taker.address is not None and most is not None and _held(conn, taker.address) >= most:
+        if taker.address is not None and most is not None and _held(conn, taker.address, besides=game_id) >= most:
             raise _NotTaken(HOLDS_MANY)  # (two takes at once of two games may each pass: a bound, not a count)
         took = conn.execute(
             update(SeatRow)
@@ -277,12 +272,18 @@ class OpenSeats:
         return out
 
 
-def _held(conn: Connection, address: str) -> int:
-    """In how many unfinished games (``ongoing``: waiting for players or in play) ``address`` took a seat."""
+def _held(conn: Connection, address: str, besides: str | None = None) -> int:
+    """In how many unfinished games (``ongoing``: waiting for players or in play) other than ``besides``
+    ``address`` holds a seat it took: a seat its person left (a bot plays it on) is no longer held."""
     found = conn.execute(
         select(func.count(func.distinct(SeatRow.game_id)))
         .join(GameRow, GameRow.id == SeatRow.game_id)
-        .where(SeatRow.taker == address, GameRow.status == "ongoing")
+        .where(
+            SeatRow.taker == address,
+            SeatRow.forfeited.is_(False),
+            GameRow.status == "ongoing",
+            SeatRow.game_id != (besides or ""),
+        )
     ).scalar_one()
     return int(found)
 

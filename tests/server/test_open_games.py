@@ -383,20 +383,32 @@ def test_a_guest_takes_no_seat_under_a_bots_name(app_client: TestClient, name: s
 @pytest.mark.settings(seats_taken_per_client=2)
 def test_one_address_takes_open_seats_in_a_bounded_number_of_unfinished_games(app_client: TestClient) -> None:
     """A hostile tester took both open seats of four games from one address and emptied the lobby: nothing bounded
-    it. An address holds seats taken from the lobby in ``seats_taken_per_client`` unfinished games at most."""
+    it. An address holds seats taken from the lobby in ``seats_taken_per_client`` unfinished games at most; a
+    second seat of a game it holds counts nothing more, and a seat whose person left (a bot plays on) is not held."""
     c = app_client
     games = [new_game(c, [ANN, OPEN, OPEN]) for _ in range(3)]
     assert take(c, games[0], 1, "bob").status_code == 200
-    assert take(c, games[0], 2, "cy").status_code == 200  # two seats of one game count once
-    assert take(c, games[1], 1, "bob").status_code == 200
-    r = take(c, games[2], 1, "bob")
+    bob = take(c, games[1], 1, "bob")
+    assert bob.status_code == 200  # two games held: the most
+    cy = take(c, games[1], 2, "cy")
+    assert cy.status_code == 200  # a game already held: no more than before (the game starts)
+    r = take(c, games[2], 1, "dee")
     assert r.status_code == 429 and "finish one" in r.json()["detail"], r.text
     assert spectator(c, games[2])["seats"][1]["kind"] == "open"  # nothing changed
+    for seat, taken in ((1, bob), (2, cy)):  # both leave the game of three: bots play their seats on
+        left = c.post(
+            f"/api/games/{games[1]['id']}/seats/{seat}/resign", headers={"x-seat-token": taken.json()["token"]}
+        )
+        assert left.status_code == 200, left.text
+    assert take(c, games[2], 1, "dee").status_code == 200  # only one game held now
+    assert take(c, games[2], 2, "eve").status_code == 200  # and the same game again
+    extra = new_game(c, [ANN, OPEN])
+    assert take(c, extra, 1, "fay").status_code == 429  # two held again: games 0 and 2
     called_off = c.post(
-        f"/api/games/{games[1]['id']}/seats/0/abort", headers={"x-seat-token": games[1]["seats"][0]["token"]}
+        f"/api/games/{games[0]['id']}/seats/0/abort", headers={"x-seat-token": games[0]["seats"][0]["token"]}
     )
     assert called_off.status_code == 200, called_off.text  # its creator called it off, still waiting
-    assert take(c, games[2], 1, "bob").status_code == 200  # one of them ended: room for another
+    assert take(c, extra, 1, "fay").status_code == 200  # one of them ended: room for another
 
 
 def test_on_two_processes_one_taker_wins_and_the_last_take_starts_the_game_once(two: list[Server]) -> None:
