@@ -63,7 +63,7 @@ export function keyed(node, key) { node.setAttribute("data-key", key); return no
 // ones offered when it began, in their places, so that a second tap where a button was never lands on another
 // colour (the buttons after an emptied colour moved up, and two quick taps returned the wrong token). A choice
 // no longer offered stays, greyed (`c.legal` says which). Any other decision lets them go.
-const REPEATED = new Set(["return", "discard"]);
+const REPEATED = new Set(["return", "drought"]);    // the decisions (not their actions' verbs: a drought discards)
 export function steadyChoices(c, decision, actions) {
   const kept = c.state.steady;
   if (!REPEATED.has(decision)) { c.state.steady = null; return actions; }

@@ -212,14 +212,14 @@ export function draw(c) {
   const others = c.view.seats.filter((s) => s.seat !== c.me).map((s) => traveler(c, s, names));
   const mine = c.me === null ? [] : [traveler(c, c.view.seats[c.me], names)];
   const roads = choosing(c) ? roadChoices(c) : null;
-  const prompt = choosing(c) ? [phone() ? null : roads, payments(c)] : kidsPrompt(c);
+  const prompt = choosing(c) ? [phone() ? null : roads, payments(c), steadyChoices(c, null, [])] : kidsPrompt(c);
   return { table: [supply(c, heading, ...marketplace(c)), zoomButton(c), board(c), phone() ? roads : null,
     el("p", { class: "small credit" }, t(c.view.board.credit))], mine, others, strip: strip(c), prompt };
 }
 
 function kidsPrompt(c) {
   const decision = c.view.decision;
-  if (!c.mine || decision === "action") return [];
+  if (!c.mine || decision === "action") return steadyChoices(c, null, []);   // lets go of a return's buttons
   const held = c.view.seats[c.me].purse_total;
   const title = { return: t("Your purse holds {held} tokens, 8 at most: return {n}, one at a time.", { held, n: held - 8 }),
     drought: t("Drought! Discard down to 5 tokens."),
@@ -278,8 +278,8 @@ export function hintMarks(c, action) { return touched(c, action, c.me); }
 // with one button per resource, its letter.
 export function key(c, k) {
   if (c.view.decision !== "action") {          // the letter finds the token's button; Enter sends it
-    const button = document.querySelector(`#decision button[data-action="return ${k}"], `
-      + `#decision button[data-action="discard ${k}"]`);
+    const button = document.querySelector(`#decision button[data-action="return ${k}"]:not([disabled]), `
+      + `#decision button[data-action="discard ${k}"]:not([disabled])`);
     if (button) { button.focus(); return true; }
     return false;
   }

@@ -366,7 +366,7 @@ function evolutions(c) {
 
 function marketPrompt(c) {
   const decision = c.view.decision;
-  if (!c.mine || decision === "action") return [];
+  if (!c.mine || decision === "action") return steadyChoices(c, null, []);   // lets go of a return's buttons
   const evolving = decision === "evolve" ? evolutions(c) : {};
   const targets = {};                 // the cards each evolution of one name into another could take
   for (const e of Object.values(evolving)) {
@@ -448,7 +448,7 @@ export function hintMarks(c, action) { return touched(c, action, c.me, null); }
 // (1–4) opens that card's menu, a tier then "d" its deck's; on a prompt, a colour's letter returns that token.
 export function key(c, k) {
   if (c.view.decision === "return") {          // the letter finds the token's button; Enter sends it
-    const button = document.querySelector(`#decision button[data-action="return ${k}"]`);
+    const button = document.querySelector(`#decision button[data-action="return ${k}"]:not([disabled])`);
     if (button) { button.focus(); return true; }
     return false;
   }

@@ -54,10 +54,10 @@ function accept(payload) {
 
 // Send one action. While it is in flight every control of the table is marked aria-disabled and ignores clicks,
 // so a double click sends once; the answer carries the new state, drawn at once. A typed action's refusal is
-// said under the box it was typed in, a click's in the dock beside the table.
+// said under the box it was typed in, a click's in the dock beside the table. Whether the server took it.
 export async function send(action, typed = false) {
-  if (state.busy) return;
-  if (tutorial && !tutorial.allows(ctx(), action)) return;
+  if (state.busy) return false;
+  if (tutorial && !tutorial.allows(ctx(), action)) return false;
   state.error = null;
   state.commandError = null;
   state.note = null;
@@ -69,9 +69,11 @@ export async function send(action, typed = false) {
   const late = new AbortController();                 // a table never stays locked: no answer in 20 s, try again
   const timer = setTimeout(() => late.abort(), 20000);
   const at = state.payload.actions;
+  let taken = false;
   try {
     accept(await api(`/api/games/${gameId}/actions`, { method: "POST", headers: auth,
       body: JSON.stringify({ seat, action, expect: at }), signal: late.signal }));
+    taken = true;
   } catch (e) {
     const text = late.signal.aborted ? t("The server did not answer in time: look at the table, then try again.")
       : t("Not allowed: {reason}", { reason: e.message });
@@ -81,6 +83,7 @@ export async function send(action, typed = false) {
     state.busy = false;
     render();
   }
+  return taken;
 }
 
 // Why each of these actions would be refused now, in the rules' words (null where legal): asked of the server,
@@ -197,9 +200,6 @@ function said(e) { return sentence(describe(state.payload.game, e.action, e.deta
 function leavings() {
   const upto = mode === "replay" ? state.upto : Infinity;
   const out = [];
-  for (const s of state.payload.seats) {   // a seat taken from the lobby, before anyone acted: the host is told
-    if (s.joined) out.push({ at: 0, text: t("{player} joined from the lobby.", { player: seatName(s.seat) }) });
-  }
   for (const s of state.payload.seats) {
     if (s.forfeit && s.forfeit.at <= upto) {
       out.push({ at: s.forfeit.at, text: forfeitWords(s, seatName, state.payload.rated) });
@@ -207,6 +207,9 @@ function leavings() {
   }
   const ending = mode === "replay" ? state.replayEnding : state.payload.ending;
   if (ending && ending.at <= upto) out.push({ at: ending.at, text: endingWords(ending, state.payload.seats, seatName) });
+  for (const s of state.payload.seats) {   // a seat taken from the lobby, before anyone acted: the host is told (drawn
+    if (s.joined) out.push({ at: 0, text: t("{player} joined from the lobby.", { player: seatName(s.seat) }) });
+  }                                        // below what happened at 0 since, newest first)
   return out;
 }
 
@@ -220,8 +223,12 @@ function renderLog() {
   const told = leavings();
   const after = (n) => told.filter((x) => x.at === n)               // newest first: above the action they followed
     .map((x) => el("li", { class: "log-leaving", "data-key": `log:left:${n}:${x.text}` }, x.text));
+  // what happened before the first action goes at the foot, unless the log is cut to its last moves (the payload
+  // keeps 60): then it would sit under a move far later than it
+  const cut = entries.length > 0 && entries[entries.length - 1].n > 1;
   morph(log, [...entries.flatMap((e) => [...after(e.n),
-    el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat }, emblem(e.seat), " ", said(e))]), ...after(0)]);
+    el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat }, emblem(e.seat), " ", said(e))]),
+  ...(cut ? [] : after(0))]);
 }
 
 // The moves the others made since this seat's own last one (a spectator: since the seat to play last played, and
@@ -575,8 +582,8 @@ document.getElementById("command").addEventListener("submit", (event) => {
   const input = document.getElementById("command-text");
   const typed = input.value.trim();
   if (state.busy || !typed) return;                     // typed text waits while an action is on its way
-  send(typed, true).then(() => {                        // a refused action stays in the box, to be mended
-    if (!state.commandError && input.value.trim() === typed) input.value = "";
+  send(typed, true).then((taken) => {                   // a refused action stays in the box, to be mended
+    if (taken && input.value.trim() === typed) input.value = "";
   });
 });
 // A phone's dock is fixed at the bottom and grows with the decision: the page ends its height below the table
