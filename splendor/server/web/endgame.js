@@ -48,17 +48,17 @@ export function renderEnd(page) {
   if (ending) items.push(el("p", { class: "status", id: "ending" }, endingWords(ending, view.seats, seatName)));
   else {
     const r = view.result;
-    // a seat whose person left (a bot played it on) wins no one's victory: the server's winners leave it out
-    const left = (w) => Boolean(state.payload.seats[w] && state.payload.seats[w].forfeited);
-    const names = r.winners.filter((w) => !left(w)).map(seatName);
-    const bots = r.winners.filter(left).map(seatName);
+    // the server's winners leave out a seat whose person left: the bot that played it on wins no one's victory
+    const won = (w) => state.payload.winners.includes(w);
+    const names = r.winners.filter(won).map(seatName);
+    const bots = r.winners.filter((w) => !won(w)).map(seatName);
     const verdict = r.status === "truncated" ? t("The game reached its turn limit: no winner.")
       : r.status === "stalled" ? t("No seat could act for a whole round, so the game ended there: no winner.")
       : !names.length ? t("The bot that played on for {player} wins: no player who stayed won.", { player: list(bots) })
       : names.length > 1 ? t("{players} share the victory!", { players: list(names) })
       : t("{player} wins!", { player: names[0] });
     const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
-      el("td", {}, !r.winners.includes(i) ? "" : left(i) ? `★ ${t("the bot playing on")}` : `★ ${t("winner")}`)));
+      el("td", {}, !r.winners.includes(i) ? "" : won(i) ? `★ ${t("winner")}` : `★ ${t("the bot playing on")}`)));
     items.push(el("p", { class: "status" }, verdict));
     if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
     items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),

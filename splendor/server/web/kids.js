@@ -212,7 +212,8 @@ export function draw(c) {
   const others = c.view.seats.filter((s) => s.seat !== c.me).map((s) => traveler(c, s, names));
   const mine = c.me === null ? [] : [traveler(c, c.view.seats[c.me], names)];
   const roads = choosing(c) ? roadChoices(c) : null;
-  const prompt = choosing(c) ? [phone() ? null : roads, payments(c), steadyChoices(c, null, [])] : kidsPrompt(c);
+  if (choosing(c)) steadyChoices(c, null, []);   // no decision made again and again: a return's buttons go
+  const prompt = choosing(c) ? [phone() ? null : roads, payments(c)] : kidsPrompt(c);
   return { table: [supply(c, heading, ...marketplace(c)), zoomButton(c), board(c), phone() ? roads : null,
     el("p", { class: "small credit" }, t(c.view.board.credit))], mine, others, strip: strip(c), prompt };
 }

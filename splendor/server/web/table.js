@@ -347,8 +347,7 @@ export function render() {
       const docked = getComputedStyle(dock).position === "fixed";   // a phone's: the payments are in it already
       const menu = target.closest(".menu") || (docked ? null : target.closest("#payments"));
       if (menu) {  // every choice of a card's menu (or a road's payments) in view, Cancel too, clear of a phone's dock
-        document.documentElement.style.scrollPaddingBottom =
-          getComputedStyle(dock).position === "fixed" ? `${dock.offsetHeight}px` : "";
+        document.documentElement.style.scrollPaddingBottom = docked ? `${dock.offsetHeight}px` : "";
         menu.scrollIntoView({ block: "nearest" });
       }
     }
