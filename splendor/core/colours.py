@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from splendor.i18n import Listing, Message, _
+from splendor.i18n import Listing, Message, _, _n
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,9 @@ class Palette:
     display: tuple[str, ...]
     spoken: tuple[str, ...] = ()
     """How rule messages name each colour (defaults to ``names``), e.g. ``Heal Ball (pink)``."""
+    counted_as_nouns: bool = False
+    """Whether a count names each colour by its display name as a noun ("4 Great Balls"), not as an adjective
+    ("4 red"): the web table's words for a cost (``tokensOf`` in words.js), from the same message."""
 
     def __post_init__(self) -> None:
         if not (len(self.names) == len(self.letters) == len(self.display)):
@@ -63,6 +66,12 @@ class Palette:
         return {n: v for n, v in zip(self.names, values) if v or not skip_zero}
 
     def describe(self, values: tuple[int, ...] | list[int]) -> Message | Listing:
-        """Counts in players' words, e.g. ``"2 red and 1 blue"``; ``"nothing"`` when all are zero."""
-        parts = [_("{n} {colour}", n=v, colour=self.word(i)) for i, v in enumerate(values) if v]
+        """Counts in players' words, e.g. ``"2 red and 1 blue"`` or ``"4 Great Balls"``; ``"nothing"`` when all are
+        zero."""
+        if self.counted_as_nouns:
+            parts = [
+                _n("{n} {ball}", "{n} {ball}s", v, ball=Message(self.display[i])) for i, v in enumerate(values) if v
+            ]
+        else:
+            parts = [_("{n} {colour}", n=v, colour=self.word(i)) for i, v in enumerate(values) if v]
         return Listing(parts) if parts else _("nothing")

@@ -136,6 +136,15 @@ def test_catch_a_face_up_pokemon_paying_its_balls() -> None:
     assert g.bonuses[0][R] == 1
 
 
+def test_catch_refused_names_the_cost_in_balls_counted_as_nouns() -> None:
+    """A refusal says "3 Heal Balls", as the table does, never "3 Heal Ball (pink)"."""
+    g = new()
+    place(g, card_costing("Weepinbell", pink=3, yellow=2, black=2), 1)
+    give_tokens(g, 0, pink=1)
+    with pytest.raises(IllegalAction, match="costs 2 Ultra Balls, 3 Heal Balls and 2 Quick Balls; .* 6 tokens short"):
+        g.apply("catch 2.2")
+
+
 def test_catch_a_reserved_pokemon() -> None:
     g = new()
     cid = card_costing("Weepinbell", pink=3, yellow=2, black=2)

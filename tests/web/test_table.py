@@ -199,6 +199,18 @@ def test_three_tokens_are_chosen_and_sent_only_by_take(server: Server, browser: 
     assert len(posts) == 1 and "takes white, green and red" in page.inner_text("#log")
 
 
+def test_two_tokens_of_one_colour_are_said_as_two_tokens_not_a_colour_twice(server: Server, browser: Browser) -> None:
+    _g, page = _open(browser, server)
+    page.click("[data-key='supply:white']")
+    page.click("[data-key='supply:white']")
+    assert page.locator(".chosen-words").inner_text() == "chosen: two white tokens"
+    page.click("[data-key='supply:white']")  # a third puts both back
+    assert page.locator(".chosen-words").count() == 0
+    page.click("[data-key='supply:white']")
+    page.click("[data-key='supply:blue']")
+    assert page.locator(".chosen-words").inner_text() == "chosen: white and blue"
+
+
 def test_a_deck_is_reserved_only_after_its_menu_says_reserve(server: Server, browser: Browser) -> None:
     _g, page = _open(browser, server)
     page.click("button[data-key='deck:2']")

@@ -24,6 +24,7 @@ PALETTE = Palette(
         N_("Quick Ball (yellow)"),
         N_("Master Ball"),
     ),
+    counted_as_nouns=True,
 )
 BALLS = PALETTE.names
 LEVELS = ("1", "2", "3", "rare", "legendary")

@@ -63,6 +63,13 @@ export function pick(c, colour) {
   });
 }
 
+// The tokens chosen so far in words: "green, blue and red"; two of one colour, "two green tokens" (not "green and
+// green", which reads as a slip).
+function chosenWords(game, sel) {
+  return sel.length === 2 && sel[0] === sel[1] ? t("two {token} tokens", { token: tokenName(game, sel[0]) })
+    : list(sel.map((x) => tokenName(game, x)));
+}
+
 export function supply(c, heading, ...extra) {
   const counts = {};
   for (const x of c.state.selection) counts[x] = (counts[x] || 0) + 1;
@@ -83,7 +90,7 @@ export function supply(c, heading, ...extra) {
   const current = takeText(sel);
   const needed = sel.length && !c.legal.has(current) ? stillNeeded(c, sel) : "";
   const choice = sel.length ? el("div", { class: "choice", id: "take-choice" },
-    el("span", { class: "chosen-words" }, t("chosen: {tokens}", { tokens: list(sel.map((x) => tokenName(c.game, x))) })),
+    el("span", { class: "chosen-words" }, t("chosen: {tokens}", { tokens: chosenWords(c.game, sel) })),
     needed ? el("span", { class: "still-needed", id: "take-needs" }, needed) : null,
     el("div", { class: "row" }, el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current),
       "data-sends": current, onclick: () => c.send(current) }, t("Take")),
