@@ -64,8 +64,10 @@ async function poll() {
         : t("Your quick-play request was replaced or cancelled.");
       return;
     }
-    let words = t("Waiting for players… {time}; ratings {low} to {high}.", { time: clockWords(s.waited),
-      low: s.window[0], high: s.window[1] });
+    // A guest has no rating: it is seated as if rated 1500, so its window is said as whom it may meet.
+    const said = { time: clockWords(s.waited), low: s.window[0], high: s.window[1] };
+    let words = me ? t("Waiting for players… {time}; ratings {low} to {high}.", said)
+      : t("Waiting for players… {time}; as a guest you meet guests and players rated {low} to {high}.", said);
     if (s.bot_in !== null) words += ` ${t("A bot joins in {time}.", { time: clockWords(s.bot_in) })}`;
     $("quick-status").textContent = words;
   } catch (e) {
