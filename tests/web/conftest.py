@@ -67,13 +67,13 @@ def module_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
     games and act only on those. (The lobby's list of games shows the module's earlier games too; no test of such
     a module reads it.) A server costs about 2 s of CPU to start, which over a module of twenty tests is much of
     what the module costs. Its bots' processes are warm if any test of the module is marked ``warm_bots``, and an
-    address may hold as many unfinished games as the module makes."""
+    address may hold as many unfinished games as the module makes, as fast as it makes them."""
     mine = [item for item in request.session.items if getattr(item, "module", None) is request.module]
     warm = any(item.get_closest_marker("warm_bots") for item in mine)
     folder = tmp_path_factory.mktemp("server")
     s = Server(
         f"sqlite:///{folder}/server.db", folder / "server.log", "--allow-chosen-seeds", bots_option(warm),
-        "--games-per-client", "100000",
+        "--games-per-client", "100000", "--games-per-minute", "100000",
     ).start()  # fmt: skip
     try:
         yield s

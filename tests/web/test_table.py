@@ -514,6 +514,21 @@ def test_a_rated_game_says_so_on_the_table_and_chips_read_right_in_slovenian(ser
     assert "w" not in white and "◇" in white  # no English letter: "b" would read as bela
 
 
+def test_a_touch_screen_shows_tokens_without_the_letters_only_a_keyboard_types(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer's child read "■k" on the mushroom: a letter to type, on a tablet with no keyboard."""
+    with server.client() as c:
+        g = _busy_table(c, "kids", 2)
+    for touch, mushroom in ((False, "■k"), (True, "■")):
+        context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=touch)
+        page = context.new_page()
+        page.goto(g["seats"][0]["link"])
+        page.wait_for_function("document.body.dataset.actions !== undefined")
+        assert page.inner_text("[data-key='supply:black']").split()[0] == mushroom, touch
+        context.close()
+
+
 @pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
 def test_every_tap_target_on_a_phone_is_at_least_44_px(server: Server, browser: Browser, game: str) -> None:
     with server.client() as c:
@@ -759,11 +774,11 @@ LANGUAGE_NAME_ROOM = """() => {
 
 
 def test_the_header_is_one_line_on_a_phone_and_names_its_language_whole(server: Server, browser: Browser) -> None:
+    g = _two_humans(server)
     for language in LOCALES.values():
         for width in (375, 360):
             context = browser.new_context(locale=language, viewport={"width": width, "height": 812})
             page = context.new_page()
-            g = _two_humans(server)
             page.goto(g["seats"][0]["link"])
             page.wait_for_function("document.body.dataset.actions !== undefined")
             header = page.locator("header.top").bounding_box()

@@ -155,12 +155,16 @@ function fly(source, to) {
   setTimeout(() => picture.remove(), 1500);          // gone even if the animation never ran
 }
 
-// What a token shows besides its colour: its shape symbol, and in English also its letter, the one the typed
-// notation uses ("◇w"). Other languages name the colours with other letters ("b" is bela, white, in Slovenian), so
-// there the symbol stands alone.
+// Whether this device has a mouse or a trackpad, so likely a keyboard to type a colour's letter with. A phone or a
+// tablet has neither: there a letter is only a riddle ("k" on a mushroom, to a child).
+const TYPING = matchMedia("(any-pointer: fine)").matches;
+
+// What a token shows besides its colour: its shape symbol, and in English, where a keyboard can type it, also its
+// letter, the one the typed notation uses ("◇w"). Other languages name the colours with other letters ("b" is
+// bela, white, in Slovenian), so there the symbol stands alone.
 export function tokenMark(colour) {
   const symbol = SYMBOL[colour] || "";
-  return language === "en" ? `${symbol}${LETTER[colour] || ""}` || colour : symbol || colour;
+  return language === "en" && TYPING ? `${symbol}${LETTER[colour] || ""}` || colour : symbol || colour;
 }
 
 // A token. With opts.button it is always a button (aria-disabled while it cannot be picked), so it stays the same
