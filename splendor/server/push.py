@@ -18,12 +18,15 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import re
 import threading
 from base64 import urlsafe_b64encode
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+from urllib3.util import parse_url
 
 from splendor.server.seating import HUMAN
 from splendor.server.settings import Settings
@@ -36,6 +39,9 @@ if TYPE_CHECKING:
     from splendor.server.cache import LiveGame
 
 log = logging.getLogger("splendor.server")
+
+HOST_NAME = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)*")
+"""A push service's host as an endpoint may name it: a host name's letters, digits, hyphens and dots, no more."""
 
 GONE = frozenset({404, 410})
 """What a push service answers for a subscription that no longer exists: it is forgotten."""
@@ -87,20 +93,35 @@ def allowed_endpoint(endpoint: str, services: tuple[str, ...]) -> bool:
     """Whether ``endpoint`` is at one of the push ``services``: each an origin (``https://fcm.googleapis.com``),
     its host perhaps starting with ``*.`` for any subdomain (``https://*.notify.windows.com``).
 
+    The endpoint is read by the parser that posts to it (urllib3's, under pywebpush's requests) as well as by the
+    standard library's, and both must find the same host, made of a host name's letters only: the two read
+    ``https://127.0.0.1\\.notify.windows.com/`` differently (the one a host ending in the service's name, the
+    other 127.0.0.1), and a subscription must never make the server post to an address of its own network.
+
     >>> services = ("https://fcm.googleapis.com", "https://*.notify.windows.com")
     >>> [allowed_endpoint(e, services) for e in ("https://fcm.googleapis.com/fcm/send/abc",
     ...     "https://db5p.notify.windows.com/w/?token=x", "https://fcm.googleapis.com.evil.example/x",
-    ...     "http://fcm.googleapis.com/x", "https://notify.windows.com/x", "https://user@fcm.googleapis.com/x")]
-    [True, True, False, False, False, False]
+    ...     "http://fcm.googleapis.com/x", "https://notify.windows.com/x", "https://user@fcm.googleapis.com/x",
+    ...     "https://127.0.0.1\\.notify.windows.com/x", "https://db5p.notify.windows.com /x")]
+    [True, True, False, False, False, False, False, False]
     """
+    if any(c == "\\" or not c.isprintable() or c.isspace() for c in endpoint):
+        return False
     try:
         parts = urlsplit(endpoint)
         port = parts.port
+        sent_to = parse_url(endpoint)
     except ValueError:
         return False
     if not parts.hostname or parts.username is not None or parts.password is not None:
         return False
     host = parts.hostname.lower()
+    if (
+        not HOST_NAME.fullmatch(host)
+        or (sent_to.host or "").lower() != host
+        or (sent_to.port or None) != (port or None)
+    ):
+        return False
     for service in services:
         want = urlsplit(service)
         if want.scheme != parts.scheme or (want.port or None) != (port or None):

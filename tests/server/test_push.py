@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from py_vapid import Vapid02
 
 from splendor.server import Settings, create_app
+from splendor.server.push import allowed_endpoint
 from tests.server.conftest import wait_for
 
 
@@ -209,6 +210,22 @@ def test_subscriptions_are_bounded_per_account_and_bad_ones_refused(push_app: Te
     assert (
         c.request("DELETE", "/api/push/subscriptions", json={"endpoint": f"{service.origin}/nope"}).status_code == 404
     )
+
+
+def test_an_endpoint_is_refused_unless_the_sender_reads_the_same_push_service_host_from_it() -> None:
+    """A hostile tester's subscription, ``https://127.0.0.1\\.notify.windows.com/...``, passed as a host ending in
+    ``.notify.windows.com``, and the server posted to 127.0.0.1: urllib3 ends the host at the backslash."""
+    services = ("https://*.notify.windows.com", "https://fcm.googleapis.com")
+    assert allowed_endpoint("https://db5p.notify.windows.com/w/?token=x", services)
+    for endpoint in (
+        "https://127.0.0.1\\.notify.windows.com/internal-admin",
+        "https://evil.example\\.notify.windows.com/x",
+        "https://evil.example\\@fcm.googleapis.com/x",
+        "https://fcm.googleapis.com\t/x",
+        "https://db5p.notify.windows.com:8443/x",
+        "https://db5p_x.notify.windows.com/x",
+    ):
+        assert not allowed_endpoint(endpoint, services), endpoint
 
 
 def test_a_password_change_forgets_every_browsers_subscription(push_app: TestClient, service: PushService) -> None:
