@@ -266,6 +266,7 @@ class GameManager:
         actions = len(game.history)
         effects = effects_of(game.name)
         out_of_time = seat if by == clocks.TIME else None  # its bank is written as spent, whatever follows
+        asked = by in (RESIGNED, ABORTED)  # a person's request: refused once the clock to move has run out
         if by in (clocks.TIME, IDLE) and game.players == 2 and not live.has_moved(live.seats[seat]):
             by = NO_START
         if by in (ABORTED, NO_START) or game.players == 2:
@@ -285,6 +286,7 @@ class GameManager:
                     pokedex=marks,
                     out_of_time=out_of_time,
                     winners=ending.winners(game.players),
+                    asked=asked,
                 ),
             ):
                 return False
@@ -298,7 +300,7 @@ class GameManager:
         if not await self._done(
             live,
             lambda: self.store.forfeit_seat(
-                live.id, actions, seat, FORFEIT_BOT, by, bot_turn=bot_turn, pokedex=leaving
+                live.id, actions, seat, FORFEIT_BOT, by, bot_turn=bot_turn, pokedex=leaving, asked=asked
             ),
         ):
             return False

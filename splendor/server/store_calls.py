@@ -34,6 +34,7 @@ UNSURE = _(
 UNAVAILABLE = _("the store is unavailable, try again in a moment")
 MOVED_ON = _("the game has moved on: another action was accepted first")
 OUT_OF_TIME = _("your time has run out: the game is being ended on time")
+THEIR_TIME_RAN_OUT = _("the time of the player to move has run out: the game is being ended on time")
 ATTEMPT_SECONDS = 1.5
 """The least time one attempt of a write is waited for, even when it starts just before the retry deadline: more
 than SQLite's lock wait (``BUSY_TIMEOUT_MS``), so that a locked store is told apart from a silent one."""
@@ -89,8 +90,8 @@ async def write(settings: Settings, call: Callable[[], None], committed: Callabl
             if failed and committed is not None and await read(settings, committed):
                 return
             raise Refused(409, MOVED_ON) from None
-        except OutOfTime:
-            raise Refused(409, OUT_OF_TIME) from None
+        except OutOfTime as e:
+            raise Refused(409, OUT_OF_TIME if e.theirs else THEIR_TIME_RAN_OUT) from None
         except GameMovedOn:
             raise Refused(409, MOVED_ON) from None
         except SQLAlchemyError as e:

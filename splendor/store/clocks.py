@@ -66,8 +66,22 @@ def parse(text: str) -> TimeControl:
 
 
 class OutOfTime(Exception):
-    """The person to move had run out of time before their action reached the store: nothing was written (the
-    clock sweep ends the game)."""
+    """The person to move had run out of time before an action, a resignation or an abort reached the store:
+    nothing was written (the clock sweep ends the game). ``theirs``: whether the seat that asked is the one whose
+    time ran out."""
+
+    def __init__(self, message: str, theirs: bool = True) -> None:
+        super().__init__(message)
+        self.theirs = theirs
+
+
+def refuse_when_run_out(conn: Connection, game_id: str, seat: int) -> None:
+    """In the transaction of ``seat``'s resignation or abort, before it writes: `OutOfTime` when the clock of the
+    seat to move has run out. The game is then the clock sweep's to end on time: a resignation sent in the second
+    before the sweep came round had turned the loss on time of the seat to move into its victory."""
+    row = conn.execute(select(GameRow.deadline, GameRow.to_move).where(GameRow.id == game_id).with_for_update()).first()
+    if row is not None and row.deadline is not None and _now_value(conn) >= row.deadline:
+        raise OutOfTime(f"game {game_id}: seat {row.to_move} ran out of time", theirs=row.to_move == seat)
 
 
 @dataclass(frozen=True)

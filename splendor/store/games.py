@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, aliased
 
 from splendor.store import your_games
 from splendor.store.changes import notify_change
-from splendor.store.clocks import ClockState, clock_of, pass_turn, ran_out, start_clock
+from splendor.store.clocks import ClockState, clock_of, pass_turn, ran_out, refuse_when_run_out, start_clock
 from splendor.store.database import Store
 from splendor.store.models import ActionRow, GameRow, SeatRow, utc
 from splendor.store.pokedex import mark_caught
@@ -391,13 +391,17 @@ class GameStore:
         pokedex: list[tuple[str, list[str]]] | None = None,
         out_of_time: int | None = None,
         winners: list[int] | None = None,
+        asked: bool = False,
     ) -> bool:
         """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses to the
         ``winners``, or with ``aborted``/``no_start`` calls it off), with its Pokédex marks, the bank of the seat
         that ran ``out_of_time`` written as spent, and what ``finish`` writes (the ratings), in the same
         transaction. False when the game has moved on or ended meanwhile (another process, or a move that came in
-        time): nothing is written then."""
+        time): nothing is written then. ``asked``: the ending is its seat's person's request (a resignation or an
+        abort), refused (`OutOfTime`) once the clock of the seat to move has run out."""
         with self.store.engine.begin() as conn:
+            if asked:
+                refuse_when_run_out(conn, game_id, ending.seat)
             done = conn.execute(
                 update(GameRow)
                 .where(*_standing(game_id, actions))
@@ -433,6 +437,7 @@ class GameStore:
         by: str = "idle",
         bot_turn: bool = True,
         pokedex: list[tuple[str, list[str]]] | None = None,
+        asked: bool = False,
     ) -> bool:
         """Hand a person's seat of an unfinished game (still at ``actions`` actions) to ``bot`` for the rest of
         the game, ``by`` being why (``idle``, ``resigned``), kept with the action count; the seat keeps its
@@ -440,16 +445,22 @@ class GameStore:
         its person still reads and writes the game's chat) and ranks last when the game is rated. ``bot_turn``:
         whether a bot decides next then; ``pokedex``: the marks of what the person caught (the game ends for them
         here). False when the game has moved on or ended meanwhile, or the seat is no longer a person's (a second
-        resignation, on this process or another): nothing is written then."""
+        resignation, on this process or another): nothing is written then. ``asked``: the seat's person resigns,
+        refused (`OutOfTime`) once the clock of the seat to move has run out.
+
+        While another person is still to move (``bot_turn`` False) the game's ``updated_at`` stays: that person's
+        idle time runs on from their turn's start, not from another seat's resignation."""
         try:
             with self.store.engine.begin() as conn:
+                if asked:
+                    refuse_when_run_out(conn, game_id, seat)
                 moved = conn.execute(
                     update(GameRow)
                     .where(*_standing(game_id, actions))
                     .values(
                         bot_turn=bot_turn,
-                        updated_at=datetime.now(UTC),
-                        **({"deadline": None} if bot_turn else {}),  # a bot to move: no clock runs
+                        # a bot to move: no clock runs, and the bots' sweep takes the game in its turn
+                        **({"deadline": None, "updated_at": datetime.now(UTC)} if bot_turn else {}),
                     )
                 ).rowcount  # PostgreSQL: the game's row is locked from here, so racing forfeits take turns
                 handed = (

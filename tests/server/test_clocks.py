@@ -117,6 +117,29 @@ def test_a_move_after_the_deadline_is_refused_and_nothing_changes(app_client: Te
     assert after["actions"] == before["actions"] == 0 and after["log"] == before["log"]
 
 
+@pytest.mark.settings(allow_short_clocks=True, clock_sweep_seconds=3600)
+def test_a_resignation_or_an_abort_after_the_deadline_is_refused_and_the_clock_ends_the_game(
+    app_client: TestClient,
+) -> None:
+    """A hostile tester resigned bob's seat in the second before the sweep ended ann's game on time: ann won."""
+    c = app_client
+    game = create(c, "classic", HUMANS2, clock="1s+0")
+    assert move(c, game, 0).status_code == 200
+    assert move(c, game, 1).status_code == 200  # ann to move, her 1 s running
+    unstarted = create(c, "classic", HUMANS2, clock="1s+0")  # bob may abort it, before his first move
+    time.sleep(1.3)
+    befores = [state(c, g) for g in (game, unstarted)]
+    for g, seat, what in ((game, 1, "resign"), (game, 0, "resign"), (unstarted, 1, "abort")):
+        token = g["seats"][seat]["token"]
+        r = c.post(f"/api/games/{g['id']}/seats/{seat}/{what}", headers={"x-seat-token": token}, json={})
+        assert r.status_code == 409, (seat, what, r.text)
+        said = r.json()["detail"]
+        assert ("your time has run out" if seat == 0 else "time of the player to move has run out") in said
+    for g, before in zip((game, unstarted), befores):
+        after = state(c, g)
+        assert not after["over"] and after["seats"] == before["seats"] and after["actions"] == before["actions"]
+
+
 @SHORT
 def test_no_client_time_is_read(app_client: TestClient) -> None:
     c = app_client

@@ -417,6 +417,17 @@ def test_no_action_is_written_to_a_game_that_ended_by_a_forfeit_meanwhile(store:
     assert games.load("f" * 32).actions == []  # type: ignore[union-attr]
 
 
+def test_another_seats_resignation_does_not_restart_the_idle_time_of_the_person_to_move(store: Store) -> None:
+    """A hostile tester's seat 0 was forfeited 53 s into a limit of 30, because seat 1 resigned at 20 s."""
+    games = GameStore(store)
+    humans = [SeatInfo(i, "human", None, None, None) for i in range(3)]
+    games.create("e" * 32, "classic", 3, 1, {}, humans, rated=True, to_move=0)
+    time.sleep(0.3)
+    assert games.idle_rated(0.2) == [("e" * 32, 0)]  # seat 0, to move, idle past 0.2 s
+    assert games.forfeit_seat("e" * 32, 0, 1, "ismcts:medium", "resigned", bot_turn=False, asked=True)
+    assert games.idle_rated(0.2) == [("e" * 32, 0)]  # still idle as long: seat 1's leaving is not seat 0's move
+
+
 def test_a_seat_a_bot_plays_on_since_its_person_forfeited_takes_no_move_from_the_person(store: Store) -> None:
     from splendor.store.games import GameMovedOn
 
