@@ -141,3 +141,27 @@ def test_a_seat_won_by_the_bot_that_played_on_is_no_ones_victory_on_the_table_or
     row.wait_for()
     assert "no winner" in row.inner_text() and "won by" not in row.inner_text()
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(server: Server, browser: Browser) -> None:
+    """A hostile tester's rematch of a game of three on 5+10 that bob had resigned: bob's seat became a medium bot
+    under his name, and the clock was gone."""
+    with server.client() as c:
+        people = [{"kind": "human", "name": n} for n in ("ann", "bob", "cy")]
+        g = create(c, "classic", people, clock="5+10")
+        api_act(c, g, 0, "take w b g")
+        r = c.post(f"/api/games/{g['id']}/seats/1/resign", headers={"x-seat-token": g["seats"][1]["token"]})
+        assert r.status_code == 200, r.text
+        wait_for(lambda: c.get(f"/api/games/{g['id']}").json()["actions"] >= 2)  # the bot played bob's turn on
+        r = c.post(f"/api/games/{g['id']}/seats/2/abort", headers={"x-seat-token": g["seats"][2]["token"]})
+        assert r.status_code == 200, r.text
+    page = open_page(browser, g["seats"][0]["link"])
+    page.wait_for_selector("#rematch")
+    page.click("#rematch")
+    page.wait_for_selector("#rematch-links")  # two other people: their links to send
+    again = page.locator("#rematch-links a").get_attribute("href") or ""
+    with server.client() as c:
+        made = c.get(f"/api/games/{again.split('/play/')[1].split('?')[0]}").json()
+    assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("human", "bob"), ("human", "cy")]
+    assert made["clock"]["control"] == "5+10" and not made["rated"]
+    assert page.errors == []  # type: ignore[attr-defined]

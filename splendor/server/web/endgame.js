@@ -128,15 +128,18 @@ function ratingsSection(page) {
 
 // A new game with the same game, options and seats; you go to your seat there, and the other people's links are
 // shown for you to send them.
+// The same game again: its options, its clock, its people (one who left it and a bot played on for is a person
+// again) and its bots, rated as it was where the one asking may play rated (signed in).
 async function rematch(page) {
   const { state, seat } = page;
-  const { view } = state.payload;
-  const seats = state.payload.seats.map((s) => s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name }
+  const { view, clock, rated } = state.payload;
+  const seats = state.payload.seats.map((s) => s.kind === "bot" && !s.forfeited
+    ? { kind: "bot", bot: s.bot, name: s.name }
     : { kind: "human", name: s.name, mine: Boolean(state.me) && s.seat === seat || undefined });
   const options = state.payload.game === "kids" ? { short: view.short, mysteries: view.mysteries } : {};
   try {
-    const made = await api("/api/games", { method: "POST",
-      body: JSON.stringify({ game: state.payload.game, seats, options }) });
+    const made = await api("/api/games", { method: "POST", body: JSON.stringify({ game: state.payload.game, seats,
+      options, clock: clock ? clock.control : null, rated: Boolean(rated && state.me) }) });
     const mine = made.seats.find((s) => s.seat === seat);
     keepGame({ id: made.id, game: state.payload.game, seat, link: mine.link, at: Date.now() });
     const others = made.seats.filter((s) => s.link && s.seat !== seat);
