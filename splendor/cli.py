@@ -30,7 +30,18 @@ from splendor.i18n import LANGUAGES, Message, _, _n, from_environment, translate
 from splendor.sim import bench as run_bench
 from splendor.sim import simulate as run_simulate
 from splendor.terminal.draw import draw
-from splendor.terminal.play import EXAMPLES, HUMAN, Quit, Seat, describe_result, play_terminal, save_record
+from splendor.terminal.moves import what_happened
+from splendor.terminal.play import (
+    EXAMPLES,
+    HUMAN,
+    Quit,
+    Seat,
+    describe_result,
+    play_terminal,
+    save_record,
+    seat_names,
+    seat_notes,
+)
 
 if TYPE_CHECKING:
     from splendor.arena.match import Match, MatchResult
@@ -185,7 +196,7 @@ def play(
     console.print(
         say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.", examples=EXAMPLES[game]))
     )
-    notes: dict[str, Any] = {}  # what the record keeps beside the actions (a forfeit)
+    notes: dict[str, Any] = {"seats": seat_notes(seat_list)}  # what the record keeps beside the actions
     try:
         play_terminal(g, seat_list, console, _ask, seed=g.seed, language=language)
         console.print(draw(g.view(None), names, language))
@@ -237,7 +248,7 @@ def pokedex(
 def replay(
     file: Annotated[Path, typer.Argument(help="A record saved by 'splendor play' or 'simulate --records'")],
     step: Annotated[bool, typer.Option(help="Draw the table after each action and wait for Enter")] = False,
-    upto: Annotated[int | None, typer.Option(help="Stop after this many actions")] = None,
+    upto: Annotated[int | None, typer.Option(min=0, help="Stop after this many actions")] = None,
 ) -> None:
     """Check a record action by action, and step through it."""
     try:
@@ -245,15 +256,19 @@ def replay(
         g = new_game(rec.game, players=rec.players, seed=rec.seed, **rec.options)
     except (OSError, ValueError) as e:
         raise _fail(f"cannot read {file}: {e}") from None
-    names = [f"seat {s}" for s in range(rec.players)]
+    names = seat_names(rec.notes, rec.players)
     actions = rec.actions if upto is None else rec.actions[:upto]
     for n, text in enumerate(actions, 1):
         seat = g.current_player
+        before = g.clone()
         try:
             g.apply(text)
         except IllegalAction as e:
             raise _fail(f"action {n} of {file}, '{text}' by seat {seat}, is illegal: {e}") from None
-        console.print(f"{n:4}. seat {seat}: {text}", markup=False)
+        did = "; ".join(str(m) for m in what_happened(before, g.history[-1], g))
+        console.print(
+            f"{n:4}. {names[seat] if seat is not None else '?'}: {text}{' — ' + did if did else ''}", markup=False
+        )
         if step:
             console.print(draw(g.view(None), names))
             if _ask("Enter for the next action, q to stop: ").strip().lower() == "q":
@@ -552,7 +567,9 @@ def ladder(
 @app.command()
 def hint(
     file: Annotated[Path, typer.Argument(help="A game record")],
-    upto: Annotated[int | None, typer.Option(help="The position after this many actions (default: the end)")] = None,
+    upto: Annotated[
+        int | None, typer.Option(min=0, help="The position after this many actions (default: the end)")
+    ] = None,
     iterations: Annotated[int | None, typer.Option(help="Search iterations (default: the expert level's)")] = None,
     seed: Annotated[int, typer.Option(help="Search seed")] = 0,
 ) -> None:
@@ -562,7 +579,13 @@ def hint(
     from splendor.bots.review import percent
 
     try:
-        g = replay_record(Record.from_text(file.read_text(encoding="utf-8")), upto=upto)
+        rec = Record.from_text(file.read_text(encoding="utf-8"))
+        g = replay_record(rec, upto=upto)
+        if g.is_over:
+            raise _fail(
+                f"the game is over after {len(g.history)} actions: there is nothing to hint. Ask about an earlier "
+                f"position with --upto N (0 to {len(g.history) - 1}), or see 'splendor review {file}'."
+            )
         advice = search_hint(g, iterations=iterations, seed=seed)
     except (OSError, ValueError) as e:
         raise _fail(str(e)) from None
@@ -631,7 +654,7 @@ def review(
     if as_json:
         print(json.dumps(done.as_dict(), sort_keys=True, ensure_ascii=False))
         return
-    names = [say(_("seat {seat}", seat=s)) for s in range(rec.players)]
+    names = seat_names(rec.notes, rec.players, language)
     by = (
         _n(
             "Reviewed by the expert bot, {n} search iteration a position.",

@@ -100,6 +100,37 @@ def test_play_against_bots_to_the_end_and_save_the_record(tmp_path: Path) -> Non
     assert game.is_over
 
 
+def test_a_bots_move_names_the_card_it_bought_and_the_noble_that_visited(tmp_path: Path) -> None:
+    """A newcomer saw "ismcts:easy 1 (seat 1): buy 1.2" of a card dealt into that slot a moment before: which card
+    it was, and the noble that came, were said nowhere."""
+    saved = tmp_path / "g.record"
+    out = run("play", "--seats", "greedy,greedy", "--seed", "3", "--record", str(saved))
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert re.search(r"greedy \d \(seat \d\): buy \d\.\d — a tier \d card \((\d★|no points), \w+ bonus, costs ", text)
+    assert re.search(r"; Patron of [\w ,]+ visits \(3★, for bonuses of ", text)
+    # the record keeps the names, so its replay says who played each move and who won
+    replayed = " ".join(run("replay", str(saved)).stdout.split())
+    assert "1. greedy 0: take" in replayed and "2. greedy 1: take" in replayed
+    assert re.search(r"greedy \d wins\. Points: greedy 0 \d+, greedy 1 \d+", replayed), replayed
+
+
+def test_a_kids_game_ends_with_who_reached_the_palace_not_points_and_a_village_gives_another_turn() -> None:
+    out = run("play", "--game", "kids", "--seats", "greedy,greedy,greedy", "--seed", "5")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert re.search(r"move \d+ pay [a-z: ]+ — arrives at [\w' ]+; plays again \(a village\)", text)
+    assert "In the Palace of Splendor: greedy 0 (Queen's Medal 1)" in text and "Points:" not in text
+
+
+def test_a_hint_of_a_finished_game_says_how_to_ask_about_a_position_in_it(tmp_path: Path) -> None:
+    path = tmp_path / "g.record"
+    path.write_text(_random_record(seed=21).to_text())
+    out = run("hint", str(path))
+    assert out.returncode == 2 and "--upto N" in " ".join(out.stderr.split())
+    assert run("hint", str(path), "--upto", "-1").returncode == 2  # not "all but the last", as Python would read it
+
+
 def test_an_outside_bot_that_forfeits_in_play_loses_with_its_reason_and_is_stopped(tmp_path: Path) -> None:
     bot = tmp_path / "garbage.py"
     bot.write_text(

@@ -7,7 +7,7 @@ Code says what it means with `_` (and `_n` where a number picks the words); whoe
 
 from splendor.i18n.catalogs import catalog, plural_categories, translate, web_catalog
 from splendor.i18n.languages import LANGUAGES, SOURCE_LANGUAGE, from_environment, negotiate
-from splendor.i18n.message import N_, Listing, Message, _, _n
+from splendor.i18n.message import N_, Listing, Message, Series, _, _n
 
 __all__ = [
     "LANGUAGES",
@@ -15,6 +15,7 @@ __all__ = [
     "SOURCE_LANGUAGE",
     "Listing",
     "Message",
+    "Series",
     "_",
     "_n",
     "catalog",

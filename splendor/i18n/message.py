@@ -59,10 +59,25 @@ class Listing:
         return render_value(self, Message.english, "en")
 
 
+class Series:
+    """Several values set side by side with commas, no "and": the parts of one description, "1★, blue bonus,
+    costs 3 white" (Chinese writes its own comma, as the web's ``COMMA`` does)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self.items = list(items)
+
+    def __str__(self) -> str:
+        return render_value(self, Message.english, "en")
+
+
 def render_value(value: Any, render: Render, language: str) -> str:
     """A message's value in ``language``: a message rendered, a list joined by the language's rule, else as it is."""
     if isinstance(value, Message):
         return render(value)
+    if isinstance(value, Series):
+        return ("，" if language == "zh" else ", ").join(render_value(v, render, language) for v in value.items)
     if isinstance(value, Listing):
         from babel.lists import format_list
 

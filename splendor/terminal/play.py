@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from splendor.bots.base import BOTS, Bot, Forfeit, decide, ending, finish_bots, make_bot
 from splendor.bots.hint import hint
@@ -16,6 +17,7 @@ from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
 from splendor.terminal.draw import draw
+from splendor.terminal.moves import what_happened
 
 HUMAN = "human"
 # A common turn of each game, in its own notation (the same in every language).
@@ -212,9 +214,11 @@ def _play_turns(
         assert seat is not None
         if seat in bots:
             action = decide(bots[seat], game)
+            before = game.clone()
             game.apply(action)
             where = say(_("seat {seat}", seat=seat))
-            console.print(f"[cyan]{names[seat]}[/] ({where}): {action}")
+            did = _happened(before, game, say)
+            console.print(f"[cyan]{escape(names[seat])}[/] ({where}): {escape(str(action))}{did}", highlight=False)
             continue
         view = game.view(seat)
         if drawn_at != len(game.history):
@@ -273,36 +277,96 @@ def _play_turns(
             drawn_at = -1
             continue
         try:
+            before = game.clone()
             game.apply(line)
+            if happened := _happened(before, game, say):
+                console.print(f"{escape(names[seat])}:{happened}", highlight=False)
         except IllegalAction as e:
             refused = say(_("Not allowed:"))
             console.print(f"[red]{refused}[/] {e.explain(language)}", markup=True, highlight=False)
             console.print(say(_("Type 'moves' to list what is legal, or 'help' for the notation.")))
 
 
+def _happened(before: Game, after: Game, say: Callable[[Message], str]) -> str:
+    """What the last action did beyond its notation (`moves.what_happened`), after a dash; empty when nothing."""
+    said = what_happened(before, after.history[-1], after)
+    return " — " + "; ".join(escape(say(m)) for m in said) if said else ""
+
+
+ENDINGS = {
+    "truncated": N_("The game stopped at its turn cap with no winner. Points: {scores}."),
+    "stalled": N_("No seat could act for a whole round, so the game ended there with no winner. Points: {scores}."),
+    "shared": N_("{players} share the victory. Points: {scores}."),
+    "won": N_("{player} wins. Points: {scores}."),
+}
+"""How a card game ended, by its result's status, with every seat's points."""
+KIDS_ENDINGS = {
+    "truncated": N_("The game stopped at its turn cap with no winner. In the Palace of Splendor: {travelers}."),
+    "stalled": N_(
+        "No seat could act for a whole round, so the game ended there with no winner. In the Palace of Splendor: "
+        "{travelers}."
+    ),
+    "shared": N_("{players} share the victory. In the Palace of Splendor: {travelers}."),
+    "won": N_("{player} wins. In the Palace of Splendor: {travelers}."),
+}
+"""How a Kids game ended: it has no points, only who reached the Palace (and its Queen's Medal)."""
+
+
 def describe_result(game: Game, names: list[str], language: str = SOURCE_LANGUAGE) -> str:
     """The end of a game in words, in ``language``."""
     result = game.result
-    scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result["scores"]))
-    if result["status"] == "truncated":
-        text = _("The game stopped at its turn cap with no winner. Points: {scores}.", scores=scores)
-    elif result["status"] == "stalled":
-        text = _(
-            "No seat could act for a whole round, so the game ended there with no winner. Points: {scores}.",
-            scores=scores,
-        )
-    elif result["status"] == "shared":
-        text = _(
-            "{players} share the victory. Points: {scores}.",
-            players=Listing(names[w] for w in result["winners"]),
-            scores=scores,
+    winners = result["winners"]
+    if game.name == "kids":
+        medals = result.get("medals") or [None] * len(names)
+        travelers = [
+            names[s]
+            if medals[s] is None
+            else _("{traveler} (Queen's Medal {medal})", traveler=names[s], medal=medals[s])
+            for s, there in enumerate(result["in_palace"])
+            if there
+        ]
+        text = Message(
+            KIDS_ENDINGS[result["status"]],
+            players=Listing(names[w] for w in winners),
+            player=names[winners[0]] if winners else "",
+            travelers=Listing(travelers) if travelers else _("nobody"),
         )
     else:
-        text = _("{player} wins. Points: {scores}.", player=names[result["winners"][0]], scores=scores)
+        text = Message(
+            ENDINGS[result["status"]],
+            players=Listing(names[w] for w in winners),
+            player=names[winners[0]] if winners else "",
+            scores=", ".join(f"{names[s]} {p}" for s, p in enumerate(result["scores"])),
+        )
     said = translate(text, language)
     if "tie_break" in result:
         said += f" ({translate(Message(result['tie_break']), language)}.)"
     return said
+
+
+def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGUAGE) -> list[str]:
+    """Each seat's name as a record's notes keep it (``seats``: the terminal's and the server's records), else
+    "seat N"; for `splendor replay` and `splendor review`, which had said "seat 1 wins" of a game ann won."""
+    kept = {s.get("seat"): s for s in notes.get("seats") or [] if isinstance(s, dict)}
+    names = []
+    for seat in range(players):
+        entry = kept.get(seat, {})
+        name = entry.get("name") or entry.get("bot")
+        names.append(str(name) if name else translate(_("seat {seat}", seat=seat), language))
+    return names
+
+
+def seat_notes(seats: list[Seat]) -> list[dict[str, Any]]:
+    """The seats as a record's notes keep them, as the server's do: number, kind, bot and name."""
+    return [
+        {
+            "seat": i,
+            "kind": HUMAN if s.kind == HUMAN else "bot",
+            "bot": None if s.kind == HUMAN else s.kind,
+            "name": s.name,
+        }
+        for i, s in enumerate(seats)
+    ]
 
 
 def save_record(game: Game, path: str | Path, notes: dict[str, Any] | None = None) -> Path:

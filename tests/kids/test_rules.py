@@ -144,6 +144,17 @@ def test_move_with_one_possible_payment_needs_no_payment_named() -> None:
     assert g.space[MARC] == "A1.village"
 
 
+def test_move_with_several_possible_payments_lists_every_one_to_choose_from() -> None:
+    g = new()
+    give_tokens(g, MARC, black=2, red=1, brown=1, gold=1)
+    ways = sorted(a.text for a in g.legal_actions() if a.text.startswith("move 1 "))
+    assert len(ways) > 1
+    with pytest.raises(IllegalAction) as refused:
+        g.apply("move 1")
+    said = str(refused.value)
+    assert f"road 1 can be paid in {len(ways)} ways; say which: " in said and all(f"'{w}'" in said for w in ways)
+
+
 def test_gold_coins_pay_for_any_resource_and_go_back_to_the_supply() -> None:
     g = new()
     give_tokens(g, MARC, gold=4)

@@ -269,10 +269,10 @@ class KidsGame(Game):
                     raise IllegalAction(self._why_no_move(args[0]))
                 raise IllegalAction(
                     _(
-                        "road {road} can be paid in {ways} ways; say which, e.g. '{example}'",
+                        "road {road} can be paid in {ways} ways; say which: {choices}",
                         road=args[0],
                         ways=len(options),
-                        example=options[0].text,
+                        choices=Listing(f"'{a.text}'" for a in options),
                     )
                 )
         return self.actions.parse(text)

@@ -1,0 +1,102 @@
+"""What an action did beyond its notation, in words: the card bought, caught or reserved, the noble that visited,
+the evolution, where a Kids traveler arrived and what that gave it. The terminal's table says it after each move,
+and `splendor replay` after each action, so that a card a bot bought from a slot just refilled is named, not only
+its slot. The words are the web table's log's (words.js), from the same messages, so each language has them once.
+
+>>> import splendor
+>>> g = splendor.new_game("classic", players=2, seed=1)
+>>> after = g.clone(); after.apply("reserve 1.1")
+>>> [str(m) for m in what_happened(g, after.history[-1], after)]
+['a tier 1 card (no points, red bonus, costs 1 white, 1 red and 3 black)']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from splendor.core.actions import Action
+from splendor.core.game import Game
+from splendor.games.palettes import COLOURS, TOKENS
+from splendor.i18n import N_, Listing, Message, Series, _, _n
+
+VILLAGE_TILES = {
+    "Tornado": N_("turns up the Tornado: the Marketplace's tiles are gone for the rest of the game"),
+    "Treasure": N_("turns up a Treasure"),
+    "Drought": N_("turns up the Drought"),
+    "Kind-Hearted Thief": N_("turns up the Kind-Hearted Thief"),
+    "Queen's Gem": N_("turns up the Queen's Gem"),
+}
+"""What turning up each Mysteries village tile is called."""
+
+
+def token_word(game: str, colour: str) -> Message:
+    """One token of ``colour`` as the game's table names it ("Heal Ball", "hazelnut", "white")."""
+    return Message(TOKENS[game].word(colour))
+
+
+def counted(game: str, counts: dict[str, int]) -> Listing:
+    """Tokens or bonuses counted, as a cost says them: "2 white and 1 blue", "4 Great Balls", in colour order."""
+    parts = []
+    for colour in COLOURS[game]:
+        n = counts.get(colour, 0)
+        if n and game == "pokemon":
+            parts.append(_n("{n} {ball}", "{n} {ball}s", n, ball=token_word(game, colour)))
+        elif n:
+            parts.append(_("{n} {colour}", n=n, colour=token_word(game, colour)))
+    return Listing(parts)
+
+
+def card_words(game: str, card: dict[str, Any], cost: bool = True) -> Message:
+    """A card as the log names it: "a tier 2 card (1★, blue bonus, costs 3 white)", "Pikachu (level 1, ...)"."""
+    bonus = token_word(game, card["bonus"])
+    double = card.get("bonus_count", 1) > 1
+    worth: list[Message | str] = [
+        f"{card['points']}★" if card["points"] else _("no points"),
+        _("double {colour} bonus", colour=bonus) if double else _("{colour} bonus", colour=bonus),
+    ]
+    if cost:
+        costs = counted(game, card["cost"])
+        worth.append(_("costs {cost}", cost=costs) if costs.items else _("free"))
+    said = Series(worth)
+    if game == "pokemon":
+        return _("{pokemon} (level {level}, {worth})", pokemon=Message(card["name"]), level=card["level"], worth=said)
+    return _("a tier {tier} card ({worth})", tier=card["tier"], worth=said)
+
+
+def what_happened(before: Game, action: Action, after: Game) -> list[Message]:
+    """What everyone saw ``action`` do, taken in ``before`` and giving ``after``, that its notation does not say;
+    nothing hidden (a card reserved from a deck stays unnamed)."""
+    game, verb = before.name, action.kind
+    d = before.public_details(action, after)
+    said: list[Message] = []
+    if "into" in d:
+        said.append(
+            _(
+                "{pokemon} evolves into {card}",
+                pokemon=Message(d["card"]["name"]),
+                card=card_words(game, d["into"], cost=False),
+            )
+        )
+    elif "card" in d:
+        said.append(card_words(game, d["card"]))
+    for noble in d.get("nobles", []):
+        said.append(
+            _(
+                "{noble} visits ({points}★, for bonuses of {needs})",
+                noble=Message(noble["name"]),
+                points=noble["points"],
+                needs=counted(game, noble["requires"]),
+            )
+        )
+    if "to" in d:
+        said.append(_("arrives at {place}", place=Message(d["to"]["name"])))
+    if "village_tile" in d:
+        said.append(Message(VILLAGE_TILES.get(d["village_tile"], d["village_tile"])))
+    if "city_tiles" in d:
+        tiles = Listing(_("a City tile ({resource})", resource=token_word(game, c)) for c in d["city_tiles"])
+        said.append(_("takes {tiles}", tiles=tiles))
+    if "medal" in d and verb != "medal":
+        said.append(_("receives Queen's Medal {medal}", medal=d["medal"]))
+    if d.get("extra_turn"):
+        said.append(_("plays again (a village)"))
+    return said
