@@ -407,6 +407,12 @@ def test_a_replays_step_buttons_stay_put_while_clicking_through_a_game(server: S
         assert box
         places.add((round(box["x"]), round(box["y"])))
     assert len(places) == 1, places
+    # the address names the step, so a link to it (copied by its button) opens the same table
+    assert page.url.endswith(f"/replay/{g['id']}?step=12")
+    shared = open_page(browser, page.url, width=1280)
+    shared.wait_for_function("document.getElementById('step').textContent.startsWith('12 /')")
+    assert shared.inner_text("#log") == page.inner_text("#log")
+    shared.close()
 
 
 def test_seats_of_one_name_are_told_apart_everywhere(server: Server, browser: Browser) -> None:

@@ -553,6 +553,9 @@ async function loadReplay(upto) {
     state.lastDetails = data.entry.details;
   }
   state.replayEnding = data.ending;
+  const here = new URL(location.href);            // the address names the step, so a link or a reload finds it
+  here.searchParams.set("step", data.upto);
+  history.replaceState(null, "", here.pathname + here.search);
   document.getElementById("step").textContent = `${data.upto} / ${data.total}`;
   for (const id of ["first", "prev"]) document.getElementById(id).disabled = data.upto === 0;
   for (const id of ["next", "last"]) document.getElementById(id).disabled = data.upto === data.total;
@@ -613,7 +616,15 @@ if (mode === "replay") {
     if (e.key === "ArrowRight") go(state.upto + 1);
     if (e.key === "ArrowLeft") go(state.upto - 1);
   });
-  go(0);
+  document.getElementById("share-step").onclick = async (event) => {
+    const button = event.currentTarget;               // says it was copied, on itself, for two seconds
+    try { await navigator.clipboard.writeText(location.href); } catch (e) { showError(location.href); return; }
+    button.textContent = t("Copied.");
+    setTimeout(() => { button.textContent = t("Copy a link to this move"); }, 2000);
+  };
+  // ?step=N: the table after N actions (the server keeps N within the game); else the deal
+  const asked = Number.parseInt(params().get("step"), 10);
+  loadReplay(Number.isFinite(asked) && asked > 0 ? asked : 0).catch((e) => showError(e.message));
 } else {
   if (mode === "play") {
     keepGame({ id: gameId, game: null, seat, link: location.pathname + location.search, at: Date.now() });
