@@ -258,6 +258,10 @@ def replay(
         raise _fail(f"cannot read {file}: {e}") from None
     names = seat_names(rec.notes, rec.players)
     actions = rec.actions if upto is None else rec.actions[:upto]
+    if step:  # the deal first, as it stood before the first action
+        console.print(draw(g.view(None), names))
+        if _ask("Enter for the first action, q to stop: ").strip().lower() == "q":
+            return
     for n, text in enumerate(actions, 1):
         seat = g.current_player
         before = g.clone()

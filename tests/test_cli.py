@@ -255,9 +255,10 @@ def test_replay_steps_through_on_enter(tmp_path: Path) -> None:
     rec = _random_record(seed=2)
     path = tmp_path / "g.record"
     path.write_text(rec.to_text())
-    out = run("replay", str(path), "--step", stdin="\nq\n")
+    out = run("replay", str(path), "--step", stdin="\n\nq\n")  # the deal, then actions 1 and 2
     assert out.returncode == 0
     assert "   2. seat 1:" in out.stdout and "   3. seat" not in out.stdout
+    assert out.stdout.index("Enter for the first action") < out.stdout.index("   1. seat 0:")  # the deal first
 
 
 def test_bench_prints_decisions_and_games_per_second() -> None:

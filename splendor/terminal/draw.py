@@ -128,9 +128,10 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
         label = f"{marker}{s} {names[s]}"
         reserved = Text()
         for i, card in enumerate(sv["reserved"], 1):
+            if i > 1:
+                reserved.append("\n")  # one line each, and none after the last: it made an empty row
             reserved.append(f"{i}: ")
             reserved.append_text(classic_card(card, say))
-            reserved.append("\n")
         seats.add_row(
             label,
             str(sv["points"]),
@@ -187,7 +188,11 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
     display.add_column(say(_("level")))
     display.add_column(say(_("deck")), justify="right")
     _slot_columns(display, say)
-    special = [pokemon_card(view["market"][lv][0], say=say) for lv in ("rare", "legendary")]
+    special = []
+    for lv in ("rare", "legendary"):  # each named as it is typed ('catch rare'), not as the columns' slot 1 and 2
+        cell = Text(f"{lv}: ", style="bold")
+        cell.append_text(pokemon_card(view["market"][lv][0], say=say))
+        special.append(cell)
     display.add_row(
         say(_("rare | legendary")),
         f"{view['decks']['rare']} | {view['decks']['legendary']}",
