@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import partial
 from pathlib import Path
@@ -45,6 +45,7 @@ from splendor.terminal.play import (
 
 if TYPE_CHECKING:
     from splendor.arena.match import Match, MatchResult
+    from splendor.bots.review import MoveReview
 
 app = typer.Typer(
     help="Play the Splendor family of board games, and measure bots and the engine.",
@@ -625,6 +626,50 @@ def sparkline(values: list[float], width: int = 64) -> str:
     return "".join(SPARKS[min(len(SPARKS) - 1, max(0, int(v * len(SPARKS))))] for v in values)
 
 
+REVIEW_TABLE_WIDTH = 110
+"""The narrowest terminal the review's table of moves fits; a narrower one has a line a move."""
+
+
+def _review_cells(m: MoveReview, say: Callable[[Message], str]) -> tuple[str, str, str, str]:
+    """A reviewed move's win chance, loss, mark and the expert's move, as the review shows them (rich markup)."""
+    from splendor.bots.review import MARK_WORDS, percent
+
+    after = "?" if m.chance_after is None else f"{percent(m.chance_after)}%"
+    style, sign = MARK_STYLES.get(m.mark or "", ("", ""))
+    mark = f"[{style}]{sign} {escape(say(MARK_WORDS[m.mark]))}[/]" if m.mark else ""
+    best = f"{escape(m.best)} ({percent(m.chance_before)}%)" if m.mark else ""
+    loss = f"{m.loss:.1%}" if m.loss >= 0.0005 else ""
+    return f"{percent(m.chance_before)}% → {after}", loss, mark, best
+
+
+def _review_table(moves: list[MoveReview], say: Callable[[Message], str]) -> None:
+    """The review's moves as a table, a row a move."""
+    table = Table(title=say(_("Moves")), box=box.SIMPLE_HEAD)
+    table.add_column("#", justify="right")
+    table.add_column(say(_("Seat")), justify="right")
+    table.add_column(say(_("Move")), no_wrap=True)
+    table.add_column(say(_("Win chance")), justify="right", no_wrap=True)
+    table.add_column(say(_("Loss")), justify="right", no_wrap=True)
+    table.add_column(say(_("Mark")), no_wrap=True)
+    table.add_column(say(_("The expert's move")), no_wrap=True)
+    for m in moves:
+        table.add_row(str(m.number), str(m.seat), escape(m.played), *_review_cells(m, say))
+    console.print(table)
+
+
+def _review_lines(moves: list[MoveReview], names: list[str], say: Callable[[Message], str]) -> None:
+    """The review's moves on a narrow terminal, a line each (a table there cut the expert's move to "(78…")."""
+    console.print(f"[bold]{escape(say(_('Moves')))}[/]")
+    for m in moves:
+        chance, loss, mark, best = _review_cells(m, say)
+        line = f"{m.number:>4}. {escape(names[m.seat])}: {escape(m.played)}  {chance}"
+        if loss:
+            line += f"  −{loss}"
+        if mark:
+            line += f"  {mark} · " + escape(say(_("the expert: {move}", move=best)))
+        console.print(line, highlight=False)
+
+
 @app.command()
 def review(
     file: Annotated[Path, typer.Argument(help="A finished game's record")],
@@ -640,7 +685,7 @@ def review(
 ) -> None:
     """The expert's review of a finished game: each player's win chance move by move, from the mover's view
     only, and the inaccuracies, mistakes and blunders with the expert's preferred moves (docs/bots.md)."""
-    from splendor.bots.review import BLUNDER, INACCURACY, MARK_WORDS, MISTAKE, NotFinished, percent, reviewable
+    from splendor.bots.review import BLUNDER, INACCURACY, MISTAKE, NotFinished, percent, reviewable
     from splendor.bots.review import review as review_game
 
     language = _language(lang)
@@ -669,30 +714,18 @@ def review(
         else _("Reviewed by the expert bot, about a second of search a position.")
     )
     console.print(f"[bold]{escape(say(Message(type(end).title)))}[/] · {escape(say(by))}")
-    table = Table(title=say(_("Moves")), box=box.SIMPLE_HEAD)
-    table.add_column("#", justify="right")
-    table.add_column(say(_("Seat")), justify="right")
-    table.add_column(say(_("Move")), no_wrap=True)
-    table.add_column(say(_("Win chance")), justify="right", no_wrap=True)
-    table.add_column(say(_("Loss")), justify="right")
-    table.add_column(say(_("Mark")), no_wrap=True)
-    table.add_column(say(_("The expert's move")))
-    for m in done.moves:
-        after = "?" if m.chance_after is None else f"{percent(m.chance_after)}%"
-        style, sign = MARK_STYLES.get(m.mark or "", ("", ""))
-        mark = f"[{style}]{sign} {escape(say(MARK_WORDS[m.mark]))}[/]" if m.mark else ""
-        best = f"{escape(m.best)} ({percent(m.chance_before)}%)" if m.mark else ""
-        loss = f"{m.loss:.1%}" if m.loss >= 0.0005 else ""
-        table.add_row(
-            str(m.number), str(m.seat), escape(m.played), f"{percent(m.chance_before)}% → {after}", loss, mark, best
-        )
-    console.print(table)
+    if console.width < REVIEW_TABLE_WIDTH:
+        _review_lines(done.moves, names, say)
+    else:
+        _review_table(done.moves, say)
     heading = say(_("Win chance, move by move"))
     console.print(f"[bold]{escape(heading)}[/]")
     width = max(len(n) for n in names)
+    spark = max(16, min(64, console.width - width - 18))  # one line each, on any terminal
     for s, line in enumerate(done.graph()):
         console.print(
-            f"  {names[s]:<{width}}  {sparkline(line)}  {percent(line[0])}% → {percent(line[-1])}%", markup=False
+            f"  {names[s]:<{width}}  {sparkline(line, spark)}  {percent(line[0])}% → {percent(line[-1])}%",
+            markup=False,
         )
     summary = Table(box=box.SIMPLE_HEAD)
     summary.add_column(say(_("Seat")))

@@ -53,13 +53,13 @@ def done(game: Game) -> Review:
     return review(game.record, iterations=ITERATIONS, seed=3)
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, columns: int = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [SPLENDOR, *args],
         capture_output=True,
         text=True,
         timeout=120,
-        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
     )
 
 
@@ -211,6 +211,18 @@ def test_the_review_command_prints_the_moves_marks_and_graph(saved: Path, game: 
     assert f"{len(game.history)} " in text
     assert any(spark in text for spark in "▁▂▃▄▅▆▇█")
     assert "wins" in text  # the result
+
+
+def test_the_review_command_cuts_nothing_on_a_terminal_of_80_columns(saved: Path, game: Game) -> None:
+    """A newcomer's review at 80 columns cut the expert's move to "(78…" and a Kids move to "4…"."""
+    out = run("review", str(saved), "--iterations", "50", "--lang", "en", columns=80)
+    assert out.returncode == 0, out.stderr
+    assert "…" not in out.stdout
+    text = " ".join(out.stdout.split())
+    for number, action in enumerate(game.record.actions, 1):
+        assert f" {number}. seat " in text and action in text
+    graph = [line for line in out.stdout.splitlines() if any(spark in line for spark in "▁▂▃▄▅▆▇█")]
+    assert len(graph) == game.players and all(line.rstrip().endswith("%") for line in graph)  # a line each
 
 
 def test_the_review_command_as_json_is_the_review(saved: Path, game: Game) -> None:
