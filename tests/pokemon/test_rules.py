@@ -321,6 +321,20 @@ def test_an_evolution_into_a_reserve_slot_past_three_is_explained_as_the_notatio
         g.apply(f"evolve {bulbasaur} reserved 4")
 
 
+def test_an_evolution_asked_for_too_early_says_first_what_the_pokemon_still_needs() -> None:
+    """A newcomer typed 'evolve 32 reserved 1' on their turn and was told only when evolving is possible, not
+    that Gastly needs 3 Ultra Ball bonuses."""
+    g = new()
+    gastly = ids("Gastly")[0]
+    give_card(g, 0, gastly)
+    give_reserved(g, 0, ids("Haunter")[0])
+    with pytest.raises(IllegalAction, match=r"Gastly evolves with 3 Ultra Ball \(black\) bonuses .*; you have 0"):
+        g.apply(f"evolve {gastly} reserved 1")
+    _emma, bulbasaur, _ivysaur = _emma_ready_to_evolve()
+    with pytest.raises(IllegalAction, match="only at the end of your turn"):  # ready: then only the timing is wrong
+        _emma.apply(f"evolve {bulbasaur} 2.3")
+
+
 def test_evolve_never_from_another_players_reserve() -> None:
     g = new()
     bulbasaur = ids("Bulbasaur")[0]

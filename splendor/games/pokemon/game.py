@@ -91,12 +91,9 @@ class PokemonGame(MarketGame):
         problem = self._phase_problem("evolve")
         if problem:
             return problem
-        if self.phase != EVOLVE:
-            return _(
-                "you may evolve only at the end of your turn, after returning tokens, when an evolution is possible"
-            )
         src, target = args
         card = CARDS[src]
+        # what the Pokémon itself lacks first: said before the timing, a player learns what to aim for
         if src not in self.bought[self.seat]:
             return _("{pokemon} #{id} is not in your play area", pokemon=Message(card.name), id=src)
         have = self.bonuses[self.seat][card.evolve_bonus]
@@ -108,6 +105,10 @@ class PokemonGame(MarketGame):
                 n=card.evolve_count,
                 colour=PALETTE.word(card.evolve_bonus),
                 have=have,
+            )
+        if self.phase != EVOLVE:
+            return _(
+                "you may evolve only at the end of your turn, after returning tokens, when an evolution is possible"
             )
         if target < SLOTS_PER_ROW:
             cid = self.rows[card.row + 1][target]
