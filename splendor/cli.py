@@ -210,6 +210,8 @@ def play(
             raise _fail(str(e)) from None
     except Quit:
         console.print("\n" + say(_("Game left after {n} actions.", n=len(g.history))))
+        if profile_secrets:  # ruling 17 marks a Pokédex when its game ends, and this one did not
+            console.print(say(_("The game did not end, so no Pokédex is marked.")))
     except Forfeit as f:  # an outside program failed: it loses, the game stops, its record says why
         console.print(draw(g.view(None), names, language))
         said = say(_("{name} (seat {seat}) forfeits: {reason}", name=names[f.seat], seat=f.seat, reason=f.reason))

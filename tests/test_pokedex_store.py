@@ -132,6 +132,20 @@ def test_the_terminal_refuses_a_profile_that_another_player_claimed(tmp_path: Pa
     assert (tmp_path / "p.db.profiles.json").exists() is False
 
 
+def test_a_game_left_before_its_end_says_it_marks_no_pokedex(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/p.db"
+    out = subprocess.run(
+        [SPLENDOR, "play", "--game", "pokemon", "--seats", "misty:human,greedy", "--database-url", url],
+        input="quit\n\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Game left after 0 actions." in out.stdout and "no Pokédex is marked" in out.stdout
+    assert not Pokedex(open_store(url)).page("misty").marked
+
+
 def test_unnamed_and_bot_seats_mark_nothing(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/p.db"
     out = subprocess.run(
