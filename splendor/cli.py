@@ -190,7 +190,10 @@ def play(
             _(
                 "seed {seed} · seats: {seats}",
                 seed=g.seed,
-                seats=", ".join(f"{i} {s.name} ({s.kind})" for i, s in enumerate(seat_list)),
+                seats=", ".join(  # a bot's name is its own kind already ("greedy 1"): said once
+                    f"{i} {s.name}" if s.name.startswith(s.kind) else f"{i} {s.name} ({s.kind})"
+                    for i, s in enumerate(seat_list)
+                ),
             )
         )
     )
