@@ -312,6 +312,22 @@ def test_each_opponents_last_move_stays_marked_until_your_next_action(server: Se
     assert page.locator(".moved-last").count() == 0  # your own action clears them
 
 
+def test_on_a_phone_the_strip_says_the_whole_of_the_last_turn_not_its_last_action(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer's strip said only "ann takes ..." of a turn that had moved ann to a village first."""
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=3)
+        for seat, action in ((0, "take y"), (1, "take y"), (0, "move 1 pay y"), (0, "take k r g")):
+            api_act(c, g, seat, action)
+    page = open_page(browser, g["seats"][1]["link"], width=390)
+    page.wait_for_function("Number(document.body.dataset.actions) === 4")
+    shown = [line for line in page.locator("#last-move .move-line").all() if line.is_visible()]
+    assert len(shown) == 1
+    said = shown[0].inner_text()
+    assert "ann moves along road 1" in said and "plays again" in said and "ann takes" in said, said
+
+
 def test_the_card_whose_menu_is_open_is_outlined_in_the_menus_colour_over_its_last_move_mark(
     server: Server, browser: Browser
 ) -> None:

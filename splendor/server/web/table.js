@@ -275,10 +275,15 @@ function renderMarks() {
   const moves = lastMoves();
   const keys = moves.flatMap((e) => table().moveMarks(c, e).map((k) => [k, e.seat]));
   markAll(keys, "moved-last", true);
-  const line = document.getElementById("last-move");
-  const shown = mode === "replay" ? [] : moves.slice(-3);
-  morph(line, shown.map((e) => el("span", { class: "move-line", "data-key": `last:${e.n}` }, emblem(e.seat), " ",
-    said(e))));
+  // a line a turn: a seat's moves in a row (a move and a village's turn again, a take and a return) are one line,
+  // so a phone, which shows the last line only, still says the whole of the last turn
+  const turns = [];
+  for (const e of mode === "replay" ? [] : moves) {
+    if (turns.length && turns[turns.length - 1][0].seat === e.seat) turns[turns.length - 1].push(e);
+    else turns.push([e]);
+  }
+  morph(document.getElementById("last-move"), turns.slice(-3).map((turn) => el("span", { class: "move-line",
+    "data-key": `last:${turn[0].n}` }, emblem(turn[0].seat), " ", turn.map(said).join(" "))));
   if (state.hint && state.hint.action && state.hint.at === state.payload.actions) {
     markAll(table().hintMarks(c, state.hint.action).map((k) => [k, seat]), "hinted");
   }
