@@ -41,6 +41,12 @@ def bot_decides(game: Game, seats: list[SeatInfo]) -> bool:
     return not game.is_over and seat is not None and seats[seat].kind == BOT and not waiting_for_players(seats)
 
 
+def paced(live: LiveGame) -> bool:
+    """Whether a bot of ``live`` waits the pause before its move is applied: when people play it, or watch it on
+    this process (a game between bots only, unwatched, plays at once: its cost is its CPU, bounded apart)."""
+    return not live.bots_only or bool(live.watchers)
+
+
 class BotTurns:
     """The bot turns of the games this process holds."""
 
@@ -51,6 +57,12 @@ class BotTurns:
         self.play = play
         self.read = read
         self.closing = False
+
+    def start(self, live: LiveGame) -> None:
+        """The first bot move of a new game: between bots only, after three pauses (3 s by default), so that the
+        spectator's table the lobby opens next, on a slow phone too, finds the game at its start; then it goes on
+        at once if nobody came to watch."""
+        self.schedule(live, after=3 * self.settings.bot_pause_seconds if live.bots_only else 0.0)
 
     def schedule(self, live: LiveGame, after: float = 0.0) -> None:
         """Start the bot's turn when a bot decides now and its turn is not under way already."""
@@ -75,7 +87,7 @@ class BotTurns:
             text = await self.pool.move(
                 live.owner, game.record.to_text(), spec, bot_seed(live.id, number, live.bot_salt)
             )
-            pause = 0.0 if live.bots_only else self.settings.bot_pause_seconds  # people see each move happen
+            pause = self.settings.bot_pause_seconds if paced(live) else 0.0  # people see each move happen
             if started + pause > time.monotonic():
                 await asyncio.sleep(started + pause - time.monotonic())
             live.bot_task = None

@@ -527,7 +527,7 @@ class GameManager:
             live.clock = await self._read(lambda: read_clock(self.store.store, game_id))
         self.cache.add(live)
         log.info("game %s created: %s for %d seats", game_id, name, game.players)
-        self.bot_turns.schedule(live)
+        self.bot_turns.start(live)
         return live
 
     async def _proved(self, profile: str, secret: str | None) -> str | None:

@@ -288,8 +288,9 @@ def test_openapi_schema_documents_the_api(server: Server) -> None:
     } <= set(schema["paths"])
 
 
-def test_a_bot_playing_people_pauses_before_its_move_and_bots_alone_do_not(tmp_path: Path) -> None:
-    """The bot pause (1 s by default, 0.8 s here): a person sees each bot move happen; bot-only games run on."""
+def test_a_bot_playing_people_pauses_before_its_move_and_bots_alone_do_not_unless_watched(tmp_path: Path) -> None:
+    """The bot pause (1 s by default, 0.8 s here): a person sees each bot move happen; bot-only games run on,
+    unless someone watches them. A newcomer's game between two bots ended before its spectator's table opened."""
     server = Server(f"sqlite:///{tmp_path}/p.db", tmp_path / "p.log", "--bot-pause", "0.8").start()
     try:
         with server.client() as c:
@@ -303,6 +304,17 @@ def test_a_bot_playing_people_pauses_before_its_move_and_bots_alone_do_not(tmp_p
             start = time.monotonic()
             while c.get(f"/api/games/{bots['id']}").json()["actions"] < 20:
                 assert time.monotonic() - start < 8, "a bot-only game paused between moves"
+                time.sleep(0.05)
+            watched = create(c, "classic", [{"kind": "bot", "bot": "greedy"}] * 2, options={"max_turns": 20})
+            ws_url = server.base.replace("http", "ws") + f"/api/games/{watched['id']}/ws"
+            with connect(ws_url) as spectator:  # opened as the creator's page opens it, after the first pause
+                spectator.recv(timeout=5)
+                time.sleep(2.0)
+                seen = c.get(f"/api/games/{watched['id']}").json()["actions"]
+                assert seen <= 3, f"{seen} moves in 2 s of a watched game: its bots did not pause"
+            start = time.monotonic()  # nobody watches any more: it runs on
+            while c.get(f"/api/games/{watched['id']}").json()["actions"] < 20:
+                assert time.monotonic() - start < 8, "a game between bots left unwatched still paused"
                 time.sleep(0.05)
     finally:
         server.stop()
