@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
@@ -205,7 +206,7 @@ def play(
         play_terminal(g, seat_list, console, _ask, seed=g.seed, language=language)
         console.print(draw(g.view(None), names, language))
         over = say(_("Game over."))
-        console.print(f"[bold]{over}[/] {describe_result(g, names, language)}")
+        console.print(f"[bold]{over}[/] {escape(describe_result(g, names, language))}")
         try:
             for line in mark_pokedex(g, seat_list, database_url, profile_secrets):
                 console.print(line, markup=False)
@@ -218,7 +219,9 @@ def play(
     except Forfeit as f:  # an outside program failed: it loses, the game stops, its record says why
         console.print(draw(g.view(None), names, language))
         said = say(_("{name} (seat {seat}) forfeits: {reason}", name=names[f.seat], seat=f.seat, reason=f.reason))
-        console.print(f"[bold]{said}[/] " + say(_("The other seats share the win.")), markup=True, highlight=False)
+        console.print(
+            f"[bold]{escape(said)}[/] " + say(_("The other seats share the win.")), markup=True, highlight=False
+        )
         notes["forfeit"] = {"seat": f.seat, "bot": names[f.seat], "reason": f.reason}
     path = record
     if path is None and any(s.kind == HUMAN for s in seat_list):
@@ -285,7 +288,10 @@ def replay(
                 return
     console.print(draw(g.view(None), names))
     if g.is_over:
-        console.print(f"[bold]The record is complete and legal.[/] {describe_result(g, names)}")
+        console.print(f"[bold]The record is complete and legal.[/] {escape(describe_result(g, names))}")
+    elif rec.notes.get("ending") and upto is None:
+        ended = escape(describe_result(g, names, ending=rec.notes["ending"]))
+        console.print(f"[bold]The record is legal; it ended after {len(g.history)} actions.[/] {ended}")
     else:
         console.print(
             f"The record is legal; the game is not over after {len(g.history)} actions "
@@ -725,13 +731,11 @@ def review(
         _review_table(done.moves, say)
     heading = say(_("Win chance, move by move"))
     console.print(f"[bold]{escape(heading)}[/]")
-    width = max(len(n) for n in names)
+    width = max(cell_len(n) for n in names)  # a name's width on screen: a Chinese character takes two cells
     spark = max(16, min(64, console.width - width - 18))  # one line each, on any terminal
     for s, line in enumerate(done.graph()):
-        console.print(
-            f"  {names[s]:<{width}}  {sparkline(line, spark)}  {percent(line[0])}% → {percent(line[-1])}%",
-            markup=False,
-        )
+        name = names[s] + " " * (width - cell_len(names[s]))
+        console.print(f"  {name}  {sparkline(line, spark)}  {percent(line[0])}% → {percent(line[-1])}%", markup=False)
     summary = Table(box=box.SIMPLE_HEAD)
     summary.add_column(say(_("Seat")))
     for word in (_("Inaccuracies"), _("Mistakes"), _("Blunders"), _("Mean loss")):
@@ -758,7 +762,7 @@ def review(
             )
         )
     )
-    console.print(escape(describe_result(end, names, language)))
+    console.print(escape(describe_result(end, names, language, ending=rec.notes.get("ending"))))
 
 
 @app.command()

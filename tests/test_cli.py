@@ -251,6 +251,27 @@ def test_replay_checks_a_record_and_names_an_illegal_line(tmp_path: Path) -> Non
     assert out.returncode == 2 and "cannot read" in out.stderr
 
 
+def test_replay_names_the_seats_says_an_ending_outside_the_rules_and_reads_names_as_words(tmp_path: Path) -> None:
+    """A server's record of a game ann resigned: it names its seats and how it ended (a review crashed on it at its
+    last line); a name with brackets is words, not markup; notes that are not an object are refused."""
+    rec = _random_record(seed=21)
+    rec.actions = rec.actions[:12]
+    rec.notes = {
+        "seats": [{"seat": 0, "kind": "human", "name": "a[b]"}, {"seat": 1, "kind": "bot", "bot": "greedy"}],
+        "ending": {"by": "resigned", "seat": 0, "at": 12},
+    }
+    path = tmp_path / "resigned.record"
+    path.write_text(rec.to_text())
+    out = run("replay", str(path))
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "a[b] resigned: greedy wins." in text and "1. a[b]: " in text
+    bad = tmp_path / "bad.record"
+    bad.write_text(rec.to_text().replace('"notes": {', '"notes": "x", "was": {', 1))
+    refused = run("replay", str(bad))
+    assert refused.returncode == 2 and "notes must be a JSON object" in " ".join(refused.stderr.split())
+
+
 def test_replay_steps_through_on_enter(tmp_path: Path) -> None:
     rec = _random_record(seed=2)
     path = tmp_path / "g.record"

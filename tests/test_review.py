@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 import splendor
 from splendor.bots import review as reviewing
@@ -223,6 +224,28 @@ def test_the_review_command_cuts_nothing_on_a_terminal_of_80_columns(saved: Path
         assert f" {number}. seat " in text and action in text
     graph = [line for line in out.stdout.splitlines() if any(spark in line for spark in "▁▂▃▄▅▆▇█")]
     assert len(graph) == game.players and all(line.rstrip().endswith("%") for line in graph)  # a line each
+
+
+def test_the_review_of_a_game_a_person_resigned_ends_saying_so_and_its_graph_fits_wide_names(
+    game: Game, tmp_path: Path
+) -> None:
+    """A server's record of a resigned game: the review crashed at its last line. A Chinese name takes two cells a
+    character, and the graph's lines wrapped at 80 columns."""
+    rec = Record(game.name, game.players, game.seed, game.record.options, game.record.actions[:12])
+    rec.notes = {
+        "seats": [
+            {"seat": 0, "kind": "human", "name": "张伟张伟张伟张伟张伟"},
+            {"seat": 1, "kind": "human", "name": "bob"},
+        ],
+        "ending": {"by": "resigned", "seat": 0, "at": 12},
+    }
+    path = tmp_path / "resigned.record"
+    path.write_text(rec.to_text(), encoding="utf-8")
+    out = run("review", str(path), "--iterations", "5", "--lang", "en", columns=80)
+    assert out.returncode == 0, out.stderr
+    assert "张伟张伟张伟张伟张伟 resigned: bob wins." in " ".join(out.stdout.split())
+    graph = [line for line in out.stdout.splitlines() if any(spark in line for spark in "▁▂▃▄▅▆▇█")]
+    assert len(graph) == 2 and all(line.rstrip().endswith("%") and cell_len(line) <= 80 for line in graph), graph
 
 
 def test_the_review_command_as_json_is_the_review(saved: Path, game: Game) -> None:

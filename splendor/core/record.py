@@ -74,11 +74,14 @@ class Record:
         options = head.get("options", {})
         if not isinstance(options, dict):
             raise ValueError("the record's options must be a JSON object")
+        notes = head.get("notes", {}) or {}
+        if not isinstance(notes, dict):
+            raise ValueError("the record's notes must be a JSON object")
         return cls(
             game=str(head["game"]),
             players=head["players"],
             seed=head["seed"],
             options=options,
             actions=lines[1:],
-            notes=head.get("notes", {}) or {},
+            notes=notes,
         )

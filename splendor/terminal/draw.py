@@ -125,7 +125,7 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
     for sv in view["seats"]:
         s = sv["seat"]
         marker = "▶ " if s == view["turn_of"] else "  "
-        label = f"{marker}{s} {names[s]}"
+        label = Text(f"{marker}{s} {names[s]}")  # a name is words, never markup
         reserved = Text()
         for i, card in enumerate(sv["reserved"], 1):
             if i > 1:

@@ -312,8 +312,37 @@ KIDS_ENDINGS = {
 """How a Kids game ended: it has no points, only who reached the Palace (and its Queen's Medal)."""
 
 
-def describe_result(game: Game, names: list[str], language: str = SOURCE_LANGUAGE) -> str:
-    """The end of a game in words, in ``language``."""
+def describe_ending(ending: dict[str, Any], names: list[str]) -> Message:
+    """How a game ended outside its rules, as a server's record keeps it (``notes["ending"]``: ``by`` and the
+    ``seat`` that left), in the words the web table says it in."""
+    seat = ending.get("seat")
+    player = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    others = Listing(n for i, n in enumerate(names) if i != seat)
+    by = ending.get("by")
+    if by == "aborted":
+        return _("{player} aborted the game: no winner, not rated.", player=player)
+    if by == "no_start":
+        return _(
+            "{player} did not make a first move in time: the game is called off, no winner, not rated.", player=player
+        )
+    if by == "expired":
+        return _("Nobody took the open seats in time: the game expired, no winner, not rated.")
+    if by == "resigned":
+        return _("{player} resigned: {winner} wins.", player=player, winner=others)
+    if by == "time":
+        return _("{player} ran out of time: {winner} wins.", player=player, winner=others)
+    return _("{player} did not move in time and lost the game.", player=player)
+
+
+def describe_result(
+    game: Game, names: list[str], language: str = SOURCE_LANGUAGE, ending: dict[str, Any] | None = None
+) -> str:
+    """The end of a game in words, in ``language``: by its rules, or by the ``ending`` a record's notes keep when
+    a person left it (a resignation, a clock, an abort); an unfinished game without one says so."""
+    if not game.is_over:
+        if isinstance(ending, dict):
+            return translate(describe_ending(ending, names), language)
+        return translate(_("The game is not over."), language)
     result = game.result
     winners = result["winners"]
     if game.name == "kids":
