@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
 from splendor.bots.base import BOT_SPECS, Forfeit, make_bot
 from splendor.core.errors import IllegalAction
@@ -404,7 +405,9 @@ def arena(
     game: Annotated[str, typer.Option(help="Which game")] = "classic",
     players: Annotated[int | None, typer.Option(help="Players (default: as many as bots)")] = None,
     games: Annotated[int, typer.Option(help="How many games")] = 20,
-    seed: Annotated[int, typer.Option(help="Seed of the deals and the bots")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the deals and the built-in bots (an outside program draws its own each game)")
+    ] = 0,
     backend: Annotated[str, typer.Option(help="local, process or ray")] = "process",
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores)")] = None,
     address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
@@ -455,12 +458,15 @@ def arena(
         title=f"{game}: {games} games, {players} players, seats rotated",
         caption="rating: Elo-like, 1500 at the start; 200 points apart, the stronger wins about 76 games in 100",
     )
-    for col in ("bot", "games", "wins", "shared", "win rate", "95% interval", "rating", "forfeits"):
-        table.add_column(col, no_wrap=col in ("bot", "95% interval"))  # narrow terminals wrap the others
+    # the numbers are never cut: a long bot (an outside program's command line) folds onto more lines instead; piped
+    # output is 80 columns wide, and the numbers had come out empty
+    table.add_column("bot", overflow="fold", ratio=1)
+    for col in ("games", "wins", "shared", "win rate", "95% interval", "rating", "forfeits"):
+        table.add_column(col, no_wrap=True, justify="right")
     for t in table_rows:
         low, high = t.interval
         table.add_row(
-            t.bot,
+            Text(t.bot),
             str(t.games),
             str(t.wins),
             str(t.shared),

@@ -82,9 +82,14 @@ def _outside(tmp_path: Path, body: str, start: str = "pass", end: str = "break")
         ('print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)', "not one of the legal actions"),
         ('print("hello", flush=True)', "not JSON"),
         ("sys.exit(1)", "closed its output"),
+        ('raise KeyError("no such move")', "the end of its standard error: \"KeyError: 'no such move'\""),
         (  # the answer twice: the second is a line nobody asked for, never the next decision's answer
             'print(json.dumps({"type": "action", "action": m["legal"][0]}) + "\\n" + json.dumps({"type": "action", '
             '"action": m["legal"][0]}), flush=True)',
+            "not asked for",
+        ),
+        (  # the answer twice in two writes, one right after the other: caught as surely as in one
+            'a = json.dumps({"type": "action", "action": m["legal"][0]}); print(a, flush=True); print(a, flush=True)',
             "not asked for",
         ),
         ('sys.stdout.write("x" * (1 << 20) + "x\\n"); sys.stdout.flush()', "over 1048576 bytes"),
@@ -132,6 +137,8 @@ def test_an_outside_bots_seed_tells_nothing_of_the_deal(tmp_path: Path) -> None:
         play_match(replace(match, options={"max_turns": 1}))
     first, second = (int(x) for x in log.read_text().split())
     assert first != second and match.bot_seeds[0] not in (first, second)
+    kept = splendor.Record.from_text(play_match(replace(match, options={"max_turns": 1})).record).notes
+    assert kept["outside_seeds"] == [int(log.read_text().split()[2]), None]  # the record says what it was given
 
 
 def test_a_wrapped_outside_bot_is_stopped_with_all_it_started(tmp_path: Path) -> None:
@@ -211,6 +218,21 @@ def test_arena_command_end_to_end(tmp_path: Path) -> None:
     assert summary["games"] == 4 and {s["bot"] for s in summary["standings"]} == {"greedy", f"cmd:{EXAMPLE}"}
     assert len(list((tmp_path / "records").glob("*.record"))) == 4
     assert json.loads((tmp_path / "summary.json").read_text()) == summary
+
+
+def test_the_arenas_table_keeps_its_numbers_when_piped_with_a_long_bot_name() -> None:
+    """Piped (80 columns), an outside program's command line took the width and every number came out empty."""
+    out = subprocess.run(
+        [SPLENDOR, "arena", "--bots", f"cmd:{EXAMPLE},greedy", "--games", "2", "--seed", "3", "--backend", "local"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"COLUMNS": "80", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+    )
+    assert out.returncode == 0, out.stderr
+    greedy = next(line for line in out.stdout.splitlines() if "greedy" in line)
+    cells = [cell.strip() for cell in greedy.strip("│ ").split("│")]
+    assert cells[1:4] == ["2", cells[2], "0"] and cells[4].endswith("%") and "–" in cells[5], greedy
 
 
 def test_hint_command(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from splendor.bots.base import Forfeit, decide, ending, finish_bots, make_bot
+from splendor.bots.external import ExternalBot
 from splendor.games import new_game
 
 
@@ -69,6 +70,9 @@ def play_match(match: Match) -> MatchResult:
         finish_bots(bots, result)
     record = game.record
     record.notes = {"bots": list(names), "match": match.index}
+    outside = [bot.seed if isinstance(bot, ExternalBot) and bot.started else None for bot in bots]
+    if any(seed is not None for seed in outside):  # drawn afresh, to tell nothing of the deal: kept, by seat
+        record.notes["outside_seeds"] = outside
     if forfeit is not None:
         record.notes["forfeit"] = forfeit
     winners, status = tuple(result["winners"]), str(result["status"])

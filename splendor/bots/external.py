@@ -13,7 +13,8 @@ A bot that answers late, with something that is not a legal action (its text exa
 with malformed JSON, with a line over a mebibyte, with a line it was not asked for, or not at all (it crashed or
 closed its output) forfeits: `Forfeit` says why, and the arena records it and goes on. The ``seed`` of the start
 is the bot's own, drawn afresh for each game: it tells nothing of the deal. The program runs in a process group of
-its own, stopped whole at the end (a wrapper's children too); what it writes on its standard error is discarded.
+its own, stopped whole at the end (a wrapper's children too); of what it writes on its standard error only the last
+line is kept, quoted when it crashes.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ SHOWN = 200
 """The most characters of a bot's answer a forfeit's reason quotes."""
 MAX_UNREAD = 4 * MAX_LINE
 """The most a bot may have sent that was not yet read as an answer (bytes): past it, it forfeits (a flood)."""
+LAST_WORDS = 2048
+"""How much of the end of a bot's standard error is kept, to quote when it crashes (bytes)."""
+GRACE = 0.05
+"""Seconds after an answer before the next decision is asked, unless they have passed already: what the bot wrote
+just after its answer (an answer sent twice, in two writes) reaches the reader by then, and forfeits as unasked."""
 FLOOD = b""
 """What the reader queues when a bot sent more than ``MAX_UNREAD`` (a read never gives empty bytes otherwise)."""
 
@@ -66,6 +72,10 @@ class ExternalBot:
         self._unread = 0  # bytes queued, not yet taken into ``_buffer``
         self._unread_lock = threading.Lock()
         self._buffer = bytearray()  # what was taken from the queue and not yet read as a line
+        self._answered_at = 0.0  # when the last answer was read (time.monotonic)
+        self.started = False  # whether the program was started, and so given ``seed`` (at its first decision)
+        self._errors = b""  # the end of what it wrote on its standard error
+        self._errors_done = threading.Event()  # set when its standard error closed
 
     def _start(self, decision: Decision) -> None:
         try:
@@ -73,12 +83,14 @@ class ExternalBot:
                 shlex.split(self.program),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
                 start_new_session=True,  # a group of its own: stopped whole, a wrapper's children too
             )
         except OSError as e:
             raise Forfeit(decision.seat, f"the bot program could not start: {e}") from None
+        self.started = True
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_errors, daemon=True).start()
         self._send(
             {
                 "type": "start",
@@ -113,6 +125,25 @@ class ExternalBot:
                 return  # and read no more: the bot forfeits
         self._chunks.put(None)
 
+    def _read_errors(self) -> None:
+        """Keep the last ``LAST_WORDS`` bytes the program writes on its standard error (read as it writes, so it
+        never waits on a full pipe): a crash's forfeit quotes them, where Python's traceback had been lost."""
+        assert self._proc is not None and self._proc.stderr is not None
+        stream = self._proc.stderr
+        assert isinstance(stream, io.BufferedReader)
+        while chunk := stream.read1(1 << 16):
+            self._errors = (self._errors + chunk)[-LAST_WORDS:]
+        self._errors_done.set()
+
+    def _crashed(self, what: str) -> str:
+        """Why a bot that closed ``what`` forfeits, with the end of what it said on its standard error."""
+        self._errors_done.wait(1.0)  # a crashing program's last words come as it exits
+        said = self._errors.decode("utf-8", errors="replace").strip()
+        reason = f"the bot closed its {what} (it has probably crashed)"
+        if said:
+            reason += f"; the end of its standard error: {said.splitlines()[-1][-SHOWN:]!r}"
+        return reason
+
     def _take(self, seat: int, timeout: float | None) -> bool:
         """Move the next chunk into ``_buffer``, waiting ``timeout`` seconds at most (None: not at all); False when
         none came. Forfeits when the program closed its output or flooded it."""
@@ -122,7 +153,7 @@ class ExternalBot:
             return False
         if chunk is None:
             self._chunks.put(None)  # closed for good: said again to whoever reads next
-            raise Forfeit(seat, "the bot closed its output (it has probably crashed)")
+            raise Forfeit(seat, self._crashed("output"))
         if chunk == FLOOD:
             raise Forfeit(seat, f"the bot sent over {MAX_UNREAD} bytes it was not asked for")
         with self._unread_lock:
@@ -136,7 +167,7 @@ class ExternalBot:
             self._proc.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise Forfeit(seat, "the bot closed its input (it has probably crashed)") from None
+            raise Forfeit(seat, self._crashed("input")) from None
 
     def _receive(self, seat: int, timeout: float) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
@@ -150,6 +181,7 @@ class ExternalBot:
             raise Forfeit(seat, f"the bot sent a line over {MAX_LINE} bytes")
         line = self._buffer[:end].decode("utf-8", errors="replace")
         del self._buffer[: end + 1]
+        self._answered_at = time.monotonic()
         try:
             message = json.loads(line)
         except json.JSONDecodeError:
@@ -160,8 +192,12 @@ class ExternalBot:
 
     def _nothing_unasked(self, seat: int) -> None:
         """Forfeit when the bot sent a line since its last answer: one line answers each message, and a line
-        left over would be read as the answer to the next decision. (What it wrote with its answer is always
-        seen; a line written later can still race the next decision, which the protocol cannot tell apart.)"""
+        left over would be read as the answer to the next decision. What it wrote with its answer, or within
+        ``GRACE`` seconds after it, is always seen (the next decision waits until then); a line written later can
+        still race the next decision, which the protocol cannot tell apart."""
+        wait = self._answered_at + GRACE - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
         while self._take(seat, None):
             pass
         if self._buffer.strip():
