@@ -47,7 +47,13 @@ def counted(game: str, counts: dict[str, int]) -> Listing:
 
 
 def card_words(game: str, card: dict[str, Any], cost: bool = True) -> Message:
-    """A card as the log names it: "a tier 2 card (1★, blue bonus, costs 3 white)", "Pikachu (level 1, ...)"."""
+    """A card as the log names it: "a tier 2 card (1★, blue bonus, costs 3 white)", "Pikachu (level 1, ...)"; a
+    rare or a legendary Pokémon as that, never "level rare".
+
+    >>> str(card_words("pokemon", {"name": "Lapras", "level": "rare", "points": 0, "bonus": "red", "bonus_count": 2,
+    ...     "cost": {"blue": 2, "black": 3, "master": 1}}))
+    'Lapras (rare, no points, double Poké Ball bonus, costs 2 Great Balls, 3 Ultra Balls and 1 Master Ball)'
+    """
     bonus = token_word(game, card["bonus"])
     double = card.get("bonus_count", 1) > 1
     worth: list[Message | str] = [
@@ -58,8 +64,13 @@ def card_words(game: str, card: dict[str, Any], cost: bool = True) -> Message:
         costs = counted(game, card["cost"])
         worth.append(_("costs {cost}", cost=costs) if costs.items else _("free"))
     said = Series(worth)
-    if game == "pokemon":
-        return _("{pokemon} (level {level}, {worth})", pokemon=Message(card["name"]), level=card["level"], worth=said)
+    if game == "pokemon":  # a rare or a legendary Pokémon is that, not "level rare"
+        pokemon = Message(card["name"])
+        if card["level"] == "rare":
+            return _("{pokemon} (rare, {worth})", pokemon=pokemon, worth=said)
+        if card["level"] == "legendary":
+            return _("{pokemon} (legendary, {worth})", pokemon=pokemon, worth=said)
+        return _("{pokemon} (level {level}, {worth})", pokemon=pokemon, level=card["level"], worth=said)
     return _("a tier {tier} card ({worth})", tier=card["tier"], worth=said)
 
 

@@ -190,3 +190,25 @@ def test_a_friend_who_keeps_a_seat_shows_by_the_accounts_name_on_the_others_tabl
     assert "Player 2" not in ann.inner_text("[data-seat='1']")
     assert ann.errors == []  # type: ignore[attr-defined]
     friend.close()
+
+
+def test_a_rematch_of_a_game_an_account_made_unrated_is_unrated_too(server: Server, browser: Browser) -> None:
+    """The rematch sent no ``rated``, so a signed-in creator's rematch of an unrated game came out rated."""
+    page = open_lobby(browser, server)
+    sign_up(page, "una", "correct horse battery")
+    made = page.request.post(
+        f"{server.base}/api/games",
+        data={"game": "classic", "seats": [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}],
+              "rated": False, "clock": "5+10"},
+    ).json()  # fmt: skip
+    assert made["rated"] is False
+    link = made["seats"][0]["link"]
+    assert page.request.post(f"{server.base}/api/games/{made['id']}/seats/0/abort").status == 200
+    page.goto(link)
+    page.wait_for_selector("#rematch")
+    page.click("#rematch")
+    page.wait_for_url(lambda url: "/play/" in url and made["id"] not in url)
+    again = page.url.split("/play/")[1].split("?")[0]
+    payload = page.request.get(f"{server.base}/api/games/{again}").json()
+    assert payload["rated"] is False and payload["clock"]["control"] == "5+10"
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -715,9 +715,12 @@ def test_a_cost_counts_balls_as_nouns_and_colours_as_colours(server: Server, bro
     said = page.evaluate("""import('/static/words.js').then((words) => [
         words.cardWords('pokemon', { name: 'Kakuna', level: 2, points: 1, bonus: 'green', bonus_count: 1,
           cost: { pink: 2, black: 1 } }),
-        words.cardWords('classic', { tier: 1, points: 0, bonus: 'red', bonus_count: 1, cost: { white: 3 } })])""")
+        words.cardWords('classic', { tier: 1, points: 0, bonus: 'red', bonus_count: 1, cost: { white: 3 } }),
+        words.cardWords('pokemon', { name: 'Zapdos', level: 'legendary', points: 2, bonus: 'red', bonus_count: 2,
+          cost: { blue: 3 } })])""")
     assert said[0].endswith("costs 2 Heal Balls and 1 Ultra Ball)"), said[0]
     assert said[1].endswith("costs 3 white)"), said[1]
+    assert said[2].startswith("Zapdos (legendary, 2★"), said[2]  # not "level legendary"
 
 
 def _pokemon_position(server: Server, seed: int, steps: int) -> dict[str, Any]:

@@ -126,10 +126,9 @@ function ratingsSection(page) {
   el("p", {}, el("a", { href: `/leaderboard#${state.payload.game}` }, t("See the leaderboard"))));
 }
 
-// A new game with the same game, options and seats; you go to your seat there, and the other people's links are
-// shown for you to send them.
 // The same game again: its options, its clock, its people (one who left it and a bot played on for is a person
-// again) and its bots, rated as it was where the one asking may play rated (signed in).
+// again) and its bots, rated as it was where the one asking may play rated (signed in). You go to your seat
+// there; the other people's links are shown for you to send them.
 async function rematch(page) {
   const { state, seat } = page;
   const { view, clock, rated } = state.payload;

@@ -41,7 +41,12 @@ export function cardWords(game, card, { cost = true } = {}) {
     card.bonus_count > 1 ? t("double {colour} bonus", { colour: tokenName(game, card.bonus) })
       : t("{colour} bonus", { colour: tokenName(game, card.bonus) }),
     ...(cost ? [costs.length ? t("costs {cost}", { cost: list(costs) }) : t("free")] : [])].join(COMMA);
-  if (game === "pokemon") return t("{pokemon} (level {level}, {worth})", { pokemon: t(card.name), level: card.level, worth });
+  if (game === "pokemon") {       // a rare or a legendary Pokémon is that, not "level rare"
+    const pokemon = t(card.name);
+    if (card.level === "rare") return t("{pokemon} (rare, {worth})", { pokemon, worth });
+    if (card.level === "legendary") return t("{pokemon} (legendary, {worth})", { pokemon, worth });
+    return t("{pokemon} (level {level}, {worth})", { pokemon, level: card.level, worth });
+  }
   return t("a tier {tier} card ({worth})", { tier: card.tier, worth });
 }
 
