@@ -61,7 +61,8 @@ class BotTurns:
     def start(self, live: LiveGame) -> None:
         """The first bot move of a new game: between bots only, after three pauses (3 s by default), so that the
         spectator's table the lobby opens next, on a slow phone too, finds the game at its start; then it goes on
-        at once if nobody came to watch."""
+        at once if nobody came to watch. (With several processes another's bot sweep may take the game sooner:
+        the wait is this process's.)"""
         self.schedule(live, after=3 * self.settings.bot_pause_seconds if live.bots_only else 0.0)
 
     def schedule(self, live: LiveGame, after: float = 0.0) -> None:

@@ -118,7 +118,7 @@ def test_a_move_after_the_deadline_is_refused_and_nothing_changes(app_client: Te
 
 
 @pytest.mark.settings(allow_short_clocks=True, clock_sweep_seconds=3600)
-def test_a_resignation_or_an_abort_after_the_deadline_is_refused_and_the_clock_ends_the_game(
+def test_a_resignation_or_an_abort_after_the_deadline_is_refused_and_the_game_left_to_the_clock(
     app_client: TestClient,
 ) -> None:
     """A hostile tester resigned bob's seat in the second before the sweep ended ann's game on time: ann won."""
