@@ -95,6 +95,22 @@ def test_a_seeded_episode_replays_exactly(game: str) -> None:
     assert play(7) != play(8)
 
 
+@pytest.mark.parametrize("cap", [0, 1, True, 1.5])
+def test_a_turn_cap_that_ends_a_game_before_every_seat_plays_is_refused_in_every_environment(cap: object) -> None:
+    """A researcher's Gymnasium episode ended after the learner's first move (``max_turns=1``), the opponent never
+    playing, where the vectorised games refused the cap."""
+    from splendor.envs.vector import VectorGames
+
+    makers = [
+        lambda: SplendorEnv("classic", players=2, max_turns=cap),
+        lambda: splendor.envs.pettingzoo_env("classic", players=2, max_turns=cap),
+        lambda: VectorGames("classic", num_envs=2, max_turns=cap),
+    ]
+    for make in makers:
+        with pytest.raises(ValueError, match="so every seat plays"):
+            make()
+
+
 def test_the_reward_is_the_result_and_the_turn_cap_truncates() -> None:
     env = SplendorEnv("classic", players=2, opponents=["greedy"], max_turns=6)
     _obs, info = env.reset(seed=3)

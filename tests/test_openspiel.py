@@ -39,6 +39,27 @@ def test_the_game_describes_itself_as_openspiel_expects() -> None:
     assert str(again) == str(state) and again.history() == state.history()
 
 
+def test_a_game_of_two_is_zero_sum_and_of_three_or_four_general_sum() -> None:
+    """A researcher found games of two declared general-sum: algorithms that need zero-sum refused them."""
+    utility = pyspiel.GameType.Utility
+    for players, kind in ((2, utility.ZERO_SUM), (3, utility.GENERAL_SUM), (4, utility.GENERAL_SUM)):
+        assert pyspiel.load_game("python_splendor_classic", {"players": players}).get_type().utility == kind
+
+
+def test_kids_takes_its_variants_as_parameters() -> None:
+    short = pyspiel.load_game("python_splendor_kids", {"short": True}).new_initial_state()
+    short.apply_action(5)
+    assert short.engine.options["short"] is True
+    game = pyspiel.load_game("python_splendor_kids", {"players": 3, "mysteries": True})
+    state = game.new_initial_state()
+    state.apply_action(5)
+    assert state.engine.options["mysteries"] is True
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert again.engine.options["mysteries"] is True  # a state read back is the same variant
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("python_splendor_classic", {"mysteries": True})  # Kids' own
+
+
 def _play(game: pyspiel.Game, bots: list, seed: int) -> list[float]:
     rng = np.random.RandomState(seed)
     state = game.new_initial_state()

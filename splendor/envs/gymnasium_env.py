@@ -26,7 +26,7 @@ from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.envs.actions import ActionIndex
 from splendor.envs.observe import observe, size
-from splendor.envs.result import outcome
+from splendor.envs.result import check_max_turns, outcome
 from splendor.envs.text import table_text
 from splendor.games import GAMES, new_game
 
@@ -56,6 +56,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
         if not 2 <= players <= 4:
             raise ValueError(f"a game has 2 to 4 players, not {players}")
+        check_max_turns(players, max_turns)
         if not 0 <= seat < players:
             raise ValueError(f"the learner's seat is 0 to {players - 1}, not {seat}")
         if reward not in REWARDS:

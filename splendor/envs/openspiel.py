@@ -31,20 +31,23 @@ import pyspiel
 from splendor.core.game import Game
 from splendor.envs.actions import ActionIndex, action_count
 from splendor.envs.observe import observe, size
-from splendor.envs.result import outcome
+from splendor.envs.result import check_max_turns, outcome
 from splendor.games import new_game
 
 DEFAULTS = {"players": 2, "deals": 1000, "max_turns": 200}
+VARIANTS: dict[str, dict[str, Any]] = {"classic": {}, "pokemon": {}, "kids": {"short": False, "mysteries": False}}
+"""Each game's own options, as parameters beside ``DEFAULTS`` (Kids' short game and its Mysteries variant)."""
 
 
-def _game_type(name: str) -> pyspiel.GameType:
+def _game_type(name: str, players: int | None = None) -> pyspiel.GameType:
+    """The game's type; a game of two is zero-sum (+1 and −1, or 0 and 0), one of three or four general-sum."""
     return pyspiel.GameType(
         short_name=f"python_splendor_{name}",
         long_name=f"Python splendor: {name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if players == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=4,
         min_num_players=2,
@@ -52,7 +55,7 @@ def _game_type(name: str) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(DEFAULTS),
+        parameter_specification={**DEFAULTS, **VARIANTS[name]},
     )
 
 
@@ -62,20 +65,23 @@ class SplendorGame(pyspiel.Game):
     name = "classic"
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {**DEFAULTS, **(params or {})}
+        params = {**DEFAULTS, **VARIANTS[self.name], **(params or {})}
         self.players, self.deals = int(params["players"]), int(params["deals"])
         self.max_turns = int(params["max_turns"])
-        if not 2 <= self.players <= 4 or self.deals < 1 or self.max_turns < 1:
-            raise ValueError("players is 2 to 4, deals and max_turns at least 1")
+        self.options = {key: bool(params[key]) for key in VARIANTS[self.name]}
+        if not 2 <= self.players <= 4 or self.deals < 1:
+            raise ValueError("players is 2 to 4, deals at least 1")
+        check_max_turns(self.players, self.max_turns)
         info = pyspiel.GameInfo(
             num_distinct_actions=action_count(self.name),
             max_chance_outcomes=self.deals,
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
+            utility_sum=0.0 if self.players == 2 else None,  # zero-sum at two (`_game_type`)
             max_game_length=self.max_turns * self.players * 6 + 1,
         )
-        super().__init__(_game_type(self.name), info, params)
+        super().__init__(_game_type(self.name, self.players), info, params)
 
     def new_initial_state(self) -> SplendorState:
         return SplendorState(self)
@@ -91,6 +97,7 @@ class SplendorState(pyspiel.State):
     def __init__(self, game: SplendorGame) -> None:
         super().__init__(game)
         self.name, self.players, self.deals, self.max_turns = game.name, game.players, game.deals, game.max_turns
+        self.options = game.options
         self.engine: Game | None = None
         self.index: ActionIndex | None = None
         self.moves: list[str] = []  # every action as the seats saw it (the texts hide no card)
@@ -114,7 +121,9 @@ class SplendorState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if self.engine is None:
-            self.engine = new_game(self.name, players=self.players, seed=int(action), max_turns=self.max_turns)
+            self.engine = new_game(
+                self.name, players=self.players, seed=int(action), max_turns=self.max_turns, **self.options
+            )
             self.index = ActionIndex(self.engine)
             return
         assert self.index is not None

@@ -1,4 +1,5 @@
-"""A finished game's result as each seat's reward, the same in every environment."""
+"""A finished game's result as each seat's reward, and the turn cap that may end it first, the same in every
+environment."""
 
 from __future__ import annotations
 
@@ -14,3 +15,13 @@ def outcome(game: Game, seat: int) -> float:
     if seat in winners:
         return 1.0 if len(winners) == 1 else 0.0
     return -1.0 if winners else 0.0
+
+
+def check_max_turns(players: int, max_turns: object) -> None:
+    """Refuse (`ValueError`) a turn cap that ends a game before every seat has played: None (no cap) or at least
+    ``players`` turns. A cap of one had ended a Gymnasium episode after the learner's first move, the opponent never
+    playing, where the vectorised games refused it."""
+    if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < players):
+        raise ValueError(
+            f"max_turns is None or at least the {players} players' first turns (so every seat plays), not {max_turns!r}"
+        )

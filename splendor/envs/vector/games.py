@@ -21,6 +21,7 @@ from splendor.compiled import kids as k
 from splendor.compiled import market as m
 from splendor.envs.actions import action_count
 from splendor.envs.observe import size as observation_size
+from splendor.envs.result import check_max_turns
 from splendor.envs.vector import kids_loop, market_loop
 from splendor.search.policies import OPPONENTS, SELF, kids_routes, policy_code
 
@@ -99,13 +100,7 @@ class VectorGames:
             raise ValueError(f"the learner's seat is 0 to {players - 1} or None (drawn each game), not {seat!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
-        if max_turns is not None and (
-            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < players
-        ):
-            raise ValueError(
-                f"max_turns is None or at least the {players} players' first turns (so every seat plays), "
-                f"not {max_turns!r}"
-            )
+        check_max_turns(players, max_turns)
         if game != "kids" and (short or mysteries):
             raise ValueError("short and mysteries are Splendor Kids' options")
         self.self_play = opponents == "self"
