@@ -111,6 +111,18 @@ def test_an_outside_bot_that_fails_forfeits_with_the_reason_and_the_arena_goes_o
         assert reason in notes["forfeit"]["reason"]
 
 
+def test_a_bot_that_never_says_it_is_ready_forfeits_for_the_start_not_a_decision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from splendor.bots import external
+
+    monkeypatch.setattr(external, "START_TIMEOUT", 0.5)
+    program = _outside(tmp_path, 'print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)',
+                       start="time.sleep(3)")  # fmt: skip
+    [result] = [play_match(m) for m in schedule("classic", 2, [f"cmd:{program}", "greedy"], 1, seed=1)]
+    assert result.forfeit is not None and result.forfeit["reason"].startswith("no answer to the start within 0.5 s")
+
+
 def test_a_forfeit_is_told_to_every_outside_bot_in_the_end_message(tmp_path: Path) -> None:
     log = tmp_path / "end.json"
     program = _outside(
