@@ -107,7 +107,9 @@ class ExternalBot:
         except Forfeit as f:  # say it was the start a silent program never answered, not a decision
             if not f.reason.startswith("no answer"):
                 raise
-            raise Forfeit(decision.seat, f'no answer to the start within {START_TIMEOUT:g} s (no {{"type": "ready"}})')
+            raise Forfeit(
+                decision.seat, f'no answer to the start within {START_TIMEOUT:g} s (no {{"type": "ready"}})'
+            ) from None
         if reply.get("type") != "ready":
             answered = _shown(repr(reply))
             raise Forfeit(decision.seat, f'the bot answered the start with {answered}, not {{"type": "ready"}}')
