@@ -118,29 +118,28 @@ def test_the_pokedex_is_kept_across_two_terminal_games_and_a_restart(tmp_path: P
     assert set(page.marked) == expected
 
 
-def test_the_terminal_refuses_a_profile_that_another_player_claimed(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path}/p.db"
-    Pokedex(open_store(url)).claim("brock")  # claimed elsewhere; this terminal has no secret
-    out = subprocess.run(
-        [SPLENDOR, "play", "--game", "pokemon", "--seats", "brock:human,greedy", "--database-url", url],
-        input="",
+def _play_pokemon(seats: str, url: str, typed: str) -> subprocess.CompletedProcess[str]:
+    """``splendor play`` of a Pokémon game with ``seats``, its profiles in ``url``, ``typed`` on its input."""
+    return subprocess.run(
+        [SPLENDOR, "play", "--game", "pokemon", "--seats", seats, "--database-url", url],
+        input=typed,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def test_the_terminal_refuses_a_profile_that_another_player_claimed(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/p.db"
+    Pokedex(open_store(url)).claim("brock")  # claimed elsewhere; this terminal has no secret
+    out = _play_pokemon("brock:human,greedy", url, "")
     assert out.returncode == 2 and "already claimed" in out.stderr
     assert (tmp_path / "p.db.profiles.json").exists() is False
 
 
 def test_a_game_left_before_its_end_says_it_marks_no_pokedex(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/p.db"
-    out = subprocess.run(
-        [SPLENDOR, "play", "--game", "pokemon", "--seats", "misty:human,greedy", "--database-url", url],
-        input="quit\n\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = _play_pokemon("misty:human,greedy", url, "quit\n\n")
     assert out.returncode == 0, out.stderr
     assert "Game left after 0 actions." in out.stdout and "no Pokédex is marked" in out.stdout
     assert not Pokedex(open_store(url)).page("misty").marked
