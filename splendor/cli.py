@@ -290,8 +290,8 @@ def replay(
     console.print(draw(g.view(None), names))
     if g.is_over:
         console.print(f"[bold]The record is complete and legal.[/] {escape(describe_result(g, names))}")
-    elif rec.notes.get("ending") and upto is None:
-        ended = escape(describe_result(g, names, ending=rec.notes["ending"]))
+    elif (rec.notes.get("ending") or rec.notes.get("forfeit")) and len(g.history) == len(rec.actions):
+        ended = escape(describe_result(g, names, notes=rec.notes))
         console.print(f"[bold]The record is legal; it ended after {len(g.history)} actions.[/] {ended}")
     else:
         console.print(
@@ -458,34 +458,46 @@ def arena(
         title=f"{game}: {games} games, {players} players, seats rotated",
         caption="rating: Elo-like, 1500 at the start; 200 points apart, the stronger wins about 76 games in 100",
     )
-    # the numbers are never cut: a long bot (an outside program's command line) folds onto more lines instead; piped
-    # output is 80 columns wide, and the numbers had come out empty
-    table.add_column("bot", overflow="fold", ratio=1)
-    for col in ("games", "wins", "shared", "win rate", "95% interval", "rating", "forfeits"):
-        table.add_column(col, no_wrap=True, justify="right")
-    for t in table_rows:
-        low, high = t.interval
-        table.add_row(
-            Text(t.bot),
+    columns = ("bot", "games", "wins", "shared", "win rate", "95% interval", "rating", "forfeits")
+    rows = [
+        (
+            t.bot,
             str(t.games),
             str(t.wins),
             str(t.shared),
             f"{t.win_rate:.1%}",
-            f"{low:.1%}–{high:.1%}",
+            f"{t.interval[0]:.1%}–{t.interval[1]:.1%}",
             str(elo_like(t.rating)),
             str(t.forfeits),
         )
-    console.print(table)
+        for t in table_rows
+    ]
+    for col in columns:
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(Text(row[0]), *row[1:])
+    widths = [max(cell_len(col), *(cell_len(row[i]) for row in rows)) for i, col in enumerate(columns)]
+    if sum(widths) + 3 * len(columns) + 1 > console.width:  # each column's padding and its border
+        # too narrow for the table (piped output is 80 columns, and an outside program's command line is long): a
+        # line a bot, where the table had cut the names or left the numbers empty
+        console.print(f"[bold]{escape(str(table.title))}[/]")
+        for row in rows:
+            said = ", ".join(f"{col} {value}" for col, value in zip(columns[1:], row[1:]))
+            console.print(f"  {escape(row[0])}: {said}", highlight=False)
+        console.print(str(table.caption), highlight=False)
+    else:
+        console.print(table)
     console.print(
         f"mean turns {summary['mean_turns']} · truncated {summary['truncated']} · "
         f"{summary['seconds_per_decision']:.4f} s per decision"
     )
     for f in summary["forfeits"]:
         console.print(
-            f"[yellow]forfeit[/] game {f['game']}: {f['bot']} (seat {f['seat']}): {f['reason']}", highlight=False
+            f"[yellow]forfeit[/] game {f['game']}: {escape(f['bot'])} (seat {f['seat']}): {escape(f['reason'])}",
+            highlight=False,
         )
     if out is not None:
-        console.print(f"Records and summary.json in {out}")
+        console.print(f"Records and summary.json in {escape(str(out))}")
 
 
 @app.command()
@@ -768,7 +780,7 @@ def review(
             )
         )
     )
-    console.print(escape(describe_result(end, names, language, ending=rec.notes.get("ending"))))
+    console.print(escape(describe_result(end, names, language, notes=rec.notes)))
 
 
 @app.command()

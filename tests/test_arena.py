@@ -88,8 +88,9 @@ def _outside(tmp_path: Path, body: str, start: str = "pass", end: str = "break")
             '"action": m["legal"][0]}), flush=True)',
             "not asked for",
         ),
-        (  # the answer twice in two writes, one right after the other: caught as surely as in one
-            'a = json.dumps({"type": "action", "action": m["legal"][0]}); print(a, flush=True); print(a, flush=True)',
+        (  # the answer twice in two writes, the second 20 ms after: caught as surely as in one
+            'a = json.dumps({"type": "action", "action": m["legal"][0]}); print(a, flush=True); time.sleep(0.02); '
+            "print(a, flush=True)",
             "not asked for",
         ),
         ('sys.stdout.write("x" * (1 << 20) + "x\\n"); sys.stdout.flush()', "over 1048576 bytes"),
@@ -232,19 +233,25 @@ def test_arena_command_end_to_end(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "summary.json").read_text()) == summary
 
 
-def test_the_arenas_table_keeps_its_numbers_when_piped_with_a_long_bot_name() -> None:
-    """Piped (80 columns), an outside program's command line took the width and every number came out empty."""
+def test_the_arenas_standings_keep_names_and_numbers_when_piped_and_forfeits_are_words(tmp_path: Path) -> None:
+    """Piped (80 columns), an outside program's command line took the table's width and every number came out
+    empty; too narrow for the table, each bot is a line. A forfeit's reason quoting "[/]" crashed the command."""
+    crashing = _outside(tmp_path, 'raise KeyError("[/] [info]")')
+    env = {"COLUMNS": "80", "PATH": "/usr/bin:/bin", "TERM": "dumb"}
+    command = [SPLENDOR, "arena", "--games", "2", "--seed", "3", "--backend", "local", "--bots"]
     out = subprocess.run(
-        [SPLENDOR, "arena", "--bots", f"cmd:{EXAMPLE},greedy", "--games", "2", "--seed", "3", "--backend", "local"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"COLUMNS": "80", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-    )
+        [*command, f"cmd:{EXAMPLE},greedy"], capture_output=True, text=True, timeout=300, env=env
+    )  # fmt: skip
     assert out.returncode == 0, out.stderr
-    greedy = next(line for line in out.stdout.splitlines() if "greedy" in line)
-    cells = [cell.strip() for cell in greedy.strip("│ ").split("│")]
-    assert cells[1:4] == ["2", cells[2], "0"] and cells[4].endswith("%") and "–" in cells[5], greedy
+    text = " ".join(out.stdout.split())
+    assert re.search(r"greedy: games 2, wins \d, shared 0, win rate [\d.]+%, 95% interval [\d.]+%–[\d.]+%, rating "
+                     r"\d+, forfeits 0", text), text  # fmt: skip
+    assert f"cmd:{EXAMPLE}: games 2" in text
+    short = subprocess.run([*command, "greedy,random"], capture_output=True, text=True, timeout=300, env=env)
+    assert "┃ bot    ┃ games ┃" in short.stdout  # a table where it fits
+    crashed = subprocess.run([*command, f"cmd:{crashing},greedy"], capture_output=True, text=True, timeout=300, env=env)
+    assert crashed.returncode == 0, crashed.stderr
+    assert "KeyError: '[/] [info]'" in " ".join(crashed.stdout.split())
 
 
 def test_hint_command(tmp_path: Path) -> None:

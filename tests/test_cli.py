@@ -262,14 +262,21 @@ def test_replay_names_the_seats_says_an_ending_outside_the_rules_and_reads_names
     }
     path = tmp_path / "resigned.record"
     path.write_text(rec.to_text())
-    out = run("replay", str(path))
-    assert out.returncode == 0, out.stderr
-    text = " ".join(out.stdout.split())
-    assert "a[b] resigned: greedy wins." in text and "1. a[b]: " in text
-    bad = tmp_path / "bad.record"
-    bad.write_text(rec.to_text().replace('"notes": {', '"notes": "x", "was": {', 1))
-    refused = run("replay", str(bad))
-    assert refused.returncode == 2 and "notes must be a JSON object" in " ".join(refused.stderr.split())
+    for upto in ([], ["--upto", "12"]):
+        out = run("replay", str(path), *upto)
+        assert out.returncode == 0, out.stderr
+        text = " ".join(out.stdout.split())
+        assert "a[b] resigned: greedy wins." in text and "1. a[b]: " in text, upto
+        assert "▶ 0 a[b]" in text or "0 a[b]" in text  # the players' table too, the name as it is
+    rec.notes = {"forfeit": {"seat": 1, "bot": "cmd:x", "reason": "no answer within 5 s"}}  # the arena's and play's
+    path.write_text(rec.to_text())
+    text = " ".join(run("replay", str(path)).stdout.split())
+    assert "seat 1 (seat 1) forfeits: no answer within 5 s The other seats share the win." in text
+    for notes in ('"x"', "[]"):
+        bad = tmp_path / "bad.record"
+        bad.write_text(rec.to_text().replace('"notes": {', f'"notes": {notes}, "was": {{', 1))
+        refused = run("replay", str(bad))
+        assert refused.returncode == 2 and "notes must be a JSON object" in " ".join(refused.stderr.split()), notes
 
 
 def test_replay_steps_through_on_enter(tmp_path: Path) -> None:

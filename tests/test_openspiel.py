@@ -58,6 +58,8 @@ def test_kids_takes_its_variants_as_parameters() -> None:
     assert again.engine.options["mysteries"] is True  # a state read back is the same variant
     with pytest.raises(pyspiel.SpielError):
         pyspiel.load_game("python_splendor_classic", {"mysteries": True})  # Kids' own
+    with pytest.raises(ValueError, match="cannot be short"):  # at once, not at the deal
+        pyspiel.load_game("python_splendor_kids", {"mysteries": True, "short": True})
 
 
 def _play(game: pyspiel.Game, bots: list, seed: int) -> list[float]:

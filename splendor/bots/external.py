@@ -25,6 +25,7 @@ import json
 import os
 import queue
 import secrets
+import selectors
 import shlex
 import signal
 import subprocess
@@ -75,7 +76,8 @@ class ExternalBot:
         self._answered_at = 0.0  # when the last answer was read (time.monotonic)
         self.started = False  # whether the program was started, and so given ``seed`` (at its first decision)
         self._errors = b""  # the end of what it wrote on its standard error
-        self._errors_done = threading.Event()  # set when its standard error closed
+        self._errors_done = threading.Event()  # set when its standard error was read to its end, or let go
+        self._closing = threading.Event()  # set by close: the standard error's reader lets go
 
     def _start(self, decision: Decision) -> None:
         try:
@@ -134,17 +136,34 @@ class ExternalBot:
 
     def _read_errors(self) -> None:
         """Keep the last ``LAST_WORDS`` bytes the program writes on its standard error (read as it writes, so it
-        never waits on a full pipe): a crash's forfeit quotes them, where Python's traceback had been lost."""
+        never waits on a full pipe): a crash's forfeit quotes them, where Python's traceback had been lost. It
+        stops at the end of the stream or when the bot is closed (``_closing``): a helper the program started in
+        a session of its own may hold the stream open after the program is gone."""
         assert self._proc is not None and self._proc.stderr is not None
         stream = self._proc.stderr
-        assert isinstance(stream, io.BufferedReader)
-        while chunk := stream.read1(1 << 16):
-            self._errors = (self._errors + chunk)[-LAST_WORDS:]
-        self._errors_done.set()
+        try:
+            with selectors.DefaultSelector() as waiting:
+                waiting.register(stream, selectors.EVENT_READ)
+                while not self._closing.is_set():
+                    if not waiting.select(timeout=0.1):
+                        continue
+                    chunk = os.read(stream.fileno(), 1 << 16)
+                    if not chunk:
+                        break
+                    self._errors = (self._errors + chunk)[-LAST_WORDS:]
+        except (OSError, ValueError):  # no selector for a pipe here (Windows), or the stream is gone: no last words
+            pass
+        finally:
+            self._errors_done.set()
+            with contextlib.suppress(OSError):
+                stream.close()
 
     def _crashed(self, what: str) -> str:
         """Why a bot that closed ``what`` forfeits, with the end of what it said on its standard error."""
-        self._errors_done.wait(1.0)  # a crashing program's last words come as it exits
+        assert self._proc is not None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(timeout=1.0)  # a crashing program's last words come as it exits
+        self._errors_done.wait(0.3)  # read by then, unless something else holds the stream open
         said = self._errors.decode("utf-8", errors="replace").strip()
         reason = f"the bot closed its {what} (it has probably crashed)"
         if said:
@@ -254,6 +273,7 @@ class ExternalBot:
         goes with it)."""
         if self._proc is None:
             return
+        self._closing.set()
         if self._proc.stdin is not None and not self._proc.stdin.closed:
             with contextlib.suppress(OSError):
                 self._proc.stdin.close()  # its input ends: a bot reading it exits

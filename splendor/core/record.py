@@ -74,7 +74,8 @@ class Record:
         options = head.get("options", {})
         if not isinstance(options, dict):
             raise ValueError("the record's options must be a JSON object")
-        notes = head.get("notes", {}) or {}
+        notes = head.get("notes")
+        notes = {} if notes is None else notes
         if not isinstance(notes, dict):
             raise ValueError("the record's notes must be a JSON object")
         return cls(

@@ -69,6 +69,8 @@ class SplendorGame(pyspiel.Game):
         self.players, self.deals = int(params["players"]), int(params["deals"])
         self.max_turns = int(params["max_turns"])
         self.options = {key: bool(params[key]) for key in VARIANTS[self.name]}
+        new_game(self.name, players=self.players, seed=0, max_turns=self.max_turns, **self.options)  # refused now,
+        # not at the deal: Kids' short game and its Mysteries do not go together
         if not 2 <= self.players <= 4 or self.deals < 1:
             raise ValueError("players is 2 to 4, deals at least 1")
         check_max_turns(self.players, self.max_turns)
@@ -183,4 +185,4 @@ def _game_class(game: str) -> type[SplendorGame]:
 
 GAME_CLASSES = {game: _game_class(game) for game in ("classic", "pokemon", "kids")}
 for _name, _cls in GAME_CLASSES.items():
-    pyspiel.register_game(_game_type(_name), _cls)
+    pyspiel.register_game(_game_type(_name, DEFAULTS["players"]), _cls)  # as load_game gives it by default

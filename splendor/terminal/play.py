@@ -335,13 +335,23 @@ def describe_ending(ending: dict[str, Any], names: list[str]) -> Message:
 
 
 def describe_result(
-    game: Game, names: list[str], language: str = SOURCE_LANGUAGE, ending: dict[str, Any] | None = None
+    game: Game, names: list[str], language: str = SOURCE_LANGUAGE, notes: dict[str, Any] | None = None
 ) -> str:
-    """The end of a game in words, in ``language``: by its rules, or by the ``ending`` a record's notes keep when
-    a person left it (a resignation, a clock, an abort); an unfinished game without one says so."""
+    """The end of a game in words, in ``language``: by its rules, or as a record's ``notes`` keep it when it ended
+    outside them (the server's ``ending``: a resignation, a clock, an abort; the arena's and the terminal's
+    ``forfeit`` of a bot); an unfinished game without either says so."""
     if not game.is_over:
+        ending, forfeit = (notes or {}).get("ending"), (notes or {}).get("forfeit")
         if isinstance(ending, dict):
             return translate(describe_ending(ending, names), language)
+        if isinstance(forfeit, dict) and isinstance(forfeit.get("seat"), int) and 0 <= forfeit["seat"] < len(names):
+            said = _(
+                "{name} (seat {seat}) forfeits: {reason}",
+                name=names[forfeit["seat"]],
+                seat=forfeit["seat"],
+                reason=str(forfeit.get("reason", "")),
+            )
+            return f"{translate(said, language)} {translate(_('The other seats share the win.'), language)}"
         return translate(_("The game is not over."), language)
     result = game.result
     winners = result["winners"]

@@ -14,7 +14,7 @@ import pytest
 from websockets.sync.client import connect
 
 import splendor
-from tests.server.conftest import Server, create
+from tests.server.conftest import Server, create, wait_for
 
 HUMANS2 = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
 
@@ -307,11 +307,14 @@ def test_a_bot_playing_people_pauses_before_its_move_and_bots_alone_do_not_unles
                 time.sleep(0.05)
             watched = create(c, "classic", [{"kind": "bot", "bot": "greedy"}] * 2, options={"max_turns": 20})
             ws_url = server.base.replace("http", "ws") + f"/api/games/{watched['id']}/ws"
-            with connect(ws_url) as spectator:  # opened as the creator's page opens it, after the first pause
+            with connect(ws_url) as spectator:  # opened as the creator's page opens it, during the first wait
                 spectator.recv(timeout=5)
-                time.sleep(2.0)
-                seen = c.get(f"/api/games/{watched['id']}").json()["actions"]
-                assert seen <= 3, f"{seen} moves in 2 s of a watched game: its bots did not pause"
+                time.sleep(1.2)
+                assert c.get(f"/api/games/{watched['id']}").json()["actions"] == 0  # waits three pauses to begin
+                first = wait_for(lambda: c.get(f"/api/games/{watched['id']}").json()["actions"] or None, seconds=6)
+                time.sleep(1.6)  # two pauses more: two moves, three at most, where unwatched it would have ended
+                seen = c.get(f"/api/games/{watched['id']}").json()["actions"] - first
+                assert seen <= 3, f"{seen} moves in 1.6 s of a watched game: its bots did not pause"
             start = time.monotonic()  # nobody watches any more: it runs on
             while c.get(f"/api/games/{watched['id']}").json()["actions"] < 20:
                 assert time.monotonic() - start < 8, "a game between bots left unwatched still paused"
