@@ -149,9 +149,13 @@ def test_the_review_draws_what_the_command_prints(server: Server, browser: Brows
     assert "The expert: Greedy bot" not in page.inner_text("#review-marks")
     assert listed.last.get_attribute("aria-pressed") == "true"
     assert page.locator(".review-played").count() > 0
+    # the move played comes into view: the review's panel had pushed the table under the screen's edge
+    page.wait_for_function("""(() => { const r = document.querySelector('.review-played').getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight; })()""")
     if move["best"] != move["played"]:
         assert page.locator(".hinted").count() > 0
     assert page.errors == []  # type: ignore[attr-defined]  # the script errors met, kept on the page
+    page.evaluate("scrollTo(0, 0)")  # the docs' picture: the review's panel, its chosen move said
     page.screenshot(path=str(SHOTS / "review-desktop.png"), animations="disabled")
 
 

@@ -66,9 +66,16 @@ async function look(ask = false) {
   draw();
 }
 
+// A mark chosen: the replay steps to just before its move, and the table's marks of it (the move played, the
+// expert's) come into view: the review's panel above had pushed them under the screen's edge.
 function choose(m) {
   review.chosen = m;
-  page.go(m.number - 1);
+  Promise.resolve(page.go(m.number - 1)).then(() => {       // the table's top to the screen's: both marks in sight
+    const marked = [...document.querySelectorAll(".review-played, .hinted")];
+    const away = marked.filter((node) => { const r = node.getBoundingClientRect();
+      return r.bottom > innerHeight || r.top < 0; });
+    if (marked.length && away.length) document.getElementById("tabletop").scrollIntoView({ block: "start" });
+  });
   draw();
 }
 
