@@ -328,6 +328,32 @@ def test_on_a_phone_the_strip_says_the_whole_of_the_last_turn_not_its_last_actio
     assert "ann moves along road 1" in said and "plays again" in said and "ann takes" in said, said
 
 
+def test_kids_on_a_phone_says_a_village_gives_another_turn_and_shows_your_city_tiles_in_the_strip(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer on a phone read only "Your turn." after reaching a village, and was offered "a City tile
+    (mushroom)" as a payment while no City tile was in sight: they were on the seat's panel, under the strip."""
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=3)
+        for seat, action in ((0, "take y"), (1, "take y"), (0, "move 1 pay y")):
+            api_act(c, g, seat, action)
+        page = open_page(browser, g["seats"][0]["link"], width=390)
+        page.wait_for_function("Number(document.body.dataset.actions) === 3")
+        assert "Your turn again: Reedbank is a village." in page.inner_text("#status")
+        local = splendor.new_game("kids", players=2, seed=3)
+        for action in ("take y", "take y", "move 1 pay y"):
+            local.apply(action)
+        bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+        while not (local.view(0)["seats"][0]["city_tiles"] and local.current_player == 0):
+            action = decide(bots[local.current_player], local)
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
+    tiles = len(local.view(0)["seats"][0]["city_tiles"])
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history)}")
+    assert page.locator(".me-strip .strip-tiles .city-tile").count() == tiles
+    assert page.locator(".me-strip .strip-tiles").is_visible()
+
+
 def test_the_card_whose_menu_is_open_is_outlined_in_the_menus_colour_over_its_last_move_mark(
     server: Server, browser: Browser
 ) -> None:

@@ -186,24 +186,33 @@ function traveler(c, s, names) {
     ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>
       travelsFrom(keyed(chip(col, n, named(col)), `seat:${s.seat}:token:${col}`), `supply:${col}`)),
     s.treasure ? chip("treasure", s.treasure, named("treasure")) : null),
-  el("div", { class: "row tiles" }, el("span", { class: "label" }, t("City tiles")), " ", ...s.city_tiles.map((tile) => {
-    const resource = tokenName("kids", tile.colour);
-    const node = cityTile(chip(tile.colour, null, { title: tile.active ? t("{resource} City tile, active", { resource })
-      : t("{resource} City tile, used", { resource }) }));
-    if (!tile.active) { node.classList.add("used"); node.append(" ", t("used")); }
-    return node;
-  }), s.city_tiles.length ? null : el("span", { class: "none" }, "—")),
+  el("div", { class: "row tiles" }, el("span", { class: "label" }, t("City tiles")), " ", ...tileChips(s),
+    s.city_tiles.length ? null : el("span", { class: "none" }, "—")),
   s.medal ? el("div", {}, t("Queen's Medal {medal}", { medal: s.medal })) : null,
   s.queens_gem ? el("div", {}, t("holds the Queen's Gem")) : null,
   last ? el("p", { class: "small last" }, t("last: {move}", { move: last })) : null);
 }
 
+// A traveler's City tiles, each a chip of its resource; a used one greyed and said so ("used", in words on the seat).
+function tileChips(s, { words = true } = {}) {
+  return s.city_tiles.map((tile) => {
+    const resource = tokenName("kids", tile.colour);
+    const node = cityTile(chip(tile.colour, null, { title: tile.active ? t("{resource} City tile, active", { resource })
+      : t("{resource} City tile, used", { resource }) }));
+    if (!tile.active) { node.classList.add("used"); if (words) node.append(" ", t("used")); }
+    return node;
+  });
+}
+
+// Your purse and your City tiles, in the phone's strip: a road's payment may name a tile, which must be in sight.
 function strip(c) {
   if (c.me === null) return [];
   const s = c.view.seats[c.me];
   return [emblem(s.seat), el("strong", {}, t("purse {held}/8", { held: s.purse_total })),
     ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) => keyed(chip(col, n, named(col)),
-      `strip:token:${col}`))];
+      `strip:token:${col}`)),
+    s.city_tiles.length ? el("span", { class: "strip-bonus strip-tiles" }, el("span", { class: "strip-label" },
+      t("City tiles")), ...tileChips(s, { words: false })) : null];
 }
 
 export function draw(c) {

@@ -153,7 +153,7 @@ function renderStatus() {
   } else if (view.is_over) {
     text = t("The game is over.");
   } else if (view.legal_actions.length) {
-    text = view.decision === "action" ? t("Your turn.")
+    text = view.decision === "action" ? againAfterVillage() || t("Your turn.")
       : t("Your decision: {decision}.", { decision: decisionWords(view.decision) });
   } else {
     const player = seatName(view.current_player);
@@ -168,6 +168,15 @@ function renderStatus() {
   const mover = chosen ? chosen.seat : mode === "replay" ? state.lastSeat : view.current_player;
   const still = !chosen && (mode === "replay" && state.upto === 0 || view.is_over);   // nobody's move to mark
   morph(status, [still ? null : emblem(mover), el("span", { class: "status-text" }, text), aim]);
+}
+
+// Your turn again because your last move reached a village (Kids): said, where "Your turn." alone left a newcomer
+// wondering why the bot did not play.
+function againAfterVillage() {
+  const log = state.payload.log || [];
+  const last = log[log.length - 1];
+  if (!last || last.seat !== seat || !last.details || !last.details.extra_turn) return null;
+  return t("Your turn again: {place} is a village.", { place: t(last.details.to.name) });
 }
 
 const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
