@@ -64,10 +64,10 @@ async function poll() {
         : t("Your quick-play request was replaced or cancelled.");
       return;
     }
-    // A guest has no rating: it is seated as if rated 1500, so its window is said as whom it may meet.
+    // A guest has no rating, so no window of ratings is said to it (numbers that meant nothing to a newcomer).
     const said = { time: clockWords(s.waited), low: s.window[0], high: s.window[1] };
     let words = me ? t("Waiting for players… {time}; ratings {low} to {high}.", said)
-      : t("Waiting for players… {time}; as a guest you meet guests and players rated {low} to {high}.", said);
+      : t("Waiting for players… {time}.", said);
     if (s.bot_in !== null) words += ` ${t("A bot joins in {time}.", { time: clockWords(s.bot_in) })}`;
     $("quick-status").textContent = words;
   } catch (e) {
