@@ -70,6 +70,16 @@ function chosenWords(game, sel) {
     : list(sel.map((x) => tokenName(game, x)));
 }
 
+// Said while a take is chosen that brings the seat past what it may hold (10 tokens; a Kids purse, 8): how many it
+// will return, before it is sent, not found out after (a newcomer's take of three at 10 came back as a chore).
+function overTheLimit(c, taking) {
+  const me = c.view.seats[c.me];
+  const held = c.game === "kids" ? me.purse_total : Object.values(me.tokens).reduce((a, b) => a + b, 0);
+  const most = c.game === "kids" ? 8 : 10;
+  const back = held + taking - most;
+  return back > 0 ? t("you will hold {n}, {most} at most: you will return {back}", { n: held + taking, most, back }) : "";
+}
+
 export function supply(c, heading, ...extra) {
   const counts = {};
   for (const x of c.state.selection) counts[x] = (counts[x] || 0) + 1;
@@ -89,9 +99,11 @@ export function supply(c, heading, ...extra) {
   const sel = c.state.selection;
   const current = takeText(sel);
   const needed = sel.length && !c.legal.has(current) ? stillNeeded(c, sel) : "";
+  const over = sel.length ? overTheLimit(c, sel.length) : "";
   const choice = sel.length ? el("div", { class: "choice", id: "take-choice" },
     el("span", { class: "chosen-words" }, t("chosen: {tokens}", { tokens: chosenWords(c.game, sel) })),
     needed ? el("span", { class: "still-needed", id: "take-needs" }, needed) : null,
+    over ? el("span", { class: "still-needed", id: "take-over" }, over) : null,
     el("div", { class: "row" }, el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current),
       "data-sends": current, onclick: () => c.send(current) }, t("Take")),
     el("button", { "data-key": "clear", onclick: () => { c.state.selection = []; c.state.note = null; c.render(); } },
