@@ -143,6 +143,8 @@ def test_on_a_touch_screen_the_lobbys_forms_are_a_fingers_size_and_a_bot_joins_a
     box = page.locator("#quick-rated").bounding_box()
     assert box and box["height"] >= 24
     assert page.input_value("#quick-bot") == "60"
+    page.wait_for_selector("#games td.none")  # a new server's games list says it has none, not headings alone
+    assert "No games yet on this server" in page.inner_text("#games")
     context.close()
 
 

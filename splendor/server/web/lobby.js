@@ -159,6 +159,11 @@ function standing(g) {
 async function refresh() {
   const { games } = await api("/api/games");
   const body = document.querySelector("#games tbody");
+  if (!games.length) {                 // said, not a table of headings over nothing
+    body.replaceChildren(el("tr", {}, el("td", { colspan: 6, class: "none" },
+      t("No games yet on this server: create one above, or use quick play."))));
+    return;
+  }
   body.replaceChildren(...games.map((g) => el("tr", {},
     el("td", {}, title(g.game)), el("td", {}, list(seatLabels(g.seats))),
     el("td", {}, standing(g)),
