@@ -345,13 +345,13 @@ def describe_result(
         if isinstance(ending, dict):
             return translate(describe_ending(ending, names), language)
         if isinstance(forfeit, dict) and isinstance(forfeit.get("seat"), int) and 0 <= forfeit["seat"] < len(names):
-            said = _(
+            forfeits = _(
                 "{name} (seat {seat}) forfeits: {reason}",
                 name=names[forfeit["seat"]],
                 seat=forfeit["seat"],
                 reason=str(forfeit.get("reason", "")),
             )
-            return f"{translate(said, language)} {translate(_('The other seats share the win.'), language)}"
+            return f"{translate(forfeits, language)} {translate(_('The other seats share the win.'), language)}"
         return translate(_("The game is not over."), language)
     result = game.result
     winners = result["winners"]
