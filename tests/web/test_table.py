@@ -578,6 +578,19 @@ def test_a_rated_game_says_so_on_the_table_and_chips_read_right_in_slovenian(ser
     assert "w" not in white and "◇" in white  # no English letter: "b" would read as bela
 
 
+def test_on_a_touch_tablet_every_nobles_name_is_read_whole(server: Server, browser: Browser) -> None:
+    """Two nobles read alike, "Patron of Diamonds, Sapphires an…", cut to three lines, with no hover to read on."""
+    g = _two_humans(server)
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    cut = page.evaluate("[...document.querySelectorAll('.noble-name')].filter((n) => n.scrollHeight > n.clientHeight + 1)"
+                        ".map((n) => n.textContent)")  # fmt: skip
+    assert page.locator(".noble-name").count() == 3 and cut == [], cut
+    context.close()
+
+
 def test_a_touch_screen_shows_tokens_without_the_letters_only_a_keyboard_types(
     server: Server, browser: Browser
 ) -> None:
