@@ -697,6 +697,27 @@ def test_a_kids_road_you_cannot_take_says_why_when_clicked(server: Server, brows
     assert note["x"] < road["x"] + road["width"] and road["x"] < note["x"] + note["width"]  # beside it
 
 
+def test_on_a_phone_a_roads_refusal_by_the_boards_edge_keeps_its_width(server: Server, browser: Browser) -> None:
+    """A newcomer's refusal by a road, the board panned, was a bubble 115 px wide and 12 lines tall: placed in the
+    scrolled board, it shrank to what was left of the board's width past its place."""
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
+    page = open_page(browser, g["seats"][0]["link"], width=390)
+    page.wait_for_selector("#board .road[data-road]")
+    page.evaluate("document.getElementById('board').scrollLeft = 10000")  # panned to the board's right side
+    page.wait_for_timeout(200)
+    edge = page.evaluate("""(() => { const box = document.getElementById('board').getBoundingClientRect();
+        const seen = [...document.querySelectorAll('#board .road[data-road]')].filter((r) => {
+          const b = r.getBoundingClientRect(); return b.right < box.right - 2 && b.left > box.left && b.top > box.top
+            && b.bottom < box.bottom; });
+        seen.sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right);
+        return seen[0].dataset.road; })()""")
+    page.locator(f"#board .road[data-road='{edge}']").dispatch_event("click")
+    page.wait_for_selector("#road-note")
+    note = page.locator("#road-note").bounding_box()
+    assert note and note["width"] >= 250 and note["x"] + note["width"] <= 390, note
+
+
 def test_a_marketplace_tile_to_choose_shows_what_it_is(server: Server, browser: Browser) -> None:
     """Mysteries: reaching a city with the Marketplace open, each face-up tile's button names its resource."""
     local = splendor.new_game("kids", players=2, seed=1, mysteries=True)
