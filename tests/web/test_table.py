@@ -585,8 +585,10 @@ def test_on_a_touch_tablet_every_nobles_name_is_read_whole(server: Server, brows
     page = context.new_page()
     page.goto(g["seats"][0]["link"])
     page.wait_for_function("document.body.dataset.actions !== undefined")
-    cut = page.evaluate("[...document.querySelectorAll('.noble-name')].filter((n) => n.scrollHeight > n.clientHeight + 1)"
-                        ".map((n) => n.textContent)")  # fmt: skip
+    cut = page.evaluate(
+        "[...document.querySelectorAll('.noble-name')]"
+        ".filter((n) => n.scrollHeight > n.clientHeight + 1).map((n) => n.textContent)"
+    )
     assert page.locator(".noble-name").count() == 3 and cut == [], cut
     context.close()
 
