@@ -134,6 +134,10 @@ def test_a_seat_won_by_the_bot_that_played_on_is_no_ones_victory_on_the_table_or
     page.wait_for_selector("#end .status")
     assert page.inner_text("#end .status").startswith("The bot that played on for ")
     assert "★ the bot playing on" in page.inner_text("#end table") and "★ winner" not in page.inner_text("#end table")
+    reached = page.evaluate(
+        "[...document.querySelectorAll('#end tbody tr td:nth-child(2)')].map((td) => td.textContent)"
+    )
+    assert set(reached) <= {"✓", "—"} and "✓" in reached, reached  # Kids: in the Palace or not, not "1" and "0"
     page.wait_for_selector("#rating-changes")  # guests only: not "created unrated", which nobody chose
     assert page.inner_text("#rating-changes") == "Not rated: nobody in it played with an account."
     page.goto(f"{server.base}/")

@@ -57,7 +57,9 @@ export function renderEnd(page) {
       : !names.length ? t("The bot that played on for {player} wins: no player who stayed won.", { player: list(bots) })
       : names.length > 1 ? t("{players} share the victory!", { players: list(names) })
       : t("{player} wins!", { player: names[0] });
-    const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, r.scores[i]),
+    // Kids has no points: whether each traveler reached the Palace (its score is 1 or 0), as a mark, not a number
+    const standing = (i) => (state.payload.game !== "kids" ? r.scores[i] : r.scores[i] ? "✓" : "—");
+    const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, standing(i)),
       el("td", {}, !r.winners.includes(i) ? "" : won(i) ? `★ ${t("winner")}` : `★ ${t("the bot playing on")}`)));
     items.push(el("p", { class: "status" }, verdict));
     if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
