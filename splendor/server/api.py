@@ -54,6 +54,7 @@ from splendor.server.schemas import (
     Leave,
     NewGame,
     ProfileLink,
+    QueryWhole,
     refusals,
     with_cross_site_refusals,
 )
@@ -275,7 +276,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def view(
         request: Request,
         game_id: str,
-        seat: Annotated[int | None, Query(ge=0, le=3)] = None,
+        seat: Annotated[int | None, Query(ge=0, le=3), QueryWhole] = None,
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
     ) -> Response:
@@ -441,7 +442,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return PlainTextResponse(rec.to_text())
 
     @app.get("/api/games/{game_id}/replay", responses=refusals(404, 409))
-    async def replay_view(game_id: str, upto: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    async def replay_view(game_id: str, upto: Annotated[int, Query(ge=0), QueryWhole] = 0) -> dict[str, Any]:
         """A finished game's spectator view after ``upto`` actions, for step-by-step replays, with the log entry
         of the action that led there (``entry``: its seat and what everyone saw of it) and how the game ended when
         no rule ended it (``ending``: a resignation, an abort, a seat idle past the limit, after ``at`` actions;
@@ -478,7 +479,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request,
         lang: Language | None = None,
         layout: Literal["wide", "tall"] = "wide",
-        upto: Annotated[int | None, Query(ge=0)] = None,
+        upto: Annotated[int | None, Query(ge=0), QueryWhole] = None,
     ) -> Response:
         """A Kids game's board with the pawns, as SVG (only public things: roads, pawns, flipped tiles), its
         words in ``lang`` (else the request's ``Accept-Language``); ``layout`` ``wide`` (the sections side by side,

@@ -42,7 +42,7 @@ from splendor.server.accounts import signed_in
 from splendor.server.errors import Refused
 from splendor.server.guards import client_address
 from splendor.server.live import client_key
-from splendor.server.schemas import Name, SeatNumber, refusals
+from splendor.server.schemas import Name, QueryWhole, SeatNumber, refusals
 from splendor.server.seating import A_BOTS_NAME, is_a_bots_name
 from splendor.server.settings import Settings
 from splendor.store.chat import ROOMS, SEATS, SPECTATORS, ChatLine, ChatTooFast
@@ -251,8 +251,8 @@ def chat_router(settings: Settings) -> APIRouter:
         request: Request,
         game_id: str,
         room: Literal["seats", "spectators"] | None = None,
-        seat: Annotated[int | None, Query(ge=0, le=3)] = None,
-        after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,  # a line number the store can hold (INTEGER)
+        seat: Annotated[int | None, Query(ge=0, le=3), QueryWhole] = None,
+        after: Annotated[int, Query(ge=0, le=2**31 - 1), QueryWhole] = 0,  # a line number the store can hold (INTEGER)
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:

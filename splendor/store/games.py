@@ -329,8 +329,10 @@ class GameStore:
         other = aliased(SeatRow)
         with self.store.engine.begin() as conn:
             # The game's row written first, as a take of an open seat writes it: on PostgreSQL it is locked from
-            # here, so two keeps of one account (or a keep and a take) take turns, the second seeing the first.
-            conn.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=datetime.now(UTC)))
+            # here, so two keeps of one account (or a keep and a take) take turns, the second seeing the first. It
+            # is written as it is: a keep refused must change nothing (``updated_at``, which a kept seat moves on, is
+            # what the idle forfeit and a finished game's chat count from).
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(id=GameRow.id))
             values: dict[str, Any] = {"account_id": account_id, "token_hash": token_hash, "name": name}
             if profile is not None:
                 values["profile"] = profile
@@ -351,7 +353,8 @@ class GameStore:
                 )
                 .values(**values)
             ).rowcount
-            if done:
+            if done:  # kept: the game changed, as a take of an open seat changes it
+                conn.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=datetime.now(UTC)))
                 notify_change(conn, game_id)
             return bool(done)
 

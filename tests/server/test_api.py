@@ -63,6 +63,10 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
         assert all(set(s) == {"seat", "kind", "bot", "name"} for s in listing[0]["seats"])
         replay = c.get(f"/api/games/{g['id']}/replay", params={"upto": 3}).json()
         assert replay["upto"] == 3 and replay["view"]["viewer"] is None
+        # a whole number in a query is written in digits: a hostile tester's upto=1.0 was read as 1
+        for path, query in (("replay", "upto=1.0"), ("replay", "upto=+1"), ("replay", "upto=1e0"), ("", "seat=0.0")):
+            refused = c.get(f"/api/games/{g['id']}/{path}?{query}".replace("/?", "?"))
+            assert refused.status_code == 422 and "whole number" in refused.text, (query, refused.text)
 
 
 @pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])

@@ -25,7 +25,7 @@ from splendor.store import open_store
 from splendor.store.accounts import Accounts
 from splendor.store.database import Store
 from splendor.store.games import GameStore, SeatInfo
-from splendor.store.models import RatingRow
+from splendor.store.models import GameRow, RatingRow
 from splendor.store.ratings import RatedSeat, Ratings, rate_game
 from tests.server.conftest import Server, create, wait_for
 
@@ -116,7 +116,11 @@ def test_the_store_gives_an_account_no_second_seat_of_a_game(tmp_path: Path) -> 
     humans = [SeatInfo(seat=i, kind="human", bot=None, name=None, token_hash=f"{i}" * 64) for i in range(2)]
     games.create("g1", "classic", 2, 1, {}, humans)
     assert games.give_seat("g1", 0, account.id, None, "a" * 64, "ann")
+    with store.session() as s:
+        kept_at = s.scalar(select(GameRow.updated_at).where(GameRow.id == "g1"))
     assert not games.give_seat("g1", 1, account.id, None, "b" * 64, "ann")  # the write itself refuses a second
+    with store.session() as s:  # and a keep refused changes nothing, the time the idle forfeit counts from included
+        assert s.scalar(select(GameRow.updated_at).where(GameRow.id == "g1")) == kept_at
     assert [s.account_id for s in games.seats("g1")] == [account.id, None]
 
 
