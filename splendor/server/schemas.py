@@ -32,6 +32,7 @@ WholeNumber = BeforeValidator(_whole_number)
 """Makes an integer field read what JSON Schema calls an integer (``7``, ``7.0``) and refuse ``"7"``, ``true`` and
 ``7.5``."""
 
+
 def _digits(value: Any) -> Any:
     """A whole number in a query string, written as one: digits only (``7``; not ``7.0``, ``+7`` or ``7e0``)."""
     if isinstance(value, str) and not (value.isascii() and value.isdigit()):
