@@ -418,11 +418,10 @@ def test_returning_tokens_one_at_a_time_the_buttons_keep_their_places(server: Se
 def test_a_take_that_brings_you_past_ten_tokens_says_how_many_you_will_return_before_it_is_sent(
     server: Server, browser: Browser
 ) -> None:
+    g, page = _open(browser, server)
     with server.client() as c:
-        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
-        page = open_page(browser, g["seats"][0]["link"], width=1280)
         for n, action in enumerate(["take g r k", "take w g k", "take w r k", "take b b", "take b r k", "take w b g"]):
-            api_act(c, g, n % 2, action)  # ann holds 9
+            api_act(c, g, n % 2, action)  # seat 0 holds 9
     page.wait_for_function("Number(document.body.dataset.actions) === 6")
     page.click("[data-key='supply:white']")
     assert page.locator("#take-over").count() == 0  # 10: within the limit
