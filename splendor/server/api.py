@@ -532,7 +532,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/api/games/{game_id}/ws")
     async def socket(
-        ws: WebSocket, game_id: str, seat: int | None = None, token: str | None = None, lang: str | None = None
+        ws: WebSocket,
+        game_id: str,
+        seat: Annotated[int | None, Query(), QueryWhole] = None,
+        token: str | None = None,
+        lang: str | None = None,
     ) -> None:
         """Pushes ``{"type": "state", ...}`` with the seat's (or a spectator's) view after every change, and
         ``{"type": "chat", ...}`` with each chat line it may read (`splendor.server.chat`); accepts

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 import splendor
@@ -67,6 +68,12 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
         for path, query in (("replay", "upto=1.0"), ("replay", "upto=+1"), ("replay", "upto=1e0"), ("", "seat=0.0")):
             refused = c.get(f"/api/games/{g['id']}/{path}?{query}".replace("/?", "?"))
             assert refused.status_code == 422 and "whole number" in refused.text, (query, refused.text)
+        socket = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws?seat=1.0&token={g['seats'][1]['token']}"
+        with pytest.raises(InvalidStatus) as refused_socket:  # a socket's seat too, before it opens
+            connect(socket).close()
+        assert refused_socket.value.response.status_code == 403
+        with connect(socket.replace("seat=1.0", "seat=1")) as ws:  # written in digits: the seat's view
+            assert json.loads(ws.recv(timeout=5))["view"]["viewer"] == 1
 
 
 @pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])

@@ -172,3 +172,7 @@ def test_the_review_on_a_phone(server: Server, browser: Browser, finished: dict[
     assert first.bounding_box()["height"] >= 44  # type: ignore[index]  # a tap target
     page.screenshot(path=str(SHOTS / "review-phone.png"), full_page=False, animations="disabled")
     assert serious_violations(page) == []  # axe-core: the graph's text, the buttons' names, the contrast
+    page.locator("#review-marks button").last.click()  # its move comes into sight above the fixed dock
+    page.wait_for_function("""(() => { const r = document.querySelector('.review-played').getBoundingClientRect();
+        const foot = document.getElementById('dock').getBoundingClientRect().top;
+        return r.top >= 0 && r.bottom <= foot; })()""")

@@ -354,6 +354,35 @@ def test_kids_on_a_phone_says_a_village_gives_another_turn_and_shows_your_city_t
     assert page.locator(".me-strip .strip-tiles").is_visible()
 
 
+def test_a_village_whose_mysteries_tile_asked_a_gift_still_says_your_turn_again(
+    server: Server, browser: Browser
+) -> None:
+    """The Kind-Hearted Thief's gift came between the move and the turn again: the status fell back to "Your
+    turn."."""
+    local = splendor.new_game("kids", players=2, seed=1, mysteries=True)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    with server.client() as c:
+        r = c.post(
+            "/api/games",
+            json={
+                "game": "kids",
+                "seed": 1,
+                "options": {"mysteries": True},
+                "seats": [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}],
+            },
+        )
+        assert r.status_code == 201, r.text
+        g = r.json()
+        while not (local.history and local.history[-1].kind == "give"):
+            action = decide(bots[local.current_player], local)
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
+    mover = local.current_player
+    page = open_page(browser, g["seats"][mover]["link"], width=1280)
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history)}")
+    assert "Your turn again: Market Square is a village." in page.inner_text("#status")
+
+
 def test_the_card_whose_menu_is_open_is_outlined_in_the_menus_colour_over_its_last_move_mark(
     server: Server, browser: Browser
 ) -> None:

@@ -70,11 +70,17 @@ async function look(ask = false) {
 // expert's) come into view: the review's panel above had pushed them under the screen's edge.
 function choose(m) {
   review.chosen = m;
-  Promise.resolve(page.go(m.number - 1)).then(() => {       // the table's top to the screen's: both marks in sight
-    const marked = [...document.querySelectorAll(".review-played, .hinted")];
-    const away = marked.filter((node) => { const r = node.getBoundingClientRect();
-      return r.bottom > innerHeight || r.top < 0; });
-    if (marked.length && away.length) document.getElementById("tabletop").scrollIntoView({ block: "start" });
+  Promise.resolve(page.go(m.number - 1)).then(() => {
+    const dock = document.getElementById("dock");    // a phone's dock is fixed over the page's foot
+    const fixed = getComputedStyle(dock).position === "fixed";
+    const foot = fixed ? dock.getBoundingClientRect().top : innerHeight;
+    const away = [...document.querySelectorAll(".review-played, .hinted")].filter((node) => {
+      const r = node.getBoundingClientRect(); return r.bottom > foot || r.top < 0; });
+    if (!away.length) return;
+    // a wide screen: the table's top to the screen's, both marks in sight; a phone (one column, the seats under the
+    // market): the first mark out of sight to the middle of what the dock leaves
+    if (fixed) away[0].scrollIntoView({ block: "center" });
+    else document.getElementById("tabletop").scrollIntoView({ block: "start" });
   });
   draw();
 }

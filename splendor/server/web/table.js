@@ -174,9 +174,11 @@ function renderStatus() {
 // wondering why the bot did not play.
 function againAfterVillage() {
   const log = state.payload.log || [];
-  const last = log[log.length - 1];
-  if (!last || last.seat !== seat || !last.details || !last.details.extra_turn) return null;
-  return t("Your turn again: {place} is a village.", { place: t(last.details.to.name) });
+  let i = log.length - 1;                 // past what a Mysteries tile asked for since (a thief's gift, a treasure's
+  while (i >= 0 && /^(give|return|discard) /.test(log[i].action)) i--;         // return, a drought's discards)
+  const move = log[i];
+  if (!move || move.seat !== seat || !move.details || !move.details.extra_turn) return null;
+  return t("Your turn again: {place} is a village.", { place: t(move.details.to.name) });
 }
 
 const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
