@@ -94,6 +94,7 @@ def test_a_travelling_picture_never_takes_a_click(server: Server, browser: Brows
     g = _two_humans(server)
     ann = open_page(browser, g["seats"][0]["link"])
     _after_bob_takes_two_black(server, g, ann)
-    ann.wait_for_function("window.travellers.length > 0")
-    pointer = ann.evaluate("[...document.querySelectorAll('.traveller')].map((n) => getComputedStyle(n).pointerEvents)")
+    # read in the same moment the pictures are seen: on a busy machine they had landed between two calls
+    pointer = ann.wait_for_function("""(() => { const flying = [...document.querySelectorAll('.traveller')];
+        return flying.length ? flying.map((n) => getComputedStyle(n).pointerEvents) : null; })()""").json_value()
     assert pointer and set(pointer) == {"none"}
