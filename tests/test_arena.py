@@ -269,3 +269,18 @@ def test_hint_command(tmp_path: Path) -> None:
     )
     assert said is not None, out.stdout
     assert said.group(1) in [a.text for a in g.legal_actions()] and 0 <= int(said.group(2)) <= 100
+
+
+def test_without_a_selector_for_pipes_a_bots_standard_error_is_still_read_to_its_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a pipe cannot be watched (Windows), the reader reads on to the end: a full pipe would stop the bot."""
+    import selectors
+
+    def refuse(*_args: object, **_kw: object) -> None:
+        raise ValueError("no selector for a pipe")
+
+    monkeypatch.setattr(selectors.DefaultSelector, "register", refuse)
+    program = _outside(tmp_path, 'sys.stderr.write("x" * 200000 + "\\nlast words\\n"); sys.stderr.flush(); sys.exit(1)')
+    [result] = [play_match(m) for m in schedule("classic", 2, [f"cmd:{program}", "greedy"], 1, seed=1)]
+    assert result.forfeit is not None and "'last words'" in result.forfeit["reason"]

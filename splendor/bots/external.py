@@ -142,8 +142,15 @@ class ExternalBot:
         assert self._proc is not None and self._proc.stderr is not None
         stream = self._proc.stderr
         try:
-            with selectors.DefaultSelector() as waiting:
+            waiting = selectors.DefaultSelector()
+            try:
                 waiting.register(stream, selectors.EVENT_READ)
+            except (OSError, ValueError):  # no selector for a pipe (Windows): read it to its end, never leave it full
+                waiting.close()
+                while chunk := os.read(stream.fileno(), 1 << 16):
+                    self._errors = (self._errors + chunk)[-LAST_WORDS:]
+                return
+            with waiting:
                 while not self._closing.is_set():
                     if not waiting.select(timeout=0.1):
                         continue
@@ -151,7 +158,7 @@ class ExternalBot:
                     if not chunk:
                         break
                     self._errors = (self._errors + chunk)[-LAST_WORDS:]
-        except (OSError, ValueError):  # no selector for a pipe here (Windows), or the stream is gone: no last words
+        except (OSError, ValueError):  # the stream is gone: no more last words
             pass
         finally:
             self._errors_done.set()

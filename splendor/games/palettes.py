@@ -69,5 +69,8 @@ def token_words(language: str) -> dict[str, dict[str, dict[str, str]]]:
     }
 
 
+PALETTES = {"classic": CLASSIC, "pokemon": POKEMON, "kids": KIDS}
+"""Each game's palette, by the game's name: its colours' words in messages (`Palette.describe`)."""
+
 COLOURS: dict[str, tuple[str, ...]] = {"classic": CLASSIC.names, "pokemon": POKEMON.names, "kids": KIDS.names}
 """Each game's colours as its views name them, in its palette's order (the wild one last)."""

@@ -16,8 +16,8 @@ from typing import Any
 
 from splendor.core.actions import Action
 from splendor.core.game import Game
-from splendor.games.palettes import COLOURS, TOKENS
-from splendor.i18n import N_, Listing, Message, Series, _, _n
+from splendor.games.palettes import PALETTES, TOKENS
+from splendor.i18n import N_, Listing, Message, Series, _
 
 VILLAGE_TILES = {
     "Tornado": N_("turns up the Tornado: the Marketplace's tiles are gone for the rest of the game"),
@@ -34,16 +34,11 @@ def token_word(game: str, colour: str) -> Message:
     return Message(TOKENS[game].word(colour))
 
 
-def counted(game: str, counts: dict[str, int]) -> Listing:
-    """Tokens or bonuses counted, as a cost says them: "2 white and 1 blue", "4 Great Balls", in colour order."""
-    parts = []
-    for colour in COLOURS[game]:
-        n = counts.get(colour, 0)
-        if n and game == "pokemon":
-            parts.append(_n("{n} {ball}", "{n} {ball}s", n, ball=token_word(game, colour)))
-        elif n:
-            parts.append(_("{n} {colour}", n=n, colour=token_word(game, colour)))
-    return Listing(parts)
+def counted(game: str, counts: dict[str, int]) -> Message | Listing:
+    """Tokens or bonuses counted by colour name, as the rules' messages count them (`Palette.describe`): "2 white
+    and 1 blue", "4 Great Balls"; "nothing" when none."""
+    palette = PALETTES[game]
+    return palette.describe(tuple(counts.get(name, 0) for name in palette.names))
 
 
 def card_words(game: str, card: dict[str, Any], cost: bool = True) -> Message:
@@ -61,8 +56,8 @@ def card_words(game: str, card: dict[str, Any], cost: bool = True) -> Message:
         _("double {colour} bonus", colour=bonus) if double else _("{colour} bonus", colour=bonus),
     ]
     if cost:
-        costs = counted(game, card["cost"])
-        worth.append(_("costs {cost}", cost=costs) if costs.items else _("free"))
+        free = not any(card["cost"].values())
+        worth.append(_("free") if free else _("costs {cost}", cost=counted(game, card["cost"])))
     said = Series(worth)
     if game == "pokemon":  # a rare or a legendary Pokémon is that, not "level rare"
         pokemon = Message(card["name"])
