@@ -97,8 +97,8 @@ def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(
             time.sleep(0.05)
             continue
         before = actions(page)
-        if page.locator("#decision button").count():
-            page.locator("#decision button").first.click()
+        if page.locator("#decision button").count():  # an emptied colour's button stays, greyed, in its place
+            page.locator("#decision button:enabled").first.click()
         elif page.locator("#market button.card.affordable, [data-where='reserved'].affordable").count():
             page.locator("#market button.card.affordable, [data-where='reserved'].affordable").first.click()
             page.locator(".menu button.primary").first.click()

@@ -32,7 +32,7 @@ def _follow(page: Page) -> None:
     """Do what the guide asks, once."""
     wants = page.evaluate("document.body.dataset.tutorialWants")
     if page.locator("#decision button").count():  # a token back, a City tile: always allowed
-        page.locator("#decision button").first.click()
+        page.locator("#decision button:enabled").first.click()  # an emptied colour's stays, greyed
     elif wants == "next":
         page.click("#guide-next")
     elif wants in ("isTake3", "fallback"):
