@@ -3,6 +3,8 @@ rulebook examples built as positions on a hand-written board."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import splendor
@@ -135,6 +137,24 @@ def test_a_road_must_leave_the_travelers_space() -> None:
         g.apply("move 3 pay r")
     with pytest.raises(IllegalAction, match="there is no road 40"):
         g.apply("move 40")
+
+
+def test_a_road_out_of_reach_names_what_the_traveler_lacks() -> None:
+    """Road 1's banner is black, black, red, brown: the refusal counts what is missing after the City tiles, and
+    says how far the gold coins go."""
+    g = new()
+    give_tokens(g, MARC, black=1, red=1)
+    give_tiles(g, MARC, active=("brown",))
+    with pytest.raises(IllegalAction, match=r"road 1 costs .*: you lack 1 mushroom \(black\)$"):
+        g.apply("move 1")
+    give_tokens(g, MARC, green=2)  # resources the banner does not ask stand in for nothing
+    with pytest.raises(IllegalAction, match=r"you lack 1 mushroom \(black\)$"):
+        g.apply("move 1")
+    g2 = new()
+    give_tokens(g2, MARC, red=1, gold=1)
+    said = "you lack 2 mushroom (black) and 1 hazelnut (brown), and your one gold coin stands in for only one of them"
+    with pytest.raises(IllegalAction, match=re.escape(said)):
+        g2.apply("move 1")
 
 
 def test_move_with_one_possible_payment_needs_no_payment_named() -> None:

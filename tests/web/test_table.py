@@ -719,7 +719,8 @@ def test_a_kids_road_you_cannot_take_says_why_when_clicked(server: Server, brows
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None)
     page.locator("#board .road[data-road='3']").dispatch_event("click")  # an empty purse pays no road
     page.wait_for_selector("#road-note")
-    assert "road 3 costs" in page.inner_text("#road-note") and posts == []  # said, nothing sent
+    said = page.inner_text("#road-note")
+    assert "road 3 costs" in said and ": you lack " in said and posts == []  # said, what is missing, nothing sent
     assert page.inner_text("#supply-note") == ""  # on the board, not by the tokens
     road = page.locator("#board .road[data-road='3'] rect.banner").bounding_box()
     note = page.locator("#road-note").bounding_box()

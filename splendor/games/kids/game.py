@@ -27,6 +27,7 @@ from splendor.games.kids.notation import (
     ACTIONS,
     GOLD,
     MARKET_SLOTS,
+    MAX_TREASURES,
     MEDALS,
     PALETTE,
     PAYMENTS,
@@ -433,6 +434,35 @@ class KidsGame(Game):
                 here=here,
             )
         need = Listing(PALETTE.word(c) for c in road.cost)
+        purse, active = self.purse[self.seat], self.active[self.seat]
+        lacking = [0] * RESOURCE_COUNT
+        for c in road.cost:
+            lacking[c] += 1
+        lacking = [max(0, n - purse[c] - active[c]) for c, n in enumerate(lacking)]
+        wild = purse[GOLD] + min(purse[TREASURE], MAX_TREASURES)
+        if sum(lacking) > wild:
+            missing = PALETTE.describe(lacking)
+            if not wild:
+                return _("road {road} costs {banner}: you lack {lacking}", road=number, banner=need, lacking=missing)
+            if not purse[TREASURE]:
+                return _n(
+                    "road {road} costs {banner}: you lack {lacking}, and your one gold coin stands in for only one "
+                    "of them",
+                    "road {road} costs {banner}: you lack {lacking}, and your {n} gold coins stand in for only {n} "
+                    "of them",
+                    wild,
+                    road=number,
+                    banner=need,
+                    lacking=missing,
+                )
+            return _(
+                "road {road} costs {banner}: you lack {lacking}, and your gold coins and Treasures (at most two "
+                "Treasures a road) stand in for only {n} of them",
+                n=wild,
+                road=number,
+                banner=need,
+                lacking=missing,
+            )
         return _(
             "road {road} costs {banner}: you cannot pay it yet with your tokens, gold coins and City tiles not yet "
             "used",
