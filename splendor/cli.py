@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -900,7 +901,7 @@ def train_network(
         bool, typer.Option(help="Start the value from the learned evaluation; the head learns a correction")
     ] = False,
 ) -> None:
-    """Learn the expert's policy and value network by self-play (docs/bots.md; needs PyTorch, the ``learn``
+    """Learn the expert's policy and value network by self-play (docs/bots.md; needs PyTorch, the learn
     extra): writes the network, its learning curve and its probe."""
     from splendor.search.learning.network import network_path, save_network
     from splendor.search.learning.network_training import train_network as run_training
@@ -1254,6 +1255,18 @@ def picture(
         raise _fail(str(e)) from None
     out.write_text(kids_svg(g.view(None)), encoding="utf-8")
     console.print(f"Wrote {out}")
+
+
+def _summaries_on_one_line(*apps: typer.Typer) -> None:
+    """Give each command its docstring's first paragraph as one line for the list of commands (``--help``), where
+    Typer's rich help would keep the docstring's line breaks and cut a sentence in the middle of the table."""
+    for each in apps:
+        for command in each.registered_commands:
+            if command.short_help is None and command.callback is not None and command.callback.__doc__:
+                command.short_help = " ".join(inspect.cleandoc(command.callback.__doc__).split("\n\n")[0].split())
+
+
+_summaries_on_one_line(app, kids_app)
 
 
 def main() -> None:

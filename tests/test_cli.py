@@ -66,7 +66,7 @@ def test_play_a_whole_scripted_human_game_on_standard_input(tmp_path: Path, game
 
 
 def test_play_explains_illegal_and_malformed_input_and_asks_again() -> None:
-    script = "take w w w\nbuy 9.9\nfly\npass\nmoves\nhelp\ntake w b g\nquit\n\n"
+    script = "take w w w\nbuy 9.9\nfly\npass\nmoves\nhelp\ntake w b g\nquit\ny\n\n"
     out = run("play", "--seats", "human,greedy", "--seed", "3", stdin=script)
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
@@ -81,8 +81,17 @@ def test_play_explains_illegal_and_malformed_input_and_asks_again() -> None:
     assert "Traceback" not in out.stdout + out.stderr
 
 
+def test_quit_asks_before_it_leaves_the_game() -> None:
+    """A game left cannot be taken up again: quit asks first, and anything but yes plays on."""
+    out = run("play", "--seats", "human,greedy", "--seed", "3", stdin="quit\nn\ntake w b g\nquit\ny\n\n")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert text.count("Leave this game? It cannot be taken up again") == 2
+    assert "Playing on." in text and "Game left after 2 actions." in text
+
+
 def test_hint_in_the_terminal_is_the_expert_bots_move_for_you() -> None:
-    out = run("play", "--seats", "human,greedy", "--seed", "3", stdin="hint\nquit\n\n")
+    out = run("play", "--seats", "human,greedy", "--seed", "3", stdin="hint\nquit\ny\n\n")
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
     said = re.search(r"The expert bot would play (.+?) \(estimated chance of winning (\d+)%\)", text)
@@ -165,7 +174,7 @@ def test_kids_options_belong_to_kids() -> None:
 
 
 def test_play_kids_shows_the_roads_and_what_they_cost() -> None:
-    out = run("play", "--game", "kids", "--seats", "human,greedy", "--seed", "1", stdin="quit\n\n")
+    out = run("play", "--game", "kids", "--seats", "human,greedy", "--seed", "1", stdin="quit\ny\n\n")
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
     assert "Roads from here" in text and "road 1 →" in text and "not the published board" not in text
@@ -300,6 +309,14 @@ def test_help_everywhere() -> None:
     for cmd in ([], ["play"], ["replay"], ["simulate"], ["bench"]):
         out = run(*cmd, "--help")
         assert out.returncode == 0 and "Usage" in out.stdout
+
+
+def test_the_list_of_commands_says_each_summary_as_one_sentence() -> None:
+    """A docstring's line breaks are not the table's: the ladder's summary had broken after "and one"."""
+    out = run("--help")
+    assert out.returncode == 0
+    assert any("and one strength per bot is fitted" in line for line in out.stdout.splitlines())
+    assert "``" not in out.stdout
 
 
 def test_unknown_game_is_a_clear_error() -> None:
