@@ -193,7 +193,7 @@ def test_the_terminal_takes_its_language_from_the_locale_and_refuses_an_unknown_
     assert out.returncode != 0 and "the languages are en, sl, ko, zh" in out.stdout + out.stderr
     out = subprocess.run(
         [SPLENDOR, "play", "--seats", "human,greedy", "--seed", "3"],
-        input="quit\n\n",
+        input="quit\ny\n\n",
         capture_output=True,
         text=True,
         timeout=120,

@@ -139,7 +139,7 @@ def test_the_terminal_refuses_a_profile_that_another_player_claimed(tmp_path: Pa
 
 def test_a_game_left_before_its_end_says_it_marks_no_pokedex(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/p.db"
-    out = _play_pokemon("misty:human,greedy", url, "quit\n\n")
+    out = _play_pokemon("misty:human,greedy", url, "quit\ny\n\n")
     assert out.returncode == 0, out.stderr
     assert "Game left after 0 actions." in out.stdout and "no Pokédex is marked" in out.stdout
     assert not Pokedex(open_store(url)).page("misty").marked

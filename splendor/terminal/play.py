@@ -244,7 +244,10 @@ def _play_turns(
         if not command:
             continue
         if command in ("quit", "exit"):
-            raise Quit
+            if _leave(ask, say):
+                raise Quit
+            console.print(say(_("Playing on.")))
+            continue
         if command == "help":
             console.print(help_text(game.name, language), markup=False)
             console.print(
@@ -285,6 +288,16 @@ def _play_turns(
             refused = say(_("Not allowed:"))
             console.print(f"[red]{refused}[/] {e.explain(language)}", markup=True, highlight=False)
             console.print(say(_("Type 'moves' to list what is legal, or 'help' for the notation.")))
+
+
+def _leave(ask: Callable[[str], str], say: Callable[[Message], str]) -> bool:
+    """Whether the person who typed quit means it: a game left cannot be taken up again, so a slip of the keys
+    must not end it. The end of the input leaves."""
+    try:
+        answer = ask(say(_("Leave this game? It cannot be taken up again (its record can still be saved). [y/N] ")))
+    except EOFError:
+        return True
+    return answer.strip().lower() in ("y", "yes", say(_("yes")).lower())
 
 
 def _happened(before: Game, after: Game, say: Callable[[Message], str]) -> str:
