@@ -1,13 +1,14 @@
 """One seat searching otherwise against the expert in every other seat, in games of three or four.
 
 The lone seat searches as the expert level does, changed by the options given: weights fitted on games of
-``--players`` (a file written by ``splendor train --players``, valued as they were fitted, each seat's share of every
-seat's progress), playouts of ``--depth`` decisions, ``--mix`` of each value the new leaf's own evaluation, or
-``--lone-iterations`` a decision. The others search as the expert does: the two-player weights, each seat valued by
-its lead over the best other, playouts of 8. Every deal is played with the lone seat in every place
-(``training.match``); par is one game in ``--players``. First both searches are timed on the same positions of a
-game of that many (CPU seconds, after one search not timed), so that a match at equal time can be set up from one
-run's figures (machines are noisy: compare ratios). Figures go into docs/bots.md; nothing here is a test.
+``--players`` (a file written by ``splendor train --players``, valued as they were fitted, each seat's share of
+every seat's progress), playouts of ``--depth`` decisions, PUCT's ``--exploration``, ``--mix`` of each value the new
+leaf's own evaluation, or ``--lone-iterations`` a decision. The others search as the expert does: the two-player
+weights, each seat valued by its lead over the best other, playouts of 8. Every deal is played with the lone seat in
+every place (``training.match``); par is one game in ``--players``. First both searches are timed on the same
+positions of a game of that many (CPU seconds, after one search not timed), so that a match at equal time can be set
+up from one run's figures (machines are noisy: compare ratios). Figures go into docs/bots.md; nothing here is a
+test.
 
     .venv/bin/splendor train --game classic --players 4 --generations 1 --games 320 --seed 1 --workers 2
     .venv/bin/python benchmarks/lone_seat.py --players 4 --games 400 --iterations 2000 --seed 31 \\
@@ -41,13 +42,15 @@ def lone_searcher(args: argparse.Namespace, expert: dict[str, Any]) -> dict[str,
         if (kept.get("game"), kept.get("players")) != (args.game, args.players):
             raise SystemExit(f"{args.weights} holds weights of {kept.get('game')} at {kept.get('players')} players")
         lone.update(weights=np.array(kept["weights"], dtype=np.float64), shares=True)
-    for option in ("depth", "mix"):
+    for option in ("depth", "mix", "exploration"):
         if getattr(args, option) is not None:
             lone[option] = getattr(args, option)
     if args.lone_iterations is not None:
         lone["iterations"] = args.lone_iterations
     if lone == expert:
-        raise SystemExit("name what the lone seat changes: --weights, --depth, --mix or --lone-iterations")
+        raise SystemExit(
+            "name what the lone seat changes: --weights, --depth, --mix, --exploration or --lone-iterations"
+        )
     return lone
 
 
@@ -61,6 +64,7 @@ def main() -> None:
     parser.add_argument("--weights", type=Path, default=None, help="weights of many (`splendor train --players`)")
     parser.add_argument("--depth", type=int, default=None, help="the lone seat's playouts, in decisions")
     parser.add_argument("--mix", type=float, default=None, help="the lone seat's share of a value from the leaf")
+    parser.add_argument("--exploration", type=float, default=None, help="the lone seat's c of PUCT")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
