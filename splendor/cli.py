@@ -23,6 +23,7 @@ from rich.text import Text
 
 from splendor.bots.base import BOT_SPECS, Forfeit, make_bot
 from splendor.core.errors import IllegalAction
+from splendor.core.game import Game
 from splendor.core.record import Record
 from splendor.core.workers import Workers, ray_session
 from splendor.games import GAMES, new_game
@@ -44,6 +45,7 @@ from splendor.terminal.play import (
     save_record,
     seat_names,
     seat_notes,
+    seats_from_notes,
 )
 
 if TYPE_CHECKING:
@@ -125,6 +127,44 @@ def _kids_options(game: str, short: bool, mysteries: bool, board: str | None) ->
     return given
 
 
+RESUMED_FROM_RECORD = ("game", "seed", "max_turns", "short", "mysteries", "board")
+"""What a resumed game takes from its record: given on the command line as well, it is refused, not ignored."""
+
+
+def _resumed(ctx: typer.Context, path: Path, seats: str) -> tuple[Game, list[Seat]]:
+    """The game of a saved record, its actions played again, and who sits where: the record's seats, or
+    ``--seats`` where given. Refused, with why, when the record cannot be read, is over or ended outside the rules
+    (a resignation, a forfeit), or when an option the record fixes is given too."""
+    given = [f"--{name.replace('_', '-')}" for name in RESUMED_FROM_RECORD if _given(ctx, name)]
+    if given:
+        raise _fail(f"--resume takes the game and its options from the record; leave out {', '.join(given)}")
+    try:
+        rec = Record.from_text(path.read_text(encoding="utf-8"))
+        g = replay_record(rec)
+    except (OSError, ValueError, IllegalAction) as e:
+        raise _fail(f"cannot resume {path}: {e}") from None
+    if g.is_over:
+        raise _fail(f"the game in {path} is over: replay it (splendor replay) or review it (splendor review)")
+    if rec.notes.get("ending") or rec.notes.get("forfeit"):
+        raise _fail(f"the game in {path} ended after {len(rec.actions)} actions (a resignation or a forfeit)")
+    try:
+        if _given(ctx, "seats"):
+            seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
+            if len(seat_list) != rec.players:
+                raise ValueError(f"the game in {path} has {rec.players} seats; --seats names {len(seat_list)}")
+        else:
+            seat_list = seats_from_notes(rec.notes, rec.players)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    return g, seat_list
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether an option was given on the command line (or by the environment), not left to its default."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
 def _ask(prompt: str) -> str:
     console.print(prompt, end="", markup=False)
     line = sys.stdin.readline()
@@ -135,6 +175,7 @@ def _ask(prompt: str) -> str:
 
 @app.command()
 def play(
+    ctx: typer.Context,
     game: Annotated[str, typer.Option(help="Which game: " + ", ".join(GAMES))] = "classic",
     seats: Annotated[
         str,
@@ -168,21 +209,41 @@ def play(
             + " (default: your locale's)"
         ),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Go on with a game left unfinished, from the record it was saved to: the same game, deal, seats "
+            "and actions (--seats may seat others); the record is saved there again"
+        ),
+    ] = None,
 ) -> None:
     """Play a full game in the terminal, people and bots in any mix.
 
-    In Splendor: Pokémon, a human seat given a name (me:human) marks that profile's Pokédex at the end.
+    In Splendor: Pokémon, a human seat given a name (me:human) marks that profile's Pokédex at the end. A game
+    left unfinished and saved goes on with --resume.
     """
     from splendor.terminal.pokedex import PokedexError, mark_pokedex, prove_profiles  # opens the store for Pokémon only
 
-    _check_game(game)
     language = _language(lang)
+    if resume is not None:
+        g, seat_list = _resumed(ctx, resume, seats)
+        game = g.name
+        record = record if record is not None else resume
+    else:
+        _check_game(game)
+        try:
+            seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
+            g = new_game(
+                game,
+                players=len(seat_list),
+                seed=seed,
+                max_turns=max_turns,
+                **_kids_options(game, short, mysteries, board),
+            )
+        except ValueError as e:
+            raise _fail(str(e)) from None
     try:
-        seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
         profile_secrets = prove_profiles(game, seat_list, database_url)  # fail now, not after the game
-        g = new_game(
-            game, players=len(seat_list), seed=seed, max_turns=max_turns, **_kids_options(game, short, mysteries, board)
-        )
     except ValueError as e:
         raise _fail(str(e)) from None
     names = [s.name for s in seat_list]
@@ -200,6 +261,8 @@ def play(
             )
         )
     )
+    if resume is not None:
+        console.print(say(_("Going on after {n} actions.", n=len(g.history))))
     console.print(
         say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.", examples=EXAMPLES[game]))
     )
@@ -237,7 +300,10 @@ def play(
             written = save_record(g, path, notes)
         except OSError as e:
             raise _fail(f"could not save the record to {path}: {e}") from None
-        console.print(f"Record saved to {written}. Replay it with: splendor replay {written}")
+        if g.is_over or "forfeit" in notes:
+            console.print(f"Record saved to {written}. Replay it with: splendor replay {written}")
+        else:
+            console.print(f"Record saved to {written}. Go on with the game later: splendor play --resume {written}")
 
 
 @app.command()
@@ -299,6 +365,8 @@ def replay(
             f"The record is legal; the game is not over after {len(g.history)} actions "
             f"(seat {g.current_player} to decide)."
         )
+        if upto is None or upto >= len(rec.actions):
+            console.print(f"Go on with it: splendor play --resume {file}", markup=False)
 
 
 @app.command()

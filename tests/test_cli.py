@@ -81,12 +81,52 @@ def test_play_explains_illegal_and_malformed_input_and_asks_again() -> None:
     assert "Traceback" not in out.stdout + out.stderr
 
 
+def test_a_game_left_and_saved_goes_on_with_resume_to_the_same_end(tmp_path: Path) -> None:
+    """Half a game, left and saved; resumed from its record by the same seats, it ends as the whole game would."""
+    expected = _random_record(seed=11)
+    saved = tmp_path / "half.record"
+    half = "\n".join(expected.actions[:20]) + f"\nquit\ny\n{saved}\n"
+    out = run("play", "--seats", "ann:human,bob:human", "--seed", "11", stdin=half)
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "Game left after 20 actions." in text and f"splendor play --resume {saved}" in text
+    rest = "\n".join(expected.actions[20:]) + "\n"
+    out = run("play", "--resume", str(saved), stdin=rest)
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert (
+        "Going on after 20 actions." in text and "seats: 0 ann (human), 1 bob (human)" in text and "Game over." in text
+    )
+    kept = Record.from_text(saved.read_text())  # saved again where it was, without asking
+    assert kept.actions == expected.actions and [s["name"] for s in kept.notes["seats"]] == ["ann", "bob"]
+    out = run("play", "--resume", str(saved))
+    assert out.returncode == 2 and "is over" in out.stderr
+
+
+def test_resume_refuses_what_the_record_settles_and_a_record_without_its_seats(tmp_path: Path) -> None:
+    saved = tmp_path / "g.record"
+    out = run("play", "--seats", "human,greedy", "--seed", "3", stdin=f"take w b g\nquit\ny\n{saved}\n")
+    assert out.returncode == 0, out.stderr
+    out = run("play", "--resume", str(saved), "--game", "kids")
+    assert out.returncode == 2 and "leave out --game" in out.stderr
+    out = run("play", "--resume", str(saved), "--seats", "human,greedy,greedy")
+    assert out.returncode == 2 and "has 2 seats; --seats names 3" in out.stderr
+    out = run("play", "--resume", str(saved), "--seats", "ismcts:easy,greedy")  # others may take the seats
+    assert out.returncode == 0 and "Going on after 2 actions." in out.stdout and "Game over." in out.stdout
+    bare = tmp_path / "bare.record"
+    bare.write_text(Record(game="classic", players=2, seed=3, actions=["take w b g"]).to_text())
+    out = run("play", "--resume", str(bare))
+    assert out.returncode == 2 and "does not say who played seat 0" in out.stderr
+    out = run("play", "--resume", str(tmp_path / "nowhere.record"))
+    assert out.returncode == 2 and "cannot resume" in out.stderr
+
+
 def test_quit_asks_before_it_leaves_the_game() -> None:
     """A game left cannot be taken up again: quit asks first, and anything but yes plays on."""
     out = run("play", "--seats", "human,greedy", "--seed", "3", stdin="quit\nn\ntake w b g\nquit\ny\n\n")
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
-    assert text.count("Leave this game? It cannot be taken up again") == 2
+    assert text.count("Leave this game?") == 2
     assert "Playing on." in text and "Game left after 2 actions." in text
 
 

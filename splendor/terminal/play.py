@@ -291,10 +291,10 @@ def _play_turns(
 
 
 def _leave(ask: Callable[[str], str], say: Callable[[Message], str]) -> bool:
-    """Whether the person who typed quit means it: a game left cannot be taken up again, so a slip of the keys
-    must not end it. The end of the input leaves."""
+    """Whether the person who typed quit means it, so that a slip of the keys does not end the game (a game left
+    goes on only from a saved record). The end of the input leaves."""
     try:
-        answer = ask(say(_("Leave this game? It cannot be taken up again (its record can still be saved). [y/N] ")))
+        answer = ask(say(_("Leave this game? Save its record, and 'splendor play --resume' goes on with it. [y/N] ")))
     except EOFError:
         return True
     return answer.strip().lower() in ("y", "yes", say(_("yes")).lower())
@@ -406,6 +406,35 @@ def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGU
         name = entry.get("name") or entry.get("bot")
         names.append(str(name) if name else translate(_("seat {seat}", seat=seat), language))
     return names
+
+
+def seats_from_notes(notes: dict[str, Any], players: int) -> list[Seat]:
+    """The seats a record's notes keep (`seat_notes`), to go on with its game as it was seated; ``ValueError`` when
+    the record does not say who sat where (a record of ``simulate``, of another program) or names a bot unknown here.
+
+    >>> notes = {"seats": seat_notes([Seat("ann", HUMAN, True), Seat("greedy 1", "greedy")])}
+    >>> [(s.name, s.kind, s.named) for s in seats_from_notes(notes, 2)]
+    [('ann', 'human', True), ('greedy 1', 'greedy', False)]
+    """
+    kept = {s.get("seat"): s for s in notes.get("seats") or [] if isinstance(s, dict)}
+    seats = []
+    for i in range(players):
+        entry = kept.get(i)
+        if entry is None:
+            raise ValueError(f"the record does not say who played seat {i}; name every seat with --seats")
+        name = entry.get("name")
+        if entry.get("kind") == HUMAN:
+            default = f"player {i}"
+            name = name if isinstance(name, str) and name.strip() else default
+            seats.append(Seat(name=name, kind=HUMAN, named=name != default))
+            continue
+        spec = entry.get("bot")
+        if not isinstance(spec, str) or not _is_bot(spec):
+            raise ValueError(f"seat {i}'s bot {spec!r} is not one this program has; name every seat with --seats")
+        default = f"{spec} {i}"
+        name = name if isinstance(name, str) and name.strip() else default
+        seats.append(Seat(name=name, kind=spec, named=name != default))
+    return seats
 
 
 def seat_notes(seats: list[Seat]) -> list[dict[str, Any]]:
