@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from splendor.core.game import Game
 from splendor.games import new_game
 from splendor.server import clocks
-from splendor.server.moves import step
+from splendor.server.moves import LOG_KEPT, step
 from splendor.server.seating import BOT, waiting_for_players
 from splendor.server.settings import Settings
 from splendor.server.watchers import Watcher
@@ -97,7 +97,7 @@ class LiveGame:
             "seats": self.seat_list(),
             "you": seat,
             "actions": len(self.game.history),
-            "log": self.log[-60:],
+            "log": self.log[-LOG_KEPT:],
             "rated": self.rated,
             "over": self.over,
             "ending": self.ending_of(),

@@ -37,6 +37,11 @@ def log_entry(number: int, before: Game, action: Action, after: Game) -> dict[st
     }
 
 
+LOG_KEPT = 60
+"""How many of a game's last log entries a payload carries, and a replay's step with them (a whole long game's log
+would grow every message)."""
+
+
 def step(game: Game, action: Action | str) -> tuple[Game, dict[str, Any]]:
     """The game after ``action`` (or its text) and the action's log entry; ``game`` is left as it is.
     `IllegalAction` (with the rule's words) when the action is not legal now."""

@@ -64,6 +64,13 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
         assert all(set(s) == {"seat", "kind", "bot", "name"} for s in listing[0]["seats"])
         replay = c.get(f"/api/games/{g['id']}/replay", params={"upto": 3}).json()
         assert replay["upto"] == 3 and replay["view"]["viewer"] is None
+        # a step comes with the actions that led to it, however early: the game's own log keeps only its last 60
+        assert [e["n"] for e in replay["log"]] == [1, 2, 3] and replay["log"][-1] == replay["entry"]
+        total = replay["total"]
+        assert total > 70  # random play: longer than the log a game keeps
+        kept = c.get(f"/api/games/{g['id']}").json()["log"]
+        last = c.get(f"/api/games/{g['id']}/replay", params={"upto": total}).json()["log"]
+        assert [e["n"] for e in last] == list(range(total - 59, total + 1)) and last == kept  # the same words
         # a whole number in a query is written in digits: a hostile tester's upto=1.0 was read as 1
         for path, query in (("replay", "upto=1.0"), ("replay", "upto=+1"), ("replay", "upto=1e0"), ("", "seat=0.0")):
             refused = c.get(f"/api/games/{g['id']}/{path}?{query}".replace("/?", "?"))

@@ -481,7 +481,7 @@ def test_a_replays_step_buttons_stay_put_while_clicking_through_a_game(server: S
     """Each step's move is said above the buttons in two lines or three: ▶ moved 20 to 40 px between clicks, and a
     repeated click missed it. The buttons come first in the column, the step's count under them."""
     with server.client() as c:
-        g = create(c, "classic", [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], seed=3)
+        g = create(c, "classic", [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}], seed=3)
         wait_for(lambda: c.get(f"/api/games/{g['id']}").json()["over"], seconds=60)
     page = open_page(browser, f"{server.base}/replay/{g['id']}", width=1280)
     page.wait_for_selector("#replay-controls:not([hidden])")
@@ -493,6 +493,10 @@ def test_a_replays_step_buttons_stay_put_while_clicking_through_a_game(server: S
         assert box
         places.add((round(box["x"]), round(box["y"])))
     assert len(places) == 1, places
+    # every move before the step is in the log: built from the game's own, which keeps its last 60, the first 12
+    # steps of a longer game had shown the step's move alone
+    total = int(page.inner_text("#step").split("/")[1])
+    assert total > 60 and page.locator("#log li").count() == 12
     # the address names the step, so a link to it (copied by its button) opens the same table
     assert page.url.endswith(f"/replay/{g['id']}?step=12")
     shared = open_page(browser, page.url, width=1280)

@@ -562,9 +562,8 @@ async function loadReplay(upto) {
   state.upto = data.upto; state.total = data.total;
   state.payload = { game: data.view.game, seats: data.seats, view: data.view, actions: data.upto, log: [],
     rated: data.rated };
-  if (data.entry) {              // the action stepped to, from the replay itself (the game's log keeps the last 60)
-    const full = state.full || (state.full = await api(`/api/games/${gameId}`));
-    state.payload.log = [...full.log.filter((e) => e.n < data.upto), data.entry];
+  if (data.entry) {              // the actions that led to this step, from the replay itself, the one stepped to last
+    state.payload.log = data.log;
     state.lastSeat = data.entry.seat; state.lastAction = data.entry.action;
     state.lastDetails = data.entry.details;
   }
