@@ -147,6 +147,29 @@ def test_a_seat_won_by_the_bot_that_played_on_is_no_ones_victory_on_the_table_or
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_the_end_panel_ranks_a_seat_whose_person_left_last_and_says_it_in_the_past(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer read "Dee 6 … Random bot 1" in seat order under the resign dialog's "you rank last", with "Dee
+    resigned; a bot plays their seat on." said of a game already over."""
+    with server.client() as c:
+        seats = [{"kind": "human", "name": "dee"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+        g = create(c, "classic", seats, seed=6)
+        api_act(c, g, 0, "take w b g")
+        r = c.post(f"/api/games/{g['id']}/seats/0/resign", headers={"x-seat-token": g["seats"][0]["token"]})
+        assert r.status_code == 200, r.text
+        wait_for(lambda: c.get(f"/api/games/{g['id']}").json()["over"], seconds=90)
+    page = open_page(browser, f"{server.base}/watch/{g['id']}")
+    page.wait_for_selector("#end table")
+    rows = page.locator("#end tbody tr")
+    assert rows.count() == 3 and rows.nth(2).get_attribute("data-seat") == "0"
+    assert rows.nth(2).inner_text().endswith("left: ranks last")  # whatever the bot that played on made of it
+    points = [int(rows.nth(i).locator("td").nth(1).inner_text()) for i in (0, 1)]
+    assert points[0] >= points[1]  # the others by their points
+    assert page.inner_text("#end [data-forfeit='0']") == "dee resigned; a bot played their seat on, and it ranks last."
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(server: Server, browser: Browser) -> None:
     """A hostile tester's rematch of a game of three on 5+10 that bob had resigned: bob's seat became a medium bot
     under his name, and the clock was gone."""

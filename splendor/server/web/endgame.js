@@ -24,15 +24,20 @@ export function endingWords(ending, seats, seatName) {
   return t("{player} did not move in time and lost the game.", { player });
 }
 
-// A seat of three or four whose person left (resigned, or idle past the limit) and a bot played on, in words.
-// One who left before their first move, with an account, leaves a rated game counting for nobody: said then, not
-// only at its end. ``rated``: whether the game was created rated.
-export function forfeitWords(seatInfo, seatName, rated = false) {
+// A seat of three or four whose person left (resigned, or idle past the limit) and a bot played on, in words:
+// while the game goes on (and in a replay's caption at that move), or once it is ``over``, when the bot has played
+// it on and the seat ranks last. One who left before their first move, with an account, leaves a rated game
+// counting for nobody: said then, not only at its end. ``rated``: whether the game was created rated.
+export function forfeitWords(seatInfo, seatName, rated = false, over = false) {
   const player = seatName(seatInfo.seat);
   const by = seatInfo.forfeit && seatInfo.forfeit.by;
-  const said = by === "time" ? t("{player} ran out of time; a bot plays their seat on and it ranks last.", { player })
-    : by === "resigned" ? t("{player} resigned; a bot plays their seat on.", { player })
-      : t("{player} did not move in time; a bot plays their seat on.", { player });
+  const said = over
+    ? (by === "time" ? t("{player} ran out of time; a bot played their seat on, and it ranks last.", { player })
+      : by === "resigned" ? t("{player} resigned; a bot played their seat on, and it ranks last.", { player })
+        : t("{player} did not move in time; a bot played their seat on, and it ranks last.", { player }))
+    : by === "time" ? t("{player} ran out of time; a bot plays their seat on and it ranks last.", { player })
+      : by === "resigned" ? t("{player} resigned; a bot plays their seat on.", { player })
+        : t("{player} did not move in time; a bot plays their seat on.", { player });
   const unplayed = rated && seatInfo.has_account && seatInfo.forfeit && seatInfo.forfeit.moved === false;
   return unplayed ? `${said} ${t("They never moved, so the game counts for nobody's rating.")}` : said;
 }
@@ -59,8 +64,15 @@ export function renderEnd(page) {
       : t("{player} wins!", { player: names[0] });
     // Kids has no points: whether each traveler reached the Palace (its score is 1 or 0), as a mark, not a number
     const standing = (i) => (state.payload.game !== "kids" ? r.scores[i] : r.scores[i] ? "✓" : "—");
-    const rows = view.seats.map((s, i) => el("tr", {}, el("td", {}, seatName(i)), el("td", {}, standing(i)),
-      el("td", {}, !r.winners.includes(i) ? "" : won(i) ? `★ ${t("winner")}` : `★ ${t("the bot playing on")}`)));
+    // in the order the seats rank: the winners, the others by their score, and last a seat whose person left
+    const left = (i) => state.payload.seats[i] && state.payload.seats[i].forfeited;
+    const rank = (i) => (left(i) ? 2 : won(i) ? 0 : 1);
+    const order = view.seats.map((_, i) => i)
+      .sort((a, b) => rank(a) - rank(b) || (rank(a) === 1 ? r.scores[b] - r.scores[a] : 0) || a - b);
+    const said = (i) => [r.winners.includes(i) ? `★ ${won(i) ? t("winner") : t("the bot playing on")}` : "",
+      left(i) ? t("left: ranks last") : ""].filter(Boolean).join(" · ");
+    const rows = order.map((i) => el("tr", { "data-seat": i }, el("td", {}, seatName(i)), el("td", {}, standing(i)),
+      el("td", {}, said(i))));
     items.push(el("p", { class: "status" }, verdict));
     if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
     items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),
@@ -68,7 +80,8 @@ export function renderEnd(page) {
       el("tbody", {}, rows)));
   }
   for (const s of state.payload.seats.filter((x) => x.forfeited)) {
-    items.push(el("p", { class: "note", "data-forfeit": s.seat }, forfeitWords(s, seatName, state.payload.rated)));
+    items.push(el("p", { class: "note", "data-forfeit": s.seat },
+      forfeitWords(s, seatName, state.payload.rated, true)));
   }
   const r = view.result || {};
   if (r.pokedex) {
