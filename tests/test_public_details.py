@@ -44,6 +44,29 @@ def test_the_log_names_the_card_bought_or_reserved_and_never_one_from_a_deck(nam
     assert {"buy", "reserve", "reserve_deck"} <= kinds
 
 
+@pytest.mark.parametrize("name", ["classic", "pokemon"])
+def test_the_log_says_the_tokens_a_buy_paid_and_the_wild_one_a_reserve_received(name: str) -> None:
+    """A card's cost does not say what was paid where a gold or a Master Ball stood in: a newcomer could not account
+    for the balls from the log."""
+    wild_paid = received = 0
+    for before, action, after, details in _steps(name, range(12)):
+        seat = before.current_player
+        held = dict(zip(before.palette.names, before.tokens[seat]))  # type: ignore[attr-defined]
+        now = dict(zip(before.palette.names, after.tokens[seat]))  # type: ignore[attr-defined]
+        wild = before.palette.names[-1]  # type: ignore[attr-defined]
+        if action.kind in ("buy", "buy_reserved"):
+            assert details["paid"] == {c: held[c] - now[c] for c in held if held[c] != now[c]}
+            wild_paid += wild in details["paid"]
+        else:
+            assert "paid" not in details
+        if action.kind in ("reserve", "reserve_deck") and now[wild] > held[wild]:
+            assert details["received"] == {wild: 1}
+            received += 1
+        else:
+            assert "received" not in details
+    assert wild_paid and received
+
+
 def test_the_log_names_every_noble_that_visits_chosen_or_not() -> None:
     visits = 0
     for before, _action, after, details in _steps("classic", range(20)):

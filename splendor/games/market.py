@@ -12,7 +12,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from splendor.core.actions import Action
 from splendor.core.colours import Palette
@@ -514,11 +514,19 @@ class MarketGame(Game):
     # ----------------------------------------------------------------- views
 
     def public_details(self, action: Action, after: Game) -> dict[str, Any]:
+        """The card bought or reserved (never one from a deck), with the tokens a buy paid (``paid``: the wild
+        ones where they stood in, which the card's cost does not say) and the wild token a reserve received
+        (``received``): every seat sees the tokens change hands."""
         details: dict[str, Any] = {}
         if action.kind in ("buy", "reserve"):
             details["card"] = self._card_view(self.rows[action.args[0]][action.args[1]])
         elif action.kind == "buy_reserved":
             details["card"] = self._card_view(self.reserved[self.seat][action.args[0]])
+        held, now = self.tokens[self.seat], cast(MarketGame, after).tokens[self.seat]
+        if action.kind in ("buy", "buy_reserved"):
+            details["paid"] = {n: held[c] - now[c] for c, n in enumerate(self.palette.names) if held[c] > now[c]}
+        elif action.kind in ("reserve", "reserve_deck") and now[-1] > held[-1]:
+            details["received"] = {self.palette.names[-1]: now[-1] - held[-1]}
         return details
 
     @abstractmethod

@@ -7,7 +7,7 @@ its slot. The words are the web table's log's (words.js), from the same messages
 >>> g = splendor.new_game("classic", players=2, seed=1)
 >>> after = g.clone(); after.apply("reserve 1.1")
 >>> [str(m) for m in what_happened(g, after.history[-1], after)]
-['a tier 1 card (no points, red bonus, costs 1 white, 1 red and 3 black)']
+['a tier 1 card (no points, red bonus, costs 1 white, 1 red and 3 black)', 'receives 1 gold']
 """
 
 from __future__ import annotations
@@ -85,6 +85,10 @@ def what_happened(before: Game, action: Action, after: Game) -> list[Message]:
         )
     elif "card" in d:
         said.append(card_words(game, d["card"]))
+    if "paid" in d:  # the tokens that changed hands, which the card's cost does not say: a gold standing in
+        said.append(_("pays {tokens}", tokens=counted(game, d["paid"])))
+    if "received" in d:
+        said.append(_("receives {tokens}", tokens=counted(game, d["received"])))
     for noble in d.get("nobles", []):
         said.append(
             _(

@@ -820,6 +820,20 @@ def test_the_logs_words_say_what_was_done_and_no_more(server: Server, browser: B
     ]
 
 
+def test_the_log_says_the_tokens_a_buy_paid_and_the_gold_a_reserve_received(server: Server, browser: Browser) -> None:
+    """A newcomer caught Pidgey paying a Master Ball where the log said only what Pidgey costs."""
+    _g, page = _open(browser, server)
+    said = page.evaluate("""import('/static/words.js').then((words) => [
+        words.describe('pokemon', 'catch 1.2', { card: { name: 'Pidgey', level: 1, points: 0, bonus: 'black',
+          bonus_count: 1, cost: { red: 2, blue: 2 } }, paid: { red: 1, blue: 2, master: 1 } }, () => 'Ash', 0),
+        words.describe('classic', 'reserve deck 2', { received: { gold: 1 } }, () => 'ann', 0),
+        words.describe('classic', 'buy 1.1', { card: { tier: 1, points: 0, bonus: 'red', bonus_count: 1,
+          cost: { white: 1 } }, paid: {} }, () => 'ann', 0)])""")
+    assert said[0].endswith("costs 2 Poké Balls and 2 Great Balls); pays 1 Poké Ball, 2 Great Balls and 1 Master Ball")
+    assert said[1] == "ann reserves the top card of the tier 2 deck; receives 1 gold"
+    assert said[2].endswith("; pays nothing"), said[2]  # its bonuses paid it all
+
+
 def test_a_cost_counts_balls_as_nouns_and_colours_as_colours(server: Server, browser: Browser) -> None:
     """A Pokémon card costs "2 Heal Balls" (it said "2 Heal Ball"); a classic card costs "3 white"."""
     _g, page = _open(browser, server)

@@ -70,12 +70,20 @@ const VILLAGE_TILES = {
   Drought: N_("turns up the Drought"), "Kind-Hearted Thief": N_("turns up the Kind-Hearted Thief"),
   "Queen's Gem": N_("turns up the Queen's Gem") };
 
-// What a player did, as a sentence: "Ana buys a tier 2 card (...); Patron of Rubies and Onyx visits (...)".
+// What a player did, as a sentence: "Ana buys a tier 2 card (...); pays 3 red and 1 gold; Patron of Rubies and Onyx
+// visits (...)".
 // details is what everyone saw of it (the server's log), when known; nameOf(seat) names a seat.
 export function describe(game, text, details = null, nameOf = (seat) => t("seat {seat}", { seat }), actor = null) {
   const player = actor === null ? "" : nameOf(actor);
   const d = details || {};
   const then = [];
+  // the tokens that changed hands, which the card's cost does not say: a gold or a Master Ball standing in
+  const counted = (tokens) => {
+    const parts = Object.entries(tokens).filter(([, n]) => n).map(([c, n]) => tokensOf(game, c, n));
+    return parts.length ? list(parts) : t("nothing");
+  };
+  if (d.paid) then.push(t("pays {tokens}", { tokens: counted(d.paid) }));
+  if (d.received) then.push(t("receives {tokens}", { tokens: counted(d.received) }));
   for (const noble of d.nobles || []) then.push(nobleWords(game, noble));
   if (d.village_tile) then.push(VILLAGE_TILES[d.village_tile] ? t(VILLAGE_TILES[d.village_tile]) : d.village_tile);
   if (d.city_tiles && text.split(" ")[0] !== "city") {   // a City tile chosen is said by the action itself
