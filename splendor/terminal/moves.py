@@ -83,8 +83,8 @@ def what_happened(before: Game, action: Action, after: Game) -> list[Message]:
                 card=card_words(game, d["into"], cost=False),
             )
         )
-    elif "card" in d:
-        said.append(card_words(game, d["card"]))
+    elif "card" in d:  # what a buy paid is said after it, rather than what the card costs
+        said.append(card_words(game, d["card"], cost="paid" not in d))
     if "paid" in d:  # the tokens that changed hands, which the card's cost does not say: a gold standing in
         said.append(_("pays {tokens}", tokens=counted(game, d["paid"])))
     if "received" in d:

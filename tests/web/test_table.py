@@ -328,6 +328,27 @@ def test_on_a_phone_the_strip_says_the_whole_of_the_last_turn_not_its_last_actio
     assert "ann moves along road 1" in said and "plays again" in said and "ann takes" in said, said
 
 
+def test_on_a_phone_the_strip_says_each_other_seats_last_turn_in_a_game_of_four(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer in a game of four on a phone saw only the third bot's move: the other two were hidden in the strip,
+    and the log that says them is far below. Each takes a line now, the earlier ones cut to one line."""
+    people = [{"kind": "human", "name": n} for n in ("ann", "bob", "cy", "dee")]
+    with server.client() as c:
+        g = create(c, "classic", people, seed=3)
+        for seat, action in ((0, "take w b g"), (1, "take w b r"), (2, "reserve 3.1"), (3, "take g r k")):
+            api_act(c, g, seat, action)
+    page = open_page(browser, g["seats"][0]["link"], width=390)
+    page.wait_for_function("Number(document.body.dataset.actions) === 4")
+    lines = page.locator("#last-move .move-line")
+    assert [line.is_visible() for line in lines.all()] == [True, True, True]
+    assert [lines.nth(i).inner_text().split()[1] for i in range(3)] == ["bob", "cy", "dee"]  # after each emblem
+    heights = [lines.nth(i).bounding_box()["height"] for i in range(2)]  # type: ignore[index]
+    assert max(heights) < 30, (
+        heights
+    )  # cut to a line (21.6 px): "cy reserves a tier 3 card (…" runs past the phone's width
+
+
 def test_kids_on_a_phone_says_a_village_gives_another_turn_and_shows_your_city_tiles_in_the_strip(
     server: Server, browser: Browser
 ) -> None:
@@ -829,7 +850,8 @@ def test_the_log_says_the_tokens_a_buy_paid_and_the_gold_a_reserve_received(serv
         words.describe('classic', 'reserve deck 2', { received: { gold: 1 } }, () => 'ann', 0),
         words.describe('classic', 'buy 1.1', { card: { tier: 1, points: 0, bonus: 'red', bonus_count: 1,
           cost: { white: 1 } }, paid: {} }, () => 'ann', 0)])""")
-    assert said[0].endswith("costs 2 Poké Balls and 2 Great Balls); pays 1 Poké Ball, 2 Great Balls and 1 Master Ball")
+    pays = "pays 1 Poké Ball, 2 Great Balls and 1 Master Ball"  # not what Pidgey costs: what changed hands
+    assert said[0] == f"Ash catches Pidgey (level 1, no points, Ultra Ball bonus); {pays}"
     assert said[1] == "ann reserves the top card of the tier 2 deck; receives 1 gold"
     assert said[2].endswith("; pays nothing"), said[2]  # its bonuses paid it all
 

@@ -34,7 +34,7 @@ export function cardInSight(view, seat, action) {
 }
 
 // A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)";
-// without its cost where none is paid (an evolution).
+// without its cost where none is paid (an evolution) or where what was paid is said instead (a buy's log).
 export function cardWords(game, card, { cost = true } = {}) {
   const costs = Object.entries(card.cost || {}).filter(([, n]) => n).map(([c, n]) => tokensOf(game, c, n));
   const worth = [card.points ? `${card.points}★` : t("no points"),
@@ -100,8 +100,9 @@ function sentence(game, text, d, nameOf, player) {
   const w = text.split(" ");
   const name = (l) => colourName(game, l);
   const p = { player };
-  if (d.card && w[0] === "buy") return t("{player} buys {card}", { ...p, card: cardWords(game, d.card) });
-  if (d.card && w[0] === "catch") return t("{player} catches {card}", { ...p, card: cardWords(game, d.card) });
+  const bought = () => cardWords(game, d.card, { cost: !d.paid });    // what was paid is said after it, not the cost
+  if (d.card && w[0] === "buy") return t("{player} buys {card}", { ...p, card: bought() });
+  if (d.card && w[0] === "catch") return t("{player} catches {card}", { ...p, card: bought() });
   if (d.card && w[0] === "reserve" && w[1] !== "deck") {
     return t("{player} reserves {card}", { ...p, card: cardWords(game, d.card) });
   }
