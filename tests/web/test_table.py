@@ -404,6 +404,37 @@ def test_a_village_whose_mysteries_tile_asked_a_gift_still_says_your_turn_again(
     assert "Your turn again: Market Square is a village." in page.inner_text("#status")
 
 
+def test_a_village_that_turns_up_the_tornado_says_so_with_the_turn_again(server: Server, browser: Browser) -> None:
+    """A newcomer's Marketplace vanished from the supply while the status said only "Your turn again: Market Square
+    is a village.": the Tornado's lasting effect was said only in a log line cut off mid-sentence."""
+    local = splendor.new_game("kids", players=2, seed=5, mysteries=True)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    with server.client() as c:
+        r = c.post(
+            "/api/games",
+            json={
+                "game": "kids",
+                "seed": 5,
+                "options": {"mysteries": True},
+                "seats": [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}],
+            },
+        )
+        assert r.status_code == 201, r.text
+        g = r.json()
+        turned_up = None
+        while turned_up != "Tornado":  # greedy bots' seat 0 reaches Market Square and turns it up (action 10)
+            action = decide(bots[local.current_player], local)
+            api_act(c, g, local.current_player, action.text)
+            before = local.clone()
+            local.apply(action)
+            turned_up = before.public_details(action, local).get("village_tile")
+    mover = local.current_player
+    page = open_page(browser, g["seats"][mover]["link"], width=1280)
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history)}")
+    said = page.inner_text("#status")
+    assert "is a village. It turned up the Tornado: the Marketplace's tiles are gone" in said, said
+
+
 def test_the_card_whose_menu_is_open_is_outlined_in_the_menus_colour_over_its_last_move_mark(
     server: Server, browser: Browser
 ) -> None:

@@ -178,7 +178,10 @@ function againAfterVillage() {
   while (i >= 0 && /^(give|return|discard) /.test(log[i].action)) i--;         // return, a drought's discards)
   const move = log[i];
   if (!move || move.seat !== seat || !move.details || !move.details.extra_turn) return null;
-  return t("Your turn again: {place} is a village.", { place: t(move.details.to.name) });
+  const again = t("Your turn again: {place} is a village.", { place: t(move.details.to.name) });
+  // the Tornado's effect lasts and shows only as a Marketplace gone: said where the turn is said, not only in the log
+  return move.details.village_tile === "Tornado"
+    ? `${again} ${t("It turned up the Tornado: the Marketplace's tiles are gone for the rest of the game.")}` : again;
 }
 
 const EXAMPLES = { classic: "take w b g, buy 1.2, reserve deck 3", pokemon: "take r b k, catch 2.1, reserve 1.3",
