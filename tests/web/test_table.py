@@ -349,6 +349,28 @@ def test_on_a_phone_the_strip_says_each_other_seats_last_turn_in_a_game_of_four(
     )  # cut to a line (21.6 px): "cy reserves a tier 3 card (…" runs past the phone's width
 
 
+def test_a_tap_on_another_seats_reserved_card_says_what_it_is(server: Server, browser: Browser) -> None:
+    """Another seat's reserved card is a thumbnail whose cost cannot be read, its words on a hover a touch screen
+    does not have: a tap says them under the seat's reserved cards, and a second tap puts them away."""
+    with server.client() as c:
+        g = create(c, "pokemon", [{"kind": "human", "name": "ash"}, {"kind": "human", "name": "misty"}], seed=3)
+        api_act(c, g, 0, "take r b k")
+        api_act(c, g, 1, "reserve 2.2")
+        card = c.get(f"/api/games/{g['id']}").json()["view"]["seats"][1]["reserved"][0]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("Number(document.body.dataset.actions) === 2")
+    mini = page.locator(f"[data-seat='1'] [data-key='mini:{card['id']}']")
+    mini.tap()
+    said = page.locator("[data-seat='1'] .mini-words")
+    said.wait_for()
+    assert said.inner_text().startswith(f"{card['name']} (level 2, ") and "costs " in said.inner_text()
+    mini.tap()
+    said.wait_for(state="detached")
+    context.close()
+
+
 def test_kids_on_a_phone_says_a_village_gives_another_turn_and_shows_your_city_tiles_in_the_strip(
     server: Server, browser: Browser
 ) -> None:

@@ -294,15 +294,25 @@ function seatExtras(c, s) {
 }
 
 // A card small, as another seat's reserved card is seen across the table: its picture (or its deck's back) and
-// its words for screen readers.
+// its words for screen readers. Too small to read its cost, it says its words on a hover, and on a tap or a click
+// under the seat's reserved cards (a touch screen has no hover).
 function miniCard(c, card) {
   if (card.hidden) {
     return el("div", { class: `card mini tier-${card.tier}` }, cardBack(c.game, card.tier), el("span",
       { class: "sr-only" }, c.game === "pokemon" ? t("face-down level {tier}", { tier: card.tier })
         : t("face-down tier {tier}", { tier: card.tier })));
   }
-  return el("div", { class: `card mini tier-${card.tier}`, "data-key": `mini:${card.id}`,
-    title: cardWords(c.game, card) }, ...cardFace(c, card));   // small: its words on a hover
+  const shown = c.state.shownMini === card.id;
+  return el("button", { type: "button", class: `card mini tier-${card.tier}`, "data-key": `mini:${card.id}`,
+    title: cardWords(c.game, card), "aria-expanded": String(shown),
+    onclick: () => { c.state.shownMini = shown ? null : card.id; c.render(); } }, ...cardFace(c, card));
+}
+
+// The words of another seat's reserved card tapped, under its reserved cards; null when none of its is.
+function miniWords(c, s) {
+  const card = (s.reserved || []).find((x) => !x.hidden && x.id === c.state.shownMini);
+  return card ? el("p", { class: "small mini-words", "data-key": `mini-words:${s.seat}` },
+    cardWords(c.game, card)) : null;
 }
 
 // Another seat, in brief: points, tokens, bonuses, reserved cards (face up where everyone saw them), its last move.
@@ -313,6 +323,7 @@ function otherSeat(c, s) {
   ...seatExtras(c, s),
   el("div", { class: "row reserved-row", "data-key": `seat:${s.seat}:reserved` }, el("span", { class: "label" },
     t("reserved: {n}", { n: s.reserved.length })), ...s.reserved.map((card) => miniCard(c, card))),
+  miniWords(c, s),
   last ? el("p", { class: "small last" }, t("last: {move}", { move: last })) : null);
 }
 
