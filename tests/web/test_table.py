@@ -859,6 +859,13 @@ def test_the_return_prompt_says_how_many_tokens_to_return(server: Server, browse
             takes = sorted((a for a in legal if a.startswith("take ")), key=lambda a: -len(a.split()))
             api_act(c, g, seat, (takes or legal)[0])  # the most tokens a take gives
     held = sum(view["seats"][0]["tokens"].values())
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    tapped = phone.new_page()
+    tapped.goto(g["seats"][0]["link"])
+    tapped.wait_for_selector("#decision button .chip")
+    for box in [chip.bounding_box() for chip in tapped.locator("#decision button .chip").all()]:
+        assert box and box["height"] <= box["width"], box  # a round token, not stretched into an oval by the phone
+    phone.close()
     page = open_page(browser, g["seats"][0]["link"], width=1280)
     said = f"You hold {held} tokens, 10 at most: return {held - 10}, one at a time."
     assert page.inner_text("#decision h2") == said
@@ -907,6 +914,18 @@ def test_the_log_says_the_tokens_a_buy_paid_and_the_gold_a_reserve_received(serv
     assert said[0] == f"Ash catches Pidgey (level 1, no points, Ultra Ball bonus); {pays}"
     assert said[1] == "ann reserves the top card of the tier 2 deck; receives 1 gold"
     assert said[2].endswith("; pays nothing"), said[2]  # its bonuses paid it all
+
+
+def test_every_cost_pip_lies_inside_its_card(server: Server, browser: Browser) -> None:
+    """The Quick Ball's star, first in a cost, poked past the card's left edge into the deck's column."""
+    with server.client() as c:
+        g = create(c, "pokemon", [{"kind": "human", "name": "ash"}, {"kind": "human", "name": "misty"}], seed=1)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    page.wait_for_selector("#market .card svg")
+    out = page.evaluate("""[...document.querySelectorAll('#market .card svg')].flatMap((pic) =>
+        [...pic.querySelectorAll('g > :first-child')].map((shape) => shape.getBBox())
+          .filter((b) => b.y > 85 && (b.x < 2 || b.x + b.width > 98)).map((b) => [b.x, b.width]))""")
+    assert out == [], out  # 2 units clear of either edge: room for the outline's stroke
 
 
 def test_a_cost_counts_balls_as_nouns_and_colours_as_colours(server: Server, browser: Browser) -> None:

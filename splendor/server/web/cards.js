@@ -40,7 +40,7 @@ function ring(cx, cy, n, outer, inner, turn = -Math.PI / 2) {
 
 // A gem of ``colour``, of radius about r, centred on (cx, cy).
 export function gemShape(colour, cx, cy, r) {
-  const paint = { fill: FILL[colour] || "#999", stroke: "#333", "stroke-width": 1.2 };
+  const paint = { fill: FILL[colour] || "#999", stroke: "#333", "stroke-width": 1.2, "stroke-linejoin": "round" };
   switch (SHAPE[colour]) {
     case "square": return svg("rect", { x: cx - r * 0.88, y: cy - r * 0.88, width: r * 1.76, height: r * 1.76, rx: 2,
       ...paint });
@@ -82,10 +82,11 @@ function gem(colour, count, cx, cy) {
   return svg("g", {}, ...parts);
 }
 
-// Costs along the bottom, four to a row (a fifth, the Master Ball of a rare card, above).
+// Costs along the bottom, four to a row (a fifth, the Master Ball of a rare card, above), each wholly inside the
+// card: the Quick Ball's star reaches 1.2 radii from its middle (at 13 it poked past the card's left edge).
 function costPips(cost, y) {
   return Object.entries(cost || {}).filter(([, n]) => n)
-    .map(([colour, n], i) => pip(colour, n, 13 + (i % 4) * 24.5, y - Math.floor(i / 4) * 25, 10.5));
+    .map(([colour, n], i) => pip(colour, n, 14.5 + (i % 4) * 23.7, y - Math.floor(i / 4) * 25, 10.5));
 }
 
 // A face-up card: 100 × 120 units, drawn at the width of its place.
