@@ -699,6 +699,18 @@ def test_on_a_touch_tablet_every_nobles_name_is_read_whole(server: Server, brows
     context.close()
 
 
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_the_nobles_stand_at_one_height(server: Server, browser: Browser, seed: int) -> None:
+    """A newcomer's "Patron of Rubies and Onyx" (two lines) stood shorter than its neighbours of three."""
+    people = [{"kind": "human", "name": n} for n in ("ann", "bob", "cy", "dee")]
+    with server.client() as c:
+        g = create(c, "classic", people, seed=seed)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    nobles = page.locator("#nobles .noble")
+    heights = {round(nobles.nth(i).bounding_box()["height"]) for i in range(nobles.count())}  # type: ignore[index]
+    assert nobles.count() == 5 and len(heights) == 1, heights
+
+
 def test_a_touch_screen_shows_tokens_without_the_letters_only_a_keyboard_types(
     server: Server, browser: Browser
 ) -> None:
