@@ -24,6 +24,7 @@ def test_two_accounts_press_quick_play_and_play_one_game_to_its_end(server: Serv
     for page in (ann, bob):
         page.wait_for_selector("#guest-name-label", state="hidden")  # an account plays under its own name
         assert not page.is_checked("#quick-rated") and page.is_enabled("#quick-rated")  # so accounts meet guests
+        assert page.inner_text("#quick-rated-why") == ""
         page.select_option("#quick-game", "classic")
         page.select_option("#quick-players", "2")
     options = "[...document.getElementById('%s').options].map((o) => [o.value, o.textContent])"
@@ -102,6 +103,7 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     assert "ann" in row.inner_text() and "1 of 2" in row.inner_text()
     assert "invited" in guest.inner_text("#invited")
     assert guest.is_disabled("#quick-rated") and not guest.is_checked("#quick-rated")  # a guest plays unrated
+    assert guest.inner_text("#quick-rated-why") == "(sign in to play rated games)"  # said, not only on a hover
     # a guest's name is asked for beside the invitation, not in Quick play's form above it
     guest.wait_for_function("document.activeElement && document.activeElement.id === 'invite-name'")
     guest.click("[data-join]")  # no name yet: asked for one there, nothing taken
