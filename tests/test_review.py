@@ -145,6 +145,22 @@ def test_every_move_is_reviewed_and_the_graph_ends_with_the_result(game: Game, d
     assert len(graph) == 2 and all(len(line) == len(game.history) + 1 for line in graph)
 
 
+def test_the_review_names_the_card_each_move_takes_where_everyone_sees_it(game: Game, done: Review) -> None:
+    """The review had said "reserves the card at tier 2, slot 3" where the table shows which card that was."""
+    at = splendor.replay(game.record, upto=0)
+    named = 0
+    for m in done.moves:
+        for text, card in ((m.played, m.played_card), (m.best, m.best_card)):
+            action = at.parse(text)
+            seen = action.kind in ("buy", "buy_reserved", "reserve")  # a reserve from a deck stays unnamed
+            assert (card is not None) == seen, (text, card)
+            if seen:
+                assert card == at.public_details(action, at.after(action))["card"]
+                named += 1
+        at.apply(m.played)
+    assert named > len(done.moves) / 2
+
+
 def test_with_three_players_the_others_keep_their_last_estimate() -> None:
     three = finished(players=3, seed=4)
     done = review(three, iterations=20)
@@ -268,6 +284,8 @@ def test_the_review_command_as_json_is_the_review(saved: Path, game: Game) -> No
         "source",
         "visits",
         "chances",
+        "played_card",
+        "best_card",
     }
     assert {row["seat"] for row in data["summary"]} == {0, 1}
 

@@ -139,6 +139,10 @@ class MoveReview:
     source: str
     visits: int
     chances: list[float] = field(default_factory=list)
+    played_card: dict[str, Any] | None = None
+    best_card: dict[str, Any] | None = None
+    """The card each move takes where everyone sees it (a market's slot, a reserved card played; never one from a
+    deck), so that the review names it, not only its slot."""
 
     @property
     def best_chance(self) -> float:
@@ -159,6 +163,8 @@ class MoveReview:
             "source": self.source,
             "visits": self.visits,
             "chances": [round(c, 3) for c in self.chances],
+            "played_card": self.played_card,
+            "best_card": self.best_card,
         }
 
 
@@ -327,6 +333,8 @@ def review_position(
             after = (visits * mean + more * more_mean) / pooled if pooled else None
             source = "pooled" if pooled else "unknown"
     loss = max(0.0, before - after) if after is not None else 0.0
+    played_card = game.public_details(action, ended).get("card")
+    best_card = played_card if best == action else game.public_details(best, game.after(best)).get("card")
     return MoveReview(
         number=number,
         seat=seat,
@@ -338,6 +346,8 @@ def review_position(
         mark=mark_for(loss),
         source=source,
         visits=visits,
+        played_card=played_card,
+        best_card=best_card,
     )
 
 

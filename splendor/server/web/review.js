@@ -104,8 +104,12 @@ function markLabel(m) {
   const words = N_("Move {number}, {player}: {mark}. Played: {played} ({before} → {after}). The expert: {best} ({best_chance}).");
   return t(words, {
     number: m.number, player: page.seatName(m.seat), mark: t(MARK_WORDS[m.mark]),
-    played: moveWords(m.played, m.seat), before: percent(m.chance_before), after: percent(m.chance_after),
-    best: bestWords(m), best_chance: percent(m.chance_before) });
+    played: moveWords(m.played, m.seat, named(m.played_card)), before: percent(m.chance_before),
+    after: percent(m.chance_after), best: bestWords(m, named(m.best_card)), best_chance: percent(m.chance_before) });
+}
+
+// The card a reviewed move takes, as the review names it (a review written before it did names none).
+function named(card) { return card ? { card } : null;
 }
 
 function shape(mark, x, y) {
