@@ -141,12 +141,15 @@ def _resumed(ctx: typer.Context, path: Path, seats: str) -> tuple[Game, list[Sea
     try:
         rec = Record.from_text(path.read_text(encoding="utf-8"))
         g = replay_record(rec)
-    except (OSError, ValueError, IllegalAction) as e:
+    except (OSError, ValueError, TypeError, IllegalAction) as e:  # TypeError: options no game takes
         raise _fail(f"cannot resume {path}: {e}") from None
     if g.is_over:
         raise _fail(f"the game in {path} is over: replay it (splendor replay) or review it (splendor review)")
     if rec.notes.get("ending") or rec.notes.get("forfeit"):
-        raise _fail(f"the game in {path} ended after {len(rec.actions)} actions (a resignation or a forfeit)")
+        raise _fail(
+            f"the game in {path} ended after {len(rec.actions)} actions outside its rules (a resignation, an abort, "
+            "a clock or a forfeit)"
+        )
     try:
         if _given(ctx, "seats"):
             seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
@@ -250,19 +253,21 @@ def play(
     say = partial(translate, language=language)
     console.print(
         f"[bold]{say(Message(type(g).title))}[/] · "
-        + say(
-            _(
-                "seed {seed} · seats: {seats}",
-                seed=g.seed,
-                seats=", ".join(  # a bot's name is its own kind already ("greedy 1"): said once
-                    f"{i} {s.name}" if s.name.startswith(s.kind) else f"{i} {s.name} ({s.kind})"
-                    for i, s in enumerate(seat_list)
-                ),
+        + escape(  # seat names are words, never markup: a record's notes may hold "[/]"
+            say(
+                _(
+                    "seed {seed} · seats: {seats}",
+                    seed=g.seed,
+                    seats=", ".join(  # a bot's name is its own kind already ("greedy 1"): said once
+                        f"{i} {s.name}" if s.name.startswith(s.kind) else f"{i} {s.name} ({s.kind})"
+                        for i, s in enumerate(seat_list)
+                    ),
+                )
             )
         )
     )
     if resume is not None:
-        console.print(say(_("Going on after {n} actions.", n=len(g.history))))
+        console.print(say(_n("Going on after {n} action.", "Going on after {n} actions.", len(g.history))))
     console.print(
         say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.", examples=EXAMPLES[game]))
     )
@@ -278,7 +283,7 @@ def play(
         except PokedexError as e:
             raise _fail(str(e)) from None
     except Quit:
-        console.print("\n" + say(_("Game left after {n} actions.", n=len(g.history))))
+        console.print("\n" + say(_n("Game left after {n} action.", "Game left after {n} actions.", len(g.history))))
         if profile_secrets:  # ruling 17 marks a Pokédex when its game ends, and this one did not
             console.print(say(_("The game did not end, so no Pokédex is marked.")))
     except Forfeit as f:  # an outside program failed: it loses, the game stops, its record says why
@@ -301,9 +306,12 @@ def play(
         except OSError as e:
             raise _fail(f"could not save the record to {path}: {e}") from None
         if g.is_over or "forfeit" in notes:
-            console.print(f"Record saved to {written}. Replay it with: splendor replay {written}")
+            saved = _("Record saved to {path}. Replay it with: splendor replay {path}", path=str(written))
         else:
-            console.print(f"Record saved to {written}. Go on with the game later: splendor play --resume {written}")
+            saved = _(
+                "Record saved to {path}. Go on with the game later: splendor play --resume {path}", path=str(written)
+            )
+        console.print(say(saved), markup=False, highlight=False)
 
 
 @app.command()

@@ -110,7 +110,7 @@ def test_resume_refuses_what_the_record_settles_and_a_record_without_its_seats(t
     out = run("play", "--resume", str(saved), "--game", "kids")
     assert out.returncode == 2 and "leave out --game" in out.stderr
     out = run("play", "--resume", str(saved), "--seats", "human,greedy,greedy")
-    assert out.returncode == 2 and "has 2 seats; --seats names 3" in out.stderr
+    assert out.returncode == 2 and "has 2 seats; --seats names 3" in " ".join(out.stderr.split())
     out = run("play", "--resume", str(saved), "--seats", "ismcts:easy,greedy")  # others may take the seats
     assert out.returncode == 0 and "Going on after 2 actions." in out.stdout and "Game over." in out.stdout
     bare = tmp_path / "bare.record"
@@ -119,6 +119,22 @@ def test_resume_refuses_what_the_record_settles_and_a_record_without_its_seats(t
     assert out.returncode == 2 and "does not say who played seat 0" in out.stderr
     out = run("play", "--resume", str(tmp_path / "nowhere.record"))
     assert out.returncode == 2 and "cannot resume" in out.stderr
+    # a record is shared: it never starts a program (nor loads a file) of its sender's choosing
+    touched = tmp_path / "touched"
+    for bot in (f"cmd:touch {touched}", "ppo:model.zip", "learned:policy.npz"):
+        seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": bot, "name": "x"}]
+        sent = tmp_path / "sent.record"
+        sent.write_text(
+            Record(game="classic", players=2, seed=3, actions=["take w b g"], notes={"seats": seats}).to_text()
+        )
+        out = run("play", "--resume", str(sent), stdin="take w b g\n")
+        assert out.returncode == 2 and "a record never starts one" in " ".join(out.stderr.split()), out.stderr
+    assert not touched.exists()
+    seats = [{"seat": 0, "kind": "human", "name": "[/]ann"}, {"seat": 1, "kind": "bot", "bot": "greedy", "name": "g"}]
+    sent.write_text(Record(game="classic", players=2, seed=3, actions=["take w b g"], notes={"seats": seats}).to_text())
+    out = run("play", "--resume", str(sent), stdin="quit\ny\n")
+    assert out.returncode == 0 and "0 [/]ann (human)" in out.stdout, out.stderr  # a name, never markup
+    assert "Going on after 1 action." in out.stdout
 
 
 def test_quit_asks_before_it_leaves_the_game() -> None:
@@ -156,7 +172,8 @@ def test_a_bots_move_names_the_card_it_bought_and_the_noble_that_visited(tmp_pat
     out = run("play", "--seats", "greedy,greedy", "--seed", "3", "--record", str(saved))
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
-    assert re.search(r"greedy \d \(seat \d\): buy \d\.\d — a tier \d card \((\d★|no points), \w+ bonus, costs ", text)
+    # the card, and what was paid for it (a gold standing in), rather than what it costs
+    assert re.search(r"greedy \d \(seat \d\): buy \d\.\d — a tier \d card \((\d★|no points), \w+ bonus\); pays ", text)
     assert re.search(r"; Patron of [\w ,]+ visits \(3★, for bonuses of ", text)
     # the record keeps the names, so its replay says who played each move and who won
     replayed = " ".join(run("replay", str(saved)).stdout.split())

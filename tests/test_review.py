@@ -153,6 +153,8 @@ def test_the_review_names_the_card_each_move_takes_where_everyone_sees_it(game: 
         for text, card in ((m.played, m.played_card), (m.best, m.best_card)):
             action = at.parse(text)
             seen = action.kind in ("buy", "buy_reserved", "reserve")  # a reserve from a deck stays unnamed
+            if text != m.played and action.kind == "buy_reserved":  # a card reserved face down, never bought
+                seen = not at.view(None)["seats"][m.seat]["reserved"][action.args[0]].get("hidden")
             assert (card is not None) == seen, (text, card)
             if seen:
                 assert card == at.public_details(action, at.after(action))["card"]

@@ -333,8 +333,8 @@ def review_position(
             after = (visits * mean + more * more_mean) / pooled if pooled else None
             source = "pooled" if pooled else "unknown"
     loss = max(0.0, before - after) if after is not None else 0.0
-    played_card = game.public_details(action, ended).get("card")
-    best_card = played_card if best == action else game.public_details(best, game.after(best)).get("card")
+    played_card = _taken_card(game, action, ended, played=True)
+    best_card = played_card if best == action else _taken_card(game, best, game.after(best), played=False)
     return MoveReview(
         number=number,
         seat=seat,
@@ -349,6 +349,24 @@ def review_position(
         played_card=played_card,
         best_card=best_card,
     )
+
+
+TAKES_A_CARD = ("buy", "buy_reserved", "reserve")
+"""The kinds of action that take a card everyone may see them take (an evolution's card is said by its own words)."""
+
+
+def _taken_card(game: Game, action: Action, after: Game, played: bool) -> dict[str, Any] | None:
+    """The card ``action`` takes in ``game`` as everyone saw it; None for any other action, and for a move not
+    ``played`` that buys a card reserved face down from a deck: nobody else ever saw that card, and only the move
+    that buys it shows it."""
+    if action.kind not in TAKES_A_CARD:
+        return None
+    if not played and action.kind == "buy_reserved":
+        seen = game.view(None)["seats"][game.current_player]["reserved"][action.args[0]]
+        if seen.get("hidden"):
+            return None
+    card: dict[str, Any] | None = game.public_details(action, after).get("card")
+    return card
 
 
 def _search(position: Decision, rng: random.Random, iterations: int | None) -> SearchResult:

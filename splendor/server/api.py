@@ -42,7 +42,7 @@ from splendor.server.guards import (
     cross_site_problem,
 )
 from splendor.server.live import GameManager
-from splendor.server.moves import LOG_KEPT, step
+from splendor.server.moves import LOG_KEPT
 from splendor.server.push_routes import push_router
 from splendor.server.pwa import pwa_router
 from splendor.server.reviews import reviews_router
@@ -76,16 +76,9 @@ def as_json(payload: dict[str, Any]) -> Response:
     return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
 
 
-def _replayed(game: Game, upto: int, kept: int = 1) -> tuple[Game, list[dict[str, Any]]]:
-    """A finished ``game`` replayed from its record to ``upto`` actions, and the log entries of the last ``kept``
-    actions that led there (none at the start): the record replayed once, to the first of them, and those applied."""
-    first = max(0, upto - kept)
-    at = replay(game.record, upto=first)
-    entries = []
-    for action in game.history[first:upto]:
-        at, entry = step(at, action)
-        entries.append(entry)
-    return at, entries
+def _replayed(game: Game, upto: int) -> Game:
+    """A finished ``game`` replayed from its record to ``upto`` actions."""
+    return replay(game.record, upto=upto)
 
 
 def _page(name: str) -> Any:
@@ -449,7 +442,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_view(game_id: str, upto: Annotated[int, Query(ge=0), QueryWhole] = 0) -> dict[str, Any]:
         """A finished game's spectator view after ``upto`` actions, for step-by-step replays, with the log entry
         of the action that led there (``entry``: its seat and what everyone saw of it), the entries of the actions
-        before it (``log``: the last 60, ``entry`` last, as a game's own log keeps them), and how the game ended when
+        before it (``log``: the last 60, ``entry`` last, as a game's own log keeps them), who won (``winners``, as
+        the game's own answer says it), and how the game ended when
         no rule ended it (``ending``: a resignation, an abort, a seat idle past the limit, after ``at`` actions;
         a seat of three or four that resigned says it in ``seats``: ``forfeit``)."""
         live = await manager().get(game_id)
@@ -457,7 +451,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Refused(409, "replays are of finished games")
         total = len(live.game.history)
         upto = min(upto, total)
-        game, log = await replayed(_replayed, live.game, upto, LOG_KEPT)  # a long game's replay takes seconds
+        game = await replayed(_replayed, live.game, upto)  # a long game's replay takes seconds
+        log = live.log[max(0, upto - LOG_KEPT) : upto]  # a finished game's log holds every action's entry
         entry = log[-1] if log else None
         return {
             "id": live.id,
@@ -466,6 +461,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "seats": live.seat_list(),
             "rated": live.rated,
             "ending": live.ending_of(),
+            "winners": live.winners,
             "time_control": live.clock.control.text if live.clock is not None else None,
             "action": entry["action"] if entry else None,
             "entry": entry,
@@ -503,7 +499,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if upto is not None:
             if not live.over:
                 raise Refused(409, "replays are of finished games")
-            game, _log = await replayed(_replayed, live.game, min(upto, len(live.game.history)), 0)
+            game = await replayed(_replayed, live.game, min(upto, len(live.game.history)))
         language = lang.value if lang else negotiate(request.headers.get("accept-language"))
         picture = await asyncio.to_thread(svg, game.view(None), language=language, layout=layout)
         return Response(

@@ -408,9 +408,15 @@ def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGU
     return names
 
 
+FROM_A_RECORD = ("cmd", "ppo", "learned:")
+"""Bots a record's notes may name but never seat by themselves: an outside program, or a file to load (a PPO model
+is unpickled). A record is shared, so it must not start a program or load a file of its sender's choosing."""
+
+
 def seats_from_notes(notes: dict[str, Any], players: int) -> list[Seat]:
     """The seats a record's notes keep (`seat_notes`), to go on with its game as it was seated; ``ValueError`` when
-    the record does not say who sat where (a record of ``simulate``, of another program) or names a bot unknown here.
+    the record does not say who sat where (a record of ``simulate``, of another program), names a bot unknown here,
+    or names a program or a file (`FROM_A_RECORD`): such a seat is named again with ``--seats``.
 
     >>> notes = {"seats": seat_notes([Seat("ann", HUMAN, True), Seat("greedy 1", "greedy")])}
     >>> [(s.name, s.kind, s.named) for s in seats_from_notes(notes, 2)]
@@ -429,6 +435,11 @@ def seats_from_notes(notes: dict[str, Any], players: int) -> list[Seat]:
             seats.append(Seat(name=name, kind=HUMAN, named=name != default))
             continue
         spec = entry.get("bot")
+        if isinstance(spec, str) and spec.strip().lower().startswith(FROM_A_RECORD):
+            raise ValueError(
+                f"seat {i} was played by {spec!r}, a program or a file the record names: a record never starts "
+                "one; name every seat with --seats"
+            )
         if not isinstance(spec, str) or not _is_bot(spec):
             raise ValueError(f"seat {i}'s bot {spec!r} is not one this program has; name every seat with --seats")
         default = f"{spec} {i}"

@@ -9,6 +9,7 @@ import pytest
 
 import splendor
 from splendor import IllegalAction
+from splendor.bots.base import decide, make_bot
 from splendor.games.kids.game import KidsGame
 from tests.kids.positions import B, G, H, K, R, T, Y, give_tiles, give_tokens, new, tiles_total, tokens_total
 
@@ -145,16 +146,29 @@ def test_a_road_out_of_reach_names_what_the_traveler_lacks() -> None:
     g = new()
     give_tokens(g, MARC, black=1, red=1)
     give_tiles(g, MARC, active=("brown",))
-    with pytest.raises(IllegalAction, match=r"road 1 costs .*: you lack 1 mushroom \(black\)$"):
+    with pytest.raises(IllegalAction, match=r"road 1 costs .*: you lack 1 mushroom \(black\) token$"):
         g.apply("move 1")
     give_tokens(g, MARC, green=2)  # resources the banner does not ask stand in for nothing
-    with pytest.raises(IllegalAction, match=r"you lack 1 mushroom \(black\)$"):
+    with pytest.raises(IllegalAction, match=r"you lack 1 mushroom \(black\) token$"):
         g.apply("move 1")
     g2 = new()
     give_tokens(g2, MARC, red=1, gold=1)
-    said = "you lack 2 mushroom (black) and 1 hazelnut (brown), and your one gold coin stands in for only one of them"
+    said = "you lack 2 mushroom (black) tokens and 1 hazelnut (brown) token, and your one gold coin stands in for only "
+    said += "one of them"
     with pytest.raises(IllegalAction, match=re.escape(said)):
         g2.apply("move 1")
+
+
+def test_a_road_asked_for_while_another_decision_comes_first_says_that_decision() -> None:
+    """A road the traveler could pay, asked for while a City tile is to be chosen, had been refused as "you cannot pay
+    it yet"."""
+    g = splendor.new_game("kids", players=2, seed=0, mysteries=True)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    while g.phase != "city":
+        g.apply(decide(bots[g.current_player], g))
+    road = g._roads_from[g.space[g.seat]][0].number
+    with pytest.raises(IllegalAction, match="you reached a city: take the top City tile"):
+        g.parse(f"move {road}")
 
 
 def test_move_with_one_possible_payment_needs_no_payment_named() -> None:

@@ -167,7 +167,7 @@ def test_no_client_time_is_read(app_client: TestClient) -> None:
 def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient) -> None:
     c = app_client
     signed_in(c)
-    game = create(c, "classic", [MINE, GREEDY], clock="2s+0")
+    game = create(c, "classic", [MINE, GREEDY], clock="4s+0")  # room for the first move on a loaded machine
     assert game["rated"]
     assert move(c, game, 0).status_code == 200  # then ann's time runs out at her second turn
     never = create(c, "classic", [MINE, GREEDY], clock="1s+0")
@@ -184,7 +184,7 @@ def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient)
     assert listed[never["id"]] == "aborted" and listed[game["id"]] == "won"
     record = c.get(f"/api/games/{game['id']}/record").text
     notes = json.loads(record.splitlines()[0])["notes"]
-    assert notes["ending"]["by"] == "time" and notes["time_control"] == "2s+0"
+    assert notes["ending"]["by"] == "time" and notes["time_control"] == "4s+0"
     assert c.get(f"/api/games/{game['id']}/replay").json()["ending"]["by"] == "time"
 
 
@@ -192,7 +192,7 @@ def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient)
 def test_three_players_a_bot_plays_on_the_seat_that_ran_out_and_it_ranks_last(app_client: TestClient) -> None:
     c = app_client
     signed_in(c)
-    game = create(c, "kids", [MINE, GREEDY, GREEDY], clock="2s+0", options={"short": True})
+    game = create(c, "kids", [MINE, GREEDY, GREEDY], clock="4s+0", options={"short": True})
     assert move(c, game, 0).status_code == 200  # then ann's time runs out at her second turn
     seat = wait_for(lambda: (s := state(c, game)["seats"][0])["forfeited"] and s, seconds=10)
     assert seat["kind"] == "bot" and seat["forfeit"] == {"by": "time", "at": 3, "moved": True}

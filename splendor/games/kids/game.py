@@ -425,6 +425,11 @@ class KidsGame(Game):
         road = self._road_by_number.get(number)
         if road is None:
             return _("there is no road {road} on this board", road=number)
+        if self.is_over or self.phase != "action":  # another decision comes first (a City tile, a return, ...)
+            return self.why_illegal(ACTIONS.get("pass")) or _("you cannot move now")
+        palace = self._in_palace()
+        if palace:
+            return palace
         if road.start != self.space[self.seat]:
             here = self.board.spaces[self.space[self.seat]].name
             return _(
@@ -441,9 +446,22 @@ class KidsGame(Game):
         lacking = [max(0, n - purse[c] - active[c]) for c, n in enumerate(lacking)]
         wild = purse[GOLD] + min(purse[TREASURE], MAX_TREASURES)
         if sum(lacking) > wild:
-            missing = PALETTE.describe(lacking)
+            missing = Listing(
+                _n("{n} {resource} token", "{n} {resource} tokens", n, resource=PALETTE.word(c))
+                for c, n in enumerate(lacking)
+                if n
+            )
             if not wild:
                 return _("road {road} costs {banner}: you lack {lacking}", road=number, banner=need, lacking=missing)
+            if not purse[GOLD]:
+                return _(
+                    "road {road} costs {banner}: you lack {lacking}, and your Treasures (at most two a road) stand in "
+                    "for only {n} of them",
+                    n=wild,
+                    road=number,
+                    banner=need,
+                    lacking=missing,
+                )
             if not purse[TREASURE]:
                 return _n(
                     "road {road} costs {banner}: you lack {lacking}, and your one gold coin stands in for only one "

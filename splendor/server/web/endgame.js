@@ -64,7 +64,8 @@ export function renderEnd(page) {
       : t("{player} wins!", { player: names[0] });
     // Kids has no points: whether each traveler reached the Palace (its score is 1 or 0), as a mark, not a number
     const standing = (i) => (state.payload.game !== "kids" ? r.scores[i] : r.scores[i] ? "✓" : "—");
-    // in the order the seats rank: the winners, the others by their score, and last a seat whose person left
+    // the winners first, then the others by their points (ratings rank them together), and last a seat whose
+    // person left, as ratings rank it
     const left = (i) => state.payload.seats[i] && state.payload.seats[i].forfeited;
     const rank = (i) => (left(i) ? 2 : won(i) ? 0 : 1);
     const order = view.seats.map((_, i) => i)

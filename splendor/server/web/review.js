@@ -109,7 +109,8 @@ function markLabel(m) {
 }
 
 // The card a reviewed move takes, as the review names it (a review written before it did names none).
-function named(card) { return card ? { card } : null;
+function named(card) {
+  return card ? { card } : null;
 }
 
 function shape(mark, x, y) {

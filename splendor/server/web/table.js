@@ -290,7 +290,7 @@ function renderMarks() {
   const keys = moves.flatMap((e) => table().moveMarks(c, e).map((k) => [k, e.seat]));
   markAll(keys, "moved-last", true);
   // a line a turn: a seat's moves in a row (a move and a village's turn again, a take and a return) are one line,
-  // so a phone, which shows the last line only, still says the whole of the last turn
+  // so an upright tablet, which shows the last line only (the log is beside it), still says the whole last turn
   const turns = [];
   for (const e of mode === "replay" ? [] : moves) {
     if (turns.length && turns[turns.length - 1][0].seat === e.seat) turns[turns.length - 1].push(e);
@@ -564,7 +564,7 @@ async function loadReplay(upto) {
   const data = await api(`/api/games/${gameId}/replay?upto=${upto}`);
   state.upto = data.upto; state.total = data.total;
   state.payload = { game: data.view.game, seats: data.seats, view: data.view, actions: data.upto, log: [],
-    rated: data.rated };
+    rated: data.rated, winners: data.winners || [] };
   if (data.entry) {              // the actions that led to this step, from the replay itself, the one stepped to last
     state.payload.log = data.log;
     state.lastSeat = data.entry.seat; state.lastAction = data.entry.action;
