@@ -4,6 +4,7 @@ every refused click explained beside it, and the others' moves marked until your
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -13,6 +14,8 @@ from playwright.sync_api import Browser, BrowserContext, Page
 import splendor
 from splendor.bots import decide, make_bot
 from splendor.bots.review import percent
+from splendor.core.actions import Action
+from splendor.core.game import Game
 from tests.server.conftest import Server, create, wait_for
 from tests.web.test_browser import (
     SHOTS,
@@ -397,29 +400,40 @@ def test_kids_on_a_phone_says_a_village_gives_another_turn_and_shows_your_city_t
     assert page.locator(".me-strip .strip-tiles").is_visible()
 
 
-def test_a_village_whose_mysteries_tile_asked_a_gift_still_says_your_turn_again(
-    server: Server, browser: Browser
-) -> None:
-    """The Kind-Hearted Thief's gift came between the move and the turn again: the status fell back to "Your
-    turn."."""
-    local = splendor.new_game("kids", players=2, seed=1, mysteries=True)
+def _mysteries_played_by_greedy_bots(
+    server: Server, seed: int, until: Callable[[Game, Action, Game], bool]
+) -> tuple[dict[str, Any], Game]:
+    """A Kids Mysteries game of two people, ann and bob, whose moves greedy bots choose and send, until ``until``
+    (the game before a move, the move, the game after it) holds; the game as created, and as it stands."""
+    local = splendor.new_game("kids", players=2, seed=seed, mysteries=True)
     bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
     with server.client() as c:
         r = c.post(
             "/api/games",
             json={
                 "game": "kids",
-                "seed": 1,
+                "seed": seed,
                 "options": {"mysteries": True},
                 "seats": [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}],
             },
         )
         assert r.status_code == 201, r.text
         g = r.json()
-        while not (local.history and local.history[-1].kind == "give"):
+        while True:
             action = decide(bots[local.current_player], local)
             api_act(c, g, local.current_player, action.text)
+            before = local.clone()
             local.apply(action)
+            if until(before, action, local):
+                return g, local
+
+
+def test_a_village_whose_mysteries_tile_asked_a_gift_still_says_your_turn_again(
+    server: Server, browser: Browser
+) -> None:
+    """The Kind-Hearted Thief's gift came between the move and the turn again: the status fell back to "Your
+    turn."."""
+    g, local = _mysteries_played_by_greedy_bots(server, 1, lambda _before, action, _after: action.kind == "give")
     mover = local.current_player
     page = open_page(browser, g["seats"][mover]["link"], width=1280)
     page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history)}")
@@ -429,27 +443,9 @@ def test_a_village_whose_mysteries_tile_asked_a_gift_still_says_your_turn_again(
 def test_a_village_that_turns_up_the_tornado_says_so_with_the_turn_again(server: Server, browser: Browser) -> None:
     """A newcomer's Marketplace vanished from the supply while the status said only "Your turn again: Market Square
     is a village.": the Tornado's lasting effect was said only in a log line cut off mid-sentence."""
-    local = splendor.new_game("kids", players=2, seed=5, mysteries=True)
-    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
-    with server.client() as c:
-        r = c.post(
-            "/api/games",
-            json={
-                "game": "kids",
-                "seed": 5,
-                "options": {"mysteries": True},
-                "seats": [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}],
-            },
-        )
-        assert r.status_code == 201, r.text
-        g = r.json()
-        turned_up = None
-        while turned_up != "Tornado":  # greedy bots' seat 0 reaches Market Square and turns it up (action 10)
-            action = decide(bots[local.current_player], local)
-            api_act(c, g, local.current_player, action.text)
-            before = local.clone()
-            local.apply(action)
-            turned_up = before.public_details(action, local).get("village_tile")
+    g, local = _mysteries_played_by_greedy_bots(  # seat 0 reaches Market Square and turns it up (action 10)
+        server, 5, lambda before, action, after: before.public_details(action, after).get("village_tile") == "Tornado"
+    )
     mover = local.current_player
     page = open_page(browser, g["seats"][mover]["link"], width=1280)
     page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history)}")
