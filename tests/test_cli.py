@@ -121,14 +121,15 @@ def test_resume_refuses_what_the_record_settles_and_a_record_without_its_seats(t
     assert out.returncode == 2 and "cannot resume" in out.stderr
     # a record is shared: it never starts a program (nor loads a file) of its sender's choosing
     touched = tmp_path / "touched"
-    for bot in (f"cmd:touch {touched}", "ppo:model.zip", "learned:policy.npz"):
+    for bot in (f"cmd:touch {touched}", f"CMD:touch {touched}", "ppo:model.zip", "learned:policy.npz"):
         seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": bot, "name": "x"}]
         sent = tmp_path / "sent.record"
         sent.write_text(
             Record(game="classic", players=2, seed=3, actions=["take w b g"], notes={"seats": seats}).to_text()
         )
         out = run("play", "--resume", str(sent), stdin="take w b g\n")
-        assert out.returncode == 2 and "a record never starts one" in " ".join(out.stderr.split()), out.stderr
+        said = " ".join(out.stderr.split())
+        assert out.returncode == 2 and "a record never starts a program or loads a file" in said, out.stderr
     assert not touched.exists()
     seats = [{"seat": 0, "kind": "human", "name": "[/]ann"}, {"seat": 1, "kind": "bot", "bot": "greedy", "name": "g"}]
     sent.write_text(Record(game="classic", players=2, seed=3, actions=["take w b g"], notes={"seats": seats}).to_text())

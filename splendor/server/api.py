@@ -20,7 +20,6 @@ from starlette.exceptions import HTTPException
 
 from splendor import __version__
 from splendor.bots.base import bot_display_name
-from splendor.core.game import Game
 from splendor.core.record import Record
 from splendor.games import GAMES, replay
 from splendor.games.palettes import token_words
@@ -74,11 +73,6 @@ WEB = FilePath(__file__).parent / "web"
 def as_json(payload: dict[str, Any]) -> Response:
     """A payload that is JSON-ready already (views are), sent without FastAPI's slower generic encoding."""
     return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
-
-
-def _replayed(game: Game, upto: int) -> Game:
-    """A finished ``game`` replayed from its record to ``upto`` actions."""
-    return replay(game.record, upto=upto)
 
 
 def _page(name: str) -> Any:
@@ -451,7 +445,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Refused(409, "replays are of finished games")
         total = len(live.game.history)
         upto = min(upto, total)
-        game = await replayed(_replayed, live.game, upto)  # a long game's replay takes seconds
+        game = await replayed(replay, live.game.record, upto)  # a long game's replay takes seconds
         log = live.log[max(0, upto - LOG_KEPT) : upto]  # a finished game's log holds every action's entry
         entry = log[-1] if log else None
         return {
@@ -499,7 +493,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if upto is not None:
             if not live.over:
                 raise Refused(409, "replays are of finished games")
-            game = await replayed(_replayed, live.game, min(upto, len(live.game.history)))
+            game = await replayed(replay, live.game.record, min(upto, len(live.game.history)))
         language = lang.value if lang else negotiate(request.headers.get("accept-language"))
         picture = await asyncio.to_thread(svg, game.view(None), language=language, layout=layout)
         return Response(

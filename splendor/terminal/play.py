@@ -408,15 +408,16 @@ def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGU
     return names
 
 
-FROM_A_RECORD = ("cmd", "ppo", "learned:")
-"""Bots a record's notes may name but never seat by themselves: an outside program, or a file to load (a PPO model
-is unpickled). A record is shared, so it must not start a program or load a file of its sender's choosing."""
+SEATED_FROM_A_RECORD = ("random", "greedy", "ismcts", "policy", "learned")
+"""The bots a record's notes may seat by themselves: those this program has within itself (``learned`` with its
+shipped weights only). Any other (an outside program, a file to load: a PPO model is unpickled) is named again with
+``--seats``: a record is shared, and must never start a program or load a file of its sender's choosing."""
 
 
 def seats_from_notes(notes: dict[str, Any], players: int) -> list[Seat]:
     """The seats a record's notes keep (`seat_notes`), to go on with its game as it was seated; ``ValueError`` when
     the record does not say who sat where (a record of ``simulate``, of another program), names a bot unknown here,
-    or names a program or a file (`FROM_A_RECORD`): such a seat is named again with ``--seats``.
+    or names a bot that is not within this program (`SEATED_FROM_A_RECORD`): such a seat is named with ``--seats``.
 
     >>> notes = {"seats": seat_notes([Seat("ann", HUMAN, True), Seat("greedy 1", "greedy")])}
     >>> [(s.name, s.kind, s.named) for s in seats_from_notes(notes, 2)]
@@ -435,13 +436,13 @@ def seats_from_notes(notes: dict[str, Any], players: int) -> list[Seat]:
             seats.append(Seat(name=name, kind=HUMAN, named=name != default))
             continue
         spec = entry.get("bot")
-        if isinstance(spec, str) and spec.strip().lower().startswith(FROM_A_RECORD):
+        kind, _colon, arg = spec.strip().partition(":") if isinstance(spec, str) else ("", "", "")
+        within = kind.lower() in SEATED_FROM_A_RECORD and not (kind.lower() == "learned" and arg)
+        if not isinstance(spec, str) or not within or not _is_bot(spec):  # checked within before anything is built
             raise ValueError(
-                f"seat {i} was played by {spec!r}, a program or a file the record names: a record never starts "
-                "one; name every seat with --seats"
+                f"seat {i}'s bot {spec!r} is not one a record may seat (a record never starts a program or loads a "
+                "file); name every seat with --seats"
             )
-        if not isinstance(spec, str) or not _is_bot(spec):
-            raise ValueError(f"seat {i}'s bot {spec!r} is not one this program has; name every seat with --seats")
         default = f"{spec} {i}"
         name = name if isinstance(name, str) and name.strip() else default
         seats.append(Seat(name=name, kind=spec, named=name != default))

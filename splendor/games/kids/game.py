@@ -33,6 +33,7 @@ from splendor.games.kids.notation import (
     PAYMENTS,
     RESOURCE_COUNT,
     TREASURE,
+    banner_counts,
     payment_text,
     payments,
 )
@@ -440,16 +441,12 @@ class KidsGame(Game):
             )
         need = Listing(PALETTE.word(c) for c in road.cost)
         purse, active = self.purse[self.seat], self.active[self.seat]
-        lacking = [0] * RESOURCE_COUNT
-        for c in road.cost:
-            lacking[c] += 1
-        lacking = [max(0, n - purse[c] - active[c]) for c, n in enumerate(lacking)]
+        lacking = {c: n - purse[c] - active[c] for c, n in banner_counts(road.cost) if n > purse[c] + active[c]}
         wild = purse[GOLD] + min(purse[TREASURE], MAX_TREASURES)
-        if sum(lacking) > wild:
+        if sum(lacking.values()) > wild:
             missing = Listing(
                 _n("{n} {resource} token", "{n} {resource} tokens", n, resource=PALETTE.word(c))
-                for c, n in enumerate(lacking)
-                if n
+                for c, n in lacking.items()
             )
             if not wild:
                 return _("road {road} costs {banner}: you lack {lacking}", road=number, banner=need, lacking=missing)

@@ -36,7 +36,7 @@ export function cardInSight(view, seat, action) {
 // A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)";
 // without its cost where none is paid (an evolution) or where what was paid is said instead (a buy's log).
 export function cardWords(game, card, { cost = true } = {}) {
-  const costs = Object.entries(card.cost || {}).filter(([, n]) => n).map(([c, n]) => tokensOf(game, c, n));
+  const costs = countsOf(game, card.cost || {});
   const worth = [card.points ? `${card.points}★` : t("no points"),
     card.bonus_count > 1 ? t("double {colour} bonus", { colour: tokenName(game, card.bonus) })
       : t("{colour} bonus", { colour: tokenName(game, card.bonus) }),
@@ -58,8 +58,13 @@ function where(slot, game) {
     : t("the card at tier {tier}, slot {slot}", { tier, slot: n });
 }
 
+// Counts by colour, each as a cost says it ("2 white", "3 Heal Balls"), the zeros left out.
+function countsOf(game, counts) {
+  return Object.entries(counts).filter(([, n]) => n).map(([c, n]) => tokensOf(game, c, n));
+}
+
 function nobleWords(game, noble) {
-  const needs = list(Object.entries(noble.requires).map(([c, n]) => tokensOf(game, c, n)));
+  const needs = list(countsOf(game, noble.requires));
   return t("{noble} visits ({points}★, for bonuses of {needs})",
     { noble: noble.name ? t(noble.name) : t("noble {number}", { number: noble.id }), points: noble.points, needs });
 }
@@ -79,7 +84,7 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
   const then = [];
   // the tokens that changed hands, which the card's cost does not say: a gold or a Master Ball standing in
   const counted = (tokens) => {
-    const parts = Object.entries(tokens).filter(([, n]) => n).map(([c, n]) => tokensOf(game, c, n));
+    const parts = countsOf(game, tokens);
     return parts.length ? list(parts) : t("nothing");
   };
   if (d.paid) then.push(t("pays {tokens}", { tokens: counted(d.paid) }));
