@@ -496,7 +496,8 @@ class GameStore:
             return self._stored(s, row)
 
     def listing(self, limit: int = 200) -> list[dict[str, Any]]:
-        """Newest first: id, game, players, status, whether it still waits for players (an open seat), actions,
+        """Newest first: id, game, players, options (as the game was dealt: a Kids game's ``short`` and
+        ``mysteries`` say which game it is), status, whether it still waits for players (an open seat), actions,
         created, who sits where (``seats``: ``seat``, ``kind``, ``bot``, ``name``, as anyone may see them), and
         the seats that won (``winners``: [] when nobody did; None while unfinished or not kept, before 0013). The
         index on ``created_at`` (migration 0006) serves it: the newest ``limit`` entries of the index are read,
@@ -508,6 +509,7 @@ class GameStore:
                     GameRow.id,
                     GameRow.game,
                     GameRow.players,
+                    GameRow.options,
                     GameRow.status,
                     GameRow.open_until,
                     GameRow.actions,
@@ -533,6 +535,7 @@ class GameStore:
                     "id": r.id,
                     "game": r.game,
                     "players": r.players,
+                    "options": json.loads(r.options),
                     "status": r.status,
                     "waiting_for_players": r.status == "ongoing" and r.open_until is not None,
                     "actions": r.actions,

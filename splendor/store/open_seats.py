@@ -12,6 +12,7 @@ never expired.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -200,7 +201,8 @@ class OpenSeats:
 
     def listing(self, limit: int = 100, include: str | None = None) -> list[dict[str, Any]]:
         """The games with open seats that are still open, soonest to expire first (the index on status and
-        open_until serves it): id, game, players, time control, rated, the creator (the first seat a person
+        open_until serves it): id, game, players, options (as the game was dealt: whoever joins a Kids game
+        knows whether it is the short game or the Mysteries), time control, rated, the creator (the first seat a person
         holds from the start, not one taken since: its name and, kept in an account, its rating in the game on the
         shown scale), the open seats and when they expire (``open_until``, seconds since the epoch, and
         ``expires_in``, seconds from now, both by the store's clock). The game ``include`` names is listed too,
@@ -210,7 +212,13 @@ class OpenSeats:
             now = _now(conn)
             now_value = float(conn.execute(select(now)).scalar_one())
             listed = select(
-                GameRow.id, GameRow.game, GameRow.players, GameRow.time_control, GameRow.rated, GameRow.open_until
+                GameRow.id,
+                GameRow.game,
+                GameRow.players,
+                GameRow.options,
+                GameRow.time_control,
+                GameRow.rated,
+                GameRow.open_until,
             ).where(GameRow.status == "ongoing", GameRow.open_until.is_not(None), GameRow.open_until > now)
             games = list(conn.execute(listed.order_by(GameRow.open_until).limit(limit)).all())
             if include is not None and all(g.id != include for g in games):
@@ -253,6 +261,7 @@ class OpenSeats:
                     "id": g.id,
                     "game": g.game,
                     "players": g.players,
+                    "options": json.loads(g.options),
                     "time_control": g.time_control,
                     "rated": g.rated,
                     "creator": None

@@ -28,7 +28,7 @@ GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
 def new_game(c: TestClient | httpx.Client, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json={"game": "classic", "seats": seats, **extra})
+    r = c.post("/api/games", json={"game": "classic", "seats": seats} | extra)
     assert r.status_code == 201, r.text
     body: dict[str, Any] = r.json()
     return body
@@ -76,6 +76,20 @@ def test_an_open_seat_is_listed_then_taken_by_a_guest_with_a_name(app_client: Te
     view = c.get(f"/api/games/{game['id']}", params={"seat": 1}, headers={"x-seat-token": taken["token"]})
     assert view.status_code == 200
     assert c.get("/api/open-games").json()["games"] == []
+
+
+def test_both_lists_say_which_kids_game_a_game_is_short_or_mysteries(app_client: TestClient) -> None:
+    """Whoever joins or watches a game from a list knows its variant before sitting down."""
+    c = app_client
+    dealt = {"mysteries": new_game(c, [ANN, OPEN], game="kids", options={"mysteries": True})}
+    dealt["short"] = new_game(c, [ANN, OPEN], game="kids", options={"short": True})
+    dealt["plain"] = new_game(c, [ANN, OPEN], game="classic")
+    for listing in ("/api/open-games", "/api/games"):
+        listed = {g["id"]: g["options"] for g in c.get(listing).json()["games"]}
+        assert listed[dealt["mysteries"]["id"]]["mysteries"] is True
+        assert listed[dealt["mysteries"]["id"]]["short"] is False
+        assert listed[dealt["short"]["id"]]["short"] is True
+        assert "mysteries" not in listed[dealt["plain"]["id"]]
 
 
 @pytest.mark.settings(max_games_listed=2)

@@ -195,3 +195,22 @@ def test_on_a_phone_play_now_without_a_name_says_why_on_screen(server: Server, b
     box = page.locator("#quick-error").bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844 + 1, box
     context.close()
+
+
+def test_the_lobbys_lists_and_the_table_name_a_kids_games_variant(server: Server, browser: Browser) -> None:
+    """A newcomer found a Kids game in the lists with nothing to say it plays the Mysteries: whoever joins or
+    watches it learned so only at the table."""
+    with server.client() as c:
+        seats = [{"kind": "human", "name": "ann"}, {"kind": "open"}]
+        r = c.post("/api/games", json={"game": "kids", "seats": seats, "options": {"mysteries": True}})
+        assert r.status_code == 201, r.text
+        game = r.json()["id"]
+    page = open_lobby(browser, server)
+    page.wait_for_selector(f"[data-open-game='{game}']")
+    assert "Splendor Kids (Mysteries variant)" in page.inner_text(f"[data-open-game='{game}']")
+    page.wait_for_selector("#games tbody tr")
+    assert "Splendor Kids (Mysteries variant)" in page.inner_text("#games tbody tr")
+    page.goto(f"{server.base}/watch/{game}")
+    page.wait_for_function("document.getElementById('title').textContent.includes('Mysteries variant')")
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()

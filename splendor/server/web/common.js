@@ -216,6 +216,17 @@ export function seatLabels(seats) {
 // (as the server's JSON keeps them), a half rounded up, as the terminal does (splendor.bots.review.percent).
 export function wholePercent(chance) { return Math.floor((Math.round(chance * 1000) + 5) / 10); }
 
+const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
+
+// A game's name in the reader's language, with the variant it is dealt in where it has one (a Kids game's
+// ``short`` or ``mysteries`` option, or its view's): "Splendor Kids (Mysteries variant)". Whoever joins or
+// watches a game from a list knows which game it is before sitting down.
+export function gameTitle(game, options = {}) {
+  const name = TITLES[game] ? t(TITLES[game]) : game;
+  const variant = options?.mysteries ? t("Mysteries variant") : options?.short ? t("short game") : null;
+  return variant ? t("{game} ({variant})", { game: name, variant }) : name;
+}
+
 export function params() { return new URLSearchParams(location.search); }
 
 // The Pokédex profile this browser claimed: its name and its secret, kept here only (the server keeps a hash).

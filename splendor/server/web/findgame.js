@@ -1,12 +1,10 @@
 // Finding a game in the lobby: quick play (be seated with waiting players of about your rating, or with a bot after
 // the wait you chose) and the open games (join a free seat with one click), signed in or as a guest with a name.
 // A seek's secret stays in this tab (sessionStorage, so a reload goes on waiting): it becomes the seat's secret.
-import { api, el, keepGame } from "/static/common.js";
-import { N_, t } from "/static/i18n.js";
+import { api, el, gameTitle, keepGame } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { clockWords } from "/static/yourgames.js";
 
-const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
-const title = (game) => (TITLES[game] ? t(TITLES[game]) : game);
 const SEEK_KEY = "splendor-seek";       // { id, secret, game } of this tab's waiting seek
 const NAME_KEY = "splendor-guest-name"; // the name this browser plays as a guest
 const POLL_MS = 2000;                   // the server expires a seek not asked about for 30 s
@@ -188,7 +186,7 @@ async function drawOpenGames() {
     const creator = g.creator ? (g.creator.rating !== null ? `${called} (${g.creator.rating})` : called) : "—";
     const refused = g.rated && !me;
     return el("tr", { "data-open-game": g.id, class: g.id === INVITED ? "invited" : null },
-      el("td", {}, title(g.game)),
+      el("td", {}, gameTitle(g.game, g.options)),
       el("td", {}, t("{taken} of {players}", { taken: g.players - g.open_seats.length, players: g.players })),
       el("td", {}, g.time_control || t("no clock")),
       el("td", {}, g.rated ? t("rated") : t("unrated")),

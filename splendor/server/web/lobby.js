@@ -1,12 +1,10 @@
 // The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
 // the games (this browser's and, signed in, the account's) and the account's ratings.
-import { api, el, forgetProfile, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
+import { api, el, gameTitle, forgetProfile, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
 import { N_, language, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
 
-const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
-const title = (game) => (TITLES[game] ? t(TITLES[game]) : game);
 const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), truncated: N_("turn limit reached"),
   stalled: N_("stalled"), aborted: N_("aborted"), expired: N_("expired") };
 let BOTS = [];                          // [spec, name, games] of each bot the server seats (GET /api/bots)
@@ -118,7 +116,7 @@ async function drawMyGames() {
     const state = info.over             // the rules' winners, or the other seat of a game of two left early
       ? wonBy(info.winners.map((w) => w === g.seat ? t("you") : seats[w]))
       : (yourTurn ? yourTurnCell(secondsLeft) : (waiting ? t("waiting for players") : t("in play")));
-    const row = el("tr", { "data-my-game": g.id, "data-your-turn": yourTurn }, el("td", {}, title(info.game)),
+    const row = el("tr", { "data-my-game": g.id, "data-your-turn": yourTurn }, el("td", {}, gameTitle(info.game, info.view)),
       el("td", {}, seats.map((n, i) => i === g.seat ? t("{name} (you)", { name: n }) : n).join(", ")),
       el("td", {}, state),
       el("td", {}, el("a", { href: g.link }, view.is_over ? t("see the end") : t("rejoin"))));
@@ -165,7 +163,7 @@ async function refresh() {
     return;
   }
   body.replaceChildren(...games.map((g) => el("tr", {},
-    el("td", {}, title(g.game)), el("td", {}, list(seatLabels(g.seats))),
+    el("td", {}, gameTitle(g.game, g.options)), el("td", {}, list(seatLabels(g.seats))),
     el("td", {}, standing(g)),
     el("td", {}, g.actions),
     el("td", {}, g.created_at ? el("time", { datetime: g.created_at }, since(g.created_at)) : ""),
@@ -259,7 +257,7 @@ async function drawAccount() {
         location.reload();
       } }, t("Sign out"))),
     rated.length ? el("ul", { id: "my-ratings" }, ...rated.map(([game, r]) => el("li", { "data-rating-game": game },
-      t("{game}: rating {rating}, rated games: {games}", { game: title(game), rating: r.rating, games: r.games }))))
+      t("{game}: rating {rating}, rated games: {games}", { game: gameTitle(game), rating: r.rating, games: r.games }))))
       : el("p", { id: "my-ratings" }, t("No rated games yet: play against a bot, or against friends who have accounts.")),
     el("p", {}, pushToggle(t)), passwordForm());
   } else {

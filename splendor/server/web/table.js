@@ -1,7 +1,7 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking or by keys.
 // The table is one screen: the other seats on one side, the game in the middle, your own seat below it, and the
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
-import { api, el, emblem, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
+import { api, el, emblem, gameTitle, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
   from "/static/common.js";
 import { N_, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
@@ -16,7 +16,6 @@ import * as kidsTable from "/static/kids.js";
 import { announceTurn, setupTurnControls } from "/static/yourturn.js";
 import { chosenAt, draw as drawReview, reviewMarks, setupReview } from "/static/review.js";
 
-const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 const parts = location.pathname.split("/");
 const mode = parts[1];                       // play | watch | replay
 const gameId = parts[2];
@@ -320,7 +319,7 @@ export function render() {
     clearTimeout(state.roadTimer);
     Object.assign(state, { selection: [], menu: null, road: null, pendingTier: null, roadDigits: "" });
   }
-  document.getElementById("title").textContent = ` ${t(TITLES[state.payload.game])}`;
+  document.getElementById("title").textContent = ` ${gameTitle(state.payload.game, state.payload.view)}`;
   document.getElementById("rated").hidden = !state.payload.rated;
   const help = document.getElementById("help");
   if (!help.childElementCount) help.append(howToPlay(state.payload.game));   // once: its open state is the reader's

@@ -2,18 +2,18 @@
 // seat's turn the tab's title says so ("● Your turn — Splendor", back to the game's name after), an optional short
 // tone plays (a toggle in the header, off by default, kept in this browser; a WebAudio tone, no sound file), and,
 // when the player turned notifications on (from a click) and the tab is hidden, the browser shows a notification.
-import { N_, t } from "/static/i18n.js";
+import { gameTitle } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { turnWords, worker } from "/static/install.js";
 import { notifying, pushKey, setNotify } from "/static/notify.js";
 
-const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 const SOUND_KEY = "splendor-sound";
 let wasMine = false;
 
 // After each drawing of the table: ``mine`` whether the seat decides now, ``seen`` whether the table was drawn
 // before (a turn that was already the seat's when the page opened is not announced again).
 export function announceTurn({ mine, game, mode, seen }) {
-  const name = t(TITLES[game] || game);
+  const name = gameTitle(game);
   const playing = mode === "play";
   document.title = mine && playing ? `● ${t("Your turn")} — ${name}` : `splendor — ${name}`;
   document.getElementById("sound-label").hidden = !playing;
