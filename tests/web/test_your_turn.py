@@ -57,6 +57,30 @@ def test_the_title_says_your_turn_when_the_opponent_moves_and_a_hidden_tab_notif
     context.close()
 
 
+def test_on_a_phone_the_headers_icon_toggles_say_what_a_tap_did(server: Server, browser: Browser) -> None:
+    """On a phone the tone's and the notifications' toggles are ♪ and a bell alone, and a touch screen shows no
+    title: a newcomer could not tell what they were. A tap now says what it turned on or off, under the header,
+    and each box has a name for a screen reader."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "random"}], seed=4)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    assert page.locator("#sound-label .sound-words").is_hidden()  # the icon alone
+    assert page.get_attribute("#sound-on", "aria-label") == "sound on my turn"
+    assert page.get_attribute("#notify-on", "aria-label") == "notify me"
+    page.tap("#sound-label")
+    page.wait_for_selector("#toggle-said", state="visible")
+    assert page.inner_text("#toggle-said") == "Sound on your turn: on."
+    said = page.locator("#toggle-said").bounding_box()
+    assert said and said["x"] >= 0 and said["x"] + said["width"] <= 390, said  # whole on the screen
+    page.tap("#sound-label")
+    page.wait_for_function("document.getElementById('toggle-said').textContent === 'Sound on your turn: off.'")
+    page.wait_for_selector("#toggle-said", state="hidden", timeout=8000)  # a few seconds, then gone
+    context.close()
+
+
 def test_the_lobby_lists_the_games_where_it_is_your_turn_first_with_their_clocks(
     server: Server, browser: Browser
 ) -> None:

@@ -67,19 +67,32 @@ async function dismiss() {
   for (const shown of await registration.getNotifications({ tag: `turn:${location.pathname}` })) shown.close();
 }
 
+// What a header toggle now does, said under the header for a few seconds: on a phone the toggles are icons alone,
+// and a touch screen shows no title; a refused notification says why wherever it is read.
+let toggleTimer = null;
+function sayToggle(words) {
+  const said = document.getElementById("toggle-said");
+  said.textContent = words;
+  said.hidden = false;
+  clearTimeout(toggleTimer);
+  toggleTimer = setTimeout(() => { said.hidden = true; }, 4000);
+}
+
 // The header's two toggles: the tone, and the notifications (asked for only here, from the click).
 export function setupTurnControls(signedIn) {
   document.getElementById("sound-on").addEventListener("change", (event) => {
     localStorage.setItem(SOUND_KEY, event.target.checked ? "on" : "off");
+    sayToggle(event.target.checked ? t("Sound on your turn: on.") : t("Sound on your turn: off."));
   });
   const box = document.getElementById("notify-on");
   box.addEventListener("change", async () => {
     const answer = await setNotify(box.checked, signedIn());
     box.checked = answer.on;
     const label = document.getElementById("notify-label");
-    label.title = answer.why === "denied" ? t("This browser blocks notifications from this site.")
-      : answer.why === "unsupported" ? t("This browser cannot show notifications.")
-      : t("tell me when it is my turn");
+    const why = answer.why === "denied" ? t("This browser blocks notifications from this site.")
+      : answer.why === "unsupported" ? t("This browser cannot show notifications.") : null;
+    label.title = why || t("tell me when it is my turn");
+    sayToggle(why || (answer.on ? t("Notifications on your turn: on.") : t("Notifications on your turn: off.")));
   });
   pushKey();                            // asked once, so that the click finds the answer at once
   document.addEventListener("visibilitychange", () => {
