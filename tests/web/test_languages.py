@@ -45,7 +45,7 @@ def test_each_language_draws_the_lobby_and_every_table_at_375_px(
     page.wait_for_selector("[data-seat-kind]")
     assert page.evaluate("document.documentElement.lang") == language
     assert page.locator("#language").input_value() == language
-    assert page.inner_text("h1 >> nth=0") != "New game"
+    assert page.inner_text("#new-game-title") != "New game"
     assert overflow(page) <= 1, f"the lobby in {language} is {overflow(page)}px too wide"
     with server.client() as c:
         games = {

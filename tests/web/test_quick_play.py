@@ -214,3 +214,34 @@ def test_the_lobbys_lists_and_the_table_name_a_kids_games_variant(server: Server
     page.wait_for_function("document.getElementById('title').textContent.includes('Mysteries variant')")
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
+
+
+def test_the_lobby_is_panels_under_their_headings_two_columns_wide_one_on_a_phone(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer found the lobby's headings inside some boxes and above others, and the leaderboards' link
+    between two of them: every section is now a panel under its own heading; what to play on the left and who you
+    are on the right, on a phone one column, the account first."""
+    sections = ["#find-game", "#open-games-panel", "#new-game-panel", "#games-panel", "#account", "#learn"]
+    for width in (1280, 390):
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        page = context.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_selector("[data-seat-kind='1']")
+        headed = page.evaluate(
+            "(ids) => ids.map((id) => document.querySelector(id).classList.contains('panel')"
+            " && document.querySelector(id).firstElementChild.tagName === 'H2')",
+            sections,
+        )
+        assert all(headed), dict(zip(sections, headed, strict=True))
+        assert page.locator("main h1").count() == 0 and page.is_visible("header #leaderboard-link")
+        boxes = {s: page.locator(s).bounding_box() for s in sections}
+        assert all(boxes.values())
+        quick, account, games = boxes["#find-game"], boxes["#account"], boxes["#games-panel"]
+        assert quick and account and games
+        if width == 1280:  # side by side, tops aligned
+            assert account["x"] >= quick["x"] + quick["width"] and abs(account["y"] - quick["y"]) < 2
+        else:  # one column: the account, then quick play, the games further down
+            assert abs(account["x"] - quick["x"]) < 2 and account["y"] < quick["y"] < games["y"]
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+        context.close()
