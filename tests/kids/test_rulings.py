@@ -118,7 +118,7 @@ def test_ruling_20_every_shipped_side_joins_every_other_and_the_palace_is_reache
 
 def test_ruling_20_the_board_is_said_to_be_the_projects_design() -> None:
     v = splendor.new_game("kids", seed=1).view(None)
-    assert "not available" in v["board"]["credit"]
+    assert "our own design" in v["board"]["credit"] and "not the printed board" in v["board"]["credit"]
     assert "transcribed" in new().view(None)["board"]["credit"]
 
 

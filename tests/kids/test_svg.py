@@ -408,7 +408,7 @@ def test_the_picture_says_the_games_words_and_the_places_names_in_its_language()
     """Issue 32: in Chinese the places' names stayed English while the Port and the Palace were translated."""
     view = splendor.new_game("kids", players=2, seed=1, board=BOARDS[0], mysteries=True).view(None)
     picture = svg(view, language="zh")
-    assert "港口" in picture and "璀璨宫殿" in picture and "本版图由 splendor 项目设计" in picture
+    assert "港口" in picture and "璀璨宫殿" in picture and "本版图为自行设计" in picture
     assert "The Port" not in picture and "Palace of Splendor" not in picture
     assert "磨坊溪" in picture and "Millbrook" not in picture
     words = " ".join(w for w, _ in read(picture).labels)

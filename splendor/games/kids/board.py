@@ -56,7 +56,7 @@ RESOURCES = ("black", "red", "green", "brown", "blue")
 WIDTH, HEIGHT = 600, 360
 MAX_COST = 5
 MAX_SIDE_ROADS = 24  # three sides then number at most 72 roads, the action index's room
-CREDIT = N_("Board designed by the splendor project: the published board's layout is not available.")
+CREDIT = N_("A board of our own design: its sections follow the rules, but it is not the printed board.")
 CUSTOM_CREDIT = N_("custom board, transcribed by its owner")
 # The two spaces every board has, by the names the shipped sides give them (marked so that the pages and the
 # terminal say them in each language).
