@@ -31,14 +31,16 @@ def check_seat(live: LiveGame, seat: int | None, token: str | None, account: Sig
     info = live.seats[seat]
     if info.forfeited:
         if info.forfeited_by == "resigned":
-            raise Refused(403, _("seat {seat} resigned: a bot plays it now", seat=seat))
+            raise Refused(403, _("Player {number}'s seat resigned: a bot plays it now", number=seat + 1))
         if info.forfeited_by == "time":
-            raise Refused(403, _("seat {seat} ran out of time: a bot plays it now", seat=seat))
-        raise Refused(403, _("seat {seat} was left idle past the limit: a bot plays it now", seat=seat))
+            raise Refused(403, _("Player {number}'s seat ran out of time: a bot plays it now", number=seat + 1))
+        raise Refused(
+            403, _("Player {number}'s seat was left idle past the limit: a bot plays it now", number=seat + 1)
+        )
     if info.kind == OPEN:
-        raise Refused(403, _("seat {seat} is open: take it first", seat=seat))
+        raise Refused(403, _("Player {number}'s seat is open: take it first", number=seat + 1))
     if info.kind != HUMAN:
-        raise Refused(403, _("seat {seat} is played by a bot", seat=seat))
+        raise Refused(403, _("Player {number}'s seat is played by a bot", number=seat + 1))
     _check_holder(info, seat, token, account)
 
 
@@ -66,12 +68,12 @@ def _check_holder(info: SeatInfo, seat: int, token: str | None, account: SignedI
             raise Refused(
                 403,
                 _(
-                    "seat {seat} is kept in an account now, so its old link no longer works: "
+                    "Player {number}'s seat is kept in an account now, so its old link no longer works: "
                     "sign in to that account to play it",
-                    seat=seat,
+                    number=seat + 1,
                 ),
             )
-        raise Refused(403, _("wrong or missing secret for seat {seat}", seat=seat))
+        raise Refused(403, _("wrong or missing secret for Player {number}'s seat", number=seat + 1))
 
 
 def drop_unauthorised_watchers(live: LiveGame) -> None:

@@ -92,7 +92,9 @@ async def take(
     if live.over:
         raise Refused(409, _("the game is over"))
     if live.seats[seat].kind != OPEN and not live.seats[seat].joined:
-        raise Refused(409, _("seat {seat} was never open: its creator seated a person or a bot there", seat=seat))
+        raise Refused(
+            409, _("Player {number}'s seat was never open: its creator seated a person or a bot there", number=seat + 1)
+        )
     if live.seats[seat].kind != OPEN:
         raise Refused(*_WHY_NOT[stored.FULL])
     if account is None and live.rated:

@@ -95,17 +95,24 @@ async def seats(
             )
         elif spec.kind == OPEN:
             if spec.profile is not None or spec.mine or spec.bot is not None or spec.name is not None:
-                said = _("seat {seat} is open: whoever takes it gives its name, account and Pokédex", seat=i)
+                said = _(
+                    "Player {number}'s seat is open: whoever takes it gives its name, account and Pokédex", number=i + 1
+                )
                 raise Refused(400, said)
             infos.append(SeatInfo(seat=i, kind=OPEN, bot=None, name=None, token_hash=None))
         else:
             if spec.profile is not None or spec.mine:
-                said = _("seat {seat} is a bot: only a person's seat keeps a Pokédex or an account", seat=i)
+                said = _(
+                    "Player {number}'s seat is a bot: only a person's seat keeps a Pokédex or an account", number=i + 1
+                )
                 raise Refused(400, said)
             bot = spec.bot or DEFAULT_BOT
             if not plays(bot, request.game.value):
                 games = Listing(_(game_class(game).title) for game in BOT_GAMES[bot])
-                raise Refused(400, _("seat {seat}: the bot {bot} plays only {games}", seat=i, bot=bot, games=games))
+                raise Refused(
+                    400,
+                    _("Player {number}'s seat: the bot {bot} plays only {games}", number=i + 1, bot=bot, games=games),
+                )
             infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=spec.name or bot_display_name(bot), token_hash=None))
     if any(s.kind == OPEN for s in infos) and not any(s.kind == HUMAN for s in infos):
         # nobody could call it off while it waits (a creator's seat does): it would sit in the lobby until its

@@ -202,7 +202,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
                     headers={"x-seat-token": g["seats"][0]["token"]},
                 ),
                 403,
-                "wrong or missing secret for seat 1",
+                "wrong or missing secret for Player 2's seat",
             ),
             (c.post(f"/api/games/{gid}/actions", json={"seat": 1, "action": "take b g r"}), 403, "secret"),
             (c.get(f"/api/games/{gid}", params={"seat": 1}), 403, "secret"),

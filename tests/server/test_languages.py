@@ -70,6 +70,6 @@ def test_a_wrong_secret_is_refused_in_the_readers_language(server: Server) -> No
         r = c.get(
             f"/api/games/{g['id']}", params={"seat": 1}, headers={"x-seat-token": "nope", "accept-language": "ko"}
         )
-        assert r.status_code == 403 and r.json()["detail"] == "1번 자리의 비밀 키가 틀렸거나 없습니다"
+        assert r.status_code == 403 and r.json()["detail"] == "플레이어 2 자리의 비밀 키가 틀렸거나 없습니다"
         r = c.get(f"/api/games/{g['id']}", params={"seat": 1}, headers={"x-seat-token": "nope"})
-        assert r.json()["detail"] == "wrong or missing secret for seat 1"
+        assert r.json()["detail"] == "wrong or missing secret for Player 2's seat"

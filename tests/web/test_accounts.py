@@ -145,6 +145,44 @@ def test_a_password_is_changed_and_a_wrong_one_refused_in_the_lobby(server: Serv
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_the_account_forms_say_what_is_missing_or_too_long_and_cut_nothing(server: Server, browser: Browser) -> None:
+    """A newcomer met "String should have at least 1 character" twice, in English, for empty boxes; a name of 41
+    characters became an account of 40 and a password of 201 one of 200, without a word."""
+    page = open_lobby(browser, server)
+    page.evaluate("localStorage.setItem('splendor-language', 'sl')")
+    page.reload()
+    page.wait_for_selector("#sign-in")
+
+    def said(button: str) -> str:
+        page.evaluate("document.getElementById('account-error').textContent = ''")
+        page.click(button)
+        page.wait_for_function("document.getElementById('account-error').textContent !== ''")
+        return page.inner_text("#account-error")
+
+    assert said("#sign-in") == "Vpiši ime."  # in the reader's language, which box
+    page.fill("#account-name", "   ")
+    assert said("#sign-up") == "Vpiši ime."
+    page.fill("#account-name", "a" * 41)
+    page.fill("#account-password", "correct horse")
+    assert said("#sign-up") == "Ime ima lahko največ 40 znakov."
+    assert page.input_value("#account-name") == "a" * 41  # nothing cut: the box keeps what was typed
+    page.fill("#account-name", "ann")
+    page.fill("#account-password", "")
+    assert said("#sign-in") == "Vpiši geslo."
+    page.fill("#account-password", "p" * 201)
+    assert said("#sign-up") == "Geslo ima od 8 do 200 znakov."
+    assert page.input_value("#account-password") == "p" * 201
+    page.fill("#claim-name", "c" * 41)  # a Pokédex's name too
+    page.click("#claim")
+    page.wait_for_function("document.querySelector('#me .error').textContent !== ''")
+    assert page.inner_text("#me .error") == "Ime ima lahko največ 40 znakov."
+    page.fill("[data-seat-name='1']", "b" * 41)  # and a seat's, said with its seat
+    page.click("#create")
+    page.wait_for_function("document.getElementById('create-error').textContent !== ''")
+    assert page.inner_text("#create-error") == "Igralec 2: Ime ima lahko največ 40 znakov."
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(server: Server, browser: Browser) -> None:
     page = open_lobby(browser, server)
     page.select_option("#players", "4")

@@ -97,7 +97,9 @@ def test_a_seat_that_resigned_still_talks_in_the_players_room_while_watching(ser
     bob.goto(f"{server.base}/watch/{g['id']}")  # where the page goes after resigning in a game of three
     bob.wait_for_function("document.body.dataset.actions !== undefined")
     _open(bob)
-    bob.locator("#chat .chat-tab", has_text="Players").click()
+    bob.wait_for_selector("#chat .chat-tab[aria-selected='true']")
+    # the goodbye goes to the players: the tab a seat that resigned opens on (it went to the spectators)
+    assert bob.inner_text("#chat .chat-tab[aria-selected='true']") == "Players"
     bob.locator("#chat .chat-phrase[data-phrase='good_game']").click()
     bob.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 1")
     assert _said(bob) == ["Good game!"]
@@ -133,3 +135,41 @@ def test_an_account_reads_its_players_room_in_the_replay_in_any_browser(server: 
     assert errors == [] and stranger.errors == []  # type: ignore[attr-defined]
     elsewhere.close()
     stranger.close()
+
+
+def test_what_was_read_stays_read_across_a_reload_and_a_long_line_is_refused_not_cut(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer reloaded and found "Chat 5" for lines read long before; a line of 301 characters was sent cut
+    to 300 without a word; a line of spaces did nothing; a refusal stayed under the box all game; muting left the
+    list blank."""
+    g = _two_humans(server)
+    ann = open_page(browser, g["seats"][0]["link"])
+    bob = open_page(browser, g["seats"][1]["link"])
+    _open(ann)
+    _open(bob)
+    bob.locator("#chat .chat-phrase[data-phrase='hello']").click()
+    ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 1")  # read, the panel open
+    ann.reload()
+    ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 1")
+    assert ann.locator("#chat .chat-unread").is_hidden()  # read before the reload: not counted again
+    bob.locator("#chat .chat-phrase[data-phrase='thinking']").click()
+    ann.wait_for_function("document.querySelector('#chat .chat-unread').textContent === '1'")  # only the new one
+    _open(ann)
+    long = "é" * 301  # characters, as the server counts them
+    ann.locator("#chat-text").fill(long)
+    ann.locator("#chat-text").press("Enter")
+    ann.wait_for_function("document.querySelector('#chat .chat-error').textContent !== ''")
+    assert ann.inner_text("#chat .chat-error") == "A message is at most 300 characters; this one has 301."
+    assert ann.input_value("#chat-text") == long  # kept, to shorten
+    ann.locator("#chat-text").press("Backspace")  # typing again clears the refusal
+    ann.wait_for_function("document.querySelector('#chat .chat-error').textContent === ''")
+    ann.locator("#chat-text").fill("   ")
+    ann.locator("#chat-text").press("Enter")
+    assert ann.inner_text("#chat .chat-error") == "Write something to send."
+    ann.locator("#chat .chat-mute", has_text="bob").click()
+    assert _said(ann) == []
+    assert ann.inner_text("#chat .chat-empty") == "2 messages hidden: you muted who said them."
+    assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
+    ann.close()
+    bob.close()

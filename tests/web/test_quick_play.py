@@ -122,8 +122,10 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     assert guest.is_hidden("#invite-join")  # nothing to join
     guest.goto(f"{server.base}/play/{game}?seat=0")  # a seat's address without its secret: watch it instead
     guest.wait_for_selector("#watch-instead")
-    assert "secret" in guest.inner_text("#status")  # the server's reason, then the way to watch
+    # the server's reason as a sentence, the seat named as the table names it, then the ways on
+    assert guest.inner_text("#status").startswith("Wrong or missing secret for Player 1's seat.\n")
     assert guest.get_attribute("#watch-instead", "href") == f"/watch/{game}"
+    assert guest.get_attribute("#sign-in-instead", "href") == "/"
     assert ann.errors == [] and guest.errors == []  # type: ignore[attr-defined]
     ann.close()
     guest.close()

@@ -2,14 +2,14 @@
 // plain text (set as text, never as markup), canned phrases shown in the reader's own language, an unread count
 // while the panel is closed, and mute per player (kept in this browser, per game). In a replay, the lines said up
 // to the move shown, those said at that move marked. The server's rules: docs/server.md, "Chat".
-import { api, el, emblem, morph, myGames } from "/static/common.js";
+import { NAME_MAX, api, el, emblem, morph, myGames } from "/static/common.js";
 import { N_, t, tn } from "/static/i18n.js";
 
 // The canned phrases by the key the server keeps, each in English (the catalogs give the reader's language).
 export const PHRASES = { hello: N_("Hello!"), good_luck: N_("Good luck!"), good_game: N_("Good game!"),
   thinking: N_("Thinking…"), well_played: N_("Well played!"), thanks: N_("Thanks!") };
 const NAME_KEY = "splendor-chat-name";           // a guest's name in the spectators' room, kept in this browser
-const MAX = 300;
+const MAX = 300;                                 // the server's bound of a line
 
 // gameId, mode (play | watch | replay), seat (null: a spectator), auth (the seat's secret header), and
 // seatName(n): how the table names seat n.
@@ -22,7 +22,11 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   let room = seat !== null || mode === "replay" ? "seats" : "spectators";
   let rooms = seat !== null ? ["seats", "spectators"] : ["spectators"];
   let upto = null;                                          // a replay: the move shown
-  let unread = 0, me = null, error = "", busy = false, loaded = false;
+  let me = null, error = "", busy = false, loaded = false, errorTimer = null;
+  // What this browser has read, per room: the highest line id seen with the panel open on that room, kept per game
+  // so that a reload (or tomorrow's visit to a game played by the day) counts only what is new.
+  const readKey = `splendor-chat-read:${gameId}`;
+  const read = readJson(readKey, {});
   let accountSeat = null;                                   // watching or replaying: the seat the account keeps
 
   const details = el("details", { class: "chat", open: mode === "replay" });
@@ -32,9 +36,9 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   const list = el("ol", { class: "chat-lines", "aria-live": "polite" });
   const mutes = el("div", { class: "chat-mutes" });
   const phrases = el("div", { class: "chat-phrases" });
-  const input = el("input", { id: "chat-text", maxlength: String(MAX), autocomplete: "off",
+  const input = el("input", { id: "chat-text", autocomplete: "off",
     placeholder: t("Say something…"), "aria-label": t("Message") });
-  const nameInput = el("input", { id: "chat-name", maxlength: "40", autocomplete: "nickname",
+  const nameInput = el("input", { id: "chat-name", autocomplete: "nickname",
     placeholder: t("Your name"), "aria-label": t("Your name") });
   const problem = el("p", { class: "error chat-error", role: "alert" });
   const form = el("form", { class: "chat-form row" }, nameInput, input,
@@ -46,7 +50,8 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   details.append(summary, tabs, list, mutes, phrases, form, problem);
   root.replaceChildren(details, jump);
   root.hidden = false;
-  details.addEventListener("toggle", () => { if (details.open) { unread = 0; render(); scrollDown(); } });
+  details.addEventListener("toggle", () => { if (details.open) { markRead(rooms); render(); scrollDown(); } });
+  input.addEventListener("input", () => { if (error) { error = ""; render(); } });
   form.addEventListener("submit", (event) => { event.preventDefault(); sayText(); });
   for (const [key, words] of Object.entries(PHRASES)) {
     phrases.append(el("button", { type: "button", class: "chat-phrase", "data-phrase": key,
@@ -93,12 +98,14 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     }
     if (!answer) return;
     rooms = answer.rooms;
+    // a player who resigned (or ran out of time) watches on, and says goodbye to the players, not the spectators
+    if (!loaded && rooms.includes("seats") && (by || accountSeat !== null)) room = "seats";
     if (!rooms.includes(room)) room = rooms[0];
     for (const line of answer.lines) {
       if (loaded) heard(line, false);              // said while the connection was down
-      else { lines.set(line.id, line); if (mode !== "replay" && !own(line) && !muted.has(speaker(line))) unread += 1; }
+      else lines.set(line.id, line);
     }
-    if (details.open) unread = 0;
+    if (details.open) markRead(rooms);
     loaded = true;
     render(); scrollDown();
   }
@@ -106,13 +113,42 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   function heard(line, draw = true) {
     if (lines.has(line.id)) return;
     lines.set(line.id, line);
-    if (!own(line) && !muted.has(speaker(line)) && (!details.open || line.room !== room)) unread += 1;
+    if (details.open && line.room === room) markRead([room]);
     if (draw) { render(); scrollDown(); }
+  }
+
+  // Every line of these rooms read, as far as this browser knows them.
+  function markRead(which) {
+    if (mode === "replay") return;
+    for (const l of lines.values()) if (which.includes(l.room)) read[l.room] = Math.max(read[l.room] || 0, l.id);
+    try { localStorage.setItem(readKey, JSON.stringify(read)); } catch (e) { /* full: counted again next time */ }
+  }
+
+  // Lines from others, not muted, said after what this browser read in their room.
+  function unreadCount() {
+    if (mode === "replay") return 0;
+    let n = 0;
+    for (const l of lines.values()) if (l.id > (read[l.room] || 0) && !own(l) && !muted.has(speaker(l))) n += 1;
+    return n;
+  }
+
+  // A problem with what was sent, until the next line is typed or for ten seconds (a wait asked for is over by
+  // then), never for the rest of the game.
+  function complain(words) {
+    error = words;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(() => { error = ""; render(); }, 10000);
   }
 
   function sayText() {
     const text = input.value.trim();
-    if (!text) return;
+    if (!text) { complain(t("Write something to send.")); render(); input.focus(); return; }
+    const length = [...text].length;                     // as the server counts: characters, not UTF-16 units
+    if (length > MAX) {                                  // said, never cut short without a word
+      complain(t("A message is at most {max} characters; this one has {n}.", { max: MAX, n: length }));
+      render();
+      return;
+    }
     say({ text }).then((ok) => { if (ok) input.value = ""; });
   }
 
@@ -126,18 +162,22 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     }
     else if (!me) {
       const name = nameInput.value.trim();
-      if (!name) { error = t("Give your name to talk with the spectators."); render(); nameInput.focus(); return false; }
+      if (!name) { complain(t("Give your name to talk with the spectators.")); render(); nameInput.focus(); return false; }
+      if ([...name].length > NAME_MAX) {
+        complain(t("A name is at most {max} characters.", { max: NAME_MAX }));
+        render(); nameInput.focus(); return false;
+      }
       post.name = name;
       localStorage.setItem(NAME_KEY, name);
     }
-    busy = true; error = "";
+    busy = true; error = ""; clearTimeout(errorTimer);
     try {
       const line = await api(`/api/games/${gameId}/chat`, { method: "POST", headers, body: JSON.stringify(post) });
       mine.add(line.id);
       heard(line);
       return true;
     } catch (e) {
-      error = e.message;
+      complain(e.message);
       return false;
     } finally { busy = false; render(); }
   }
@@ -151,26 +191,31 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   function scrollDown() { list.scrollTop = list.scrollHeight; }
 
   function render() {
+    const unread = unreadCount();
     badge.hidden = unread === 0;
     badge.textContent = String(unread);
     badge.setAttribute("aria-label", tn("{n} unread message", "{n} unread messages", unread));
     jump.hidden = unread === 0;
-    jump.textContent = `${t("Chat")}: ${tn("{n} unread message", "{n} unread messages", unread)}`;
+    jump.textContent = `💬 ${unread}`;                 // a small round badge: a wide button hid what lay under it
+    jump.setAttribute("aria-label", `${t("Chat")}: ${tn("{n} unread message", "{n} unread messages", unread)}`);
     const names = { seats: t("Players"), spectators: t("Spectators") };
     morph(tabs, rooms.length < 2 ? [] : rooms.map((r) => el("button", { type: "button", role: "tab",
       "data-key": `tab:${r}`, class: "chat-tab", "aria-selected": r === room ? "true" : "false",
-      onclick: () => { room = r; render(); scrollDown(); } }, names[r])));
+      onclick: () => { room = r; if (details.open) markRead([r]); render(); scrollDown(); } }, names[r])));
     const shown = [...lines.values()].filter((l) => l.room === room && (upto === null || l.actions <= upto))
       .sort((a, b) => a.id - b.id);
+    const silenced = shown.filter((l) => muted.has(speaker(l)) && !own(l)).length;
+    const note = silenced ? [el("li", { class: "chat-empty", "data-key": "muted" },
+      tn("{n} message hidden: you muted who said it.", "{n} messages hidden: you muted who said them.", silenced))] : [];
     morph(list, !shown.length ? el("li", { class: "chat-empty", "data-key": "empty" }, t("No messages yet."))
-      : shown.map((l) => {
+      : [...shown.map((l) => {
       const hidden = muted.has(speaker(l)) && !own(l);
       return el("li", { "data-key": `line:${l.id}`, class: `chat-line${l.phrase ? " phrase" : ""}${
         upto !== null && l.actions === upto ? " at-move" : ""}`, hidden, title: new Date(l.at * 1000).toLocaleString() },
       l.room === "seats" && l.seat !== null ? emblem(l.seat) : null,
       el("b", { class: "chat-who" }, who(l)), " ", el("span", { class: "chat-words" }, words(l)),
       upto !== null ? el("span", { class: "chat-move" }, t("move {n}", { n: l.actions })) : null);
-    }));
+    }), ...note]);
     const others = new Map();
     for (const l of lines.values()) if (l.room === room && !own(l)) others.set(speaker(l), who(l));
     morph(mutes, others.size && mode !== "replay" ? [el("span", {}, t("Mute:")), ...[...others].map(([key, name]) =>

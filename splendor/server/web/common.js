@@ -216,6 +216,14 @@ export function seatLabels(seats) {
 // (as the server's JSON keeps them), a half rounded up, as the terminal does (splendor.bots.review.percent).
 export function wholePercent(chance) { return Math.floor((Math.round(chance * 1000) + 5) / 10); }
 
+// The server's bound of a name (an account's, a guest's, a profile's, a spectator's in the chat), checked before
+// sending: a box that stopped the typing at it cut a name short without a word.
+export const NAME_MAX = 40;
+export function nameProblem(name) {
+  if (!name) return t("Write a name.");
+  return [...name].length > NAME_MAX ? t("A name is at most {max} characters.", { max: NAME_MAX }) : null;
+}
+
 const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
 
 // A game's name in the reader's language, with the variant it is dealt in where it has one (a Kids game's

@@ -1,7 +1,7 @@
 // Finding a game in the lobby: quick play (be seated with waiting players of about your rating, or with a bot after
 // the wait you chose) and the open games (join a free seat with one click), signed in or as a guest with a name.
 // A seek's secret stays in this tab (sessionStorage, so a reload goes on waiting): it becomes the seat's secret.
-import { api, el, gameTitle, keepGame } from "/static/common.js";
+import { api, el, gameTitle, keepGame, nameProblem } from "/static/common.js";
 import { t } from "/static/i18n.js";
 import { clockWords } from "/static/yourgames.js";
 
@@ -91,8 +91,8 @@ async function quickPlay(event) {
   event.preventDefault();
   $("quick-error").textContent = "";
   const name = me ? null : guestName();
-  if (!me && !name) {
-    $("quick-error").textContent = t("Give your name to play as a guest, or sign in.");
+  if (!me && (!name || nameProblem(name))) {
+    $("quick-error").textContent = name ? nameProblem(name) : t("Give your name to play as a guest, or sign in.");
     $("guest-name").focus();
     $("quick-error").scrollIntoView({ block: "nearest" });   // on a phone it was under the screen's edge
     return;
@@ -138,9 +138,9 @@ async function join(game) {
   $("quick-error").textContent = $("invite-error").textContent = "";
   if (beside) $("guest-name").value = $("invite-name").value;   // the name typed beside the invitation, whichever Join
   const name = me ? null : guestName();
-  if (!me && !name) {
+  if (!me && (!name || nameProblem(name))) {
     if (!beside) joining = game;             // Enter in Quick play's name box joins only a game that asked there
-    error.textContent = t("Give your name to join as a guest, or sign in.");
+    error.textContent = name ? nameProblem(name) : t("Give your name to join as a guest, or sign in.");
     (beside ? $("invite-name") : $("guest-name")).focus();
     error.scrollIntoView({ block: "nearest" });
     return;

@@ -1,6 +1,6 @@
 // The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
 // the games (this browser's and, signed in, the account's) and the account's ratings.
-import { api, el, gameTitle, forgetProfile, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
+import { api, el, gameTitle, forgetProfile, nameProblem, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
 import { N_, language, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
@@ -18,7 +18,7 @@ function seatRow(i) {
       : null, ...BOTS.map(([v, name, games]) => el("option", { value: v, "data-games": games.join(" ") }, t(name))));
   if (i > 0) kind.value = "greedy";
   const name = el("input", { placeholder: t("name (optional)"), "aria-label": t("Player {number}'s name", { number }),
-    "data-seat-name": i, maxlength: 40 });
+    "data-seat-name": i });
   return el("div", { class: "row" }, el("strong", {}, t("Player {number}", { number })), kind, name);
 }
 
@@ -59,6 +59,11 @@ async function create(event) {
   } else if (game === "pokemon" && me && document.getElementById("mark-me").checked && seats[0].kind === "human") {
     seats[0].profile = me.name;
     seats[0].profile_secret = me.secret;
+  }
+  const long = seats.findIndex((s) => s.name && nameProblem(s.name));
+  if (long >= 0) {                      // said with the seat it is about, never cut short by the box
+    error.textContent = t("Player {number}: {problem}", { number: long + 1, problem: nameProblem(seats[long].name) });
+    return;
   }
   const options = {};
   if (game === "kids") {
@@ -184,10 +189,11 @@ function drawMe() {
       el("button", { type: "button", onclick: () => { if (confirm(t("Forget this profile on this browser? " +
         "Without its secret nobody can mark it again."))) { forgetProfile(); drawMe(); } } }, t("Forget it"))));
   } else if (!box.querySelector("#claim-name")) {   // drawn already (before the account answered): keep what is typed
-    const name = el("input", { id: "claim-name", placeholder: t("your name"), "aria-label": t("profile name to claim"),
-      maxlength: 40 });
+    const name = el("input", { id: "claim-name", placeholder: t("your name"), "aria-label": t("profile name to claim") });
     const error = el("span", { class: "error", role: "alert" });
     const claim = async () => {
+      const problem = nameProblem(name.value.trim());
+      if (problem) { error.textContent = problem; return; }
       try {
         const made = await api("/api/profiles", { method: "POST", body: JSON.stringify({ name: name.value.trim() }) });
         keepProfile(made.name, made.secret);
@@ -222,14 +228,18 @@ function showMarkMe() {
 
 // Change the password (the current one shown); the account's other browsers are signed out.
 function passwordForm() {
-  const old = el("input", { type: "password", id: "old-password", autocomplete: "current-password", maxlength: 200,
+  const old = el("input", { type: "password", id: "old-password", autocomplete: "current-password",
     "aria-label": t("Current password"), placeholder: t("Current password") });
-  const fresh = el("input", { type: "password", id: "new-password", autocomplete: "new-password", maxlength: 200,
+  const fresh = el("input", { type: "password", id: "new-password", autocomplete: "new-password",
     "aria-label": t("New password"), placeholder: t("New password") });
   const said = el("p", { role: "status", id: "password-said" });
   const change = async (event) => {
     event.preventDefault();
-    if (fresh.value.length < 8) { said.textContent = t("A password is 8 to 200 characters."); return; }
+    if (!old.value) { said.textContent = t("Write your current password."); return; }
+    if (fresh.value.length < 8 || fresh.value.length > 200) {
+      said.textContent = t("A password is 8 to 200 characters.");
+      return;
+    }
     try {
       await api("/api/me/password", { method: "POST", body: JSON.stringify({ old: old.value, new: fresh.value }) });
       old.value = fresh.value = "";
@@ -261,18 +271,21 @@ async function drawAccount() {
       : el("p", { id: "my-ratings" }, t("No rated games yet: play against a bot, or against friends who have accounts.")),
     el("p", {}, pushToggle(t)), passwordForm());
   } else {
-    const name = el("input", { id: "account-name", autocomplete: "username", maxlength: 40,
+    const name = el("input", { id: "account-name", autocomplete: "username",
       "aria-label": t("Name"), placeholder: t("Name") });
     const password = el("input", { id: "account-password", type: "password", autocomplete: "current-password",
-      maxlength: 200, "aria-label": t("Password"), placeholder: t("Password") });
+      "aria-label": t("Password"), placeholder: t("Password") });
     const error = el("p", { class: "error", role: "alert", id: "account-error" });
     const go = (path) => async (event) => {
       event.preventDefault();
       error.textContent = "";
-      if (path === "/api/accounts" && (password.value.length < 8 || password.value.length > 200)) {
-        error.textContent = t("A password is 8 to 200 characters.");
-        return;
-      }
+      // said here, in the reader's language, before the server's rules of the fields are met in English
+      const signingUp = path === "/api/accounts";
+      const problem = nameProblem(name.value.trim())
+        || (!password.value ? t("Write a password.") : null)
+        || ((signingUp && password.value.length < 8) || password.value.length > 200
+          ? t("A password is 8 to 200 characters.") : null);
+      if (problem) { error.textContent = problem; return; }
       try {
         await api(path, { method: "POST", body: JSON.stringify({ name: name.value.trim(), password: password.value }) });
         location.reload();

@@ -545,10 +545,13 @@ function connect() {
   };
   ws.onclose = (event) => {
     if (event.code === 4403 || event.code === 4404) {
-      const said = event.reason || t("This link is not valid.");   // the server's reason: resigned, kept, ...
-      // a seat's address without its secret (copied from someone's address bar, say): the game can still be watched
+      const reason = event.reason || t("This link is not valid.");   // the server's reason: resigned, kept, ...
+      const said = sentence(reason.charAt(0).toUpperCase() + reason.slice(1));
+      // a seat's address without its secret (copied from someone's address bar, say): the game can still be
+      // watched, and a seat kept in an account is played signed in, from the lobby
       morph(document.getElementById("status"), event.code === 4403
-        ? [said, ". ", el("a", { href: `/watch/${gameId}`, id: "watch-instead" }, t("Watch the game instead"))] : [said]);
+        ? [said, " ", el("a", { href: `/watch/${gameId}`, id: "watch-instead" }, t("Watch the game instead")), " ",
+          el("a", { href: "/", id: "sign-in-instead" }, t("Sign in from the lobby"))] : [said]);
       return;
     }
     document.getElementById("status").textContent = t("Connection lost — reconnecting…");
