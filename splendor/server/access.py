@@ -44,10 +44,11 @@ def check_seat(live: LiveGame, seat: int | None, token: str | None, account: Sig
     _check_holder(info, seat, token, account)
 
 
-def check_chat_seat(live: LiveGame, seat: int, token: str | None, account: SignedIn | None = None) -> None:
-    """Who may read and write a seat's lines in the game's chat: its holder (its secret, or the account keeping
-    it), as `check_seat`, and still after the seat forfeited (resigned, ran out of time, idle past the limit) while
-    a bot plays it on: its person took part, says "good game" and reads the players' room again in the replay. The
+def check_person(live: LiveGame, seat: int, token: str | None, account: SignedIn | None = None) -> None:
+    """Whether the one asking is the person of a seat: its holder (its secret, or the account keeping it), as
+    `check_seat`, and still after the seat forfeited (resigned, ran out of time, idle past the limit) while a bot
+    plays it on. Such a person took part: they write in the game's chat, say "good game", read the players' room
+    again in the replay, and take their seat in the game's rematch (`splendor.server.rematches`). The
     store keeps a forfeited seat's secret's hash for this; acting for the seat stays `check_seat`'s, which refuses
     a forfeited seat by its flag."""
     if not 0 <= seat < len(live.seats):

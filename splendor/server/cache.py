@@ -48,6 +48,11 @@ class LiveGame:
     seen: float = field(default_factory=time.monotonic)  # when it was last asked for or changed
     hints: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = field(default_factory=dict)
     """Per seat, the hint of the position after that many actions (asked once, shared by every request)."""
+    rematch_of: str | None = None
+    """The finished game this one is the rematch of (`splendor.server.rematches`): its open seats are kept for
+    that game's people."""
+    rematch: str | None = None
+    """This game's rematch, once one of its people asked for it: every table of it offers to take a seat there."""
 
     @property
     def over(self) -> bool:
@@ -84,7 +89,8 @@ class LiveGame:
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """What a seat (or a spectator) receives: the game's id, its seats, whether it is rated, how it ended if
-        no rule ended it (``ending``, `ending_of`, else null) and that seat's view."""
+        no rule ended it (``ending``, `ending_of`, else null), the game it is the rematch of and its own rematch
+        (``rematch_of``, ``rematch``: ids, or null) and that seat's view."""
         view = self.game.view(seat)
         if self.ending is not None:  # ended, though not by the rules: nothing more is played
             view["legal_actions"] = []
@@ -103,6 +109,8 @@ class LiveGame:
             "ending": self.ending_of(),
             "winners": self.winners,
             "clock": clocks.payload(self.clock),
+            "rematch_of": self.rematch_of,
+            "rematch": self.rematch,
             "view": view,
         }
 
@@ -172,6 +180,8 @@ def rebuild(stored: StoredGame) -> LiveGame:
         bot_salt=stored.bot_salt,
         ending=stored.ending,
         clock=stored.clock,
+        rematch_of=stored.rematch_of,
+        rematch=stored.rematch,
     )
 
 

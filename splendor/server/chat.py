@@ -1,7 +1,7 @@
 """A game's chat: who may say and read what, what a line may hold, and its routes.
 
 Two rooms per game. The seats' room: only a seat's holder (its secret, or the account keeping it:
-`splendor.server.access.check_chat_seat`; still after the seat forfeited and a bot plays it on: its person took
+`splendor.server.access.check_person`; still after the seat forfeited and a bot plays it on: its person took
 part) writes and reads it, and only the seats' sockets are pushed it; a spectator or a stranger never reads it, not
 even in the replay. The spectators' room: anyone reads it (the seats too); to
 write in it a person needs a name, the signed-in account's, or a guest's given with the line (checked as every
@@ -200,7 +200,7 @@ def chat_router(settings: Settings) -> APIRouter:
         live = await m.get(game_id)
         account = await signed_in(request)
         if body.seat is not None:
-            access.check_chat_seat(live, body.seat, _secret(token, x_seat_token), account)
+            access.check_person(live, body.seat, _secret(token, x_seat_token), account)
             room, name = SEATS, live.seats[body.seat].name or ""
         else:
             room = SPECTATORS
@@ -270,7 +270,7 @@ def chat_router(settings: Settings) -> APIRouter:
         if room == SEATS and seat is None:
             raise Refused(403, _("the seats' chat is for the game's seats: give your seat and its secret"))
         if seat is not None:
-            access.check_chat_seat(live, seat, _secret(token, x_seat_token), account)
+            access.check_person(live, seat, _secret(token, x_seat_token), account)
         rooms = ROOMS if seat is not None else (SPECTATORS,)
         if room is not None:
             rooms = (room,)

@@ -1,5 +1,5 @@
-"""The routes that find a game: the open-games list, taking an open seat (`splendor.server.open_seats`) and quick
-play (`splendor.server.quick_play`)."""
+"""The routes that find a game: the open-games list, taking an open seat (`splendor.server.open_seats`), a finished
+game's rematch (`splendor.server.rematches`) and quick play (`splendor.server.quick_play`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Request, Response
 
-from splendor.server import open_seats
+from splendor.server import open_seats, rematches
 from splendor.server.accounts import signed_in
 from splendor.server.guards import client_address
 from splendor.server.live import GameManager, client_key
@@ -63,6 +63,29 @@ def finding_router(settings: Settings) -> APIRouter:
         address = client_key(client_address(request.scope))
         name = body.name if body else None
         live, fresh = await open_seats.take(manager(request), game_id, seat, name, account, address)
+        payload = live.payload(seat)
+        payload.update(token=fresh, link=link(request, live.id, seat, fresh))
+        return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
+
+    @router.post("/api/games/{game_id}/seats/{seat}/rematch", responses=refusals(403, 404, 409, 429))
+    async def ask_rematch(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        token: str | None = None,
+        x_seat_token: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """Take the seat's place in the finished game's rematch (the seat's secret, or the account keeping it; also
+        a seat whose person resigned or left): the first to ask deals it (the same game, options, clock and rating,
+        the bots in their seats, every other person's seat kept open for them), the others take their kept seats.
+        Answers the rematch's view for that seat with its new secret and link (``token``, ``link``), shown once;
+        the finished game's answers name the rematch (``rematch``). Refused with nothing changed: not the seat's
+        person (403), the game unfinished or never begun, the seat taken already, the rematch expired (409), the
+        address at its bound of unfinished games (429)."""
+        address = client_key(client_address(request.scope))
+        live, fresh = await rematches.rematch(
+            manager(request), game_id, seat, x_seat_token or token, await signed_in(request), address
+        )
         payload = live.payload(seat)
         payload.update(token=fresh, link=link(request, live.id, seat, fresh))
         return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")

@@ -57,6 +57,7 @@ from splendor.store.clocks import ClockState, overdue, read_clock
 from splendor.store.games import Ending, GameBounds, GameStore, SeatInfo, TooManyGames
 from splendor.store.leases import BotLeases
 from splendor.store.pokedex import Pokedex
+from splendor.store.rematches import Rematches
 from splendor.store.secrets import new_secret, secret_hash
 
 __all__ = ["GameManager", "LiveGame", "Refused", "client_key", "log_entry"]
@@ -113,6 +114,8 @@ class GameManager:
         """"Your turn" to the closed browsers of accounts, where push is configured (`splendor.server.push`)."""
         self._chores: list[asyncio.Task[None]] = []
         self.quick_play = QuickPlay(self)
+        self.rematches = Rematches(games.store)
+        """Which game is a finished game's rematch (`splendor.server.rematches`)."""
         self._warming: asyncio.Task[None] | None = None
 
     @property
@@ -385,7 +388,7 @@ class GameManager:
         if number == "chat":  # a chat line: pushed to the watchers here, the game unchanged
             self.chat.heard(game_id)
             return
-        live = self.live.get(game_id)
+        live = self.live.get(game_id) or self.finished.get(game_id)  # a finished one: its rematch was asked for
         if live is None or (number.isdigit() and int(number) <= len(live.game.history)):
             return  # not held here, or heard already (our own write)
         asyncio.get_running_loop().create_task(self._refresh_heard(live, seats=not number.isdigit()))
@@ -412,6 +415,8 @@ class GameManager:
                 clock = await self._clock_now(live)
                 live.seats, live.ending = await self._read(lambda: self.store.standing(live.id))
                 live.clock = clock
+                if live.over and live.rematch is None:  # asked for on another process
+                    live.rematch = await self._read(lambda: self.rematches.of(live.id))
                 changed = True
         if changed:
             if seats:

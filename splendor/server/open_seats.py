@@ -61,6 +61,11 @@ SEATED_ALREADY = _("a player of this game has this name, or one that looks like 
 letters (as the spectators' room refuses a player's name)."""
 
 
+KEPT_FOR_REMATCH = _(
+    "this seat is kept for whoever played it in the game before: they take it with that game's Rematch button"
+)
+"""Why nobody else takes a rematch's open seat (`splendor.server.rematches`)."""
+
 _WHY_NOT = {
     stored.GONE: (404, _("there is no such open seat")),
     stored.EXPIRED_NOW: (409, _("this game expired: nobody took its open seats in time")),
@@ -97,6 +102,8 @@ async def take(
         )
     if live.seats[seat].kind != OPEN:
         raise Refused(*_WHY_NOT[stored.FULL])
+    if live.rematch_of is not None:  # a rematch's seat waits for its person of the game before
+        raise Refused(403, KEPT_FOR_REMATCH)
     if account is None and live.rated:
         raise Refused(401, _("sign in to take a seat in a rated game"))
     if account is None and name is None:
@@ -115,17 +122,24 @@ async def take(
         profile=effects_of(live.game.name).account_profile(account.name) if account is not None else None,
         address=address,
     )
+    await seat_taker(manager, live, seat, taker, manager.settings.seats_taken_per_client)
+    return live, fresh
+
+
+async def seat_taker(manager: GameManager, live: LiveGame, seat: int, taker: stored.Taker, most: int | None) -> None:
+    """Write that ``taker`` took the open ``seat`` (`stored.OpenSeats.take`: of two takers exactly one wins, and the
+    take that fills the last seat starts the game and its clock), then tell the game's watchers. Refused with
+    nothing changed as `take` says; ``most`` bounds the unfinished games whose seats the taker's address took from
+    the lobby (None: no bound, as for a rematch's seat, which is its taker's own)."""
     opener = stored.OpenSeats(manager.store.store)
     done: list[str] = []
     async with live.lock:
-        most = manager.settings.seats_taken_per_client
-        await manager._write(lambda: done.append(opener.take(game_id, seat, taker, most)))
+        await manager._write(lambda: done.append(opener.take(live.id, seat, taker, most)))
     await manager._refresh(live, seats=True)  # its seats (and its clock) as the store has them; watchers told
     if done[-1] not in (stored.TAKEN, stored.FILLED):
         raise Refused(*_WHY_NOT[done[-1]])
     if done[-1] == stored.FILLED:  # the game starts: whoever is to move may have left the page (Web Push)
         manager.pushes.turn_began(live)
-    return live, fresh
 
 
 async def expire_games(manager: GameManager) -> None:

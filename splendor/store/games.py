@@ -115,6 +115,8 @@ class StoredGame:
     bot_salt: str | None = None
     ending: Ending | None = None
     clock: ClockState | None = None
+    rematch_of: str | None = None  # the game this one is the rematch of (0015)
+    rematch: str | None = None  # this game's rematch, once one of its people asked for it
 
 
 class GameStore:
@@ -476,7 +478,7 @@ class GameStore:
                             SeatRow.kind == "human",
                             SeatRow.forfeited.is_(False),
                         )
-                        # the secret's hash stays: its person still talks in the chat (access.check_chat_seat)
+                        # the secret's hash stays: its person still talks in the chat (access.check_person)
                         .values(kind="bot", bot=bot, forfeited=True, forfeited_by=by, forfeited_at=actions)
                     ).rowcount
                 )
@@ -570,6 +572,8 @@ class GameStore:
             bot_salt=row.bot_salt,
             ending=_ending(row.ended_by, row.forfeit_seat),
             clock=clock_of(s.connection(), row.id) if row.time_control is not None else None,
+            rematch_of=row.rematch_of,
+            rematch=s.scalar(select(GameRow.id).where(GameRow.rematch_of == row.id)),
         )
 
 

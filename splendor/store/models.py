@@ -127,6 +127,9 @@ class GameRow(Base):
     """A game with open seats (``kind`` "open"): anyone may take one until then, when it expires unfilled."""
     to_move: Mapped[int | None] = mapped_column(Integer)
     """The seat to move (None when the game is over, or kept before 0010): lists put the reader's turn first."""
+    rematch_of: Mapped[str | None] = mapped_column(String(32), index=True, unique=True)
+    """The finished game this one is the rematch of (0015): unique, so a game has one rematch however many of its
+    people ask for it at once, on one process or many (`splendor.store.rematches`); None for every other game."""
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game", cascade="all, delete-orphan", order_by="SeatRow.seat"
     )

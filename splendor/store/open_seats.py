@@ -45,9 +45,10 @@ seats taken in as many unfinished games as it may."""
 @dataclass(frozen=True)
 class Taker:
     """Who takes an open seat: the name shown, the hash of the seat's new secret, and the account that keeps the
-    seat (None for a guest) with the Pokédex profile the game marks for it."""
+    seat (None for a guest) with the Pokédex profile the game marks for it. A rematch's person whose seat had no
+    name takes it with none (the table calls it "Player N")."""
 
-    name: str
+    name: str | None
     token_hash: str
     account_id: int | None = None
     profile: str | None = None
@@ -102,7 +103,7 @@ class OpenSeats:
             ).first()
         ):
             raise _NotTaken(YOURS)
-        if taker.account_id is None:  # checked again here, under the game's lock: two guests took two seats at once
+        if taker.account_id is None and taker.name:  # checked again here, under the game's lock: two guests at once
             others = conn.execute(
                 select(SeatRow.name).where(SeatRow.game_id == game_id, SeatRow.seat != seat)
             ).scalars()
@@ -219,7 +220,12 @@ class OpenSeats:
                 GameRow.time_control,
                 GameRow.rated,
                 GameRow.open_until,
-            ).where(GameRow.status == "ongoing", GameRow.open_until.is_not(None), GameRow.open_until > now)
+            ).where(
+                GameRow.status == "ongoing",
+                GameRow.open_until.is_not(None),
+                GameRow.open_until > now,
+                GameRow.rematch_of.is_(None),  # a rematch's seats are kept for their people, never listed
+            )
             games = list(conn.execute(listed.order_by(GameRow.open_until).limit(limit)).all())
             if include is not None and all(g.id != include for g in games):
                 games += conn.execute(listed.where(GameRow.id == include)).all()

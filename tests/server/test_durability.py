@@ -325,3 +325,18 @@ def test_0014_keeps_who_took_an_open_seat_and_its_downgrade_drops_it(database_ur
         assert "ix_game_seats_taker" in {i["name"] for i in inspect(store.engine).get_indexes("game_seats")}
     finally:
         store.close()
+
+
+def test_0015_keeps_which_game_is_a_rematch_uniquely_and_its_downgrade_drops_it(database_url: str) -> None:
+    """0015 adds the game a rematch follows, under a unique index (one rematch a game); its downgrade drops it."""
+    store = open_store(database_url)
+    try:
+        indexes = {i["name"]: i for i in inspect(store.engine).get_indexes("games")}
+        assert "rematch_of" in {c["name"] for c in inspect(store.engine).get_columns("games")}
+        assert indexes["ix_games_rematch_of"]["unique"]
+        command.downgrade(_migrations_config(store.engine), "0014")
+        assert "rematch_of" not in {c["name"] for c in inspect(store.engine).get_columns("games")}
+        command.upgrade(_migrations_config(store.engine), "head")
+        assert "rematch_of" in {c["name"] for c in inspect(store.engine).get_columns("games")}
+    finally:
+        store.close()

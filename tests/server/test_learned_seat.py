@@ -19,7 +19,9 @@ def test_the_learned_bot_plays_classic_on_the_server_and_is_refused_elsewhere(ap
         assert r.status_code == 400 and "Player 2's seat: the bot learned plays only Splendor" in r.text
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "learned"}]
     r = c.post("/api/games", json={"game": "kids", "seats": seats}, headers={"accept-language": "sl"})
-    assert r.status_code == 400 and "Mesto igralca 2: bot learned igra le Splendor" in r.text  # said in the reader's language
+    assert (
+        r.status_code == 400 and "Mesto igralca 2: bot learned igra le Splendor" in r.text
+    )  # said in the reader's language
     seats = [{"kind": "bot", "bot": "learned"}, {"kind": "bot", "bot": "greedy"}]
     r = c.post("/api/games", json={"game": "classic", "seats": seats, "seed": 5, "options": {"max_turns": 200}})
     assert r.status_code == 201, r.text

@@ -172,23 +172,43 @@ def test_the_end_panel_ranks_a_seat_whose_person_left_last_and_says_it_in_the_pa
 
 def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(server: Server, browser: Browser) -> None:
     """A hostile tester's rematch of a game of three on 5+10 that bob had resigned: bob's seat became a medium bot
-    under his name, and the clock was gone."""
+    under his name, and the clock was gone. A newcomer's, of a game of two: each press dealt a game of its own, the
+    other table heard nothing, and the first player's clock ran out in both while nobody was there. The first to
+    ask now deals one rematch; the others' tables offer them their seats there (also bob's, who resigned and
+    watches), and nothing runs until they take them."""
     with server.client() as c:
         people = [{"kind": "human", "name": n} for n in ("ann", "bob", "cy")]
         g = create(c, "classic", people, clock="5+10")
+    bob = open_page(browser, g["seats"][1]["link"])  # his browser keeps his seat's link
+    with server.client() as c:
         api_act(c, g, 0, "take w b g")
         r = c.post(f"/api/games/{g['id']}/seats/1/resign", headers={"x-seat-token": g["seats"][1]["token"]})
         assert r.status_code == 200, r.text
         wait_for(lambda: c.get(f"/api/games/{g['id']}").json()["actions"] >= 2)  # the bot played bob's turn on
         r = c.post(f"/api/games/{g['id']}/seats/2/abort", headers={"x-seat-token": g["seats"][2]["token"]})
         assert r.status_code == 200, r.text
+    bob.goto(f"{server.base}/watch/{g['id']}")  # where a seat that resigned a game of three watches
+    cy = open_page(browser, g["seats"][2]["link"])
     page = open_page(browser, g["seats"][0]["link"])
     page.wait_for_selector("#rematch")
     page.click("#rematch")
-    page.wait_for_selector("#rematch-links")  # two other people: their links to send
-    again = page.locator("#rematch-links a").get_attribute("href") or ""
+    page.wait_for_url(lambda url: "/play/" in url and g["id"] not in url)  # straight to ann's seat in it
+    again = page.url.split("/play/")[1].split("?")[0]
+    page.wait_for_function("document.getElementById('status').textContent.includes('accept the rematch')")
+    assert page.is_hidden("#invite")  # the seats are kept for bob and cy: no link to send anyone
     with server.client() as c:
-        made = c.get(f"/api/games/{again.split('/play/')[1].split('?')[0]}").json()
+        made = c.get(f"/api/games/{again}").json()
+    assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("open", None), ("open", None)]
+    assert made["clock"]["control"] == "5+10" and made["clock"]["running"] is None and not made["rated"]
+    for other, number in ((bob, 1), (cy, 2)):  # told on the table they are at, and seated with one click
+        other.wait_for_selector("#rematch-asked")
+        assert other.inner_text("#rematch-asked") == "ann asked for a rematch."
+        other.click("#rematch")
+        other.wait_for_url(lambda url: again in url)
+        assert f"seat={number}" in other.url
+    page.wait_for_function("!document.getElementById('status').textContent.includes('accept the rematch')")
+    with server.client() as c:
+        made = c.get(f"/api/games/{again}").json()
     assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("human", "bob"), ("human", "cy")]
-    assert made["clock"]["control"] == "5+10" and not made["rated"]
-    assert page.errors == []  # type: ignore[attr-defined]
+    assert made["clock"]["running"] == 0  # the game began when the last seat was taken
+    assert page.errors == [] and bob.errors == [] and cy.errors == []  # type: ignore[attr-defined]

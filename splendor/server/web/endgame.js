@@ -1,6 +1,6 @@
 // The end of a game on its table: the verdict, the scores, the Pokédex marks, the ratings it changed, the record,
 // the replay and a rematch of the same seats.
-import { api, el, keepGame, morph } from "/static/common.js";
+import { api, el, keepGame, morph, myGames } from "/static/common.js";
 import { list, t } from "/static/i18n.js";
 
 // How a game ended when no rule ended it (payload.ending: a seat resigned, aborted, or did not move in time), in
@@ -101,11 +101,7 @@ export function renderEnd(page) {
     t("Replay it step by step")), " · ", el("a", { href: `/replay/${gameId}?review`, id: "review-link",
     class: "button" }, t("Review"))])));
   if (mode === "play" && neverBegan) items.push(el("p", {}, el("a", { href: "/" }, t("Back to the lobby"))));
-  else if (mode === "play") {
-    items.push(el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "rematch",
-      onclick: () => rematch(page) }, t("Rematch (the same seats)")), el("a", { href: "/" }, t("Back to the lobby"))));
-    if (state.rematchLinks) items.push(state.rematchLinks);
-  }
+  else if (!neverBegan && mode !== "replay") items.push(rematchRow(page));
   morph(box, [el("section", { class: "panel", id: "game-over" }, ...items)]);
   if (first && mode !== "replay") box.scrollIntoView({ block: "start" });     // the result, at the top
 }
@@ -142,28 +138,63 @@ function ratingsSection(page) {
   el("p", {}, el("a", { href: `/leaderboard#${state.payload.game}` }, t("See the leaderboard"))));
 }
 
-// The same game again: its options, its clock, its people (one who left it and a bot played on for is a person
-// again) and its bots, rated as it was where the one asking may play rated (signed in). You go to your seat
-// there; the other people's links are shown for you to send them.
-async function rematch(page) {
-  const { state, seat } = page;
-  const { view, clock, rated } = state.payload;
-  const seats = state.payload.seats.map((s) => s.kind === "bot" && !s.forfeited
-    ? { kind: "bot", bot: s.bot, name: s.name }
-    : { kind: "human", name: s.name, mine: Boolean(state.me) && s.seat === seat || undefined });
-  const options = state.payload.game === "kids" ? { short: view.short, mysteries: view.mysteries } : {};
+// The same game again, with the same people (splendor/server/rematches.py): the first to ask deals it, the bots
+// in their seats and every other person's seat kept for them; each other table of this game then offers its person
+// their seat ("ann asks for a rematch: Accept"), and nobody plays until all are seated. You go to your seat there.
+async function rematch(page, { seat, auth }) {
+  const { gameId } = page;
   try {
-    const made = await api("/api/games", { method: "POST", body: JSON.stringify({ game: state.payload.game, seats,
-      options, clock: clock ? clock.control : null, rated: Boolean(rated && state.me) }) });
-    const mine = made.seats.find((s) => s.seat === seat);
-    keepGame({ id: made.id, game: state.payload.game, seat, link: mine.link, at: Date.now() });
-    const others = made.seats.filter((s) => s.link && s.seat !== seat);
-    if (!others.length) { location.href = mine.link; return; }
-    state.rematchLinks = el("div", { id: "rematch-links" }, el("p", {},
-      t("Send the others their new links, then go to your seat:"), " ", el("a", { href: mine.link },
-        t("your seat"))), ...others.map((s) => el("p", {},
-      el("label", {}, `${s.name || t("Player {number}", { number: s.seat + 1 })}: `,
-        el("input", { readonly: true, value: s.link })))));
-    page.render();
+    const made = await api(`/api/games/${gameId}/seats/${seat}/rematch`, { method: "POST", headers: auth });
+    keepGame({ id: made.id, game: page.state.payload.game, seat, link: made.link, at: Date.now() });
+    location.href = made.link;
   } catch (e) { page.showError(t("No rematch: {reason}", { reason: e.message })); }
+}
+
+// Where this game's rematch stands, read once it exists (and again when asked): who sits in it already.
+async function readRematch(page) {
+  const id = page.state.payload.rematch;
+  try {
+    page.state.rematchInfo = { id, seats: (await api(`/api/games/${id}`)).seats };
+  } catch (e) { page.state.rematchInfo = { id, seats: null }; }
+  page.render();
+}
+
+// Who at this table is one of the game's people: the seat played here, or, watching, the seat this browser played
+// before it resigned or ran out of time (its link kept in "Your games", as the chat finds it). Null: a spectator.
+function person(page) {
+  if (page.mode === "play") return { seat: page.seat, auth: page.auth };
+  const kept = myGames().find((g) => g.id === page.gameId && g.seat !== null && g.seat !== undefined);
+  const token = kept && new URLSearchParams((kept.link || "").split("?")[1] || "").get("token");
+  return token ? { seat: kept.seat, auth: { "x-seat-token": token } } : null;
+}
+
+// The end panel's way on: ask for a rematch, accept the one another asked for, or go to your seat in it; a
+// spectator watches it.
+function rematchRow(page) {
+  const { state } = page;
+  const id = state.payload.rematch;
+  const who = person(page);
+  const lobby = el("a", { href: "/" }, t("Back to the lobby"));
+  if (!id) {
+    return who ? el("div", { class: "row" }, el("button", { type: "button", class: "primary",
+      id: "rematch", onclick: () => rematch(page, who) }, t("Rematch (the same seats)")), lobby) : null;
+  }
+  if (!who) return el("p", {}, el("a", { href: `/watch/${id}`, id: "watch-rematch" }, t("Watch the rematch")));
+  const seat = who.seat;
+  if (!state.rematchInfo || state.rematchInfo.id !== id) {
+    state.rematchInfo = { id, seats: null };       // read once; drawn again when read
+    readRematch(page);
+  }
+  const seats = state.rematchInfo.seats || [];
+  const mine = seats[seat];
+  if (mine && mine.kind !== "open") {              // seated there already: its link, kept in this browser or account
+    const kept = myGames().find((g) => g.id === id && g.seat === seat);
+    return el("div", { class: "row" }, el("a", { class: "button primary", id: "to-rematch",
+      href: kept ? kept.link : `/play/${id}?seat=${seat}` }, t("Go to the rematch")), lobby);
+  }
+  const askers = seats.filter((s) => s.kind === "human").map((s) => page.seatName(s.seat));
+  return el("div", { class: "row rematch-offer" }, el("span", { id: "rematch-asked" }, askers.length
+    ? t("{players} asked for a rematch.", { players: list(askers) }) : t("A rematch was asked for.")),
+  el("button", { type: "button", class: "primary", id: "rematch", onclick: () => rematch(page, who) },
+    t("Accept the rematch")), lobby);
 }

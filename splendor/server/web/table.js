@@ -148,7 +148,9 @@ function renderStatus() {
   } else if (state.payload.ending) {
     text = endingWords(state.payload.ending, view.seats, seatName);
   } else if (state.payload.seats.some((s) => s.kind === "open")) {       // open seats: nobody plays yet
-    text = t("Waiting for players: the game starts when every open seat is taken (the lobby lists it).");
+    text = state.payload.rematch_of      // a rematch's seats wait for the people of the game before, told there
+      ? t("Waiting for the other players to accept the rematch: the game starts when they take their seats.")
+      : t("Waiting for players: the game starts when every open seat is taken (the lobby lists it).");
   } else if (view.is_over) {
     text = t("The game is over.");
   } else if (view.legal_actions.length) {
@@ -340,7 +342,7 @@ export function render() {
   document.getElementById("error").textContent = state.error ? state.error.text : "";
   document.getElementById("command-error").textContent = state.commandError ? state.commandError.text : "";
   renderLog();
-  renderEnd({ state, gameId, mode, seat, seatName, render, showError });
+  renderEnd({ state, gameId, mode, seat, auth, seatName, render, showError });
   renderMarks();
   if (table().after) table().after(c);
   renderClocks(state.payload, seatName, state.payload.over || state.payload.view.is_over);
@@ -441,7 +443,7 @@ async function leave(what, at) {
 function renderInvite() {
   const box = document.getElementById("invite");
   const seats = state.payload.seats;
-  const creator = mode === "play" && !state.payload.over && !state.payload.view.is_over
+  const creator = mode === "play" && !state.payload.over && !state.payload.view.is_over && !state.payload.rematch_of
     && seats.some((s) => s.kind === "open") && !(seats[seat] && seats[seat].joined);
   box.hidden = !creator;
   if (!creator || box.childElementCount) return;

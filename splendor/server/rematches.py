@@ -1,0 +1,131 @@
+"""Rematches: the same game again, with the same people, one game however many of them ask.
+
+``POST /api/games/{id}/seats/{seat}/rematch`` (the seat's secret, or the account keeping it; also a seat whose
+person resigned or left and a bot played on) asks for a finished game's rematch. The first to ask deals it: the
+same game, options, clock and rating, each bot in its seat again, the asker seated, and every other person's seat
+open, kept for that seat's person of the game before (nobody else takes it, and the lobby does not list it). Until
+they take their seats nobody acts and no clock runs, as in any game with open seats, and it expires unfilled after
+the same wait (`splendor.server.open_seats`). Every table of the finished game learns of the rematch (its answers'
+``rematch``; on every process, by the change feed) and offers its person to take their seat there, by the same
+request. ``games.rematch_of`` is unique (`splendor.store.rematches`): of two people asking at once, on one process
+or many, the second takes a seat in the first's rematch.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Connection
+
+from splendor.i18n import _
+from splendor.server import access, open_seats
+from splendor.server.errors import Refused
+from splendor.server.seating import BOT, HUMAN, OPEN
+from splendor.server.watchers import broadcast
+from splendor.store import open_seats as stored
+from splendor.store.games import GameBounds, SeatInfo
+from splendor.store.rematches import marking
+from splendor.store.secrets import new_secret, secret_hash
+
+if TYPE_CHECKING:
+    from splendor.server.cache import LiveGame
+    from splendor.server.live import GameManager
+    from splendor.store.accounts import SignedIn
+
+NOT_OVER = _("the game is not over: a rematch follows its end")
+NEVER_BEGAN = _("this game never began, so it has no rematch: create a new game")
+SEATED_ALREADY = _("you took your seat in the rematch already: open it from your games")
+
+
+async def rematch(
+    manager: GameManager, game_id: str, seat: int, token: str | None, account: SignedIn | None, address: str
+) -> tuple[LiveGame, str]:
+    """Seat the person of ``seat`` of the finished game ``game_id`` in its rematch, dealing the rematch if nobody
+    asked for it yet: the rematch and the seat's new secret (answered once, stored as a hash). Refused with nothing
+    changed: not that seat's person (403), the game not over or never begun, the seat taken already (409), the
+    rematch expired (409), the asker's address at its bound of unfinished games (429)."""
+    old = await manager.get(game_id)
+    access.check_person(old, seat, token, account)
+    if not old.over:
+        raise Refused(409, NOT_OVER)
+    if any(s.kind == OPEN for s in old.seats):  # called off or expired while it waited for players
+        raise Refused(409, NEVER_BEGAN)
+    found = old.rematch or await manager._read(lambda: manager.rematches.of(game_id))
+    if found is None:
+        try:
+            return await _deal(manager, old, seat, address)
+        except Refused as e:
+            if e.status != 409:
+                raise
+            found = await manager._read(lambda: manager.rematches.of(game_id))
+            if found is None:  # not a rematch dealt meanwhile by another asker: the refusal stands
+                raise
+    return await _take(manager, old, found, seat, address)
+
+
+def _person(info: SeatInfo, seat: int, token_hash: str | None) -> SeatInfo:
+    """The person of ``info`` (a seat of the game before) as a seat of the rematch."""
+    return SeatInfo(
+        seat=seat,
+        kind=HUMAN,
+        bot=None,
+        name=info.name,
+        token_hash=token_hash,
+        profile=info.profile,
+        account_id=info.account_id,
+    )
+
+
+async def _deal(manager: GameManager, old: LiveGame, seat: int, address: str) -> tuple[LiveGame, str]:
+    """The rematch of ``old``, dealt now with the asker in ``seat`` and the other people's seats kept open."""
+    fresh = new_secret()
+    infos: list[SeatInfo] = []
+    for info in old.seats:
+        if info.seat == seat:
+            infos.append(_person(info, seat, secret_hash(fresh)))
+        elif info.kind == BOT and not info.forfeited:
+            infos.append(SeatInfo(seat=info.seat, kind=BOT, bot=info.bot, name=info.name, token_hash=None))
+        else:  # a person's, also one who left and a bot played on: theirs again
+            infos.append(SeatInfo(seat=info.seat, kind=OPEN, bot=None, name=None, token_hash=None))
+    time_control = old.clock.control.text if old.clock is not None else None
+    opening = open_seats.opening(infos, time_control, manager.settings)
+    mark = marking(old.id)
+
+    def also(conn: Connection, new_id: str) -> None:
+        mark(conn, new_id)
+        if opening is not None:
+            opening(conn, new_id)
+
+    live = await manager.start_game(
+        old.game.name,
+        infos,
+        seed=None,
+        options=dict(old.game.options),
+        rated=old.rated,
+        owner=address,
+        bounds=GameBounds(manager.settings.games_per_client, manager.settings.bot_games_per_client),
+        time_control=time_control,
+        also=also,
+    )
+    live.rematch_of = old.id
+    old.rematch = live.id
+    broadcast(old)  # this process's tables of the game before; the others hear it on the change feed
+    return live, fresh
+
+
+async def _take(manager: GameManager, old: LiveGame, rematch_id: str, seat: int, address: str) -> tuple[LiveGame, str]:
+    """The asker's seat, kept open for them in the rematch ``rematch_id``."""
+    live = await manager.get(rematch_id)
+    if live.seats[seat].kind != OPEN:  # only its person takes it: they did
+        raise Refused(409, SEATED_ALREADY)
+    fresh = new_secret()
+    person = old.seats[seat]
+    taker = stored.Taker(
+        name=person.name,
+        token_hash=secret_hash(fresh),
+        account_id=person.account_id,
+        profile=person.profile,
+        address=address,
+    )
+    await open_seats.seat_taker(manager, live, seat, taker, None)
+    return live, fresh

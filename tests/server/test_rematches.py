@@ -1,0 +1,147 @@
+"""Rematches (`splendor.server.rematches`): one game however many of the people ask, its seats kept for them, no
+clock running until they are all seated, and every table of the game before told, on every process."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from splendor.store.database import open_store
+from splendor.store.models import GameRow
+from tests.server.conftest import Server, create, wait_for
+
+ANN = {"kind": "human", "name": "ann"}
+BOB = {"kind": "human", "name": "bob"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+def ask(c: TestClient | httpx.Client, game: dict[str, Any], seat: int, token: str | None = None) -> httpx.Response:
+    """Seat ``seat``'s person asks for the rematch of ``game`` with that seat's secret (or ``token``)."""
+    secret = token if token is not None else game["seats"][seat]["token"]
+    return c.post(f"/api/games/{game['id']}/seats/{seat}/rematch", headers={"x-seat-token": secret})
+
+
+def resigned(c: TestClient | httpx.Client, game: dict[str, Any], seat: int) -> None:
+    """End a game of two: ``seat`` resigns."""
+    r = c.post(f"/api/games/{game['id']}/seats/{seat}/resign", headers={"x-seat-token": game["seats"][seat]["token"]})
+    assert r.status_code == 200, r.text
+
+
+def spectator(c: TestClient | httpx.Client, game_id: str) -> dict[str, Any]:
+    body: dict[str, Any] = c.get(f"/api/games/{game_id}").json()
+    return body
+
+
+def test_the_first_to_ask_deals_the_rematch_and_the_other_takes_the_seat_kept_for_them(
+    app_client: TestClient,
+) -> None:
+    c = app_client
+    old = create(c, "classic", [ANN, BOB], clock="5+10")
+    assert ask(c, old, 0).status_code == 409  # not over yet: nothing changed
+    resigned(c, old, 1)
+    r = ask(c, old, 0)
+    assert r.status_code == 200, r.text
+    dealt = r.json()
+    assert dealt["you"] == 0 and dealt["rematch_of"] == old["id"] and f"seat=0&token={dealt['token']}" in dealt["link"]
+    assert [(s["kind"], s["name"]) for s in dealt["seats"]] == [("human", "ann"), ("open", None)]
+    assert dealt["view"]["legal_actions"] == []  # nobody plays until bob is seated
+    assert dealt["clock"]["control"] == "5+10" and dealt["clock"]["running"] is None  # and no clock runs
+    assert spectator(c, old["id"])["rematch"] == dealt["id"]  # the tables of the game before are told
+    assert all(g["id"] != dealt["id"] for g in c.get("/api/open-games").json()["games"])  # kept, not listed
+    stranger = c.post(f"/api/games/{dealt['id']}/seats/1/take", json={"name": "zoe"})
+    assert stranger.status_code == 403 and "kept for whoever played it" in stranger.json()["detail"]
+    assert ask(c, old, 1, token="not bob's").status_code == 403  # only the seat's person
+    r = ask(c, old, 1)  # bob, with his seat of the game before: his kept seat, and the game begins
+    assert r.status_code == 200, r.text
+    taken = r.json()
+    assert taken["id"] == dealt["id"] and taken["you"] == 1 and taken["seats"][1]["name"] == "bob"
+    now = spectator(c, dealt["id"])
+    assert now["clock"]["running"] == now["view"]["current_player"] == 0  # ann's clock runs now
+    mine = c.get(f"/api/games/{dealt['id']}", params={"seat": 0}, headers={"x-seat-token": dealt["token"]}).json()
+    assert mine["view"]["legal_actions"]
+    again = ask(c, old, 0)
+    assert again.status_code == 409 and "already" in again.json()["detail"]  # one seat each, one rematch
+
+
+def test_a_rematch_keeps_the_bots_and_the_options_and_a_person_alone_plays_at_once(app_client: TestClient) -> None:
+    c = app_client
+    old = create(c, "kids", [GREEDY, ANN], options={"mysteries": True})
+    resigned(c, old, 1)
+    r = ask(c, old, 1)
+    assert r.status_code == 200, r.text
+    dealt = r.json()
+    assert [(s["kind"], s["bot"], s["name"]) for s in dealt["seats"]] == [
+        ("bot", "greedy", "Greedy bot"),
+        ("human", None, "ann"),
+    ]
+    assert dealt["view"]["mysteries"] is True
+    assert wait_for(lambda: spectator(c, dealt["id"])["actions"] >= 1)  # nobody else to wait for: the bot moved
+
+
+def test_a_seat_whose_person_resigned_a_game_of_three_is_theirs_again_in_the_rematch(app_client: TestClient) -> None:
+    c = app_client
+    old = create(c, "classic", [ANN, BOB, GREEDY])
+    resigned(c, old, 1)  # a bot plays bob's seat on
+    resigned(c, old, 0)  # and ann's: the game plays on between bots to its end
+    assert wait_for(lambda: spectator(c, old["id"])["over"], seconds=60)
+    r = ask(c, old, 1)
+    assert r.status_code == 200, r.text
+    assert [s["kind"] for s in r.json()["seats"]] == ["open", "human", "bot"]
+    assert ask(c, old, 0).json()["seats"][0]["name"] == "ann"
+
+
+def test_a_game_called_off_before_it_began_has_no_rematch(app_client: TestClient) -> None:
+    c = app_client
+    old = create(c, "classic", [ANN, {"kind": "open"}])
+    called_off = c.post(f"/api/games/{old['id']}/seats/0/abort", headers={"x-seat-token": old["seats"][0]["token"]})
+    assert called_off.status_code == 200, called_off.text
+    r = ask(c, old, 0)
+    assert r.status_code == 409 and "never began" in r.json()["detail"]
+
+
+def test_two_asking_at_once_make_one_rematch_and_both_sit_in_it(server: Server) -> None:
+    with server.client() as c:
+        old = create(c, "classic", [ANN, BOB])
+        resigned(c, old, 0)
+    answers: list[httpx.Response | None] = [None, None]
+    start = threading.Barrier(2)
+
+    def send(seat: int) -> None:
+        with httpx.Client(base_url=server.base, timeout=30) as client:
+            start.wait()
+            answers[seat] = ask(client, old, seat)
+
+    threads = [threading.Thread(target=send, args=(seat,)) for seat in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(a is not None and a.status_code == 200 for a in answers), [a.text for a in answers if a]
+    ids = {a.json()["id"] for a in answers if a is not None}
+    assert len(ids) == 1  # one rematch
+    store = open_store(server.db_url)
+    try:
+        with store.engine.connect() as conn:
+            count = conn.execute(select(func.count()).where(GameRow.rematch_of == old["id"])).scalar()
+        assert count == 1
+    finally:
+        store.close()
+
+
+def test_on_two_processes_the_other_process_tables_learn_of_the_rematch(two: list[Server]) -> None:
+    a, b = two
+    with a.client() as c:
+        old = create(c, "classic", [ANN, BOB])
+        resigned(c, old, 1)
+    with b.client() as c:
+        assert spectator(c, old["id"])["rematch"] is None  # b holds the finished game
+    with a.client() as c:
+        dealt = ask(c, old, 0).json()
+    with b.client() as c:
+        assert wait_for(lambda: spectator(c, old["id"])["rematch"] == dealt["id"])
+        taken = ask(c, old, 1)  # bob takes his seat on the other process
+        assert taken.status_code == 200 and taken.json()["id"] == dealt["id"]
