@@ -95,11 +95,13 @@ def push_router(settings: Settings) -> APIRouter:
             raise Refused(401, _("sign in to be told of your turn when the page is closed"))
         return who
 
-    @router.get("/api/push/key", responses=refusals(404))
+    @router.get("/api/push/key", responses=refusals())
     async def key(request: Request) -> dict[str, Any]:
-        """The server's public VAPID key, which a browser subscribes with (``applicationServerKey``), base64url.
-        404 when the operator has not configured push (the default)."""
-        return {"key": pushes(request).key}
+        """The server's public VAPID key, which a browser subscribes with (``applicationServerKey``), base64url;
+        null when the operator has not configured push (the default). Every page asks it, so a server without
+        push answers it plainly, not with an error each browser's console shows."""
+        p: TurnPushes = request.app.state.manager.pushes
+        return {"key": p.key if p.enabled else None}
 
     @router.post(
         "/api/push/subscriptions", status_code=204, response_class=Response, responses=refusals(400, 401, 404, 409)

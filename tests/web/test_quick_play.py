@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from tests.server.conftest import Server
+from tests.server.conftest import Server, create
 from tests.web.test_accounts import sign_up
 from tests.web.test_browser import new_page, open_lobby
 
@@ -204,14 +204,22 @@ def test_the_lobbys_lists_and_the_table_name_a_kids_games_variant(server: Server
     watches it learned so only at the table."""
     with server.client() as c:
         seats = [{"kind": "human", "name": "ann"}, {"kind": "open"}]
-        r = c.post("/api/games", json={"game": "kids", "seats": seats, "options": {"mysteries": True}})
+        r = c.post("/api/games", json={"game": "kids", "seats": seats, "options": {"mysteries": True}, "clock": "1d"})
         assert r.status_code == 201, r.text
         game = r.json()["id"]
+        called_off = create(c, "classic", [{"kind": "human", "name": "cy"}, {"kind": "bot", "bot": "greedy"}])
+        r = c.post(
+            f"/api/games/{called_off['id']}/seats/0/abort", headers={"x-seat-token": called_off["seats"][0]["token"]}
+        )
+        assert r.status_code == 200, r.text
     page = open_lobby(browser, server)
     page.wait_for_selector(f"[data-open-game='{game}']")
-    assert "Splendor Kids (Mysteries variant)" in page.inner_text(f"[data-open-game='{game}']")
+    row = page.inner_text(f"[data-open-game='{game}']")
+    assert "Splendor Kids (Mysteries variant)" in row and "1 day a move" in row  # the clock as the lobby offers it
     page.wait_for_selector("#games tbody tr")
-    assert "Splendor Kids (Mysteries variant)" in page.inner_text("#games tbody tr")
+    assert "Splendor Kids (Mysteries variant)" in page.inner_text("#games tbody tr >> nth=1")
+    aborted = page.locator("#games tbody tr >> nth=0")  # called off before a move: nothing to replay
+    assert "aborted" in aborted.inner_text() and aborted.locator("a").count() == 0
     page.goto(f"{server.base}/watch/{game}")
     page.wait_for_function("document.getElementById('title').textContent.includes('Mysteries variant')")
     assert page.errors == []  # type: ignore[attr-defined]

@@ -191,6 +191,8 @@ def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(ser
     cy = open_page(browser, g["seats"][2]["link"])
     page = open_page(browser, g["seats"][0]["link"])
     page.wait_for_selector("#rematch")
+    assert page.inner_text("[data-seat='1'] .played-on") == "a bot plays on"  # said on bob's panel, not only the log
+    assert page.locator("[data-seat='2'] .played-on").count() == 0
     page.click("#rematch")
     page.wait_for_url(lambda url: "/play/" in url and g["id"] not in url)  # straight to ann's seat in it
     again = page.url.split("/play/")[1].split("?")[0]

@@ -68,6 +68,9 @@ def test_on_a_phone_the_headers_icon_toggles_say_what_a_tap_did(server: Server, 
     page.goto(g["seats"][0]["link"])
     page.wait_for_function("document.body.dataset.actions !== undefined")
     assert page.locator("#sound-label .sound-words").is_hidden()  # the icon alone
+    title, language = page.locator("#title").bounding_box(), page.locator("#language").bounding_box()
+    assert title and title["width"] <= 1  # the table is its own title: room for the language, not "Englis"
+    assert language and language["x"] + language["width"] <= 390 and language["width"] >= 90
     assert page.get_attribute("#sound-on", "aria-label") == "sound on my turn"
     assert page.get_attribute("#notify-on", "aria-label") == "notify me"
     page.tap("#sound-label")

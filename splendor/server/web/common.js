@@ -216,6 +216,13 @@ export function seatLabels(seats) {
 // (as the server's JSON keeps them), a half rounded up, as the terminal does (splendor.bots.review.percent).
 export function wholePercent(chance) { return Math.floor((Math.round(chance * 1000) + 5) / 10); }
 
+// Beside a seat's name on its panel, where its person resigned, ran out of time or sat idle in a game of three or
+// four (c.playedOn, table.js): "a bot plays on", not only in the log.
+export function playedOnMark(c, seat) {
+  return c.playedOn(seat) ? [" ", el("span", { class: "badge played-on", "data-key": `seat:${seat}:played-on` },
+    t("a bot plays on"))] : [];
+}
+
 // The server's bound of a name (an account's, a guest's, a profile's, a spectator's in the chat), checked before
 // sending: a box that stopped the typing at it cut a name short without a word.
 export const NAME_MAX = 40;

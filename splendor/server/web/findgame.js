@@ -14,6 +14,13 @@ let polling = null;
 
 const $ = (id) => document.getElementById(id);
 
+// A time control in the words the new game's Clock offers it ("1 day a move", not "1d"; "no clock").
+function clockName(control) {
+  if (!control) return t("no clock");
+  const offered = [...$("clock").options].find((o) => o.value === control);
+  return offered ? offered.textContent : control;
+}
+
 function guestName() {
   const name = $("guest-name").value.trim();
   if (name) localStorage.setItem(NAME_KEY, name);
@@ -188,7 +195,7 @@ async function drawOpenGames() {
     return el("tr", { "data-open-game": g.id, class: g.id === INVITED ? "invited" : null },
       el("td", {}, gameTitle(g.game, g.options)),
       el("td", {}, t("{taken} of {players}", { taken: g.players - g.open_seats.length, players: g.players })),
-      el("td", {}, g.time_control || t("no clock")),
+      el("td", {}, clockName(g.time_control)),
       el("td", {}, g.rated ? t("rated") : t("unrated")),
       el("td", {}, creator),
       el("td", {}, clockWords(g.expires_in)),

@@ -1,7 +1,7 @@
 // Splendor Kids on the table: the board in the middle (the server's SVG picture, drawn to fit, its payable roads
 // outlined and clickable), the supply and the Marketplace beside it, the travelers around, and the roads from
 // your place with their payments in the dock.
-import { chip, el, emblem, keyed, on, steadyChoices, travelsFrom } from "/static/common.js";
+import { chip, el, emblem, keyed, on, playedOnMark, steadyChoices, travelsFrom } from "/static/common.js";
 import { language, t } from "/static/i18n.js";
 import { actionLabel, tokenName } from "/static/words.js";
 import { cancelTake, choosing, colourOf, confirmTake, pick, placeNote, supply, takeOptions } from "/static/supply.js";
@@ -180,7 +180,8 @@ function traveler(c, s, names) {
   const last = s.seat === c.me ? null : c.lastMoveOf(s.seat);
   return el("div", { class: `panel seat${s.seat === c.me ? " own" : " other"}${s.seat === c.view.turn_of ? " turn" : ""}`,
     "data-seat": s.seat, "data-key": `seat:${s.seat}` },
-  el("h2", { class: "seat-name" }, emblem(s.seat), " ", el("span", { class: "who" }, c.seatName(s.seat))),
+  el("h2", { class: "seat-name" }, emblem(s.seat), " ", el("span", { class: "who" }, c.seatName(s.seat)),
+    ...playedOnMark(c, s.seat)),
   el("div", { class: "place", "data-key": `seat:${s.seat}:space` }, t("at {place}", { place: names[s.space] })),
   el("div", { class: "row tokens" }, el("span", { class: "label" }, t("purse {held}/8", { held: s.purse_total })), " ",
     ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) =>

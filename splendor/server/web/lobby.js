@@ -173,7 +173,7 @@ async function refresh() {
     el("td", {}, g.actions),
     el("td", {}, g.created_at ? el("time", { datetime: g.created_at }, since(g.created_at)) : ""),
     el("td", {}, g.status === "ongoing" ? el("a", { href: `/watch/${g.id}` }, t("watch"))
-      : el("a", { href: `/replay/${g.id}` }, t("replay"))))));
+      : g.actions ? el("a", { href: `/replay/${g.id}` }, t("replay")) : ""))));   // no move: nothing to replay
 }
 
 // The profile this browser claimed, or a form to claim one: a Pokédex is marked only by its owner.

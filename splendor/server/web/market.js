@@ -2,7 +2,7 @@
 // the three rows and their decks in the middle; the other seats beside; your own seat below. An action is built
 // by clicks (tokens chosen, a card's or a deck's menu opened) and sent only when confirmed: Take, Buy, Reserve.
 // What cannot be part of a legal action says why, next to it, in the rules' words.
-import { chip, el, emblem, keyed, steadyChoices, travelsFrom } from "/static/common.js";
+import { chip, el, emblem, keyed, playedOnMark, steadyChoices, travelsFrom } from "/static/common.js";
 import { sentence, t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
 import { actionLabel, cardWords, tokenName, tokensOf } from "/static/words.js";
@@ -215,7 +215,8 @@ function stacks(c, s) {
 
 function seatHeading(c, s) {
   return el("h2", { "data-key": `seat:${s.seat}:points`, class: "seat-name" }, emblem(s.seat), " ",
-    el("span", { class: "who" }, c.seatName(s.seat)), " ", el("span", { class: "points" }, `${s.points}★`));
+    el("span", { class: "who" }, c.seatName(s.seat)), ...playedOnMark(c, s.seat), " ",
+    el("span", { class: "points" }, `${s.points}★`));
 }
 
 function seatRows(c, s) {
