@@ -236,7 +236,7 @@ def test_play_kids_shows_the_roads_and_what_they_cost() -> None:
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
     assert "Roads from here" in text and "road 1 →" in text and "not the published board" not in text
-    assert "Board designed by the splendor project" in text
+    assert "A board of our own design" in text
 
 
 def test_the_terminal_loads_the_pokedex_store_only_to_open_a_pokedex() -> None:
