@@ -10,6 +10,7 @@ from fastapi import APIRouter, Header, Path, Query, Request, Response
 
 from splendor.server import open_seats, rematches
 from splendor.server.accounts import signed_in
+from splendor.server.cache import LiveGame
 from splendor.server.guards import client_address
 from splendor.server.live import GameManager, client_key
 from splendor.server.quick_play import QuickPlayRequest
@@ -30,6 +31,12 @@ def finding_router(settings: Settings) -> APIRouter:
 
     def link(request: Request, game_id: str, seat: int, token: str) -> str:
         return f"{str(request.base_url).rstrip('/')}/play/{game_id}?seat={seat}&token={token}"
+
+    def seated(request: Request, live: LiveGame, seat: int, fresh: str) -> Response:
+        """The seat's view in the game it was seated in, with its new secret and link (shown once)."""
+        payload = live.payload(seat)
+        payload.update(token=fresh, link=link(request, live.id, seat, fresh))
+        return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
 
     @router.get("/api/open-games", responses=refusals())
     async def open_games(
@@ -63,9 +70,7 @@ def finding_router(settings: Settings) -> APIRouter:
         address = client_key(client_address(request.scope))
         name = body.name if body else None
         live, fresh = await open_seats.take(manager(request), game_id, seat, name, account, address)
-        payload = live.payload(seat)
-        payload.update(token=fresh, link=link(request, live.id, seat, fresh))
-        return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
+        return seated(request, live, seat, fresh)
 
     @router.post("/api/games/{game_id}/seats/{seat}/rematch", responses=refusals(403, 404, 409, 429))
     async def ask_rematch(
@@ -86,9 +91,7 @@ def finding_router(settings: Settings) -> APIRouter:
         live, fresh = await rematches.rematch(
             manager(request), game_id, seat, x_seat_token or token, await signed_in(request), address
         )
-        payload = live.payload(seat)
-        payload.update(token=fresh, link=link(request, live.id, seat, fresh))
-        return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
+        return seated(request, live, seat, fresh)
 
     @router.post("/api/quick-play", status_code=201, responses=refusals(400, 401, 403, 409, 429))
     async def quick_play(body: QuickPlayRequest, request: Request) -> dict[str, Any]:

@@ -395,7 +395,7 @@ class GameManager:
 
     async def _resync(self) -> None:
         """After the change feed was lost: read every held game afresh (changes may have gone unheard)."""
-        for live in list(self.live.values()):
+        for live in [*self.live.values(), *self.finished.values()]:  # a finished one may have a rematch now
             await self._refresh_heard(live, seats=True)
             self.chat.heard(live.id)  # and the chat lines of the last minute not pushed here yet
 

@@ -62,7 +62,8 @@ letters (as the spectators' room refuses a player's name)."""
 
 
 KEPT_FOR_REMATCH = _(
-    "this seat is kept for whoever played it in the game before: they take it with that game's Rematch button"
+    "this seat is kept for whoever played it in the game before: they take it with Accept the rematch, at that "
+    "game's end"
 )
 """Why nobody else takes a rematch's open seat (`splendor.server.rematches`)."""
 

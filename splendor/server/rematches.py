@@ -3,12 +3,14 @@
 ``POST /api/games/{id}/seats/{seat}/rematch`` (the seat's secret, or the account keeping it; also a seat whose
 person resigned or left and a bot played on) asks for a finished game's rematch. The first to ask deals it: the
 same game, options, clock and rating, each bot in its seat again, the asker seated, and every other person's seat
-open, kept for that seat's person of the game before (nobody else takes it, and the lobby does not list it). Until
-they take their seats nobody acts and no clock runs, as in any game with open seats, and it expires unfilled after
-the same wait (`splendor.server.open_seats`). Every table of the finished game learns of the rematch (its answers'
-``rematch``; on every process, by the change feed) and offers its person to take their seat there, by the same
-request. ``games.rematch_of`` is unique (`splendor.store.rematches`): of two people asking at once, on one process
-or many, the second takes a seat in the first's rematch.
+open, kept for that seat's person of the game before (nobody else takes it, and the open-games list leaves it out).
+Until they take their seats nobody acts and no clock runs, as in any game with open seats, and it expires unfilled
+after the same wait (`splendor.server.open_seats`). Every table of the finished game learns of the rematch (its
+answers' ``rematch``; on every process, by the change feed) and offers its person to take their seat there, by the
+same request. ``games.rematch_of`` is unique (`splendor.store.rematches`): of two people asking at once, on one
+process or many, the second takes a seat in the first's rematch. A rematch that never began (it expired, or its
+asker called it off) is replaced by the next one asked for; a person who asks again for a seat they took already
+(its answer was lost) gets a new secret for it.
 """
 
 from __future__ import annotations
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
 
 NOT_OVER = _("the game is not over: a rematch follows its end")
 NEVER_BEGAN = _("this game never began, so it has no rematch: create a new game")
-SEATED_ALREADY = _("you took your seat in the rematch already: open it from your games")
 
 
 async def rematch(
@@ -42,25 +43,31 @@ async def rematch(
 ) -> tuple[LiveGame, str]:
     """Seat the person of ``seat`` of the finished game ``game_id`` in its rematch, dealing the rematch if nobody
     asked for it yet: the rematch and the seat's new secret (answered once, stored as a hash). Refused with nothing
-    changed: not that seat's person (403), the game not over or never begun, the seat taken already (409), the
-    rematch expired (409), the asker's address at its bound of unfinished games (429)."""
+    changed: not that seat's person (403), the game not over or never begun (409), the asker's address at its
+    bound of unfinished games when it deals (429)."""
     old = await manager.get(game_id)
     access.check_person(old, seat, token, account)
     if not old.over:
         raise Refused(409, NOT_OVER)
     if any(s.kind == OPEN for s in old.seats):  # called off or expired while it waited for players
         raise Refused(409, NEVER_BEGAN)
-    found = old.rematch or await manager._read(lambda: manager.rematches.of(game_id))
-    if found is None:
+    found = await manager._read(lambda: manager.rematches.of(game_id))
+    replacing = found if found is not None and never_began(await manager.get(found)) else None
+    if found is None or replacing is not None:
         try:
-            return await _deal(manager, old, seat, address)
+            return await _deal(manager, old, seat, address, replacing)
         except Refused as e:
-            if e.status != 409:
+            if e.status not in (409, 429):  # 409: the unique index, 429: the bound of a dealer, not of a taker
                 raise
             found = await manager._read(lambda: manager.rematches.of(game_id))
-            if found is None:  # not a rematch dealt meanwhile by another asker: the refusal stands
+            if found is None or found == replacing:  # not a rematch dealt meanwhile by another: the refusal stands
                 raise
-    return await _take(manager, old, found, seat, address)
+    return await _take(manager, old, found, seat)
+
+
+def never_began(live: LiveGame) -> bool:
+    """Whether a game ended while seats were still open: it expired, or was called off, before anyone played."""
+    return live.over and any(s.kind == OPEN for s in live.seats)
 
 
 def _person(info: SeatInfo, seat: int, token_hash: str | None) -> SeatInfo:
@@ -76,8 +83,12 @@ def _person(info: SeatInfo, seat: int, token_hash: str | None) -> SeatInfo:
     )
 
 
-async def _deal(manager: GameManager, old: LiveGame, seat: int, address: str) -> tuple[LiveGame, str]:
-    """The rematch of ``old``, dealt now with the asker in ``seat`` and the other people's seats kept open."""
+async def _deal(
+    manager: GameManager, old: LiveGame, seat: int, address: str, replacing: str | None
+) -> tuple[LiveGame, str]:
+    """The rematch of ``old``, dealt now with the asker in ``seat`` and the other people's seats kept open (in place
+    of ``replacing``, a rematch that never began). Rated as ``old`` was, where every person's seat of it was an
+    account's (else it could not have counted, and its open seats would be a guest's to take)."""
     fresh = new_secret()
     infos: list[SeatInfo] = []
     for info in old.seats:
@@ -89,7 +100,8 @@ async def _deal(manager: GameManager, old: LiveGame, seat: int, address: str) ->
             infos.append(SeatInfo(seat=info.seat, kind=OPEN, bot=None, name=None, token_hash=None))
     time_control = old.clock.control.text if old.clock is not None else None
     opening = open_seats.opening(infos, time_control, manager.settings)
-    mark = marking(old.id)
+    mark = marking(old.id, replacing)
+    people = [s for s in old.seats if s.kind == HUMAN or s.forfeited]
 
     def also(conn: Connection, new_id: str) -> None:
         mark(conn, new_id)
@@ -101,31 +113,35 @@ async def _deal(manager: GameManager, old: LiveGame, seat: int, address: str) ->
         infos,
         seed=None,
         options=dict(old.game.options),
-        rated=old.rated,
-        owner=address,
+        rated=old.rated and all(s.account_id is not None for s in people),
+        owner=address,  # the asker's unfinished games bound the rematches they deal
         bounds=GameBounds(manager.settings.games_per_client, manager.settings.bot_games_per_client),
         time_control=time_control,
         also=also,
     )
     live.rematch_of = old.id
     old.rematch = live.id
+    if replacing is not None and (dead := manager.cache.kept(replacing) or manager.live.get(replacing)) is not None:
+        dead.rematch_of = None  # as the store now has it
     broadcast(old)  # this process's tables of the game before; the others hear it on the change feed
     return live, fresh
 
 
-async def _take(manager: GameManager, old: LiveGame, rematch_id: str, seat: int, address: str) -> tuple[LiveGame, str]:
-    """The asker's seat, kept open for them in the rematch ``rematch_id``."""
+async def _take(manager: GameManager, old: LiveGame, rematch_id: str, seat: int) -> tuple[LiveGame, str]:
+    """The asker's seat, kept open for them in the rematch ``rematch_id``; or, taken already (only its person takes
+    it: they did, and the answer with its secret was lost), the same seat with a new secret."""
     live = await manager.get(rematch_id)
-    if live.seats[seat].kind != OPEN:  # only its person takes it: they did
-        raise Refused(409, SEATED_ALREADY)
     fresh = new_secret()
+    if live.seats[seat].kind != OPEN:
+        given: list[bool] = []
+        await manager._write(lambda: given.append(manager.rematches.new_secret(live.id, seat, secret_hash(fresh))))
+        if not given[-1]:
+            raise Refused(409, NEVER_BEGAN)  # a bot's seat: the game before had none of this person's
+        await manager._refresh(live, seats=True)  # a socket that read the seat by the old secret is closed
+        return live, fresh
     person = old.seats[seat]
-    taker = stored.Taker(
-        name=person.name,
-        token_hash=secret_hash(fresh),
-        account_id=person.account_id,
-        profile=person.profile,
-        address=address,
+    taker = stored.Taker(  # no address: a seat kept for its taker is not one taken from the lobby's list
+        name=person.name, token_hash=secret_hash(fresh), account_id=person.account_id, profile=person.profile
     )
     await open_seats.seat_taker(manager, live, seat, taker, None)
     return live, fresh

@@ -20,7 +20,7 @@ def test_the_learned_bot_plays_classic_on_the_server_and_is_refused_elsewhere(ap
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "learned"}]
     r = c.post("/api/games", json={"game": "kids", "seats": seats}, headers={"accept-language": "sl"})
     assert (
-        r.status_code == 400 and "Mesto igralca 2: bot learned igra le Splendor" in r.text
+        r.status_code == 400 and "mesto igralca 2: bot learned igra le Splendor" in r.text
     )  # said in the reader's language
     seats = [{"kind": "bot", "bot": "learned"}, {"kind": "bot", "bot": "greedy"}]
     r = c.post("/api/games", json={"game": "classic", "seats": seats, "seed": 5, "options": {"max_turns": 200}})

@@ -7,11 +7,15 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 
-from splendor.store.database import open_store
+from splendor.store.database import Store, open_store
+from splendor.store.games import GameStore, SeatInfo
 from splendor.store.models import GameRow
+from splendor.store.rematches import Rematches, marking
 from tests.server.conftest import Server, create, wait_for
 
 ANN = {"kind": "human", "name": "ann"}
@@ -63,8 +67,62 @@ def test_the_first_to_ask_deals_the_rematch_and_the_other_takes_the_seat_kept_fo
     assert now["clock"]["running"] == now["view"]["current_player"] == 0  # ann's clock runs now
     mine = c.get(f"/api/games/{dealt['id']}", params={"seat": 0}, headers={"x-seat-token": dealt["token"]}).json()
     assert mine["view"]["legal_actions"]
-    again = ask(c, old, 0)
-    assert again.status_code == 409 and "already" in again.json()["detail"]  # one seat each, one rematch
+    again = ask(c, old, 0)  # ann again (her answer was lost): the same seat of the same rematch, a new secret
+    assert again.status_code == 200 and again.json()["id"] == dealt["id"] and again.json()["you"] == 0
+    lost = c.get(f"/api/games/{dealt['id']}", params={"seat": 0}, headers={"x-seat-token": dealt["token"]})
+    assert lost.status_code == 403  # the old secret stops working
+    now_mine = {"x-seat-token": again.json()["token"]}
+    assert c.get(f"/api/games/{dealt['id']}", params={"seat": 0}, headers=now_mine).json()["view"]["legal_actions"]
+
+
+def test_a_rematch_that_never_began_gives_way_to_the_next_one_asked_for(app_client: TestClient) -> None:
+    """A rematch its asker called off (or that expired unfilled) had held the game's one rematch for good: every
+    later ask was refused, and the other table offered a seat in a dead game."""
+    c = app_client
+    old = create(c, "classic", [ANN, BOB])
+    resigned(c, old, 1)
+    first = ask(c, old, 0).json()
+    called_off = c.post(f"/api/games/{first['id']}/seats/0/abort", headers={"x-seat-token": first["token"]})
+    assert called_off.status_code == 200, called_off.text
+    r = ask(c, old, 1)  # bob asks: a new rematch, dealt by him
+    assert r.status_code == 200, r.text
+    second = r.json()
+    assert second["id"] != first["id"] and [s["kind"] for s in second["seats"]] == ["open", "human"]
+    assert spectator(c, old["id"])["rematch"] == second["id"]
+    assert spectator(c, first["id"])["rematch_of"] is None  # no longer the game's rematch
+    assert ask(c, old, 0).json()["id"] == second["id"]  # and ann takes her seat in it
+
+
+def test_the_unique_index_makes_one_rematch_when_a_second_asker_did_not_see_the_first(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race, made certain: the second asker reads no rematch (as a process that has not heard of it yet), deals
+    one, fails on the unique index, and takes its seat in the first's instead."""
+    c = app_client
+    old = create(c, "classic", [ANN, BOB])
+    resigned(c, old, 1)
+    dealt = ask(c, old, 0).json()
+    manager = c.app.state.manager  # type: ignore[attr-defined]
+    real = manager.rematches.of
+    calls: list[str] = []
+
+    def unheard(game_id: str) -> str | None:
+        calls.append(game_id)
+        return None if len(calls) == 1 else real(game_id)
+
+    monkeypatch.setattr(manager.rematches, "of", unheard)
+    r = ask(c, old, 1)
+    assert r.status_code == 200, r.text
+    assert r.json()["id"] == dealt["id"] and r.json()["you"] == 1 and len(calls) == 2
+
+
+def test_the_unique_index_refuses_a_second_rematch_of_one_game(store: Store) -> None:
+    games, old = GameStore(store), "a" * 32
+    seats = [SeatInfo(seat=i, kind="bot", bot="random", name="Random bot", token_hash=None) for i in (0, 1)]
+    games.create("b" * 32, "classic", 2, 1, {}, seats, also=lambda conn: marking(old)(conn, "b" * 32))
+    with pytest.raises(IntegrityError):
+        games.create("c" * 32, "classic", 2, 1, {}, seats, also=lambda conn: marking(old)(conn, "c" * 32))
+    assert Rematches(store).of(old) == "b" * 32
 
 
 def test_a_rematch_keeps_the_bots_and_the_options_and_a_person_alone_plays_at_once(app_client: TestClient) -> None:

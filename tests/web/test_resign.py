@@ -214,3 +214,26 @@ def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(ser
     assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("human", "bob"), ("human", "cy")]
     assert made["clock"]["running"] == 0  # the game began when the last seat was taken
     assert page.errors == [] and bob.errors == [] and cy.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_rematch_called_off_says_so_and_a_new_one_may_be_asked_for(server: Server, browser: Browser) -> None:
+    """A rematch its asker called off had kept the other table offering a seat in a dead game, and every later
+    ask refused."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": n} for n in ("ann", "bob")])
+        r = c.post(f"/api/games/{g['id']}/seats/1/resign", headers={"x-seat-token": g["seats"][1]["token"]})
+        assert r.status_code == 200, r.text
+    bob = open_page(browser, g["seats"][1]["link"])
+    bob.wait_for_selector("#rematch")
+    with server.client() as c:
+        first = c.post(f"/api/games/{g['id']}/seats/0/rematch", headers={"x-seat-token": g["seats"][0]["token"]}).json()
+        bob.wait_for_selector("#rematch-asked")  # told at once, on the table he is at
+        r = c.post(f"/api/games/{first['id']}/seats/0/abort", headers={"x-seat-token": first["token"]})
+        assert r.status_code == 200, r.text
+    bob.reload()  # (the panel reads the rematch again every fifteen seconds, and at each refused press)
+    bob.wait_for_selector("#rematch-gone")
+    assert bob.inner_text("#rematch-gone") == "The rematch was called off."
+    bob.click("#rematch")  # a new one, dealt by him
+    bob.wait_for_url(lambda url: "/play/" in url and g["id"] not in url and first["id"] not in url)
+    assert "seat=1" in bob.url
+    assert bob.errors == []  # type: ignore[attr-defined]

@@ -2,7 +2,7 @@
 // plain text (set as text, never as markup), canned phrases shown in the reader's own language, an unread count
 // while the panel is closed, and mute per player (kept in this browser, per game). In a replay, the lines said up
 // to the move shown, those said at that move marked. The server's rules: docs/server.md, "Chat".
-import { NAME_MAX, api, el, emblem, morph, myGames } from "/static/common.js";
+import { NAME_MAX, api, el, emblem, keptSeat, morph } from "/static/common.js";
 import { N_, t, tn } from "/static/i18n.js";
 
 // The canned phrases by the key the server keeps, each in English (the catalogs give the reader's language).
@@ -50,7 +50,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   details.append(summary, tabs, list, mutes, phrases, form, problem);
   root.replaceChildren(details, jump);
   root.hidden = false;
-  details.addEventListener("toggle", () => { if (details.open) { markRead(rooms); render(); scrollDown(); } });
+  details.addEventListener("toggle", () => { if (details.open) { markRead([room]); render(); scrollDown(); } });
   input.addEventListener("input", () => { if (error) { error = ""; render(); } });
   form.addEventListener("submit", (event) => { event.preventDefault(); sayText(); });
   for (const [key, words] of Object.entries(PHRASES)) {
@@ -79,10 +79,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   // read and, until the room closes, write again; else the spectators' room only.
   function reader() {
     if (mode === "play") return { seat, headers: auth };
-    const kept = myGames().find((g) => g.id === gameId && g.seat !== null && g.seat !== undefined);
-    if (!kept) return accountSeat === null ? null : { seat: accountSeat, headers: {} };   // the session's cookie
-    const token = new URLSearchParams((kept.link || "").split("?")[1] || "").get("token");
-    return { seat: kept.seat, headers: token ? { "x-seat-token": token } : {} };
+    return keptSeat(gameId) || (accountSeat === null ? null : { seat: accountSeat, headers: {} });   // or the cookie
   }
 
   // Everything readable, again (on each connection: lines said while it was down come back this way).
@@ -105,7 +102,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
       if (loaded) heard(line, false);              // said while the connection was down
       else lines.set(line.id, line);
     }
-    if (details.open) markRead(rooms);
+    if (details.open) markRead([room]);
     loaded = true;
     render(); scrollDown();
   }
@@ -117,18 +114,22 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     if (draw) { render(); scrollDown(); }
   }
 
-  // Every line of these rooms read, as far as this browser knows them.
+  // Every line of these rooms read (the room shown), as far as this browser knows them; merged with what another
+  // tab of the game read meanwhile, the higher mark of each room kept.
   function markRead(which) {
     if (mode === "replay") return;
+    for (const [r, id] of Object.entries(readJson(readKey, {}))) read[r] = Math.max(read[r] || 0, Number(id) || 0);
     for (const l of lines.values()) if (which.includes(l.room)) read[l.room] = Math.max(read[l.room] || 0, l.id);
     try { localStorage.setItem(readKey, JSON.stringify(read)); } catch (e) { /* full: counted again next time */ }
   }
 
-  // Lines from others, not muted, said after what this browser read in their room.
-  function unreadCount() {
+  // Lines from others, not muted, said after what this browser read in their room (one room, or both).
+  function unreadCount(which = rooms) {
     if (mode === "replay") return 0;
     let n = 0;
-    for (const l of lines.values()) if (l.id > (read[l.room] || 0) && !own(l) && !muted.has(speaker(l))) n += 1;
+    for (const l of lines.values()) {
+      if (which.includes(l.room) && l.id > (read[l.room] || 0) && !own(l) && !muted.has(speaker(l))) n += 1;
+    }
     return n;
   }
 
@@ -201,7 +202,8 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     const names = { seats: t("Players"), spectators: t("Spectators") };
     morph(tabs, rooms.length < 2 ? [] : rooms.map((r) => el("button", { type: "button", role: "tab",
       "data-key": `tab:${r}`, class: "chat-tab", "aria-selected": r === room ? "true" : "false",
-      onclick: () => { room = r; if (details.open) markRead([r]); render(); scrollDown(); } }, names[r])));
+      onclick: () => { room = r; if (details.open) markRead([r]); render(); scrollDown(); } },
+    names[r], unreadCount([r]) ? el("span", { class: "chat-unread badge" }, String(unreadCount([r]))) : null)));
     const shown = [...lines.values()].filter((l) => l.room === room && (upto === null || l.actions <= upto))
       .sort((a, b) => a.id - b.id);
     const silenced = shown.filter((l) => muted.has(speaker(l)) && !own(l)).length;

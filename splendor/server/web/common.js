@@ -228,7 +228,8 @@ export function playedOnMark(c, seat) {
 export const NAME_MAX = 40;
 export function nameProblem(name) {
   if (!name) return t("Write a name.");
-  return [...name].length > NAME_MAX ? t("A name is at most {max} characters.", { max: NAME_MAX }) : null;
+  const counted = name.normalize("NFKC").replace(/\s+/g, " ");     // as the server counts it (store/names.py)
+  return [...counted].length > NAME_MAX ? t("A name is at most {max} characters.", { max: NAME_MAX }) : null;
 }
 
 const TITLES = { classic: N_("Splendor"), pokemon: N_("Splendor: Pokémon"), kids: N_("Splendor Kids") };
@@ -266,6 +267,16 @@ export function myGames() {
     const kept = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]");
     return Array.isArray(kept) ? kept.filter((g) => g && typeof g.id === "string" && typeof g.link === "string") : [];
   } catch (e) { return []; }
+}
+
+// The seat this browser played in a game, by its kept link ("Your games"): its number and its secret's header, or
+// null. Watching a game it resigned, or its replay, a browser is still that seat's person (the chat's players'
+// room, the end panel's rematch).
+export function keptSeat(gameId) {
+  const kept = myGames().find((g) => g.id === gameId && g.seat !== null && g.seat !== undefined);
+  if (!kept) return null;
+  const token = new URLSearchParams((kept.link || "").split("?")[1] || "").get("token");
+  return { seat: kept.seat, headers: token ? { "x-seat-token": token } : {} };
 }
 
 export function keepGame(entry) {

@@ -1,6 +1,6 @@
 // The end of a game on its table: the verdict, the scores, the Pokédex marks, the ratings it changed, the record,
 // the replay and a rematch of the same seats.
-import { api, el, keepGame, morph, myGames } from "/static/common.js";
+import { api, el, keepGame, keptSeat, morph, myGames } from "/static/common.js";
 import { list, t } from "/static/i18n.js";
 
 // How a game ended when no rule ended it (payload.ending: a seat resigned, aborted, or did not move in time), in
@@ -140,32 +140,49 @@ function ratingsSection(page) {
 
 // The same game again, with the same people (splendor/server/rematches.py): the first to ask deals it, the bots
 // in their seats and every other person's seat kept for them; each other table of this game then offers its person
-// their seat ("ann asks for a rematch: Accept"), and nobody plays until all are seated. You go to your seat there.
-async function rematch(page, { seat, auth }) {
-  const { gameId } = page;
+// their seat ("ann asked for a rematch." Accept), and nobody plays until all are seated. You go to your seat there.
+// Refused, the panel reads the rematch again: taken meanwhile from another device, or called off.
+async function rematch(page, { seat, headers }) {
+  const { gameId, state } = page;
+  if (state.rematchAsking) return;                  // one request at a time: a second press sends nothing
+  state.rematchAsking = true;
+  page.render();
   try {
-    const made = await api(`/api/games/${gameId}/seats/${seat}/rematch`, { method: "POST", headers: auth });
-    keepGame({ id: made.id, game: page.state.payload.game, seat, link: made.link, at: Date.now() });
+    const made = await api(`/api/games/${gameId}/seats/${seat}/rematch`, { method: "POST", headers });
+    keepGame({ id: made.id, game: state.payload.game, seat, link: made.link, at: Date.now() });
     location.href = made.link;
-  } catch (e) { page.showError(t("No rematch: {reason}", { reason: e.message })); }
+  } catch (e) {
+    state.rematchAsking = false;
+    page.showError(t("No rematch: {reason}", { reason: e.message }));
+    if (state.payload.rematch) readRematch(page);
+  }
 }
 
-// Where this game's rematch stands, read once it exists (and again when asked): who sits in it already.
+// Where this game's rematch stands: who sits in it already, and whether it ended before it began (expired, or
+// called off: then a new one may be asked for). Read when it appears, and every fifteen seconds while it waits.
 async function readRematch(page) {
-  const id = page.state.payload.rematch;
+  const { state } = page;
+  const id = state.payload.rematch;
+  clearTimeout(state.rematchTimer);
   try {
-    page.state.rematchInfo = { id, seats: (await api(`/api/games/${id}`)).seats };
-  } catch (e) { page.state.rematchInfo = { id, seats: null }; }
+    const answer = await api(`/api/games/${id}`);
+    const waiting = answer.seats.some((s) => s.kind === "open");
+    state.rematchInfo = { id, seats: answer.seats, dead: answer.over && waiting,
+      ending: answer.ending && answer.ending.by };
+    if (waiting && !answer.over) state.rematchTimer = setTimeout(() => readRematch(page), 15000);
+  } catch (e) { state.rematchInfo = { id, seats: null }; }
   page.render();
 }
 
-// Who at this table is one of the game's people: the seat played here, or, watching, the seat this browser played
-// before it resigned or ran out of time (its link kept in "Your games", as the chat finds it). Null: a spectator.
+// Who at this table is one of the game's people: the seat played here; watching (a seat that resigned watches on),
+// the seat this browser played (its link kept in "Your games", as the chat finds it) or the account keeps. Null: a
+// spectator.
 function person(page) {
-  if (page.mode === "play") return { seat: page.seat, auth: page.auth };
-  const kept = myGames().find((g) => g.id === page.gameId && g.seat !== null && g.seat !== undefined);
-  const token = kept && new URLSearchParams((kept.link || "").split("?")[1] || "").get("token");
-  return token ? { seat: kept.seat, auth: { "x-seat-token": token } } : null;
+  if (page.mode === "play") return { seat: page.seat, headers: page.auth };
+  const kept = keptSeat(page.gameId);
+  if (kept) return kept;
+  const mine = page.state.me && (page.state.me.games || []).find((g) => g.id === page.gameId);
+  return mine ? { seat: mine.seat, headers: {} } : null;            // the session's cookie
 }
 
 // The end panel's way on: ask for a rematch, accept the one another asked for, or go to your seat in it; a
@@ -175,26 +192,30 @@ function rematchRow(page) {
   const id = state.payload.rematch;
   const who = person(page);
   const lobby = el("a", { href: "/" }, t("Back to the lobby"));
-  if (!id) {
-    return who ? el("div", { class: "row" }, el("button", { type: "button", class: "primary",
-      id: "rematch", onclick: () => rematch(page, who) }, t("Rematch (the same seats)")), lobby) : null;
-  }
-  if (!who) return el("p", {}, el("a", { href: `/watch/${id}`, id: "watch-rematch" }, t("Watch the rematch")));
-  const seat = who.seat;
-  if (!state.rematchInfo || state.rematchInfo.id !== id) {
-    state.rematchInfo = { id, seats: null };       // read once; drawn again when read
+  if (id && (!state.rematchInfo || state.rematchInfo.id !== id)) {
+    state.rematchInfo = { id, seats: null };       // read once it appears; drawn again when read
     readRematch(page);
   }
-  const seats = state.rematchInfo.seats || [];
-  const mine = seats[seat];
+  const info = id ? state.rematchInfo : null;
+  const dead = Boolean(info && info.dead);         // it expired, or was called off: ask again
+  const asking = { disabled: Boolean(state.rematchAsking) };
+  if (!id || dead) {
+    const said = !dead ? null : el("span", { id: "rematch-gone" }, info.ending === "aborted"
+      ? t("The rematch was called off.") : t("The rematch expired: nobody took the seats in time."));
+    return who ? el("div", { class: "row" }, said, el("button", { type: "button", class: "primary", id: "rematch",
+      ...asking, onclick: () => rematch(page, who) }, t("Rematch (the same seats)")), lobby) : said;
+  }
+  if (!who) return el("p", {}, el("a", { href: `/watch/${id}`, id: "watch-rematch" }, t("Watch the rematch")));
+  const seats = info.seats || [];
+  const mine = seats[who.seat];
   if (mine && mine.kind !== "open") {              // seated there already: its link, kept in this browser or account
-    const kept = myGames().find((g) => g.id === id && g.seat === seat);
+    const kept = myGames().find((g) => g.id === id && g.seat === who.seat);
     return el("div", { class: "row" }, el("a", { class: "button primary", id: "to-rematch",
-      href: kept ? kept.link : `/play/${id}?seat=${seat}` }, t("Go to the rematch")), lobby);
+      href: kept ? kept.link : `/play/${id}?seat=${who.seat}` }, t("Go to the rematch")), lobby);
   }
   const askers = seats.filter((s) => s.kind === "human").map((s) => page.seatName(s.seat));
   return el("div", { class: "row rematch-offer" }, el("span", { id: "rematch-asked" }, askers.length
     ? t("{players} asked for a rematch.", { players: list(askers) }) : t("A rematch was asked for.")),
-  el("button", { type: "button", class: "primary", id: "rematch", onclick: () => rematch(page, who) },
+  el("button", { type: "button", class: "primary", id: "rematch", ...asking, onclick: () => rematch(page, who) },
     t("Accept the rematch")), lobby);
 }

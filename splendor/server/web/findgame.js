@@ -23,7 +23,7 @@ function clockName(control) {
 
 function guestName() {
   const name = $("guest-name").value.trim();
-  if (name) localStorage.setItem(NAME_KEY, name);
+  if (name && !nameProblem(name)) localStorage.setItem(NAME_KEY, name);   // kept only once it may be used
   return name;
 }
 

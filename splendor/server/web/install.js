@@ -17,11 +17,13 @@ export function turnWords() {
 
 // After an upgrade the new worker takes over a page that the old one served: its files may be the old version's
 // under the new version's page, so the page is loaded again, once, all of one version.
+// Not under the reader's hands: a table half way through a turn (a take being built, a line being typed) waits
+// until the page is out of sight.
 if ("serviceWorker" in navigator && navigator.serviceWorker.controller) {
-  let reloaded = false;
-  navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (!reloaded) { reloaded = true; location.reload(); }
-  });
+  let upgraded = false;
+  const reload = () => { if (upgraded && document.hidden) location.reload(); };
+  navigator.serviceWorker.addEventListener("controllerchange", () => { upgraded = true; reload(); });
+  document.addEventListener("visibilitychange", reload);
 }
 
 worker.then(async (registration) => {

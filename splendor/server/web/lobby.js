@@ -236,7 +236,7 @@ function passwordForm() {
   const change = async (event) => {
     event.preventDefault();
     if (!old.value) { said.textContent = t("Write your current password."); return; }
-    if (fresh.value.length < 8 || fresh.value.length > 200) {
+    if ([...fresh.value].length < 8 || [...fresh.value].length > 200) {       // characters, as the server counts
       said.textContent = t("A password is 8 to 200 characters.");
       return;
     }
@@ -283,7 +283,7 @@ async function drawAccount() {
       const signingUp = path === "/api/accounts";
       const problem = nameProblem(name.value.trim())
         || (!password.value ? t("Write a password.") : null)
-        || ((signingUp && password.value.length < 8) || password.value.length > 200
+        || ((signingUp && [...password.value].length < 8) || [...password.value].length > 200
           ? t("A password is 8 to 200 characters.") : null);
       if (problem) { error.textContent = problem; return; }
       try {
