@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from splendor.i18n import _
 from splendor.server.errors import Refused
-from splendor.server.seating import HUMAN, OPEN
+from splendor.server.seating import HUMAN, KEPT_FOR_REMATCH, OPEN
 from splendor.server.watchers import NOT_ALLOWED, SESSION_ENDED, Watcher, unwatch
 from splendor.store.accounts import SignedIn
 from splendor.store.secrets import secret_matches
@@ -38,6 +38,8 @@ def check_seat(live: LiveGame, seat: int | None, token: str | None, account: Sig
             403, _("Player {number}'s seat was left idle past the limit: a bot plays it now", number=seat + 1)
         )
     if info.kind == OPEN:
+        if live.rematch_of is not None:
+            raise Refused(403, KEPT_FOR_REMATCH)
         raise Refused(403, _("Player {number}'s seat is open: take it first", number=seat + 1))
     if info.kind != HUMAN:
         raise Refused(403, _("Player {number}'s seat is played by a bot", number=seat + 1))

@@ -23,7 +23,7 @@ from splendor.bots.base import bot_display_name
 from splendor.core.record import Record
 from splendor.games import GAMES, replay
 from splendor.games.palettes import token_words
-from splendor.i18n import _, negotiate, translate, web_catalog
+from splendor.i18n import Message, _, negotiate, translate, web_catalog
 from splendor.server.accounts import COOKIE, accounts_router, signed_in
 from splendor.server.bots import BOT_GAMES, SERVER_BOTS
 from splendor.server.cache import replayed
@@ -138,14 +138,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+    async def invalid(request: Request, e: RequestValidationError) -> JSONResponse:
         """FastAPI's 422, without echoing the input (a NaN or an infinity in it could not even be encoded). A name
-        refused by the Pokédex path's pattern is told the rule of names; any other field its own pattern."""
+        refused by the Pokédex path's pattern is told the rule of names; any other field its own pattern. A name
+        refused by the rules of names is told why in the reader's language (``Accept-Language``), with the rule in
+        English."""
+        language = negotiate(request.headers.get("accept-language"))
 
         def said(err: Any) -> str:
-            pattern = (err.get("ctx") or {}).get("pattern")
+            context = err.get("ctx") or {}
+            pattern = context.get("pattern")
             if err.get("type") == "string_pattern_mismatch" and pattern == PROFILE_NAME.pattern:
                 return str(NAME_RULE)
+            if err.get("type") == "name" and isinstance(context.get("reason"), Message):
+                return f"{translate(context['reason'], language)} ({NAME_RULE})"
             return str(err.get("msg", "invalid"))
 
         errors = [

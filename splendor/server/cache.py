@@ -20,7 +20,7 @@ from splendor.core.game import Game
 from splendor.games import new_game
 from splendor.server import clocks
 from splendor.server.moves import LOG_KEPT, step
-from splendor.server.seating import BOT, waiting_for_players
+from splendor.server.seating import BOT, OPEN, waiting_for_players
 from splendor.server.settings import Settings
 from splendor.server.watchers import Watcher
 from splendor.store.clocks import ClockState
@@ -70,6 +70,7 @@ class LiveGame:
                 "profile": s.profile,
                 "has_account": s.account_id is not None,
                 "joined": s.joined,  # taken from the lobby: it may not call off the game while seats are open
+                "kept": s.kind == OPEN and self.rematch_of is not None,  # open, for its person of the game before
                 "forfeited": s.forfeited,
                 "forfeit": None if not s.forfeited else self._forfeit(s),
             }

@@ -23,7 +23,7 @@ from splendor.i18n import _
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
 from splendor.server.schemas import Name
-from splendor.server.seating import A_BOTS_NAME, OPEN, PLAY_UNDER_IT, is_a_bots_name
+from splendor.server.seating import A_BOTS_NAME, KEPT_FOR_REMATCH, OPEN, PLAY_UNDER_IT, is_a_bots_name
 from splendor.server.settings import Settings
 from splendor.store import open_seats as stored
 from splendor.store.clocks import CORRESPONDENCE, parse
@@ -60,12 +60,6 @@ SEATED_ALREADY = _("a player of this game has this name, or one that looks like 
 """Why a guest may not take an open seat under the name of another seat of the game, in any case or look-alike
 letters (as the spectators' room refuses a player's name)."""
 
-
-KEPT_FOR_REMATCH = _(
-    "this seat is kept for whoever played it in the game before: they take it with Accept the rematch, at that "
-    "game's end"
-)
-"""Why nobody else takes a rematch's open seat (`splendor.server.rematches`)."""
 
 _WHY_NOT = {
     stored.GONE: (404, _("there is no such open seat")),

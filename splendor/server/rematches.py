@@ -96,8 +96,8 @@ async def _deal(
             infos.append(_person(info, seat, secret_hash(fresh)))
         elif info.kind == BOT and not info.forfeited:
             infos.append(SeatInfo(seat=info.seat, kind=BOT, bot=info.bot, name=info.name, token_hash=None))
-        else:  # a person's, also one who left and a bot played on: theirs again
-            infos.append(SeatInfo(seat=info.seat, kind=OPEN, bot=None, name=None, token_hash=None))
+        else:  # a person's, also one who left and a bot played on: kept for them, under their name, till they come
+            infos.append(SeatInfo(seat=info.seat, kind=OPEN, bot=None, name=info.name, token_hash=None))
     time_control = old.clock.control.text if old.clock is not None else None
     opening = open_seats.opening(infos, time_control, manager.settings)
     mark = marking(old.id, replacing)

@@ -120,7 +120,8 @@ def _valid_name(value: str) -> str:
     try:
         return check_name(value)
     except BadName as e:
-        raise PydanticCustomError("name", f"{e.reason} ({NAME_RULE})") from None
+        # the reason is kept whole in the context, so that the 422 says it in the reader's language (api.invalid)
+        raise PydanticCustomError("name", "{reason} ({rule})", {"reason": e.reason, "rule": NAME_RULE}) from None
 
 
 Name = Annotated[str, Field(min_length=1, max_length=MAX_TYPED, description=NAME_RULE), AfterValidator(_valid_name)]

@@ -29,6 +29,13 @@ if TYPE_CHECKING:
 HUMAN, BOT, OPEN = "human", "bot", "open"
 """The kinds of seat: a person's, one of the server's bots', or open: a person's seat that nobody holds yet, which
 anyone may take (`splendor.server.open_seats`) until the game's ``open_until``."""
+
+KEPT_FOR_REMATCH = _(
+    "this seat is kept for whoever played it in the game before: they take it with Accept the rematch, at that "
+    "game's end"
+)
+"""Why nobody else takes, or plays, a rematch's open seat (`splendor.server.rematches`)."""
+
 DEFAULT_BOT = "greedy"
 """A bot seat's bot when the request names none."""
 

@@ -517,6 +517,7 @@ class GameStore:
                     GameRow.actions,
                     GameRow.created_at,
                     GameRow.winners,
+                    GameRow.rematch_of,
                 )
                 .order_by(GameRow.created_at.desc())
                 .limit(limit)
@@ -532,6 +533,10 @@ class GameStore:
                     seats.setdefault(seat.game_id, []).append(
                         {"seat": seat.seat, "kind": seat.kind, "bot": seat.bot, "name": seat.name}
                     )
+            kept = {r.id for r in games if r.rematch_of is not None}  # a rematch's open seats wait for their people
+            for game_id, listed in seats.items():
+                for seat_listed in listed:
+                    seat_listed["kept"] = seat_listed["kind"] == "open" and game_id in kept
             return [
                 {
                     "id": r.id,

@@ -61,7 +61,7 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
             (0, "human", "ann"),
             (1, "human", "bob"),
         ]  # who played, as the lobby's list shows it; never a seat's secret
-        assert all(set(s) == {"seat", "kind", "bot", "name"} for s in listing[0]["seats"])
+        assert all(set(s) == {"seat", "kind", "bot", "name", "kept"} for s in listing[0]["seats"])
         replay = c.get(f"/api/games/{g['id']}/replay", params={"upto": 3}).json()
         assert replay["upto"] == 3 and replay["view"]["viewer"] is None
         # a step comes with the actions that led to it, however early: the game's own log keeps only its last 60

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from tests.server.conftest import Server, create
@@ -73,3 +74,13 @@ def test_a_wrong_secret_is_refused_in_the_readers_language(server: Server) -> No
         assert r.status_code == 403 and r.json()["detail"] == "플레이어 2 자리의 비밀 키가 틀렸거나 없습니다"
         r = c.get(f"/api/games/{g['id']}", params={"seat": 1}, headers={"x-seat-token": "nope"})
         assert r.json()["detail"] == "wrong or missing secret for Player 2's seat"
+
+
+def test_a_name_refused_by_the_rules_of_names_says_why_in_the_readers_language(app_client: TestClient) -> None:
+    """A newcomer signing up in Slovenian as "a<b" was told why in English, though the catalog had the words."""
+    r = app_client.post(
+        "/api/accounts", json={"name": "a<b", "password": "correct horse"}, headers={"accept-language": "sl"}
+    )
+    assert r.status_code == 422
+    said = r.json()["detail"][0]["msg"]
+    assert said.startswith("v imenu uporabi le črke, števke, presledke in .'-_") and "a name is 1-40" in said

@@ -51,7 +51,10 @@ def test_the_first_to_ask_deals_the_rematch_and_the_other_takes_the_seat_kept_fo
     assert r.status_code == 200, r.text
     dealt = r.json()
     assert dealt["you"] == 0 and dealt["rematch_of"] == old["id"] and f"seat=0&token={dealt['token']}" in dealt["link"]
-    assert [(s["kind"], s["name"]) for s in dealt["seats"]] == [("human", "ann"), ("open", None)]
+    assert [(s["kind"], s["name"]) for s in dealt["seats"]] == [("human", "ann"), ("open", "bob")]  # kept, named
+    assert [s["kept"] for s in dealt["seats"]] == [False, True]
+    looked = c.get(f"/api/games/{dealt['id']}", params={"seat": 1}, headers={"x-seat-token": "guess"})
+    assert looked.status_code == 403 and "kept for whoever played it" in looked.json()["detail"]
     assert dealt["view"]["legal_actions"] == []  # nobody plays until bob is seated
     assert dealt["clock"]["control"] == "5+10" and dealt["clock"]["running"] is None  # and no clock runs
     assert spectator(c, old["id"])["rematch"] == dealt["id"]  # the tables of the game before are told

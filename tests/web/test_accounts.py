@@ -138,7 +138,7 @@ def test_a_password_is_changed_and_a_wrong_one_refused_in_the_lobby(server: Serv
     page.fill("#account-password", "wrong password")
     page.click("#sign-in")
     page.wait_for_function("document.getElementById('account-error').textContent.length > 0")
-    assert "wrong name or password" in page.inner_text("#account-error")
+    assert page.inner_text("#account-error") == "Wrong name or password"  # said alone: with a capital
     page.fill("#account-password", "staple battery horse")
     page.click("#sign-in")
     page.wait_for_selector("#sign-out")

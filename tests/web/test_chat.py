@@ -173,3 +173,33 @@ def test_what_was_read_stays_read_across_a_reload_and_a_long_line_is_refused_not
     assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
     ann.close()
     bob.close()
+
+
+def test_two_tabs_of_one_seat_follow_each_others_reading_and_muting(server: Server, browser: Browser) -> None:
+    """A newcomer read the players' room in one tab; the other still said 5 unread until it was reloaded, and
+    counted a line of someone muted in the first."""
+    g = _two_humans(server)
+    bob = open_page(browser, g["seats"][1]["link"])
+    _open(bob)
+    bob.locator("#chat .chat-phrase[data-phrase='hello']").click()
+    bob.locator("#chat-text").fill("are you there?")
+    bob.locator("#chat-text").press("Enter")
+    context = browser.new_context(viewport={"width": 1100, "height": 800})  # one browser: one localStorage
+    errors: list[str] = []
+    first, second = context.new_page(), context.new_page()
+    for page in (first, second):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(g["seats"][0]["link"])
+        page.wait_for_function("document.body.dataset.actions !== undefined")
+    second.wait_for_function("document.querySelector('#chat .chat-unread').textContent === '2'")
+    _open(first)  # read in the first tab: the second follows without a reload
+    second.wait_for_selector("#chat .chat-unread", state="hidden")
+    first.locator("#chat .chat-mute", has_text="bob").click()
+    bob.locator("#chat-text").fill("hello?")
+    bob.locator("#chat-text").press("Enter")
+    first.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 3")
+    second.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 3")
+    assert second.locator("#chat .chat-unread").is_hidden()  # muted in the first tab: nothing counted here
+    assert errors == [] and bob.errors == []  # type: ignore[attr-defined]
+    context.close()
+    bob.close()

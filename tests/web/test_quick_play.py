@@ -122,6 +122,9 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     assert guest.is_hidden("#invite-join")  # nothing to join
     guest.goto(f"{server.base}/play/{game}?seat=0")  # a seat's address without its secret: watch it instead
     guest.wait_for_selector("#watch-instead")
+    kept = guest.evaluate("JSON.parse(localStorage.getItem('splendor-my-games') || '[]')")
+    assert [(g["id"], g["seat"]) for g in kept] == [(game, 1)]  # a refused address is never kept as a game of hers
+    guest.wait_for_selector("#watch-instead")
     # the server's reason as a sentence, the seat named as the table names it, then the ways on
     assert guest.inner_text("#status").startswith("Wrong or missing secret for Player 1's seat.\n")
     assert guest.get_attribute("#watch-instead", "href") == f"/watch/{game}"
@@ -233,7 +236,7 @@ def test_the_lobby_is_panels_under_their_headings_two_columns_wide_one_on_a_phon
     between two of them: every section is now a panel under its own heading; what to play on the left and who you
     are on the right, on a phone one column, the account first."""
     sections = ["#find-game", "#open-games-panel", "#new-game-panel", "#games-panel", "#account", "#learn"]
-    for width in (1280, 390):
+    for width in (1280, 768, 390):
         context = browser.new_context(viewport={"width": width, "height": 800})
         page = context.new_page()
         page.goto(server.base + "/")
@@ -253,7 +256,8 @@ def test_the_lobby_is_panels_under_their_headings_two_columns_wide_one_on_a_phon
         assert quick and account and games
         if width == 1280:  # side by side, tops aligned
             assert account["x"] >= quick["x"] + quick["width"] and abs(account["y"] - quick["y"]) < 2
-        else:  # one column: the account, then quick play, the games further down
+        else:  # one column, every panel its width: the account, then quick play, the games further down
             assert abs(account["x"] - quick["x"]) < 2 and account["y"] < quick["y"] < games["y"]
+            assert len({round(box["width"]) for box in boxes.values() if box}) == 1, boxes
             assert page.evaluate("document.documentElement.scrollWidth") <= width
         context.close()

@@ -200,7 +200,8 @@ def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(ser
     assert page.is_hidden("#invite")  # the seats are kept for bob and cy: no link to send anyone
     with server.client() as c:
         made = c.get(f"/api/games/{again}").json()
-    assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("open", None), ("open", None)]
+    assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("open", "bob"), ("open", "cy")]
+    assert "bob (invited to the rematch)" in page.inner_text("#others")  # kept for him, not open to anyone
     assert made["clock"]["control"] == "5+10" and made["clock"]["running"] is None and not made["rated"]
     for other, number in ((bob, 1), (cy, 2)):  # told on the table they are at, and seated with one click
         other.wait_for_selector("#rematch-asked")
@@ -209,6 +210,7 @@ def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(ser
         other.wait_for_url(lambda url: again in url)
         assert f"seat={number}" in other.url
     page.wait_for_function("!document.getElementById('status').textContent.includes('accept the rematch')")
+    assert "bob accepted the rematch." in page.inner_text("#log")  # not "joined from the lobby"
     with server.client() as c:
         made = c.get(f"/api/games/{again}").json()
     assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("human", "bob"), ("human", "cy")]

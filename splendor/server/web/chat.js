@@ -3,7 +3,7 @@
 // while the panel is closed, and mute per player (kept in this browser, per game). In a replay, the lines said up
 // to the move shown, those said at that move marked. The server's rules: docs/server.md, "Chat".
 import { NAME_MAX, api, el, emblem, keptSeat, morph } from "/static/common.js";
-import { N_, t, tn } from "/static/i18n.js";
+import { N_, capital, t, tn } from "/static/i18n.js";
 
 // The canned phrases by the key the server keeps, each in English (the catalogs give the reader's language).
 export const PHRASES = { hello: N_("Hello!"), good_luck: N_("Good luck!"), good_game: N_("Good game!"),
@@ -52,6 +52,16 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   root.hidden = false;
   details.addEventListener("toggle", () => { if (details.open) { markRead([room]); render(); scrollDown(); } });
   input.addEventListener("input", () => { if (error) { error = ""; render(); } });
+  // Another tab of this game read lines, or muted someone: this one follows at once, not at its next reload.
+  window.addEventListener("storage", (event) => {
+    if (event.key === readKey) {
+      for (const [r, id] of Object.entries(readJson(readKey, {}))) read[r] = Math.max(read[r] || 0, Number(id) || 0);
+      render();
+    } else if (event.key === muteKey) {
+      muted = new Set(readJson(muteKey, []));
+      render();
+    }
+  });
   form.addEventListener("submit", (event) => { event.preventDefault(); sayText(); });
   for (const [key, words] of Object.entries(PHRASES)) {
     phrases.append(el("button", { type: "button", class: "chat-phrase", "data-phrase": key,
@@ -136,7 +146,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   // A problem with what was sent, until the next line is typed or for ten seconds (a wait asked for is over by
   // then), never for the rest of the game.
   function complain(words) {
-    error = words;
+    error = capital(words);
     clearTimeout(errorTimer);
     errorTimer = setTimeout(() => { error = ""; render(); }, 10000);
   }

@@ -200,7 +200,10 @@ export async function api(path, options = {}) {
 // a seat nobody holds yet as open. ``info`` is a seat as the server lists it (seat, kind, bot, name).
 export function seatLabel(info) {
   const number = info.seat + 1;
-  if (info.kind === "open") return t("Player {number} (open seat)", { number });
+  if (info.kind === "open") {                       // kept: a rematch's, for its person of the game before
+    return info.kept ? t("{player} (invited to the rematch)", { player: info.name || t("Player {number}", { number }) })
+      : t("Player {number} (open seat)", { number });
+  }
   if (info.name) return info.kind === "bot" ? t(info.name) : info.name;
   return info.kind === "bot" ? info.bot : t("Player {number}", { number });
 }

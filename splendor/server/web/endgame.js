@@ -141,12 +141,25 @@ function ratingsSection(page) {
 // The same game again, with the same people (splendor/server/rematches.py): the first to ask deals it, the bots
 // in their seats and every other person's seat kept for them; each other table of this game then offers its person
 // their seat ("ann asked for a rematch." Accept), and nobody plays until all are seated. You go to your seat there.
-// Refused, the panel reads the rematch again: taken meanwhile from another device, or called off.
-async function rematch(page, { seat, headers }) {
+// Before accepting, the panel reads the rematch again: one called off meanwhile is said (a press then asks for a
+// new one), and a seat taken meanwhile (in another tab) is gone to, never given a new secret that would shut the
+// other tab out. ``again``: the seat is this person's already but this browser lost its link: a new secret.
+async function rematch(page, { seat, headers }, again = false) {
   const { gameId, state } = page;
   if (state.rematchAsking) return;                  // one request at a time: a second press sends nothing
   state.rematchAsking = true;
   page.render();
+  if (state.payload.rematch && !again) {
+    const before = state.rematchInfo;
+    await readRematch(page);
+    const now = state.rematchInfo;
+    const mine = now.seats && now.seats[seat];
+    if ((now.dead && !(before && before.dead)) || (mine && mine.kind !== "open")) {
+      state.rematchAsking = false;                  // drawn as it now stands: said, not pressed through
+      page.render();
+      return;
+    }
+  }
   try {
     const made = await api(`/api/games/${gameId}/seats/${seat}/rematch`, { method: "POST", headers });
     keepGame({ id: made.id, game: state.payload.game, seat, link: made.link, at: Date.now() });
@@ -159,7 +172,8 @@ async function rematch(page, { seat, headers }) {
 }
 
 // Where this game's rematch stands: who sits in it already, and whether it ended before it began (expired, or
-// called off: then a new one may be asked for). Read when it appears, and every fifteen seconds while it waits.
+// called off: then a new one may be asked for). Read when it appears, every five seconds while it waits, and
+// before a press.
 async function readRematch(page) {
   const { state } = page;
   const id = state.payload.rematch;
@@ -169,7 +183,7 @@ async function readRematch(page) {
     const waiting = answer.seats.some((s) => s.kind === "open");
     state.rematchInfo = { id, seats: answer.seats, dead: answer.over && waiting,
       ending: answer.ending && answer.ending.by };
-    if (waiting && !answer.over) state.rematchTimer = setTimeout(() => readRematch(page), 15000);
+    if (waiting && !answer.over) state.rematchTimer = setTimeout(() => readRematch(page), 5000);
   } catch (e) { state.rematchInfo = { id, seats: null }; }
   page.render();
 }
@@ -209,9 +223,14 @@ function rematchRow(page) {
   const seats = info.seats || [];
   const mine = seats[who.seat];
   if (mine && mine.kind !== "open") {              // seated there already: its link, kept in this browser or account
-    const kept = myGames().find((g) => g.id === id && g.seat === who.seat);
-    return el("div", { class: "row" }, el("a", { class: "button primary", id: "to-rematch",
-      href: kept ? kept.link : `/play/${id}?seat=${who.seat}` }, t("Go to the rematch")), lobby);
+    const kept = myGames().find((g) => g.id === id && g.seat === who.seat && /[?&]token=/.test(g.link || ""));
+    const link = kept ? kept.link : mine.has_account && state.me ? `/play/${id}?seat=${who.seat}` : null;
+    if (!link) {                                   // its link lost (the answer never came): the seat, a new secret
+      return el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "rematch",
+        ...asking, onclick: () => rematch(page, who, true) }, t("Take my seat in the rematch")), lobby);
+    }
+    return el("div", { class: "row" }, el("a", { class: "button primary", id: "to-rematch", href: link },
+      t("Go to the rematch")), lobby);
   }
   const askers = seats.filter((s) => s.kind === "human").map((s) => page.seatName(s.seat));
   return el("div", { class: "row rematch-offer" }, el("span", { id: "rematch-asked" }, askers.length

@@ -55,6 +55,10 @@ export const STOP = language === "zh" ? "。" : ".";
 export const COMMA = language === "zh" ? "，" : ", ";
 export function sentence(text) { return `${text}${STOP}`; }
 
+// A message said on its own, first letter capital: the server's refusals begin in lower case, to be read inside
+// a sentence ("Not allowed: …").
+export function capital(text) { return text ? text.charAt(0).toLocaleUpperCase(language) + text.slice(1) : text; }
+
 // Several items joined as the language joins a list: "red, blue and green", "빨강, 파랑 및 초록".
 export function list(items) {
   const locale = language === "en" ? "en-GB" : language;        // the project writes British English

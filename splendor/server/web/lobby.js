@@ -1,7 +1,7 @@
 // The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
 // the games (this browser's and, signed in, the account's) and the account's ratings.
 import { api, el, gameTitle, forgetProfile, nameProblem, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
-import { N_, language, list, speak, t } from "/static/i18n.js";
+import { N_, capital, language, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
 
@@ -198,7 +198,7 @@ function drawMe() {
         const made = await api("/api/profiles", { method: "POST", body: JSON.stringify({ name: name.value.trim() }) });
         keepProfile(made.name, made.secret);
         drawMe();
-      } catch (e) { error.textContent = e.message; }
+      } catch (e) { error.textContent = capital(e.message); }
     };
     box.replaceChildren(el("p", {}, t("Claim a name to keep a Pokédex across your Pokémon games. Its secret stays in "
       + "this browser: only this browser can mark it.")), el("div", { class: "row" }, name,
@@ -289,7 +289,7 @@ async function drawAccount() {
       try {
         await api(path, { method: "POST", body: JSON.stringify({ name: name.value.trim(), password: password.value }) });
         location.reload();
-      } catch (e) { error.textContent = e.message; }
+      } catch (e) { error.textContent = capital(e.message); }
     };
     box.replaceChildren(el("p", {}, t("With an account your games follow you to any browser, and games against bots "
       + "or friends with accounts are rated.")),
@@ -309,6 +309,12 @@ document.getElementById("game").addEventListener("change", (e) => {
   fitBots();
 });
 document.getElementById("new-game").addEventListener("submit", create);
+// The Mysteries use all three sections of the board, the short game two: one or the other, never both ticked.
+for (const [box, other] of [["short", "mysteries"], ["mysteries", "short"]]) {
+  document.getElementById(box).addEventListener("change", (e) => {
+    if (e.target.checked) document.getElementById(other).checked = false;
+  });
+}
 document.getElementById("seats").addEventListener("change", () => { showMarkMe(); fitOpenSeats(); });
 
 // "Learn to play": a game against the greedy bot on a fixed deal (Kids on the short board), opened with the guide.
@@ -323,7 +329,7 @@ async function learn(game) {
     const mine = made.seats[0];
     keepGame({ id: made.id, game, seat: 0, link: `${mine.link}&tutorial=1`, at: Date.now() });   // rejoined with the guide
     location.href = `${mine.link}&tutorial=1`;
-  } catch (e) { error.textContent = e.message; }
+  } catch (e) { error.textContent = capital(e.message); }
 }
 for (const button of document.querySelectorAll("[data-learn]")) {
   button.addEventListener("click", () => learn(button.dataset.learn));

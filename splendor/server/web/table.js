@@ -1,9 +1,9 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking or by keys.
 // The table is one screen: the other seats on one side, the game in the middle, your own seat below it, and the
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
-import { api, el, emblem, gameTitle, keepGame, morph, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
+import { api, el, emblem, gameTitle, keepGame, morph, myGames, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
   from "/static/common.js";
-import { N_, language, sentence, speak, t } from "/static/i18n.js";
+import { N_, capital, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, cardInSight, describe } from "/static/words.js";
 import { endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
@@ -49,6 +49,17 @@ function goal(view) {
 // Take a state from the server (the answer to an action, or a push), unless one already shown is newer.
 function accept(payload) {
   if (!state.payload || payload.actions >= state.payload.actions) state.payload = payload;
+  if (mode === "play" && !state.keptHere) keepSeat();
+}
+
+// The seat in this browser's "Your games", once the server has shown it to us (its secret, or the account keeping
+// it, accepted): an address that was refused, or copied without its secret, is never kept, and never replaces a
+// kept link that carries the secret.
+function keepSeat() {
+  state.keptHere = true;
+  const before = myGames().find((g) => g.id === gameId && g.seat === seat);
+  if (!token && before && new URLSearchParams((before.link || "").split("?")[1] || "").get("token")) return;
+  keepGame({ id: gameId, game: state.payload.game, seat, link: location.pathname + location.search, at: Date.now() });
 }
 
 // Send one action. While it is in flight every control of the table is marked aria-disabled and ignores clicks,
@@ -230,7 +241,10 @@ function leavings() {
   const ending = mode === "replay" ? state.replayEnding : state.payload.ending;
   if (ending && ending.at <= upto) out.push({ at: ending.at, text: endingWords(ending, state.payload.seats, seatName) });
   for (const s of state.payload.seats) {   // a seat taken from the lobby, before anyone acted: the host is told (drawn
-    if (s.joined) out.push({ at: 0, text: t("{player} joined from the lobby.", { player: seatName(s.seat) }) });
+    if (s.joined) {
+      out.push({ at: 0, text: state.payload.rematch_of ? t("{player} accepted the rematch.", { player: seatName(s.seat) })
+        : t("{player} joined from the lobby.", { player: seatName(s.seat) }) });
+    }
   }                                        // below what happened at 0 since, newest first)
   return out;
 }
@@ -555,7 +569,7 @@ function connect() {
   ws.onclose = (event) => {
     if (event.code === 4403 || event.code === 4404) {
       const reason = event.reason || t("This link is not valid.");   // the server's reason: resigned, kept, ...
-      const said = sentence(reason.charAt(0).toUpperCase() + reason.slice(1));
+      const said = sentence(capital(reason));
       // a seat's address without its secret (copied from someone's address bar, say): the game can still be
       // watched, and a seat kept in an account is played signed in, from the lobby
       morph(document.getElementById("status"), event.code === 4403
@@ -656,7 +670,6 @@ if (mode === "replay") {
   loadReplay(Number.isFinite(asked) && asked > 0 ? asked : 0).catch((e) => showError(e.message));
 } else {
   if (mode === "play") {
-    keepGame({ id: gameId, game: null, seat, link: location.pathname + location.search, at: Date.now() });
     api("/api/me").then((me) => { state.me = me; render(); }).catch(() => {});     // signed out: nothing to offer
   }
   connect();
