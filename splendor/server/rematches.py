@@ -49,7 +49,7 @@ async def rematch(
     access.check_person(old, seat, token, account)
     if not old.over:
         raise Refused(409, NOT_OVER)
-    if any(s.kind == OPEN for s in old.seats):  # called off or expired while it waited for players
+    if never_began(old):  # called off or expired while it waited for players
         raise Refused(409, NEVER_BEGAN)
     found = await manager._read(lambda: manager.rematches.of(game_id))
     replacing = found if found is not None and never_began(await manager.get(found)) else None
