@@ -2,7 +2,7 @@
 // plain text (set as text, never as markup), canned phrases shown in the reader's own language, an unread count
 // while the panel is closed, and mute per player (kept in this browser, per game). In a replay, the lines said up
 // to the move shown, those said at that move marked. The server's rules: docs/server.md, "Chat".
-import { NAME_MAX, api, el, emblem, keptSeat, morph } from "/static/common.js";
+import { api, el, emblem, keptSeat, morph, nameProblem } from "/static/common.js";
 import { N_, capital, t, tn } from "/static/i18n.js";
 
 // The canned phrases by the key the server keeps, each in English (the catalogs give the reader's language).
@@ -55,7 +55,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   // Another tab of this game read lines, or muted someone: this one follows at once, not at its next reload.
   window.addEventListener("storage", (event) => {
     if (event.key === readKey) {
-      for (const [r, id] of Object.entries(readJson(readKey, {}))) read[r] = Math.max(read[r] || 0, Number(id) || 0);
+      mergeRead();
       render();
     } else if (event.key === muteKey) {
       muted = new Set(readJson(muteKey, []));
@@ -128,9 +128,14 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   // tab of the game read meanwhile, the higher mark of each room kept.
   function markRead(which) {
     if (mode === "replay") return;
-    for (const [r, id] of Object.entries(readJson(readKey, {}))) read[r] = Math.max(read[r] || 0, Number(id) || 0);
+    mergeRead();
     for (const l of lines.values()) if (which.includes(l.room)) read[l.room] = Math.max(read[l.room] || 0, l.id);
     try { localStorage.setItem(readKey, JSON.stringify(read)); } catch (e) { /* full: counted again next time */ }
+  }
+
+  // What another tab of the game read meanwhile: the higher mark of each room kept.
+  function mergeRead() {
+    for (const [r, id] of Object.entries(readJson(readKey, {}))) read[r] = Math.max(read[r] || 0, Number(id) || 0);
   }
 
   // Lines from others, not muted, said after what this browser read in their room (one room, or both).
@@ -174,10 +179,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     else if (!me) {
       const name = nameInput.value.trim();
       if (!name) { complain(t("Give your name to talk with the spectators.")); render(); nameInput.focus(); return false; }
-      if ([...name].length > NAME_MAX) {
-        complain(t("A name is at most {max} characters.", { max: NAME_MAX }));
-        render(); nameInput.focus(); return false;
-      }
+      if (nameProblem(name)) { complain(nameProblem(name)); render(); nameInput.focus(); return false; }
       post.name = name;
       localStorage.setItem(NAME_KEY, name);
     }
@@ -213,7 +215,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     morph(tabs, rooms.length < 2 ? [] : rooms.map((r) => el("button", { type: "button", role: "tab",
       "data-key": `tab:${r}`, class: "chat-tab", "aria-selected": r === room ? "true" : "false",
       onclick: () => { room = r; if (details.open) markRead([r]); render(); scrollDown(); } },
-    names[r], unreadCount([r]) ? el("span", { class: "chat-unread badge" }, String(unreadCount([r]))) : null)));
+    names[r], ...[unreadCount([r])].filter(Boolean).map((n) => el("span", { class: "chat-unread badge" }, String(n))))));
     const shown = [...lines.values()].filter((l) => l.room === room && (upto === null || l.actions <= upto))
       .sort((a, b) => a.id - b.id);
     const silenced = shown.filter((l) => muted.has(speaker(l)) && !own(l)).length;

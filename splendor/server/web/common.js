@@ -228,7 +228,7 @@ export function playedOnMark(c, seat) {
 
 // The server's bound of a name (an account's, a guest's, a profile's, a spectator's in the chat), checked before
 // sending: a box that stopped the typing at it cut a name short without a word.
-export const NAME_MAX = 40;
+const NAME_MAX = 40;
 export function nameProblem(name) {
   if (!name) return t("Write a name.");
   const counted = name.normalize("NFKC").replace(/\s+/g, " ");     // as the server counts it (store/names.py)
@@ -278,8 +278,13 @@ export function myGames() {
 export function keptSeat(gameId) {
   const kept = myGames().find((g) => g.id === gameId && g.seat !== null && g.seat !== undefined);
   if (!kept) return null;
-  const token = new URLSearchParams((kept.link || "").split("?")[1] || "").get("token");
+  const token = linkToken(kept.link);
   return { seat: kept.seat, headers: token ? { "x-seat-token": token } : {} };
+}
+
+// The seat's secret a kept link carries, or null (a seat kept in an account is opened without one).
+export function linkToken(link) {
+  return new URLSearchParams((link || "").split("?")[1] || "").get("token");
 }
 
 export function keepGame(entry) {

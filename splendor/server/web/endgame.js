@@ -1,6 +1,6 @@
 // The end of a game on its table: the verdict, the scores, the Pokédex marks, the ratings it changed, the record,
 // the replay and a rematch of the same seats.
-import { api, el, keepGame, keptSeat, morph, myGames } from "/static/common.js";
+import { api, el, keepGame, keptSeat, linkToken, morph, myGames } from "/static/common.js";
 import { list, t } from "/static/i18n.js";
 
 // How a game ended when no rule ended it (payload.ending: a seat resigned, aborted, or did not move in time), in
@@ -223,7 +223,7 @@ function rematchRow(page) {
   const seats = info.seats || [];
   const mine = seats[who.seat];
   if (mine && mine.kind !== "open") {              // seated there already: its link, kept in this browser or account
-    const kept = myGames().find((g) => g.id === id && g.seat === who.seat && /[?&]token=/.test(g.link || ""));
+    const kept = myGames().find((g) => g.id === id && g.seat === who.seat && linkToken(g.link));
     const link = kept ? kept.link : mine.has_account && state.me ? `/play/${id}?seat=${who.seat}` : null;
     if (!link) {                                   // its link lost (the answer never came): the seat, a new secret
       return el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "rematch",

@@ -1,7 +1,7 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking or by keys.
 // The table is one screen: the other seats on one side, the game in the middle, your own seat below it, and the
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
-import { api, el, emblem, gameTitle, keepGame, morph, myGames, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
+import { api, el, emblem, gameTitle, keepGame, linkToken, morph, myGames, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
   from "/static/common.js";
 import { N_, capital, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
@@ -58,7 +58,7 @@ function accept(payload) {
 function keepSeat() {
   state.keptHere = true;
   const before = myGames().find((g) => g.id === gameId && g.seat === seat);
-  if (!token && before && new URLSearchParams((before.link || "").split("?")[1] || "").get("token")) return;
+  if (!token && before && linkToken(before.link)) return;
   keepGame({ id: gameId, game: state.payload.game, seat, link: location.pathname + location.search, at: Date.now() });
 }
 
