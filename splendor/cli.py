@@ -121,7 +121,8 @@ def _kids_options(game: str, short: bool, mysteries: bool, board: str | None) ->
     """The Kids-only options given on the command line (an error for another game)."""
     given: dict[str, Any] = {k: v for k, v in (("short", short), ("mysteries", mysteries), ("board", board)) if v}
     if given and game != "kids":
-        raise ValueError(f"--{'/--'.join(given)} belong to Splendor Kids, not {game}")
+        flags = " and ".join(f"--{name}" for name in given)
+        raise ValueError(f"{flags} {'belongs' if len(given) == 1 else 'belong'} to Splendor Kids, not {game}")
     if board:
         given["board"] = read_sides(board.split(","))
     return given
@@ -145,7 +146,7 @@ def _resumed(ctx: typer.Context, path: Path, seats: str) -> tuple[Game, list[Sea
         raise _fail(f"cannot resume {path}: {e}") from None
     if g.is_over:
         raise _fail(f"the game in {path} is over: replay it (splendor replay) or review it (splendor review)")
-    if rec.notes.get("ending") or rec.notes.get("forfeit"):
+    if rec.ending() is not None:
         raise _fail(
             f"the game in {path} ended after {len(rec.actions)} actions outside its rules (a resignation, an abort, "
             "a clock or a forfeit)"
@@ -288,11 +289,9 @@ def play(
             console.print(say(_("The game did not end, so no Pokédex is marked.")))
     except Forfeit as f:  # an outside program failed: it loses, the game stops, its record says why
         console.print(draw(g.view(None), names, language))
-        said = say(_("{name} (seat {seat}) forfeits: {reason}", name=names[f.seat], seat=f.seat, reason=f.reason))
-        console.print(
-            f"[bold]{escape(said)}[/] " + say(_("The other seats share the win.")), markup=True, highlight=False
-        )
         notes["forfeit"] = {"seat": f.seat, "bot": names[f.seat], "reason": f.reason}
+        said = describe_result(g, names, language, notes=notes)
+        console.print(f"[bold]{escape(said)}[/]", markup=True, highlight=False)
     path = record
     if path is None and any(s.kind == HUMAN for s in seat_list):
         try:
@@ -353,7 +352,8 @@ def replay(
         try:
             g.apply(text)
         except IllegalAction as e:
-            raise _fail(f"action {n} of {file}, '{text}' by seat {seat}, is illegal: {e}") from None
+            by = f"by {names[seat]}" if seat is not None else "after the game's end"
+            raise _fail(f"action {n} of {file}, '{text}' {by}, is illegal: {e}") from None
         did = "; ".join(str(m) for m in what_happened(before, g.history[-1], g))
         console.print(
             f"{n:4}. {names[seat] if seat is not None else '?'}: {text}{' — ' + did if did else ''}", markup=False
@@ -365,7 +365,7 @@ def replay(
     console.print(draw(g.view(None), names))
     if g.is_over:
         console.print(f"[bold]The record is complete and legal.[/] {escape(describe_result(g, names))}")
-    elif (rec.notes.get("ending") or rec.notes.get("forfeit")) and len(g.history) == len(rec.actions):
+    elif rec.ending() is not None and len(g.history) == len(rec.actions):
         ended = escape(describe_result(g, names, notes=rec.notes))
         console.print(f"[bold]The record is legal; it ended after {len(g.history)} actions.[/] {ended}")
     else:
@@ -395,11 +395,15 @@ def simulate(
 ) -> None:
     """Play bot games and report wins per seat, mean turns, truncated games and decisions per second."""
     _check_game(game)
-    bots = [s.strip() for s in seats.split(",") if s.strip()]
-    if not bots:
+    bots = [s.strip() for s in seats.split(",")]
+    if not any(bots):
         raise _fail("give at least one bot in --seats")
+    if not all(bots):
+        raise _fail(f"--seats has an empty place: {seats!r}")
     if games < 1:
         raise _fail("--games must be 1 or more")
+    if len(bots) > players:
+        raise _fail(f"--seats names {len(bots)} bots for {players} players (--players)")
     seat_bots = [bots[i % len(bots)] for i in range(players)]
     if HUMAN in seat_bots:
         raise _fail("simulate plays bots only; use 'splendor play' to play")
@@ -416,16 +420,23 @@ def simulate(
         )
     except ValueError as e:
         raise _fail(str(e)) from None
+    except OSError as e:  # the records' folder cannot be made or written
+        raise _fail(f"could not keep the records in {records}: {e.strerror or e}") from None
     figures = report.as_dict()
     if as_json:
         print(json.dumps(figures, sort_keys=True))
         return
     table = Table(title=f"{game}: {games} games, {players} players")
-    for col in ("seat", "bot", "wins", "shared wins", "win rate"):
+    columns = ["seat", "bot", "wins", "shared wins", "win rate"] + (["forfeits"] if any(report.forfeits) else [])
+    for col in columns:
         table.add_column(col)
     for s, bot in enumerate(seat_bots):
-        table.add_row(str(s), bot, str(report.wins[s]), str(report.shared_wins[s]), f"{report.wins[s] / games:.1%}")
+        row = [str(s), bot, str(report.wins[s]), str(report.shared_wins[s]), f"{report.wins[s] / games:.1%}"]
+        table.add_row(*row, *([str(report.forfeits[s])] if any(report.forfeits) else []))
     console.print(table)
+    for s, reason in enumerate(report.forfeit_reasons):
+        if reason is not None:
+            console.print(f"seat {s} ({seat_bots[s]}) last forfeited: {reason}", markup=False, highlight=False)
     console.print(
         f"mean turns {figures['mean_turns']} · truncated {report.truncated} · stalled {report.stalled} · "
         f"{figures['decisions_per_second']:,.0f} decisions/s · {figures['seconds']} s"
@@ -436,7 +447,7 @@ def simulate(
 def bench(
     game: Annotated[str, typer.Option(help="Which game")] = "classic",
     players: Annotated[int, typer.Option(help="Players, 2-4")] = 2,
-    seconds: Annotated[float, typer.Option(help="How long to run, in CPU seconds")] = 5.0,
+    seconds: Annotated[float, typer.Option(min=0.01, help="How long to run, in CPU seconds")] = 5.0,
     seed: Annotated[int, typer.Option(help="Seed of the playouts")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
 ) -> None:
@@ -486,11 +497,11 @@ def arena(
         int, typer.Option(help="Seed of the deals and the built-in bots (an outside program draws its own each game)")
     ] = 0,
     backend: Annotated[str, typer.Option(help="local, process or ray")] = "process",
-    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores)")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores)")] = None,
     address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
     out: Annotated[Path | None, typer.Option(help="Folder for every game's record and summary.json")] = None,
     max_turns: Annotated[int, typer.Option(help="Turn cap per game (truncated beyond)")] = 500,
-    move_time: Annotated[float, typer.Option(help="Seconds an outside bot has per decision")] = 5.0,
+    move_time: Annotated[float, typer.Option(min=0.1, help="Seconds an outside bot has per decision")] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON")] = False,
 ) -> None:
     """Play a tournament with seats rotated, and rate the bots (wins, 95% intervals, OpenSkill)."""
@@ -509,6 +520,11 @@ def arena(
         matches = schedule(game, players, specs, games, seed, options={"max_turns": max_turns}, move_time=move_time)
     except ValueError as e:
         raise _fail(str(e)) from None
+    if out is not None:  # before the games: a folder that cannot be is said now, not after an hour of play
+        try:
+            (out / "records").mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise _fail(f"could not keep the records in {out}: {e.strerror or e}") from None
     results = _play(matches, f"{game}: {games} games on {backend}", backend, workers, address)
     table_rows = standings(results, entry_names(specs))
     summary: dict[str, Any] = {
@@ -524,7 +540,6 @@ def arena(
         "seconds_per_decision": round(sum(r.seconds for r in results) / max(1, sum(r.decisions for r in results)), 5),
     }
     if out is not None:
-        (out / "records").mkdir(parents=True, exist_ok=True)
         for r in results:
             (out / "records" / f"game-{r.index:05d}.record").write_text(r.record, encoding="utf-8")
         (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
@@ -586,7 +601,7 @@ def ladder(
     reach: Annotated[int, typer.Option(help="Each bot meets the next REACH bots above it")] = 2,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the bots")] = 1,
     backend: Annotated[str, typer.Option(help="local, process or ray")] = "process",
-    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores)")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores)")] = None,
     address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
     out: Annotated[
         Path | None,
@@ -1329,7 +1344,10 @@ def picture(
         g = new_game("kids", players=2, seed=0, board=read_sides(sides.split(",")), short=len(sides.split(",")) == 2)
     except ValueError as e:
         raise _fail(str(e)) from None
-    out.write_text(kids_svg(g.view(None)), encoding="utf-8")
+    try:
+        out.write_text(kids_svg(g.view(None)), encoding="utf-8")
+    except OSError as e:
+        raise _fail(f"could not write {out}: {e.strerror or e}") from None
     console.print(f"Wrote {out}")
 
 

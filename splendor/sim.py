@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from splendor.bots.base import Bot, decide, make_bot
+from splendor.arena.match import Match, play_match
+from splendor.bots.base import Bot, decide
 from splendor.core.game import Game
 from splendor.games import new_game
 
@@ -34,6 +35,8 @@ class SimulationReport:
     shared_wins: list[int] = field(default_factory=list)
     truncated: int = 0
     stalled: int = 0
+    forfeits: list[int] = field(default_factory=list)
+    forfeit_reasons: list[str | None] = field(default_factory=list)  # per seat, why it last forfeited
     turns: int = 0
     decisions: int = 0
     seconds: float = 0.0
@@ -49,6 +52,8 @@ class SimulationReport:
             "shared_wins": self.shared_wins,
             "truncated": self.truncated,
             "stalled": self.stalled,
+            "forfeits": self.forfeits,
+            "forfeit_reasons": self.forfeit_reasons,
             "mean_turns": round(self.turns / self.games, 2) if self.games else 0.0,
             "decisions": self.decisions,
             "decisions_per_second": round(self.decisions / self.seconds, 1) if self.seconds else 0.0,
@@ -67,32 +72,48 @@ def simulate(
     records: Path | None = None,
 ) -> SimulationReport:
     """Play ``games`` bot games; game ``i`` uses seed ``seed + i``. Seat ``s`` is always played by ``seats[s]``.
+    A bot that fails (an outside program: late, illegal, crashed) loses that game by forfeit, as in the arena, the
+    other seats sharing the win, and the run goes on.
 
-    With ``records``, each game's record is written there as ``game-<seed>.record``.
+    With ``records``, each game's record is written there as ``<game>-<seed>.record``, with its bots in its notes.
     """
     if len(seats) != players:
         raise ValueError(f"{players} players need {players} seats, got {len(seats)}")
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)  # before the first game: a folder that cannot be is said at once
     report = SimulationReport(
-        game=game, players=players, seats=list(seats), wins=[0] * players, shared_wins=[0] * players
+        game=game,
+        players=players,
+        seats=list(seats),
+        wins=[0] * players,
+        shared_wins=[0] * players,
+        forfeits=[0] * players,
+        forfeit_reasons=[None] * players,
     )
     start = time.perf_counter()
     for i in range(games):
-        g = new_game(game, players=players, seed=seed + i, max_turns=max_turns, **(options or {}))
-        bots = [make_bot(spec, seed=(seed + i) * 16 + s) for s, spec in enumerate(seats)]
-        play_out(g, bots)
+        match = Match(
+            index=i,
+            game=game,
+            players=players,
+            seed=seed + i,
+            bots=tuple(seats),
+            bot_seeds=tuple((seed + i) * 16 + s for s in range(players)),
+            options={**(options or {}), "max_turns": max_turns},
+        )
+        result = play_match(match)
         if records is not None:
-            records.mkdir(parents=True, exist_ok=True)
-            (records / f"{game}-{seed + i}.record").write_text(g.record.to_text(), encoding="utf-8")
+            (records / f"{game}-{seed + i}.record").write_text(result.record, encoding="utf-8")
         report.games += 1
-        report.decisions += len(g.history)
-        report.turns += g.turns
-        if g.truncated:
-            report.truncated += 1
-        if g.stalled:
-            report.stalled += 1
-        winners = g.winners
-        for w in winners:
-            if len(winners) == 1:
+        report.decisions += result.decisions
+        report.turns += result.turns
+        report.truncated += result.status == "truncated"
+        report.stalled += result.status == "stalled"
+        if result.forfeit is not None:
+            report.forfeits[result.forfeit["seat"]] += 1
+            report.forfeit_reasons[result.forfeit["seat"]] = result.forfeit["reason"]
+        for w in result.winners:
+            if len(result.winners) == 1:
                 report.wins[w] += 1
             else:
                 report.shared_wins[w] += 1

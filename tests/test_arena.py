@@ -19,6 +19,7 @@ from splendor.arena import play_match, schedule, standings
 from splendor.arena.standings import wilson
 from splendor.bots import Decision
 from splendor.bots.external import ExternalBot
+from tests.outside_bots import outside_bot
 
 SPLENDOR = str(Path(sys.executable).parent / "splendor")
 EXAMPLE = f"{sys.executable} {Path(__file__).parent.parent / 'examples' / 'outside_bot.py'}"
@@ -51,27 +52,6 @@ def test_standings_count_wins_and_rate_the_winner_higher() -> None:
     assert table["greedy"].wins == 6 and table["greedy"].rating > table["random"].rating
 
 
-def _outside(tmp_path: Path, body: str, start: str = "pass", end: str = "break") -> str:
-    """An outside bot's command: at each decision it runs ``body`` (``m`` is the message), at the start ``start``
-    before it answers ready, at the end ``end``."""
-    script = tmp_path / "bot.py"
-    script.write_text(
-        textwrap.dedent(f"""
-        import json, sys, time
-        for line in sys.stdin:
-            m = json.loads(line)
-            if m["type"] == "start":
-        {textwrap.indent(textwrap.dedent(start), "        ")}
-                print(json.dumps({{"type": "ready", "name": "test"}}), flush=True)
-            elif m["type"] == "decide":
-        {textwrap.indent(textwrap.dedent(body), "        ")}
-            else:
-        {textwrap.indent(textwrap.dedent(end), "        ")}
-        """)
-    )
-    return f"{sys.executable} {script}"
-
-
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
@@ -101,7 +81,7 @@ def _outside(tmp_path: Path, body: str, start: str = "pass", end: str = "break")
 def test_an_outside_bot_that_fails_forfeits_with_the_reason_and_the_arena_goes_on(
     tmp_path: Path, body: str, reason: str
 ) -> None:
-    program = _outside(tmp_path, body)
+    program = outside_bot(tmp_path, body)
     matches = schedule("classic", 2, [f"cmd:{program}", "greedy"], 2, seed=1, move_time=1.0)
     results = [play_match(m) for m in matches]
     assert all(r.status == "forfeit" for r in results)
@@ -118,7 +98,7 @@ def test_a_bot_that_never_says_it_is_ready_forfeits_for_the_start_not_a_decision
     from splendor.bots import external
 
     monkeypatch.setattr(external, "START_TIMEOUT", 0.5)
-    program = _outside(tmp_path, 'print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)',
+    program = outside_bot(tmp_path, 'print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)',
                        start="time.sleep(3)")  # fmt: skip
     [result] = [play_match(m) for m in schedule("classic", 2, [f"cmd:{program}", "greedy"], 1, seed=1)]
     assert result.forfeit is not None and result.forfeit["reason"].startswith("no answer to the start within 0.5 s")
@@ -126,7 +106,7 @@ def test_a_bot_that_never_says_it_is_ready_forfeits_for_the_start_not_a_decision
 
 def test_a_forfeit_is_told_to_every_outside_bot_in_the_end_message(tmp_path: Path) -> None:
     log = tmp_path / "end.json"
-    program = _outside(
+    program = outside_bot(
         tmp_path,
         'print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)',
         end=f"open({str(log)!r}, 'w').write(json.dumps(m))",
@@ -140,7 +120,7 @@ def test_a_forfeit_is_told_to_every_outside_bot_in_the_end_message(tmp_path: Pat
 def test_an_outside_bots_seed_tells_nothing_of_the_deal(tmp_path: Path) -> None:
     # A seed derived from the game's let a bot rebuild the deal, decks and all: it is drawn afresh every game.
     log = tmp_path / "seeds.txt"
-    program = _outside(
+    program = outside_bot(
         tmp_path,
         'print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)',
         start=f"open({str(log)!r}, 'a').write(str(m['seed']) + ' ')",
@@ -236,7 +216,7 @@ def test_arena_command_end_to_end(tmp_path: Path) -> None:
 def test_the_arenas_standings_keep_names_and_numbers_when_piped_and_forfeits_are_words(tmp_path: Path) -> None:
     """Piped (80 columns), an outside program's command line took the table's width and every number came out
     empty; too narrow for the table, each bot is a line. A forfeit's reason quoting "[/]" crashed the command."""
-    crashing = _outside(tmp_path, 'raise KeyError("[/] [info]")')
+    crashing = outside_bot(tmp_path, 'raise KeyError("[/] [info]")')
     env = {"COLUMNS": "80", "PATH": "/usr/bin:/bin", "TERM": "dumb"}
     command = [SPLENDOR, "arena", "--games", "2", "--seed", "3", "--backend", "local", "--bots"]
     out = subprocess.run(
@@ -281,6 +261,19 @@ def test_without_a_selector_for_pipes_a_bots_standard_error_is_still_read_to_its
         raise ValueError("no selector for a pipe")
 
     monkeypatch.setattr(selectors.DefaultSelector, "register", refuse)
-    program = _outside(tmp_path, 'sys.stderr.write("x" * 200000 + "\\nlast words\\n"); sys.stderr.flush(); sys.exit(1)')
+    program = outside_bot(
+        tmp_path, 'sys.stderr.write("x" * 200000 + "\\nlast words\\n"); sys.stderr.flush(); sys.exit(1)'
+    )
     [result] = [play_match(m) for m in schedule("classic", 2, [f"cmd:{program}", "greedy"], 1, seed=1)]
     assert result.forfeit is not None and "'last words'" in result.forfeit["reason"]
+
+
+def test_an_arenas_records_folder_that_cannot_be_made_is_said_before_any_game(tmp_path: Path) -> None:
+    """The folder was made after the tournament: a path that could not be one lost every game with a traceback."""
+    (tmp_path / "afile").write_text("")
+    command = [SPLENDOR, "arena", "--games", "2", "--backend", "local", "--bots", "greedy,random"]
+    out = subprocess.run([*command, "--out", str(tmp_path / "afile")], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "could not keep the records" in out.stderr and "Traceback" not in out.stderr
+    for bad in (["--workers", "0"], ["--move-time", "0"]):
+        refused = subprocess.run([*command, *bad], capture_output=True, text=True, timeout=120)
+        assert refused.returncode == 2 and "Invalid value" in refused.stderr, bad

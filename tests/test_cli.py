@@ -212,7 +212,7 @@ def test_an_outside_bot_that_forfeits_in_play_loses_with_its_reason_and_is_stopp
     out = run("play", "--seats", f"cmd:{sys.executable} {bot},greedy", "--seed", "1", "--record", str(record))
     assert out.returncode == 0, out.stderr
     said = " ".join(out.stdout.split())  # Rich wraps at 80 columns, where the bot's path puts the break
-    assert "forfeits: the bot's answer is not JSON" in said and "share the win" in said, out.stdout
+    assert "loses by forfeit (the bot's answer is not JSON" in said and "greedy 1 wins." in said, out.stdout
     kept = Record.from_text(record.read_text())
     assert kept.notes["forfeit"]["seat"] == 0 and "not JSON" in kept.notes["forfeit"]["reason"]
     running = [c for c in Path("/proc").glob("[0-9]*/cmdline") if _reads(c).find(str(bot).encode()) >= 0]
@@ -228,7 +228,7 @@ def _reads(path: Path) -> bytes:
 
 def test_kids_options_belong_to_kids() -> None:
     out = run("play", "--game", "classic", "--mysteries")
-    assert out.returncode == 2 and "belong to Splendor Kids" in out.stderr
+    assert out.returncode == 2 and "--mysteries belongs to Splendor Kids" in out.stderr
 
 
 def test_play_kids_shows_the_roads_and_what_they_cost() -> None:
@@ -298,6 +298,45 @@ def test_simulate_reports_wins_turns_truncation_and_speed_as_json(tmp_path: Path
     assert out.returncode == 0 and "The record is complete and legal." in out.stdout
 
 
+def test_simulate_counts_an_outside_bots_forfeit_and_goes_on(tmp_path: Path) -> None:
+    """A bot that fails loses its game, as in the arena, and the run goes on: simulate had stopped at the first
+    forfeit with a traceback, losing the games before it, and left the program running."""
+    bot = tmp_path / "late.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready'}), flush=True)\n"
+        "    else:\n"
+        "        print(json.dumps({'type': 'action', 'action': 'take w w w'}), flush=True)\n"
+    )
+    records = tmp_path / "records"
+    seats = f"greedy,cmd:{sys.executable} {bot}"
+    out = run("simulate", "--seats", seats, "--games", "2", "--json", "--records", str(records))
+    assert out.returncode == 0, out.stderr
+    figures = json.loads(out.stdout)
+    assert figures["forfeits"] == [0, 2] and figures["wins"] == [2, 0]
+    assert "not one of the legal actions" in figures["forfeit_reasons"][1]
+    kept = Record.from_text(sorted(records.glob("*.record"))[0].read_text())
+    assert kept.notes["bots"] == ["greedy", f"cmd:{sys.executable} {bot}"] and kept.notes["forfeit"]["seat"] == 1
+    said = " ".join(run("replay", str(sorted(records.glob("*.record"))[0])).stdout.split())
+    assert "loses by forfeit" in said and "greedy wins." in said
+    running = [c for c in Path("/proc").glob("[0-9]*/cmdline") if _reads(c).find(str(bot).encode()) >= 0]
+    assert running == []
+
+
+def test_simulate_refuses_more_bots_than_seats_an_empty_place_and_a_records_folder_it_cannot_make(
+    tmp_path: Path,
+) -> None:
+    out = run("simulate", "--seats", "random,greedy,greedy", "--players", "2", "--games", "1")
+    assert out.returncode == 2 and "3 bots for 2 players" in out.stderr
+    out = run("simulate", "--seats", ",greedy", "--games", "1")
+    assert out.returncode == 2 and "empty place" in out.stderr
+    (tmp_path / "afile").write_text("")
+    out = run("simulate", "--games", "1", "--records", str(tmp_path / "afile"))
+    assert out.returncode == 2 and "could not keep the records" in out.stderr and "Traceback" not in out.stderr
+
+
 def test_simulate_table_output() -> None:
     out = run("simulate", "--players", "3", "--seats", "greedy", "--games", "2")
     assert out.returncode == 0, out.stderr
@@ -335,10 +374,14 @@ def test_replay_names_the_seats_says_an_ending_outside_the_rules_and_reads_names
         text = " ".join(out.stdout.split())
         assert "a[b] resigned: greedy wins." in text and "1. a[b]: " in text, upto
         assert "▶ 0 a[b]" in text or "0 a[b]" in text  # the players' table too, the name as it is
-    rec.notes = {"forfeit": {"seat": 1, "bot": "cmd:x", "reason": "no answer within 5 s"}}  # the arena's and play's
+    rec.notes = {"forfeit": {"seat": 1, "bot": "cmd:x", "reason": "no answer within 5 s"}}  # play's
     path.write_text(rec.to_text())
     text = " ".join(run("replay", str(path)).stdout.split())
-    assert "seat 1 (seat 1) forfeits: no answer within 5 s The other seats share the win." in text
+    assert "seat 1 loses by forfeit (no answer within 5 s): seat 0 wins." in text  # said "seat 1 (seat 1) forfeits"
+    rec.notes = {"bots": ["greedy", "cmd:x"], "forfeit": {"seat": 1, "bot": "cmd:x", "reason": "late"}}  # the arena's
+    path.write_text(rec.to_text())
+    text = " ".join(run("replay", str(path)).stdout.split())
+    assert "cmd:x loses by forfeit (late): greedy wins." in text and "1. greedy: " in text
     for notes in ('"x"', "[]"):
         bad = tmp_path / "bad.record"
         bad.write_text(rec.to_text().replace('"notes": {', f'"notes": {notes}, "was": {{', 1))

@@ -1,9 +1,11 @@
 """The reinforcement-learning environments: Gymnasium's own checks for each game, observations that leak nothing
-hidden, the exact action indices (Kids' compact one), seeded replays, rewards, and bad input."""
+hidden, the exact action indices (Kids' compact one), seeded replays, rewards, an opponent's forfeit, and bad input."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -12,8 +14,10 @@ from gymnasium.utils.env_checker import check_env
 
 import splendor
 import splendor.envs
+from splendor.bots import Forfeit
 from splendor.envs import ENV_IDS, ActionIndex, layout, observe, size
 from splendor.envs.gymnasium_env import SplendorEnv
+from tests.outside_bots import outside_bot
 
 GAMES = ["classic", "pokemon", "kids"]
 OPTIONS = {"classic": {}, "pokemon": {}, "kids": {"mysteries": True}}
@@ -153,12 +157,70 @@ def test_opponents_may_be_any_bot_or_a_function_and_bad_settings_are_clear_error
     for bad, match in (
         ({"opponents": ["nobody"]}, "unknown bot"),
         ({"players": 5}, "2 to 4 players"),
+        ({"players": "2"}, "2 to 4 players"),
         ({"opponents": ["greedy", "greedy"]}, "need 1 opponents"),
         ({"reward": "fun"}, "reward"),
         ({"seat": 2}, "seat"),
     ):
         with pytest.raises(ValueError, match=match):
             SplendorEnv("classic", **bad)
+
+
+def test_an_opponent_that_fails_forfeits_and_ends_the_episode_as_the_learners_win() -> None:
+    """A function that answers with no legal action loses the game, as a bot does in the arena: before, the error
+    left the episode going, and the learner's next action was played for the opponent's seat."""
+    answers = 0
+
+    def fails_at_its_third(view: dict, legal: list[str]) -> str:
+        nonlocal answers
+        answers += 1
+        return legal[0] if answers < 3 else "take w w w"
+
+    env = SplendorEnv("classic", players=2, opponents=[fails_at_its_third], max_turns=None)
+    env.reset(seed=3)
+    for _ in range(2):
+        _, reward, terminated, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        assert (reward, terminated) == (0.0, False)
+    _, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert (reward, terminated, truncated) == (1.0, True, False)
+    assert info["status"] == "forfeit" and info["forfeit"]["seat"] == 1 and "'take w w w'" in info["forfeit"]["reason"]
+    assert not info["action_mask"].any()
+    played = len(env.game.history)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    assert len(env.game.history) == played
+
+
+def test_an_outside_opponent_that_forfeits_is_told_the_end_and_the_others_share_the_win(tmp_path: Path) -> None:
+    log = tmp_path / "end.json"
+    program = outside_bot(
+        tmp_path,
+        'print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)',
+        end=f"open({str(log)!r}, 'w').write(json.dumps(m))",
+    )
+    env = SplendorEnv("classic", players=3, opponents=["greedy", f"cmd:{program}"], max_turns=None)
+    env.reset(seed=1)
+    while True:
+        _, reward, terminated, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        if terminated:
+            break
+    assert info["forfeit"]["seat"] == 2 and info["forfeit"]["bot"] == f"cmd:{program}"
+    assert reward == 0.0  # two winners: a shared victory
+    end = json.loads(log.read_text())["result"]  # written by the program before it was stopped
+    assert end["status"] == "forfeit" and end["winners"] == [0, 1]
+
+
+def test_an_opponent_that_cannot_start_is_refused_at_reset_and_the_env_never_plays_on() -> None:
+    env = SplendorEnv("classic", players=2, opponents=["cmd:/nonexistent/bot"], seat=1)
+    with pytest.raises(Forfeit, match="could not start"):
+        env.reset(seed=1)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_one_opponent_spec_seats_every_opponent() -> None:
+    env = SplendorEnv("classic", players=4, opponents="random")
+    assert env.opponent_specs == ["random"] * 3
 
 
 def test_many_games_run_in_one_process_through_gymnasium_vector() -> None:

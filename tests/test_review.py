@@ -199,6 +199,18 @@ def test_a_game_ended_outside_its_rules_reviews_the_moves_played() -> None:
     assert empty.moves == [] and empty.graph() == [[0.5], [0.5]]
 
 
+def test_a_game_a_bot_forfeited_reviews_the_moves_played() -> None:
+    """The arena's, the terminal's and simulate's records keep a bot's forfeit as ``forfeit``, not the server's
+    ``ending``: the review had refused them as "not over", where replay and resume took them as ended."""
+    record = finished().record
+    forfeit = {"seat": 0, "bot": "cmd:x", "reason": "late"}
+    forfeited = Record(
+        record.game, record.players, record.seed, record.options, record.actions[:4], {"forfeit": forfeit}
+    )
+    done = review(forfeited, iterations=ITERATIONS)
+    assert [m.number for m in done.moves] == [1, 2, 3, 4] and done.result["ending"] == {"by": "forfeit", **forfeit}
+
+
 def test_a_review_made_a_move_at_a_time_is_the_review(game: Game, done: Review) -> None:
     """The server reviews a game a move at a time in its workers (`review_move`) and assembles them."""
     moves = [reviewing.review_move(game.record.to_text(), n, ITERATIONS, 3) for n in range(len(game.history), 0, -1)]

@@ -9,12 +9,12 @@ The protocol, version 1 (one JSON object a line; see ``docs/bots.md`` and ``exam
   ``time_limit`` seconds.
 - to the bot, at the end: ``{"type": "end", "result": {...}}``; then its input closes and it should exit.
 
-A bot that answers late, with something that is not a legal action (its text exactly as ``legal`` lists it),
-with malformed JSON, with a line over a mebibyte, with a line it was not asked for, or not at all (it crashed or
-closed its output) forfeits: `Forfeit` says why, and the arena records it and goes on. The ``seed`` of the start
-is the bot's own, drawn afresh for each game: it tells nothing of the deal. The program runs in a process group of
-its own, stopped whole at the end (a wrapper's children too); of what it writes on its standard error only the last
-line is kept, quoted when it crashes.
+A bot that answers late, with something that is not a legal action (its text exactly as ``legal`` lists it, spaces
+around it aside), with malformed JSON, with a line over a mebibyte, with a line it was not asked for, or not at all
+(it crashed or closed its output) forfeits: `Forfeit` says why, and the arena records it and goes on. The ``seed``
+of the start is the bot's own, drawn afresh for each game: it tells nothing of the deal. The program runs in a
+process group of its own, stopped whole at the end (a wrapper's children too); of what it writes on its standard
+error only the last line is kept, quoted when it crashes.
 """
 
 from __future__ import annotations

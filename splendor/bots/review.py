@@ -26,11 +26,12 @@ move; in a two-player game the other seat's is one minus it; with three or four 
 its last estimate (its chance after its own last move, 1 / players before it has moved), since a search values
 the position for the seat that decides only. Each point is the mover's estimate, from the mover's view.
 
-**Which games.** A game over by its rules, or one ended outside them whose record says how (``notes["ending"]``:
-a resignation, an abort, a time out, as the server's records do): then the moves that were played are reviewed,
-and nothing hidden is still in play either way (`reviewable`). Each move's review depends only on the record,
-the budget, the seed and the move's number (`review_move`), so the server reviews a game a move at a time in its
-bot workers and `assemble` makes the same `Review` of them as `review` does.
+**Which games.** A game over by its rules, or one ended outside them whose record says how (`Record.ending`: a
+resignation, an abort, a time out, as the server's records keep them; a bot's forfeit, as the arena's do): then
+the moves that were played are reviewed, and nothing hidden is still in play either way (`reviewable`). Each
+move's review depends only on the record, the budget, the seed and the move's number (`review_move`), so the
+server reviews a game a move at a time in its bot workers and `assemble` makes the same `Review` of them as
+`review` does.
 
     >>> import splendor
     >>> from splendor.bots.greedy import GreedyBot
@@ -264,10 +265,10 @@ def review(
 
 def reviewable(record: Record, end: Game | None = None) -> bool:
     """Whether ``record`` (replayed: ``end``) may be reviewed: its game is over by the rules, or it was ended
-    outside them (its notes say how: ``ending``, a resignation, an abort or a time out, as the server's records
-    do), so that nothing hidden is still in play."""
+    outside them (its notes say how, `Record.ending`: a resignation, an abort, a time out, a bot's forfeit), so that
+    nothing hidden is still in play."""
     end = replay(record) if end is None else end
-    return end.is_over or bool(record.notes.get("ending"))
+    return end.is_over or record.ending() is not None
 
 
 def review_move(record: Record | str, number: int, iterations: int | None = None, seed: int = 0) -> MoveReview:
@@ -296,7 +297,7 @@ def assemble(record: Record, moves: list[MoveReview], iterations: int | None = N
         chances = outcome(end) if move.source == "end" else _chances(players, move.seat, move.chance_after, last)
         last = chances
         done.append(replace(move, chances=chances))
-    result = end.result if end.is_over else {"ending": record.notes.get("ending"), "actions": len(end.history)}
+    result = end.result if end.is_over else {"ending": record.ending(), "actions": len(end.history)}
     return Review(record, start or list(last), done, HINT_LEVEL, iterations, seed, result)
 
 

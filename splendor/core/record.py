@@ -44,6 +44,10 @@ class Record:
             head["notes"] = self.notes
         return head
 
+    def ending(self) -> dict[str, Any] | None:
+        """How the game ended outside its rules, as its notes keep it (`ending_of`), or None."""
+        return ending_of(self.notes)
+
     def to_text(self) -> str:
         """The record as text: the header line, then one action a line."""
         lines = [json.dumps(self.header(), sort_keys=True, ensure_ascii=False)]
@@ -86,3 +90,20 @@ class Record:
             actions=lines[1:],
             notes=notes,
         )
+
+
+def ending_of(notes: dict[str, Any]) -> dict[str, Any] | None:
+    """How a game ended outside its rules, as a record's ``notes`` keep it, or None: the server's ``ending``
+    (``by``: resigned, time, aborted, ...; the ``seat`` that left), or a bot's ``forfeit`` as the arena, the terminal
+    and ``simulate`` keep it, given as ``{"by": "forfeit", "seat", "bot", "reason"}``. Either way the game is over,
+    and nothing hidden is still in play.
+
+    >>> ending_of({"forfeit": {"seat": 0, "bot": "cmd:x", "reason": "late"}})
+    {'by': 'forfeit', 'seat': 0, 'bot': 'cmd:x', 'reason': 'late'}
+    """
+    ending, forfeit = notes.get("ending"), notes.get("forfeit")
+    if isinstance(ending, dict) and ending:
+        return ending
+    if isinstance(forfeit, dict) and forfeit:
+        return {"by": "forfeit", **forfeit}
+    return None

@@ -8,7 +8,10 @@ calls). An episode is one game; the learner is asked at each of its decisions (r
 included) and the opponents play in between. At the end the reward is +1 for a win, 0 for a shared victory or a
 game with no winner, -1 for a loss (``reward="score"``: the learner's score minus the best other score). A game
 that reaches ``max_turns`` is ``truncated``. An illegal action ends the episode as a loss (reward -1,
-``info["illegal"]`` says why): a learner that follows the mask never plays one.
+``info["illegal"]`` says why): a learner that follows the mask never plays one. An opponent that fails (an outside
+program that forfeits, a function that answers with no legal action) loses the game, as in the arena: the episode
+ends there, ``info["forfeit"]`` says which seat and why, and the learner is rewarded as one of the winners. An
+outside program is told each game's end and stopped then (and by ``close()``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from splendor.bots.base import Bot, decide, make_bot
+from splendor.bots.base import Bot, Forfeit, decide, ending, finish_bots, make_bot
 from splendor.core.actions import Action
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
@@ -54,8 +57,8 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
-        if not 2 <= players <= 4:
-            raise ValueError(f"a game has 2 to 4 players, not {players}")
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+            raise ValueError(f"a game has 2 to 4 players, not {players!r}")
         check_max_turns(players, max_turns)
         if not 0 <= seat < players:
             raise ValueError(f"the learner's seat is 0 to {players - 1}, not {seat}")
@@ -63,7 +66,9 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
-        opponents = list(opponents) if opponents is not None else ["greedy"] * (players - 1)
+        if opponents is None or isinstance(opponents, str):  # one spec: every other seat plays it
+            opponents = [opponents or "greedy"] * (players - 1)
+        opponents = list(opponents)
         if len(opponents) != players - 1:
             raise ValueError(f"{players} players need {players - 1} opponents, not {len(opponents)}")
         for o in opponents:
@@ -77,6 +82,8 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         self.observation_space = spaces.Box(0.0, 1.0, shape=(size(game),), dtype=np.float32)
         self.action_space = spaces.Discrete(self.index.size)  # type: ignore[assignment]  # its values: NumPy ints
         self._opponents: dict[int, Callable[[Game], Action]] = {}
+        self._bots: list[Bot] = []  # this game's bots made from specs: outside programs are told its end
+        self._forfeit: dict[str, Any] | None = None
         self._ended = True  # until reset()
         self._mask, self._mask_of = np.zeros(self.index.size, dtype=bool), -1
 
@@ -86,6 +93,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        self._finish()
         game_seed = int(self.np_random.integers(0, 2**31 - 1))
         self.game = new_game(
             self.game_name, players=self.players, seed=game_seed, max_turns=self.max_turns, **self.options
@@ -93,9 +101,16 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         self.index = ActionIndex(self.game)  # Kids: the roads of this game's board
         self._mask_of = -1
         others = [s for s in range(self.players) if s != self.seat]
+        self._bots, self._forfeit = [], None
         self._opponents = {s: self._opponent(spec, game_seed * 8 + s) for s, spec in zip(others, self.opponent_specs)}
         self._play_opponents()
+        if self._forfeit is not None:  # before the learner's first move: no episode to play, and nothing to learn
+            self._ended = True
+            self._finish()
+            raise Forfeit(self._forfeit["seat"], self._forfeit["reason"])
         self._ended = self.game.is_over
+        if self._ended:
+            self._finish()
         return self._seen()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -110,11 +125,13 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             self._ended = True
             return observation, -1.0, True, False, info
         self._play_opponents()
-        over = self.game.is_over
+        over = self.game.is_over or self._forfeit is not None
         truncated = over and self.game.status == "truncated"
         reward = self._final_reward() if over else 0.0
         self._ended = over
         observation, info = self._seen()
+        if over:
+            self._finish()
         return observation, reward, over and not truncated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -126,11 +143,17 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
     def render(self) -> str | None:
         return table_text(self.game, self.seat) if self.render_mode == "ansi" else None
 
+    def close(self) -> None:
+        """Stop this game's outside programs, if it is still going on."""
+        self._finish()
+        super().close()
+
     # ----------------------------------------------------------------- the parts
 
     def _opponent(self, spec: Opponent, seed: int) -> Callable[[Game], Action]:
         if isinstance(spec, str):
             bot = make_bot(spec, seed=seed)
+            self._bots.append(bot)
             return lambda game: decide(bot, game)
         if hasattr(spec, "choose"):
             return lambda game: decide(spec, game)  # type: ignore[arg-type]  # a Bot: hasattr narrows nothing
@@ -138,23 +161,53 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         def ask(game: Game) -> Action:
             seat = game.current_player
             assert seat is not None
-            return game.parse(spec(game.view(seat), [a.text for a in game.legal_actions()]))
+            answer = spec(game.view(seat), [a.text for a in game.legal_actions()])
+            try:
+                return game.parse(answer)
+            except IllegalAction as e:
+                raise Forfeit(seat, f"the function answered {answer!r}: {e}") from None
 
         return ask
 
     def _play_opponents(self) -> None:
-        while not self.game.is_over and self.game.current_player != self.seat:
-            seat = self.game.current_player
-            assert seat is not None
-            self.game.apply(self._opponents[seat](self.game))
+        """The opponents' decisions until the learner's, or the end; an opponent's failure ends the game as its
+        forfeit."""
+        try:
+            while not self.game.is_over and self.game.current_player != self.seat:
+                seat = self.game.current_player
+                assert seat is not None
+                self.game.apply(self._opponents[seat](self.game))
+        except Forfeit as f:
+            self._forfeit = {"seat": f.seat, "bot": self._name(f.seat), "reason": f.reason}
+        except BaseException:  # a bot object's own error: raised, and this game is over, never played on
+            self._ended = True
+            self._finish()
+            raise
+
+    def _name(self, seat: int) -> str:
+        """The opponent of ``seat`` as the settings named it."""
+        spec = self.opponent_specs[seat - (seat > self.seat)]
+        return spec if isinstance(spec, str) else getattr(spec, "name", type(spec).__name__)
+
+    def _finish(self) -> None:
+        """Tell this game's outside programs how it ended, and stop them (once: a finished bot is let go)."""
+        bots, self._bots = self._bots, []
+        if any(hasattr(bot, "finish") for bot in bots):
+            finish_bots(bots, ending(self.game, self._forfeit))
 
     def _seen(self) -> tuple[np.ndarray, dict[str, Any]]:
         """The learner's observation and the info beside it, from one view of the game as it is now."""
         view = self.game.view(self.seat)
-        info = {"action_mask": self.action_masks().copy(), "view": view, "status": self.game.status}
+        info: dict[str, Any] = {"action_mask": self.action_masks().copy(), "view": view, "status": self.game.status}
+        if self._forfeit is not None:
+            info["status"], info["forfeit"] = "forfeit", self._forfeit
+            info["action_mask"] = np.zeros_like(info["action_mask"])  # the game is over: nothing is legal
         return observe(view), info
 
     def _final_reward(self) -> float:
+        if self._forfeit is not None:  # the seats that did not fail share the win
+            winners = ending(self.game, self._forfeit)["winners"]
+            return 1.0 if winners == [self.seat] else 0.0
         if self.reward_kind == "score":
             scores = self.game.scores
             return float(scores[self.seat] - max(s for i, s in enumerate(scores) if i != self.seat))

@@ -15,6 +15,7 @@ from splendor.bots.hint import hint
 from splendor.bots.review import percent
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
+from splendor.core.record import ending_of
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
 from splendor.terminal.draw import draw
 from splendor.terminal.moves import what_happened
@@ -340,6 +341,18 @@ def describe_ending(ending: dict[str, Any], names: list[str]) -> Message:
         )
     if by == "expired":
         return _("Nobody took the open seats in time: the game expired, no winner, not rated.")
+    if by == "forfeit":  # a bot's, kept by the arena, the terminal or simulate
+        reason = str(ending.get("reason") or "")
+        if len(names) == 2:
+            return _(
+                "{player} loses by forfeit ({reason}): {winner} wins.", player=player, reason=reason, winner=others
+            )
+        return _(
+            "{player} loses by forfeit ({reason}): {players} share the victory.",
+            player=player,
+            reason=reason,
+            players=others,
+        )
     if by == "resigned":
         return _("{player} resigned: {winner} wins.", player=player, winner=others)
     if by == "time":
@@ -354,17 +367,9 @@ def describe_result(
     outside them (the server's ``ending``: a resignation, a clock, an abort; the arena's and the terminal's
     ``forfeit`` of a bot); an unfinished game without either says so."""
     if not game.is_over:
-        ending, forfeit = (notes or {}).get("ending"), (notes or {}).get("forfeit")
-        if isinstance(ending, dict):
+        ending = ending_of(notes or {})
+        if ending is not None:
             return translate(describe_ending(ending, names), language)
-        if isinstance(forfeit, dict) and isinstance(forfeit.get("seat"), int) and 0 <= forfeit["seat"] < len(names):
-            forfeits = _(
-                "{name} (seat {seat}) forfeits: {reason}",
-                name=names[forfeit["seat"]],
-                seat=forfeit["seat"],
-                reason=str(forfeit.get("reason", "")),
-            )
-            return f"{translate(forfeits, language)} {translate(_('The other seats share the win.'), language)}"
         return translate(_("The game is not over."), language)
     result = game.result
     winners = result["winners"]
@@ -397,13 +402,17 @@ def describe_result(
 
 
 def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGUAGE) -> list[str]:
-    """Each seat's name as a record's notes keep it (``seats``: the terminal's and the server's records), else
-    "seat N"; for `splendor replay` and `splendor review`, which had said "seat 1 wins" of a game ann won."""
+    """Each seat's name as a record's notes keep it (``seats``: the terminal's and the server's records; ``bots``:
+    the arena's and simulate's), else "seat N"; for `splendor replay` and `splendor review`, which had said "seat 1
+    wins" of a game ann won."""
     kept = {s.get("seat"): s for s in notes.get("seats") or [] if isinstance(s, dict)}
+    bots = notes.get("bots")  # the arena's and simulate's records: each seat's bot, in seat order
     names = []
     for seat in range(players):
         entry = kept.get(seat, {})
         name = entry.get("name") or entry.get("bot")
+        if not name and isinstance(bots, list) and seat < len(bots) and isinstance(bots[seat], str):
+            name = bots[seat]
         names.append(str(name) if name else translate(_("seat {seat}", seat=seat), language))
     return names
 

@@ -323,7 +323,7 @@ def check_side(data: dict[str, Any]) -> list[str]:
                 f"{label} costs {len(cost) if isinstance(cost, list) else cost!r} resources; "
                 f"a banner shows 1 to {MAX_COST}"
             )
-        else:
+        if isinstance(cost, list):  # every colour too, however many: each problem said at once
             for c in cost:
                 if c not in RESOURCES:
                     problems.append(
