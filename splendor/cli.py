@@ -1352,12 +1352,18 @@ def picture(
 
 
 def _summaries_on_one_line(*apps: typer.Typer) -> None:
-    """Give each command its docstring's first paragraph as one line for the list of commands (``--help``), where
-    Typer's rich help would keep the docstring's line breaks and cut a sentence in the middle of the table."""
+    """Give each command its docstring's first paragraph as one line for the list of commands (``--help``), and
+    each paragraph as one line for its own help, where Typer's rich help would keep the docstring's line breaks and
+    cut a sentence in the middle of the table (or of a line: "A game / left unfinished")."""
     for each in apps:
         for command in each.registered_commands:
-            if command.short_help is None and command.callback is not None and command.callback.__doc__:
-                command.short_help = " ".join(inspect.cleandoc(command.callback.__doc__).split("\n\n")[0].split())
+            if command.callback is None or not command.callback.__doc__:
+                continue
+            paragraphs = [" ".join(p.split()) for p in inspect.cleandoc(command.callback.__doc__).split("\n\n")]
+            if command.short_help is None:
+                command.short_help = paragraphs[0]
+            if command.help is None:
+                command.help = "\n\n".join(paragraphs)
 
 
 _summaries_on_one_line(app, kids_app)

@@ -81,6 +81,56 @@ def test_play_explains_illegal_and_malformed_input_and_asks_again() -> None:
     assert "Traceback" not in out.stdout + out.stderr
 
 
+def test_the_other_seats_moves_are_said_again_under_the_table_and_your_own_with_its_action() -> None:
+    """A Kids board is some 70 lines: the bot's move, said above it, had scrolled off the screen by the prompt. One's
+    own action was echoed as "player 0: — receives 1 gold", the action itself unsaid."""
+    out = run("play", "--game", "kids", "--seats", "ann:human,greedy", "--seed", "4", stdin="take k r g\nquit\ny\n\n")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    last_table = max(i for i, line in enumerate(lines) if "Splendor Kids" in line)
+    after = " ".join(" ".join(lines[last_table:]).split())
+    assert re.search(r"Since your last turn: greedy 1 \(seat 1\): \S", after), after
+    assert "ann (seat 0): take k r g" in " ".join(out.stdout.split())
+
+
+def test_the_return_prompt_says_how_many_to_give_back_and_which_colours_may_be() -> None:
+    """The prompt had listed the returns alone: 12 held and 2 to give back was learned only from a refusal. A word
+    that is no colour was answered with the five colours, gold unsaid, though gold may be returned."""
+    from splendor.terminal.play import _returning
+
+    g = splendor.new_game("classic", players=2, seed=5)
+    rng = random.Random(5)
+    while g.view(g.current_player)["decision"] != "return":
+        takes = [a for a in g.legal_actions() if a.kind in ("take", "reserve")] or g.legal_actions()
+        g.apply(takes[rng.randrange(len(takes))])
+    seat = g.current_player
+    held = sum(g.view(seat)["seats"][seat]["tokens"].values())
+    assert (
+        str(_returning(g.view(seat), seat)) == f"You hold {held} tokens, 10 at most: return {held - 10}, one at a time."
+    )
+    with pytest.raises(splendor.IllegalAction) as refused:
+        g.apply("return q")
+    assert refused.value.explain("en").endswith("k (black) and y (gold)")
+
+
+def test_your_pokemon_say_what_they_evolve_into_in_your_play_area() -> None:
+    """The rules lay a caught card out with its next stage in sight; the terminal had said it only of the display."""
+    from rich.console import Console
+
+    from splendor.bots import decide, make_bot
+    from splendor.terminal.draw import draw
+
+    g = splendor.new_game("pokemon", players=2, seed=2)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    for _ in range(30):
+        g.apply(decide(bots[g.current_player], g))
+    console = Console(width=300, record=True)
+    console.print(draw(g.view(0), ["ann", "bob"]))
+    areas = [line for line in console.export_text().splitlines() if "play area:" in line]
+    evolving = [c for c in g.view(0)["seats"][0]["cards"] if c["evolves_to"]]
+    assert evolving and f"→ {evolving[0]['evolves_to']} with" in areas[0]
+
+
 def test_a_game_left_and_saved_goes_on_with_resume_to_the_same_end(tmp_path: Path) -> None:
     """Half a game, left and saved; resumed from its record by the same seats, it ends as the whole game would."""
     expected = _random_record(seed=11)
@@ -389,6 +439,19 @@ def test_replay_names_the_seats_says_an_ending_outside_the_rules_and_reads_names
         assert refused.returncode == 2 and "notes must be a JSON object" in " ".join(refused.stderr.split()), notes
 
 
+def test_replay_calls_a_server_games_unnamed_person_as_its_table_did(tmp_path: Path) -> None:
+    """A person the web table called "Player 1" had been "seat 0" in the replay of the record downloaded there."""
+    rec = _random_record(seed=21)
+    rec.notes = {
+        "server_game": "g1",
+        "seats": [{"seat": 0, "kind": "human", "name": None}, {"seat": 1, "kind": "bot", "bot": "greedy"}],
+    }
+    path = tmp_path / "web.record"
+    path.write_text(rec.to_text())
+    text = " ".join(run("replay", str(path)).stdout.split())
+    assert "1. Player 1: " in text and "2. greedy: " in text and "seat 0" not in text
+
+
 def test_replay_steps_through_on_enter(tmp_path: Path) -> None:
     rec = _random_record(seed=2)
     path = tmp_path / "g.record"
@@ -418,6 +481,9 @@ def test_the_list_of_commands_says_each_summary_as_one_sentence() -> None:
     assert out.returncode == 0
     assert any("and one strength per bot is fitted" in line for line in out.stdout.splitlines())
     assert "``" not in out.stdout
+    said = [line.strip() for line in run("play", "--help").stdout.splitlines()]
+    assert not any(line.endswith("A game") for line in said)  # a paragraph is wrapped by the table, not the source
+    assert "profile's Pokédex at the end. A game left unfinished" in " ".join(said)
 
 
 def test_unknown_game_is_a_clear_error() -> None:

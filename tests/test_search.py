@@ -125,6 +125,21 @@ def test_hint_names_a_legal_move_and_a_win_chance() -> None:
         hint(g, seat=1)
 
 
+def test_a_hint_of_three_or_four_says_a_share_of_the_win_and_of_two_the_experts_own_value() -> None:
+    """The expert values a game of four by the lead over the best other seat, about a half for every seat at the
+    start: a hint said "a 50% chance of winning" there, and a review of three players listed 52% beside a graph that
+    began them at a third. The hint and the review value it by each seat's share of the win."""
+    from splendor.bots.hint import judge
+
+    for players, most in ((3, 0.45), (4, 0.36)):
+        advice = hint(splendor.new_game("classic", players=players, seed=2), iterations=2000)
+        assert advice["win_chance"] < most, (players, advice)
+    two = decision_for(splendor.new_game("classic", players=2, seed=2))
+    judged = judge(seed=3, iterations=500).search(two)
+    played = SearchBot(seed=3, level="expert", iterations=500).search(two)
+    assert judged.actions == played.actions  # with two players the share is the lead's logistic, to the last bit
+
+
 def test_the_search_bot_finds_the_only_winning_purchase() -> None:
     """Last turn of the final round: seat 1 has 15 points; seat 0 has 14 and wins only by buying 2 points."""
     from tests.classic.positions import give_tokens, place

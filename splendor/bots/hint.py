@@ -21,6 +21,16 @@ HINT_LEVEL = "expert"
 """The level that hints: the strongest there is."""
 
 
+def judge(seed: int, iterations: int | None = None) -> SearchBot:
+    """The search that hints and reviews: the expert's, valuing a game of three or four by each seat's share of the
+    win (``shares``), so that its chances are win chances at every count, about one in four at the start of a
+    game of four, where the lead over the best other seat the expert plays by gives every seat about a half
+    (with two players the two are the same, to the last bit)."""
+    bot = SearchBot(seed=seed, level=HINT_LEVEL, iterations=iterations)
+    bot.shares = True
+    return bot
+
+
 def hint(game: Game, seat: int | None = None, iterations: int | None = None, seed: int = 0) -> dict[str, Any]:
     """The move the search prefers for ``seat`` (default: the seat to decide), its estimated win chance and
     the runners-up, searched at the strongest level (or for ``iterations`` iterations with the expert's
@@ -30,8 +40,7 @@ def hint(game: Game, seat: int | None = None, iterations: int | None = None, see
         raise ValueError("the game is over: there is nothing to hint")
     if seat != game.current_player:
         raise ValueError(f"it is seat {game.current_player}'s decision, not seat {seat}'s")
-    bot = SearchBot(seed=seed, level=HINT_LEVEL, iterations=iterations)
-    result = bot.search(decision_for(game))
+    result = judge(seed, iterations).search(decision_for(game))
     return {
         "seat": seat,
         "action": result.best.text,

@@ -51,8 +51,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from splendor.bots.base import Decision, decision_for
-from splendor.bots.hint import HINT_LEVEL
-from splendor.bots.search import SearchBot
+from splendor.bots.hint import HINT_LEVEL, judge
 from splendor.core.actions import Action
 from splendor.core.game import Game
 from splendor.core.record import Record
@@ -372,7 +371,7 @@ def _taken_card(game: Game, action: Action, after: Game, played: bool) -> dict[s
 
 def _search(position: Decision, rng: random.Random, iterations: int | None) -> SearchResult:
     """The expert's search of ``position`` (``iterations``, or the level's budget), seeded from ``rng``."""
-    return SearchBot(seed=rng.getrandbits(63), level=HINT_LEVEL, iterations=iterations).search(position)
+    return judge(rng.getrandbits(63), iterations).search(position)
 
 
 def _redeal(state: Game, seat: int) -> Callable[[random.Random], Game]:

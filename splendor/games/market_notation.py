@@ -71,13 +71,20 @@ def market_normaliser(
     colours = Listing(
         _("{letter} ({colour})", letter=palette.letters[i], colour=palette.word(i)) for i in palette.plain
     )
+    with_wild = Listing(
+        _("{letter} ({colour})", letter=palette.letters[i], colour=palette.word(i))
+        for i in (*palette.plain, palette.wild)
+    )
 
-    def colour(word: str) -> int:
+    def colour(word: str, wild: bool = False) -> int:
+        """The colour ``word`` names; refused naming the colours that may be said there (``wild``: gold too, as a
+        return may give it back)."""
         try:
             return palette.index(word)
         except KeyError:
+            named = with_wild if wild else colours
             raise IllegalAction(
-                _("'{word}' is not a colour; the colours are {colours}", word=word, colours=colours)
+                _("'{word}' is not a colour; the colours are {colours}", word=word, colours=named)
             ) from None
 
     def slot(words: list[str], verb: str) -> str:
@@ -159,7 +166,7 @@ def market_normaliser(
                 raise IllegalAction(
                     _("return one token at a time, e.g. '{example}'", example="return " + palette.letters[0])
                 )
-            return f"return {palette.letters[colour(rest[0])]}"
+            return f"return {palette.letters[colour(rest[0], wild=True)]}"
         if verb == "pass":
             return "pass"
         verbs = ", ".join(("take", "reserve", buy_word, "return") + extra_verbs)

@@ -227,6 +227,10 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
             area.append(f"+{LETTERS[c['bonus']]}" + ("x2" if c["bonus_count"] == 2 else ""), style=STYLES[c["bonus"]])
             if c["points"]:
                 area.append(f" {c['points']}★")
+            if c["evolves_to"]:  # its next stage, in sight as the rules lay it out (and as the display says it)
+                ((needed, n),) = c["evolve"].items()
+                area.append(" " + say(_("→ {pokemon} with {n}", pokemon=Message(c["evolves_to"]), n=n)))
+                area.append(LETTERS[needed], style=STYLES[needed])
         if not sv["cards"]:
             area.append("-", style="dim")
         parts.append(area)

@@ -210,6 +210,15 @@ def _play_turns(
 ) -> None:
     """The turns of `play_terminal`, until the game ends, a person quits (`Quit`) or a bot forfeits (`Forfeit`)."""
     drawn_at = hinted_at = -1  # len(history) when the table was last drawn / choices last listed
+    said: list[tuple[int, str]] = []  # each action as it was said (markup), with its seat
+    heard = {s: 0 for s in range(len(seats)) if s not in bots}  # a person's: len(said) when they last acted
+
+    def tell(seat: int, action: str, before: Game) -> None:
+        where = say(_("seat {seat}", seat=seat))
+        line = f"[cyan]{escape(names[seat])}[/] ({where}): {escape(action)}{_happened(before, game, say)}"
+        console.print(line, highlight=False)
+        said.append((seat, line))
+
     while not game.is_over:
         seat = game.current_player
         assert seat is not None
@@ -217,17 +226,18 @@ def _play_turns(
             action = decide(bots[seat], game)
             before = game.clone()
             game.apply(action)
-            where = say(_("seat {seat}", seat=seat))
-            did = _happened(before, game, say)
-            console.print(f"[cyan]{escape(names[seat])}[/] ({where}): {escape(str(action))}{did}", highlight=False)
+            tell(seat, str(action), before)
             continue
         view = game.view(seat)
         if drawn_at != len(game.history):
             console.print(draw(view, names, language))
             drawn_at = len(game.history)
+            _since(console, said[heard[seat] :], seat, say)
         if view["decision"] != "action" and hinted_at != len(game.history):
             choose = say(_("Choose ({decision}):", decision=decision_words(view["decision"])))
             console.print(f"[bold]{choose}[/] " + " | ".join(view["legal_actions"]), highlight=False)
+            if view["decision"] == "return":
+                console.print(say(_returning(view, seat)), highlight=False)
             hinted_at = len(game.history)
         prompt = say(
             _(
@@ -283,12 +293,42 @@ def _play_turns(
         try:
             before = game.clone()
             game.apply(line)
-            if happened := _happened(before, game, say):
-                console.print(f"{escape(names[seat])}:{happened}", highlight=False)
+            tell(seat, game.history[-1].text, before)  # the action as the notation writes it, then what it did
+            heard[seat] = len(said)
         except IllegalAction as e:
             refused = say(_("Not allowed:"))
             console.print(f"[red]{refused}[/] {e.explain(language)}", markup=True, highlight=False)
             console.print(say(_("Type 'moves' to list what is legal, or 'help' for the notation.")))
+
+
+SINCE_SHOWN = 12
+"""The most of the other seats' actions said again under the table: a game of four's round with villages fits."""
+
+
+def _since(console: Console, lines: list[tuple[int, str]], seat: int, say: Callable[[Message], str]) -> None:
+    """The other seats' actions since ``seat`` last acted, said again under the table drawn for it: the table
+    (some 30 lines, a Kids board 70) had pushed them off the screen above it."""
+    others = [line for s, line in lines if s != seat]
+    if not others:
+        return
+    heading = say(_("Since your last turn:"))
+    console.print(f"[bold]{escape(heading)}[/]", highlight=False)
+    if len(others) > SINCE_SHOWN:
+        console.print("  …", highlight=False)
+    for line in others[-SINCE_SHOWN:]:
+        console.print(f"  {line}", highlight=False)
+
+
+def _returning(view: dict[str, Any], seat: int) -> Message:
+    """How many tokens a seat holds and must give back, as the web table says it."""
+    me = view["seats"][seat]
+    if view["game"] == "kids":
+        held = me["purse_total"]
+        return _("Your purse holds {held} tokens, 8 at most: return {n}, one at a time.", held=held, n=held - 8)
+    held = sum(me["tokens"].values())
+    if view["game"] == "pokemon":
+        return _("You hold {held} balls, 10 at most: return {n}, one at a time.", held=held, n=held - 10)
+    return _("You hold {held} tokens, 10 at most: return {n}, one at a time.", held=held, n=held - 10)
 
 
 def _leave(ask: Callable[[str], str], say: Callable[[Message], str]) -> bool:
@@ -413,6 +453,8 @@ def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGU
         name = entry.get("name") or entry.get("bot")
         if not name and isinstance(bots, list) and seat < len(bots) and isinstance(bots[seat], str):
             name = bots[seat]
+        if not name and "server_game" in notes:  # a person the server's table called by the seat's number
+            name = translate(_("Player {number}", number=seat + 1), language)
         names.append(str(name) if name else translate(_("seat {seat}", seat=seat), language))
     return names
 

@@ -274,6 +274,20 @@ def test_a_card_menu_lists_every_action_and_says_why_one_is_not_possible(server:
     assert page.evaluate("document.activeElement.textContent") == "Reserve"
 
 
+def test_a_screen_reader_hears_a_classic_cards_colour_and_cost_with_what_may_be_done(
+    server: Server, browser: Browser
+) -> None:
+    """The button's label replaces its words for a screen reader: a classic card had been "card, 4 points:
+    Reserve", its bonus and cost unsaid, where a Pokémon card was named."""
+    g, page = _open(browser, server)
+    button = page.locator("#market .slot[data-key='slot:market:3.1'] button.card")
+    with server.client() as c:
+        card = _view(c, g, 0)["market"]["3"][0]
+    label = button.get_attribute("aria-label") or ""
+    assert label.startswith(f"a tier 3 card ({card['points']}★, {card['bonus']} bonus, costs "), label
+    assert label.endswith(": Reserve"), label
+
+
 def test_a_card_you_can_afford_says_in_its_menu_which_tokens_buying_it_spends(server: Server, browser: Browser) -> None:
     g, page = _open(browser, server)
     with server.client() as c:

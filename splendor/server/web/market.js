@@ -22,13 +22,16 @@ function cardFace(c, card) {
       c.game === "pokemon" ? t("face-down level {tier}", { tier: card.tier })
         : t("face-down tier {tier}", { tier: card.tier })));
   }
-  let words = cardWords(c.game, card);
-  if (card.evolves_to) {
-    const [[colour, n]] = Object.entries(card.evolve);
-    words += ` → ${t(card.evolves_to)} (${tn("evolves with {n} {colour} bonus", "evolves with {n} {colour} bonuses", n,
-      { colour: tokenName(c.game, colour) })})`;
-  }
-  return [cardPicture(c.game, card), el("span", { class: "sr-only" }, words)];
+  return [cardPicture(c.game, card), el("span", { class: "sr-only" }, faceWords(c, card))];
+}
+
+// A face-up card in words, as a screen reader says it: what it is worth and costs, and what it evolves into.
+function faceWords(c, card) {
+  const words = cardWords(c.game, card);
+  if (!card.evolves_to) return words;
+  const [[colour, n]] = Object.entries(card.evolve);
+  return `${words} → ${t(card.evolves_to)} (${tn("evolves with {n} {colour} bonus", "evolves with {n} {colour} bonuses",
+    n, { colour: tokenName(c.game, colour) })})`;
 }
 
 // What a seat still lacks to buy a card: per colour, after its bonuses and tokens (gold/Master Balls not counted).
@@ -132,9 +135,9 @@ function cardButton(c, card, slot, where) {
   };
   const can = options.filter(([a]) => c.legal.has(a)).map((o) => o[1]);
   const choices = can.length ? can.join(" / ") : t("see why not");
-  const called = card.name ? t(card.name) : t("card");
-  attrs["aria-label"] = tn("{card}, {n} point: {choices}", "{card}, {n} points: {choices}", card.points,
-    { card: called, choices });
+  // the label replaces the button's words for a screen reader: it says them all (a classic card had been "card,
+  // 4 points", its colour and cost unsaid), then what may be done with it
+  attrs["aria-label"] = t("{card}: {choices}", { card: faceWords(c, card), choices });
   attrs["aria-expanded"] = open ? "true" : "false";
   const node = el("button", attrs, ...cardFace(c, card));
   if (!open) return wrap(node);

@@ -101,11 +101,13 @@ export function chosenAt(upto) {
 }
 
 function markLabel(m) {
-  const words = N_("Move {number}, {player}: {mark}. Played: {played} ({before} → {after}). The expert: {best} ({best_chance}).");
+  // two chances of one search, the move played's and the expert's move's: not a before and an after (the next
+  // move's chances are another player's, from another view)
+  const words = N_("Move {number}, {player}: {mark}. Played: {played} (chance {after}). The expert: {best} (chance {best_chance}).");
   return t(words, {
     number: m.number, player: page.seatName(m.seat), mark: t(MARK_WORDS[m.mark]),
-    played: moveWords(m.played, m.seat, named(m.played_card)), before: percent(m.chance_before),
-    after: percent(m.chance_after), best: bestWords(m, named(m.best_card)), best_chance: percent(m.chance_before) });
+    played: moveWords(m.played, m.seat, named(m.played_card)), after: percent(m.chance_after),
+    best: bestWords(m, named(m.best_card)), best_chance: percent(m.chance_before) });
 }
 
 // The card a reviewed move takes, as the review names it (a review written before it did names none).
@@ -224,7 +226,7 @@ export function draw() {
   if (review.status === "done") {
     const data = review.data;
     items.push(el("p", { class: "note" }, t(
-      "Each move judged from the mover's view only (no peeking at hidden cards). Marked: a fall of the mover's win chance of {inaccuracy} points (inaccuracy ?!), {mistake} (mistake ?), {blunder} (blunder ??).", {
+      "Each move judged from the mover's view only (no peeking at hidden cards): a chance is the mover's own estimate, so two players' chances of one moment need not add up. Marked: a fall of the mover's win chance of {inaccuracy} points (inaccuracy ?!), {mistake} (mistake ?), {blunder} (blunder ??).", {
       inaccuracy: wholePercent(data.thresholds.inaccuracy), mistake: wholePercent(data.thresholds.mistake),
       blunder: wholePercent(data.thresholds.blunder) })));
     items.push(el("div", { class: "review-body" }, el("div", { class: "review-figure" }, graph(data), legend(data)),
