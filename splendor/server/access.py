@@ -67,7 +67,7 @@ def _check_holder(info: SeatInfo, seat: int, token: str | None, account: SignedI
     if account is not None and info.account_id == account.id:
         return
     if not secret_matches(token, info.token_hash):
-        if info.account_id is not None:
+        if info.account_id is not None and token:
             raise Refused(
                 403,
                 _(
@@ -75,6 +75,15 @@ def _check_holder(info: SeatInfo, seat: int, token: str | None, account: SignedI
                     "sign in to that account to play it",
                     number=seat + 1,
                 ),
+            )
+        if info.account_id is not None and account is not None:  # signed in, as someone else, and no link
+            raise Refused(
+                403, _("Player {number}'s seat is kept in another account: only that account plays it", number=seat + 1)
+            )
+        if info.account_id is not None:
+            raise Refused(
+                403,
+                _("Player {number}'s seat is kept in an account: sign in to that account to play it", number=seat + 1),
             )
         raise Refused(403, _("wrong or missing secret for Player {number}'s seat", number=seat + 1))
 

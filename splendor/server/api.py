@@ -32,6 +32,7 @@ from splendor.server.deadline import RequestDeadline, in_store_time
 from splendor.server.errors import Refused
 from splendor.server.finding import finding_router
 from splendor.server.guards import (
+    TOO_MANY_GAMES,
     BoundsMiddleware,
     RateLimiter,
     RedactSecrets,
@@ -233,6 +234,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         }
 
     creations = RateLimiter(settings.games_per_minute / 60, settings.games_per_minute)
+    app.state.creations = creations  # a rematch dealt counts as a game made (`splendor.server.rematches`)
 
     @app.post("/api/games", status_code=201, responses=refusals(400, 401, 403, 404))
     async def create(body: NewGame, request: Request) -> dict[str, Any]:
@@ -245,8 +247,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         each stays in the store and the games' list."""
         client = client_address(request.scope)
         if not creations.allow(client):
-            raise Refused(429, _("too many games created from your address: wait a minute"))
-        live, tokens = await manager().create(body, client, await signed_in(request))
+            raise Refused(429, TOO_MANY_GAMES)
+        try:
+            live, tokens = await manager().create(body, client, await signed_in(request))
+        except Refused:
+            creations.give_back(client)  # a creation refused made nothing: a few slips in the form lock nobody out
+            raise
         base = str(request.base_url).rstrip("/")
         seats = []
         for s in live.seat_list():
@@ -564,6 +570,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             account,
             session=ws.cookies.get(COOKIE),
             client=client_address(ws.scope),
+            session_refused=not same_site and seat is not None and ws.cookies.get(COOKIE) is not None,
         )
 
     return app

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Header, Path, Query, Request, Response
 from splendor.server import open_seats, rematches
 from splendor.server.accounts import signed_in
 from splendor.server.cache import LiveGame
-from splendor.server.guards import client_address
+from splendor.server.guards import RateLimiter, client_address
 from splendor.server.live import GameManager, client_key
 from splendor.server.quick_play import QuickPlayRequest
 from splendor.server.schemas import refusals
@@ -86,10 +86,17 @@ def finding_router(settings: Settings) -> APIRouter:
         Answers the rematch's view for that seat with its new secret and link (``token``, ``link``), shown once;
         the finished game's answers name the rematch (``rematch``). Refused with nothing changed: not the seat's
         person (403), the game unfinished or never begun, the seat taken already, the rematch expired (409), the
-        address at its bound of unfinished games (429)."""
+        address at its bound of unfinished games or of new games a minute, when it would deal the rematch (429)."""
         address = client_key(client_address(request.scope))
+        creations: RateLimiter = request.app.state.creations  # a rematch dealt is a game made, bounded as one
         live, fresh = await rematches.rematch(
-            manager(request), game_id, seat, x_seat_token or token, await signed_in(request), address
+            manager(request),
+            game_id,
+            seat,
+            x_seat_token or token,
+            await signed_in(request),
+            address,
+            lambda: creations.allow(client_address(request.scope)),
         )
         return seated(request, live, seat, fresh)
 

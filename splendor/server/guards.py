@@ -52,6 +52,10 @@ def secret_spelling_problem(query: bytes) -> str | None:
     return "give the secret once" if seen > 1 else None
 
 
+TOO_MANY_GAMES = _("too many games created from your address: wait a minute")
+"""The bound of new games a minute from one address (``--games-per-minute``): created, or dealt as a rematch."""
+
+
 class RateLimiter:
     """A token bucket per client address."""
 
@@ -70,6 +74,12 @@ class RateLimiter:
         if len(self._buckets) > 10000:  # forget idle clients
             self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
         return True
+
+    def give_back(self, client: str) -> None:
+        """Return the token ``client`` spent on a request that was then refused and did nothing."""
+        if client in self._buckets:
+            tokens, last = self._buckets[client]
+            self._buckets[client] = (min(float(self.burst), tokens + 1), last)
 
 
 class BoundsMiddleware:
@@ -202,6 +212,12 @@ def has_session_cookie(scope: Scope) -> bool:
     return False
 
 
+FROM_ANOTHER_SITE = _(
+    "refused: this request came from another site's page, not from this server's own; send it from this server's pages"
+)
+"""Why a request with the session cookie from another site's page is refused, or its session not counted."""
+
+
 class SameOriginMiddleware:
     """Refuses (403) a state-changing request that carries the session cookie unless it comes from this server's
     own pages (``cross_site_problem``): the cookie is sent by the browser whoever's page asks, so it alone proves
@@ -219,13 +235,7 @@ class SameOriginMiddleware:
                     "refused a %s %s with the session cookie: %s", scope.get("method"), scope.get("path"), problem
                 )
                 language = negotiate(Headers(scope=scope).get("accept-language"))
-                message = translate(
-                    _(
-                        "refused: this request came from another site's page, not from this "
-                        "server's own; send it from this server's pages"
-                    ),
-                    language,
-                )
+                message = translate(FROM_ANOTHER_SITE, language)
                 await JSONResponse(
                     {"detail": message},
                     status_code=403,

@@ -16,7 +16,7 @@ from sqlalchemy import Connection
 from splendor.core.actions import Action
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
-from splendor.i18n import Message, _
+from splendor.i18n import Message, _, _n
 from splendor.server.bots import BOT_RATINGS
 from splendor.server.errors import Refused
 from splendor.server.seating import BOT, waiting_for_players
@@ -86,10 +86,20 @@ def whose_turn(live: LiveGame, seat: int, expect: int | None = None) -> None:
     if expect is not None and expect != len(game.history):
         raise Refused(
             409,
-            _("the game has moved on: {actions} actions, not {expected}", actions=len(game.history), expected=expect),
+            moved_on(len(game.history), expect),
         )
     if seat != deciding:
         raise Refused(409, not_your_decision(deciding))
+
+
+def moved_on(actions: int, expected: int) -> Message:
+    """Why a request made after ``expected`` actions is refused when the game has ``actions``."""
+    return _n(
+        "the game has moved on: {n} action, not {expected}",
+        "the game has moved on: {n} actions, not {expected}",
+        actions,
+        expected=expected,
+    )
 
 
 def never_moved(live: LiveGame) -> bool:
@@ -108,7 +118,7 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
     if expect is not None and expect != len(game.history):
         raise Refused(
             409,
-            _("the game has moved on: {actions} actions, not {expected}", actions=len(game.history), expected=expect),
+            moved_on(len(game.history), expect),
         )
     if waiting_for_players(live.seats):
         if not aborting:

@@ -36,7 +36,7 @@ WholeNumber = BeforeValidator(_whole_number)
 def _digits(value: Any) -> Any:
     """A whole number in a query string, written as one: digits only (``7``; not ``7.0``, ``+7`` or ``7e0``)."""
     if isinstance(value, str) and not (value.isascii() and value.isdigit()):
-        raise ValueError("must be a whole number written in digits")
+        raise ValueError("must be a whole number of 0 or more, written in digits (7, not -7, 7.0 or +7)")
     return value
 
 

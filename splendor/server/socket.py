@@ -18,6 +18,7 @@ from starlette.types import Message
 
 from splendor.i18n import SOURCE_LANGUAGE, _, translate
 from splendor.server.errors import Refused
+from splendor.server.guards import FROM_ANOTHER_SITE
 from splendor.server.live import GameManager
 from splendor.server.schemas import SocketAction
 from splendor.server.settings import Settings
@@ -89,13 +90,21 @@ async def serve_socket(
     account: SignedIn | None = None,
     session: str | None = None,
     client: str = "",
+    session_refused: bool = False,
 ) -> None:
     """Serve one WebSocket of a game until the client leaves or breaks a bound. The seat is the holder's of its
     secret, or of the signed-in ``account`` that keeps it (``session``: that account's session cookie, checked
-    again before each action: a socket whose session ended acts, and reads the seat, only by the secret)."""
+    again before each action: a socket whose session ended acts, and reads the seat, only by the secret).
+    ``session_refused``: a session cookie came from another site's page and did not count; a seat it was the only
+    way into is refused saying so, not as if nobody were signed in."""
     try:
         live = await manager.get(game_id)
-        manager.check_seat(live, seat, token, account)
+        try:
+            manager.check_seat(live, seat, token, account)
+        except Refused as e:
+            if session_refused and not token and e.status == 403:
+                raise Refused(403, FROM_ANOTHER_SITE) from None
+            raise
     except Refused as e:
         # Opened, then closed with a code and a reason the table reads ("this link is not valid", its words): a
         # socket refused before it opens reaches a browser as a bare failure, which the table would retry for ever.

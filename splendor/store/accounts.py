@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from splendor.i18n import Message, _, _n
 from splendor.store.database import Store
 from splendor.store.models import Account, PokedexMark, Profile, PushSubscription, SeatRow, SessionRow, SignInFailures
-from splendor.store.names import BadName, check_name, name_key
+from splendor.store.names import BadName, check_name, invisible, name_key
 from splendor.store.pokedex import find_profile
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
 
@@ -73,14 +73,15 @@ class SignedIn:
 
 def check_password(password: str) -> str:
     """A new password, refused (`AccountError`) unless it is 8 to 200 characters that can be typed: no control
-    character (a NUL, an escape), and not spaces alone.
+    character (a NUL, an escape), and not spaces or invisible characters alone.
 
     >>> check_password("correct horse")
     'correct horse'
     """
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise AccountError(_("a password is {low} to {high} characters", low=MIN_PASSWORD, high=MAX_PASSWORD))
-    if not password.strip() or any(unicodedata.category(c) in ("Cc", "Cs") for c in password):
+    seen = "".join(c for c in password if not invisible(c))  # eight zero-width spaces are no more typed than spaces
+    if not seen.strip() or any(unicodedata.category(c) in ("Cc", "Cs") for c in password):
         raise AccountError(_("a password is characters you can type, not spaces alone and no control characters"))
     return password
 

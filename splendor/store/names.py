@@ -5,8 +5,9 @@ A name is normalised first (NFKC: fullwidth and mathematical letters become plai
 its letter; runs of spaces become one; the ends are stripped), then checked: 1 to 40 characters, only letters
 (with their combining marks), digits, spaces and ``.'-_``, starting with a letter or a digit. Invisible characters
 are refused with a reason of their own: default-ignorable code points (zero-width joiners and spaces, bidi
-controls, variation selectors, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0), format and control
-characters. A name that is only fillers would show as blank; one with a joiner would show as another.
+controls, variation selectors, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, the blank braille pattern
+U+2800), format and control characters. A name that is only fillers would show as blank; one with a joiner would
+show as another.
 
 Two names are one when their keys are equal: the UTS #39 confusable skeleton (ICU's ``SpoofChecker``, the
 reference implementation, with its data) of the casefolded name without its spaces and punctuation, casefolded
@@ -45,7 +46,7 @@ LOOSE_NAME = re.compile(r"^[^\x00-\x1f\x7f/]{1,100}$")
 """A first look that any name passes (no control character, no slash): for a URL's path, which cannot hold a
 validator; what passes is then checked by `check_name`."""
 
-_IGNORABLE = icu.UnicodeSet("[[:Default_Ignorable_Code_Point:][:Cf:]\u115f\u1160\u3164\uffa0]")
+_IGNORABLE = icu.UnicodeSet("[[:Default_Ignorable_Code_Point:][:Cf:]\u115f\u1160\u3164\uffa0\u2800]")
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 _spoof = icu.SpoofChecker()
 _spoof_lock = threading.Lock()  # one checker, shared by the server's threads
@@ -59,7 +60,8 @@ class BadName(ValueError):
         self.reason = reason
 
 
-def _invisible(c: str) -> bool:
+def invisible(c: str) -> bool:
+    """Whether ``c`` shows nothing: a zero-width character, a direction control, a filler (U+3164, U+2800)."""
     return unicodedata.category(c) in _INVISIBLE_CATEGORIES or bool(_IGNORABLE.contains(c))
 
 
@@ -72,13 +74,13 @@ def check_name(name: str) -> str:
         raise BadName(str(name), _("a name is text"))
     if len(name) > MAX_TYPED:
         raise BadName(name[:MAX_NAME] + "…", _("a name is 1 to {high} characters", high=MAX_NAME))
-    if any(_invisible(c) for c in name):
+    if any(invisible(c) for c in name):
         raise BadName(
             name,
             _("a name may not hold invisible characters (zero-width joiners or spaces, direction controls, fillers)"),
         )
     text = re.sub(" +", " ", unicodedata.normalize("NFKC", name)).strip()
-    if any(_invisible(c) for c in text):  # NFKC of a visible character is visible, but be sure
+    if any(invisible(c) for c in text):  # NFKC of a visible character is visible, but be sure
         raise BadName(
             name,
             _("a name may not hold invisible characters (zero-width joiners or spaces, direction controls, fillers)"),

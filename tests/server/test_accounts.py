@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from splendor.store import Pokedex, open_store
-from splendor.store.accounts import FREE_FAILURES, Accounts, lock_seconds
+from splendor.store.accounts import FREE_FAILURES, AccountError, Accounts, check_password, lock_seconds
 from splendor.store.database import Store
 from splendor.store.models import Account
 from splendor.store.ratings import NEW, RatedSeat, Ratings, rate_game, rated, shown
@@ -85,10 +85,18 @@ def test_sign_up_refuses_a_taken_name_a_short_password_and_one_nobody_types(serv
     with sign_up(server, "ann") as _, server.client() as other:
         assert other.post("/api/accounts", json={"name": "ann", "password": "another one"}).status_code == 409
         assert other.post("/api/accounts", json={"name": "bea", "password": "short"}).status_code == 422
-        for untyped in (" " * 8, "\u0000" * 8, "password\u001b"):
+        # invisible characters alone are no more typed than spaces (a hostile tester's eight U+200B were taken)
+        for untyped in (" " * 8, "\u0000" * 8, "password\u001b", "\u200b" * 8):
             r = other.post("/api/accounts", json={"name": "bea", "password": untyped})
             assert r.status_code == 400 and "no control characters" in r.json()["detail"], repr(untyped)
         assert other.post("/api/accounts", json={"name": "bea", "password": "  spaced out  "}).status_code == 201
+
+
+@pytest.mark.parametrize("password", ["\u200b" * 8, "\ufeff" * 8, "\u3164" * 8, "\u2800" * 8, "\u200b \u2800 " * 4])
+def test_a_password_of_invisible_characters_alone_is_refused_as_spaces_alone_are(password: str) -> None:
+    with pytest.raises(AccountError, match="not spaces alone"):
+        check_password(password)
+    assert check_password("\u200bcorrect horse") == "\u200bcorrect horse"  # one among what is typed is no matter
 
 
 @pytest.mark.parametrize("name", ["Expert bot", "greedy BOT", "Random  bot"])
@@ -215,6 +223,8 @@ def test_a_seat_kept_in_an_account_is_played_from_any_browser_and_listed_in_its_
             assert bea.get(f"/api/games/{game['id']}", params={"seat": 1}).status_code == 200
             refused = ann.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token})
             assert refused.status_code == 403 and "old link no longer works" in refused.json()["detail"]
+            looked = ann.get(f"/api/games/{game['id']}", params={"seat": 1})  # no link: not told of an old one
+            assert looked.status_code == 403 and "kept in another account" in looked.json()["detail"]
         assert (
             stranger.post(
                 "/api/games", json={"game": "classic", "seats": [{"kind": "human", "mine": True}, {"kind": "bot"}]}
@@ -393,7 +403,10 @@ def test_a_seat_kept_in_an_account_plays_on_a_websocket_from_its_own_site_only(s
         with connect(url, additional_headers=evil) as refused, pytest.raises(ConnectionClosed) as closed:
             refused.recv(timeout=10)  # closed at once, as for a wrong secret, with its code and reason
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
-        assert "sign in to that account" in closed.value.rcvd.reason
+        assert "another site's page" in closed.value.rcvd.reason  # not "sign in", said to one signed in already
+        with connect(url) as unsigned, pytest.raises(ConnectionClosed) as closed:
+            unsigned.recv(timeout=10)  # no session and no link: sign in, it says
+        assert closed.value.rcvd is not None and "sign in to that account" in closed.value.rcvd.reason
 
 
 def test_a_new_password_ends_every_other_session_of_the_account(server: Server) -> None:
