@@ -159,6 +159,8 @@ def accounts_router(settings: Settings) -> APIRouter:
         address (429), and an account signing up with the name of a claim never used takes it."""
         if not attempts.allow(client_address(request.scope)):
             raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
+        if is_a_bots_name(body.name):  # as an account may not be: its seats would pass for a bot's
+            raise Refused(409, A_BOTS_NAME)
         try:
             token = await in_store_time(lambda: manager(request).pokedex.claim(body.name), settings.store_seconds)
         except ProfileClaimed as e:

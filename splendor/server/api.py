@@ -55,6 +55,7 @@ from splendor.server.schemas import (
     NewGame,
     ProfileLink,
     QueryWhole,
+    SeatInPath,
     refusals,
     with_cross_site_refusals,
 )
@@ -290,7 +291,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def join(
         request: Request,
         game_id: str,
-        seat: Annotated[int, Path(ge=0, le=3)],
+        seat: SeatInPath,
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
     ) -> Response:
@@ -302,7 +303,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def keep_seat(
         request: Request,
         game_id: str,
-        seat: Annotated[int, Path(ge=0, le=3)],
+        seat: SeatInPath,
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
     ) -> Response:
@@ -324,7 +325,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def link_profile(
         request: Request,
         game_id: str,
-        seat: Annotated[int, Path(ge=0, le=3)],
+        seat: SeatInPath,
         body: ProfileLink,
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
@@ -339,7 +340,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/seats/{seat}/hint", responses=refusals(403, 404, 409, 503))
     async def hint(
         game_id: str,
-        seat: Annotated[int, Path(ge=0, le=3)],
+        seat: SeatInPath,
         request: Request,
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
@@ -353,7 +354,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/seats/{seat}/explain", responses=refusals(403, 404))
     async def explain(
         game_id: str,
-        seat: Annotated[int, Path(ge=0, le=3)],
+        seat: SeatInPath,
         body: ExplainRequest,
         request: Request,
         token: str | None = None,
@@ -387,7 +388,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def resign(
         request: Request,
         game_id: str,
-        seat: Annotated[int, Path(ge=0, le=3)],
+        seat: SeatInPath,
         body: Leave | None = None,
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
@@ -405,7 +406,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def abort(
         request: Request,
         game_id: str,
-        seat: Annotated[int, Path(ge=0, le=3)],
+        seat: SeatInPath,
         body: Leave | None = None,
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,

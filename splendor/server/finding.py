@@ -14,7 +14,7 @@ from splendor.server.cache import LiveGame
 from splendor.server.guards import RateLimiter, client_address
 from splendor.server.live import GameManager, client_key
 from splendor.server.quick_play import QuickPlayRequest
-from splendor.server.schemas import refusals
+from splendor.server.schemas import SeatInPath, refusals
 from splendor.server.settings import Settings
 from splendor.store.open_seats import OpenSeats
 
@@ -57,7 +57,7 @@ def finding_router(settings: Settings) -> APIRouter:
     async def take_seat(
         request: Request,
         game_id: str,
-        seat: Annotated[int, Path(ge=0, le=3)],
+        seat: SeatInPath,
         body: open_seats.TakeSeat | None = None,
     ) -> Response:
         """Take an open seat: as the signed-in account (which keeps it), or as a guest with a ``name``. Answers
@@ -76,7 +76,7 @@ def finding_router(settings: Settings) -> APIRouter:
     async def ask_rematch(
         request: Request,
         game_id: str,
-        seat: Annotated[int, Path(ge=0, le=3)],
+        seat: SeatInPath,
         token: str | None = None,
         x_seat_token: Annotated[str | None, Header()] = None,
     ) -> Response:

@@ -120,7 +120,13 @@ async def seats(
                     400,
                     _("Player {number}'s seat: the bot {bot} plays only {games}", number=i + 1, bot=bot, games=games),
                 )
-            infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=spec.name or bot_display_name(bot), token_hash=None))
+            own = bot_display_name(bot)
+            if spec.name is not None and is_a_bots_name(spec.name) and key_of(spec.name) != key_of(own):
+                # a random bot called "Expert bot" would tell whoever joins a strength it does not have
+                raise Refused(
+                    400, _("Player {number}'s seat: a bot is called by its own name, {bot}", number=i + 1, bot=own)
+                )
+            infos.append(SeatInfo(seat=i, kind=BOT, bot=bot, name=spec.name or own, token_hash=None))
     if any(s.kind == OPEN for s in infos) and not any(s.kind == HUMAN for s in infos):
         # nobody could call it off while it waits (a creator's seat does): it would sit in the lobby until its
         # open seats expired, counted against its creator's bound all that time; quick play seats strangers
@@ -135,7 +141,8 @@ PLAY_UNDER_IT = _("this name belongs to an account: sign in to play under it")
 A_BOTS_NAME = _("this name is a bot's: choose another")
 """Why an account, a guest taking a seat or seeking a game, or a spectator in the chat may not be called as one of
 the server's bots is, in any case or look-alike letters: a person would pass for a bot on the table, in the chat
-and on the leaderboard. (A new game's creator may name its own seats as it likes: they are all its.)"""
+and on the leaderboard. (A new game's creator may name its own seats as it likes: they are all its; but a bot's
+seat is never called by another bot's name, which would tell a joiner a strength the bot does not have.)"""
 
 _BOT_NAME_KEYS = frozenset(key_of(bot_display_name(bot)) for bot in SERVER_BOTS) - {None}
 

@@ -106,6 +106,17 @@ def test_no_account_is_named_as_one_of_the_servers_bots(server: Server, name: st
         r = c.post("/api/accounts", json={"name": name, "password": "correct horse"})
         assert r.status_code == 409 and "bot's" in r.json()["detail"], r.text
         assert c.post("/api/accounts", json={"name": "Expert bob", "password": "correct horse"}).status_code == 201
+        assert c.post("/api/profiles", json={"name": name}).status_code == 409  # nor a Pokédex profile
+
+
+def test_a_bots_seat_is_never_called_by_another_bots_name(server: Server) -> None:
+    """A random bot called "Expert bot" told whoever joined a strength it does not have."""
+    with server.client() as c:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random", "name": "Expert bot"}]
+        r = c.post("/api/games", json={"game": "classic", "seats": seats})
+        assert r.status_code == 400 and "called by its own name, Random bot" in r.json()["detail"], r.text
+        seats[1] = {"kind": "bot", "bot": "ismcts:expert", "name": "expert BOT"}  # its own, in any case
+        assert c.post("/api/games", json={"game": "classic", "seats": seats}).status_code == 201
 
 
 def test_a_taken_name_is_refused_before_any_password_is_hashed(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:

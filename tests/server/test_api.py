@@ -75,6 +75,9 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
         for path, query in (("replay", "upto=1.0"), ("replay", "upto=+1"), ("replay", "upto=1e0"), ("", "seat=0.0")):
             refused = c.get(f"/api/games/{g['id']}/{path}?{query}".replace("/?", "?"))
             assert refused.status_code == 422 and "whole number" in refused.text, (query, refused.text)
+        for seat in ("1.0", "+1", "-1"):  # a seat in the path too: "1.0" had been read as seat 1
+            refused = c.post(f"/api/games/{g['id']}/seats/{seat}/explain", json={"action": "take w b g"})
+            assert refused.status_code == 422 and "whole number of 0 or more" in refused.text, (seat, refused.text)
         socket = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws?seat=1.0&token={g['seats'][1]['token']}"
         with pytest.raises(InvalidStatus) as refused_socket:  # a socket's seat too, before it opens
             connect(socket).close()
