@@ -111,6 +111,17 @@ def _extra(name: str) -> Iterator[None]:
         ) from None
 
 
+def _bot_list(text: str, option: str) -> list[str]:
+    """The bots a comma-separated option names, in order; an error for none at all or an empty place (",greedy"
+    had seated greedy alone, and "a,,b" two bots where three were meant)."""
+    bots = [b.strip() for b in text.split(",")]
+    if not any(bots):
+        raise _fail(f"give at least one bot in {option}")
+    if not all(bots):
+        raise _fail(f"{option} has an empty place: {text!r}")
+    return bots
+
+
 def _check_game(game: str) -> str:
     if game not in GAMES:
         raise _fail(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
@@ -121,7 +132,8 @@ def _kids_options(game: str, short: bool, mysteries: bool, board: str | None) ->
     """The Kids-only options given on the command line (an error for another game)."""
     given: dict[str, Any] = {k: v for k, v in (("short", short), ("mysteries", mysteries), ("board", board)) if v}
     if given and game != "kids":
-        flags = " and ".join(f"--{name}" for name in given)
+        named = [f"--{name}" for name in given]
+        flags = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
         raise ValueError(f"{flags} {'belongs' if len(given) == 1 else 'belong'} to Splendor Kids, not {game}")
     if board:
         given["board"] = read_sides(board.split(","))
@@ -395,11 +407,7 @@ def simulate(
 ) -> None:
     """Play bot games and report wins per seat, mean turns, truncated games and decisions per second."""
     _check_game(game)
-    bots = [s.strip() for s in seats.split(",")]
-    if not any(bots):
-        raise _fail("give at least one bot in --seats")
-    if not all(bots):
-        raise _fail(f"--seats has an empty place: {seats!r}")
+    bots = _bot_list(seats, "--seats")
     if games < 1:
         raise _fail("--games must be 1 or more")
     if len(bots) > players:
@@ -510,7 +518,7 @@ def arena(
     from splendor.arena.schedule import entry_names
     from splendor.store.ratings import elo_like
 
-    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    specs = _bot_list(bots, "--bots")
     players = players or len(specs)
     if backend not in BACKENDS:
         raise _fail(f"unknown back end {backend!r}; the back ends are {', '.join(BACKENDS)}")
@@ -625,7 +633,7 @@ def ladder(
     from splendor.arena.ladder import BOT_SIGMA, VIRTUAL_DRAW, fit_ladder, kept_pairs, ladder_matches, tally
     from splendor.store.ratings import elo_like
 
-    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    specs = _bot_list(bots, "--bots")
     if backend not in BACKENDS:
         raise _fail(f"unknown back end {backend!r}; the back ends are {', '.join(BACKENDS)}")
     command = f"splendor ladder --bots {','.join(specs)} --games {games} --reach {reach} --seed {seed}"

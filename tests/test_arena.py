@@ -277,3 +277,5 @@ def test_an_arenas_records_folder_that_cannot_be_made_is_said_before_any_game(tm
     for bad in (["--workers", "0"], ["--move-time", "0"]):
         refused = subprocess.run([*command, *bad], capture_output=True, text=True, timeout=120)
         assert refused.returncode == 2 and "Invalid value" in refused.stderr, bad
+    gap = subprocess.run([*command[:-1], "greedy,,random"], capture_output=True, text=True, timeout=120)
+    assert gap.returncode == 2 and "empty place" in gap.stderr  # it had played greedy against random, two seats

@@ -210,12 +210,47 @@ def test_an_outside_opponent_that_forfeits_is_told_the_end_and_the_others_share_
     assert end["status"] == "forfeit" and end["winners"] == [0, 1]
 
 
-def test_an_opponent_that_cannot_start_is_refused_at_reset_and_the_env_never_plays_on() -> None:
-    env = SplendorEnv("classic", players=2, opponents=["cmd:/nonexistent/bot"], seat=1)
+@pytest.mark.parametrize("seat", [0, 1])
+def test_an_opponent_that_cannot_start_is_refused_at_reset_and_the_env_never_plays_on(seat: int) -> None:
+    """Started at its first decision, a mistyped program had forfeited in the learner's first step when the learner
+    moved first: a free win every episode, nothing said."""
+    env = SplendorEnv("classic", players=2, opponents=["cmd:/nonexistent/bot"], seat=seat)
     with pytest.raises(Forfeit, match="could not start"):
         env.reset(seed=1)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+
+
+def test_a_functions_answer_written_well_but_illegal_now_forfeits_too() -> None:
+    """ "buy 1.1" names an action of the game; unaffordable, it had been raised from step, the episode left broken."""
+
+    def buys_what_it_cannot(view: dict, legal: list[str]) -> str:
+        return "buy 3.1"
+
+    env = SplendorEnv("classic", players=2, opponents=[buys_what_it_cannot], max_turns=None)
+    env.reset(seed=3)
+    _, reward, terminated, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert (reward, terminated) == (1.0, True) and "'buy 3.1'" in info["forfeit"]["reason"]
+    assert info["forfeit"]["bot"] == "buys_what_it_cannot"  # a function by its name
+
+
+def test_the_learners_illegal_action_ends_the_game_for_an_outside_opponent_too(tmp_path: Path) -> None:
+    log = tmp_path / "end.json"
+    program = outside_bot(
+        tmp_path,
+        'print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)',
+        end=f"open({str(log)!r}, 'w').write(json.dumps(m))",
+    )
+    env = SplendorEnv("classic", players=2, opponents=[f"cmd:{program}"])
+    env.reset(seed=1)
+    _, reward, terminated, _, _ = env.step(int(np.flatnonzero(~env.action_masks())[0]))
+    assert (reward, terminated) == (-1.0, True)
+    end = json.loads(log.read_text())["result"]  # told at once, not at the next reset
+    assert end["status"] == "forfeit" and end["winners"] == [1] and end["forfeit"]["seat"] == 0
+
+
+def test_a_numpy_player_count_is_a_player_count() -> None:
+    assert SplendorEnv("classic", players=np.int64(3)).players == 3
 
 
 def test_one_opponent_spec_seats_every_opponent() -> None:

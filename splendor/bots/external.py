@@ -79,7 +79,10 @@ class ExternalBot:
         self._errors_done = threading.Event()  # set when its standard error was read to its end, or let go
         self._closing = threading.Event()  # set by close: the standard error's reader lets go
 
-    def _start(self, decision: Decision) -> None:
+    def start(self, game: str, players: int, seat: int) -> None:
+        """Start the program for a game of ``game`` for ``players``, its seat ``seat``, and wait for its ready: at its
+        first decision, or before it (an environment starts its opponents with the episode, so that one that cannot
+        start is said at once, whichever seat moves first). `Forfeit` when it cannot start or does not answer."""
         try:
             self._proc = subprocess.Popen(
                 shlex.split(self.program),
@@ -89,7 +92,7 @@ class ExternalBot:
                 start_new_session=True,  # a group of its own: stopped whole, a wrapper's children too
             )
         except OSError as e:
-            raise Forfeit(decision.seat, f"the bot program could not start: {e}") from None
+            raise Forfeit(seat, f"the bot program could not start: {e}") from None
         self.started = True
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_errors, daemon=True).start()
@@ -97,24 +100,22 @@ class ExternalBot:
             {
                 "type": "start",
                 "protocol": PROTOCOL,
-                "game": decision.game,
-                "players": decision.view["players"],
-                "seat": decision.seat,
+                "game": game,
+                "players": players,
+                "seat": seat,
                 "seed": self.seed,
             },
-            decision.seat,
+            seat,
         )
         try:
-            reply = self._receive(decision.seat, START_TIMEOUT)
+            reply = self._receive(seat, START_TIMEOUT)
         except Forfeit as f:  # say it was the start a silent program never answered, not a decision
             if not f.reason.startswith("no answer"):
                 raise
-            raise Forfeit(
-                decision.seat, f'no answer to the start within {START_TIMEOUT:g} s (no {{"type": "ready"}})'
-            ) from None
+            raise Forfeit(seat, f'no answer to the start within {START_TIMEOUT:g} s (no {{"type": "ready"}})') from None
         if reply.get("type") != "ready":
             answered = _shown(repr(reply))
-            raise Forfeit(decision.seat, f'the bot answered the start with {answered}, not {{"type": "ready"}}')
+            raise Forfeit(seat, f'the bot answered the start with {answered}, not {{"type": "ready"}}')
         name = reply.get("name")
         if isinstance(name, str) and name.strip():
             self.name = f"cmd:{name.strip()[:40]}"
@@ -240,7 +241,7 @@ class ExternalBot:
 
     def choose(self, decision: Decision) -> Action:
         if self._proc is None:
-            self._start(decision)
+            self.start(decision.game, decision.view["players"], decision.seat)
         self._nothing_unasked(decision.seat)
         self._send(
             {

@@ -45,8 +45,8 @@ class Record:
         return head
 
     def ending(self) -> dict[str, Any] | None:
-        """How the game ended outside its rules, as its notes keep it (`ending_of`), or None."""
-        return ending_of(self.notes)
+        """How the game ended outside its rules, as its notes keep it (`ending_in_notes`), or None."""
+        return ending_in_notes(self.notes)
 
     def to_text(self) -> str:
         """The record as text: the header line, then one action a line."""
@@ -92,13 +92,13 @@ class Record:
         )
 
 
-def ending_of(notes: dict[str, Any]) -> dict[str, Any] | None:
+def ending_in_notes(notes: dict[str, Any]) -> dict[str, Any] | None:
     """How a game ended outside its rules, as a record's ``notes`` keep it, or None: the server's ``ending``
     (``by``: resigned, time, aborted, ...; the ``seat`` that left), or a bot's ``forfeit`` as the arena, the terminal
     and ``simulate`` keep it, given as ``{"by": "forfeit", "seat", "bot", "reason"}``. Either way the game is over,
     and nothing hidden is still in play.
 
-    >>> ending_of({"forfeit": {"seat": 0, "bot": "cmd:x", "reason": "late"}})
+    >>> ending_in_notes({"forfeit": {"seat": 0, "bot": "cmd:x", "reason": "late"}})
     {'by': 'forfeit', 'seat': 0, 'bot': 'cmd:x', 'reason': 'late'}
     """
     ending, forfeit = notes.get("ending"), notes.get("forfeit")

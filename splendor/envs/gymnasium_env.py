@@ -10,12 +10,14 @@ game with no winner, -1 for a loss (``reward="score"``: the learner's score minu
 that reaches ``max_turns`` is ``truncated``. An illegal action ends the episode as a loss (reward -1,
 ``info["illegal"]`` says why): a learner that follows the mask never plays one. An opponent that fails (an outside
 program that forfeits, a function that answers with no legal action) loses the game, as in the arena: the episode
-ends there, ``info["forfeit"]`` says which seat and why, and the learner is rewarded as one of the winners. An
-outside program is told each game's end and stopped then (and by ``close()``).
+ends there, ``info["forfeit"]`` says which seat and why, and the learner is rewarded as one of the winners. Outside
+programs start with the episode: one that cannot start, or any forfeit before the learner's first decision, is
+raised by ``reset``. An outside program is told each game's end and stopped then (and by ``close()``).
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from splendor.bots.base import Bot, Forfeit, decide, ending, finish_bots, make_bot
+from splendor.bots.external import ExternalBot
 from splendor.core.actions import Action
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
@@ -57,7 +60,11 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        try:
+            players = operator.index(players)  # an int, or NumPy's: not "2", 2.0 or True
+        except TypeError:
+            raise ValueError(f"a game has 2 to 4 players, not {players!r}") from None
+        if isinstance(players, bool) or not 2 <= players <= 4:
             raise ValueError(f"a game has 2 to 4 players, not {players!r}")
         check_max_turns(players, max_turns)
         if not 0 <= seat < players:
@@ -103,6 +110,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         others = [s for s in range(self.players) if s != self.seat]
         self._bots, self._forfeit = [], None
         self._opponents = {s: self._opponent(spec, game_seed * 8 + s) for s, spec in zip(others, self.opponent_specs)}
+        self._start_programs()
         self._play_opponents()
         if self._forfeit is not None:  # before the learner's first move: no episode to play, and nothing to learn
             self._ended = True
@@ -123,6 +131,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             observation, info = self._seen()
             info["illegal"] = str(e)
             self._ended = True
+            self._finish({"seat": self.seat, "bot": "the learner", "reason": str(e)})  # it lost: they are told so
             return observation, -1.0, True, False, info
         self._play_opponents()
         over = self.game.is_over or self._forfeit is not None
@@ -163,9 +172,12 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             assert seat is not None
             answer = spec(game.view(seat), [a.text for a in game.legal_actions()])
             try:
-                return game.parse(answer)
+                action = game.parse(answer)  # an action of the game, written well
+                if not game.is_legal(action):
+                    game.clone().apply(action)  # why not now, in the rules' words
             except IllegalAction as e:
                 raise Forfeit(seat, f"the function answered {answer!r}: {e}") from None
+            return action
 
         return ask
 
@@ -184,16 +196,36 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             self._finish()
             raise
 
-    def _name(self, seat: int) -> str:
-        """The opponent of ``seat`` as the settings named it."""
-        spec = self.opponent_specs[seat - (seat > self.seat)]
-        return spec if isinstance(spec, str) else getattr(spec, "name", type(spec).__name__)
+    def _start_programs(self) -> None:
+        """Start this game's outside programs now, with the episode: one that cannot start forfeits here, raised by
+        ``reset`` whichever seat moves first (started at its first decision, it had forfeited in the learner's first
+        step when the learner moved first, a free win every episode for a mistyped ``cmd:``)."""
+        seats = [s for s in range(self.players) if s != self.seat]
+        try:
+            for seat, bot in zip(seats, self._bots_by_seat()):
+                if isinstance(bot, ExternalBot):
+                    bot.start(self.game.name, self.players, seat)
+        except Forfeit as f:
+            self._forfeit = {"seat": f.seat, "bot": self._name(f.seat), "reason": f.reason}
 
-    def _finish(self) -> None:
-        """Tell this game's outside programs how it ended, and stop them (once: a finished bot is let go)."""
+    def _bots_by_seat(self) -> list[Bot | None]:
+        """Each opponent's bot made from its spec, in seat order (None for a bot object or a function)."""
+        made = iter(self._bots)
+        return [next(made) if isinstance(spec, str) else None for spec in self.opponent_specs]
+
+    def _name(self, seat: int) -> str:
+        """The opponent of ``seat`` as the settings named it: its spec, a bot's name, a function's."""
+        spec = self.opponent_specs[seat - (seat > self.seat)]
+        if isinstance(spec, str):
+            return spec
+        return str(getattr(spec, "name", None) or getattr(spec, "__name__", None) or type(spec).__name__)
+
+    def _finish(self, forfeit: dict[str, Any] | None = None) -> None:
+        """Tell this game's outside programs how it ended (``forfeit``: the learner's, by an illegal action; else
+        the game's own end or an opponent's forfeit), and stop them (once: a finished bot is let go)."""
         bots, self._bots = self._bots, []
         if any(hasattr(bot, "finish") for bot in bots):
-            finish_bots(bots, ending(self.game, self._forfeit))
+            finish_bots(bots, ending(self.game, forfeit or self._forfeit))
 
     def _seen(self) -> tuple[np.ndarray, dict[str, Any]]:
         """The learner's observation and the info beside it, from one view of the game as it is now."""

@@ -37,7 +37,7 @@ from splendor.server.schemas import (
     SignUp,
     refusals,
 )
-from splendor.server.seating import A_BOTS_NAME, is_a_bots_name
+from splendor.server.seating import refuse_a_reserved_name
 from splendor.server.settings import Settings
 from splendor.store.accounts import SESSION_SECONDS, AccountError, Accounts, SignedIn
 from splendor.store.pokedex import ProfileClaimed
@@ -106,8 +106,7 @@ def accounts_router(settings: Settings) -> APIRouter:
         """Make an account (a name and a password of 8 to 200 typed characters) and sign in: the answer sets the
         session cookie. Its Pokédex is the profile of the same name (one claimed before is adopted with its
         ``pokedex_secret``). 409 when the name is taken, or is one of the server's bots' (or reads like it)."""
-        if is_a_bots_name(body.name):
-            raise Refused(409, A_BOTS_NAME)
+        refuse_a_reserved_name(body.name)
         accounts: Accounts = request.app.state.accounts
         return await start_session(
             request, response, lambda: accounts.sign_up(body.name, body.password, body.pokedex_secret)
@@ -159,8 +158,7 @@ def accounts_router(settings: Settings) -> APIRouter:
         address (429), and an account signing up with the name of a claim never used takes it."""
         if not attempts.allow(client_address(request.scope)):
             raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
-        if is_a_bots_name(body.name):  # as an account may not be: its seats would pass for a bot's
-            raise Refused(409, A_BOTS_NAME)
+        refuse_a_reserved_name(body.name)  # as an account may not be: its seats would pass for a bot's
         try:
             token = await in_store_time(lambda: manager(request).pokedex.claim(body.name), settings.store_seconds)
         except ProfileClaimed as e:

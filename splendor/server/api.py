@@ -251,8 +251,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Refused(429, TOO_MANY_GAMES)
         try:
             live, tokens = await manager().create(body, client, await signed_in(request))
-        except Refused:
-            creations.give_back(client)  # a creation refused made nothing: a few slips in the form lock nobody out
+        except Refused as e:
+            if e.status < 500:  # refused, it made nothing: a few slips in the form lock nobody out (a 503 may have)
+                creations.give_back(client)
             raise
         base = str(request.base_url).rstrip("/")
         seats = []

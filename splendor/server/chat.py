@@ -36,21 +36,20 @@ import icu
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from splendor.i18n import LANGUAGES, _, _n, translate
+from splendor.i18n import _, _n
 from splendor.server import access, store_calls
 from splendor.server.accounts import signed_in
 from splendor.server.errors import Refused
 from splendor.server.guards import client_address
 from splendor.server.live import client_key
 from splendor.server.schemas import Name, QueryWhole, SeatNumber, refusals
-from splendor.server.seating import A_BOTS_NAME, is_a_bots_name
+from splendor.server.seating import refuse_a_reserved_name
 from splendor.server.settings import Settings
 from splendor.store.chat import ROOMS, SEATS, SPECTATORS, ChatLine, ChatTooFast
 from splendor.store.models import utc
 from splendor.store.names import key_of
 
 if TYPE_CHECKING:
-    from splendor.server.cache import LiveGame
     from splendor.server.live import GameManager
 
 MAX_TEXT = 300
@@ -165,15 +164,6 @@ def _flag_tags(text: str) -> set[int]:
     return places
 
 
-def _players_names(live: LiveGame) -> set[str]:
-    """The keys of every name a player of ``live`` is shown by: its seats' names, and "Player N", as a table calls a
-    seat with none, in every language (a spectator named "Player 1" passed for the first seat's person)."""
-    shown = {s.name for s in live.seats if s.name}
-    for number in range(1, len(live.seats) + 1):
-        shown |= {translate(_("Player {number}", number=number), language) for language in LANGUAGES}
-    return {key for name in shown if name and (key := key_of(name)) is not None}
-
-
 def _invisible(c: str) -> bool:
     return bool(_IGNORABLE.contains(c))
 
@@ -220,10 +210,9 @@ def chat_router(settings: Settings) -> APIRouter:
                 raise Refused(400, _("give your name (or sign in) to talk in the spectators' room"))
             else:
                 name = body.name
-                if is_a_bots_name(name):
-                    raise Refused(409, A_BOTS_NAME)
+                refuse_a_reserved_name(name)  # a bot's, or "Player 2"
                 await m.refuse_an_account_name(name, _("this name belongs to an account: sign in to talk under it"))
-                if key_of(name) in _players_names(live):  # a player's, or a look-alike
+                if key_of(name) in {key_of(s.name) for s in live.seats if s.name}:  # a player's, or look-alike
                     raise Refused(409, _("a player of this game has that name: choose another to talk as a spectator"))
         if live.over:
             ended = await store_calls.read(settings, lambda: m.chat.store.ended(live.id))

@@ -96,7 +96,8 @@ def finding_router(settings: Settings) -> APIRouter:
             x_seat_token or token,
             await signed_in(request),
             address,
-            lambda: creations.allow(client_address(request.scope)),
+            creations,
+            client_address(request.scope),
         )
         return seated(request, live, seat, fresh)
 

@@ -23,7 +23,7 @@ from splendor.i18n import _
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
 from splendor.server.schemas import Name
-from splendor.server.seating import A_BOTS_NAME, KEPT_FOR_REMATCH, OPEN, PLAY_UNDER_IT, is_a_bots_name
+from splendor.server.seating import KEPT_FOR_REMATCH, OPEN, PLAY_UNDER_IT, refuse_a_reserved_name
 from splendor.server.settings import Settings
 from splendor.store import open_seats as stored
 from splendor.store.clocks import CORRESPONDENCE, parse
@@ -104,8 +104,7 @@ async def take(
     if account is None and name is None:
         raise Refused(400, _("give your name to take the seat"))
     if account is None:
-        if is_a_bots_name(str(name)):
-            raise Refused(409, A_BOTS_NAME)
+        refuse_a_reserved_name(str(name))
         await manager.refuse_an_account_name(str(name), PLAY_UNDER_IT)
         if key_of(str(name)) in {key_of(s.name) for s in live.seats if s.name and s.seat != seat} - {None}:
             raise Refused(409, SEATED_ALREADY)  # the chat and the table would show two of one name

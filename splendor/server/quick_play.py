@@ -50,7 +50,7 @@ from splendor.server.bots import BOT_GAMES, BOT_RATINGS, SERVER_BOTS
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
 from splendor.server.schemas import GameName, Name, WholeNumber
-from splendor.server.seating import A_BOTS_NAME, BOT, HUMAN, PLAY_UNDER_IT, is_a_bots_name
+from splendor.server.seating import BOT, HUMAN, PLAY_UNDER_IT, refuse_a_reserved_name
 from splendor.store.games import GameBounds, SeatInfo
 from splendor.store.models import GameRow
 from splendor.store.names import key_of
@@ -197,8 +197,7 @@ class QuickPlay:
         if account is None and request.name is None:
             raise Refused(400, _("give your name to play as a guest"))
         if account is None:
-            if is_a_bots_name(str(request.name)):
-                raise Refused(409, A_BOTS_NAME)
+            refuse_a_reserved_name(str(request.name))
             await self.manager.refuse_an_account_name(str(request.name), PLAY_UNDER_IT)
         time_control = clocks.chosen(request.clock, self.settings.allow_short_clocks, 1)
         try:

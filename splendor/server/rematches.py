@@ -15,7 +15,6 @@ asker called it off) is replaced by the next one asked for; a person who asks ag
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
@@ -23,8 +22,7 @@ from sqlalchemy import Connection
 from splendor.i18n import _
 from splendor.server import access, open_seats
 from splendor.server.errors import Refused
-from splendor.server.guards import TOO_MANY_GAMES
-from splendor.server.live import ABORTED, NO_START
+from splendor.server.guards import TOO_MANY_GAMES, RateLimiter
 from splendor.server.seating import BOT, HUMAN, OPEN
 from splendor.server.watchers import broadcast
 from splendor.store import open_seats as stored
@@ -48,13 +46,15 @@ async def rematch(
     token: str | None,
     account: SignedIn | None,
     address: str,
-    may_deal: Callable[[], bool] = lambda: True,
+    creations: RateLimiter | None = None,
+    client: str = "",
 ) -> tuple[LiveGame, str]:
     """Seat the person of ``seat`` of the finished game ``game_id`` in its rematch, dealing the rematch if nobody
     asked for it yet: the rematch and the seat's new secret (answered once, stored as a hash). Refused with nothing
-    changed: not that seat's person (403), the game not over or never begun (expired, called off: 409), the
-    asker's address at its bound of unfinished games, or ``may_deal`` false (the bound of new games a minute), when
-    it deals (429): a rematch dealt and aborted at once, again and again, had made games past every bound."""
+    changed: not that seat's person (403), the game not over or never begun (expired, called off unfilled: 409), the
+    asker's address at its bound of unfinished games, or ``client`` at its bound of new games a minute
+    (``creations``, the creations' own: a deal refused gives its token back), when it deals (429): a rematch dealt
+    and aborted at once, again and again, had made games past every bound."""
     old = await manager.get(game_id)
     access.check_person(old, seat, token, account)
     if not old.over:
@@ -64,11 +64,13 @@ async def rematch(
     found = await manager._read(lambda: manager.rematches.of(game_id))
     replacing = found if found is not None and never_began(await manager.get(found)) else None
     if found is None or replacing is not None:
+        if creations is not None and not creations.allow(client):
+            raise Refused(429, TOO_MANY_GAMES)
         try:
-            if not may_deal():
-                raise Refused(429, TOO_MANY_GAMES)
             return await _deal(manager, old, seat, address, replacing)
         except Refused as e:
+            if creations is not None and e.status < 500:  # no game dealt: it counts for nothing
+                creations.give_back(client)
             if e.status not in (409, 429):  # 409: the unique index, 429: the bound of a dealer, not of a taker
                 raise
             found = await manager._read(lambda: manager.rematches.of(game_id))
@@ -78,10 +80,10 @@ async def rematch(
 
 
 def never_began(live: LiveGame) -> bool:
-    """Whether a game ended before it was played: it expired, or was called off, while seats were still open, or a
-    person called it off (or did not begin in time) before their first move, so that nobody won or lost."""
-    called_off = live.ending is not None and live.ending.by in (ABORTED, NO_START)
-    return live.over and (called_off or any(s.kind == OPEN for s in live.seats))
+    """Whether a game ended while seats were still open: it expired, or was called off, before anyone played. (A
+    game its seated people called off has a rematch: the same game again is what they may want, and the bound of
+    new games a minute bounds rematches dealt and called off at once.)"""
+    return live.over and any(s.kind == OPEN for s in live.seats)
 
 
 def _person(info: SeatInfo, seat: int, token_hash: str | None) -> SeatInfo:

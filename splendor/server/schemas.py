@@ -45,8 +45,8 @@ QueryWhole = BeforeValidator(_digits)
 """Makes an integer query parameter refuse what lax parsing would read as one (``upto=1.0`` was taken as 1): the
 docs' 422 for a number that is not whole, as a JSON body's `WholeNumber` refuses ``7.5``."""
 SeatInPath = Annotated[int, Path(ge=0, le=3), QueryWhole]
-"""A seat in a route's path (``/seats/{seat}/...``), written in digits as a query's numbers are: ``1.0``, ``+1`` and
-``01`` had been read as seat 1."""
+"""A seat in a route's path (``/seats/{seat}/...``), written in digits as a query's numbers are: ``1.0`` and ``+1``
+had been read as seat 1 (``01`` is digits, and seat 1)."""
 
 # mypy takes an Enum's members only from a literal; these are made from the lists they name.
 Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # type: ignore[misc]  # from a list

@@ -9,12 +9,13 @@ secret. Each person's seat gets a new secret, answered once and stored only as a
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from splendor.bots.base import bot_display_name
 from splendor.games import game_class
-from splendor.i18n import Listing, _
+from splendor.i18n import LANGUAGES, Listing, _, translate
 from splendor.server.bots import BOT_GAMES, SERVER_BOTS, plays
 from splendor.server.errors import Refused
 from splendor.store.accounts import SignedIn
@@ -145,6 +146,37 @@ and on the leaderboard. (A new game's creator may name its own seats as it likes
 seat is never called by another bot's name, which would tell a joiner a strength the bot does not have.)"""
 
 _BOT_NAME_KEYS = frozenset(key_of(bot_display_name(bot)) for bot in SERVER_BOTS) - {None}
+
+
+def _said(name: str) -> str:
+    """A name as it reads: compatibility forms made plain (NFKC), case folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+A_SEATS_NAME = _("this name is how a table calls a seat without a name: choose another")
+"""Why no person is called "Player 2" (in any of the pages' languages): they would pass for that seat's person."""
+
+_SEAT_NAMES = frozenset(
+    _said(translate(_("Player {number}", number=number), language)) for number in range(1, 5) for language in LANGUAGES
+)
+"""A table's names of the seats without one, as `_said` writes them. Not by the look-alike key, which drops spaces:
+"player1" is a name people take, and reads as a name, not as the first seat."""
+
+
+def refuse_a_reserved_name(name: str) -> None:
+    """Refuse (409) a person's name that would pass for someone else's wherever it shows: a bot's ("Greedy bot"), or
+    a seat's as a table calls one without a name ("Player 2", "Igralec 2"), in any case or look-alike letters. For
+    an account, a Pokédex profile, a guest taking a seat or seeking a game, and a spectator in the chat.
+
+    >>> refuse_a_reserved_name("PLAYER 3")
+    Traceback (most recent call last):
+    ...
+    splendor.server.errors.Refused: this name is how a table calls a seat without a name: choose another
+    """
+    if is_a_bots_name(name):
+        raise Refused(409, A_BOTS_NAME)
+    if _said(name) in _SEAT_NAMES:
+        raise Refused(409, A_SEATS_NAME)
 
 
 def is_a_bots_name(name: str) -> bool:

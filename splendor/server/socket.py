@@ -102,7 +102,8 @@ async def serve_socket(
         try:
             manager.check_seat(live, seat, token, account)
         except Refused as e:
-            if session_refused and not token and e.status == 403:
+            kept = seat is not None and 0 <= seat < len(live.seats) and live.seats[seat].account_id is not None
+            if session_refused and not token and e.status == 403 and kept:  # the session was its only way in
                 raise Refused(403, FROM_ANOTHER_SITE) from None
             raise
     except Refused as e:

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from splendor.i18n import Message, _, _n
 from splendor.store.database import Store
 from splendor.store.models import Account, PokedexMark, Profile, PushSubscription, SeatRow, SessionRow, SignInFailures
-from splendor.store.names import BadName, check_name, invisible, name_key
+from splendor.store.names import BadName, check_name, name_key, shows_nothing
 from splendor.store.pokedex import find_profile
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
 
@@ -80,7 +80,7 @@ def check_password(password: str) -> str:
     """
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise AccountError(_("a password is {low} to {high} characters", low=MIN_PASSWORD, high=MAX_PASSWORD))
-    seen = "".join(c for c in password if not invisible(c))  # eight zero-width spaces are no more typed than spaces
+    seen = "".join(c for c in password if not shows_nothing(c))  # eight zero-width spaces are no more than spaces
     if not seen.strip() or any(unicodedata.category(c) in ("Cc", "Cs") for c in password):
         raise AccountError(_("a password is characters you can type, not spaces alone and no control characters"))
     return password

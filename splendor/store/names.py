@@ -61,8 +61,15 @@ class BadName(ValueError):
 
 
 def invisible(c: str) -> bool:
-    """Whether ``c`` shows nothing: a zero-width character, a direction control, a filler (U+3164, U+2800)."""
-    return unicodedata.category(c) in _INVISIBLE_CATEGORIES or bool(_IGNORABLE.contains(c))
+    """Whether ``c`` has no place in a name: it shows nothing (`shows_nothing`), or it is a control, a private-use
+    character or a line or paragraph separator."""
+    return unicodedata.category(c) in _INVISIBLE_CATEGORIES or shows_nothing(c)
+
+
+def shows_nothing(c: str) -> bool:
+    """Whether ``c`` shows nothing where it is written: a zero-width character, a direction control, a variation
+    selector, a filler (U+3164, U+2800)."""
+    return bool(_IGNORABLE.contains(c))
 
 
 def check_name(name: str) -> str:

@@ -171,9 +171,16 @@ def pokemon_card(card: dict[str, Any] | None, sep: str = "\n", say: Say = str) -
     text.append(sep + say(_("cost")) + " ")
     text.append_text(counts(card["cost"]))
     if card["evolves_to"]:
-        ((colour_needed, n),) = card["evolve"].items()
-        text.append(sep + say(_("→ {pokemon} with {n}", pokemon=Message(card["evolves_to"]), n=n)))
-        text.append(LETTERS[colour_needed], style=STYLES[colour_needed])
+        text.append(sep)
+        text.append_text(evolution(card, say))
+    return text
+
+
+def evolution(card: dict[str, Any], say: Say = str) -> Text:
+    """What a Pokémon card evolves into and the bonuses that takes: ``→ Ivysaur with 3p``."""
+    ((needed, n),) = card["evolve"].items()
+    text = Text(say(_("→ {pokemon} with {n}", pokemon=Message(card["evolves_to"]), n=n)))
+    text.append(LETTERS[needed], style=STYLES[needed])
     return text
 
 
@@ -228,9 +235,8 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
             if c["points"]:
                 area.append(f" {c['points']}★")
             if c["evolves_to"]:  # its next stage, in sight as the rules lay it out (and as the display says it)
-                ((needed, n),) = c["evolve"].items()
-                area.append(" " + say(_("→ {pokemon} with {n}", pokemon=Message(c["evolves_to"]), n=n)))
-                area.append(LETTERS[needed], style=STYLES[needed])
+                area.append(" ")
+                area.append_text(evolution(c, say))
         if not sv["cards"]:
             area.append("-", style="dim")
         parts.append(area)

@@ -15,7 +15,9 @@ from splendor.bots.hint import hint
 from splendor.bots.review import percent
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
-from splendor.core.record import ending_of
+from splendor.core.record import ending_in_notes
+from splendor.games.kids.game import PURSE_LIMIT
+from splendor.games.market import TOKEN_LIMIT
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
 from splendor.terminal.draw import draw
 from splendor.terminal.moves import what_happened
@@ -324,11 +326,13 @@ def _returning(view: dict[str, Any], seat: int) -> Message:
     me = view["seats"][seat]
     if view["game"] == "kids":
         held = me["purse_total"]
-        return _("Your purse holds {held} tokens, 8 at most: return {n}, one at a time.", held=held, n=held - 8)
+        return _(
+            "Your purse holds {held} tokens, 8 at most: return {n}, one at a time.", held=held, n=held - PURSE_LIMIT
+        )
     held = sum(me["tokens"].values())
     if view["game"] == "pokemon":
-        return _("You hold {held} balls, 10 at most: return {n}, one at a time.", held=held, n=held - 10)
-    return _("You hold {held} tokens, 10 at most: return {n}, one at a time.", held=held, n=held - 10)
+        return _("You hold {held} balls, 10 at most: return {n}, one at a time.", held=held, n=held - TOKEN_LIMIT)
+    return _("You hold {held} tokens, 10 at most: return {n}, one at a time.", held=held, n=held - TOKEN_LIMIT)
 
 
 def _leave(ask: Callable[[str], str], say: Callable[[Message], str]) -> bool:
@@ -407,7 +411,7 @@ def describe_result(
     outside them (the server's ``ending``: a resignation, a clock, an abort; the arena's and the terminal's
     ``forfeit`` of a bot); an unfinished game without either says so."""
     if not game.is_over:
-        ending = ending_of(notes or {})
+        ending = ending_in_notes(notes or {})
         if ending is not None:
             return translate(describe_ending(ending, names), language)
         return translate(_("The game is not over."), language)

@@ -97,6 +97,17 @@ def test_a_password_of_invisible_characters_alone_is_refused_as_spaces_alone_are
     with pytest.raises(AccountError, match="not spaces alone"):
         check_password(password)
     assert check_password("\u200bcorrect horse") == "\u200bcorrect horse"  # one among what is typed is no matter
+    assert check_password("\uf8ff" * 8) == "\uf8ff" * 8  # a private-use glyph is typed (the Apple logo, on a Mac)
+
+
+def test_no_account_is_called_as_a_table_calls_a_seat(server: Server) -> None:
+    """An account "Player 1" passed for the first seat's person in a game whose seats have no names."""
+    with server.client() as c:
+        for name in ("Player 1", "PLAYER 4", "Igralec 2", "玩家 3"):
+            r = c.post("/api/accounts", json={"name": name, "password": "correct horse"})
+            assert r.status_code == 409 and "how a table calls a seat" in r.json()["detail"], (name, r.text)
+        for name in ("Player One", "player1"):  # a name people take, and read as a name
+            assert c.post("/api/accounts", json={"name": name, "password": "correct horse"}).status_code == 201
 
 
 @pytest.mark.parametrize("name", ["Expert bot", "greedy BOT", "Random  bot"])

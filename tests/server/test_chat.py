@@ -78,10 +78,12 @@ def test_the_spectators_room_is_anyones_to_read_and_needs_a_name_to_write(app_cl
     c.post("/api/accounts/signout")
     c.cookies.clear()
     assert say(c, game, None, text="I am Dora", name="dora").status_code == 409  # a guest takes no account's name
-    # nor a player's of this game, in any case or look-alike (Cyrillic о), nor the name a table calls a seat by
-    for player in ("bob", "BOB", "bоb", "Player 1", "player 2", "Igralec 1"):
+    for player in ("bob", "BOB", "bоb"):  # nor a player's of this game, in any case or look-alike (Cyrillic о)
         r = say(c, game, None, text="I resign, sorry", name=player)
         assert r.status_code == 409 and "a player of this game" in r.json()["detail"], player
+    for seat in ("Player 1", "player 2", "Igralec 1"):  # nor what a table calls a seat without a name
+        r = say(c, game, None, text="I resign, sorry", name=seat)
+        assert r.status_code == 409 and "how a table calls a seat" in r.json()["detail"], seat
     r = say(c, game, None, text="I am the expert", name="EXPERT bot")  # nor a bot's, seated here or not
     assert r.status_code == 409 and "bot's" in r.json()["detail"]
     assert lines(c, game) == [("spectators", "carol", "nice"), ("spectators", "Dora", "hello")]

@@ -164,16 +164,6 @@ def test_a_game_called_off_before_it_began_has_no_rematch(app_client: TestClient
     assert r.status_code == 409 and "never began" in r.json()["detail"]
 
 
-def test_a_game_aborted_by_a_person_has_no_rematch(app_client: TestClient) -> None:
-    """An abort calls a game off before the person's first move, nobody winning: it never began, as an expired one."""
-    c = app_client
-    old = create(c, "classic", [ANN, BOB])
-    called_off = c.post(f"/api/games/{old['id']}/seats/0/abort", headers={"x-seat-token": old["seats"][0]["token"]})
-    assert called_off.status_code == 200, called_off.text
-    r = ask(c, old, 1)
-    assert r.status_code == 409 and "never began" in r.json()["detail"]
-
-
 @pytest.mark.settings(games_per_minute=3)
 def test_rematches_dealt_count_among_the_games_an_address_makes_a_minute(app_client: TestClient) -> None:
     """A rematch dealt and ended at once, again and again, had made games past the bound of new games a minute:
