@@ -27,3 +27,10 @@ def outside_bot(tmp_path: Path, body: str, start: str = "pass", end: str = "brea
         """)
     )
     return f"{sys.executable} {script}"
+
+
+def telling_its_end(tmp_path: Path, body: str) -> tuple[str, Path]:
+    """An outside bot's command (``body`` at each decision, as `outside_bot`) that writes the end message it is sent
+    to a file, and that file: a test reads what the bot was told of how its game ended."""
+    log = tmp_path / "end.json"
+    return outside_bot(tmp_path, body, end=f"open({str(log)!r}, 'w').write(json.dumps(m))"), log

@@ -19,7 +19,7 @@ from splendor.arena import play_match, schedule, standings
 from splendor.arena.standings import wilson
 from splendor.bots import Decision
 from splendor.bots.external import ExternalBot
-from tests.outside_bots import outside_bot
+from tests.outside_bots import outside_bot, telling_its_end
 
 SPLENDOR = str(Path(sys.executable).parent / "splendor")
 EXAMPLE = f"{sys.executable} {Path(__file__).parent.parent / 'examples' / 'outside_bot.py'}"
@@ -105,12 +105,7 @@ def test_a_bot_that_never_says_it_is_ready_forfeits_for_the_start_not_a_decision
 
 
 def test_a_forfeit_is_told_to_every_outside_bot_in_the_end_message(tmp_path: Path) -> None:
-    log = tmp_path / "end.json"
-    program = outside_bot(
-        tmp_path,
-        'print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)',
-        end=f"open({str(log)!r}, 'w').write(json.dumps(m))",
-    )
+    program, log = telling_its_end(tmp_path, 'print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)')
     [result] = [play_match(m) for m in schedule("classic", 2, [f"cmd:{program}", "greedy"], 1, seed=1)]
     end = json.loads(log.read_text())["result"]
     assert end["status"] == result.status == "forfeit" and end["winners"] == [1]

@@ -14,6 +14,7 @@ import pytest
 import splendor
 from splendor.core.record import Record
 from splendor.terminal.play import HUMAN, Seat
+from tests.outside_bots import outside_bot
 
 SPLENDOR = str(Path(sys.executable).parent / "splendor")
 
@@ -351,24 +352,17 @@ def test_simulate_reports_wins_turns_truncation_and_speed_as_json(tmp_path: Path
 def test_simulate_counts_an_outside_bots_forfeit_and_goes_on(tmp_path: Path) -> None:
     """A bot that fails loses its game, as in the arena, and the run goes on: simulate had stopped at the first
     forfeit with a traceback, losing the games before it, and left the program running."""
-    bot = tmp_path / "late.py"
-    bot.write_text(
-        "import json, sys\n"
-        "for line in sys.stdin:\n"
-        "    if json.loads(line)['type'] == 'start':\n"
-        "        print(json.dumps({'type': 'ready'}), flush=True)\n"
-        "    else:\n"
-        "        print(json.dumps({'type': 'action', 'action': 'take w w w'}), flush=True)\n"
-    )
+    program = outside_bot(tmp_path, 'print(json.dumps({"type": "action", "action": "take w w w"}), flush=True)')
+    bot = program.split()[-1]  # the script's path, to find its process
     records = tmp_path / "records"
-    seats = f"greedy,cmd:{sys.executable} {bot}"
+    seats = f"greedy,cmd:{program}"
     out = run("simulate", "--seats", seats, "--games", "2", "--json", "--records", str(records))
     assert out.returncode == 0, out.stderr
     figures = json.loads(out.stdout)
     assert figures["forfeits"] == [0, 2] and figures["wins"] == [2, 0]
     assert "not one of the legal actions" in figures["forfeit_reasons"][1]
     kept = Record.from_text(sorted(records.glob("*.record"))[0].read_text())
-    assert kept.notes["bots"] == ["greedy", f"cmd:{sys.executable} {bot}"] and kept.notes["forfeit"]["seat"] == 1
+    assert kept.notes["bots"] == ["greedy", f"cmd:{program}"] and kept.notes["forfeit"]["seat"] == 1
     said = " ".join(run("replay", str(sorted(records.glob("*.record"))[0])).stdout.split())
     assert "loses by forfeit" in said and "greedy wins." in said
     running = [c for c in Path("/proc").glob("[0-9]*/cmdline") if _reads(c).find(str(bot).encode()) >= 0]

@@ -17,7 +17,7 @@ import splendor.envs
 from splendor.bots import Forfeit
 from splendor.envs import ENV_IDS, ActionIndex, layout, observe, size
 from splendor.envs.gymnasium_env import SplendorEnv
-from tests.outside_bots import outside_bot
+from tests.outside_bots import telling_its_end
 
 GAMES = ["classic", "pokemon", "kids"]
 OPTIONS = {"classic": {}, "pokemon": {}, "kids": {"mysteries": True}}
@@ -192,12 +192,7 @@ def test_an_opponent_that_fails_forfeits_and_ends_the_episode_as_the_learners_wi
 
 
 def test_an_outside_opponent_that_forfeits_is_told_the_end_and_the_others_share_the_win(tmp_path: Path) -> None:
-    log = tmp_path / "end.json"
-    program = outside_bot(
-        tmp_path,
-        'print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)',
-        end=f"open({str(log)!r}, 'w').write(json.dumps(m))",
-    )
+    program, log = telling_its_end(tmp_path, 'print(json.dumps({"type": "action", "action": "buy 9.9"}), flush=True)')
     env = SplendorEnv("classic", players=3, opponents=["greedy", f"cmd:{program}"], max_turns=None)
     env.reset(seed=1)
     while True:
@@ -235,11 +230,8 @@ def test_a_functions_answer_written_well_but_illegal_now_forfeits_too() -> None:
 
 
 def test_the_learners_illegal_action_ends_the_game_for_an_outside_opponent_too(tmp_path: Path) -> None:
-    log = tmp_path / "end.json"
-    program = outside_bot(
-        tmp_path,
-        'print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)',
-        end=f"open({str(log)!r}, 'w').write(json.dumps(m))",
+    program, log = telling_its_end(
+        tmp_path, 'print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)'
     )
     env = SplendorEnv("classic", players=2, opponents=[f"cmd:{program}"])
     env.reset(seed=1)
