@@ -35,6 +35,7 @@ from splendor.envs.observe import observe, size
 from splendor.envs.result import check_max_turns, outcome
 from splendor.envs.text import table_text
 from splendor.games import GAMES, new_game
+from splendor.i18n import Message
 
 Opponent = str | Bot | Callable[[dict[str, Any], list[str]], str]
 """A bot's spec (``"greedy"``, ``"ismcts:easy"``), a bot, or a function of (view, legal action texts) → text."""
@@ -60,12 +61,10 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
-        try:
-            players = operator.index(players)  # an int, or NumPy's: not "2", 2.0 or True
-        except TypeError:
-            raise ValueError(f"a game has 2 to 4 players, not {players!r}") from None
-        if isinstance(players, bool) or not 2 <= players <= 4:
+        count = None if isinstance(players, bool) or not hasattr(players, "__index__") else operator.index(players)
+        if count is None or not 2 <= count <= 4:  # an int, or NumPy's: not "2", 2.0 or True
             raise ValueError(f"a game has 2 to 4 players, not {players!r}")
+        players = count
         check_max_turns(players, max_turns)
         if not 0 <= seat < players:
             raise ValueError(f"the learner's seat is 0 to {players - 1}, not {seat}")
@@ -89,7 +88,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         self.observation_space = spaces.Box(0.0, 1.0, shape=(size(game),), dtype=np.float32)
         self.action_space = spaces.Discrete(self.index.size)  # type: ignore[assignment]  # its values: NumPy ints
         self._opponents: dict[int, Callable[[Game], Action]] = {}
-        self._bots: list[Bot] = []  # this game's bots made from specs: outside programs are told its end
+        self._bots: dict[int, Bot] = {}  # this game's bots made from specs, by seat: outside programs are told its end
         self._forfeit: dict[str, Any] | None = None
         self._ended = True  # until reset()
         self._mask, self._mask_of = np.zeros(self.index.size, dtype=bool), -1
@@ -108,8 +107,10 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         self.index = ActionIndex(self.game)  # Kids: the roads of this game's board
         self._mask_of = -1
         others = [s for s in range(self.players) if s != self.seat]
-        self._bots, self._forfeit = [], None
-        self._opponents = {s: self._opponent(spec, game_seed * 8 + s) for s, spec in zip(others, self.opponent_specs)}
+        self._bots, self._forfeit = {}, None
+        self._opponents = {
+            s: self._opponent(spec, s, game_seed * 8 + s) for s, spec in zip(others, self.opponent_specs)
+        }
         self._start_programs()
         self._play_opponents()
         if self._forfeit is not None:  # before the learner's first move: no episode to play, and nothing to learn
@@ -159,10 +160,10 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
 
     # ----------------------------------------------------------------- the parts
 
-    def _opponent(self, spec: Opponent, seed: int) -> Callable[[Game], Action]:
+    def _opponent(self, spec: Opponent, seat: int, seed: int) -> Callable[[Game], Action]:
         if isinstance(spec, str):
             bot = make_bot(spec, seed=seed)
-            self._bots.append(bot)
+            self._bots[seat] = bot
             return lambda game: decide(bot, game)
         if hasattr(spec, "choose"):
             return lambda game: decide(spec, game)  # type: ignore[arg-type]  # a Bot: hasattr narrows nothing
@@ -171,12 +172,14 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
             seat = game.current_player
             assert seat is not None
             answer = spec(game.view(seat), [a.text for a in game.legal_actions()])
+            why: Message | str | None
             try:
                 action = game.parse(answer)  # an action of the game, written well
-                if not game.is_legal(action):
-                    game.clone().apply(action)  # why not now, in the rules' words
+                why = game.why_illegal(action)  # and legal now
             except IllegalAction as e:
-                raise Forfeit(seat, f"the function answered {answer!r}: {e}") from None
+                why = e.reason
+            if why is not None:
+                raise Forfeit(seat, f"the function answered {answer!r}: {why}")
             return action
 
         return ask
@@ -200,18 +203,12 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         """Start this game's outside programs now, with the episode: one that cannot start forfeits here, raised by
         ``reset`` whichever seat moves first (started at its first decision, it had forfeited in the learner's first
         step when the learner moved first, a free win every episode for a mistyped ``cmd:``)."""
-        seats = [s for s in range(self.players) if s != self.seat]
         try:
-            for seat, bot in zip(seats, self._bots_by_seat()):
+            for seat, bot in self._bots.items():
                 if isinstance(bot, ExternalBot):
                     bot.start(self.game.name, self.players, seat)
         except Forfeit as f:
             self._forfeit = {"seat": f.seat, "bot": self._name(f.seat), "reason": f.reason}
-
-    def _bots_by_seat(self) -> list[Bot | None]:
-        """Each opponent's bot made from its spec, in seat order (None for a bot object or a function)."""
-        made = iter(self._bots)
-        return [next(made) if isinstance(spec, str) else None for spec in self.opponent_specs]
 
     def _name(self, seat: int) -> str:
         """The opponent of ``seat`` as the settings named it: its spec, a bot's name, a function's."""
@@ -223,7 +220,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
     def _finish(self, forfeit: dict[str, Any] | None = None) -> None:
         """Tell this game's outside programs how it ended (``forfeit``: the learner's, by an illegal action; else
         the game's own end or an opponent's forfeit), and stop them (once: a finished bot is let go)."""
-        bots, self._bots = self._bots, []
+        bots, self._bots = list(self._bots.values()), {}
         if any(hasattr(bot, "finish") for bot in bots):
             finish_bots(bots, ending(self.game, forfeit or self._forfeit))
 

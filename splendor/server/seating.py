@@ -164,9 +164,9 @@ _SEAT_NAMES = frozenset(
 
 
 def refuse_a_reserved_name(name: str) -> None:
-    """Refuse (409) a person's name that would pass for someone else's wherever it shows: a bot's ("Greedy bot"), or
-    a seat's as a table calls one without a name ("Player 2", "Igralec 2"), in any case or look-alike letters. For
-    an account, a Pokédex profile, a guest taking a seat or seeking a game, and a spectator in the chat.
+    """Refuse (409) a person's name that would pass for someone else's wherever it shows: a bot's ("Greedy bot", in
+    any case or look-alike letters), or a seat's as a table calls one without a name ("Player 2", "Igralec 2", in any
+    case). For an account, a Pokédex profile, a guest taking a seat or seeking a game, and a spectator in the chat.
 
     >>> refuse_a_reserved_name("PLAYER 3")
     Traceback (most recent call last):

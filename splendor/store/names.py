@@ -60,7 +60,7 @@ class BadName(ValueError):
         self.reason = reason
 
 
-def invisible(c: str) -> bool:
+def _invisible(c: str) -> bool:
     """Whether ``c`` has no place in a name: it shows nothing (`shows_nothing`), or it is a control, a private-use
     character or a line or paragraph separator."""
     return unicodedata.category(c) in _INVISIBLE_CATEGORIES or shows_nothing(c)
@@ -81,13 +81,13 @@ def check_name(name: str) -> str:
         raise BadName(str(name), _("a name is text"))
     if len(name) > MAX_TYPED:
         raise BadName(name[:MAX_NAME] + "…", _("a name is 1 to {high} characters", high=MAX_NAME))
-    if any(invisible(c) for c in name):
+    if any(_invisible(c) for c in name):
         raise BadName(
             name,
             _("a name may not hold invisible characters (zero-width joiners or spaces, direction controls, fillers)"),
         )
     text = re.sub(" +", " ", unicodedata.normalize("NFKC", name)).strip()
-    if any(invisible(c) for c in text):  # NFKC of a visible character is visible, but be sure
+    if any(_invisible(c) for c in text):  # NFKC of a visible character is visible, but be sure
         raise BadName(
             name,
             _("a name may not hold invisible characters (zero-width joiners or spaces, direction controls, fillers)"),
