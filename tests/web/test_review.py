@@ -150,7 +150,9 @@ def test_the_review_draws_what_the_command_prints(server: Server, browser: Brows
     assert listed.last.get_attribute("aria-pressed") == "true"
     assert page.locator(".review-played").count() > 0
     # the move played comes into view: the review's panel had pushed the table under the screen's edge
-    page.wait_for_function("""(() => { const r = document.querySelector('.review-played').getBoundingClientRect();
+    page.wait_for_function("""(() => { const played = document.querySelector('.review-played');
+        if (!played) return false;  // the chosen move's position is drawn after the click: waited for, not read
+        const r = played.getBoundingClientRect();
         return r.top >= 0 && r.bottom <= innerHeight; })()""")
     if move["best"] != move["played"]:
         assert page.locator(".hinted").count() > 0
@@ -173,6 +175,8 @@ def test_the_review_on_a_phone(server: Server, browser: Browser, finished: dict[
     page.screenshot(path=str(SHOTS / "review-phone.png"), full_page=False, animations="disabled")
     assert serious_violations(page) == []  # axe-core: the graph's text, the buttons' names, the contrast
     page.locator("#review-marks button").last.click()  # its move comes into sight above the fixed dock
-    page.wait_for_function("""(() => { const r = document.querySelector('.review-played').getBoundingClientRect();
+    page.wait_for_function("""(() => { const played = document.querySelector('.review-played');
+        if (!played) return false;  // drawn after the click, on a busy machine a moment later
+        const r = played.getBoundingClientRect();
         const foot = document.getElementById('dock').getBoundingClientRect().top;
         return r.top >= 0 && r.bottom <= foot; })()""")
