@@ -999,6 +999,13 @@ def train_network(
     value_from_evaluation: Annotated[
         bool, typer.Option(help="Start the value from the learned evaluation; the head learns a correction")
     ] = False,
+    device: Annotated[
+        str,
+        typer.Option(
+            help="Where each fit runs: cpu, cuda, or auto (the GPU when PyTorch sees one). A GPU gives the same "
+            "network up to floating-point noise; the shipped ones are fitted on the CPU"
+        ),
+    ] = "cpu",
 ) -> None:
     """Learn the expert's policy and value network by self-play (docs/bots.md; needs PyTorch, the learn
     extra): writes the network, its learning curve and its probe."""
@@ -1022,6 +1029,7 @@ def train_network(
                 epochs=epochs,
                 report=lambda line: console.print(line, markup=False),
                 from_evaluation=value_from_evaluation,
+                device=device,
             )
     except ModuleNotFoundError as e:
         if e.name != "torch":

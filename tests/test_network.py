@@ -285,6 +285,10 @@ def test_the_train_network_command_writes_a_network_that_loads_or_says_pytorch_i
     command = [sys.executable, "-m", "splendor", "train-network", "--game", "classic", *args]
     kids = subprocess.run([*command[:4], "--game", "kids", "--run", str(run)], capture_output=True, text=True)
     assert kids.returncode != 0 and "trained for classic, pokemon" in kids.stderr  # with PyTorch or without
+    no_gpu = subprocess.run([*command, "--run", str(run), "--device", "cuda"], capture_output=True, text=True)
+    if not (TORCH and __import__("torch").cuda.is_available()):  # where there is a GPU, the run would begin
+        said = "sees no GPU" if TORCH else "needs PyTorch"
+        assert no_gpu.returncode != 0 and said in no_gpu.stderr and not run.exists()  # before any game is played
     done = subprocess.run([*command, "--run", str(run), "--out", str(out)], capture_output=True, text=True, timeout=600)
     if not TORCH:
         assert done.returncode != 0 and "needs PyTorch" in done.stderr and not out.exists()
@@ -306,13 +310,19 @@ def test_the_train_network_command_writes_a_network_that_loads_or_says_pytorch_i
     assert refused.returncode != 0 and "other settings" in refused.stderr
 
 
-@pytest.mark.skipif(not TORCH, reason="fitting needs PyTorch (the learn extra); its command's refusal is tested above")
-def test_a_fit_from_the_learned_evaluation_starts_there_and_the_compiled_network_gives_pytorchs_outputs() -> None:
+def small_self_play() -> tuple[nt.Samples, nt.Samples]:
+    """Three games of a small search to fit, and one held out."""
     searcher = {"iterations": 40, "exploration": 1.5}
     games, held_out = nt.Samples(), nt.Samples()
     for seed in (1, 2, 3):
         nt.play("classic", 2, seed, searcher, 2, games)
     nt.play("classic", 2, 4, searcher, 2, held_out)
+    return games, held_out
+
+
+@pytest.mark.skipif(not TORCH, reason="fitting needs PyTorch (the learn extra); its command's refusal is tested above")
+def test_a_fit_from_the_learned_evaluation_starts_there_and_the_compiled_network_gives_pytorchs_outputs() -> None:
+    games, held_out = small_self_play()
     weights = learned_weights("classic")
     start, _, _, _ = nt.fit_network(games, held_out, m.CLASSIC, 1, epochs=1, report=lambda _: None, progress=weights)
     assert start.progress == pytest.approx(weights.astype(np.float32))
@@ -323,6 +333,32 @@ def test_a_fit_from_the_learned_evaluation_starts_there_and_the_compiled_network
     assert values == pytest.approx(outputs[:, :4], abs=1e-4) and policies == pytest.approx(outputs[:, 4:], abs=1e-4)
     plain, _, _, _ = nt.fit_network(games, held_out, m.CLASSIC, 1, epochs=1, report=lambda _: None)
     assert plain.progress.shape == (0, 0)
+
+
+@pytest.mark.skipif(not TORCH, reason="the device is PyTorch's; without it the command says PyTorch is needed")
+def test_a_fit_runs_on_the_cpu_unless_a_gpu_is_asked_for_and_there() -> None:
+    import torch
+
+    gpu = torch.cuda.is_available()
+    assert nt.fitting_device("cpu") == "cpu"
+    assert nt.fitting_device("auto") == ("cuda" if gpu else "cpu")
+    with pytest.raises(ValueError, match="unknown device 'tpu'"):
+        nt.fitting_device("tpu")
+    if not gpu:
+        with pytest.raises(ValueError, match="sees no GPU"):
+            nt.fitting_device("cuda")
+
+
+@pytest.mark.skipif(not TORCH or not __import__("torch").cuda.is_available(), reason="needs PyTorch and a GPU")
+def test_a_fit_on_the_gpu_gives_the_cpus_network_up_to_floating_point_noise() -> None:
+    games, held_out = small_self_play()
+    on_cpu, cpu_losses, probe, cpu_outputs = nt.fit_network(games, held_out, m.CLASSIC, 1, epochs=2, report=print)
+    on_gpu, gpu_losses, gpu_probe, gpu_outputs = nt.fit_network(
+        games, held_out, m.CLASSIC, 1, epochs=2, report=print, device="cuda"
+    )
+    assert gpu_probe == pytest.approx(probe) and gpu_losses["epoch"] == cpu_losses["epoch"]
+    assert gpu_outputs == pytest.approx(cpu_outputs, abs=1e-3)
+    assert on_gpu.hidden == pytest.approx(on_cpu.hidden, abs=1e-3)
 
 
 @pytest.mark.parametrize("game", ["classic", "pokemon"])

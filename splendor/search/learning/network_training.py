@@ -13,7 +13,9 @@ seats): its score and the held-out losses make the learning curve.
 Everything is seeded: the same command gives the same games, and the same network up to floating-point noise
 between machines (PyTorch runs deterministically, on one thread). A run keeps each generation's games in its
 folder (``--run``), so a run stopped midway goes on where it stopped when started again with the same command.
-PyTorch is needed here only: ``pip install splendor[learn]``.
+PyTorch is needed here only: ``pip install splendor[learn]``. The fit runs on the CPU unless a GPU is asked for
+(``--device cuda``, or ``auto``: the GPU when PyTorch sees one); on a GPU it gives the same network up to
+floating-point noise, not bit for bit, so the shipped networks are fitted on the CPU.
 
     splendor train-network --game classic --generations 2 --games 200 --iterations 4000 --seed 1
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,6 +68,29 @@ come back in the same order, and the same network is fitted, whatever the number
 
 PATIENCE = 3
 """Epochs without a better held-out loss after which a fit stops (and keeps its best epoch's weights)."""
+
+DEVICES = ("cpu", "cuda", "auto")
+"""Where a fit may run: the CPU (the default, and the shipped networks'), the GPU, or the GPU when one is present."""
+
+
+def fitting_device(asked: str) -> str:
+    """The PyTorch device a fit runs on, for ``asked`` (one of ``DEVICES``): ``auto`` is ``cuda`` when PyTorch sees
+    a GPU and ``cpu`` otherwise; `ValueError` for ``cuda`` where there is none, or for a name not in ``DEVICES``.
+
+    >>> fitting_device("cpu")
+    'cpu'
+    """
+    if asked not in DEVICES:
+        raise ValueError(f"unknown device {asked!r}; a fit runs on {', '.join(DEVICES)}")
+    if asked == "cpu":
+        return "cpu"
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda"
+    if asked == "cuda":
+        raise ValueError("--device cuda: PyTorch sees no GPU here (torch.cuda.is_available() is false)")
+    return "cpu"
 
 
 @dataclass
@@ -219,15 +245,15 @@ def _losses(model: Any, batch: dict[str, Any], mean: Any, std: Any, progress: An
     return policy, value
 
 
-def _tensors(samples: Samples) -> dict[str, Any]:
+def _tensors(samples: Samples, device: str) -> dict[str, Any]:
     import torch
 
     arrays = samples.arrays()
     players = arrays["inputs"][:, :3].argmax(axis=1) + 2  # the observation's players one-hot
     present = np.arange(m.MAX_SEATS)[None, :] < players[:, None]
     arrays["values"] = value_targets(arrays["values"], arrays["searched"], present)
-    out = {name: torch.from_numpy(a) for name, a in arrays.items() if name != "searched"}
-    out["present"] = torch.from_numpy(present)
+    out = {name: torch.from_numpy(a).to(device) for name, a in arrays.items() if name != "searched"}
+    out["present"] = torch.from_numpy(present).to(device)
     return out
 
 
@@ -263,26 +289,31 @@ def fit_network(
     batch: int = 256,
     report: Callable[[str], None] = print,
     progress: np.ndarray | None = None,
+    device: str = "cpu",
 ) -> tuple[nn.Network, dict[str, float], np.ndarray, np.ndarray]:
     """Fit a network to ``samples`` with PyTorch (AdamW, on one thread, deterministic from ``seed``), keeping the
     epoch with the lowest held-out loss (``PATIENCE``); returns it in the compiled layout (the inputs'
     standardisation folded into its first layer), its held-out losses and epoch, and held-out inputs with
     PyTorch's outputs on them (value logits then policy logits), for the file's probe. With ``progress`` (the
     learned evaluation's weights) the value starts from the learned evaluation (``network.Network.progress``):
-    its head starts at zero, so that the first epoch starts from that evaluation, and learns a correction."""
-    import torch
-
+    its head starts at zero, so that the first epoch starts from that evaluation, and learns a correction.
+    ``device``: one of ``DEVICES`` (``fitting_device``); the batches are drawn in the same order on every device."""
     if not len(samples) or not len(held_out):
         raise ValueError("no decisions to fit the network to")
+    where = fitting_device(device)
+    if where == "cuda":  # cuBLAS is deterministic only with a fixed workspace, set before it starts
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    import torch
+
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
-    data, test = _tensors(samples), _tensors(held_out)
+    data, test = _tensors(samples, where), _tensors(held_out, where)
     mean = data["inputs"].mean(dim=0)
     std = data["inputs"].std(dim=0).clamp_min(0.1)  # an input nearly constant in the games is not blown up
     actions = int(m.ACTION_COUNT[kind])
-    model = _model(int(nn.INPUT_SIZE[kind]), units, deep, actions)
-    fixed = None if progress is None else torch.tensor(progress, dtype=torch.float32)
+    model = _model(int(nn.INPUT_SIZE[kind]), units, deep, actions).to(where)  # made on the CPU: same start
+    fixed = None if progress is None else torch.tensor(progress, dtype=torch.float32, device=where)
     if fixed is not None:
         torch.nn.init.zeros_(model["value"].weight)
         torch.nn.init.zeros_(model["value"].bias)
@@ -292,7 +323,7 @@ def fit_network(
     best, best_epoch, best_state = math.inf, 0, copy.deepcopy(model.state_dict())
     for epoch in range(epochs):
         model.train()
-        order = torch.randperm(count, generator=generator)
+        order = torch.randperm(count, generator=generator).to(where)  # drawn on the CPU: same order
         for start in range(0, count, batch):
             rows = order[start : start + batch]
             policy, value = _losses(model, {k: v[rows] for k, v in data.items()}, mean, std, fixed)
@@ -310,6 +341,10 @@ def fit_network(
             break
     model.load_state_dict(best_state)  # the epoch that did best on the held-out games
     model.eval()
+    model.cpu()  # the file's weights and probe are read on the CPU, as the compiled search reads them
+    test = {name: tensor.cpu() for name, tensor in test.items()}
+    mean, std = mean.cpu(), std.cpu()
+    fixed = None if fixed is None else fixed.cpu()
     with torch.no_grad():
         policy, value = _losses(model, test, mean, std, fixed)
         probe = test["inputs"][:PROBE_ROWS]
@@ -361,17 +396,21 @@ def train_network(
     epochs: int = 30,
     report: Callable[[str], None] = print,
     from_evaluation: bool = False,
+    device: str = "cpu",
 ) -> tuple[nn.Network, dict[str, Any], np.ndarray, np.ndarray]:
     """Run the expert-iteration loop for the network, keeping each generation's games in ``run`` (a generation
     whose games are there already is not played again); returns the last network, its description (what
     ``network.save_network`` writes: the features, the training's settings, the learning curve), and its probe.
     With ``from_evaluation`` each network's value starts from the shipped learned evaluation of ``game``
-    (``fit_network``'s ``progress``)."""
+    (``fit_network``'s ``progress``). ``device``: where each fit runs (``fitting_device``; a run may go on on
+    another device, its games being the same)."""
     if game not in GAMES:
         raise ValueError(f"the network is trained for {', '.join(GAMES)}, not {game!r}")
     if players == 2 and match_games == 1:
         raise ValueError("a match needs at least two games (each deal is played from both seats)")
     import torch  # noqa: F401 (fail here, before any game is played, when PyTorch is missing)
+
+    where = fitting_device(device)  # and here when the GPU asked for is not there
 
     kind = nn.KIND_OF[game]
     settings = {
@@ -417,7 +456,7 @@ def train_network(
                 part.save(path)
             into.extend(part)
         net, losses, probe, outputs = fit_network(
-            data, held_out, kind, seed + generation, units, deep, epochs, report=report, progress=progress
+            data, held_out, kind, seed + generation, units, deep, epochs, report=report, progress=progress, device=where
         )
         entry: dict[str, Any] = {
             "generation": generation + 1,
@@ -438,7 +477,7 @@ def train_network(
         "game": game,
         "features": list(FEATURES),
         "inputs": int(nn.INPUT_SIZE[kind]),
-        "trained": {**settings, "generations": generations, "match_games": match_games},
+        "trained": {**settings, "generations": generations, "match_games": match_games, "device": where},
         "curve": curve,
     }
     return net, meta, probe, outputs
