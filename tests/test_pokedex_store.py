@@ -272,3 +272,42 @@ def test_upgrading_a_store_with_games_keeps_every_seat_action_and_mark(tmp_path:
         assert counts == [1, 2, 1, 1]
     finally:
         store.close()
+
+
+def test_the_terminal_claims_no_profile_whose_secret_it_cannot_keep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from splendor.terminal import profiles
+
+    pokedex = Pokedex(open_store(f"sqlite:///{tmp_path}/p.db"))
+
+    def read_only(**where: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(profiles.tempfile, "mkstemp", read_only)
+    with pytest.raises(ValueError, match="cannot keep profile secrets"):
+        profiles.TerminalProfiles(pokedex, tmp_path / "profiles.json").secret("ash")
+    assert pokedex.owns("ash", pokedex.claim("ash"))  # still free: it had not been claimed
+
+
+def test_a_secret_the_terminal_fails_to_write_is_said_and_the_secrets_kept_before_stay_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from splendor.terminal import profiles
+
+    pokedex = Pokedex(open_store(f"sqlite:///{tmp_path}/p.db"))
+    kept = profiles.TerminalProfiles(pokedex, tmp_path / "profiles.json")
+    misty = kept.secret("misty")
+    before = (tmp_path / "profiles.json").read_text()
+    assert (tmp_path / "profiles.json").stat().st_mode & 0o777 == 0o600
+
+    def full_disk(source: str, target: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(profiles.os, "replace", full_disk)
+    with pytest.raises(ValueError, match="note it down, it is shown only now: ") as said:
+        kept.secret("ash")
+    ash = str(said.value).rsplit(": ", 1)[1]
+    assert pokedex.owns("ash", ash)  # the secret said is the claim's, which nobody else keeps
+    assert (tmp_path / "profiles.json").read_text() == before and kept.secret("misty") == misty
+    assert not list(tmp_path.glob("*.new"))  # the file that was to take its place is gone

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from contextlib import suppress
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -46,18 +48,47 @@ class TerminalProfiles:
 
     def secret(self, profile: str) -> str:
         """The secret of ``profile``: the one kept here, or a new claim if nobody holds the profile yet.
-        `ProfileClaimed` when it belongs to someone else."""
+        `ProfileClaimed` when it belongs to someone else. `ValueError` when the secrets file cannot be written:
+        found before the profile is claimed where it can be, and otherwise said with the new secret, which the
+        store does not keep (only its hash)."""
         kept = self._kept()
         held = kept.get(profile)
         if held is not None and self.pokedex.owns(profile, held):
             return held
-        secret = self.pokedex.claim(profile)  # ProfileClaimed if another holds it
-        kept[profile] = secret
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(kept, out, indent=1, sort_keys=True)
+        try:  # the new file first, beside the old one: a folder that cannot be written stops here, unclaimed
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, new = tempfile.mkstemp(prefix=self.path.name + ".", suffix=".new", dir=self.path.parent)
+        except OSError as e:
+            raise ValueError(f"cannot keep profile secrets in {self.path}: {e}") from None
+        try:
+            try:
+                secret = self.pokedex.claim(profile)  # ProfileClaimed if another holds it
+            except BaseException:
+                os.close(fd)
+                raise
+            kept[profile] = secret
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as out:  # readable by its user only (mkstemp's 0600)
+                    json.dump(kept, out, indent=1, sort_keys=True)
+                    out.flush()
+                    os.fsync(out.fileno())
+                os.replace(new, self.path)  # the old file stays whole until the new one is
+            except OSError as e:
+                raise _NotKept(profile, secret, self.path, e) from None
+        finally:
+            with suppress(OSError):  # gone once it took the old file's place
+                os.unlink(new)
         return secret
+
+
+class _NotKept(ValueError):
+    """A profile claimed whose secret could not be written: the secret is said, since nobody else keeps it."""
+
+    def __init__(self, profile: str, secret: str, path: Path, error: OSError) -> None:
+        super().__init__(
+            f"the profile {profile} is claimed, but its secret could not be kept in {path} ({error}); "
+            f"note it down, it is shown only now: {secret}"
+        )
 
 
 __all__ = ["ProfileClaimed", "TerminalProfiles", "secrets_file"]
