@@ -97,7 +97,7 @@ def drop_unauthorised_watchers(live: LiveGame) -> None:
         try:
             check_seat(live, watcher.seat, watcher.credentials.token, watcher.credentials.account)
         except Refused as e:
-            watcher.close(NOT_ALLOWED, str(e.message)[:120])
+            watcher.close(NOT_ALLOWED, e.message)
             unwatch(live, watcher)
 
 
@@ -110,7 +110,7 @@ def end_session_of(live: LiveGame, watcher: Watcher) -> bool:
         check_seat(live, watcher.seat, c.token)
         return True
     except Refused:
-        watcher.close(SESSION_ENDED, "your session has ended: sign in again to play this seat")
+        watcher.close(SESSION_ENDED, _("your session has ended: sign in again to play this seat"))
         unwatch(live, watcher)
         return False
 

@@ -35,7 +35,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from splendor.games import new_game
-from splendor.i18n import Message, _
+from splendor.i18n import SOURCE_LANGUAGE, Message, _
 from splendor.server import access, clocks, hints, open_seats, store_calls
 from splendor.server.bot_turns import BotTurns, bot_decides
 from splendor.server.bots import BotPool
@@ -647,10 +647,16 @@ class GameManager:
     # ----------------------------------------------------------------- watchers
 
     def watch(
-        self, live: LiveGame, socket: WebSocket, seat: int | None, credentials: Credentials | None = None
+        self,
+        live: LiveGame,
+        socket: WebSocket,
+        seat: int | None,
+        credentials: Credentials | None = None,
+        language: str = SOURCE_LANGUAGE,
     ) -> Watcher:
-        """A new watcher of the game, sent the current state at once (`watchers.watch`: its bounds)."""
-        return watch(live, socket, seat, self.settings, credentials)
+        """A new watcher of the game, sent the current state at once (`watchers.watch`: its bounds); ``language``:
+        the one its reader reads, for the reason of its close."""
+        return watch(live, socket, seat, self.settings, credentials, language)
 
     @staticmethod
     def unwatch(live: LiveGame, watcher: Watcher) -> None:

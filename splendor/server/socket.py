@@ -22,7 +22,7 @@ from splendor.server.guards import FROM_ANOTHER_SITE
 from splendor.server.live import GameManager
 from splendor.server.schemas import SocketAction
 from splendor.server.settings import Settings
-from splendor.server.watchers import POLICY, Credentials
+from splendor.server.watchers import POLICY, Credentials, close_reason
 from splendor.store.accounts import SignedIn
 
 ACTION_SHAPE = 'send {"type": "action", "action": "...", "expect": N} (expect is optional)'
@@ -48,11 +48,6 @@ class MessageRate:
             return False
         self.tokens -= 1
         return True
-
-
-def close_reason(text: str) -> str:
-    """``text`` cut to what a WebSocket close frame carries (123 bytes of UTF-8), never inside a character."""
-    return text.encode("utf-8")[:120].decode("utf-8", "ignore")
 
 
 def error(status: int, detail: str) -> str:
@@ -120,6 +115,7 @@ async def serve_socket(
         ws,
         seat,
         Credentials(client=client, token=token, account=account, session=session if account is not None else None),
+        language,
     )
     rate = MessageRate(settings.messages_per_second, settings.message_burst)
     try:
@@ -131,7 +127,7 @@ async def serve_socket(
             if message["type"] == "websocket.disconnect":
                 break
             if not rate.allow():
-                watcher.close(POLICY, "too many messages: slow down")
+                watcher.close(POLICY, _("too many messages: slow down"))
                 break
             try:
                 move = read_action(message)

@@ -4,7 +4,8 @@ them: who gets in (`watch`), and one push of every watcher's own view after a ch
 Each watcher has its own bounded queue and its own sending task, so a slow or silent client can never hold up
 the path that accepts an action, schedules a bot, or feeds the other watchers: pushing is a non-blocking put.
 A watcher whose queue fills up, or whose send does not finish in time, has fallen behind and is dropped (its
-socket is closed with code 1013, "try again later"; a client reconnects and gets the current state at once).
+socket is closed with code 1013, "try again later"; a client reconnects and gets the current state at once). A
+close says its reason in the watcher's language.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Protocol
 
 from fastapi import WebSocket
 
+from splendor.i18n import SOURCE_LANGUAGE, Message, _, _n, translate
 from splendor.server.settings import Settings
 from splendor.store.accounts import SignedIn
 
@@ -27,6 +29,13 @@ TOO_SLOW = 1013  # WebSocket close code "try again later"
 POLICY = 1008  # WebSocket close code "policy violation"
 NOT_ALLOWED = 4403  # the application's close code: this socket may no longer read the seat
 SESSION_ENDED = 4401  # the application's close code: the session that let it read the seat has ended
+REPLACED = 4409  # the application's close code: the seat was opened in a newer tab, which has it now
+FELL_BEHIND = _("you fell behind: reconnect for the current state")
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a WebSocket close frame carries (123 bytes of UTF-8), never inside a character."""
+    return text.encode("utf-8")[:120].decode("utf-8", "ignore")
 
 
 @dataclass(frozen=True)
@@ -41,7 +50,8 @@ class Credentials:
 
 
 class Watcher:
-    """One WebSocket of a game, fed through a queue of at most ``queue_size`` messages."""
+    """One WebSocket of a game, fed through a queue of at most ``queue_size`` messages; ``language``: the one its
+    reader reads, for the reason of its close."""
 
     def __init__(
         self,
@@ -50,14 +60,17 @@ class Watcher:
         queue_size: int,
         send_timeout: float,
         credentials: Credentials | None = None,
+        language: str = SOURCE_LANGUAGE,
     ) -> None:
         self.socket = socket
+        self.language = language
         self.seat = seat
         self.credentials = credentials or Credentials()
         self.send_timeout = send_timeout
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.closed = False
-        self.close_code, self.close_reason = TOO_SLOW, "you fell behind: reconnect for the current state"
+        self.close_code = TOO_SLOW
+        self.close_reason: Message | str = FELL_BEHIND
         self.task = asyncio.get_running_loop().create_task(self._send_all())
 
     def push(self, text: str) -> bool:
@@ -67,12 +80,13 @@ class Watcher:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.close(TOO_SLOW, "you fell behind: reconnect for the current state")
+            self.close(TOO_SLOW, FELL_BEHIND)
             return False
         return True
 
-    def close(self, code: int, reason: str) -> None:
-        """Stop sending and close the socket (from the sending task, after nothing more is queued)."""
+    def close(self, code: int, reason: Message | str) -> None:
+        """Stop sending and close the socket (from the sending task, after nothing more is queued), saying
+        ``reason`` in the watcher's language."""
         if self.closed:
             return
         self.closed = True
@@ -92,7 +106,8 @@ class Watcher:
             log.debug("a watcher is dropped: %r", e)
             self.closed = True
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.socket.close(code=self.close_code, reason=self.close_reason), self.send_timeout)
+            reason = close_reason(translate(self.close_reason, self.language))
+            await asyncio.wait_for(self.socket.close(code=self.close_code, reason=reason), self.send_timeout)
 
     async def finish(self) -> None:
         """Close and wait for the sending task to end (when the connection ends)."""
@@ -115,27 +130,45 @@ def state_text(game: Watched, seat: int | None) -> str:
 
 
 def watch(
-    game: Watched, socket: WebSocket, seat: int | None, settings: Settings, credentials: Credentials | None = None
+    game: Watched,
+    socket: WebSocket,
+    seat: int | None,
+    settings: Settings,
+    credentials: Credentials | None = None,
+    language: str = SOURCE_LANGUAGE,
 ) -> Watcher:
     """A new watcher of the game, sent the current state at once. A seat always gets in (its oldest socket is
-    closed when it has ``sockets_per_seat`` open already: a tab left open elsewhere); spectators are bounded per
-    game and per client address, so strangers cannot crowd the players out."""
+    closed, ``REPLACED``, when it has ``sockets_per_seat`` open already: a tab left open elsewhere, which should not
+    reconnect on its own, or two tabs would take the seat from each other for ever); spectators are bounded per
+    game and per client address, so strangers cannot crowd the players out (1013: try again later)."""
     credentials = credentials or Credentials()
-    watcher = Watcher(socket, seat, settings.watcher_queue, settings.send_timeout, credentials)
+    watcher = Watcher(socket, seat, settings.watcher_queue, settings.send_timeout, credentials, language)
     if seat is None:
         spectators = [w for w in game.watchers if w.seat is None]
         if len(spectators) >= settings.watchers_per_game:
-            watcher.close(TOO_SLOW, f"this game has {len(spectators)} spectators, the most allowed")
+            watcher.close(
+                TOO_SLOW,
+                _n(
+                    "this game has {n} spectator, the most allowed",
+                    "this game has {n} spectators, the most allowed",
+                    len(spectators),
+                ),
+            )
             return watcher
         if sum(w.credentials.client == credentials.client for w in spectators) >= settings.spectators_per_address:
             watcher.close(
-                TOO_SLOW, f"you watch this game {settings.spectators_per_address} times already, the most allowed"
+                TOO_SLOW,
+                _n(
+                    "you watch this game {n} time already, the most allowed",
+                    "you watch this game {n} times already, the most allowed",
+                    settings.spectators_per_address,
+                ),
             )
             return watcher
     else:
         mine = [w for w in game.watchers if w.seat == seat]
         for old in mine[: max(0, len(mine) - settings.sockets_per_seat + 1)]:
-            old.close(TOO_SLOW, "this seat was opened in another tab")
+            old.close(REPLACED, _("this seat was opened in another tab"))
             unwatch(game, old)
     game.watchers.append(watcher)
     watcher.push(state_text(game, seat))

@@ -290,10 +290,10 @@ def test_spectators_filling_a_game_never_keep_its_seats_out(app_client: TestClie
     path = f"/api/games/{game['id']}/ws"
     with c.websocket_connect(path) as one, c.websocket_connect(path) as two:
         assert one.receive_json()["type"] == two.receive_json()["type"] == "state"
-        with c.websocket_connect(path) as third:
+        with c.websocket_connect(path + "?lang=sl") as third:
             with pytest.raises(WebSocketDisconnect) as closed:
                 third.receive_json()
-            assert closed.value.code == 1013
+            assert closed.value.code == 1013 and closed.value.reason == "ta igra ima 2 gledalca, največ dovoljenih"
         with c.websocket_connect(f"{path}?seat=0&token={game['seats'][0]['token']}") as seat:
             assert seat.receive_json()["view"]["legal_actions"]  # the player always gets in
 
@@ -309,6 +309,23 @@ def test_one_address_watches_a_game_a_bounded_number_of_times(app_client: TestCl
             with pytest.raises(WebSocketDisconnect) as closed:
                 third.receive_json()
             assert closed.value.code == 1013
+
+
+@pytest.mark.settings(sockets_per_seat=2)
+def test_a_seat_opened_in_one_tab_too_many_closes_the_oldest_saying_so_and_not_to_come_back(
+    app_client: TestClient,
+) -> None:
+    c = app_client
+    game = c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, GREEDY]}).json()
+    path = f"/api/games/{game['id']}/ws?seat=0&token={game['seats'][0]['token']}"
+    with c.websocket_connect(path + "&lang=sl") as oldest, c.websocket_connect(path) as second:
+        assert oldest.receive_json()["type"] == second.receive_json()["type"] == "state"
+        with c.websocket_connect(path) as newest:
+            assert newest.receive_json()["view"]["legal_actions"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                oldest.receive_json()
+            # not 1013, "try again later": the table would reconnect and take the seat back from the newest tab
+            assert closed.value.code == 4409 and closed.value.reason == "ta sedež je bil odprt v drugem zavihku"
 
 
 # ----------------------------------------------------------------------------- 7. bounds that hold under a race

@@ -179,6 +179,27 @@ def _open(browser: Browser, server: Server, seed: int = 4) -> tuple[dict[str, An
     return g, open_page(browser, g["seats"][0]["link"], width=1280)
 
 
+def test_a_seat_opened_in_a_tab_too_many_is_given_up_by_the_oldest_until_it_asks_to_play_there(
+    server: Server, browser: Browser
+) -> None:
+    g, oldest = _open(browser, server)
+    newer = [open_page(browser, g["seats"][0]["link"], width=1280) for _ in range(4)]  # a seat keeps 4 sockets
+    given_up = "This seat is open in another tab."
+    oldest.wait_for_selector("#play-here")
+    assert given_up in oldest.inner_text("#status")
+
+    def saying_so() -> list[int]:
+        pages = [oldest, *newer]
+        return [i for i, page in enumerate(pages) if given_up in page.inner_text("#status")]
+
+    oldest.wait_for_timeout(2500)  # time for a reconnect, had it tried one, to take the seat from another tab
+    assert saying_so() == [0]
+    oldest.click("#play-here")
+    newer[0].wait_for_selector("#play-here")  # now the oldest of the others gives it up, and only it
+    oldest.wait_for_timeout(2500)
+    assert saying_so() == [1] and oldest.locator("#play-here").count() == 0
+
+
 def test_three_tokens_are_chosen_and_sent_only_by_take(server: Server, browser: Browser) -> None:
     _g, page = _open(browser, server)
     posts: list[str] = []

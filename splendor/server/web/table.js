@@ -559,10 +559,12 @@ function connect() {
   const secret = token ? `&token=${encodeURIComponent(token)}` : "";
   const q = mode === "play" ? `?seat=${seat}${secret}&lang=${language}` : `?lang=${language}`;
   const ws = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${q}`);
-  ws.onopen = () => { state.retry = 500; chat.connected(); };
+  ws.onopen = () => chat.connected();
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") { accept(message); render(); }
+    // the wait before a reconnect grows until the server sends the game again: a socket it takes and closes at
+    // once (too many spectators now) is tried again every few seconds, not twice a second
+    if (message.type === "state") { state.retry = 500; accept(message); render(); }
     else if (message.type === "error") showError(message.detail);
     else if (message.type === "chat") chat.heard(message);
   };
@@ -577,7 +579,13 @@ function connect() {
           el("a", { href: "/", id: "sign-in-instead" }, t("Sign in from the lobby"))] : [said]);
       return;
     }
-    document.getElementById("status").textContent = t("Connection lost — reconnecting…");
+    if (event.code === 4409) {     // a newer tab has the seat: reconnecting would take it back, and so for ever
+      morph(document.getElementById("status"), [t("This seat is open in another tab."), " ",
+        el("button", { type: "button", id: "play-here", onclick: () => connect() }, t("Play here"))]);
+      return;
+    }
+    const why = event.code === 1013 && event.reason ? `${sentence(capital(event.reason))} ` : "";  // the server's
+    document.getElementById("status").textContent = why + t("Connection lost — reconnecting…");
     setTimeout(connect, state.retry);
     state.retry = Math.min(state.retry * 2, 8000);
   };
