@@ -436,7 +436,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await manager().get(game_id)
         if not live.over:
             raise Refused(
-                409, "the record is published when the game ends: with the seed it would reveal the hidden cards"
+                409, _("the record is published when the game ends: with the seed it would reveal the hidden cards")
             )
         rec: Record = live.game.record
         rec.notes = {"server_game": live.id, "seats": live.seat_list(), "rated": live.rated}
@@ -456,7 +456,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         a seat of three or four that resigned says it in ``seats``: ``forfeit``)."""
         live = await manager().get(game_id)
         if not live.over:
-            raise Refused(409, "replays are of finished games")
+            raise Refused(409, _("replays are of finished games"))
         total = len(live.game.history)
         upto = min(upto, total)
         game = await replayed(replay, live.game.record, upto)  # a long game's replay takes seconds
@@ -500,13 +500,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         kept."""
         live = await manager().get(game_id)
         if live.game.name != "kids":
-            raise Refused(404, "only Splendor Kids has a board")
+            raise Refused(404, _("only Splendor Kids has a board"))
         from splendor.games.kids.svg import svg
 
         game = live.game
         if upto is not None:
             if not live.over:
-                raise Refused(409, "replays are of finished games")
+                raise Refused(409, _("replays are of finished games"))
             game = await replayed(replay, live.game.record, min(upto, len(live.game.history)))
         language = lang.value if lang else negotiate(request.headers.get("accept-language"))
         picture = await asyncio.to_thread(svg, game.view(None), language=language, layout=layout)

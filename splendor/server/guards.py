@@ -14,7 +14,8 @@ from starlette.requests import cookie_parser
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from splendor.i18n import _, negotiate, translate
+from splendor.i18n import Message as Words
+from splendor.i18n import _, _n, negotiate, translate
 
 
 def client_address(scope: Scope) -> str:
@@ -54,6 +55,22 @@ def secret_spelling_problem(query: bytes) -> str | None:
 
 TOO_MANY_GAMES = _("too many games created from your address: wait a minute")
 """The bound of new games a minute from one address (``--games-per-minute``): created, or dealt as a rematch."""
+
+
+def unfinished_games(count: int, bots_only: bool = False) -> Words:
+    """Why a new game is refused when its address holds ``count`` unfinished games already, the most allowed
+    (``--games-per-client``; ``bots_only``: of games between bots, bounded apart)."""
+    if bots_only:
+        return _n(
+            "you have {n} unfinished game between bots, the most allowed: wait for it to end",
+            "you have {n} unfinished games between bots, the most allowed: wait for one to end",
+            count,
+        )
+    return _n(
+        "you have {n} unfinished game on this server, the most allowed: finish it first",
+        "you have {n} unfinished games on this server, the most allowed: finish one first",
+        count,
+    )
 
 
 class RateLimiter:

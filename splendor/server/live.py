@@ -43,6 +43,7 @@ from splendor.server.cache import GameCache, LiveGame, rebuild, replayed
 from splendor.server.chat_push import ChatHub
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
+from splendor.server.guards import unfinished_games
 from splendor.server.moves import judged, log_entry, may_leave, parsed, rating, step, whose_turn
 from splendor.server.push import TurnPushes
 from splendor.server.quick_play import QuickPlay
@@ -520,13 +521,7 @@ class GameManager:
                 )
             )
         except TooManyGames as e:
-            if e.bots_only:
-                raise Refused(
-                    429, f"you have {e.count} unfinished games between bots, the most allowed: wait for one to end"
-                ) from None
-            raise Refused(
-                429, f"you have {e.count} unfinished games on this server, the most allowed: finish one first"
-            ) from None
+            raise Refused(429, unfinished_games(e.count, e.bots_only)) from None
         live = LiveGame(id=game_id, game=game, seats=infos, owner=owner, rated=rated, bot_salt=salt)
         if time_control is not None:
             live.clock = await self._read(lambda: read_clock(self.store.store, game_id))
@@ -633,7 +628,7 @@ class GameManager:
         access.check_seat(live, seat, token, account)
         async with live.lock:
             if live.over:
-                raise Refused(409, "the game is over: its Pokédex marks are already given")
+                raise Refused(409, _("the game is over: its Pokédex marks are already given"))
             if live.seats[seat].account_id is not None:
                 raise Refused(409, KEPT_SEAT_POKEDEX)
             name = await proved_profile(effects_of(live.game.name), seat, profile, secret, self._proved)

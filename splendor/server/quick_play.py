@@ -49,6 +49,7 @@ from splendor.server import clocks
 from splendor.server.bots import BOT_GAMES, BOT_RATINGS, SERVER_BOTS
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
+from splendor.server.guards import unfinished_games
 from splendor.server.schemas import GameName, Name, WholeNumber
 from splendor.server.seating import BOT, HUMAN, PLAY_UNDER_IT, refuse_a_reserved_name
 from splendor.store.games import GameBounds, SeatInfo
@@ -212,13 +213,7 @@ class QuickPlay:
             previous = ref.id if held is not None else None  # one that is gone (forgotten): nothing to replace
         unfinished = await self.manager._read(lambda: _unfinished(self.manager, address_key))
         if unfinished >= self.settings.games_per_client:
-            raise Refused(
-                429,
-                _(
-                    "you have {count} unfinished games on this server, the most allowed: finish one first",
-                    count=unfinished,
-                ),
-            )
+            raise Refused(429, unfinished_games(unfinished))
         now = time.time()
         rating = (
             await self.manager._read(lambda: _rating(self.manager, account.id, name)) if account is not None else 1500

@@ -20,7 +20,7 @@ from splendor.server.bots import BOT_GAMES, SERVER_BOTS, plays
 from splendor.server.errors import Refused
 from splendor.store.accounts import SignedIn
 from splendor.store.games import SeatInfo
-from splendor.store.names import key_of
+from splendor.store.names import BadName, key_of
 from splendor.store.secrets import new_secret, secret_hash
 
 if TYPE_CHECKING:
@@ -52,8 +52,10 @@ def rated_and_seeded(request: NewGame, account: SignedIn | None, allow_chosen_se
     if request.seed is not None and people > 1 and not allow_chosen_seeds:
         raise Refused(
             400,
-            "a seed may be chosen only when one person plays (practice, puzzles): with two or "
-            "more people, whoever chose it would know every deck",
+            _(
+                "a seed may be chosen only when one person plays (practice, puzzles): with two or "
+                "more people, whoever chose it would know every deck"
+            ),
         )
     rated = request.rated
     if rated is None:
@@ -85,7 +87,7 @@ async def seats(
                 if account is None:
                     raise Refused(401, _("sign in to keep a seat in your account"))
                 if any(x.account_id is not None for x in infos):
-                    raise Refused(400, "only one seat of a game can be yours")
+                    raise Refused(400, _("only one seat of a game can be yours"))
                 holder = account.id
                 display = account.name  # a seat of an account shows the account's name
                 profile = profile or effects.account_profile(account.name)
@@ -200,11 +202,14 @@ async def proved_profile(
     if profile is None:
         return None
     if not effects.keeps_pokedex:
-        raise Refused(400, "only Splendor: Pokémon keeps a Pokédex")
+        raise Refused(400, _("only Splendor: Pokémon keeps a Pokédex"))
     try:
         owned = await proved(profile, secret)  # never an account's profile
-    except ValueError as e:
-        raise Refused(400, f"seat {seat}: {e}") from None
+    except BadName as e:
+        raise Refused(400, _("Player {number}: {reason}", number=seat + 1, reason=e.reason)) from None
     if not owned:
-        raise Refused(403, f"seat {seat}: wrong or missing secret for the profile {profile!r}")
+        raise Refused(
+            403,
+            _("Player {number}: wrong or missing secret for the profile {profile}", number=seat + 1, profile=profile),
+        )
     return owned

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
@@ -84,3 +85,25 @@ def test_a_name_refused_by_the_rules_of_names_says_why_in_the_readers_language(a
     assert r.status_code == 422
     said = r.json()["detail"][0]["msg"]
     assert said.startswith("v imenu uporabi le črke, števke, presledke in .'-_") and "a name is 1-40" in said
+
+
+@pytest.mark.settings(games_per_client=1)
+def test_refusals_of_a_new_game_are_said_in_the_readers_language_with_their_numbers(app_client: TestClient) -> None:
+    c = app_client
+    sl = {"accept-language": "sl"}
+    assert c.post("/api/games", json={"game": "classic", "seats": HUMANS2}).status_code == 201
+    r = c.post("/api/games", json={"game": "classic", "seats": HUMANS2}, headers=sl)
+    assert r.status_code == 429
+    assert r.json()["detail"] == (
+        "na tem strežniku imaš 1 nedokončano igro, kar je največ dovoljenih: najprej jo dokončaj"
+    )
+    r = c.post("/api/games", json={"game": "classic", "seats": HUMANS2})
+    assert r.json()["detail"] == "you have 1 unfinished game on this server, the most allowed: finish it first"
+
+
+def test_a_seats_pokedex_refusal_names_its_player_in_the_readers_language(app_client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "ann", "profile": "ann", "profile_secret": "nope"}, {"kind": "human", "name": "bob"}]
+    r = app_client.post("/api/games", json={"game": "pokemon", "seats": seats}, headers={"accept-language": "sl"})
+    assert r.status_code == 403 and r.json()["detail"] == "Igralec 1: napačna ali manjkajoča skrivnost profila ann"
+    r = app_client.post("/api/games", json={"game": "classic", "seats": seats}, headers={"accept-language": "sl"})
+    assert r.status_code == 400 and r.json()["detail"] == "Pokédex vodi le Splendor: Pokémon"
