@@ -20,7 +20,6 @@ from starlette.exceptions import HTTPException
 
 from splendor import __version__
 from splendor.bots.base import bot_display_name
-from splendor.core.record import Record
 from splendor.games import GAMES, replay
 from splendor.games.palettes import token_words
 from splendor.i18n import Message, _, negotiate, translate, web_catalog
@@ -438,13 +437,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Refused(
                 409, _("the record is published when the game ends: with the seed it would reveal the hidden cards")
             )
-        rec: Record = live.game.record
-        rec.notes = {"server_game": live.id, "seats": live.seat_list(), "rated": live.rated}
-        if live.ending is not None:
-            rec.notes["ending"] = live.ending_of()
-        if live.clock is not None:
-            rec.notes["time_control"] = live.clock.control.text
-        return PlainTextResponse(rec.to_text())
+        return PlainTextResponse(live.published_record().to_text())
 
     @app.get("/api/games/{game_id}/replay", responses=refusals(404, 409))
     async def replay_view(game_id: str, upto: Annotated[int, Query(ge=0), QueryWhole] = 0) -> dict[str, Any]:

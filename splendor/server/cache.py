@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from splendor.core.game import Game
+from splendor.core.record import Record
 from splendor.games import new_game
 from splendor.server import clocks
 from splendor.server.moves import LOG_KEPT, step
@@ -40,7 +41,7 @@ class LiveGame:
     ending: Ending | None = None  # how it ended when no rule of the game ended it
     stale: bool = False  # a write of ours may have committed unanswered
     clock: ClockState | None = None  # a timed game's clock as last read from the store (None: untimed)
-    log: list[dict[str, Any]] = field(default_factory=list)  # every action: seat and text (all public)
+    log: list[dict[str, Any]] = field(default_factory=list)  # every action: its number, seat, text, details (public)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
@@ -138,6 +139,19 @@ class LiveGame:
         if self.ending is None:
             return None
         return {"by": self.ending.by, "seat": self.ending.seat, "at": len(self.game.history)}
+
+    def published_record(self) -> Record:
+        """The finished game's record as ``GET /api/games/{id}/record`` publishes it and its review reads it: the
+        game's actions, with its seats, whether it was rated, how it ended when no rule ended it, and its clock in
+        its notes (a copy: the game's own record is left as it is)."""
+        rec = self.game.record
+        notes: dict[str, Any] = {"server_game": self.id, "seats": self.seat_list(), "rated": self.rated}
+        ending = self.ending_of()
+        if ending is not None:
+            notes["ending"] = ending
+        if self.clock is not None:
+            notes["time_control"] = self.clock.control.text
+        return Record(rec.game, rec.players, rec.seed, dict(rec.options), list(rec.actions), notes)
 
     @property
     def bots_only(self) -> bool:

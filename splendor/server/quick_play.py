@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
-from sqlalchemy import func, select
 
 from splendor.bots.base import bot_display_name
 from splendor.games import new_game
@@ -53,7 +52,6 @@ from splendor.server.guards import unfinished_games
 from splendor.server.schemas import GameName, Name, WholeNumber
 from splendor.server.seating import BOT, HUMAN, PLAY_UNDER_IT, refuse_a_reserved_name
 from splendor.store.games import GameBounds, SeatInfo
-from splendor.store.models import GameRow
 from splendor.store.names import key_of
 from splendor.store.open_seats import account_rating, account_strength
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
@@ -211,7 +209,7 @@ class QuickPlay:
             if held is not None and not secret_matches(ref.secret, held.token_hash):
                 raise Refused(403, _("wrong secret for the quick-play request to replace"))
             previous = ref.id if held is not None else None  # one that is gone (forgotten): nothing to replace
-        unfinished = await self.manager._read(lambda: _unfinished(self.manager, address_key))
+        unfinished, _bots = await self.manager._read(lambda: self.manager.store.unfinished_of(address_key))
         if unfinished >= self.settings.games_per_client:
             raise Refused(429, unfinished_games(unfinished))
         now = time.time()
@@ -396,11 +394,3 @@ def _strength(manager: GameManager, table: list[SeekInfo], game: str) -> float:
 def _rating(manager: GameManager, account_id: int, game: str) -> int:
     with manager.store.store.engine.connect() as conn:
         return account_rating(conn, account_id, game)
-
-
-def _unfinished(manager: GameManager, owner: str) -> int:
-    """How many unfinished games the client address ``owner`` created (as `GameStore.create` counts them)."""
-    with manager.store.store.engine.connect() as conn:
-        return int(
-            conn.execute(select(func.count()).where(GameRow.owner == owner, GameRow.status == "ongoing")).scalar_one()
-        )

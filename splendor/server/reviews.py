@@ -48,7 +48,6 @@ from splendor.server.settings import Settings
 from splendor.store.reviews import Claim, ReviewStore, StoredReview
 
 if TYPE_CHECKING:
-    from splendor.server.cache import LiveGame
     from splendor.server.live import GameManager
 
 log = logging.getLogger("splendor.server")
@@ -106,16 +105,6 @@ def review_iterations(settings: Settings, game: str, moves: int) -> int | None:
         return settings.review_iterations
     full = settings.review_iterations or level(game, HINT_LEVEL).compiled_iterations
     return max(1, full * REVIEW_MOVES // moves)
-
-
-def record_of(live: LiveGame) -> Record:
-    """The finished game's record as ``GET /api/games/{id}/record`` publishes it (how it ended in its notes)."""
-    rec = live.game.record
-    notes: dict[str, Any] = {"server_game": live.id, "seats": live.seat_list(), "rated": live.rated}
-    ending = live.ending_of()
-    if ending is not None:
-        notes["ending"] = ending
-    return Record(rec.game, rec.players, rec.seed, dict(rec.options), list(rec.actions), notes)
 
 
 def done_answer(kept: StoredReview) -> dict[str, Any]:
@@ -176,7 +165,7 @@ class Reviews:
         live = await self.manager.get(game_id)
         if not live.over:
             raise Refused(409, NotFinished().reason)
-        record = record_of(live)
+        record = live.published_record()
         if len(record.actions) > REVIEW_MOST:
             raise Refused(
                 409,

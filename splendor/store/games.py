@@ -36,10 +36,11 @@ class SeatInfo:
     account_id: int | None = None
     """The account that holds the seat (signed in, it plays the seat without the seat's secret)."""
     forfeited: bool = False
-    """Its person forfeited (idle past the limit, or resigned, with three or four players): a bot plays on, it
-    ranks last."""
+    """Its person forfeited (idle past the limit, resigned, or out of time on the clock, with three or four
+    players): a bot plays on, it ranks last."""
     forfeited_by: str | None = None
-    """How its person forfeited: ``idle`` or ``resigned`` (None when it did not, or before this was kept)."""
+    """How its person forfeited: ``idle``, ``resigned`` or ``time`` (None when it did not, or before this was
+    kept)."""
     forfeited_at: int | None = None
     """The number of actions the game had when its person forfeited."""
     joined: bool = False
@@ -445,7 +446,7 @@ class GameStore:
         asked: bool = False,
     ) -> bool:
         """Hand a person's seat of an unfinished game (still at ``actions`` actions) to ``bot`` for the rest of
-        the game, ``by`` being why (``idle``, ``resigned``), kept with the action count; the seat keeps its
+        the game, ``by`` being why (``idle``, ``resigned``, ``time``), kept with the action count; the seat keeps its
         account and its secret's hash (nothing acts by them then: `access.check_seat` refuses a forfeited seat;
         its person still reads and writes the game's chat) and ranks last when the game is rated. ``bot_turn``:
         whether a bot decides next then; ``pokedex``: the marks of what the person caught (the game ends for them

@@ -34,7 +34,6 @@ from splendor.games.kids.notation import (
     RESOURCE_COUNT,
     TREASURE,
     banner_counts,
-    payment_text,
     payments,
 )
 from splendor.i18n import N_, Listing, Message, _, _n
@@ -881,24 +880,6 @@ class KidsGame(Game):
         if over:
             v["result"] = self.result
         return v
-
-    def move_options(self, seat: int | None = None) -> list[dict[str, Any]]:
-        """The roads out of a traveler's space, each with its banner and the payments open to them now."""
-        s = self.seat if seat is None else seat
-        out = []
-        for road in self._roads_from[self.space[s]]:
-            codes = payments(road.cost, self.purse[s], self.active[s], self.purse[s][TREASURE])
-            out.append(
-                {
-                    "road": road.number,
-                    "to": road.end,
-                    "to_name": self.board.spaces[road.end].name,
-                    "kind": self.board.spaces[road.end].kind,
-                    "cost": [PALETTE.names[c] for c in road.cost],
-                    "payments": [payment_text(PAYMENTS[c]) for c in codes],
-                }
-            )
-        return out
 
     _SCALARS = ("seat", "turns", "first", "gates_closed", "capped", "gem", "market_open", "boxed_treasures")
     _LISTS = (
