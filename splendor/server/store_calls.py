@@ -108,10 +108,25 @@ async def write(settings: Settings, call: Callable[[], None], committed: Callabl
 
 async def made(settings: Settings, call: Callable[[], bool]) -> bool:
     """Run a conditional write (one that answers whether its condition held, e.g. the game still stands where it
-    was read) as `write` does, and return whether it was made."""
+    was read) as `write` does, and return whether it was made. A retry whose condition no longer holds may have
+    met the change of an attempt that committed and reported failure: its outcome is unknown, said as a write
+    left unanswered is (503, `UNSURE`), so that the game is read again before it is trusted."""
     answers: list[bool] = []
-    await write(settings, lambda: answers.append(call()))
-    return answers == [True]
+    attempts = 0
+
+    def attempt() -> None:
+        nonlocal attempts
+        attempts += 1
+        answers.append(call())
+
+    await write(settings, attempt)
+    if answers == [True]:
+        return True
+    if attempts > 1:
+        log.warning("a conditional write was retried and its condition no longer held: its outcome is unknown")
+        _unsure_write.set(asyncio.current_task())
+        raise Refused(503, UNSURE)
+    return False
 
 
 def store_problem(e: BaseException) -> str:

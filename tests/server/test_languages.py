@@ -102,7 +102,10 @@ def test_refusals_of_a_new_game_are_said_in_the_readers_language_with_their_numb
 
 
 def test_a_seats_pokedex_refusal_names_its_player_in_the_readers_language(app_client: TestClient) -> None:
-    seats = [{"kind": "human", "name": "ann", "profile": "ann", "profile_secret": "nope"}, {"kind": "human", "name": "bob"}]
+    seats = [
+        {"kind": "human", "name": "ann", "profile": "ann", "profile_secret": "nope"},
+        {"kind": "human", "name": "bob"},
+    ]
     r = app_client.post("/api/games", json={"game": "pokemon", "seats": seats}, headers={"accept-language": "sl"})
     assert r.status_code == 403 and r.json()["detail"] == "Igralec 1: napačna ali manjkajoča skrivnost profila ann"
     r = app_client.post("/api/games", json={"game": "classic", "seats": seats}, headers={"accept-language": "sl"})

@@ -67,6 +67,24 @@ def test_a_write_the_store_does_not_answer_is_a_503_that_does_not_claim_nothing_
     assert "may or may not have been saved" in message and "nothing changed" not in message
 
 
+def test_a_conditional_write_retried_after_a_lost_answer_is_unsure_not_refused_as_if_the_game_had_moved_on() -> None:
+    from splendor.server import store_calls
+
+    held = {"standing": True}
+
+    def commits_then_fails() -> bool:  # the first attempt commits, and its answer is lost
+        if not held["standing"]:
+            return False  # the condition no longer holds: our own change
+        held["standing"] = False
+        raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+
+    settings = Settings(write_retry_seconds=2)
+    refused, _ = _refusal(lambda: store_calls.made(settings, commits_then_fails))
+    assert refused.status == 503 and store_calls.unsure(refused)
+    assert asyncio.run(store_calls.made(settings, lambda: False)) is False  # not retried: plainly not made
+    assert asyncio.run(store_calls.made(settings, lambda: True)) is True
+
+
 def test_no_503_names_where_the_database_is() -> None:
     m = _manager(write_retry_seconds=0.3)
     for call in (lambda: GameManager._read(m, _down), lambda: GameManager._write(m, _down)):
