@@ -21,6 +21,16 @@ if TYPE_CHECKING:
     from splendor.store.games import SeatInfo
 
 
+def seat_link(base_url: str, game_id: str, seat: int, token: str) -> str:
+    """The address that plays ``seat`` of a game by its secret, ``token``, on the server at ``base_url`` (shown once,
+    when the secret is made: it lets whoever holds it play the seat).
+
+    >>> seat_link("http://h/", "g1", 0, "s3cret")
+    'http://h/play/g1?seat=0&token=s3cret'
+    """
+    return f"{base_url.rstrip('/')}/play/{game_id}?seat={seat}&token={token}"
+
+
 def check_seat(live: LiveGame, seat: int | None, token: str | None, account: SignedIn | None = None) -> None:
     """Only the holder of a seat's secret, or the account that holds the seat, acts for the seat and sees its
     hidden cards (no seat: the spectator, whom nothing is hidden from that anyone may see)."""

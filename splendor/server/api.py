@@ -23,6 +23,7 @@ from splendor.bots.base import bot_display_name
 from splendor.games import GAMES, replay
 from splendor.games.palettes import token_words
 from splendor.i18n import Message, _, negotiate, translate, web_catalog
+from splendor.server.access import seat_link
 from splendor.server.accounts import COOKIE, accounts_router, signed_in
 from splendor.server.bots import BOT_GAMES, SERVER_BOTS
 from splendor.server.cache import replayed
@@ -260,7 +261,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             entry = dict(s)
             if s["seat"] in tokens:
                 entry["token"] = tokens[s["seat"]]
-                entry["link"] = f"{base}/play/{live.id}?seat={s['seat']}&token={tokens[s['seat']]}"
+                entry["link"] = seat_link(base, live.id, s["seat"], tokens[s["seat"]])
             seats.append(entry)
         return {
             "id": live.id,
@@ -317,8 +318,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live, fresh = await manager().give_seat(game_id, seat, secret(token, x_seat_token), account)
         payload = live.payload(seat)
         if fresh is not None:
-            base = str(request.base_url).rstrip("/")
-            payload.update(token=fresh, link=f"{base}/play/{live.id}?seat={seat}&token={fresh}")
+            payload.update(token=fresh, link=seat_link(str(request.base_url), live.id, seat, fresh))
         return as_json(payload)
 
     @app.post("/api/games/{game_id}/seats/{seat}/profile", responses=refusals(400, 403, 404, 409))

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Path, Query, Request, Response
 
 from splendor.server import open_seats, rematches
+from splendor.server.access import seat_link
 from splendor.server.accounts import signed_in
 from splendor.server.cache import LiveGame
 from splendor.server.guards import RateLimiter, client_address
@@ -29,13 +30,10 @@ def finding_router(settings: Settings) -> APIRouter:
         m: GameManager = request.app.state.manager
         return m
 
-    def link(request: Request, game_id: str, seat: int, token: str) -> str:
-        return f"{str(request.base_url).rstrip('/')}/play/{game_id}?seat={seat}&token={token}"
-
     def seated(request: Request, live: LiveGame, seat: int, fresh: str) -> Response:
         """The seat's view in the game it was seated in, with its new secret and link (shown once)."""
         payload = live.payload(seat)
-        payload.update(token=fresh, link=link(request, live.id, seat, fresh))
+        payload.update(token=fresh, link=seat_link(str(request.base_url), live.id, seat, fresh))
         return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
 
     @router.get("/api/open-games", responses=refusals())
@@ -123,7 +121,7 @@ def finding_router(settings: Settings) -> APIRouter:
         ``{"status": "seated", "game_id", "seat", "link"}``, or ``{"status": "cancelled" | "expired"}``."""
         answer = await manager(request).quick_play.status(seek_id, x_seek_token)
         if answer["status"] == "seated" and x_seek_token:
-            answer["link"] = link(request, answer["game_id"], answer["seat"], x_seek_token)
+            answer["link"] = seat_link(str(request.base_url), answer["game_id"], answer["seat"], x_seek_token)
         return answer
 
     @router.delete("/api/quick-play/{seek_id}", status_code=204, responses=refusals(403, 404, 409))
