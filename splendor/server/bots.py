@@ -160,23 +160,14 @@ class BotPool:
 
     async def move(self, client: str, record: str, spec: str, seed: int) -> str:
         """The bot's action text for the game of ``record`` (its text), computed in a worker."""
-        loop = asyncio.get_running_loop()
         if spec in QUICK_BOTS:
-            return await loop.run_in_executor(self._quick, bot_move, record, spec, seed)
-        await self._take_slot(client)
-        try:
-            return await loop.run_in_executor(self._search, bot_move, record, spec, seed)
-        finally:
-            self._give_slot()
+            return await asyncio.get_running_loop().run_in_executor(self._quick, bot_move, record, spec, seed)
+        return await self.search(client, bot_move, record, spec, seed)
 
     async def hint(self, client: str, record: str, seed: int) -> dict[str, object]:
         """The hint for the seat to move in the game of ``record``, computed by a search worker in the same fair
         order as the search bots' moves."""
-        await self._take_slot(client)
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._search, bot_hint, record, seed)
-        finally:
-            self._give_slot()
+        return await self.search(client, bot_hint, record, seed)
 
     async def search(self, client: str, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)`` (a module-level function: it is sent to a worker) computed by a search worker, in the
