@@ -73,9 +73,15 @@ def check_person(live: LiveGame, seat: int, token: str | None, account: SignedIn
 
 
 def _check_holder(info: SeatInfo, seat: int, token: str | None, account: SignedIn | None) -> None:
-    """The seat's secret, or the account keeping it (`Refused` 403 otherwise)."""
+    """The seat's secret, or the account keeping it (`Refused` 403 otherwise). A seat kept in an account is never
+    played from a browser signed in to another, even by its secret: a link copied from its person's address bar
+    would let a friend's account play it (and see its hidden cards) in a rated game."""
     if account is not None and info.account_id == account.id:
         return
+    if info.account_id is not None and account is not None:  # signed in, as someone else
+        raise Refused(
+            403, _("Player {number}'s seat is kept in another account: only that account plays it", number=seat + 1)
+        )
     if not secret_matches(token, info.token_hash):
         if info.account_id is not None and token:
             raise Refused(
@@ -85,10 +91,6 @@ def _check_holder(info: SeatInfo, seat: int, token: str | None, account: SignedI
                     "sign in to that account to play it",
                     number=seat + 1,
                 ),
-            )
-        if info.account_id is not None and account is not None:  # signed in, as someone else, and no link
-            raise Refused(
-                403, _("Player {number}'s seat is kept in another account: only that account plays it", number=seat + 1)
             )
         if info.account_id is not None:
             raise Refused(

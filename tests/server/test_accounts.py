@@ -241,12 +241,21 @@ def test_a_seat_kept_in_an_account_is_played_from_any_browser_and_listed_in_its_
         with sign_up(server, "bea") as bea:
             token = game["seats"][1]["token"]
             assert bea.post(f"/api/games/{game['id']}/seats/1/keep").status_code == 403
-            assert bea.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token}).status_code == 200
+            kept = bea.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token})
+            assert kept.status_code == 200
             assert bea.get(f"/api/games/{game['id']}", params={"seat": 1}).status_code == 200
-            refused = ann.post(f"/api/games/{game['id']}/seats/1/keep", headers={"x-seat-token": token})
+            refused = stranger.get(f"/api/games/{game['id']}", params={"seat": 1}, headers={"x-seat-token": token})
             assert refused.status_code == 403 and "old link no longer works" in refused.json()["detail"]
             looked = ann.get(f"/api/games/{game['id']}", params={"seat": 1})  # no link: not told of an old one
             assert looked.status_code == 403 and "kept in another account" in looked.json()["detail"]
+            # bea's address bar, with the seat's new secret, sent to ann: signed in as another, she plays nothing
+            fresh = {"x-seat-token": kept.json()["token"]}
+            for asked in (
+                ann.get(f"/api/games/{game['id']}", params={"seat": 1}, headers=fresh),
+                ann.post(f"/api/games/{game['id']}/actions", json={"seat": 1, "action": "take w b g"}, headers=fresh),
+            ):
+                assert asked.status_code == 403 and "kept in another account" in asked.json()["detail"]
+            assert stranger.get(f"/api/games/{game['id']}", params={"seat": 1}, headers=fresh).status_code == 200
         assert (
             stranger.post(
                 "/api/games", json={"game": "classic", "seats": [{"kind": "human", "mine": True}, {"kind": "bot"}]}

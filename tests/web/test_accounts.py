@@ -226,6 +226,15 @@ def test_a_friend_who_keeps_a_seat_shows_by_the_accounts_name_on_the_others_tabl
     # ann's table hears it at once: seat 1 is bea now, in the seat list and wherever the table names the seat
     ann.wait_for_function("document.querySelector(\"[data-seat='1']\").textContent.includes('bea')", timeout=10000)
     assert "Player 2" not in ann.inner_text("[data-seat='1']")
+    # kept, the seat is the account's: the address bar and the browser's list carry no secret to pass on
+    bea.wait_for_function("!location.search.includes('token')")
+    kept = bea.evaluate("JSON.parse(localStorage.getItem('splendor-my-games'))")
+    assert [(g["id"], "token=" in g["link"], g.get("account")) for g in kept] == [(made["id"], False, "bea")]
+    bea.goto("/")
+    bea.wait_for_selector(f"#my-games tr[data-my-game='{made['id']}']")
+    bea.click("#sign-out")  # the next person at this browser is not shown bea's game as theirs
+    bea.wait_for_selector("#account-name")
+    assert bea.is_hidden("#my-games") and bea.locator(f"tr[data-my-game='{made['id']}']").count() == 0
     assert ann.errors == []  # type: ignore[attr-defined]
     friend.close()
 

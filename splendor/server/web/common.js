@@ -287,6 +287,12 @@ export function linkToken(link) {
   return new URLSearchParams((link || "").split("?")[1] || "").get("token");
 }
 
+// Signing out: the seats kept in the account leave this browser's "Your games" (the next person at it is not
+// shown them as theirs).
+export function forgetAccountGames() {
+  localStorage.setItem(GAMES_KEY, JSON.stringify(myGames().filter((g) => !g.account)));
+}
+
 export function keepGame(entry) {
   const others = myGames().filter((g) => !(g.id === entry.id && g.seat === entry.seat));
   localStorage.setItem(GAMES_KEY, JSON.stringify([entry, ...others].slice(0, 30)));

@@ -1,6 +1,6 @@
 // The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
 // the games (this browser's and, signed in, the account's) and the account's ratings.
-import { api, el, gameTitle, forgetProfile, nameProblem, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
+import { api, el, gameTitle, forgetAccountGames, forgetProfile, nameProblem, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
 import { N_, capital, language, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
@@ -264,6 +264,7 @@ async function drawAccount() {
       el("button", { type: "button", id: "sign-out", onclick: async () => {
         await forgetPush();               // the next person at this browser is not told of this account's turns
         await api("/api/session", { method: "DELETE" }).catch(() => {});
+        forgetAccountGames();
         location.reload();
       } }, t("Sign out"))),
     rated.length ? el("ul", { id: "my-ratings" }, ...rated.map(([game, r]) => el("li", { "data-rating-game": game },

@@ -479,6 +479,18 @@ function renderInvite() {
     } }, t("Copy")));
 }
 
+// A seat the signed-in account keeps is played by the account, not by a secret: the address bar and the browser's
+// list of games lose it, so that an address copied to a friend plays nothing, and signing out forgets the game here.
+function forgetSecret() {
+  const here = new URL(location.href);
+  const before = myGames().find((g) => g.id === gameId && g.seat === seat);
+  if (!here.searchParams.has("token") && before && before.account === state.me.name) return;
+  here.searchParams.delete("token");
+  history.replaceState(null, "", here.pathname + here.search);
+  keepGame({ id: gameId, game: state.payload.game, seat, link: here.pathname + here.search, at: Date.now(),
+    account: state.me.name });
+}
+
 // Signed in: offer to keep this seat in the account (a link a friend sent), until an account keeps it. Else, in
 // Pokémon: offer to keep this game in the Pokédex of the profile this browser owns, until the seat has one.
 function renderKeep() {
@@ -490,6 +502,7 @@ function renderKeep() {
     // a rated game counts only if every person's seat is kept before the first move: said before anyone moves
     const unkept = held && payload.rated && payload.actions === 0
       && payload.seats.some((s) => s.kind === "human" && !s.has_account);
+    if (held) forgetSecret();
     const kept = held ? (unkept ? "yes-unkept" : "yes") : late ? "late" : "no";
     if (kept !== "no" && box.dataset.kept === kept) return;
     box.dataset.kept = kept;
@@ -501,13 +514,8 @@ function renderKeep() {
       : el("button", { type: "button", id: "keep-in-account", onclick: async () => {
         try {
           const kept = await api(`/api/games/${gameId}/seats/${seat}/keep`, { method: "POST", headers: auth });
-          // The seat has a new secret now (the link used to get here stops working): the address and the
-          // browser's list of games carry the new one.
-          if (kept.link) {
-            const url = new URL(kept.link);
-            history.replaceState(null, "", url.pathname + url.search);
-            keepGame({ id: gameId, game: state.payload.game, seat, link: url.pathname + url.search, at: Date.now() });
-          }
+          // The seat has a new secret now (the link used to get here stops working), and the account plays it:
+          // the address and the browser's list of games carry no secret (forgetSecret)
           accept(kept);
           render();
         } catch (e) { showError(e.message); }
