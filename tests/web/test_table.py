@@ -200,6 +200,24 @@ def test_a_seat_opened_in_a_tab_too_many_is_given_up_by_the_oldest_until_it_asks
     assert saying_so() == [1] and oldest.locator("#play-here").count() == 0
 
 
+def test_an_action_the_server_never_received_is_said_unsent_not_refused_by_the_rules(
+    server: Server, browser: Browser
+) -> None:
+    _g, page = _open(browser, server)
+    page.route("**/actions", lambda route: route.abort())  # the connection is gone
+    for colour in ("white", "blue", "green"):
+        page.click(f"[data-key='supply:{colour}']")
+    page.click("[data-key='take']")
+    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    said = page.inner_text("#error")
+    assert said.startswith("Not sent: there is no connection to the server") and "Not allowed" not in said
+    page.unroute("**/actions")
+    for colour in ("white", "blue", "green"):
+        page.click(f"[data-key='supply:{colour}']")
+    page.click("[data-key='take']")  # once it is back, the same take is played
+    wait_past(page, 0)
+
+
 def test_three_tokens_are_chosen_and_sent_only_by_take(server: Server, browser: Browser) -> None:
     _g, page = _open(browser, server)
     posts: list[str] = []

@@ -181,17 +181,36 @@ export function chip(colour, count = null, opts = {}) {
   return node;
 }
 
+// Why an action was not played, in words: the rules' refusal ("Not allowed: …"), or, where the server could not
+// take it (no connection, a store that did not answer), that it was not played, so that nobody reads a lost
+// connection as a rule.
+export function notPlayed(error) {
+  if (error.unsent) return t("Not sent: there is no connection to the server. Try again once it is back.");
+  return error.status >= 500 ? t("Not played: {reason}", { reason: error.message })
+    : t("Not allowed: {reason}", { reason: error.message });
+}
+
 export async function api(path, options = {}) {
   const { headers = {}, ...rest } = options;
-  const response = await fetch(path, { ...rest, headers: { "content-type": "application/json",
-    "accept-language": language, ...headers } });          // refusals come back in the reader's language
+  let response;
+  try {
+    response = await fetch(path, { ...rest, headers: { "content-type": "application/json",
+      "accept-language": language, ...headers } });        // refusals come back in the reader's language
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    const lost = new Error(t("there is no connection to the server"));   // not the server's refusal: unsent
+    lost.unsent = true;
+    throw lost;
+  }
   const text = await response.text();
   let body = text;
   try { body = JSON.parse(text); } catch (e) { /* plain text */ }
   if (!response.ok) {
     const detail = body && body.detail ? (typeof body.detail === "string" ? body.detail
       : body.detail.map((d) => d.msg).join("; ")) : text;
-    throw new Error(detail);
+    const refused = new Error(detail);
+    refused.status = response.status;
+    throw refused;
   }
   return body;
 }

@@ -1,7 +1,7 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking or by keys.
 // The table is one screen: the other seats on one side, the game in the middle, your own seat below it, and the
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
-import { api, el, emblem, gameTitle, keepGame, linkToken, morph, myGames, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
+import { api, el, emblem, notPlayed, gameTitle, keepGame, linkToken, morph, myGames, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
   from "/static/common.js";
 import { N_, capital, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
@@ -86,7 +86,7 @@ export async function send(action, typed = false) {
     taken = true;
   } catch (e) {
     const text = late.signal.aborted ? t("The server did not answer in time: look at the table, then try again.")
-      : t("Not allowed: {reason}", { reason: e.message });
+      : notPlayed(e);
     if (typed) state.commandError = { text, at }; else state.error = { text, at };
   } finally {
     clearTimeout(timer);
@@ -452,7 +452,7 @@ async function leave(what, at) {
     if (!answer.over) { location.href = `/watch/${gameId}`; return; }    // three or four: a bot plays on
     accept(answer);
   } catch (e) {
-    state.error = { text: t("Not allowed: {reason}", { reason: e.message }), at: state.payload.actions };
+    state.error = { text: notPlayed(e), at: state.payload.actions };
   } finally {
     state.busy = false;
     render();
