@@ -438,7 +438,10 @@ class KidsGame(Game):
                 start=self.board.spaces[road.start].name,
                 here=here,
             )
-        need = Listing(PALETTE.word(c) for c in road.cost)
+        need = Listing(  # "2 water (blue) tokens", not "water (blue) and water (blue)": counted, as a child counts
+            _n("{n} {resource} token", "{n} {resource} tokens", n, resource=PALETTE.word(c))
+            for c, n in banner_counts(road.cost)
+        )
         purse, active = self.purse[self.seat], self.active[self.seat]
         lacking = {c: n - purse[c] - active[c] for c, n in banner_counts(road.cost) if n > purse[c] + active[c]}
         wild = purse[GOLD] + min(purse[TREASURE], MAX_TREASURES)
