@@ -310,10 +310,15 @@ document.getElementById("game").addEventListener("change", (e) => {
   fitBots();
 });
 document.getElementById("new-game").addEventListener("submit", create);
-// The Mysteries use all three sections of the board, the short game two: one or the other, never both ticked.
+// The Mysteries use all three sections of the board, the short game two: one or the other, never both ticked,
+// and the one unticked is said, not changed unseen.
 for (const [box, other] of [["short", "mysteries"], ["mysteries", "short"]]) {
   document.getElementById(box).addEventListener("change", (e) => {
-    if (e.target.checked) document.getElementById(other).checked = false;
+    const unticked = e.target.checked && document.getElementById(other).checked;
+    if (unticked) document.getElementById(other).checked = false;
+    document.getElementById("kids-options-note").textContent = !unticked ? ""
+      : box === "mysteries" ? t("The Mysteries use the whole board: the short game is off.")
+        : t("The short game leaves out the Mysteries' section: the Mysteries are off.");
   });
 }
 document.getElementById("seats").addEventListener("change", () => { showMarkMe(); fitOpenSeats(); });
