@@ -54,7 +54,7 @@ from splendor.server.watchers import Credentials, Watcher, broadcast, unwatch, w
 from splendor.store.accounts import Accounts, SignedIn
 from splendor.store.changes import ChangeFeed, shared
 from splendor.store.chat import ChatStore
-from splendor.store.clocks import ClockState, overdue, read_clock
+from splendor.store.clocks import ClockState, overdue, read_clock, resume_clocks, say_alive
 from splendor.store.games import Ending, GameBounds, GameStore, SeatInfo, TooManyGames
 from splendor.store.leases import BotLeases
 from splendor.store.pokedex import Pokedex
@@ -137,6 +137,9 @@ class GameManager:
         that died are taken over. Games waiting for people are read when someone asks for them."""
         if not self.shared:  # the only process of its store: no lease is alive
             await asyncio.to_thread(self.leases.release_all_holders)  # a store it cannot write to stops it here
+        given = await asyncio.to_thread(resume_clocks, self.store.store, self.settings.alive_seconds)
+        if given:
+            log.info("no server ran for %.0f s: every running clock is given that time back", given)
         loop = asyncio.get_running_loop()
         if self.settings.warm_bot_workers:
             self._warming = loop.create_task(self.bots.warm())
@@ -152,6 +155,7 @@ class GameManager:
             loop.create_task(self._every(min(60.0, every.idle_forfeit_seconds / 4), self._forfeit_idle_seats)),
             loop.create_task(self._every(every.session_check_seconds, self._close_sockets_of_ended_sessions)),
             loop.create_task(self._every(every.clock_sweep_seconds, self._end_overdue_clocks)),
+            loop.create_task(self._every(every.alive_seconds, lambda: asyncio.to_thread(say_alive, self.store.store))),
             loop.create_task(self._every(every.finding_sweep_seconds, lambda: open_seats.expire_games(self))),
             loop.create_task(self._every(every.finding_sweep_seconds, self.quick_play.sweep)),
         ]
@@ -169,6 +173,8 @@ class GameManager:
             await self.feed.stop()
         with contextlib.suppress(SQLAlchemyError):
             await asyncio.to_thread(self.leases.release)  # the others take over at once, not at expiry
+        with contextlib.suppress(SQLAlchemyError):  # the time no server runs counts from now
+            await asyncio.to_thread(say_alive, self.store.store)
         await asyncio.to_thread(self.bots.shutdown)
         await asyncio.to_thread(self.pushes.stop)
 

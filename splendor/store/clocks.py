@@ -9,6 +9,10 @@ the database's clock on PostgreSQL (processes on several machines agree on it) a
 (served by one process); ``game_seats.seconds_left`` is a real-time seat's bank as it stood when its last turn
 began. No client's time is ever read: a turn is charged from the store's clock alone, in the transaction that
 commits the action that ends it (`pass_turn`).
+
+Nobody can move while no server runs, so a clock does not count that time: every process says it is alive every
+few seconds (`say_alive`), and a process that starts after none has been alive for longer than that moves every
+running clock on by the time since (`resume_clocks`). A process restarted while others run changes nothing.
 """
 
 from __future__ import annotations
@@ -17,11 +21,12 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from splendor.store.database import Store
 from splendor.store.leases import _now
-from splendor.store.models import GameRow, SeatRow
+from splendor.store.models import AliveRow, GameRow, SeatRow
 
 REALTIME, CORRESPONDENCE = "realtime", "correspondence"
 """The kinds of time control: a bank per seat with an increment, or so many days a move."""
@@ -210,3 +215,48 @@ def overdue(store: Store, limit: int = 100) -> list[tuple[str, int, int | None]]
 def ran_out(conn: Connection, game_id: str, seat: int) -> None:
     """Write the bank of a seat that ran out of time as spent: the clock showed it as it stood when its turn began."""
     conn.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(seconds_left=0.0))
+
+
+def say_alive(store: Store) -> None:
+    """This process is alive now, by the store's clock (``server_alive``)."""
+    try:
+        with store.engine.begin() as conn:
+            now = _now_value(conn)
+            if not conn.execute(update(AliveRow).where(AliveRow.id == 1).values(alive_at=now)).rowcount:
+                conn.execute(insert(AliveRow).values(id=1, alive_at=now))
+    except IntegrityError:  # another process wrote the first row at the same moment: it said it for now
+        pass
+
+
+def resume_clocks(store: Store, alive_seconds: float) -> float:
+    """At a process's start: when no process has said it was alive for more than twice ``alive_seconds`` (the
+    server was down), move every running clock on by the time since it last was, so that nobody loses the time in
+    which no move could be made (a turn begun, or a deadline passed, before then is left as it was: the process
+    then alive had ended it). Returns the seconds given back: 0 when a process was alive, on a new store, or when
+    another process starting at once gave them back first. Says this process is alive."""
+    try:
+        return _resume_clocks(store, alive_seconds)
+    except IntegrityError:  # a new store's first row, written by another process starting at once
+        return 0.0
+
+
+def _resume_clocks(store: Store, alive_seconds: float) -> float:
+    with store.engine.begin() as conn:
+        now = _now_value(conn)
+        last = conn.execute(select(AliveRow.alive_at).where(AliveRow.id == 1).with_for_update()).scalar()
+        if last is None:
+            conn.execute(insert(AliveRow).values(id=1, alive_at=now))
+            return 0.0
+        if not conn.execute(
+            update(AliveRow).where(AliveRow.id == 1, AliveRow.alive_at == last).values(alive_at=now)
+        ).rowcount:
+            return 0.0  # another process said it first: it gave the time back, or none was due
+        down = now - last
+        if down <= 2 * alive_seconds:
+            return 0.0
+        conn.execute(
+            update(GameRow)
+            .where(GameRow.status == "ongoing", GameRow.deadline.is_not(None), GameRow.deadline > last)
+            .values(deadline=GameRow.deadline + down, turn_started=GameRow.turn_started + down)
+        )
+        return down

@@ -320,3 +320,14 @@ class ReviewRow(Base):
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the process computing it, while it runs
     done: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")  # moves reviewed so far
     touched: Mapped[float | None] = mapped_column(Float, nullable=True)  # its last progress, while it runs
+
+
+class AliveRow(Base):
+    """When a server process last said it was alive (one row, ``id`` 1), by the store's clock: a process that
+    starts after none has been alive for a while moves every running clock on by that time (`splendor.store.clocks
+    .resume_clocks`), since nobody could move while no server ran."""
+
+    __tablename__ = "server_alive"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    alive_at: Mapped[float] = mapped_column(Float, nullable=False)  # seconds since the epoch

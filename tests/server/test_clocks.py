@@ -17,6 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from splendor.server.api import create_app
+from splendor.server.settings import Settings
 from tests.server.conftest import Server, create, processes, wait_for
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
@@ -245,6 +247,27 @@ def test_the_clock_survives_a_restart_with_its_deadline_intact(tmp_path: Path) -
             assert stored(db, game["id"])[1] == 0
     finally:
         server.stop()
+
+
+def test_a_start_after_no_server_ran_gives_the_running_clocks_that_time_back(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    settings = Settings(database_url=f"sqlite:///{db}", bot_workers=1, warm_bot_workers=False, alive_seconds=5)
+    with TestClient(create_app(settings)) as c:
+        running = create(c, "classic", HUMANS2, clock="5+10")
+        assert move(c, running, 0).status_code == 200  # bob's bank runs
+        overdue = create(c, "classic", HUMANS2, clock="3d")
+    before = stored(db, running["id"])
+    with sqlite3.connect(db) as conn:  # no server ran for ten minutes (the last said it was alive then)
+        conn.execute("UPDATE server_alive SET alive_at = alive_at - 600")
+        due = before[3] - 1000  # a turn that ran out before the last server stopped: its sweep had ended it
+        conn.execute("UPDATE games SET deadline = ? WHERE id = ?", (due, overdue["id"]))
+    with TestClient(create_app(settings)) as c:
+        after = stored(db, running["id"])
+        assert after[3] == pytest.approx(before[3] + 600, abs=5) and after[2] == pytest.approx(before[2] + 600, abs=5)
+        assert stored(db, overdue["id"])[3] in (due, None)  # given nothing: ended on time, or about to be
+        assert state(c, running)["clock"]["left"] > 290  # bob's five minutes, not gone while nobody could move
+    with TestClient(create_app(settings)) as c:  # a restart at once: nothing given
+        assert stored(db, running["id"]) == after
 
 
 # ----------------------------------------------------------------------------- many processes
