@@ -453,6 +453,25 @@ def test_kids_on_a_phone_says_a_village_gives_another_turn_and_shows_your_city_t
     assert page.locator(".me-strip .strip-tiles").is_visible()
 
 
+def test_kids_on_a_phone_shows_your_treasure_in_the_strip_since_it_pays_like_gold(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer's strip read "purse 4/8" beside three chips: the Treasure counted, and was not in sight."""
+    local = splendor.new_game("kids", players=2, seed=2, mysteries=True)
+    bots = [make_bot("greedy", seed=2), make_bot("greedy", seed=3)]  # seat 0 finds a Treasure at action 11
+    with server.client() as c:
+        people = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+        g = create(c, "kids", people, seed=2, options={"mysteries": True})
+        while not (local.view(0)["seats"][0]["treasure"] and local.current_player == 0):
+            action = decide(bots[local.current_player], local)
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
+    page = open_page(browser, g["seats"][0]["link"], width=375)
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history)}")
+    treasure = page.locator(".me-strip [data-key='strip:token:treasure']")
+    assert treasure.is_visible() and str(local.view(0)["seats"][0]["treasure"]) in treasure.inner_text()
+
+
 def _mysteries_played_by_greedy_bots(
     server: Server, seed: int, until: Callable[[Game, Action, Game], bool]
 ) -> tuple[dict[str, Any], Game]:

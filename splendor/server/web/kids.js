@@ -212,6 +212,7 @@ function strip(c) {
   return [emblem(s.seat), el("strong", {}, t("purse {held}/8", { held: s.purse_total })),
     ...Object.entries(s.tokens).filter(([, n]) => n).map(([col, n]) => keyed(chip(col, n, named(col)),
       `strip:token:${col}`)),
+    s.treasure ? keyed(chip("treasure", s.treasure, named("treasure")), "strip:token:treasure") : null,  // it pays
     s.city_tiles.length ? el("span", { class: "strip-bonus strip-tiles" }, el("span", { class: "strip-label" },
       t("City tiles")), ...tileChips(s, { words: false })) : null];
 }
