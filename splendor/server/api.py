@@ -446,7 +446,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         before it (``log``: the last 60, ``entry`` last, as a game's own log keeps them), who won (``winners``, as
         the game's own answer says it), and how the game ended when
         no rule ended it (``ending``: a resignation, an abort, a seat idle past the limit, after ``at`` actions;
-        a seat of three or four that resigned says it in ``seats``: ``forfeit``)."""
+        a seat of three or four that resigned says it in ``seats``: ``forfeit``), and the game it is the rematch
+        of (``rematch_of``: its seats were taken by accepting it, not from the lobby)."""
         live = await manager().get(game_id)
         if not live.over:
             raise Refused(409, _("replays are of finished games"))
@@ -463,6 +464,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "rated": live.rated,
             "ending": live.ending_of(),
             "winners": live.winners,
+            "rematch_of": live.rematch_of,
             "time_control": live.clock.control.text if live.clock is not None else None,
             "action": entry["action"] if entry else None,
             "entry": entry,

@@ -215,6 +215,13 @@ def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(ser
         made = c.get(f"/api/games/{again}").json()
     assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("human", "bob"), ("human", "cy")]
     assert made["clock"]["running"] == 0  # the game began when the last seat was taken
+    token = page.url.split("token=")[1].split("&")[0]
+    with server.client() as c:
+        r = c.post(f"/api/games/{again}/seats/0/abort", headers={"x-seat-token": token})
+        assert r.status_code == 200, r.text
+    replay = open_page(browser, f"{server.base}/replay/{again}")  # its replay tells it as the table did
+    replay.wait_for_function("document.getElementById('log').textContent.includes('accepted the rematch')")
+    assert "joined from the lobby" not in replay.inner_text("#log")
     assert page.errors == [] and bob.errors == [] and cy.errors == []  # type: ignore[attr-defined]
 
 

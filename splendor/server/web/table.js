@@ -605,7 +605,7 @@ async function loadReplay(upto) {
   const data = await api(`/api/games/${gameId}/replay?upto=${upto}`);
   state.upto = data.upto; state.total = data.total;
   state.payload = { game: data.view.game, seats: data.seats, view: data.view, actions: data.upto, log: [],
-    rated: data.rated, winners: data.winners || [] };
+    rated: data.rated, winners: data.winners || [], rematch_of: data.rematch_of };
   if (data.entry) {              // the actions that led to this step, from the replay itself, the one stepped to last
     state.payload.log = data.log;
     state.lastSeat = data.entry.seat; state.lastAction = data.entry.action;
