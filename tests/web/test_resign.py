@@ -84,9 +84,13 @@ def test_abort_on_a_phone_with_44_px_buttons(server: Server, browser: Browser) -
     assert dialog is not None and abs(dialog["x"] - (375 - dialog["width"]) / 2) <= 2  # centred, not pinned left
     box = page.locator("#leave-confirm").bounding_box()
     assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 375
-    page.locator("#leave-confirm").click()
-    page.wait_for_function("document.body.dataset.over === 'true'")
-    assert "aborted the game" in page.locator("#ending").inner_text()
+    with page.expect_response(lambda r: r.url.endswith("/ratings")):  # read once the end is drawn
+        page.locator("#leave-confirm").click()
+        page.wait_for_function("document.body.dataset.over === 'true'")
+    page.wait_for_timeout(300)  # drawn with the ratings' answer
+    assert "aborted the game: no winner, not rated." in page.locator("#ending").inner_text()
+    assert page.locator("#rating-changes").count() == 0  # "not rated" said once, not again under it
+    assert page.locator("#review-link").count() == 0  # no move to review or replay
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
 

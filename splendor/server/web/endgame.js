@@ -96,8 +96,9 @@ export function renderEnd(page) {
   // A game called off or expired while a seat was still open never began: nothing to review, no seats to play again.
   const neverBegan = state.payload.seats.some((s) => s.kind === "open");
   items.push(ratingsSection(page));
+  const unplayed = neverBegan || !state.payload.actions;  // no move to replay or review
   items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
-    t("Download the record")), ...(neverBegan ? [] : [" · ", el("a", { href: `/replay/${gameId}` },
+    t("Download the record")), ...(unplayed ? [] : [" · ", el("a", { href: `/replay/${gameId}` },
     t("Replay it step by step")), " · ", el("a", { href: `/replay/${gameId}?review`, id: "review-link",
     class: "button" }, t("Review"))])));
   if (mode === "play" && neverBegan) items.push(el("p", {}, el("a", { href: "/" }, t("Back to the lobby"))));
@@ -122,6 +123,8 @@ function ratingsSection(page) {
       el("button", { type: "button", id: "ratings-again", onclick: () => { state.ratings = null; page.render(); } },
         t("Read them again")));
   }
+  const ending = state.payload.ending;      // called off: its ending says "not rated" already, once is enough
+  if (!r.rated && ending && ["aborted", "no_start", "expired"].includes(ending.by)) return null;
   if (!r.rated) {
     return el("p", { class: "note", id: "rating-changes" }, r.unplayed
       ? t("Not rated: someone in it never moved, as in an aborted game.")
