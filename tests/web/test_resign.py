@@ -250,3 +250,23 @@ def test_a_rematch_called_off_says_so_and_a_new_one_may_be_asked_for(server: Ser
     bob.wait_for_url(lambda url: "/play/" in url and g["id"] not in url and first["id"] not in url)
     assert "seat=1" in bob.url
     assert bob.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_rematch_asked_for_you_is_said_in_your_games_in_the_lobby(server: Server, browser: Browser) -> None:
+    """A friend back in the lobby saw only "won by you — see the end": the rematch asked of them showed only on
+    the finished game's own page, and expired unseen."""
+    g = _two_humans(server)
+    bob = open_page(browser, g["seats"][1]["link"])  # this browser keeps bob's seat
+    ann = {"x-seat-token": g["seats"][0]["token"]}
+    with server.client() as c:
+        assert c.post(f"/api/games/{g['id']}/seats/0/abort", headers=ann).status_code == 200
+        assert c.post(f"/api/games/{g['id']}/seats/0/rematch", headers=ann).status_code == 200
+    bob.goto(f"{server.base}/")
+    row = bob.locator(f"#my-games tr[data-my-game='{g['id']}']")
+    row.wait_for()
+    bob.wait_for_function(f"document.querySelector(\"tr[data-my-game='{g['id']}']\").textContent.includes('asked')")
+    assert (
+        "ann asked for a rematch." in row.inner_text() and row.get_attribute("data-your-turn") is not None
+    )  # with the turns, first
+    row.get_by_text("Accept the rematch").click()
+    bob.wait_for_selector("#rematch-asked")  # the finished table, where it is accepted with one click

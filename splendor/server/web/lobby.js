@@ -98,6 +98,20 @@ async function create(event) {
   }
 }
 
+// Who asked for the rematch of a finished game, when ``seat``'s place in it still waits for this person (kept
+// for them, the rematch not called off or expired), else null: the row says it and offers to accept, since the
+// finished game's own page is the only other place it shows.
+async function rematchAskedOf(rematchId, seat) {
+  try {
+    const again = await api(`/api/games/${rematchId}`);
+    const mine = again.seats[seat];
+    if (again.over || !mine || mine.kind !== "open") return null;
+    const labels = seatLabels(again.seats);
+    const askers = again.seats.filter((s) => s.kind === "human").map((s) => labels[s.seat]);
+    return askers.length ? list(askers) : null;
+  } catch (e) { return null; }
+}
+
 // The games this browser plays, and those the account keeps, with a link back to the seat, the players and, once
 // over, the result.
 async function drawMyGames() {
@@ -118,14 +132,18 @@ async function drawMyGames() {
     const yourTurn = !view.is_over && !info.over && !waiting && view.current_player === g.seat
       && info.seats[g.seat].kind !== "bot";
     const secondsLeft = known && known.your_turn ? known.seconds_left : null;
-    const state = info.over             // the rules' winners, or the other seat of a game of two left early
-      ? wonBy(info.winners.map((w) => w === g.seat ? t("you") : seats[w]))
-      : (yourTurn ? yourTurnCell(secondsLeft) : (waiting ? t("waiting for players") : t("in play")));
-    const row = el("tr", { "data-my-game": g.id, "data-your-turn": yourTurn }, el("td", {}, gameTitle(info.game, info.view)),
+    const asked = info.over && info.rematch ? await rematchAskedOf(info.rematch, g.seat) : null;
+    const state = asked !== null ? t("{players} asked for a rematch.", { players: asked })
+      : info.over                       // the rules' winners, or the other seat of a game of two left early
+        ? wonBy(info.winners.map((w) => w === g.seat ? t("you") : seats[w]))
+        : (yourTurn ? yourTurnCell(secondsLeft) : (waiting ? t("waiting for players") : t("in play")));
+    const row = el("tr", { "data-my-game": g.id, "data-your-turn": yourTurn || asked !== null },
+      el("td", {}, gameTitle(info.game, info.view)),
       el("td", {}, seats.map((n, i) => i === g.seat ? t("{name} (you)", { name: n }) : n).join(", ")),
       el("td", {}, state),
-      el("td", {}, el("a", { href: g.link }, view.is_over ? t("see the end") : t("rejoin"))));
-    return { row, yourTurn, secondsLeft };
+      el("td", {}, el("a", { href: g.link }, asked !== null ? t("Accept the rematch")
+        : view.is_over ? t("see the end") : t("rejoin"))));
+    return { row, yourTurn: yourTurn || asked !== null, secondsLeft };
   }));
   document.querySelector("#my-games tbody").replaceChildren(...yourTurnFirst(rows.filter(Boolean)));
   countDown();
