@@ -96,6 +96,14 @@ def test_an_open_seat_is_listed_in_the_lobby_and_a_guest_joins_it(server: Server
     ann.wait_for_function("document.getElementById('invite-copy').textContent === 'Copied.'")
     assert ann.evaluate("navigator.clipboard.readText()") == invite
     assert "Waiting for players" in ann.inner_text("#status")
+    table = ann.url
+    ann.goto(f"{server.base}/")  # ann's own open game, in her lobby: her seat to open, not a Join refused
+    ann.locator(f"[data-open-game='{game}'] [data-yours]").wait_for()
+    assert ann.locator(f"[data-join='{game}']").count() == 0
+    assert ann.get_attribute(f"[data-open-game='{game}'] [data-yours]", "href").startswith(f"/play/{game}?seat=0")
+    ann.click(f"[data-open-game='{game}'] [data-yours]")
+    ann.wait_for_url(table)
+    ann.wait_for_function("document.body.dataset.actions !== undefined")
     guest = new_page(browser, 390)
     guest.goto(invite)
     row = guest.locator("[data-open-game].invited")  # the game invited to, marked, its Join in focus

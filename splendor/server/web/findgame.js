@@ -1,8 +1,8 @@
 // Finding a game in the lobby: quick play (be seated with waiting players of about your rating, or with a bot after
 // the wait you chose) and the open games (join a free seat with one click), signed in or as a guest with a name.
 // A seek's secret stays in this tab (sessionStorage, so a reload goes on waiting): it becomes the seat's secret.
-import { api, el, gameTitle, keepGame, nameProblem } from "/static/common.js";
-import { t } from "/static/i18n.js";
+import { api, el, gameTitle, keepGame, myGames, nameProblem } from "/static/common.js";
+import { capital, t } from "/static/i18n.js";
 import { clockWords } from "/static/yourgames.js";
 
 const SEEK_KEY = "splendor-seek";       // { id, secret, game } of this tab's waiting seek
@@ -141,15 +141,16 @@ let joining = null;
 // the game invited to, in the box beside its note, which says what went wrong there too).
 async function join(game) {
   const beside = game.id === INVITED && !$("invite-join").hidden;
-  const error = beside ? $("invite-error") : $("quick-error");
-  $("quick-error").textContent = $("invite-error").textContent = "";
+  const error = beside ? $("invite-error") : $("open-games-error");   // a refusal beside the list joined from
+  $("quick-error").textContent = $("invite-error").textContent = $("open-games-error").textContent = "";
   if (beside) $("guest-name").value = $("invite-name").value;   // the name typed beside the invitation, whichever Join
   const name = me ? null : guestName();
   if (!me && (!name || nameProblem(name))) {
     if (!beside) joining = game;             // Enter in Quick play's name box joins only a game that asked there
-    error.textContent = name ? nameProblem(name) : t("Give your name to join as a guest, or sign in.");
+    const asked = beside ? error : $("quick-error");   // beside the name box the name is typed in
+    asked.textContent = name ? nameProblem(name) : t("Give your name to join as a guest, or sign in.");
     (beside ? $("invite-name") : $("guest-name")).focus();
-    error.scrollIntoView({ block: "nearest" });
+    asked.scrollIntoView({ block: "nearest" });
     return;
   }
   joining = null;
@@ -159,7 +160,7 @@ async function join(game) {
       body: JSON.stringify(me ? {} : { name }) });
     go(game.id, game.game, seat, taken.link);
   } catch (e) {
-    error.textContent = e.message;
+    error.textContent = capital(e.message);
     drawOpenGames();
   }
 }
@@ -170,6 +171,12 @@ async function join(game) {
 const INVITED = new URLSearchParams(location.search).get("open");
 let shownInvited = false;
 let invitedGame = null;                 // the game invited to while it is open
+
+// This browser's seat in an open game (its creator's, or one joined), from "Your games": its row offers that seat,
+// not a Join the server would refuse.
+function mine(game) {
+  return myGames().find((kept) => kept.id === game.id && kept.seat !== null && kept.seat !== undefined) || null;
+}
 
 async function drawOpenGames() {
   let games = [];
@@ -199,8 +206,9 @@ async function drawOpenGames() {
       el("td", {}, g.rated ? t("rated") : t("unrated")),
       el("td", {}, creator),
       el("td", {}, clockWords(g.expires_in)),
-      el("td", {}, el("button", { type: "button", class: "primary", "data-join": g.id, disabled: refused,
-        title: refused ? t("sign in to join a rated game") : null, onclick: () => join(g) }, t("Join"))));
+      el("td", {}, mine(g) ? el("a", { href: mine(g).link, "data-yours": g.id }, t("your game: open it"))
+        : el("button", { type: "button", class: "primary", "data-join": g.id, disabled: refused,
+          title: refused ? t("sign in to join a rated game") : null, onclick: () => join(g) }, t("Join"))));
   }));
   const row = INVITED && !shownInvited && document.querySelector(`#open-games tr.invited`);
   if (row) {                                     // once: later redraws leave the page where the reader put it
