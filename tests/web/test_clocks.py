@@ -131,3 +131,25 @@ def test_in_a_game_of_three_a_seat_that_runs_out_is_played_on_by_a_bot(server: S
     wait_past(page, 1)
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
+
+
+def test_on_a_phone_your_clock_stays_in_your_strip(server: Server, browser: Browser) -> None:
+    """A player on a phone, reading the log or the chat, had their own running clock off the screen: it was only in
+    the seats' panels."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, HUMAN], seed=4, clock="5+10")
+    page = open_page(browser, g["seats"][0]["link"], width=375)
+    clock = page.locator('#me-strip .strip-clock[data-clock-seat="0"]')
+    clock.wait_for()
+    page.wait_for_function("document.querySelector('#me-strip .strip-clock').classList.contains('running')")
+    first = clock.inner_text()
+    assert re.fullmatch(r"[45]:[0-9]{2}", first), first
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down to the log and the chat
+    page.wait_for_timeout(1300)
+    box = clock.bounding_box()
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height  # in sight, the strip's
+    assert clock.inner_text() != first  # counting down, as the heading's
+    wide = open_page(browser, g["seats"][0]["link"], width=1280)
+    assert wide.locator(".strip-clock").count() == 0  # elsewhere the seat's heading says it, once
+    assert page.errors == [] and wide.errors == []  # type: ignore[attr-defined]

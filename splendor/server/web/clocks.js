@@ -57,8 +57,9 @@ function text(clock, seconds) {
   return clock.kind === "realtime" ? realTime(seconds) : days(seconds);
 }
 
-// Draw the clocks of the state shown (after the table is drawn, which redraws the seats' headings).
-export function renderClocks(payload, seatName, over) {
+// Draw the clocks of the state shown (after the table is drawn, which redraws the seats' headings), and the clock of
+// ``me`` (the seat played here, or null) in a phone's strip, which stays on screen where the seats' panels scroll.
+export function renderClocks(payload, seatName, over, me = null) {
   const clock = payload.clock;
   const badge = document.getElementById("time-control");
   badge.hidden = !clock;
@@ -95,6 +96,21 @@ export function renderClocks(payload, seatName, over) {
     node.setAttribute("aria-label", t("{player}'s clock", { player: seatName(seat) }));
     paint(node, clock, seat, !over && clock.running === seat);
   }
+  const strip = document.getElementById("me-strip");
+  let mine = strip && strip.querySelector(".strip-clock");
+  const seconds = me === null ? null : secondsOf(clock, me);
+  const info = me === null ? null : payload.seats[me];
+  const shownStrip = strip && strip.offsetParent !== null;   // a phone's: elsewhere the seat's heading says it
+  if (!shownStrip || seconds === null || seconds === undefined || !info || info.kind === "bot" || info.forfeit) {
+    mine?.remove();
+    return;
+  }
+  if (!mine) {
+    mine = el("span", { class: "strip-clock", role: "timer", "data-clock-seat": String(me) });
+    strip.append(mine);
+  }
+  mine.setAttribute("aria-label", t("{player}'s clock", { player: seatName(me) }));
+  paint(mine, clock, me, !over && clock.running === me);
 }
 
 function paint(node, clock, seat, running) {
@@ -109,6 +125,7 @@ function paint(node, clock, seat, running) {
 // Four times a second the running clock is counted down (nothing else is redrawn).
 setInterval(() => {
   if (!shown || shown.running === null) return;
-  const node = document.querySelector(`.seat-clock[data-clock-seat="${shown.running}"]`);
-  if (node) paint(node, shown, shown.running, true);
+  for (const node of document.querySelectorAll(`[data-clock-seat="${shown.running}"]:not(.out)`)) {
+    paint(node, shown, shown.running, true);    // in the seat's heading, and in a phone's strip
+  }
 }, 250);

@@ -366,7 +366,7 @@ export function render() {
   renderEnd({ state, gameId, mode, seat, auth, seatName, render, showError });
   renderMarks();
   if (table().after) table().after(c);
-  renderClocks(state.payload, seatName, state.payload.over || state.payload.view.is_over);
+  renderClocks(state.payload, seatName, state.payload.over || state.payload.view.is_over, mode === "play" ? seat : null);
   if (tutorial) tutorial.render(c);
   for (const control of document.querySelectorAll("#tabletop button, #tabletop [role=button]")) {
     if (state.busy && control.closest("#table, #mine, #prompt")) control.setAttribute("aria-disabled", "true");
