@@ -218,6 +218,27 @@ def test_an_action_the_server_never_received_is_said_unsent_not_refused_by_the_r
     wait_past(page, 0)
 
 
+def test_a_move_another_tab_of_the_seat_beat_is_said_refused_not_dropped_without_a_word(
+    server: Server, browser: Browser
+) -> None:
+    g, page = _open(browser, server)
+
+    def the_other_tab_first(route: Any) -> None:  # the same seat moves in another tab just before this one's lands
+        with server.client() as c:
+            api_act(c, g, 0, "take r k w")
+        route.continue_()
+
+    page.route("**/actions", the_other_tab_first, times=1)
+    for colour in ("white", "blue", "green"):
+        page.click(f"[data-key='supply:{colour}']")
+    page.click("[data-key='take']")
+    page.wait_for_function("document.getElementById('error').textContent.includes('moved on')")
+    wait_past(page, 0)  # the position the other tab made, drawn
+    page.wait_for_timeout(1000)  # its push, whenever it comes, leaves the refusal said
+    assert "moved on" in page.inner_text("#error")
+    assert "takes white, red and black" in page.inner_text("#log")
+
+
 def test_three_tokens_are_chosen_and_sent_only_by_take(server: Server, browser: Browser) -> None:
     _g, page = _open(browser, server)
     posts: list[str] = []

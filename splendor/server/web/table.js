@@ -85,9 +85,16 @@ export async function send(action, typed = false) {
       body: JSON.stringify({ seat, action, expect: at }), signal: late.signal }));
     taken = true;
   } catch (e) {
+    let now = at;
+    if (e.status === 409) {     // moved on meanwhile (another tab of this seat, a clock): the refusal is said with
+      try {                     // the position that moved on, not dropped when that position's push comes
+        accept(await api(`/api/games/${gameId}?seat=${seat}`, { headers: auth }));
+        now = state.payload.actions;
+      } catch (again) { /* the push brings it; the refusal goes with the position it was made in */ }
+    }
     const text = late.signal.aborted ? t("The server did not answer in time: look at the table, then try again.")
       : notPlayed(e);
-    if (typed) state.commandError = { text, at }; else state.error = { text, at };
+    if (typed) state.commandError = { text, at: now }; else state.error = { text, at: now };
   } finally {
     clearTimeout(timer);
     state.busy = false;
