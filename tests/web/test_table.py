@@ -194,6 +194,9 @@ def test_a_seat_opened_in_a_tab_too_many_is_given_up_by_the_oldest_until_it_asks
 
     oldest.wait_for_timeout(2500)  # time for a reconnect, had it tried one, to take the seat from another tab
     assert saying_so() == [0]
+    oldest.set_viewport_size({"width": 1100, "height": 800})  # drawn again: still said, and it plays nothing
+    oldest.locator("[data-key='supply:white']").click(force=True)
+    assert given_up in oldest.inner_text("#status") and oldest.locator("#supply .chip.selected").count() == 0
     oldest.click("#play-here")
     newer[0].wait_for_selector("#play-here")  # now the oldest of the others gives it up, and only it
     oldest.wait_for_timeout(2500)

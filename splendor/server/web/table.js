@@ -66,7 +66,7 @@ function keepSeat() {
 // so a double click sends once; the answer carries the new state, drawn at once. A typed action's refusal is
 // said under the box it was typed in, a click's in the dock beside the table. Whether the server took it.
 export async function send(action, typed = false) {
-  if (state.busy) return false;
+  if (state.busy || state.replaced) return false;   // replaced: another tab plays the seat now
   if (tutorial && !tutorial.allows(ctx(), action)) return false;
   state.error = null;
   state.commandError = null;
@@ -155,6 +155,13 @@ function playedOn(s) {
 function renderStatus() {
   const { view } = state.payload;
   const status = document.getElementById("status");
+  document.body.classList.toggle("replaced", Boolean(state.replaced));
+  if (state.replaced) {          // a newer tab has the seat: this one shows what it last heard, and plays nothing
+    status.classList.remove("mine");
+    morph(status, [t("This seat is open in another tab."), " ", el("button", { type: "button", id: "play-here",
+      onclick: () => { state.replaced = false; render(); connect(); } }, t("Play here"))]);
+    return;
+  }
   status.classList.toggle("mine", view.legal_actions.length > 0);
   let text;
   if (mode === "replay") {
@@ -595,8 +602,8 @@ function connect() {
       return;
     }
     if (event.code === 4409) {     // a newer tab has the seat: reconnecting would take it back, and so for ever
-      morph(document.getElementById("status"), [t("This seat is open in another tab."), " ",
-        el("button", { type: "button", id: "play-here", onclick: () => connect() }, t("Play here"))]);
+      state.replaced = true;       // said until "Play here" (renderStatus), whatever else is drawn meanwhile
+      render();
       return;
     }
     const why = event.code === 1013 && event.reason ? `${sentence(capital(event.reason))} ` : "";  // the server's
