@@ -7,15 +7,15 @@ import ipaddress
 import logging
 import re
 import time
-from urllib.parse import unquote_plus, urlsplit
+from urllib.parse import parse_qs, unquote_plus, urlsplit
 
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from splendor.i18n import LANGUAGES, SOURCE_LANGUAGE, _, _n, negotiate, translate
 from splendor.i18n import Message as Words
-from splendor.i18n import _, _n, negotiate, translate
 
 
 def client_address(scope: Scope) -> str:
@@ -53,6 +53,8 @@ def secret_spelling_problem(query: bytes) -> str | None:
     return "give the secret once" if seen > 1 else None
 
 
+TOO_MANY_SOCKETS = _("too many connections from your address: close a tab")
+"""Why a WebSocket past the bound of open ones from one address (``websockets_per_client``) is closed (1013)."""
 TOO_MANY_GAMES = _("too many games created from your address: wait a minute")
 """The bound of new games a minute from one address (``--games-per-minute``): created, or dealt as a rematch."""
 
@@ -282,7 +284,11 @@ class WebSocketCap:
             )
             await receive()  # the handshake: accepted, so that the client reads why
             await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": 1013, "reason": "too many WebSockets from your address"})
+            asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+            words = translate(TOO_MANY_SOCKETS, asked if asked in LANGUAGES else SOURCE_LANGUAGE)
+            await send(
+                {"type": "websocket.close", "code": 1013, "reason": words.encode()[:120].decode(errors="ignore")}
+            )
             return
         self.open[client] = self.open.get(client, 0) + 1
         try:

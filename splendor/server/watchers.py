@@ -34,7 +34,8 @@ FELL_BEHIND = _("you fell behind: reconnect for the current state")
 
 
 def close_reason(text: str) -> str:
-    """``text`` cut to what a WebSocket close frame carries (123 bytes of UTF-8), never inside a character."""
+    """``text`` cut to what a WebSocket close frame carries (123 bytes of UTF-8), never inside a character. (A
+    refusal of a seat, 4403, may be longer in Korean or Slovenian: the table asks for it whole over HTTP.)"""
     return text.encode("utf-8")[:120].decode("utf-8", "ignore")
 
 
@@ -70,7 +71,7 @@ class Watcher:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.closed = False
         self.close_code = TOO_SLOW
-        self.close_reason: Message | str = FELL_BEHIND
+        self.close_words: Message | str = FELL_BEHIND
         self.task = asyncio.get_running_loop().create_task(self._send_all())
 
     def push(self, text: str) -> bool:
@@ -90,7 +91,7 @@ class Watcher:
         if self.closed:
             return
         self.closed = True
-        self.close_code, self.close_reason = code, reason
+        self.close_code, self.close_words = code, reason
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait(None)
@@ -106,7 +107,7 @@ class Watcher:
             log.debug("a watcher is dropped: %r", e)
             self.closed = True
         with contextlib.suppress(Exception):
-            reason = close_reason(translate(self.close_reason, self.language))
+            reason = close_reason(translate(self.close_words, self.language))
             await asyncio.wait_for(self.socket.close(code=self.close_code, reason=reason), self.send_timeout)
 
     async def finish(self) -> None:
@@ -159,8 +160,8 @@ def watch(
             watcher.close(
                 TOO_SLOW,
                 _n(
-                    "you watch this game {n} time already, the most allowed",
-                    "you watch this game {n} times already, the most allowed",
+                    "you watch this game in {n} tab already, the most allowed",
+                    "you watch this game in {n} tabs already, the most allowed",
                     settings.spectators_per_address,
                 ),
             )

@@ -108,3 +108,24 @@ def test_a_refused_typed_action_and_the_log_are_in_the_players_language(server: 
     entries = page.locator("#log li").all_inner_texts()
     assert "1 ana (ti) vzame: bela, modra in zelena." in entries  # after the seat's emblem, 1
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_refused_seat_is_told_why_whole_in_a_language_longer_than_a_close_frame(
+    server: Server, browser: Browser
+) -> None:
+    """A WebSocket's close frame carries 123 bytes: the Korean reason for an old link of a kept seat (158 bytes)
+    reached the table as "…더 이상 작동하지 않습니다. 그 계", without the sign-in it asks for."""
+    owner = page_in(browser, "en-GB", 1100)
+    owner.goto(f"{server.base}/")
+    owner.fill("#account-name", "kay")
+    owner.fill("#account-password", "correct horse battery")
+    owner.click("#sign-up")
+    owner.wait_for_selector("#sign-out")
+    seats = [{"kind": "human", "mine": True}, {"kind": "human", "name": "bob"}]
+    made = owner.request.post(f"{server.base}/api/games", data={"game": "classic", "seats": seats}).json()
+    guest = page_in(browser, "ko-KR", 1100)  # not signed in, with a secret that no longer opens the seat
+    guest.goto(f"{server.base}/play/{made['id']}?seat=0&token={made['seats'][1]['token']}")
+    guest.wait_for_selector("#watch-instead")
+    said = guest.inner_text("#status")
+    whole = "그 계정으로 로그인해서 두십시오"
+    assert whole in said and len(said.split("\n")[0].encode()) > 123, said

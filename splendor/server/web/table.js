@@ -590,9 +590,12 @@ function connect() {
     else if (message.type === "error") showError(message.detail);
     else if (message.type === "chat") chat.heard(message);
   };
-  ws.onclose = (event) => {
+  ws.onclose = async (event) => {
     if (event.code === 4403 || event.code === 4404) {
-      const reason = event.reason || t("This link is not valid.");   // the server's reason: resigned, kept, ...
+      let reason = event.reason || t("This link is not valid.");     // the server's reason: resigned, kept, ...
+      try {                    // a close frame holds 123 bytes: the same refusal, whole, over HTTP
+        await api(`/api/games/${gameId}${mode === "play" ? `?seat=${seat}` : ""}`, { headers: auth });
+      } catch (e) { if (e.status === 403 || e.status === 404) reason = e.message; }
       const said = sentence(capital(reason));
       // a seat's address without its secret (copied from someone's address bar, say): the game can still be
       // watched, and a seat kept in an account is played signed in, from the lobby
