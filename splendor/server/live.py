@@ -137,7 +137,11 @@ class GameManager:
         that died are taken over. Games waiting for people are read when someone asks for them."""
         if not self.shared:  # the only process of its store: no lease is alive
             await asyncio.to_thread(self.leases.release_all_holders)  # a store it cannot write to stops it here
-        given = await asyncio.to_thread(resume_clocks, self.store.store, self.settings.alive_seconds)
+        try:
+            given = await asyncio.to_thread(resume_clocks, self.store.store, self.settings.alive_seconds)
+        except SQLAlchemyError:  # a store slow to answer must not keep the server from starting: nothing given
+            log.warning("could not tell how long no server ran: the clocks are left as they are")
+            given = 0.0
         if given:
             log.info("no server ran for %.0f s: every running clock is given that time back", given)
         loop = asyncio.get_running_loop()

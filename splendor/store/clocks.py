@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -228,12 +229,19 @@ def say_alive(store: Store) -> None:
         pass
 
 
+DOWN_BEATS = 6
+"""How many of ``alive_seconds`` nobody may have said it was alive before a start counts the time as the server's
+down time (30 s by default): a live process's beat delayed a few seconds (a busy store) is never taken for it."""
+
+
 def resume_clocks(store: Store, alive_seconds: float) -> float:
-    """At a process's start: when no process has said it was alive for more than twice ``alive_seconds`` (the
-    server was down), move every running clock on by the time since it last was, so that nobody loses the time in
-    which no move could be made (a turn begun, or a deadline passed, before then is left as it was: the process
-    then alive had ended it). Returns the seconds given back: 0 when a process was alive, on a new store, or when
-    another process starting at once gave them back first. Says this process is alive."""
+    """At a process's start: when no process has said it was alive for more than ``DOWN_BEATS`` times
+    ``alive_seconds`` (the server was down), move every running clock on by the time since it last was, so that
+    nobody loses the time in which no move could be made; and as much the time open seats wait for a taker and the
+    idle limit of untimed games (counted from their last change). A turn begun, or a deadline passed, before then
+    is left as it was: the process then alive had ended it. Returns the seconds given back: 0 when a process was
+    alive, on a new store, or when another process starting at once gave them back first. Says this process is
+    alive."""
     try:
         return _resume_clocks(store, alive_seconds)
     except IntegrityError:  # a new store's first row, written by another process starting at once
@@ -252,11 +260,22 @@ def _resume_clocks(store: Store, alive_seconds: float) -> float:
         ).rowcount:
             return 0.0  # another process said it first: it gave the time back, or none was due
         down = now - last
-        if down <= 2 * alive_seconds:
+        if down <= DOWN_BEATS * alive_seconds:
             return 0.0
+        ongoing = GameRow.status == "ongoing"
         conn.execute(
             update(GameRow)
-            .where(GameRow.status == "ongoing", GameRow.deadline.is_not(None), GameRow.deadline > last)
+            .where(ongoing, GameRow.deadline.is_not(None), GameRow.deadline > last)
             .values(deadline=GameRow.deadline + down, turn_started=GameRow.turn_started + down)
         )
+        conn.execute(  # an open seat's game waits as long for a taker
+            update(GameRow)
+            .where(ongoing, GameRow.open_until.is_not(None), GameRow.open_until > last)
+            .values(open_until=GameRow.open_until + down)
+        )
+        since = datetime.fromtimestamp(last, UTC)  # and an untimed game's idle limit counts from its last change
+        for game_id, changed in conn.execute(select(GameRow.id, GameRow.updated_at).where(ongoing)).all():
+            if changed is not None and (changed if changed.tzinfo else changed.replace(tzinfo=UTC)) > since:
+                later = changed + timedelta(seconds=down)
+                conn.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=later))
         return down

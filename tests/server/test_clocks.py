@@ -9,6 +9,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -268,6 +269,29 @@ def test_a_start_after_no_server_ran_gives_the_running_clocks_that_time_back(tmp
         assert state(c, running)["clock"]["left"] > 290  # bob's five minutes, not gone while nobody could move
     with TestClient(create_app(settings)) as c:  # a restart at once: nothing given
         assert stored(db, running["id"]) == after
+
+
+def test_a_start_after_no_server_ran_gives_the_idle_limit_and_the_open_seats_that_time_too(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    settings = Settings(database_url=f"sqlite:///{db}", bot_workers=1, warm_bot_workers=False, alive_seconds=5)
+    with TestClient(create_app(settings)) as c:
+        untimed = create(c, "classic", HUMANS2)
+        waiting = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "open"}])
+
+    def read() -> tuple[Any, ...]:
+        with sqlite3.connect(db) as conn:
+            changed = conn.execute("SELECT updated_at FROM games WHERE id = ?", (untimed["id"],)).fetchone()[0]
+            until = conn.execute("SELECT open_until FROM games WHERE id = ?", (waiting["id"],)).fetchone()[0]
+        return changed, until
+
+    before = read()
+    with sqlite3.connect(db) as conn:  # no server ran for an hour
+        conn.execute("UPDATE server_alive SET alive_at = alive_at - 3600")
+    with TestClient(create_app(settings)):
+        after = read()
+    shifted = datetime.fromisoformat(after[0]) - datetime.fromisoformat(before[0])
+    assert abs(shifted.total_seconds() - 3600) < 10  # the idle forfeit counts from an hour later
+    assert after[1] == pytest.approx(before[1] + 3600, abs=10)  # the open seat waits an hour longer
 
 
 # ----------------------------------------------------------------------------- many processes
