@@ -259,3 +259,24 @@ def test_a_rematch_of_a_game_an_account_made_unrated_is_unrated_too(server: Serv
     payload = page.request.get(f"{server.base}/api/games/{again}").json()
     assert payload["rated"] is False and payload["clock"]["control"] == "5+10"
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_game_made_signed_in_keeps_your_seat_without_its_secret_and_lists_only_the_others_links(
+    server: Server, browser: Browser
+) -> None:
+    page = open_lobby(browser, server)
+    sign_up(page, "cal", "correct horse battery")
+    page.wait_for_selector("[data-seat-kind='1']")
+    page.select_option("[data-seat-kind='1']", "human")  # a friend's seat, whose link is to be sent
+    page.fill("[data-seat-name='1']", "dee")
+    page.click("#create")
+    page.wait_for_selector("[data-link-seat='1']")
+    assert page.inner_text("[data-link-seat='0']") == "kept in your account"  # no secret to copy by mistake
+    assert "token=" in page.input_value("[data-link-seat='1']")
+    own = page.get_attribute("[data-open-seat='0']", "href")
+    assert own is not None and own.endswith("?seat=0")
+    kept = page.evaluate("JSON.parse(localStorage.getItem('splendor-my-games'))")
+    assert [("token=" in g["link"], g.get("account")) for g in kept] == [(False, "cal")]
+    page.click("[data-open-seat='0']")  # the account opens it
+    page.wait_for_selector("#kept-in-account")
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -213,7 +213,7 @@ def test_an_action_the_server_never_received_is_said_unsent_not_refused_by_the_r
     page.click("[data-key='take']")
     page.wait_for_function("document.getElementById('error').textContent.length > 0")
     said = page.inner_text("#error")
-    assert said.startswith("Not sent: there is no connection to the server") and "Not allowed" not in said
+    assert said.startswith("No answer: the connection to the server is lost") and "Not allowed" not in said
     page.unroute("**/actions")
     for colour in ("white", "blue", "green"):
         page.click(f"[data-key='supply:{colour}']")

@@ -182,11 +182,13 @@ export function chip(colour, count = null, opts = {}) {
 }
 
 // Why an action was not played, in words: the rules' refusal ("Not allowed: …"), or, where the server could not
-// take it (no connection, a store that did not answer), that it was not played, so that nobody reads a lost
-// connection as a rule.
+// answer (no connection, a store that did not answer), that it is not known to be played, so that nobody reads a
+// lost connection as a rule.
 export function notPlayed(error) {
-  if (error.unsent) return t("Not sent: there is no connection to the server. Try again once it is back.");
-  return error.status >= 500 ? t("Not played: {reason}", { reason: error.message })
+  if (error.unsent) {          // not sent, or sent and its answer lost: the table, once back, says which
+    return t("No answer: the connection to the server is lost. Once it is back, look at the table, then try again.");
+  }
+  return error.status >= 500 ? t("Not confirmed: {reason}", { reason: error.message })
     : t("Not allowed: {reason}", { reason: error.message });
 }
 

@@ -76,19 +76,24 @@ async function create(event) {
     const made = await api("/api/games", { method: "POST",
       body: JSON.stringify({ game, seats, options, clock, rated }) });
     const people = made.seats.filter((s) => s.link);
+    // a seat kept in your account is the account's: opened, and kept in this browser, without its secret
+    const kept = (s) => Boolean(s.has_account && ME);
+    const own = (s) => (kept(s) ? `/play/${made.id}?seat=${s.seat}` : s.link);
     if (people.length) {
-      keepGame({ id: made.id, game, seat: people[0].seat, link: people[0].link, at: Date.now() });
+      keepGame({ id: made.id, game, seat: people[0].seat, link: own(people[0]), at: Date.now(),
+        ...(kept(people[0]) ? { account: ME.name } : {}) });
     }
     if (people.length <= 1) {             // your seat (or, bots only, the spectators' view) at once
-      location.href = people.length ? people[0].link : made.spectator_link;
+      location.href = people.length ? own(people[0]) : made.spectator_link;
       return;
     }
     const links = document.getElementById("links");
-    links.replaceChildren(...made.seats.filter((s) => s.link).map((s) => el("p", {},
+    links.replaceChildren(...people.map((s) => el("p", {},
       el("label", {}, s.name ? t("Player {number} ({name}):", { number: s.seat + 1, name: s.name })
         : t("Player {number}:", { number: s.seat + 1 }), " ",
-        el("input", { readonly: true, value: s.link, "data-link-seat": s.seat, onfocus: (e) => e.target.select() })),
-      " ", el("a", { href: s.link, "data-open-seat": s.seat }, t("open")))),
+        kept(s) ? el("span", { "data-link-seat": s.seat }, t("kept in your account"))
+          : el("input", { readonly: true, value: s.link, "data-link-seat": s.seat, onfocus: (e) => e.target.select() })),
+      " ", el("a", { href: own(s), "data-open-seat": s.seat }, t("open")))),
     el("p", {}, el("label", {}, t("Spectators:"), " ", el("input", { readonly: true, value: made.spectator_link })), " ",
       el("a", { href: made.spectator_link }, t("watch"))));
     document.getElementById("created").hidden = false;
