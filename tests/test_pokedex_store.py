@@ -311,3 +311,31 @@ def test_a_secret_the_terminal_fails_to_write_is_said_and_the_secrets_kept_befor
     assert pokedex.owns("ash", ash)  # the secret said is the claim's, which nobody else keeps
     assert (tmp_path / "profiles.json").read_text() == before and kept.secret("misty") == misty
     assert not list(tmp_path.glob("*.new"))  # the file that was to take its place is gone
+
+
+def test_two_terminals_claiming_at_once_keep_both_secrets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+    import threading
+    import time
+
+    from splendor.terminal.profiles import TerminalProfiles
+
+    pokedex = Pokedex(open_store(f"sqlite:///{tmp_path}/p.db"))
+    claim = Pokedex.claim
+
+    def slow_claim(self: Pokedex, profile: str) -> str:  # each has read the file, then takes its time in the store
+        time.sleep(0.3)
+        return claim(self, profile)
+
+    monkeypatch.setattr(Pokedex, "claim", slow_claim)
+    said: dict[str, str] = {}
+
+    def terminal(name: str) -> None:
+        said[name] = TerminalProfiles(pokedex, tmp_path / "profiles.json").secret(name)
+
+    both = [threading.Thread(target=terminal, args=(name,)) for name in ("ash", "misty")]
+    for thread in both:
+        thread.start()
+    for thread in both:
+        thread.join()
+    assert len(said) == 2 and json.loads((tmp_path / "profiles.json").read_text()) == said

@@ -12,11 +12,18 @@ import os
 import tempfile
 from contextlib import suppress
 from pathlib import Path
+from types import ModuleType
 
 from platformdirs import user_data_dir
 
 from splendor.store.database import database_url as resolve_url
 from splendor.store.pokedex import Pokedex, ProfileClaimed
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+except ImportError:  # Windows: one terminal at a time, as before
+    fcntl = None
 
 
 def secrets_file(database_url: str | None) -> Path:
@@ -47,6 +54,19 @@ class TerminalProfiles:
         )
 
     def secret(self, profile: str) -> str:
+        """The secret of ``profile`` (`_secret`), two terminals claiming at once taking turns over the file: one
+        reading it while the other rewrites it would leave out the other's new secret, lost for good."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            lock = open(self.path.with_name(self.path.name + ".lock"), "a")  # noqa: SIM115 (held until the end)
+        except OSError as e:
+            raise ValueError(f"cannot keep profile secrets in {self.path}: {e}") from None
+        with lock:
+            if fcntl is not None:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            return self._secret(profile)
+
+    def _secret(self, profile: str) -> str:
         """The secret of ``profile``: the one kept here, or a new claim if nobody holds the profile yet.
         `ProfileClaimed` when it belongs to someone else. `ValueError` when the secrets file cannot be written:
         found before the profile is claimed where it can be, and otherwise said with the new secret, which the
