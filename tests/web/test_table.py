@@ -1309,6 +1309,13 @@ def test_a_kids_road_chosen_on_a_tablet_brings_its_payments_into_view(server: Se
     page.wait_for_selector("#payments button")
     page.wait_for_timeout(300)  # the scroll
     assert _outside(page, "#payments", required=True) == []
+    # each payment in pictures, counted ("★ 2", not "gold coin and gold coin"), its words for a screen reader
+    pay = page.locator("#payments button.primary").first
+    chips = pay.locator(".chip")
+    assert chips.count() >= 1 and all(chips.nth(i).get_attribute("aria-hidden") == "true" for i in range(chips.count()))
+    counted = sum(int(chips.nth(i).locator(".n").inner_text()) for i in range(chips.count()))
+    words = pay.locator(".sr-only").inner_text()
+    assert words.startswith("Pay ") and counted == len(pay.get_attribute("data-action").split()) - 3, words
     context.close()
 
 

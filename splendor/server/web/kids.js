@@ -142,8 +142,21 @@ function payments(c) {
   return el("div", { class: "prompt", id: "payments" }, el("strong", {},
     t("Pay road {road}:", { road: c.state.road })), ...roads[c.state.road].map((a) => el("button", { class: "primary",
     "data-action": a, "data-key": `act:${a}`, "data-sends": a, onclick: () => { c.state.road = null; c.send(a); } },
-  actionLabel("kids", a, c.seatName))),
+  ...paymentChips(c, a), el("span", { class: "sr-only" }, actionLabel("kids", a, c.seatName)))),
   el("button", { "data-key": "cancel-road", onclick: () => { c.state.road = null; c.render(); } }, t("Cancel")));
+}
+
+// A payment as what it gives up, counted, in pictures a child reads: "★ 4" for four gold coins, a square for a City
+// tile (its words are there for a screen reader; "gold coin, gold coin, gold coin and gold coin" was a wall).
+function paymentChips(c, action) {
+  const counts = new Map();
+  for (const part of action.split(" ").slice(3)) counts.set(part, (counts.get(part) || 0) + 1);
+  return [...counts].map(([part, n]) => {
+    const tile = part.startsWith("tile:");
+    const colour = tile ? colourOf(c, part.slice(5)) : part === "t" ? "treasure" : colourOf(c, part);
+    const piece = chip(colour, n, named(colour));
+    return hidden(tile ? cityTile(piece) : piece);
+  });
 }
 
 const phone = () => matchMedia("(max-width: 600px)").matches;
