@@ -92,6 +92,26 @@ class Record:
         )
 
 
+RESIGNED = "resigned"
+"""A game of two a seat resigned (it lost); with three or four, how its seat forfeited (a bot plays it on)."""
+TIME = "time"
+"""A game of two whose person to move ran out of time (they lost); with three or four, how their seat forfeited."""
+IDLE = "idle"
+"""A game whose person to move did not move within the server's idle limit; with three or four, how their seat
+forfeited."""
+ABORTED = "aborted"
+"""A game a seat called off before its first move: nobody won or lost."""
+NO_START = "no_start"
+"""A game of two whose person ran out of time, or sat idle past the limit, before their first move: called off as
+an abort is."""
+EXPIRED = "expired"
+"""A game whose open seats nobody took in time: no winner."""
+FORFEIT = "forfeit"
+"""A bot's forfeit, as the arena, the terminal and ``simulate`` keep it: a program late or wrong loses its game."""
+CALLED_OFF = (ABORTED, NO_START, EXPIRED)
+"""The endings that call a game off: nobody won or lost, nothing is rated."""
+
+
 def ending_in_notes(notes: dict[str, Any]) -> dict[str, Any] | None:
     """How a game ended outside its rules, as a record's ``notes`` keep it, or None: the server's ``ending``
     (``by``: resigned, time, aborted, ...; the ``seat`` that left), or a bot's ``forfeit`` as the arena, the terminal
@@ -105,5 +125,5 @@ def ending_in_notes(notes: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(ending, dict) and ending:
         return ending
     if isinstance(forfeit, dict) and forfeit:
-        return {"by": "forfeit", **forfeit}
+        return {"by": FORFEIT, **forfeit}
     return None

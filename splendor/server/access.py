@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from splendor.core.record import RESIGNED, TIME
 from splendor.i18n import _
 from splendor.server.errors import Refused
 from splendor.server.seating import HUMAN, KEPT_FOR_REMATCH, OPEN
@@ -40,9 +41,9 @@ def check_seat(live: LiveGame, seat: int | None, token: str | None, account: Sig
         raise Refused(404, _("there is no seat {seat}; seats are 0 to {last}", seat=seat, last=len(live.seats) - 1))
     info = live.seats[seat]
     if info.forfeited:
-        if info.forfeited_by == "resigned":
+        if info.forfeited_by == RESIGNED:
             raise Refused(403, _("Player {number}'s seat resigned: a bot plays it now", number=seat + 1))
-        if info.forfeited_by == "time":
+        if info.forfeited_by == TIME:
             raise Refused(403, _("Player {number}'s seat ran out of time: a bot plays it now", number=seat + 1))
         raise Refused(
             403, _("Player {number}'s seat was left idle past the limit: a bot plays it now", number=seat + 1)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from splendor.core.game import Game
-from splendor.core.record import Record
+from splendor.core.record import IDLE, Record
 from splendor.games import new_game
 from splendor.server import clocks
 from splendor.server.moves import LOG_KEPT, step
@@ -87,7 +87,7 @@ class LiveGame:
     def _forfeit(self, s: SeatInfo) -> dict[str, Any]:
         """How a seat's person left: ``by`` (idle, resigned, time), ``at`` (the action count), and whether they had
         ``moved`` first."""
-        return {"by": s.forfeited_by or "idle", "at": s.forfeited_at, "moved": self.has_moved(s)}
+        return {"by": s.forfeited_by or IDLE, "at": s.forfeited_at, "moved": self.has_moved(s)}
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """What a seat (or a spectator) receives: the game's id, its seats, whether it is rated, how it ended if

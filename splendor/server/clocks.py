@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from splendor.core.record import TIME
 from splendor.i18n import _
 from splendor.server.errors import Refused
-from splendor.store.clocks import CORRESPONDENCE, DAY, REALTIME, TIME, ClockState, TimeControl, parse
+from splendor.store.clocks import CORRESPONDENCE, DAY, REALTIME, ClockState, TimeControl, parse
 
 PRESETS = ("3+2", "5+10", "10+5", "15+10", "1d", "2d", "3d")
 """The time controls the lobby offers (any ``M+S`` within the bounds may be asked for)."""

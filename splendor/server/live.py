@@ -34,6 +34,7 @@ from fastapi import WebSocket
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from splendor.core.record import ABORTED, IDLE, NO_START, RESIGNED, TIME
 from splendor.games import new_game
 from splendor.i18n import SOURCE_LANGUAGE, Message, _
 from splendor.server import access, clocks, hints, open_seats, store_calls
@@ -68,16 +69,9 @@ log = logging.getLogger("splendor.server")
 FORFEIT_BOT = "ismcts:medium"
 """Who plays on the seat of a person who left a rated game of three or four (idle past the limit): a middling bot,
 so the others' game goes on much as it would have, neither handed a win nor made harder."""
-IDLE = "idle"
-"""``Ending.by`` of a game whose person to move did not move within ``Settings.idle_forfeit_seconds``."""
-RESIGNED = "resigned"
-"""``Ending.by`` of a game of two a seat resigned (it lost); with three or four, ``forfeited_by`` of its seat."""
-ABORTED = "aborted"
-"""``Ending.by`` (and the stored status) of a game a seat called off before its first move: nobody won or lost."""
-NO_START = "no_start"
-"""``Ending.by`` of a game of two whose person ran out of time, or sat idle past the limit, before their first move:
-called off as an abort is (status ``aborted``, nobody won or lost), as a server of chess calls off a game whose
-first move never came: the other had played against nobody."""
+# How a game ends outside its rules (``Ending.by``): IDLE, RESIGNED, ABORTED, NO_START, and TIME, in
+# `splendor.core.record`. A game of two whose first move never came is called off (NO_START, status ``aborted``), as
+# a server of chess calls off such a game: the other had played against nobody.
 
 KEPT_SEAT_POKEDEX = _("this seat is kept in an account: it marks the account's own Pokédex")
 """Why a seat kept in an account is linked to no other Pokédex profile."""
@@ -235,7 +229,7 @@ class GameManager:
 
     async def _end_overdue_clocks(self) -> None:
         """Timed games whose person to move has run out of time (`splendor.store.clocks.overdue`): each is ended
-        on time (`_leave_once`, `clocks.TIME`) by one process only, the store's write being conditional on the
+        on time (`_leave_once`, `TIME`) by one process only, the store's write being conditional on the
         game still standing where it was read."""
         for game_id, actions, seat in await self._read(lambda: overdue(self.store.store)):
             try:
@@ -248,7 +242,7 @@ class GameManager:
             await self._catch_up(live)
             if live.over or len(live.game.history) != actions or seat is None or live.game.current_player != seat:
                 return  # moved or ended meanwhile (another process)
-            if not await self._leave_once(live, seat, clocks.TIME):
+            if not await self._leave_once(live, seat, TIME):
                 return
             log.info("game %s: seat %d ran out of time", live.id, seat)
         access.drop_unauthorised_watchers(live)
@@ -269,7 +263,7 @@ class GameManager:
 
     async def _leave_once(self, live: LiveGame, seat: int, by: str) -> bool:
         """With the game's lock held, the copy current: ``seat``'s person leaves the game ``by`` (`IDLE`,
-        `clocks.TIME`, `RESIGNED`, `ABORTED`), written only if the game still stands where this copy is
+        `TIME`, `RESIGNED`, `ABORTED`), written only if the game still stands where this copy is
         (`GameStore.end_by_forfeit` and `GameStore.forfeit_seat` are conditional writes). Aborted, or in a game of
         two out of time or idle before the seat's first move (`NO_START`): the game ends with no winner, unrated. Else
         in a game of two the seat loses (rated so); with three or four a bot (`FORFEIT_BOT`) plays the seat on and
@@ -279,9 +273,9 @@ class GameManager:
         game = live.game
         actions = len(game.history)
         effects = effects_of(game.name)
-        out_of_time = seat if by == clocks.TIME else None  # its bank is written as spent, whatever follows
+        out_of_time = seat if by == TIME else None  # its bank is written as spent, whatever follows
         asked = by in (RESIGNED, ABORTED)  # a person's request: refused once the clock to move has run out
-        if by in (clocks.TIME, IDLE) and game.players == 2 and not live.has_moved(live.seats[seat]):
+        if by in (TIME, IDLE) and game.players == 2 and not live.has_moved(live.seats[seat]):
             by = NO_START
         if by in (ABORTED, NO_START) or game.players == 2:
             called_off = by in (ABORTED, NO_START)

@@ -31,10 +31,8 @@ from splendor.store.models import AliveRow, GameRow, SeatRow
 
 REALTIME, CORRESPONDENCE = "realtime", "correspondence"
 """The kinds of time control: a bank per seat with an increment, or so many days a move."""
-TIME = "time"
-"""``Ending.by`` of a game of two whose person to move ran out of time (they lost); with three or four,
-``forfeited_by`` of their seat. In a game of two the bank is then written as spent (`ran_out`), also when the game
-is called off because it ran out before its first move."""
+# TIME (`splendor.core.record`): how a game ends on time. In a game of two the bank is then written as spent
+# (`ran_out`), also when the game is called off because it ran out before its first move.
 DAY = 86400.0
 _REALTIME = re.compile(r"([0-9]{1,3})(s?)\+([0-9]{1,3})")
 _DAYS = re.compile(r"([0-9]{1,2})d")

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, case, func, insert, select, text, update
 from sqlalchemy.orm import Session, aliased
 
+from splendor.core.record import CALLED_OFF, IDLE
 from splendor.store import your_games
 from splendor.store.changes import notify_change
 from splendor.store.clocks import ClockState, clock_of, pass_turn, ran_out, refuse_when_run_out, start_clock
@@ -61,7 +62,7 @@ class Ending:
     @property
     def called_off(self) -> bool:
         """Whether it called the game off (aborted, no start, expired): nobody won or lost."""
-        return self.by in ("aborted", "no_start", "expired")
+        return self.by in CALLED_OFF
 
     def winners(self, players: int) -> list[int]:
         """Who won the game it ended: nobody when it called the game off, else every other seat (it ends only a
@@ -440,7 +441,7 @@ class GameStore:
         actions: int,
         seat: int,
         bot: str,
-        by: str = "idle",
+        by: str = IDLE,
         bot_turn: bool = True,
         pokedex: list[tuple[str, list[str]]] | None = None,
         asked: bool = False,
@@ -613,7 +614,7 @@ def _seat_info(row: SeatRow) -> SeatInfo:
         profile=row.profile,
         account_id=row.account_id,
         forfeited=row.forfeited,
-        forfeited_by=row.forfeited_by if row.forfeited_by is not None or not row.forfeited else "idle",
+        forfeited_by=row.forfeited_by if row.forfeited_by is not None or not row.forfeited else IDLE,
         forfeited_at=row.forfeited_at,
         joined=row.joined,
     )

@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, func, or_, select, update
 
+from splendor.core.record import EXPIRED
 from splendor.store.changes import notify_change
 from splendor.store.clocks import start_clock
 from splendor.store.database import Store
@@ -29,9 +30,8 @@ from splendor.store.names import key_of
 from splendor.store.ratings import NEW, NEWCOMER, shown
 
 OPEN = "open"
-EXPIRED = "expired"
-"""The status (and ``ended_by``) of a game whose open seats nobody took before ``open_until``: no winner, unrated,
-not counted among its creator's unfinished games."""
+# EXPIRED (`splendor.core.record`): the status (and ``ended_by``) of a game whose open seats nobody took before
+# ``open_until``: no winner, unrated, not counted among its creator's unfinished games.
 
 TAKEN, FILLED = "taken", "filled"
 """What a take did: took a seat (others stay open), or took the last one (the game starts)."""

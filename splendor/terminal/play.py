@@ -15,7 +15,7 @@ from splendor.bots.hint import hint
 from splendor.bots.review import percent
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
-from splendor.core.record import ending_in_notes
+from splendor.core.record import ABORTED, EXPIRED, FORFEIT, NO_START, RESIGNED, TIME, ending_in_notes
 from splendor.games.kids.game import PURSE_LIMIT
 from splendor.games.market import TOKEN_LIMIT
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
@@ -377,15 +377,15 @@ def describe_ending(ending: dict[str, Any], names: list[str]) -> Message:
     player = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
     others = Listing(n for i, n in enumerate(names) if i != seat)
     by = ending.get("by")
-    if by == "aborted":
+    if by == ABORTED:
         return _("{player} aborted the game: no winner, not rated.", player=player)
-    if by == "no_start":
+    if by == NO_START:
         return _(
             "{player} did not make a first move in time: the game is called off, no winner, not rated.", player=player
         )
-    if by == "expired":
+    if by == EXPIRED:
         return _("Nobody took the open seats in time: the game expired, no winner, not rated.")
-    if by == "forfeit":  # a bot's, kept by the arena, the terminal or simulate
+    if by == FORFEIT:  # a bot's, kept by the arena, the terminal or simulate
         reason = str(ending.get("reason") or "")
         if len(names) == 2:
             return _(
@@ -397,9 +397,9 @@ def describe_ending(ending: dict[str, Any], names: list[str]) -> Message:
             reason=reason,
             players=others,
         )
-    if by == "resigned":
+    if by == RESIGNED:
         return _("{player} resigned: {winner} wins.", player=player, winner=others)
-    if by == "time":
+    if by == TIME:
         return _("{player} ran out of time: {winner} wins.", player=player, winner=others)
     return _("{player} did not move in time and lost the game.", player=player)
 
