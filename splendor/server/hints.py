@@ -13,7 +13,7 @@ from splendor.core.errors import IllegalAction
 from splendor.i18n import Message, _
 from splendor.server.bots import BotPool, bot_seed
 from splendor.server.errors import Refused
-from splendor.server.moves import WAITING, not_your_decision, whose_turn
+from splendor.server.moves import GAME_OVER, WAITING, not_your_decision, whose_turn
 from splendor.server.seating import waiting_for_players
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ async def hint(live: LiveGame, seat: int, pool: BotPool, client: str) -> dict[st
     to load the search workers. None in a rated game (409)."""
     game = live.game
     if live.over:
-        raise Refused(409, _("the game is over"))
+        raise Refused(409, GAME_OVER)
     if live.rated:
         raise Refused(409, _("no hints in a rated game: the expert's advice would play it for you"))
     whose_turn(live, seat)
@@ -55,7 +55,7 @@ def explain(live: LiveGame, seat: int, texts: list[str]) -> dict[str, Message | 
     for text in texts:
         deciding = game.current_player
         if live.over or deciding is None:
-            reasons[text] = _("the game is over")
+            reasons[text] = GAME_OVER
         elif waiting_for_players(live.seats):
             reasons[text] = WAITING  # as acting would answer: nobody acts while a seat is open
         elif seat != deciding:

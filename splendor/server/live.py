@@ -45,7 +45,7 @@ from splendor.server.chat_push import ChatHub
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
 from splendor.server.guards import unfinished_games
-from splendor.server.moves import judged, log_entry, may_leave, parsed, rating, step, whose_turn
+from splendor.server.moves import GAME_OVER, judged, log_entry, may_leave, parsed, rating, step, whose_turn
 from splendor.server.push import TurnPushes
 from splendor.server.quick_play import QuickPlay
 from splendor.server.schemas import NewGame
@@ -586,7 +586,7 @@ class GameManager:
         if any(s.account_id == account.id for s in live.seats):
             raise Refused(409, _("you have a seat in this game already"))  # one person, one seat: as taking one
         if live.over:
-            raise Refused(409, _("the game is over"))
+            raise Refused(409, GAME_OVER)
         fresh = new_secret()
         caught_up = False  # moves of other processes applied here: told to the watchers even if refused
         try:

@@ -67,6 +67,8 @@ def judged(game: Game, action: Action) -> tuple[Game, dict[str, Any]]:
 
 WAITING = _("waiting for players: the game starts when its open seats are taken")
 """Why nobody acts (nor resigns) while a seat is open."""
+GAME_OVER = _("the game is over")
+"""Why nothing is done in a finished game: no move, no resignation, no hint."""
 
 
 def not_your_decision(deciding: int) -> Message:
@@ -77,19 +79,21 @@ def not_your_decision(deciding: int) -> Message:
 def whose_turn(live: LiveGame, seat: int, expect: int | None = None) -> None:
     """Refuse (409) a move for ``seat`` when the game is over, has moved past the ``expect`` actions its sender
     saw, or waits for another seat's decision."""
-    game = live.game
-    deciding = game.current_player
-    if live.over or deciding is None:
-        raise Refused(409, _("the game is over"))
+    still_as_seen(live, expect)
     if waiting_for_players(live.seats):
         raise Refused(409, WAITING)
-    if expect is not None and expect != len(game.history):
-        raise Refused(
-            409,
-            moved_on(len(game.history), expect),
-        )
-    if seat != deciding:
+    deciding = live.game.current_player
+    if deciding is not None and seat != deciding:  # None: over, refused above
         raise Refused(409, not_your_decision(deciding))
+
+
+def still_as_seen(live: LiveGame, expect: int | None = None) -> None:
+    """Refuse (409) a seat's request when the game is over, or has moved past the ``expect`` actions its sender
+    saw (a move, a resignation, an abort alike)."""
+    if live.over or live.game.current_player is None:
+        raise Refused(409, GAME_OVER)
+    if expect is not None and expect != len(live.game.history):
+        raise Refused(409, moved_on(len(live.game.history), expect))
 
 
 def moved_on(actions: int, expected: int) -> Message:
@@ -112,14 +116,7 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
     """Refuse (409) a seat's resignation, or with ``aborting`` its abort, when the game is over or has moved past
     the ``expect`` actions its sender saw; an abort, also once the seat has made a move (it may resign then), or
     while the game waits for players by a seat that took an open one (the game is its creator's to call off)."""
-    game = live.game
-    if live.over:
-        raise Refused(409, _("the game is over"))
-    if expect is not None and expect != len(game.history):
-        raise Refused(
-            409,
-            moved_on(len(game.history), expect),
-        )
+    still_as_seen(live, expect)
     if waiting_for_players(live.seats):
         if not aborting:
             raise Refused(409, WAITING)  # nobody to lose to yet: the seat may abort (call the game off) instead

@@ -22,6 +22,7 @@ from sqlalchemy import Connection
 from splendor.i18n import _
 from splendor.server.effects import effects_of
 from splendor.server.errors import Refused
+from splendor.server.moves import GAME_OVER
 from splendor.server.schemas import Name
 from splendor.server.seating import KEPT_FOR_REMATCH, OPEN, PLAY_UNDER_IT, refuse_a_reserved_name
 from splendor.server.settings import Settings
@@ -64,7 +65,7 @@ letters (as the spectators' room refuses a player's name)."""
 _WHY_NOT = {
     stored.GONE: (404, _("there is no such open seat")),
     stored.EXPIRED_NOW: (409, _("this game expired: nobody took its open seats in time")),
-    stored.OVER: (409, _("the game is over")),
+    stored.OVER: (409, GAME_OVER),
     stored.FULL: (409, _("this seat was taken by someone else: choose another game")),
     stored.YOURS: (409, _("you have a seat in this game already")),
     stored.NAMED: (409, SEATED_ALREADY),
@@ -90,7 +91,7 @@ async def take(
     if live.ending is not None and live.ending.by == stored.EXPIRED:
         raise Refused(*_WHY_NOT[stored.EXPIRED_NOW])
     if live.over:
-        raise Refused(409, _("the game is over"))
+        raise Refused(409, GAME_OVER)
     if live.seats[seat].kind != OPEN and not live.seats[seat].joined:
         raise Refused(
             409, _("Player {number}'s seat was never open: its creator seated a person or a bot there", number=seat + 1)
