@@ -13,11 +13,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from splendor.core.game import Game
 from splendor.i18n import Message
 from splendor.server.bots import BotPool, bot_seed
+from splendor.server.deadline import in_store_time
 from splendor.server.errors import Refused
 from splendor.server.seating import BOT, DEFAULT_BOT, waiting_for_players
 from splendor.server.settings import Settings
@@ -124,13 +126,13 @@ class BotTurns:
                 continue
             seat = live.game.current_player
             if live.over or seat is None or live.seats[seat].kind != BOT:  # a flag kept from before
-                await asyncio.to_thread(clear, game_id)
+                await in_store_time(partial(clear, game_id), self.settings.store_seconds)
                 continue
             self.schedule(live)
 
     async def renew(self) -> None:
         """Renew this process's leases (a chore, every third of their length)."""
-        await asyncio.to_thread(self.leases.renew)
+        await in_store_time(self.leases.renew, self.settings.store_seconds)  # the store's threads, within a deadline
 
     def stop(self, games: Iterable[LiveGame]) -> None:
         """No more bot turns: those under way are cancelled."""

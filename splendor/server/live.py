@@ -42,6 +42,7 @@ from splendor.server.bot_turns import BotTurns, bot_decides
 from splendor.server.bots import BotPool
 from splendor.server.cache import GameCache, LiveGame, rebuild, replayed
 from splendor.server.chat_push import ChatHub
+from splendor.server.deadline import in_store_time
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
 from splendor.server.guards import unfinished_games
@@ -132,7 +133,9 @@ class GameManager:
         if not self.shared:  # the only process of its store: no lease is alive
             await asyncio.to_thread(self.leases.release_all_holders)  # a store it cannot write to stops it here
         try:
-            given = await asyncio.to_thread(resume_clocks, self.store.store, self.settings.alive_seconds)
+            given = await in_store_time(
+                lambda: resume_clocks(self.store.store, self.settings.alive_seconds), self.settings.store_seconds
+            )
         except SQLAlchemyError:  # a store slow to answer must not keep the server from starting: nothing given
             log.warning("could not tell how long no server ran: the clocks are left as they are")
             given = 0.0
@@ -153,7 +156,7 @@ class GameManager:
             loop.create_task(self._every(min(60.0, every.idle_forfeit_seconds / 4), self._forfeit_idle_seats)),
             loop.create_task(self._every(every.session_check_seconds, self._close_sockets_of_ended_sessions)),
             loop.create_task(self._every(every.clock_sweep_seconds, self._end_overdue_clocks)),
-            loop.create_task(self._every(every.alive_seconds, lambda: asyncio.to_thread(say_alive, self.store.store))),
+            loop.create_task(self._every(every.alive_seconds, self._say_alive)),
             loop.create_task(self._every(every.finding_sweep_seconds, lambda: open_seats.expire_games(self))),
             loop.create_task(self._every(every.finding_sweep_seconds, self.quick_play.sweep)),
         ]
@@ -170,11 +173,14 @@ class GameManager:
         if self.feed is not None:
             await self.feed.stop()
         with contextlib.suppress(SQLAlchemyError):
-            await asyncio.to_thread(self.leases.release)  # the others take over at once, not at expiry
+            await in_store_time(self.leases.release, self.settings.store_seconds)  # the others take over at once
         with contextlib.suppress(SQLAlchemyError):  # the time no server runs counts from now
-            await asyncio.to_thread(say_alive, self.store.store)
+            await self._say_alive()
         await asyncio.to_thread(self.bots.shutdown)
         await asyncio.to_thread(self.pushes.stop)
+
+    async def _say_alive(self) -> None:
+        await in_store_time(lambda: say_alive(self.store.store), self.settings.store_seconds)
 
     @staticmethod
     async def _every(seconds: float, chore: Callable[[], Awaitable[None]]) -> None:
