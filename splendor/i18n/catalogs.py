@@ -26,6 +26,7 @@ DOMAIN = "splendor"
 
 
 def catalog_path(language: str) -> Path:
+    """Where the gettext catalog of ``language`` is kept in the package."""
     return LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 

@@ -104,6 +104,7 @@ def window(seek: SeekInfo, now: float) -> float:
 
 
 def rating_of(seek: SeekInfo) -> float:
+    """The rating a seeker is matched by: its account's, a guest's a newcomer's (1500)."""
     return seek.rating if seek.rating is not None else 1500.0
 
 

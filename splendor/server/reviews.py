@@ -108,6 +108,7 @@ def review_iterations(settings: Settings, game: str, moves: int) -> int | None:
 
 
 def done_answer(kept: StoredReview) -> dict[str, Any]:
+    """A finished review as the route answers it: ``{"status": "done", ...the review}``."""
     return {"status": "done", **kept.body}
 
 

@@ -51,6 +51,7 @@ class MessageRate:
 
 
 def error(status: int, detail: str) -> str:
+    """A socket's refusal of a message, which leaves the connection open: ``{"type": "error", "status", "detail"}``."""
     return json.dumps({"type": "error", "status": status, "detail": detail}, separators=(",", ":"))
 
 

@@ -493,6 +493,7 @@ class GameStore:
         return True
 
     def load(self, game_id: str) -> StoredGame | None:
+        """A stored game, its seats and actions, as kept; None when there is no game of that id."""
         with self.store.session() as s:
             row = s.get(GameRow, game_id)
             if row is None:
@@ -556,6 +557,7 @@ class GameStore:
             ]
 
     def count(self) -> int:
+        """How many games the store keeps, finished or not."""
         with self.store.session() as s:
             return int(s.scalar(select(func.count()).select_from(GameRow)) or 0)
 

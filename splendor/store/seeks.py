@@ -154,6 +154,7 @@ class Seeks:
             return replaced
 
     def get(self, seek_id: str) -> SeekInfo | None:
+        """A quick-play request as kept (waiting, seated, cancelled or expired); None when it is gone."""
         with self.store.engine.connect() as conn:
             row = conn.execute(select(Seek.__table__).where(Seek.id == seek_id)).first()
         return None if row is None else _info(row._mapping)

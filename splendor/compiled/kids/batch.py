@@ -62,12 +62,14 @@ def batch_reset(
     blocks: np.ndarray,
     draw_sides: bool,
 ) -> None:
+    """Deal game ``i`` of ``states`` (one row a game) anew from ``seeds[i]``, on the board its options make."""
     for i in range(states.shape[0]):
         states[i, :] = setup(players, seeds[i], 0, max_turns, mysteries, short, blocks, draw_sides)
 
 
 @njit(cache=True)
 def batch_masks(states: np.ndarray, masks: np.ndarray) -> None:
+    """Set ``masks[i]`` to the legal actions of game ``i`` (all false once it is over)."""
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
     for i in range(states.shape[0]):
         masks[i, :] = False
@@ -78,6 +80,7 @@ def batch_masks(states: np.ndarray, masks: np.ndarray) -> None:
 
 @njit(cache=True)
 def batch_step(states: np.ndarray, actions: np.ndarray) -> None:
+    """Play ``actions[i]`` in game ``i`` (the caller checked them against the masks); -1 leaves a game as it is."""
     for i in range(states.shape[0]):
         if actions[i] >= 0:
             step(states[i], actions[i])

@@ -161,6 +161,8 @@ def _text(kind: str, args: tuple[int, ...]) -> str:
 
 
 def decode(index: int) -> tuple[str, tuple[int, ...], str]:
+    """An action index of the computed space as its kind, its arguments and its text (a move: the road, the
+    payment's code, and "move N pay …")."""
     if index < MOVE_BASE:
         kind, args = FIXED[index]
     else:
@@ -170,6 +172,7 @@ def decode(index: int) -> tuple[str, tuple[int, ...], str]:
 
 
 def encode(kind: str, args: tuple[int, ...]) -> int | None:
+    """The index of an action of ``kind`` with ``args`` (`decode`'s inverse), or None for one the space lacks."""
     if kind == "move":
         if len(args) != 2 or not 1 <= args[0] <= MAX_ROADS or not 0 <= args[1] < P_COUNT:
             return None
