@@ -81,7 +81,7 @@ PAWN_R = 12.5  # 25 px across
 PAWN_STEP = 25.5  # between the slots' centres: pawns never overlap
 HIT = 46.0  # a road's tap target, at least this wide and high
 STROKE = 5.0
-PIP_R, PIP_STEP = 7.5, 16.0
+PIP_R, PIP_STEP = 8.0, 17.0  # as large as the boards' banners allow, a unit apart (a child reads them)
 NUMBER_W = 20.0  # the road's number, left of the pips
 PALACE_NAME_Y = 12.0  # the first line of the Palace's name, from its centre
 PALACE_PAWNS_Y = -15.0  # the Palace's row of pawns, from its centre
@@ -300,19 +300,26 @@ def _hit(box: Box) -> Box:
     return x - (hw - w) / 2, y - (hh - h) / 2, hw, hh
 
 
+_K = PIP_R / 7.5  # the shapes were drawn for pips of 7.5: they grow with the pip
 SYMBOL_PATH = {
-    "black": lambda x, y: f"M{_r(x - 3.8)},{_r(y - 3.8)}h7.6v7.6h-7.6z",
-    "red": lambda x, y: f"M{_r(x)},{_r(y - 5.2)}l4.2,5.2l-4.2,5.2l-4.2,-5.2z",
-    "green": lambda x, y: f"M{_r(x)},{_r(y - 4.8)}l5,8.4h-10z",
+    "black": lambda x, y: f"M{_r(x - 3.8 * _K)},{_r(y - 3.8 * _K)}h{_r(7.6 * _K)}v{_r(7.6 * _K)}h{_r(-7.6 * _K)}z",
+    "red": lambda x, y: (
+        f"M{_r(x)},{_r(y - 5.2 * _K)}l{_r(4.2 * _K)},{_r(5.2 * _K)}l{_r(-4.2 * _K)},{_r(5.2 * _K)}"
+        f"l{_r(-4.2 * _K)},{_r(-5.2 * _K)}z"
+    ),
+    "green": lambda x, y: f"M{_r(x)},{_r(y - 4.8 * _K)}l{_r(5 * _K)},{_r(8.4 * _K)}h{_r(-10 * _K)}z",
     "brown": lambda x, y: (
         "M"
         + "L".join(
-            f"{_r(x + 4.8 * math.cos(math.radians(a)))},{_r(y + 4.8 * math.sin(math.radians(a)))}"
+            f"{_r(x + 4.8 * _K * math.cos(math.radians(a)))},{_r(y + 4.8 * _K * math.sin(math.radians(a)))}"
             for a in range(30, 390, 60)
         )
         + "z"
     ),
-    "blue": lambda x, y: f"M{_r(x - 3.6)},{_r(y)}a3.6,3.6 0 1,0 7.2,0a3.6,3.6 0 1,0 -7.2,0z",
+    "blue": lambda x, y: (
+        f"M{_r(x - 3.6 * _K)},{_r(y)}a{_r(3.6 * _K)},{_r(3.6 * _K)} 0 1,0 {_r(7.2 * _K)},0"
+        f"a{_r(3.6 * _K)},{_r(3.6 * _K)} 0 1,0 {_r(-7.2 * _K)},0z"
+    ),
 }
 """Each resource's shape inside its pip, as the web's chips show it (■ ◆ ▲ ⬢ ●)."""
 
