@@ -280,3 +280,19 @@ def test_a_game_made_signed_in_keeps_your_seat_without_its_secret_and_lists_only
     page.click("[data-open-seat='0']")  # the account opens it
     page.wait_for_selector("#kept-in-account")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_rated_game_called_off_shows_no_rated_badge(server: Server, browser: Browser) -> None:
+    """An aborted game's header still said "rated game" beside "no winner, not rated"."""
+    page = open_lobby(browser, server)
+    sign_up(page, "eve", "correct horse battery")
+    seats = [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}]
+    made = page.request.post(f"{server.base}/api/games", data={"game": "classic", "seats": seats}).json()
+    assert made["rated"]
+    page.goto(f"{server.base}/play/{made['id']}?seat=0")
+    page.wait_for_selector("#rated:not([hidden])")  # rated while it is played
+    page.click("#abort")
+    page.click("#leave-confirm")
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    assert page.locator("#rated").is_hidden() and "not rated" in page.inner_text("#ending")
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -357,7 +357,9 @@ export function render() {
     Object.assign(state, { selection: [], menu: null, road: null, pendingTier: null, roadDigits: "" });
   }
   document.getElementById("title").textContent = ` ${gameTitle(state.payload.game, state.payload.view)}`;
-  document.getElementById("rated").hidden = !state.payload.rated;
+  const ending = mode === "replay" ? state.replayEnding : state.payload.ending;   // called off: it counted for none
+  const calledOff = Boolean(ending && ["aborted", "no_start", "expired"].includes(ending.by));
+  document.getElementById("rated").hidden = !state.payload.rated || calledOff;
   const help = document.getElementById("help");
   if (!help.childElementCount) help.append(howToPlay(state.payload.game));   // once: its open state is the reader's
   renderStatus();
