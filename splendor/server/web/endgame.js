@@ -24,6 +24,11 @@ export function endingWords(ending, seats, seatName) {
   return t("{player} did not move in time and lost the game.", { player });
 }
 
+// Whether an ending called the game off (core.record.CALLED_OFF): nobody won or lost, nothing was rated.
+export function calledOff(ending) {
+  return Boolean(ending && ["aborted", "no_start", "expired"].includes(ending.by));
+}
+
 // A seat of three or four whose person left (resigned, or idle past the limit) and a bot played on, in words:
 // while the game goes on (and in a replay's caption at that move), or once it is ``over``, when the bot has played
 // it on and the seat ranks last. One who left before their first move, with an account, leaves a rated game
@@ -123,8 +128,7 @@ function ratingsSection(page) {
       el("button", { type: "button", id: "ratings-again", onclick: () => { state.ratings = null; page.render(); } },
         t("Read them again")));
   }
-  const ending = state.payload.ending;      // called off: its ending says "not rated" already, once is enough
-  if (!r.rated && ending && ["aborted", "no_start", "expired"].includes(ending.by)) return null;
+  if (!r.rated && calledOff(state.payload.ending)) return null;   // its ending says "not rated" already: once
   if (!r.rated) {
     return el("p", { class: "note", id: "rating-changes" }, r.unplayed
       ? t("Not rated: someone in it never moved, as in an aborted game.")

@@ -6,7 +6,7 @@ import { api, el, emblem, notPlayed, gameTitle, keepGame, linkToken, morph, myGa
 import { N_, capital, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, cardInSight, describe } from "/static/words.js";
-import { endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
+import { calledOff, endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
 import { renderClocks } from "/static/clocks.js";
 import { handleKey } from "/static/keys.js";
 import { makeTutorial, tutorialOn } from "/static/tutorial.js";
@@ -358,8 +358,7 @@ export function render() {
   }
   document.getElementById("title").textContent = ` ${gameTitle(state.payload.game, state.payload.view)}`;
   const ending = mode === "replay" ? state.replayEnding : state.payload.ending;   // called off: it counted for none
-  const calledOff = Boolean(ending && ["aborted", "no_start", "expired"].includes(ending.by));
-  document.getElementById("rated").hidden = !state.payload.rated || calledOff;
+  document.getElementById("rated").hidden = !state.payload.rated || calledOff(ending);
   const help = document.getElementById("help");
   if (!help.childElementCount) help.append(howToPlay(state.payload.game));   // once: its open state is the reader's
   renderStatus();
@@ -498,6 +497,8 @@ function renderInvite() {
 // A seat the signed-in account keeps is played by the account, not by a secret: the address bar and the browser's
 // list of games lose it, so that an address copied to a friend plays nothing, and signing out forgets the game here.
 function forgetSecret() {
+  if (state.secretForgotten) return;       // once a page: not a read of the browser's list at every redraw
+  state.secretForgotten = true;
   const here = new URL(location.href);
   const before = myGames().find((g) => g.id === gameId && g.seat === seat);
   if (!here.searchParams.has("token") && before && before.account === state.me.name) return;
