@@ -31,6 +31,7 @@ from splendor.games import replay as replay_record
 from splendor.games.kids.board import BoardError, assemble, read_side, read_sides
 from splendor.games.kids.svg import svg as kids_svg
 from splendor.i18n import LANGUAGES, Message, _, _n, from_environment, translate
+from splendor.server.settings import Settings as ServerSettings
 from splendor.sim import bench as run_bench
 from splendor.sim import simulate as run_simulate
 from splendor.terminal.draw import draw
@@ -59,6 +60,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console(highlight=False)
+SERVED = ServerSettings()
+"""The server's embedded defaults, which `serve`'s options show and pass on (one place says each of them)."""
 errors = Console(stderr=True, highlight=False)
 
 
@@ -1063,22 +1066,30 @@ def serve(
             help="Start the bots' processes with the server (lazy: at the first bot's turn, which then waits for "
             "them; a server that seats no bot never starts them)",
         ),
-    ] = True,
-    requests_per_second: Annotated[float, typer.Option(help="Requests a client address may make per second")] = 500.0,
-    request_burst: Annotated[int, typer.Option(help="Requests a client address may make at once")] = 1000,
-    max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = 64 * 1024,
-    games_per_client: Annotated[int, typer.Option(help="Unfinished games one client address may create")] = 50,
+    ] = SERVED.warm_bot_workers,
+    requests_per_second: Annotated[
+        float, typer.Option(help="Requests a client address may make per second")
+    ] = SERVED.requests_per_second,
+    request_burst: Annotated[
+        int, typer.Option(help="Requests a client address may make at once")
+    ] = SERVED.request_burst,
+    max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = SERVED.max_body_bytes,
+    games_per_client: Annotated[
+        int, typer.Option(help="Unfinished games one client address may create")
+    ] = SERVED.games_per_client,
     seats_taken_per_client: Annotated[
         int, typer.Option(min=1, help="Unfinished games in which one client address may take an open seat")
-    ] = 10,
-    games_per_minute: Annotated[int, typer.Option(min=1, help="New games one client address may create a minute")] = 30,
+    ] = SERVED.seats_taken_per_client,
+    games_per_minute: Annotated[
+        int, typer.Option(min=1, help="New games one client address may create a minute")
+    ] = SERVED.games_per_minute,
     messages_per_second: Annotated[
         float,
         typer.Option(help="WebSocket messages one connection may send per second (a burst of three seconds' worth)"),
-    ] = 10.0,
+    ] = SERVED.messages_per_second,
     write_retry_seconds: Annotated[
         float, typer.Option(help="How long a refused write to the store is retried before the action is answered 503")
-    ] = 5.0,
+    ] = SERVED.write_retry_seconds,
     bot_pause: Annotated[
         float,
         typer.Option(
@@ -1086,7 +1097,7 @@ def serve(
             max=30.0,
             help="Seconds a bot playing people waits after the last action, so that each move can be seen (0: at once)",
         ),
-    ] = 1.0,
+    ] = SERVED.bot_pause_seconds,
     allow_chosen_seeds: Annotated[
         bool,
         typer.Option(
@@ -1094,7 +1105,7 @@ def serve(
             "chosen seed (for a private server or tests: the "
             "creator then knows every deck)"
         ),
-    ] = False,
+    ] = SERVED.allow_chosen_seeds,
     lease_seconds: Annotated[
         float,
         typer.Option(
@@ -1106,7 +1117,7 @@ def serve(
             "dead process's bots are taken over "
             "after about this long)",
         ),
-    ] = 10.0,
+    ] = SERVED.lease_seconds,
     header_timeout: Annotated[
         float,
         typer.Option(
@@ -1115,20 +1126,20 @@ def serve(
             "to arrive from their first byte (then 408 and the "
             "connection is closed)",
         ),
-    ] = 10.0,
+    ] = SERVED.header_timeout,
     body_timeout: Annotated[
         float,
         typer.Option(
             min=0.1,
             help="Seconds a request's body may take to arrive after its headers (then the connection is closed)",
         ),
-    ] = 30.0,
+    ] = SERVED.body_timeout,
     idle_timeout: Annotated[
         float,
         typer.Option(
             min=0.1, help="Seconds a connection may stay open with no request (new, or kept alive after a response)"
         ),
-    ] = 5.0,
+    ] = SERVED.idle_timeout,
     connections_per_client: Annotated[
         int,
         typer.Option(
@@ -1138,10 +1149,10 @@ def serve(
             "open; proxies of --forwarded-allow-ips are "
             "not counted)",
         ),
-    ] = 64,
+    ] = SERVED.connections_per_client,
     websockets_per_client: Annotated[
         int, typer.Option(min=1, help="WebSockets one client address may hold open at once (beyond: closed, 1013)")
-    ] = 256,
+    ] = SERVED.websockets_per_client,
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
@@ -1150,11 +1161,11 @@ def serve(
             "and X-Forwarded-Proto are believed (default: none; a "
             "client's own such headers are ignored)"
         ),
-    ] = "",
+    ] = SERVED.forwarded_allow_ips,
     store_deadline: Annotated[
         float,
         typer.Option(min=0.5, help="Seconds a read of the store is waited for before the request is answered 503"),
-    ] = 5.0,
+    ] = SERVED.store_seconds,
     idle_forfeit_seconds: Annotated[
         float,
         typer.Option(
@@ -1164,7 +1175,7 @@ def serve(
             "players: they lose; three or four: a bot "
             "plays their seat on, ranked last)",
         ),
-    ] = 3600.0,
+    ] = SERVED.idle_forfeit_seconds,
     review_iterations: Annotated[
         int | None,
         typer.Option(
@@ -1173,7 +1184,9 @@ def serve(
             "as 'splendor review'; fewer for tests)",
         ),
     ] = None,
-    reviews_at_once: Annotated[int, typer.Option(min=1, help="Reviews one process runs at once")] = 2,
+    reviews_at_once: Annotated[
+        int, typer.Option(min=1, help="Reviews one process runs at once")
+    ] = SERVED.reviews_at_once,
     vapid_private_key: Annotated[
         str | None,
         typer.Option(
@@ -1199,17 +1212,19 @@ def serve(
     allow_short_clocks: Annotated[
         bool,
         typer.Option(help="Let games choose a clock of seconds, such as 10s+0 (for tests: nobody plays on one)"),
-    ] = False,
+    ] = SERVED.allow_short_clocks,
     open_seat_minutes: Annotated[
         float, typer.Option(min=0.01, help="Minutes a game's open seats wait for takers before it expires")
-    ] = 30.0,
+    ] = SERVED.open_seat_seconds / 60,
     open_seat_correspondence_days: Annotated[
         float, typer.Option(min=0.001, help="The same, in days, for a game of days a move")
-    ] = 3.0,
-    seeks_per_minute: Annotated[int, typer.Option(min=1, help="New quick-play requests per client address")] = 10,
+    ] = SERVED.open_seat_correspondence_seconds / 86400,
+    seeks_per_minute: Annotated[
+        int, typer.Option(min=1, help="New quick-play requests per client address")
+    ] = SERVED.seeks_per_minute,
     finding_sweep_seconds: Annotated[
         float, typer.Option(min=0.05, help="How often quick play matches waiting players and open seats expire")
-    ] = 1.0,
+    ] = SERVED.finding_sweep_seconds,
 ) -> None:
     """Run the game server: HTTP + WebSocket API, games kept in the store and resumed after a restart."""
     import logging
@@ -1240,7 +1255,7 @@ def serve(
         allow_chosen_seeds=allow_chosen_seeds,
         bot_pause_seconds=bot_pause,
         lease_seconds=lease_seconds,
-        sweep_seconds=min(2.0, lease_seconds / 3),
+        sweep_seconds=min(SERVED.sweep_seconds, lease_seconds / 3),
         messages_per_second=messages_per_second,
         message_burst=max(1, int(3 * messages_per_second)),
         header_timeout=header_timeout,
