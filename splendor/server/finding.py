@@ -46,7 +46,7 @@ def finding_router(settings: Settings) -> APIRouter:
         ``expires_in`` (seconds). ``include``: a game's id listed too (last) when it is open but beyond the
         listing's length, as an invitation's link asks."""
         opener = OpenSeats(manager(request).store.store)
-        games = await manager(request)._read(lambda: opener.listing(settings.max_games_listed, include))
+        games = await manager(request).read_store(lambda: opener.listing(settings.max_games_listed, include))
         for g in games:
             del g["open_until"]  # its ``expires_in`` is counted by the store's clock, as ``open_until`` was set
         return {"games": games}

@@ -102,7 +102,7 @@ class GameManager:
         self.accounts = Accounts(games.store)
         self.leases = BotLeases(games.store, self.instance, settings.lease_seconds)
         self.bots = BotPool(settings.bot_workers)
-        self.bot_turns = BotTurns(settings, self.bots, self.leases, self._play_for_bot, self._read)
+        self.bot_turns = BotTurns(settings, self.bots, self.leases, self._play_for_bot, self.read_store)
         self.feed = ChangeFeed(games.store.engine, self._heard, self._resync) if self.shared else None
         self.chat = ChatHub(ChatStore(games.store), settings, lambda i: self.live.get(i) or self.finished.get(i))
         """A game's chat lines, pushed to this process's watchers (`splendor.server.chat`)."""
@@ -200,14 +200,18 @@ class GameManager:
         await self.bot_turns.sweep(self.get, lambda game_id: self.store.set_bot_turn(game_id, False))
 
     async def _close_sockets_of_ended_sessions(self) -> None:
-        await access.close_ended_sessions(self.live.values(), lambda s: self._read(lambda: self.accounts.lasting(s)))
+        await access.close_ended_sessions(
+            self.live.values(), lambda s: self.read_store(lambda: self.accounts.lasting(s))
+        )
 
     async def _forfeit_idle_seats(self) -> None:
         """Rated games whose person to move has not moved for ``idle_forfeit_seconds``: with two players that
         person loses the game (rated at once); with three or four a bot (`FORFEIT_BOT`) plays their seat on, and
         it ranks last when the game ends. Each is done by one process only: the store's write is conditional on
         the game still standing where it was read."""
-        for game_id, actions in await self._read(lambda: self.store.idle_rated(self.settings.idle_forfeit_seconds)):
+        for game_id, actions in await self.read_store(
+            lambda: self.store.idle_rated(self.settings.idle_forfeit_seconds)
+        ):
             try:
                 live = await self.get(game_id)
             except Refused:
@@ -237,7 +241,7 @@ class GameManager:
         """Timed games whose person to move has run out of time (`splendor.store.clocks.overdue`): each is ended
         on time (`_leave_once`, `TIME`) by one process only, the store's write being conditional on the
         game still standing where it was read."""
-        for game_id, actions, seat in await self._read(lambda: overdue(self.store.store)):
+        for game_id, actions, seat in await self.read_store(lambda: overdue(self.store.store)):
             try:
                 await self._time_out(await self.get(game_id), actions, seat)
             except Refused as e:
@@ -261,7 +265,7 @@ class GameManager:
         if live.clock is None:
             return None
         try:
-            clock: ClockState | None = await self._read(lambda: read_clock(self.store.store, live.id))
+            clock: ClockState | None = await self.read_store(lambda: read_clock(self.store.store, live.id))
         except Refused as e:
             log.warning("game %s: its clock could not be read: %s", live.id, e)
             return live.clock
@@ -319,7 +323,7 @@ class GameManager:
         ):
             return False
         clock = await self._clock_now(live)
-        live.seats, live.clock = await self._read(lambda: self.store.seats(live.id)), clock
+        live.seats, live.clock = await self.read_store(lambda: self.store.seats(live.id)), clock
         log.info("game %s: seat %d %s after %d actions; %s plays it on", live.id, seat, by, actions, FORFEIT_BOT)
         return True
 
@@ -351,7 +355,7 @@ class GameManager:
                 for attempt in range(3):
                     changed = await self._catch_up(live) or changed
                     if attempt:  # lost a race: the seats and the ending as the store has them now
-                        live.seats, live.ending = await self._read(lambda: self.store.standing(live.id))
+                        live.seats, live.ending = await self.read_store(lambda: self.store.standing(live.id))
                         changed = True
                     access.check_seat(live, seat, token, account)  # again: a keep may have changed the secret
                     may_leave(live, seat, expect, aborting=by == ABORTED)
@@ -371,15 +375,16 @@ class GameManager:
     async def refuse_an_account_name(self, name: str, why: Message) -> None:
         """Refuse (409, ``why``) a guest's ``name`` when an account holds it or one that reads the same: a guest
         does not sit, seek or talk under an account's name."""
-        if await self._read(lambda: self.accounts.holds_name(name)):
+        if await self.read_store(lambda: self.accounts.holds_name(name)):
             raise Refused(409, why)
 
-    async def _read(self, read: Callable[[], Any]) -> Any:
-        """A read of the store in a store thread, within ``store_seconds`` (`store_calls.read`)."""
+    async def read_store(self, read: Callable[[], Any]) -> Any:
+        """A read of the store in a store thread, within ``store_seconds`` (`store_calls.read`): the way every room
+        of the server (open seats, quick play, rematches) reads the store, so that each is bounded alike."""
         return await store_calls.read(self.settings, read)
 
-    async def _write(self, write: Callable[[], None], committed: Callable[[], bool] | None = None) -> None:
-        """A write of the store, retried for up to ``write_retry_seconds`` (`store_calls.write`)."""
+    async def write_store(self, write: Callable[[], None], committed: Callable[[], bool] | None = None) -> None:
+        """A write of the store, retried for up to ``write_retry_seconds`` (`store_calls.write`), for every room."""
         await store_calls.write(self.settings, write, committed)
 
     async def _done(self, live: LiveGame, write: Callable[[], bool]) -> bool:
@@ -424,10 +429,10 @@ class GameManager:
             changed = await self._catch_up(live)
             if seats:
                 clock = await self._clock_now(live)
-                live.seats, live.ending = await self._read(lambda: self.store.standing(live.id))
+                live.seats, live.ending = await self.read_store(lambda: self.store.standing(live.id))
                 live.clock = clock
                 if live.over and live.rematch is None:  # asked for on another process
-                    live.rematch = await self._read(lambda: self.rematches.of(live.id))
+                    live.rematch = await self.read_store(lambda: self.rematches.of(live.id))
                 changed = True
         if changed:
             if seats:
@@ -441,7 +446,7 @@ class GameManager:
         if not self.shared and not live.stale:
             return False
         known = len(live.game.history)
-        texts = await self._read(lambda: self.store.actions_after(live.id, known))
+        texts = await self.read_store(lambda: self.store.actions_after(live.id, known))
         clock = await self._clock_now(live) if texts else live.clock
         for text in texts:
             live.game, entry = step(live.game, text)
@@ -512,7 +517,7 @@ class GameManager:
         game_id = uuid.uuid4().hex
         salt = secrets.token_hex(16)
         try:
-            await self._write(
+            await self.write_store(
                 lambda: self.store.create(
                     game_id,
                     name,
@@ -534,7 +539,7 @@ class GameManager:
             raise Refused(429, unfinished_games(e.count, e.bots_only)) from None
         live = LiveGame(id=game_id, game=game, seats=infos, owner=owner, rated=rated, bot_salt=salt)
         if time_control is not None:
-            live.clock = await self._read(lambda: read_clock(self.store.store, game_id))
+            live.clock = await self.read_store(lambda: read_clock(self.store.store, game_id))
         self.cache.add(live)
         log.info("game %s created: %s for %d seats", game_id, name, game.players)
         self.bot_turns.start(live)
@@ -542,7 +547,7 @@ class GameManager:
 
     async def _proved(self, profile: str, secret: str | None) -> str | None:
         """The profile's own name when ``secret`` proves it (never an account's profile), else None."""
-        owned: str | None = await self._read(lambda: self.pokedex.proved(profile, secret))
+        owned: str | None = await self.read_store(lambda: self.pokedex.proved(profile, secret))
         return owned
 
     async def get(self, game_id: str, refresh: bool = True) -> LiveGame:
@@ -556,7 +561,7 @@ class GameManager:
         live = self.cache.kept(game_id)
         if live is not None:
             return live
-        stored = await self._read(lambda: self.store.load(game_id)) if _plausible_id(game_id) else None
+        stored = await self.read_store(lambda: self.store.load(game_id)) if _plausible_id(game_id) else None
         if stored is None:
             shown = game_id if len(game_id) <= 40 else game_id[:40] + "…"  # an id is 32; never echo a flood
             raise Refused(404, _("no game {game}", game=repr(shown)))
@@ -610,11 +615,11 @@ class GameManager:
                     if live.rated and await self._catch_up(live):  # the first move came in meanwhile, elsewhere
                         caught_up = True
                         raise Refused(409, KEPT_BEFORE_PLAY)
-                    live.seats = await self._read(lambda: self.store.seats(game_id))
+                    live.seats = await self.read_store(lambda: self.store.seats(game_id))
                     if any(s.account_id == account.id for s in live.seats):  # kept another seat meanwhile
                         raise Refused(409, _("you have a seat in this game already"))
                     raise Refused(409, _("this seat is already kept in another account"))
-                live.seats = await self._read(lambda: self.store.seats(game_id))
+                live.seats = await self.read_store(lambda: self.store.seats(game_id))
         except Refused:
             if caught_up:
                 self._after_change(live)
@@ -671,7 +676,7 @@ class GameManager:
         """Before a socket acts: whether the session that let it in (if one did) is still on; when it has ended,
         the socket goes on by its secret alone, or is closed. False when it is closed."""
         return await access.session_lasts(
-            live, watcher, lambda session: self._read(lambda: self.accounts.signed_in(session))
+            live, watcher, lambda session: self.read_store(lambda: self.accounts.signed_in(session))
         )
 
     # ----------------------------------------------------------------- hints and explanations
@@ -752,7 +757,7 @@ class GameManager:
         marks = marks_of(live.seats, after)  # what the game does beyond its rules once it is over (the Pokédex)
         finish = rating(live, after) if after.is_over else None
         bot_turn = bot_decides(after, live.seats)
-        await self._write(
+        await self.write_store(
             lambda: self.store.append(
                 live.id,
                 number,

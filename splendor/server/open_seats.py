@@ -129,7 +129,7 @@ async def seat_taker(manager: GameManager, live: LiveGame, seat: int, taker: sto
     opener = stored.OpenSeats(manager.store.store)
     done: list[str] = []
     async with live.lock:
-        await manager._write(lambda: done.append(opener.take(live.id, seat, taker, most)))
+        await manager.write_store(lambda: done.append(opener.take(live.id, seat, taker, most)))
     await manager._refresh(live, seats=True)  # its seats (and its clock) as the store has them; watchers told
     if done[-1] not in (stored.TAKEN, stored.FILLED):
         raise Refused(*_WHY_NOT[done[-1]])
@@ -141,7 +141,7 @@ async def expire_games(manager: GameManager) -> None:
     """The periodic chore: expire the games whose open seats nobody took in time (`stored.OpenSeats.expire`, a
     conditional write, so one process does each), and tell the watchers of those held here."""
     opener = stored.OpenSeats(manager.store.store)
-    for game_id in await manager._read(opener.expire):
+    for game_id in await manager.read_store(opener.expire):
         live = manager.live.get(game_id)
         if live is not None:
             await manager._refresh(live, seats=True)

@@ -206,16 +206,18 @@ class QuickPlay:
             raise Refused(400, str(e)) from None
         previous, ref = None, request.replaces
         if ref is not None:
-            held = await self.manager._read(lambda: self.seeks.get(ref.id))
+            held = await self.manager.read_store(lambda: self.seeks.get(ref.id))
             if held is not None and not secret_matches(ref.secret, held.token_hash):
                 raise Refused(403, _("wrong secret for the quick-play request to replace"))
             previous = ref.id if held is not None else None  # one that is gone (forgotten): nothing to replace
-        unfinished, _bots = await self.manager._read(lambda: self.manager.store.unfinished_of(address_key))
+        unfinished, _bots = await self.manager.read_store(lambda: self.manager.store.unfinished_of(address_key))
         if unfinished >= self.settings.games_per_client:
             raise Refused(429, unfinished_games(unfinished))
         now = time.time()
         rating = (
-            await self.manager._read(lambda: _rating(self.manager, account.id, name)) if account is not None else 1500
+            await self.manager.read_store(lambda: _rating(self.manager, account.id, name))
+            if account is not None
+            else 1500
         )
         secret = new_secret()
         seek = SeekInfo(
@@ -232,7 +234,7 @@ class QuickPlay:
         )
         replaced: list[list[str]] = []
         try:
-            await self.manager._write(
+            await self.manager.write_store(
                 lambda: replaced.append(
                     self.seeks.add(seek, self.settings.seeks_per_minute, GUESTS_WAITING, previous=previous)
                 )
@@ -250,7 +252,7 @@ class QuickPlay:
         return seek.id, secret
 
     async def _mine(self, seek_id: str, token: str | None) -> SeekInfo:
-        seek = await self.manager._read(lambda: self.seeks.get(seek_id)) if len(seek_id) == 32 else None
+        seek = await self.manager.read_store(lambda: self.seeks.get(seek_id)) if len(seek_id) == 32 else None
         if seek is None:
             raise Refused(404, _("no such quick-play request"))
         if not secret_matches(token, seek.token_hash):
@@ -263,7 +265,7 @@ class QuickPlay:
         seek = await self._mine(seek_id, token)
         now = time.time()
         if seek.status == WAITING:
-            await self.manager._write(lambda: self.seeks.touch(seek_id, now))
+            await self.manager.write_store(lambda: self.seeks.touch(seek_id, now))
             reach = window(seek, now)
             return {
                 "status": WAITING,
@@ -283,7 +285,7 @@ class QuickPlay:
         if seek.status == SEATED:
             raise Refused(409, _("you were seated already: play the game, or resign it"))
         done: list[bool] = []
-        await self.manager._write(lambda: done.append(self.seeks.cancel(seek_id)))
+        await self.manager.write_store(lambda: done.append(self.seeks.cancel(seek_id)))
         if not done[-1]:
             again = await self._mine(seek_id, token)
             if again.status == SEATED:
@@ -295,10 +297,10 @@ class QuickPlay:
         """The periodic chore: expire the seeks nobody asked about for ``seek_seconds``, then match every pool
         that has waiting seeks (people with people, then those whose wait for a bot is over)."""
         stale = time.time() - self.settings.seek_seconds
-        expired = await self.manager._read(lambda: self.seeks.expire(stale))
+        expired = await self.manager.read_store(lambda: self.seeks.expire(stale))
         if expired:
             log.info("%d quick-play seeks expired", expired)
-        for pool in await self.manager._read(self.seeks.pools):
+        for pool in await self.manager.read_store(self.seeks.pools):
             await self.match(pool)
 
     async def match(self, pool: Pool) -> list[Seated]:
@@ -306,7 +308,7 @@ class QuickPlay:
         seated: list[Seated] = []
         async with self._matching:
             now = time.time()
-            waiting = await self.manager._read(lambda: self.seeks.waiting(pool, now - self.settings.seek_seconds))
+            waiting = await self.manager.read_store(lambda: self.seeks.waiting(pool, now - self.settings.seek_seconds))
             tables = groups(waiting, pool.players, now)
             placed = {s.id for table in tables for s in table}
             for seek in waiting:
@@ -327,7 +329,9 @@ class QuickPlay:
         effects = effects_of(pool.game)
         fillers = pool.players - len(table)
         try:
-            strength = await self.manager._read(lambda: _strength(self.manager, table, pool.game)) if fillers else 0.0
+            strength = (
+                await self.manager.read_store(lambda: _strength(self.manager, table, pool.game)) if fillers else 0.0
+            )
         except Refused as e:  # the store is unavailable: the table waits for the next sweep
             log.warning("a quick-play table could not be seated: %s", e)
             return []
@@ -379,7 +383,7 @@ class QuickPlay:
                 def drop() -> None:
                     self.seeks.cancel(lone)
 
-                await self.manager._write(drop)
+                await self.manager.write_store(drop)
             return []
         log.info("quick play seated game %s: %s", live.id, ", ".join(s.id for s in table))
         self.manager.pushes.turn_began(live)

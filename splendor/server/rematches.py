@@ -61,7 +61,7 @@ async def rematch(
         raise Refused(409, NOT_OVER)
     if never_began(old):  # called off or expired while it waited for players
         raise Refused(409, NEVER_BEGAN)
-    found = await manager._read(lambda: manager.rematches.of(game_id))
+    found = await manager.read_store(lambda: manager.rematches.of(game_id))
     replacing = found if found is not None and never_began(await manager.get(found)) else None
     if found is None or replacing is not None:
         if creations is not None and not creations.allow(client):
@@ -73,7 +73,7 @@ async def rematch(
                 creations.give_back(client)
             if e.status not in (409, 429):  # 409: the unique index, 429: the bound of a dealer, not of a taker
                 raise
-            found = await manager._read(lambda: manager.rematches.of(game_id))
+            found = await manager.read_store(lambda: manager.rematches.of(game_id))
             if found is None or found == replacing:  # not a rematch dealt meanwhile by another: the refusal stands
                 raise
     return await _take(manager, old, found, seat)
@@ -150,7 +150,7 @@ async def _take(manager: GameManager, old: LiveGame, rematch_id: str, seat: int)
     fresh = new_secret()
     if live.seats[seat].kind != OPEN:
         given: list[bool] = []
-        await manager._write(lambda: given.append(manager.rematches.new_secret(live.id, seat, secret_hash(fresh))))
+        await manager.write_store(lambda: given.append(manager.rematches.new_secret(live.id, seat, secret_hash(fresh))))
         if not given[-1]:
             raise Refused(409, NEVER_BEGAN)  # a bot's seat: the game before had none of this person's
         await manager._refresh(live, seats=True)  # a socket that read the seat by the old secret is closed

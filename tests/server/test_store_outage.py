@@ -39,9 +39,9 @@ def _down() -> None:
 
 
 def _manager(**settings: Any) -> Any:
-    """What ``GameManager._read`` and ``_write`` use of their manager: its settings, and ``_read`` itself."""
+    """What ``GameManager.read_store`` and ``write_store`` use of their manager: its settings, and ``read_store``."""
     fake = SimpleNamespace(settings=Settings(**settings))
-    fake._read = lambda read: GameManager._read(fake, read)  # type: ignore[arg-type]
+    fake.read_store = lambda read: GameManager.read_store(fake, read)  # type: ignore[arg-type]
     return fake
 
 
@@ -55,13 +55,13 @@ def _refusal(call: Callable[[], Any]) -> tuple[Refused, float]:
 
 def test_a_read_the_store_does_not_answer_is_a_503_within_its_deadline() -> None:
     m = _manager(store_seconds=0.5)
-    refused, took = _refusal(lambda: GameManager._read(m, lambda: time.sleep(3)))
+    refused, took = _refusal(lambda: GameManager.read_store(m, lambda: time.sleep(3)))
     assert refused.status == 503 and took < 1.5 and "store is unavailable" in str(refused.message)
 
 
 def test_a_write_the_store_does_not_answer_is_a_503_that_does_not_claim_nothing_changed() -> None:
     m = _manager(write_retry_seconds=0.5)
-    refused, took = _refusal(lambda: GameManager._write(m, lambda: time.sleep(4)))
+    refused, took = _refusal(lambda: GameManager.write_store(m, lambda: time.sleep(4)))
     message = str(refused.message)
     assert refused.status == 503 and took < 2.5
     assert "may or may not have been saved" in message and "nothing changed" not in message
@@ -87,7 +87,7 @@ def test_a_conditional_write_retried_after_a_lost_answer_is_unsure_not_refused_a
 
 def test_no_503_names_where_the_database_is() -> None:
     m = _manager(write_retry_seconds=0.3)
-    for call in (lambda: GameManager._read(m, _down), lambda: GameManager._write(m, _down)):
+    for call in (lambda: GameManager.read_store(m, _down), lambda: GameManager.write_store(m, _down)):
         refused, _ = _refusal(call)
         assert refused.status == 503 and "store is unavailable" in str(refused.message)
         assert "127.0.0.1" not in str(refused.message) and "15433" not in str(refused.message)
