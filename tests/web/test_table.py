@@ -772,6 +772,27 @@ def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selectio
     assert "Enter" in page.inner_text("#how-to-play")
 
 
+def test_keys_take_the_tokens_typed_after_a_cards_menu_was_closed_never_that_card(
+    server: Server, browser: Browser
+) -> None:
+    """A player's slip: a card's menu opened by keys (1 1) and closed by Escape left the focus on that card, so
+    the Enter after "w b k" opened its menu again, on Reserve, and a second Enter reserved it."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    page.keyboard.press("1")
+    page.keyboard.press("1")
+    page.wait_for_selector("[data-key='menu:market:1.1']")
+    page.keyboard.press("Escape")
+    assert page.locator("[data-key='menu:market:1.1']").count() == 0
+    for letter in "wbk":
+        page.keyboard.press(letter)
+    assert page.locator("#supply .chip.selected").count() == 3
+    page.keyboard.press("Enter")
+    wait_past(page, 0)
+    assert "ann (you) takes" in page.inner_text("#log")
+    assert page.locator("[data-key='menu:market:1.1']").count() == 0
+
+
 def test_a_rated_game_says_so_on_the_table_and_chips_read_right_in_slovenian(server: Server, browser: Browser) -> None:
     context = browser.new_context(locale="sl-SI", viewport={"width": 1280, "height": 800})
     page = context.new_page()

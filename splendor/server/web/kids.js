@@ -4,7 +4,7 @@
 import { chip, el, emblem, keyed, on, playedOnMark, steadyChoices, travelsFrom } from "/static/common.js";
 import { language, t } from "/static/i18n.js";
 import { actionLabel, tokenName } from "/static/words.js";
-import { cancelTake, choosing, colourOf, confirmTake, pick, placeNote, supply, takeOptions } from "/static/supply.js";
+import { cancelTake, choosing, colourOf, confirmTake, pickByKey, placeNote, supply, takeOptions } from "/static/supply.js";
 
 const named = (colour) => ({ title: tokenName("kids", colour) });
 
@@ -323,7 +323,7 @@ export function key(c, k) {
     return true;
   }
   const colour = colourOf(c, k);
-  if (colour) { pick(c, colour); return true; }
+  if (colour) { pickByKey(c, colour); return true; }
   return false;
 }
 

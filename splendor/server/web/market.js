@@ -6,7 +6,7 @@ import { chip, el, emblem, keyed, playedOnMark, steadyChoices, travelsFrom } fro
 import { sentence, t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
 import { actionLabel, cardWords, tokenName, tokensOf } from "/static/words.js";
-import { cancelTake, choosing, colourOf, confirmTake, pick, placeNote, supply, takeOptions } from "/static/supply.js";
+import { cancelTake, choosing, colourOf, confirmTake, pickByKey, placeNote, supply, takeOptions } from "/static/supply.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
 const SPECIAL = ["rare", "legendary"];
@@ -495,7 +495,7 @@ export function key(c, k) {
     return true;
   }
   const colour = colourOf(c, k);
-  if (colour) { pick(c, colour); return true; }
+  if (colour) { pickByKey(c, colour); return true; }
   return false;
 }
 

@@ -35,6 +35,15 @@ function stillNeeded(c, sel) {
 
 // A click on a colour: added to the tokens being chosen; a chosen one clicked again becomes two of it when it was
 // alone, else it is put back.
+// A colour's letter: that token is picked, as by a click, and the focus leaves the card, road or button it was on
+// (a card's menu closed by Escape gives it back its card), so that the next Enter sends the tokens chosen and
+// not that card's menu, whose Reserve or Buy a second Enter would have sent.
+export function pickByKey(c, colour) {
+  const focused = document.activeElement;
+  if (focused instanceof HTMLElement && focused !== document.body && !focused.closest("#supply")) focused.blur();
+  pick(c, colour);
+}
+
 export function pick(c, colour) {
   if (!choosing(c)) return;
   const order = Object.keys(c.view.supply);
