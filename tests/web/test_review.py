@@ -161,6 +161,19 @@ def test_the_review_draws_what_the_command_prints(server: Server, browser: Brows
     page.screenshot(path=str(SHOTS / "review-desktop.png"), animations="disabled")
 
 
+def test_a_cards_cost_reads_in_the_tables_order_whatever_order_it_came_in(
+    server: Server, browser: Browser, finished: dict[str, Any]
+) -> None:
+    """A player's find: the review said "costs 3 black, 3 green and 6 red" of the card the log called "3 green, 6 red
+    and 3 black" (the review's cards came with their colours sorted by name)."""
+    page = open_review(browser, f"{server.base}/replay/{finished['id']}", 1280, 800)
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    said = page.evaluate("""import('/static/words.js').then((words) => words.cardWords('classic',
+        { tier: 3, points: 4, bonus: 'red', bonus_count: 1, cost: { black: 3, green: 3, red: 6 } }))""")
+    assert "costs 3 green, 6 red and 3 black" in said, said
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_the_review_on_a_phone(server: Server, browser: Browser, finished: dict[str, Any]) -> None:
     url = f"/api/games/{finished['id']}/review"
     with server.client() as c:  # asked for (unless a test before did) and kept

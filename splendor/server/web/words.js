@@ -59,8 +59,13 @@ function where(slot, game) {
 }
 
 // Counts by colour, each as a cost says it ("2 white", "3 Heal Balls"), the zeros left out.
+// Counts by colour in the game's own order (classic: white, blue, green, red, black), whatever order they came in:
+// the review's cards came sorted by name, so one card's cost read in two orders on one screen.
 function countsOf(game, counts) {
-  return Object.entries(counts).filter(([, n]) => n).map(([c, n]) => tokensOf(game, c, n));
+  const order = Object.values(tokens[game]?.letters || {});
+  const rank = (colour) => (order.includes(colour) ? order.indexOf(colour) : order.length);
+  return Object.entries(counts).filter(([, n]) => n).sort(([a], [b]) => rank(a) - rank(b))
+    .map(([c, n]) => tokensOf(game, c, n));
 }
 
 function nobleWords(game, noble) {
