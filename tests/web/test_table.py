@@ -793,6 +793,30 @@ def test_keys_take_the_tokens_typed_after_a_cards_menu_was_closed_never_that_car
     assert page.locator("[data-key='menu:market:1.1']").count() == 0
 
 
+def test_another_seats_last_turn_says_the_take_and_the_return_it_asked_for(server: Server, browser: Browser) -> None:
+    """A player's find: a take past ten and its return showed in the seat's panel as "last: ann returns one
+    white" alone, hiding what was taken."""
+    local = splendor.new_game("classic", players=2, seed=4)
+    while True:  # ann takes three a turn, bob reserves, until ann holds more than ten and returns
+        view = local.view(local.current_player)
+        legal = view["legal_actions"]
+        if view["decision"] == "return":
+            local.apply(local.parse(legal[0]))
+        elif any(a.text.startswith("return ") for a in local.history):
+            break
+        elif local.current_player == 1:
+            local.apply(local.parse(next(a for a in legal if a.startswith("reserve "))))
+        else:
+            local.apply(local.parse(max((a for a in legal if a.startswith("take ")), key=len)))
+    g = _two_humans(server)
+    with server.client() as c:
+        for n, action in enumerate(local.history):
+            api_act(c, g, splendor.replay(local.record, upto=n).current_player, action.text)
+    page = open_page(browser, g["seats"][1]["link"], width=1280)
+    last = page.inner_text(".seat.other[data-seat='0'] .last")
+    assert "ann takes" in last and "ann returns" in last, last
+
+
 def test_a_rated_game_says_so_on_the_table_and_chips_read_right_in_slovenian(server: Server, browser: Browser) -> None:
     context = browser.new_context(locale="sl-SI", viewport={"width": 1280, "height": 800})
     page = context.new_page()

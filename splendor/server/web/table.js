@@ -230,13 +230,18 @@ const DECISIONS = { return: N_("tokens to return"), noble: N_("which noble visit
   drought: N_("tokens to discard in the Drought"), thief: N_("whom to give a token"), city: N_("which City tile"),
   medal: N_("which Queen's Medal") };
 
-// A seat's last move in the log, in words ("Greedy bot 2 takes two red"), or null.
+// A seat's last turn in the log, in words ("Greedy bot 2 takes two red"), or null: every action of it, as a take and
+// the return it asked for ("… takes one white, one blue and one green; … returns one black": the return alone
+// had hidden what was taken).
 function lastMoveOf(s) {
   const log = state.payload.log || [];
-  for (let i = log.length - 1; i >= 0; i--) {
-    if (log[i].seat === s) return describe(state.payload.game, log[i].action, log[i].details, seatName, s);
+  let i = log.length - 1;
+  while (i >= 0 && log[i].seat !== s) i--;
+  const turn = [];
+  for (; i >= 0 && log[i].seat === s; i--) {
+    turn.unshift(describe(state.payload.game, log[i].action, log[i].details, seatName, s));
   }
-  return null;
+  return turn.length ? turn.join("; ") : null;
 }
 
 function said(e) { return sentence(describe(state.payload.game, e.action, e.details, seatName, e.seat)); }
