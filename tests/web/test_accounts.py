@@ -197,6 +197,8 @@ def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(server: Ser
     page.wait_for_selector("[data-link-seat='1']")
     links = page.inner_text("#links")
     assert "Player 1:" in links and "Player 2:" in links and "Seat" not in links
+    # the game is in "Your games" at once: a player had waited for the list's next reading, 20 s later
+    page.wait_for_selector("#my-games [data-my-game]", timeout=5000)
     page.goto(server.base + "/leaderboard")  # the leaderboard says what a rating is, plainly
     page.wait_for_selector("#about-ratings")
     about = page.inner_text("#about-ratings")

@@ -98,9 +98,16 @@ async function create(event) {
       el("a", { href: made.spectator_link }, t("watch"))));
     document.getElementById("created").hidden = false;
     refresh();
+    refreshMyGames();                   // listed at once, not at the next reading of the list (up to 20 s later)
   } catch (e) {
     error.textContent = e.message;
   }
+}
+
+// "Your games" read again: the account's games and their clocks from the server, this browser's from its list.
+async function refreshMyGames() {
+  if (ME) ME.games = (await api("/api/me").catch(() => ME)).games;
+  await drawMyGames();
 }
 
 // Who asked for the rematch of a finished game, when ``seat``'s place in it still waits for this person (kept
@@ -377,7 +384,4 @@ drawMe();
 drawAccount();
 refresh();
 setInterval(refresh, 5000);
-setInterval(async () => {              // "Your games": whose turn it is, and the clocks, from the server now and then
-  if (ME) ME.games = (await api("/api/me").catch(() => ME)).games;
-  drawMyGames();
-}, 20000);
+setInterval(refreshMyGames, 20000);    // "Your games": whose turn it is, and the clocks, from the server now and then
