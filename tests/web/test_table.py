@@ -817,6 +817,30 @@ def test_another_seats_last_turn_says_the_take_and_the_return_it_asked_for(serve
     assert "ann takes" in last and "ann returns" in last, last
 
 
+def test_a_click_while_another_seat_plays_says_whose_turn_it_is(server: Server, browser: Browser) -> None:
+    """A player's find: a token or a card clicked on the other's turn did nothing and said nothing."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][1]["link"], width=1280)
+    page.click("[data-key='supply:red']")
+    assert page.inner_text("#supply-note") == "Not yet: it is ann's turn."
+    assert page.get_attribute("#supply-note", "data-beside") == "supply:red"  # beside the token clicked
+    page.click("[data-key='slot:market:2.1'] .card", force=True)  # aria-disabled: Playwright would wait
+    page.wait_for_function("document.getElementById('supply-note').dataset.beside === undefined")
+    assert page.inner_text("#supply-note") == "Not yet: it is ann's turn."
+    assert page.locator("#supply .chip.selected").count() == 0
+    with server.client() as c:  # ann plays: the note is gone, and bob's clicks choose
+        api_act(c, g, 0, "take w b g")
+    wait_past(page, 0)
+    assert page.inner_text("#supply-note") == ""
+    page.click("[data-key='supply:red']")
+    assert page.locator("#supply .chip.selected").count() == 1
+    kids = _two_humans(server, "kids")  # a road clicked on the other's turn says it beside the road
+    page = open_page(browser, kids["seats"][1]["link"], width=1280)
+    page.locator("#board .road[data-road='1']").dispatch_event("click")
+    page.wait_for_selector("#road-note")
+    assert page.inner_text("#road-note") == "Not yet: it is ann's turn."
+
+
 def test_a_rated_game_says_so_on_the_table_and_chips_read_right_in_slovenian(server: Server, browser: Browser) -> None:
     context = browser.new_context(locale="sl-SI", viewport={"width": 1280, "height": 800})
     page = context.new_page()

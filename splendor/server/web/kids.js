@@ -4,7 +4,8 @@
 import { chip, el, emblem, keyed, on, playedOnMark, steadyChoices, travelsFrom } from "/static/common.js";
 import { language, t } from "/static/i18n.js";
 import { actionLabel, tokenName } from "/static/words.js";
-import { cancelTake, choosing, colourOf, confirmTake, pickByKey, placeNote, supply, takeOptions } from "/static/supply.js";
+import { cancelTake, choosing, colourOf, confirmTake, notYourTurn, pickByKey, placeNote, supply, takeOptions }
+  from "/static/supply.js";
 
 const named = (colour) => ({ title: tokenName("kids", colour) });
 
@@ -89,6 +90,8 @@ function board(c) {
       on(node, "keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openRoad(c, n); } });
     } else if (choosing(c)) {             // a road you cannot take says why, as a refused token does
       on(node, "click", () => whyNotRoad(c, n));
+    } else if (notYourTurn(c, `road:${n}`)) {
+      on(node, "click", notYourTurn(c, `road:${n}`));
     }
   }
   const note = c.state.note;             // said on the board, beside the road clicked (placed by `after`)

@@ -2,11 +2,12 @@
 // the three rows and their decks in the middle; the other seats beside; your own seat below. An action is built
 // by clicks (tokens chosen, a card's or a deck's menu opened) and sent only when confirmed: Take, Buy, Reserve.
 // What cannot be part of a legal action says why, next to it, in the rules' words.
-import { chip, el, emblem, keyed, playedOnMark, steadyChoices, travelsFrom } from "/static/common.js";
+import { chip, el, emblem, keyed, on, playedOnMark, steadyChoices, travelsFrom } from "/static/common.js";
 import { sentence, t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
 import { actionLabel, cardWords, tokenName, tokensOf } from "/static/words.js";
-import { cancelTake, choosing, colourOf, confirmTake, pickByKey, placeNote, supply, takeOptions } from "/static/supply.js";
+import { cancelTake, choosing, colourOf, confirmTake, notYourTurn, pickByKey, placeNote, supply, takeOptions }
+  from "/static/supply.js";
 
 const BUY = { classic: "buy", pokemon: "catch" };
 const SPECIAL = ["rare", "legendary"];
@@ -126,7 +127,9 @@ function cardButton(c, card, slot, where) {
   const options = [[buy, buyWord]];
   if (reserve) options.push([reserve, t("Reserve")]);
   if (!choosing(c)) {             // a button still, so that it stays the same element when it becomes yours to act on
-    return wrap(el("button", { ...attrs, type: "button", "aria-disabled": "true" }, ...cardFace(c, card)));
+    const slot = wrap(el("button", { ...attrs, type: "button", "aria-disabled": "true" }, ...cardFace(c, card)));
+    const early = notYourTurn(c, "turn");          // on the slot: a button marked disabled ignores its handlers
+    return early ? on(slot, "click", early) : slot;
   }
   attrs.onclick = () => {
     c.state.menu = open ? null : menuKey;
@@ -164,7 +167,7 @@ function deckButton(c, row) {
   const words = [el("span", { class: "deck-tier" }, row), el("span", { class: "deck-left" },
     t("deck {left}", { left: c.view.decks[row] }))];
   if (!choosing(c)) return el("div", { class: "slot deck-slot", "data-key": `slot:deck:${row}` },
-    el("div", { class: "deck", "data-key": `deck:${row}` }, ...words));
+    el("div", { class: "deck", "data-key": `deck:${row}`, onclick: notYourTurn(c, "turn") }, ...words));
   const close = () => { c.state.menu = null; c.state.focusNext = `[data-key="deck:${row}"]`; c.render(); };
   const node = el("button", { class: "deck", type: "button", "data-key": `deck:${row}`,
     "aria-label": t("reserve from the {row} deck", { row }), "aria-expanded": open ? "true" : "false",

@@ -10,6 +10,14 @@ function takeText(sel) { return `take ${sel.map((x) => LETTER[x]).join(" ")}`; }
 // Whether the seat is to choose its turn's action now (not a return, a noble or another decision).
 export const choosing = (c) => c.mine && c.view.decision === "action";
 
+// A click on a token, a card, a deck or a road while another seat is to play: said beside it ("It is bob's turn."),
+// where it had done nothing and said nothing. Null where there is nothing to say: your turn, a spectator, the end.
+export function notYourTurn(c, key) {
+  const who = c.view.current_player;
+  if (c.mode !== "play" || c.mine || c.view.is_over || who === null || who === undefined || who === c.me) return null;
+  return () => c.note(key, t("Not yet: it is {player}'s turn.", { player: c.seatName(who) }));
+}
+
 // A colour of the supply by its notation letter ("r" → "red").
 export function colourOf(c, letter) { return Object.keys(c.view.supply).find((col) => LETTER[col] === letter); }
 
@@ -94,7 +102,7 @@ export function supply(c, heading, ...extra) {
   for (const x of c.state.selection) counts[x] = (counts[x] || 0) + 1;
   const chips = Object.entries(c.view.supply).map(([colour, n]) => {
     const node = chip(colour, n, { title: tokenName(c.game, colour),
-      onclick: choosing(c) ? () => pick(c, colour) : null, button: true });
+      onclick: choosing(c) ? () => pick(c, colour) : notYourTurn(c, `supply:${colour}`), button: true });
     node.setAttribute("data-key", `supply:${colour}`);
     if (!n) node.classList.add("empty");
     node.setAttribute("data-left", n);
