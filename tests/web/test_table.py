@@ -1117,7 +1117,7 @@ def test_a_cost_counts_balls_as_nouns_and_colours_as_colours(server: Server, bro
         words.cardWords('classic', { tier: 1, points: 0, bonus: 'red', bonus_count: 1, cost: { white: 3 } }),
         words.cardWords('pokemon', { name: 'Zapdos', level: 'legendary', points: 2, bonus: 'red', bonus_count: 2,
           cost: { blue: 3 } })])""")
-    assert said[0].endswith("costs 2 Heal Balls and 1 Ultra Ball)"), said[0]
+    assert said[0].endswith("costs 1 Ultra Ball and 2 Heal Balls)"), said[0]  # in the balls' order, as the log
     assert said[1].endswith("costs 3 white)"), said[1]
     assert said[2].startswith("Zapdos (legendary, 2★"), said[2]  # not "level legendary"
 
@@ -1133,6 +1133,32 @@ def _pokemon_position(server: Server, seed: int, steps: int) -> dict[str, Any]:
             api_act(c, g, local.current_player, action.text)
             local.apply(action)
     return g
+
+
+def test_a_finished_game_marks_no_pokemon_ready_to_evolve(server: Server, browser: Browser) -> None:
+    """A player's find: the finished table still said "it can evolve at the end of your turn" of a Machop whose
+    bonuses sufficed, with no turn left."""
+    g = _pokemon_position(server, 1, 61)  # greedy bots' game of seed 1 ends here, gary's Machop able to evolve
+    page = open_page(browser, g["seats"][1]["link"], width=1280)
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    machop = page.locator(".seat.own .play-area .pokemon-entry", has_text="Machop")
+    assert "Machoke" in machop.inner_text()
+    assert page.locator(".seat.own .ready-to-evolve").count() == 0
+    assert "can evolve" not in page.inner_text(".seat.own")
+    # the play area's lines are whole: a chip had made them taller than its room of two, the second cut in half
+    cut = page.evaluate("""(() => {
+        const box = document.querySelector('.seat.own .play-area').getBoundingClientRect();
+        return [...document.querySelectorAll('.seat.own .play-area .pokemon-entry')]
+          .map((e) => e.getBoundingClientRect())
+          .filter((r) => r.top < box.bottom - 1 && r.bottom > box.bottom + 1).length; })()""")
+    lines = page.evaluate(
+        "new Set([...document.querySelectorAll('.seat.own .pokemon-entry')].map((e) => e.offsetTop)).size"
+    )
+    assert lines >= 2 and cut == 0, (lines, cut)
+    stacks = page.locator(".seat.own .stack svg")  # each bonus stack shows its colour's shape, not colour alone
+    assert stacks.count() >= 3
+    shapes = [stacks.nth(i).locator(".gem").count() for i in range(stacks.count())]
+    assert shapes == [1] * stacks.count(), shapes
 
 
 def test_the_rare_pokemons_menu_says_it_cannot_be_reserved(server: Server, browser: Browser) -> None:
@@ -1161,7 +1187,8 @@ def test_two_evolutions_into_the_same_pokemon_say_where_and_copies_are_one_butto
     assert "ready-to-evolve" in (gastly.get_attribute("class") or "")
     labels = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").all_inner_texts()
     assert len(labels) == 2 and len(set(labels)) == 2, labels
-    assert all("Haunter (level 2, slot" in label for label in labels)
+    assert all("Haunter (level 2, slot" in label and ", costs " in label for label in labels)  # told apart
+    assert page.get_attribute("#decision button[data-action='evolve none']", "class") != "primary"
     g = _pokemon_position(server, 15, 62)  # two Gastly, one Haunter: the same move to a player
     page = open_page(browser, g["seats"][1]["link"], width=1280)
     labels = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").all_inner_texts()

@@ -38,9 +38,9 @@ function ring(cx, cy, n, outer, inner, turn = -Math.PI / 2) {
   return out;
 }
 
-// A gem of ``colour``, of radius about r, centred on (cx, cy).
-export function gemShape(colour, cx, cy, r) {
-  const paint = { fill: FILL[colour] || "#999", stroke: "#333", "stroke-width": 1.2, "stroke-linejoin": "round" };
+// A gem of ``colour``, of radius about r, centred on (cx, cy); in its colour, unless ``paint`` says otherwise.
+export function gemShape(colour, cx, cy, r, paint = { fill: FILL[colour] || "#999", stroke: "#333",
+  "stroke-width": 1.2, "stroke-linejoin": "round" }) {
   switch (SHAPE[colour]) {
     case "square": return svg("rect", { x: cx - r * 0.88, y: cy - r * 0.88, width: r * 1.76, height: r * 1.76, rx: 2,
       ...paint });
@@ -137,14 +137,20 @@ export function noblePicture(noble) {
     ...asks.map(([colour, n], i) => pip(colour, n, 49, asks.length > 2 ? 11 + i * 19 : 18 + i * 22, 9)));
 }
 
-// A seat's bought cards of one colour, stacked: as many edges as cards (up to `deepest` drawn), the count on top.
+// A seat's bought cards of one colour, stacked: as many edges as cards (up to `deepest` drawn), the top card
+// showing the colour's gem shape and the count, large enough to read across the table.
 export function stackPicture(colour, count, deepest = 6) {
   const shown = Math.min(count, deepest);
   const edges = [];
   for (let i = shown - 1; i >= 0; i--) {
-    edges.push(svg("rect", { x: 2, y: 2 + i * 4, width: 26, height: 30, rx: 4, fill: FILL[colour] || "#999",
-      stroke: "#333", "stroke-width": 1 }));
+    edges.push(svg("rect", { x: 1.5, y: 1.5 + i * 3, width: 33, height: 27, rx: 4, fill: FILL[colour] || "#999",
+      stroke: "#333", "stroke-width": 1.5 }));
   }
-  return picture(30, 34 + (shown - 1) * 4, ...edges, svg("text", { x: 15, y: 22, "text-anchor": "middle",
-    "font-size": 13, "font-weight": 800, fill: INK[colour] || "#fff" }, count));
+  // the top card: its gem's shape in the ink of its colour (so that no colour is told by colour alone), then the count
+  const ink = INK[colour] || "#fff";
+  const mark = colour === "white" ? { fill: "none", stroke: ink, "stroke-width": 1.8 } : { fill: ink, stroke: "none" };
+  const gem = gemShape(colour, 9.5, 15, 4.6, mark);   // white's ◇ hollow beside red's ♦
+  gem.setAttribute("class", "gem");
+  return picture(36, 30 + (shown - 1) * 3, ...edges, gem,
+    svg("text", { x: 24.5, y: 20.5, "text-anchor": "middle", "font-size": 16, "font-weight": 800, fill: ink }, count));
 }

@@ -3,9 +3,9 @@
 // by clicks (tokens chosen, a card's or a deck's menu opened) and sent only when confirmed: Take, Buy, Reserve.
 // What cannot be part of a legal action says why, next to it, in the rules' words.
 import { chip, el, emblem, keyed, on, playedOnMark, steadyChoices, travelsFrom } from "/static/common.js";
-import { sentence, t, tn } from "/static/i18n.js";
+import { COMMA, sentence, t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
-import { actionLabel, cardWords, tokenName, tokensOf } from "/static/words.js";
+import { actionLabel, cardWords, costWords, tokenName, tokensOf } from "/static/words.js";
 import { cancelTake, choosing, colourOf, confirmTake, notYourTurn, pickByKey, placeNote, supply, takeOptions }
   from "/static/supply.js";
 
@@ -170,7 +170,8 @@ function deckButton(c, row) {
     el("div", { class: "deck", "data-key": `deck:${row}`, onclick: notYourTurn(c, "turn") }, ...words));
   const close = () => { c.state.menu = null; c.state.focusNext = `[data-key="deck:${row}"]`; c.render(); };
   const node = el("button", { class: "deck", type: "button", "data-key": `deck:${row}`,
-    "aria-label": t("reserve from the {row} deck", { row }), "aria-expanded": open ? "true" : "false",
+    "aria-label": c.game === "pokemon" ? t("reserve from the level {level} deck", { level: row })
+      : t("reserve from the tier {tier} deck", { tier: row }), "aria-expanded": open ? "true" : "false",
     title: t("reserve the top card of this deck"), onclick: () => {
       c.state.menu = open ? null : menuKey;
       c.state.focusNext = open ? null : `[data-key="menu:${menuKey}"] button:not([disabled])`;
@@ -251,7 +252,8 @@ function pokemonName(card) {
 
 // Your Pokémon, each with what it evolves into and the bonuses that takes ("#13 Weedle → Kakuna (♦ 3 bonuses)"),
 // copies counted once ("×2"), and marked ✓ when it can evolve at the end of a turn: your bonuses suffice and the
-// card it becomes is on the table or in your hand (the rules' two conditions). Another seat's are listed by name.
+// card it becomes is on the table or in your hand (the rules' two conditions), and the game goes on. Another seat's
+// are listed by name.
 function playArea(c, s) {
   if (!s.cards.length) return "—";
   if (s.seat !== c.me) return s.cards.map(pokemonName).join(", ");     // another's, as a list of names: compact
@@ -266,7 +268,7 @@ function playArea(c, s) {
     if (card.evolves_to && card.evolve) {
       const [[colour, n]] = Object.entries(card.evolve);
       const enough = (s.bonuses[colour] || 0) >= n;
-      ready = enough && onOffer.has(card.evolves_to);
+      ready = enough && onOffer.has(card.evolves_to) && !c.view.is_over;      // no turn is left to evolve at
       const needs = tn("evolves with {n} {colour} bonus", "evolves with {n} {colour} bonuses", n,
         { colour: tokenName(c.game, colour) });
       const mark = chip(colour, null, { title: needs });
@@ -275,7 +277,7 @@ function playArea(c, s) {
       parts.push(" → ", t(card.evolves_to), " (", mark, " ", tn("{n} bonus", "{n} bonuses", n), ")",
         ready ? el("span", { class: "ready", title: t("it can evolve at the end of your turn") }, " ✓") : null,
         el("span", { class: "sr-only" }, `: ${needs}${ready ? `; ${t("it can evolve at the end of your turn")}`
-          : enough ? `; ${t("bonuses enough, but {pokemon} is not on the table or in your hand",
+          : enough && !c.view.is_over ? `; ${t("bonuses enough, but {pokemon} is not on the table or in your hand",
             { pokemon: t(card.evolves_to) })}` : ""}`));
     }
     const entry = el("span", { class: `pokemon-entry${ready ? " ready-to-evolve" : ""}`, "data-dex": card.dex },
@@ -399,7 +401,10 @@ function marketPrompt(c) {
     const e = evolving[a];
     if (e) {
       const words = t("Evolve {pokemon} into {into}", { pokemon: t(e.source.name), into: t(e.target.name) });
-      return targets[`${t(e.source.name)}→${t(e.target.name)}`].size > 1 ? `${words} (${e.where})` : words;
+      // copies told apart by where they lie and by what they cost, as the table shows them (the one left stays
+      // to be caught)
+      return targets[`${t(e.source.name)}→${t(e.target.name)}`].size > 1
+        ? `${words} (${e.where}${COMMA}${costWords(c.game, e.target)})` : words;
     }
     if (a.startsWith("noble ")) {
       const noble = c.view.nobles.find((n) => String(n.id) === a.split(" ")[1]);
@@ -415,8 +420,9 @@ function marketPrompt(c) {
     said.add(words);
     return true;
   });
-  const buttons = steadyChoices(c, decision, offered).map((a) => el("button", { class: "primary",
-    onclick: () => c.send(a), disabled: !c.legal.has(a), "data-action": a, "data-key": `act:${a}`, "data-sends": a },
+  // "Do not evolve" plain beside the evolutions, so that a tap meant for one is not mistaken for it
+  const buttons = steadyChoices(c, decision, offered).map((a) => el("button", {
+    class: a === "evolve none" ? "" : "primary", onclick: () => c.send(a), disabled: !c.legal.has(a), "data-action": a, "data-key": `act:${a}`, "data-sends": a },
   label(a)));
   const held = tokensHeld(c.view.seats[c.me]);
   const title = { return: c.game === "pokemon"

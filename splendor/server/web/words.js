@@ -36,11 +36,10 @@ export function cardInSight(view, seat, action) {
 // A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)";
 // without its cost where none is paid (an evolution) or where what was paid is said instead (a buy's log).
 export function cardWords(game, card, { cost = true } = {}) {
-  const costs = countsOf(game, card.cost || {});
   const worth = [card.points ? `${card.points}★` : t("no points"),
     card.bonus_count > 1 ? t("double {colour} bonus", { colour: tokenName(game, card.bonus) })
       : t("{colour} bonus", { colour: tokenName(game, card.bonus) }),
-    ...(cost ? [costs.length ? t("costs {cost}", { cost: list(costs) }) : t("free")] : [])].join(COMMA);
+    ...(cost ? [costWords(game, card)] : [])].join(COMMA);
   if (game === "pokemon") {       // a rare or a legendary Pokémon is that, not "level rare"
     const pokemon = t(card.name);
     if (card.level === "rare") return t("{pokemon} (rare, {worth})", { pokemon, worth });
@@ -59,6 +58,12 @@ function where(slot, game) {
 }
 
 // Counts by colour, each as a cost says it ("2 white", "3 Heal Balls"), the zeros left out.
+// What a card costs, in words: "costs 2 Poké Balls and 3 Ultra Balls", or "free".
+export function costWords(game, card) {
+  const costs = countsOf(game, card.cost || {});
+  return costs.length ? t("costs {cost}", { cost: list(costs) }) : t("free");
+}
+
 // Counts by colour in the game's own order (classic: white, blue, green, red, black), whatever order they came in:
 // the review's cards came sorted by name, so one card's cost read in two orders on one screen.
 function countsOf(game, counts) {
