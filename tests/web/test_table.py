@@ -1188,6 +1188,13 @@ def test_two_evolutions_into_the_same_pokemon_say_where_and_copies_are_one_butto
     labels = page.locator("#decision button[data-action^='evolve ']:not([data-action='evolve none'])").all_inner_texts()
     assert len(labels) == 2 and len(set(labels)) == 2, labels
     assert all("Haunter (level 2, slot" in label and ", costs " in label for label in labels)  # told apart
+    # "evolves here" is said over the card: a line of its own had made its row taller, moving the market
+    assert page.locator(".card.evolve-target").count() == 2
+    heights = page.evaluate(
+        "[...new Set([...document.querySelectorAll('button.card[data-where=market]:not([data-slot=rare])"
+        ":not([data-slot=legendary])')].map((c) => Math.round(c.getBoundingClientRect().height)))]"
+    )
+    assert len(heights) == 1, heights
     assert page.get_attribute("#decision button[data-action='evolve none']", "class") != "primary"
     g = _pokemon_position(server, 15, 62)  # two Gastly, one Haunter: the same move to a player
     page = open_page(browser, g["seats"][1]["link"], width=1280)
