@@ -449,6 +449,17 @@ def test_a_tap_on_another_seats_reserved_card_says_what_it_is(server: Server, br
     mini.tap()
     said.wait_for(state="detached")
     context.close()
+    # on a tablet, the words lie over the table: the seat's row had grown and squeezed the market under it
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("Number(document.body.dataset.actions) === 2")
+    first = page.locator("button.card[data-slot='1.1']")
+    before = first.bounding_box()
+    page.locator(f"[data-seat='1'] [data-key='mini:{card['id']}']").tap()
+    page.locator("[data-seat='1'] .mini-words").wait_for()
+    assert first.bounding_box() == before
+    context.close()
 
 
 def test_kids_on_a_phone_says_a_village_gives_another_turn_and_shows_your_city_tiles_in_the_strip(
