@@ -1,21 +1,21 @@
 """Rematches: the same game again, with the same people, one game however many of them ask.
 
 ``POST /api/games/{id}/seats/{seat}/rematch`` (the seat's secret, or the account keeping it; also a seat whose
-person resigned or left and a bot played on) asks for a finished game's rematch. The first to ask deals it: the
-same game, options, clock and rating, each bot in its seat again, the asker seated, and every other person's seat
-open, kept for that seat's person of the game before (nobody else takes it, and the open-games list leaves it out).
-Until they take their seats nobody acts and no clock runs, as in any game with open seats, and it expires unfilled
-after the same wait (`splendor.server.open_seats`). Every table of the finished game learns of the rematch (its
-answers' ``rematch``; on every process, by the change feed) and offers its person to take their seat there, by the
-same request. ``games.rematch_of`` is unique (`splendor.store.rematches`): of two people asking at once, on one
-process or many, the second takes a seat in the first's rematch. A rematch that never began (it expired, or its
-asker called it off) is replaced by the next one asked for; a person who asks again for a seat they took already
-(its answer was lost) gets a new secret for it.
+person resigned or left and a bot played on) asks for a finished game's rematch. The first to ask deals it: the same
+game, options, clock and rating (only the first move passes to the next seat, `passed_on`), each bot in its seat
+again, the asker seated, and every other person's seat open, kept for that seat's person of the game before (nobody
+else takes it, and the open-games list leaves it out). Until they take their seats nobody acts and no clock runs, as
+in any game with open seats, and it expires unfilled after the same wait (`splendor.server.open_seats`). Every table
+of the finished game learns of the rematch (its answers' ``rematch``; on every process, by the change feed) and
+offers its person to take their seat there, by the same request. ``games.rematch_of`` is unique
+(`splendor.store.rematches`): of two people asking at once, on one process or many, the second takes a seat in the
+first's rematch. A rematch that never began (it expired, or its asker called it off) is replaced by the next one
+asked for; a person who asks again for a seat they took already (its answer was lost) gets a new secret for it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
@@ -99,6 +99,22 @@ def _person(info: SeatInfo, seat: int, token_hash: str | None) -> SeatInfo:
     )
 
 
+def passed_on(options: dict[str, Any], players: int) -> dict[str, Any]:
+    """A rematch's options: the game's own, but the first move passes to the next seat, as players take turns to
+    start (ruling 1's first seat; a random one stays random). Every rematch had given it to the same seat again.
+
+    >>> passed_on({"first_player": 1, "short": True}, 2)
+    {'first_player': 0, 'short': True}
+    >>> passed_on({"first_player": "random"}, 3)
+    {'first_player': 'random'}
+    """
+    again = dict(options)
+    first = again.get("first_player", 0)
+    if first != "random":
+        again["first_player"] = (int(first) + 1) % players
+    return again
+
+
 async def _deal(
     manager: GameManager, old: LiveGame, seat: int, address: str, replacing: str | None
 ) -> tuple[LiveGame, str]:
@@ -128,7 +144,7 @@ async def _deal(
         old.game.name,
         infos,
         seed=None,
-        options=dict(old.game.options),
+        options=passed_on(old.game.options, old.game.players),
         rated=old.rated and all(s.account_id is not None for s in people),
         owner=address,  # the asker's unfinished games bound the rematches they deal
         bounds=GameBounds(manager.settings.games_per_client, manager.settings.bot_games_per_client),

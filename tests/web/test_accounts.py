@@ -193,8 +193,14 @@ def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(server: Ser
     assert page.get_attribute("[data-seat-kind='0']", "aria-label") == "who is Player 1"
     page.select_option("#players", "2")
     page.select_option("[data-seat-kind='1']", "human")  # two people: the lobby shows both links
+    page.select_option("#first", "random")  # who moves first, drawn (Player 1 unless asked)
     page.click("#create")
     page.wait_for_selector("[data-link-seat='1']")
+    made = (page.get_attribute("[data-open-seat='0']", "href") or "").split("/play/")[1].split("?")[0]
+    dealt = page.request.get(f"{server.base}/api/games/{made}").json()
+    assert dealt["view"]["first_player"] in (0, 1)  # the seat drawn
+    listed = next(g for g in page.request.get(f"{server.base}/api/games").json()["games"] if g["id"] == made)
+    assert listed["options"]["first_player"] == "random"
     links = page.inner_text("#links")
     assert "Player 1:" in links and "Player 2:" in links and "Seat" not in links
     # the game is in "Your games" at once: a player had waited for the list's next reading, 20 s later

@@ -218,7 +218,7 @@ def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(ser
     with server.client() as c:
         made = c.get(f"/api/games/{again}").json()
     assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("human", "bob"), ("human", "cy")]
-    assert made["clock"]["running"] == 0  # the game began when the last seat was taken
+    assert made["clock"]["running"] == 1  # the game began when the last seat was taken: bob first, the start passed on
     token = page.url.split("token=")[1].split("&")[0]
     with server.client() as c:
         r = c.post(f"/api/games/{again}/seats/0/abort", headers={"x-seat-token": token})

@@ -66,6 +66,7 @@ async function create(event) {
     return;
   }
   const options = {};
+  if (document.getElementById("first").value === "random") options.first_player = "random";   // else Player 1
   if (game === "kids") {
     if (document.getElementById("short").checked) options.short = true;
     if (document.getElementById("mysteries").checked) options.mysteries = true;
