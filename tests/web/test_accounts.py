@@ -212,6 +212,18 @@ def test_the_lobby_numbers_the_seats_player_1_to_4_as_the_table_does(server: Ser
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_the_lobby_remembers_the_game_last_chosen(server: Server, browser: Browser) -> None:
+    """A Pokémon player chose Pokémon again after every game: the forms had gone back to Splendor."""
+    page = open_lobby(browser, server)
+    page.select_option("#game", "kids")
+    page.select_option("#quick-game", "pokemon")
+    page.reload()
+    page.wait_for_selector("[data-seat-kind='1']")
+    assert page.input_value("#game") == "kids" and page.input_value("#quick-game") == "pokemon"
+    assert page.is_visible("#kids-options")  # and the page follows the game restored
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_a_friend_who_keeps_a_seat_shows_by_the_accounts_name_on_the_others_table(
     server: Server, browser: Browser
 ) -> None:

@@ -267,6 +267,17 @@ export function gameTitle(game, options = {}) {
   return variant ? t("{game} ({variant})", { game: name, variant }) : name;
 }
 
+// A select that this browser remembers: its last choice comes back at the next visit (a player of Pokémon had
+// chosen it again after every game), told to the page by a change event; a choice it no longer offers is let go.
+export function remembered(select, key) {
+  const kept = localStorage.getItem(key);
+  if (kept !== null && [...select.options].some((o) => o.value === kept && !o.disabled) && select.value !== kept) {
+    select.value = kept;
+    select.dispatchEvent(new Event("change"));
+  }
+  select.addEventListener("change", () => localStorage.setItem(key, select.value));
+}
+
 export function params() { return new URLSearchParams(location.search); }
 
 // The Pokédex profile this browser claimed: its name and its secret, kept here only (the server keeps a hash).

@@ -1,7 +1,7 @@
 // Finding a game in the lobby: quick play (be seated with waiting players of about your rating, or with a bot after
 // the wait you chose) and the open games (join a free seat with one click), signed in or as a guest with a name.
 // A seek's secret stays in this tab (sessionStorage, so a reload goes on waiting): it becomes the seat's secret.
-import { api, el, gameTitle, keepGame, myGames, nameProblem } from "/static/common.js";
+import { api, el, gameTitle, keepGame, myGames, nameProblem, remembered } from "/static/common.js";
 import { capital, t } from "/static/i18n.js";
 import { clockWords } from "/static/yourgames.js";
 
@@ -231,6 +231,7 @@ $("invite-join").addEventListener("submit", (event) => {   // the invited game, 
 });
 $("guest-name").placeholder = t("name");
 $("quick-play").addEventListener("submit", quickPlay);
+remembered($("quick-game"), "splendor-quick-game");
 $("quick-cancel").addEventListener("click", cancel);
 // Quick play offers the clocks a new game offers: one list, the create form's (index.html).
 for (const option of $("clock").options) $("quick-clock").append(option.cloneNode(true));

@@ -1,6 +1,7 @@
 // The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
 // the games (this browser's and, signed in, the account's) and the account's ratings.
-import { api, el, gameTitle, forgetAccountGames, forgetProfile, nameProblem, keepGame, keepProfile, myGames, myProfile, seatLabels } from "/static/common.js";
+import { api, el, gameTitle, forgetAccountGames, forgetProfile, nameProblem, keepGame, keepProfile, myGames, myProfile,
+  remembered, seatLabels } from "/static/common.js";
 import { N_, capital, language, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
@@ -340,6 +341,7 @@ document.getElementById("game").addEventListener("change", (e) => {
   showMarkMe();
   fitBots();
 });
+remembered(document.getElementById("game"), "splendor-new-game");
 document.getElementById("new-game").addEventListener("submit", create);
 // The Mysteries use all three sections of the board, the short game two: one or the other, never both ticked,
 // and the one unticked is said, not changed unseen.
