@@ -4,6 +4,7 @@ a bound changed in `Settings` is changed for the command too (the options had re
 from __future__ import annotations
 
 import dataclasses
+import logging
 from typing import Any
 
 import pytest
@@ -25,6 +26,9 @@ def served_settings(monkeypatch: pytest.MonkeyPatch, *args: str) -> Settings:
 
     monkeypatch.setattr(splendor.server.api, "create_app", create_app)
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    # nor its logging set up: a root handler on the runner's stream, closed after, broke every later log line of
+    # the test process (a thousand errors in the full run)
+    monkeypatch.setattr(logging, "basicConfig", lambda **kwargs: None)
     result = CliRunner().invoke(app, ["serve", "--database-url", "sqlite:///unused.sqlite", *args])
     assert result.exit_code == 0, result.output
     (settings,) = built
