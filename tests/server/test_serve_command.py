@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,9 +26,10 @@ def served_settings(monkeypatch: pytest.MonkeyPatch, *args: str) -> Settings:
         return object()
 
     monkeypatch.setattr(splendor.server.api, "create_app", create_app)
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
-    # nor its logging set up: a root handler on the runner's stream, closed after, broke every later log line of
-    # the test process (a thousand errors in the full run)
+    # nor uvicorn's config made, nor logging set up: both put handlers on the runner's streams, closed after, which
+    # broke every later log line of the test's worker (a thousand errors in the full run)
+    monkeypatch.setattr(uvicorn, "Config", lambda app, **options: app)
+    monkeypatch.setattr(uvicorn, "Server", lambda config: SimpleNamespace(run=lambda: None))
     monkeypatch.setattr(logging, "basicConfig", lambda **kwargs: None)
     result = CliRunner().invoke(app, ["serve", "--database-url", "sqlite:///unused.sqlite", *args])
     assert result.exit_code == 0, result.output

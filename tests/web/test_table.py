@@ -832,7 +832,8 @@ def test_a_click_while_another_seat_plays_says_whose_turn_it_is(server: Server, 
     """A player's find: a token or a card clicked on the other's turn did nothing and said nothing."""
     g = _two_humans(server)
     page = open_page(browser, g["seats"][1]["link"], width=1280)
-    page.click("[data-key='supply:red']")
+    assert page.get_attribute("[data-key='supply:red']", "aria-disabled") == "true"  # still disabled to a reader
+    page.click("[data-key='supply:red']", force=True)  # (Playwright would wait for it to be enabled)
     assert page.inner_text("#supply-note") == "Not yet: it is ann's turn."
     assert page.get_attribute("#supply-note", "data-beside") == "supply:red"  # beside the token clicked
     page.click("[data-key='slot:market:2.1'] .card", force=True)  # aria-disabled: Playwright would wait
@@ -845,6 +846,13 @@ def test_a_click_while_another_seat_plays_says_whose_turn_it_is(server: Server, 
     assert page.inner_text("#supply-note") == ""
     page.click("[data-key='supply:red']")
     assert page.locator("#supply .chip.selected").count() == 1
+    with server.client() as c:  # a game still waiting for a player says no turn (its first seat is not taken)
+        waiting = create(
+            c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "open"}], options={"first_player": 1}
+        )
+    page = open_page(browser, waiting["seats"][0]["link"], width=1280)
+    page.click("[data-key='supply:red']", force=True)
+    assert page.inner_text("#supply-note") == ""
     kids = _two_humans(server, "kids")  # a road clicked on the other's turn says it beside the road
     page = open_page(browser, kids["seats"][1]["link"], width=1280)
     page.locator("#board .road[data-road='1']").dispatch_event("click")

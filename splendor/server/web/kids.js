@@ -207,7 +207,7 @@ function traveler(c, s, names) {
     s.city_tiles.length ? null : el("span", { class: "none" }, "—")),
   s.medal ? el("div", {}, t("Queen's Medal {medal}", { medal: s.medal })) : null,
   s.queens_gem ? el("div", {}, t("holds the Queen's Gem")) : null,
-  last ? el("p", { class: "small last" }, t("last: {move}", { move: last })) : null);
+  last ? el("p", { class: "small last", title: last }, t("last: {move}", { move: last })) : null);
 }
 
 // A traveler's City tiles, each a chip of its resource; a used one greyed and said so ("used", in words on the seat).

@@ -336,12 +336,14 @@ async function drawAccount() {
 
 speak();
 document.getElementById("players").addEventListener("change", drawSeats);
-document.getElementById("game").addEventListener("change", (e) => {
-  document.getElementById("kids-options").hidden = e.target.value !== "kids";
+function gameChosen() {
+  document.getElementById("kids-options").hidden = document.getElementById("game").value !== "kids";
   showMarkMe();
   fitBots();
-});
+}
+document.getElementById("game").addEventListener("change", gameChosen);
 remembered(document.getElementById("game"), "splendor-new-game");
+gameChosen();                            // also for a choice the browser itself restored on a reload
 document.getElementById("new-game").addEventListener("submit", create);
 // The Mysteries use all three sections of the board, the short game two: one or the other, never both ticked,
 // and the one unticked is said, not changed unseen.

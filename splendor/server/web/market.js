@@ -333,7 +333,7 @@ function otherSeat(c, s) {
   el("div", { class: "row reserved-row", "data-key": `seat:${s.seat}:reserved` }, el("span", { class: "label" },
     t("reserved: {n}", { n: s.reserved.length })), ...s.reserved.map((card) => miniCard(c, card))),
   miniWords(c, s),
-  last ? el("p", { class: "small last" }, t("last: {move}", { move: last })) : null);
+  last ? el("p", { class: "small last", title: last }, t("last: {move}", { move: last })) : null);
 }
 
 // Your own seat, in full: your reserved cards are buttons (buy them from here).

@@ -15,6 +15,8 @@ export const choosing = (c) => c.mine && c.view.decision === "action";
 export function notYourTurn(c, key) {
   const who = c.view.current_player;
   if (c.mode !== "play" || c.mine || c.view.is_over || who === null || who === undefined || who === c.me) return null;
+  const seats = c.state.payload.seats || [];
+  if (seats.some((s) => s.kind === "open") || seats[c.me]?.forfeit) return null;   // not begun; a bot plays it on
   return () => c.note(key, t("Not yet: it is {player}'s turn.", { player: c.seatName(who) }));
 }
 
@@ -41,8 +43,6 @@ function stillNeeded(c, sel) {
   return twice ? `${need} ${t("(or pick this one again for two of it)")}` : need;
 }
 
-// A click on a colour: added to the tokens being chosen; a chosen one clicked again becomes two of it when it was
-// alone, else it is put back.
 // A colour's letter: that token is picked, as by a click, and the focus leaves the card, road or button it was on
 // (a card's menu closed by Escape gives it back its card), so that the next Enter sends the tokens chosen and
 // not that card's menu, whose Reserve or Buy a second Enter would have sent.
@@ -52,6 +52,8 @@ export function pickByKey(c, colour) {
   pick(c, colour);
 }
 
+// A click on a colour: added to the tokens being chosen; a chosen one clicked again becomes two of it when it was
+// alone, else it is put back.
 export function pick(c, colour) {
   if (!choosing(c)) return;
   const order = Object.keys(c.view.supply);
@@ -102,7 +104,7 @@ export function supply(c, heading, ...extra) {
   for (const x of c.state.selection) counts[x] = (counts[x] || 0) + 1;
   const chips = Object.entries(c.view.supply).map(([colour, n]) => {
     const node = chip(colour, n, { title: tokenName(c.game, colour),
-      onclick: choosing(c) ? () => pick(c, colour) : notYourTurn(c, `supply:${colour}`), button: true });
+      onclick: choosing(c) ? () => pick(c, colour) : null, button: true });
     node.setAttribute("data-key", `supply:${colour}`);
     if (!n) node.classList.add("empty");
     node.setAttribute("data-left", n);
@@ -111,7 +113,9 @@ export function supply(c, heading, ...extra) {
       node.setAttribute("aria-pressed", "true");
       node.append(el("span", { class: "picked", "aria-hidden": "true" }, counts[colour] > 1 ? "✓✓" : "✓"));
     }
-    return el("span", { class: "named" }, node, el("span", { class: "caption" }, tokenName(c.game, colour)));
+    // on another's turn the token stays disabled (to a screen reader too): a click on it says why, from around it
+    return el("span", { class: "named", onclick: choosing(c) ? null : notYourTurn(c, `supply:${colour}`) }, node,
+      el("span", { class: "caption" }, tokenName(c.game, colour)));
   });
   const sel = c.state.selection;
   const current = takeText(sel);
