@@ -78,8 +78,10 @@ function choose(m) {
       const r = node.getBoundingClientRect(); return r.bottom > foot || r.top < 0; });
     if (!away.length) return;
     // a wide screen: the table's top to the screen's, both marks in sight; a phone (one column, the seats under the
-    // market): the first mark out of sight to the middle of what the dock leaves
-    if (fixed) away[0].scrollIntoView({ block: "center" });
+    // market): the move played, where it was made (its first mark: the card, the tokens), to the middle of what the
+    // dock leaves. Scrolling to the first mark out of sight could take that one out of sight in turn (a buy's card
+    // at the top, the buyer's stack far below).
+    if (fixed) (document.querySelector(".review-played") || away[0]).scrollIntoView({ block: "center" });
     else document.getElementById("tabletop").scrollIntoView({ block: "start" });
   });
   draw();
