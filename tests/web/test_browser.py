@@ -110,6 +110,7 @@ def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(
         wait_past(page, before)
     assert page.locator("#game-over").is_visible()
     assert "Download the record" in page.locator("#game-over").inner_text()
+    assert "cards" in page.inner_text("#game-over thead")  # the tie-break's count beside the points
     assert page.evaluate("document.getElementById('game-over').getBoundingClientRect().top") < 200  # on top
     first = page.url
     page.click("#rematch")  # the same seats, a new game, straight to the seat

@@ -1160,6 +1160,14 @@ def test_a_finished_game_marks_no_pokemon_ready_to_evolve(server: Server, browse
     g = _pokemon_position(server, 1, 61)  # greedy bots' game of seed 1 ends here, gary's Machop able to evolve
     page = open_page(browser, g["seats"][1]["link"], width=1280)
     page.wait_for_function("document.body.dataset.over === 'true'")
+    with server.client() as c:  # the end panel counts what the tie-break reads beside the points
+        under = c.get(f"/api/games/{g['id']}").json()["view"]["result"]["under_tile"]
+    assert "under the trainer tile" in page.inner_text("#game-over thead")
+    cells = page.locator("#game-over tbody tr")
+    assert {
+        int(cells.nth(i).get_attribute("data-seat") or 0): cells.nth(i).locator("td").nth(2).inner_text()
+        for i in range(cells.count())
+    } == {seat: str(n) for seat, n in enumerate(under)}
     machop = page.locator(".seat.own .play-area .pokemon-entry", has_text="Machop")
     assert "Machoke" in machop.inner_text()
     assert page.locator(".seat.own .ready-to-evolve").count() == 0

@@ -77,12 +77,18 @@ export function renderEnd(page) {
       .sort((a, b) => rank(a) - rank(b) || (rank(a) === 1 ? r.scores[b] - r.scores[a] : 0) || a - b);
     const said = (i) => [r.winners.includes(i) ? `★ ${won(i) ? t("winner") : t("the bot playing on")}` : "",
       left(i) ? t("left: ranks last") : ""].filter(Boolean).join(" · ");
+    // beside the points, the count the rules' tie-break reads: a classic seat's development cards (fewer wins a
+    // tie), a Pokémon seat's cards under its trainer tile (more wins one)
+    const game = state.payload.game;
+    const tieCount = game === "classic" && r.cards_bought ? [t("cards"), r.cards_bought]
+      : game === "pokemon" && r.under_tile ? [t("under the trainer tile"), r.under_tile] : null;
     const rows = order.map((i) => el("tr", { "data-seat": i }, el("td", {}, seatName(i)), el("td", {}, standing(i)),
-      el("td", {}, said(i))));
+      tieCount ? el("td", {}, tieCount[1][i]) : null, el("td", {}, said(i))));
     items.push(el("p", { class: "status" }, verdict));
     if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
     items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),
-      el("th", {}, state.payload.game === "kids" ? t("in the Palace") : t("points")), el("th", {}))),
+      el("th", {}, game === "kids" ? t("in the Palace") : t("points")), tieCount ? el("th", {}, tieCount[0]) : null,
+      el("th", {}))),
       el("tbody", {}, rows)));
   }
   for (const s of state.payload.seats.filter((x) => x.forfeited)) {
