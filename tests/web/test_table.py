@@ -448,6 +448,10 @@ def test_a_tap_on_another_seats_reserved_card_says_what_it_is(server: Server, br
     assert said.inner_text().startswith(f"{card['name']} (level 2, ") and "costs " in said.inner_text()
     mini.tap()
     said.wait_for(state="detached")
+    mini.tap()  # and a tap anywhere else puts them away, as they lie over the table
+    said.wait_for()
+    page.locator("#status").tap()
+    said.wait_for(state="detached")
     context.close()
     # on a tablet, the words lie over the table: the seat's row had grown and squeezed the market under it
     context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
@@ -837,13 +841,13 @@ def test_a_click_while_another_seat_plays_says_whose_turn_it_is(server: Server, 
     assert page.inner_text("#supply-note") == "Not yet: it is ann's turn."
     assert page.get_attribute("#supply-note", "data-beside") == "supply:red"  # beside the token clicked
     page.click("[data-key='slot:market:2.1'] .card", force=True)  # aria-disabled: Playwright would wait
-    page.wait_for_function("document.getElementById('supply-note').dataset.beside === undefined")
-    assert page.inner_text("#supply-note") == "Not yet: it is ann's turn."
+    # a card has no place beside it for words: said in the dock, in sight on a phone scrolled away from the supply
+    page.wait_for_function("document.getElementById('error').textContent === \"Not yet: it is ann's turn.\"")
     assert page.locator("#supply .chip.selected").count() == 0
     with server.client() as c:  # ann plays: the note is gone, and bob's clicks choose
         api_act(c, g, 0, "take w b g")
     wait_past(page, 0)
-    assert page.inner_text("#supply-note") == ""
+    assert page.inner_text("#supply-note") == "" and page.inner_text("#error") == ""
     page.click("[data-key='supply:red']")
     assert page.locator("#supply .chip.selected").count() == 1
     with server.client() as c:  # a game still waiting for a player says no turn (its first seat is not taken)

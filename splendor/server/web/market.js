@@ -128,7 +128,7 @@ function cardButton(c, card, slot, where) {
   if (reserve) options.push([reserve, t("Reserve")]);
   if (!choosing(c)) {             // a button still, so that it stays the same element when it becomes yours to act on
     const slot = wrap(el("button", { ...attrs, type: "button", "aria-disabled": "true" }, ...cardFace(c, card)));
-    const early = notYourTurn(c, "turn");          // on the slot: a button marked disabled ignores its handlers
+    const early = notYourTurn(c, null);          // on the slot: a button marked disabled ignores its handlers
     return early ? on(slot, "click", early) : slot;
   }
   attrs.onclick = () => {
@@ -167,7 +167,7 @@ function deckButton(c, row) {
   const words = [el("span", { class: "deck-tier" }, row), el("span", { class: "deck-left" },
     t("deck {left}", { left: c.view.decks[row] }))];
   if (!choosing(c)) return el("div", { class: "slot deck-slot", "data-key": `slot:deck:${row}` },
-    el("div", { class: "deck", "data-key": `deck:${row}`, onclick: notYourTurn(c, "turn") }, ...words));
+    el("div", { class: "deck", "data-key": `deck:${row}`, onclick: notYourTurn(c, null) }, ...words));
   const close = () => { c.state.menu = null; c.state.focusNext = `[data-key="deck:${row}"]`; c.render(); };
   const node = el("button", { class: "deck", type: "button", "data-key": `deck:${row}`,
     "aria-label": c.game === "pokemon" ? t("reserve from the level {level} deck", { level: row })

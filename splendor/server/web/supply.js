@@ -10,14 +10,18 @@ function takeText(sel) { return `take ${sel.map((x) => LETTER[x]).join(" ")}`; }
 // Whether the seat is to choose its turn's action now (not a return, a noble or another decision).
 export const choosing = (c) => c.mine && c.view.decision === "action";
 
-// A click on a token, a card, a deck or a road while another seat is to play: said beside it ("It is bob's turn."),
-// where it had done nothing and said nothing. Null where there is nothing to say: your turn, a spectator, the end.
+// A click on a token, a card, a deck or a road while another seat is to play: said beside it ("It is bob's turn.";
+// with no key, in the dock), where it had done nothing and said nothing. Null where there is nothing to say: your
+// turn, a spectator, the end, a game still waiting for players, a seat a bot plays on.
 export function notYourTurn(c, key) {
   const who = c.view.current_player;
   if (c.mode !== "play" || c.mine || c.view.is_over || who === null || who === undefined || who === c.me) return null;
   const seats = c.state.payload.seats || [];
   if (seats.some((s) => s.kind === "open") || seats[c.me]?.forfeit) return null;   // not begun; a bot plays it on
-  return () => c.note(key, t("Not yet: it is {player}'s turn.", { player: c.seatName(who) }));
+  const text = t("Not yet: it is {player}'s turn.", { player: c.seatName(who) });
+  if (key) return () => c.note(key, text);
+  // no place beside it (a card, a deck): said in the dock, in sight on a phone scrolled away from the supply
+  return () => { c.state.error = { text, at: c.state.payload.actions }; c.render(); };
 }
 
 // A colour of the supply by its notation letter ("r" → "red").

@@ -681,6 +681,20 @@ new ResizeObserver(() => {
 }).observe(document.getElementById("dock"));
 let resizing = null;                    // a turned tablet or a resized window: the table is drawn for its new shape
 window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 150); });
+// Another seat's reserved card's words, shown by a tap on its thumbnail, lie over the table: a tap anywhere else, or
+// Escape, puts them away (the thumbnail's own tap toggles them).
+document.addEventListener("click", (event) => {
+  if (state.shownMini === null || state.shownMini === undefined) return;
+  if (event.target instanceof Element && event.target.closest("[data-key^='mini:']")) return;
+  state.shownMini = null;
+  render();
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && state.shownMini !== null && state.shownMini !== undefined) {
+    state.shownMini = null;
+    render();
+  }
+});
 document.addEventListener("keydown", (event) => {
   if (mode !== "play" || !state.payload || state.busy) return;
   if (document.getElementById("leave-dialog").open) return;        // the dialog's keys are the dialog's
