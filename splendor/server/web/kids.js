@@ -90,8 +90,9 @@ function board(c) {
       on(node, "keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openRoad(c, n); } });
     } else if (choosing(c)) {             // a road you cannot take says why, as a refused token does
       on(node, "click", () => whyNotRoad(c, n));
-    } else if (notYourTurn(c, `road:${n}`)) {
-      on(node, "click", notYourTurn(c, `road:${n}`));
+    } else {
+      const early = notYourTurn(c, `road:${n}`);
+      if (early) on(node, "click", early);
     }
   }
   const note = c.state.note;             // said on the board, beside the road clicked (placed by `after`)

@@ -422,7 +422,8 @@ function marketPrompt(c) {
   });
   // "Do not evolve" plain beside the evolutions, so that a tap meant for one is not mistaken for it
   const buttons = steadyChoices(c, decision, offered).map((a) => el("button", {
-    class: a === "evolve none" ? "" : "primary", onclick: () => c.send(a), disabled: !c.legal.has(a), "data-action": a, "data-key": `act:${a}`, "data-sends": a },
+    class: a === "evolve none" ? "" : "primary", onclick: () => c.send(a), disabled: !c.legal.has(a),
+    "data-action": a, "data-key": `act:${a}`, "data-sends": a },
   label(a)));
   const held = tokensHeld(c.view.seats[c.me]);
   const title = { return: c.game === "pokemon"

@@ -21,7 +21,7 @@ export function notYourTurn(c, key) {
   const text = t("Not yet: it is {player}'s turn.", { player: c.seatName(who) });
   if (key) return () => c.note(key, text);
   // no place beside it (a card, a deck): said in the dock, in sight on a phone scrolled away from the supply
-  return () => { c.state.error = { text, at: c.state.payload.actions }; c.render(); };
+  return () => c.showError(text);
 }
 
 // A colour of the supply by its notation letter ("r" → "red").

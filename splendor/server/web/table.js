@@ -142,7 +142,7 @@ function ctx() {
   // moved: the game went on since the table was last drawn (not merely a menu opened), so what changed is marked
   const moved = mode !== "replay" && state.drawn !== undefined && state.payload.actions !== state.drawn;
   return { view, game: state.payload.game, me: seat, legal, mine: legal.size > 0, send, state, render, gameId,
-           seatName, moved, explain, note, mode, lastMoveOf, playedOn };
+           seatName, moved, explain, note, showError, mode, lastMoveOf, playedOn };
 }
 
 // A seat whose person resigned, ran out of time or sat idle in a game of three or four: a bot plays it on (in a
