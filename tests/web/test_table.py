@@ -1354,6 +1354,45 @@ def test_choosing_tokens_moves_neither_the_market_nor_your_seat(
     context.close()
 
 
+@pytest.mark.parametrize("width, height, players", [(1024, 768, 2), (1024, 768, 4), (1180, 820, 4)])
+def test_on_a_tablet_on_its_side_the_classic_supply_is_a_row_above_the_market_where_that_makes_the_cards_larger(
+    server: Server, browser: Browser, width: int, height: int, players: int
+) -> None:
+    """At 1024x768 the supply's column beside the market bound the cards to 75 px, with a quarter of the screen's
+    height empty below your seat; as a row above the market they are about 93 px. A wider screen (1180x820) keeps
+    the column, which leaves them larger there. A refusal hangs under the token it is about."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, "classic", players)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    before = page.evaluate(PLACES)
+    supply, market, card = page.locator("#supply").bounding_box(), before["#market"], before[".market .card"]
+    assert supply
+    row = width < 1100
+    if row:
+        assert supply["y"] + supply["height"] <= market[1] and card[2] >= 88, (supply, card)
+    else:
+        assert supply["x"] + supply["width"] <= market[0] and card[2] >= 105, (supply, card)
+    assert _outside(page, *_essentials("classic", players), required=True) == []
+    page.locator("#supply [data-key='supply:gold']").click()
+    page.wait_for_function("document.querySelector('#supply-note').textContent.length > 0")
+    note, gold = page.locator("#supply-note").bounding_box(), page.locator("[data-key='supply:gold']").bounding_box()
+    assert note and gold
+    if row:  # under the gold, over the market's edge, inside the supply's width
+        assert (
+            note["y"] > gold["y"] + gold["height"]
+            and note["x"] < gold["x"] + gold["width"] / 2 < note["x"] + note["width"]
+        )
+        assert note["x"] + note["width"] <= supply["x"] + supply["width"] + 1
+    else:
+        assert abs(note["y"] - gold["y"]) < 8 and note["x"] > gold["x"] + gold["width"]
+    assert _outside(page, "#supply-note") == []
+    assert page.evaluate(PLACES) == before
+    context.close()
+
+
 @pytest.mark.parametrize("width, height", [(1024, 768), (1280, 800)])
 def test_pokemons_others_sit_across_the_top_and_its_cards_take_the_width(
     server: Server, browser: Browser, width: int, height: int

@@ -127,8 +127,9 @@ export function supply(c, heading, ...extra) {
   const over = sel.length ? overTheLimit(c, sel.length) : "";
   const choice = sel.length ? el("div", { class: "choice", id: "take-choice" },
     el("span", { class: "chosen-words" }, t("chosen: {tokens}", { tokens: chosenWords(c.game, sel) })),
-    needed ? el("span", { class: "still-needed", id: "take-needs" }, needed) : null,
-    over ? el("span", { class: "still-needed", id: "take-over" }, over) : null,
+    needed || over ? el("span", { class: "needs" },
+      needed ? el("span", { class: "still-needed", id: "take-needs" }, needed) : null,
+      over ? el("span", { class: "still-needed", id: "take-over" }, over) : null) : null,
     el("div", { class: "row" }, el("button", { class: "primary", "data-key": "take", disabled: !c.legal.has(current),
       "data-sends": current, onclick: () => c.send(current) }, t("Take")),
     el("button", { "data-key": "clear", onclick: () => { c.state.selection = []; c.state.note = null; c.render(); } },
@@ -170,5 +171,9 @@ export function placeNote() {
   const token = key && document.querySelector(`#supply [data-key="${key}"]`);
   if (!token) return;
   const supply = document.getElementById("supply").getBoundingClientRect();
-  note.style.setProperty("--at", `${Math.round(token.getBoundingClientRect().top - supply.top)}px`);
+  const at = token.getBoundingClientRect();
+  note.style.setProperty("--at", `${Math.round(at.top - supply.top)}px`);
+  // where the supply is a row above the market the note hangs under the token instead, kept inside the row
+  note.style.setProperty("--x", `${Math.round(at.left + at.width / 2 - supply.left)}px`);
+  note.style.setProperty("--w", `${Math.round(supply.width)}px`);
 }
