@@ -1307,6 +1307,7 @@ def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still
     context, page, _g = _kids_table(server, browser, 1024, 768, players)
     before = page.evaluate(READING)
     assert before["smallest"] >= 9, before  # 7 px when the board shared the width with a column of travelers
+    assert before["board"][2] >= 640, before  # 570 px with the supply's tokens two abreast beside it
     lines = page.evaluate("""[...document.querySelectorAll('#roads .road-cost')].map((cost) =>
         new Set([...cost.querySelectorAll('.chip')].map((chip) => Math.round(chip.getBoundingClientRect().y))).size)""")
     assert lines and set(lines) == {1}, lines  # a road's price on one line (it broke between its chips)
@@ -1315,6 +1316,9 @@ def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still
     page.wait_for_selector("#take-choice")
     chosen = page.evaluate(READING)
     assert chosen["board"] == before["board"] and chosen["supply"] == before["supply"]
+    choice, board = page.locator("#take-choice").bounding_box(), page.locator("#board svg").bounding_box()
+    assert choice and board and choice["y"] > board["y"] + board["height"] / 2  # over the board's foot, not its start
+    assert _outside(page, "#take-choice", "#supply [data-key='clear']", required=True) == []
     page.locator("#supply [data-key='clear']").click()
     assert page.evaluate(READING)["board"] == before["board"]
     context.close()
