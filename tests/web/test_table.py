@@ -808,9 +808,9 @@ def test_keys_take_the_tokens_typed_after_a_cards_menu_was_closed_never_that_car
     assert page.locator("[data-key='menu:market:1.1']").count() == 0
 
 
-def test_another_seats_last_turn_says_the_take_and_the_return_it_asked_for(server: Server, browser: Browser) -> None:
+def test_another_seats_last_turn_says_the_take_and_the_returns_it_asked_for(server: Server, browser: Browser) -> None:
     """A player's find: a take past ten and its return showed in the seat's panel as "last: ann returns one
-    white" alone, hiding what was taken."""
+    white" alone, hiding what was taken. Its returns are said together ("ann returns 2 white")."""
     local = splendor.new_game("classic", players=2, seed=4)
     while True:  # ann takes three a turn, bob reserves, until ann holds more than ten and returns
         view = local.view(local.current_player)
@@ -827,9 +827,15 @@ def test_another_seats_last_turn_says_the_take_and_the_return_it_asked_for(serve
     with server.client() as c:
         for n, action in enumerate(local.history):
             api_act(c, g, splendor.replay(local.record, upto=n).current_player, action.text)
+    returns = [a.text for a in local.history if a.text.startswith("return ")]
+    assert len(returns) == 2  # ann took three at nine
     page = open_page(browser, g["seats"][1]["link"], width=1280)
     last = page.inner_text(".seat.other[data-seat='0'] .last")
     assert "ann takes" in last and "ann returns" in last, last
+    # the two returns said together, the name once for them: each had been a phrase of its own, which cut the
+    # seat's last turn short on its third line
+    for said in (last, page.inner_text("#last-move")):
+        assert said.count("ann returns") == 1 and "returns one" not in said, said
 
 
 def test_a_click_while_another_seat_plays_says_whose_turn_it_is(server: Server, browser: Browser) -> None:

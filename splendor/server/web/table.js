@@ -5,7 +5,7 @@ import { api, el, emblem, notPlayed, gameTitle, keepGame, linkToken, morph, myGa
   from "/static/common.js";
 import { N_, capital, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
-import { advice as adviceWords, cardInSight, describe } from "/static/words.js";
+import { advice as adviceWords, cardInSight, describe, turnWords } from "/static/words.js";
 import { calledOff, endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
 import { renderClocks } from "/static/clocks.js";
 import { handleKey } from "/static/keys.js";
@@ -238,10 +238,8 @@ function lastMoveOf(s) {
   let i = log.length - 1;
   while (i >= 0 && log[i].seat !== s) i--;
   const turn = [];
-  for (; i >= 0 && log[i].seat === s; i--) {
-    turn.unshift(describe(state.payload.game, log[i].action, log[i].details, seatName, s));
-  }
-  return turn.length ? turn.join("; ") : null;
+  for (; i >= 0 && log[i].seat === s; i--) turn.unshift(log[i]);
+  return turn.length ? turnWords(state.payload.game, turn, seatName).join("; ") : null;
 }
 
 function said(e) { return sentence(describe(state.payload.game, e.action, e.details, seatName, e.seat)); }
@@ -338,7 +336,8 @@ function renderMarks() {
     else turns.push([e]);
   }
   morph(document.getElementById("last-move"), turns.slice(-3).map((turn) => el("span", { class: "move-line",
-    "data-key": `last:${turn[0].n}` }, emblem(turn[0].seat), " ", turn.map(said).join(" "))));
+    "data-key": `last:${turn[0].n}` }, emblem(turn[0].seat), " ",
+    turnWords(state.payload.game, turn, seatName).map(sentence).join(" "))));
   if (state.hint && state.hint.action && state.hint.at === state.payload.actions) {
     markAll(table().hintMarks(c, state.hint.action).map((k) => [k, seat]), "hinted");
   }

@@ -111,6 +111,31 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
   return [sentence(game, text, d, nameOf, player), ...then].join("; ");
 }
 
+// A seat's turn in words, a phrase an action, except that the tokens it returned (Kids: discarded to a Drought) are
+// said together: "ann returns 2 white and 1 blue", where each return had been a phrase of its own with the name
+// again ("ann returns one white; ann returns one white; ann returns one blue"), and cut a seat's last turn short.
+export function turnWords(game, entries, nameOf) {
+  const TOGETHER = { return: N_("{player} returns {tokens}"), discard: N_("{player} discards {tokens} (Drought)") };
+  const out = [];
+  for (let i = 0; i < entries.length; i++) {
+    const kind = entries[i].action.split(" ")[0];
+    let j = i;
+    while (TOGETHER[kind] && j + 1 < entries.length && entries[j + 1].action.split(" ")[0] === kind) j++;
+    if (j === i) {
+      out.push(describe(game, entries[i].action, entries[i].details, nameOf, entries[i].seat));
+      continue;
+    }
+    const counts = {};
+    for (const e of entries.slice(i, j + 1)) {
+      const colour = tokens[game]?.letters[e.action.split(" ")[1]] || e.action.split(" ")[1];
+      counts[colour] = (counts[colour] || 0) + 1;
+    }
+    out.push(t(TOGETHER[kind], { player: nameOf(entries[i].seat), tokens: list(countsOf(game, counts)) }));
+    i = j;
+  }
+  return out;
+}
+
 function sentence(game, text, d, nameOf, player) {
   const w = text.split(" ");
   const name = (l) => colourName(game, l);
