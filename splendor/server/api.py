@@ -315,7 +315,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         account = await signed_in(request)
         if account is None:
             raise Refused(401, _("sign in to keep a seat in your account"))
-        live, fresh = await manager().give_seat(game_id, seat, secret(token, x_seat_token), account)
+        live, fresh = await manager().keeping.give_seat(game_id, seat, secret(token, x_seat_token), account)
         payload = live.payload(seat)
         if fresh is not None:
             payload.update(token=fresh, link=seat_link(str(request.base_url), live.id, seat, fresh))
@@ -332,7 +332,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> Response:
         """Pokémon: link the seat (its secret) to a Pokédex profile (its secret), which the game marks when it
         ends. Answers the seat's view."""
-        live = await manager().link_profile(
+        live = await manager().keeping.link_profile(
             game_id, seat, secret(token, x_seat_token), body.profile, body.secret, await signed_in(request)
         )
         return as_json(live.payload(seat))
@@ -397,7 +397,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         of two the seat loses and the other wins (rated so in a rated game); with three or four a bot plays the
         seat on and it ranks last. Refused when the game is over (409), ``expect`` is behind the game (409), or
         for another seat (403); nothing changes then. Answers the seat's view."""
-        live = await manager().resign(
+        live = await manager().leaving.resign(
             game_id, seat, secret(token, x_seat_token), body.expect if body else None, await signed_in(request)
         )
         return as_json(live.payload(seat))
@@ -414,7 +414,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Call the game off (the seat's secret, or the account keeping it) while the seat has made no move yet:
         it ends with no winner and changes no rating. Refused once the seat has moved or the game is over (409);
         nothing changes then. Answers the seat's view."""
-        live = await manager().abort(
+        live = await manager().leaving.abort(
             game_id, seat, secret(token, x_seat_token), body.expect if body else None, await signed_in(request)
         )
         return as_json(live.payload(seat))

@@ -27,14 +27,12 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import Any
 
 from fastapi import WebSocket
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
-from splendor.core.record import ABORTED, IDLE, NO_START, RESIGNED, TIME
 from splendor.games import new_game
 from splendor.i18n import SOURCE_LANGUAGE, Message, _
 from splendor.server import access, clocks, hints, open_seats, store_calls
@@ -46,41 +44,27 @@ from splendor.server.deadline import in_store_time
 from splendor.server.effects import effects_of, marks_of
 from splendor.server.errors import Refused
 from splendor.server.guards import unfinished_games
-from splendor.server.moves import GAME_OVER, judged, log_entry, may_leave, parsed, rating, step, whose_turn
+from splendor.server.keeping import SeatKeeping
+from splendor.server.leaving import Leaving
+from splendor.server.moves import judged, log_entry, parsed, rating, step, whose_turn
 from splendor.server.push import TurnPushes
 from splendor.server.quick_play import QuickPlay
 from splendor.server.schemas import NewGame
-from splendor.server.seating import BOT, HUMAN, proved_profile, rated_and_seeded, seats
+from splendor.server.seating import BOT, rated_and_seeded, seats
 from splendor.server.settings import Settings
 from splendor.server.watchers import Credentials, Watcher, broadcast, unwatch, watch
 from splendor.store.accounts import Accounts, SignedIn
 from splendor.store.changes import ChangeFeed, shared
 from splendor.store.chat import ChatStore
-from splendor.store.clocks import ClockState, overdue, read_clock, resume_clocks, say_alive
-from splendor.store.games import Ending, GameBounds, GameStore, SeatInfo, TooManyGames
+from splendor.store.clocks import ClockState, read_clock, resume_clocks, say_alive
+from splendor.store.games import GameBounds, GameStore, SeatInfo, TooManyGames
 from splendor.store.leases import BotLeases
 from splendor.store.pokedex import Pokedex
 from splendor.store.rematches import Rematches
-from splendor.store.secrets import new_secret, secret_hash
 
 __all__ = ["GameManager", "LiveGame", "Refused", "client_key", "log_entry"]
 
 log = logging.getLogger("splendor.server")
-
-FORFEIT_BOT = "ismcts:medium"
-"""Who plays on the seat of a person who left a rated game of three or four (idle past the limit): a middling bot,
-so the others' game goes on much as it would have, neither handed a win nor made harder."""
-# How a game ends outside its rules (``Ending.by``): IDLE, RESIGNED, ABORTED, NO_START, and TIME, in
-# `splendor.core.record`. A game of two whose first move never came is called off (NO_START, status ``aborted``), as
-# a server of chess calls off such a game: the other had played against nobody.
-
-KEPT_SEAT_POKEDEX = _("this seat is kept in an account: it marks the account's own Pokédex")
-"""Why a seat kept in an account is linked to no other Pokédex profile."""
-KEPT_BEFORE_PLAY = _(
-    "a rated game's seats are kept before its first move, so that whether it counts is settled before anyone "
-    "knows how it goes; the link still plays this seat"
-)
-"""Why a seat of a rated game cannot be kept once the game has begun."""
 
 
 def client_key(client: str) -> str:
@@ -89,7 +73,8 @@ def client_key(client: str) -> str:
 
 
 class GameManager:
-    """The games this process holds, and the one path by which an action is accepted."""
+    """The games this process holds, and the one path by which an action is accepted; its rooms (quick play,
+    rematches, leaving, keeping) call back into it for the store and the copies it holds."""
 
     def __init__(self, games: GameStore, pokedex: Pokedex, settings: Settings) -> None:
         self.store = games
@@ -112,6 +97,10 @@ class GameManager:
         self.quick_play = QuickPlay(self)
         self.rematches = Rematches(games.store)
         """Which game is a finished game's rematch (`splendor.server.rematches`)."""
+        self.leaving = Leaving(self)
+        """Resigning, aborting, and the idle forfeits and ends on time (`splendor.server.leaving`)."""
+        self.keeping = SeatKeeping(self)
+        """Seats kept in accounts or linked to Pokédex profiles (`splendor.server.keeping`)."""
         self._warming: asyncio.Task[None] | None = None
 
     @property
@@ -153,9 +142,9 @@ class GameManager:
             loop.create_task(self._every(every.lease_seconds / 3, self.bot_turns.renew)),
             loop.create_task(self._every(every.sweep_seconds, self._sweep_bots)),
             loop.create_task(self._every(min(60.0, every.idle_game_seconds / 2), self._put_idle_games_away)),
-            loop.create_task(self._every(min(60.0, every.idle_forfeit_seconds / 4), self._forfeit_idle_seats)),
+            loop.create_task(self._every(min(60.0, every.idle_forfeit_seconds / 4), self.leaving.forfeit_idle_seats)),
             loop.create_task(self._every(every.session_check_seconds, self._close_sockets_of_ended_sessions)),
-            loop.create_task(self._every(every.clock_sweep_seconds, self._end_overdue_clocks)),
+            loop.create_task(self._every(every.clock_sweep_seconds, self.leaving.end_overdue_clocks)),
             loop.create_task(self._every(every.alive_seconds, self._say_alive)),
             loop.create_task(self._every(every.finding_sweep_seconds, lambda: open_seats.expire_games(self))),
             loop.create_task(self._every(every.finding_sweep_seconds, self.quick_play.sweep)),
@@ -204,61 +193,7 @@ class GameManager:
             self.live.values(), lambda s: self.read_store(lambda: self.accounts.lasting(s))
         )
 
-    async def _forfeit_idle_seats(self) -> None:
-        """Rated games whose person to move has not moved for ``idle_forfeit_seconds``: with two players that
-        person loses the game (rated at once); with three or four a bot (`FORFEIT_BOT`) plays their seat on, and
-        it ranks last when the game ends. Each is done by one process only: the store's write is conditional on
-        the game still standing where it was read."""
-        for game_id, actions in await self.read_store(
-            lambda: self.store.idle_rated(self.settings.idle_forfeit_seconds)
-        ):
-            try:
-                live = await self.get(game_id)
-            except Refused:
-                continue
-            await self._forfeit(live, actions)
-
-    async def _forfeit(self, live: LiveGame, actions: int) -> None:
-        async with live.lock:
-            await self._catch_up(live)
-            game = live.game
-            seat = game.current_player
-            if (
-                live.over
-                or len(game.history) != actions
-                or seat is None
-                or live.seats[seat].kind != HUMAN
-                or live.seats[seat].account_id is None
-            ):
-                return  # moved meanwhile, a bot's turn, or a seat without an account (it cannot be rated)
-            if not await self._leave_once(live, seat, IDLE):
-                return
-            log.info("game %s: seat %d was idle past %.0f s", live.id, seat, self.settings.idle_forfeit_seconds)
-        access.drop_unauthorised_watchers(live)
-        self._after_change(live)
-
-    async def _end_overdue_clocks(self) -> None:
-        """Timed games whose person to move has run out of time (`splendor.store.clocks.overdue`): each is ended
-        on time (`_leave_once`, `TIME`) by one process only, the store's write being conditional on the
-        game still standing where it was read."""
-        for game_id, actions, seat in await self.read_store(lambda: overdue(self.store.store)):
-            try:
-                await self._time_out(await self.get(game_id), actions, seat)
-            except Refused as e:
-                log.warning("game %s could not be ended on time: %s", game_id, e)
-
-    async def _time_out(self, live: LiveGame, actions: int, seat: int | None) -> None:
-        async with live.lock:
-            await self._catch_up(live)
-            if live.over or len(live.game.history) != actions or seat is None or live.game.current_player != seat:
-                return  # moved or ended meanwhile (another process)
-            if not await self._leave_once(live, seat, TIME):
-                return
-            log.info("game %s: seat %d ran out of time", live.id, seat)
-        access.drop_unauthorised_watchers(live)
-        self._after_change(live)
-
-    async def _clock_now(self, live: LiveGame) -> ClockState | None:
+    async def clock_now(self, live: LiveGame) -> ClockState | None:
         """With the game's lock held: a timed game's clock read afresh from the store after a change to it (the
         one held when the store cannot be read), to be set together with the change, so that no answer shows the
         new position with the old clock."""
@@ -270,105 +205,6 @@ class GameManager:
             log.warning("game %s: its clock could not be read: %s", live.id, e)
             return live.clock
         return clock
-
-    async def _leave_once(self, live: LiveGame, seat: int, by: str) -> bool:
-        """With the game's lock held, the copy current: ``seat``'s person leaves the game ``by`` (`IDLE`,
-        `TIME`, `RESIGNED`, `ABORTED`), written only if the game still stands where this copy is
-        (`GameStore.end_by_forfeit` and `GameStore.forfeit_seat` are conditional writes). Aborted, or in a game of
-        two out of time or idle before the seat's first move (`NO_START`): the game ends with no winner, unrated. Else
-        in a game of two the seat loses (rated so); with three or four a bot (`FORFEIT_BOT`) plays the seat on and
-        it ranks last. Either way the game has ended for the person who left, so in Pokémon their Pokédex (and in a
-        game of two, both seats') is marked with what they caught, as ruling 17 marks it at a game's end. Returns
-        whether it was written (False: another process moved or ended the game first)."""
-        game = live.game
-        actions = len(game.history)
-        effects = effects_of(game.name)
-        out_of_time = seat if by == TIME else None  # its bank is written as spent, whatever follows
-        asked = by in (RESIGNED, ABORTED)  # a person's request: refused once the clock to move has run out
-        if by in (TIME, IDLE) and game.players == 2 and not live.has_moved(live.seats[seat]):
-            by = NO_START
-        if by in (ABORTED, NO_START) or game.players == 2:
-            called_off = by in (ABORTED, NO_START)
-            ending = Ending(by, seat)
-            rate = None if called_off else rating(live, game, ending=ending)
-            status = ABORTED if called_off else "won"
-            marks = [] if called_off else effects.finished(live.seats, game)  # the game ends: ruling 17
-            if not await self._done(
-                live,
-                lambda: self.store.end_by_forfeit(
-                    live.id,
-                    actions,
-                    ending,
-                    status,
-                    rate,
-                    pokedex=marks,
-                    out_of_time=out_of_time,
-                    winners=ending.winners(game.players),
-                    asked=asked,
-                ),
-            ):
-                return False
-            live.clock = await self._clock_now(live)
-            live.ending = ending
-            log.info("game %s: seat %d %s after %d actions", live.id, seat, by, actions)
-            return True
-        seats = [replace(s, kind=BOT, bot=FORFEIT_BOT) if s.seat == seat else s for s in live.seats]
-        bot_turn = bot_decides(game, seats)
-        leaving = effects.finished([live.seats[seat]], game)  # the game ends for its person: ruling 17
-        if not await self._done(
-            live,
-            lambda: self.store.forfeit_seat(
-                live.id, actions, seat, FORFEIT_BOT, by, bot_turn=bot_turn, pokedex=leaving, asked=asked
-            ),
-        ):
-            return False
-        clock = await self._clock_now(live)
-        live.seats, live.clock = await self.read_store(lambda: self.store.seats(live.id)), clock
-        log.info("game %s: seat %d %s after %d actions; %s plays it on", live.id, seat, by, actions, FORFEIT_BOT)
-        return True
-
-    async def resign(
-        self, game_id: str, seat: int, token: str | None, expect: int | None = None, account: SignedIn | None = None
-    ) -> LiveGame:
-        """``seat`` (its secret, or the account keeping it) resigns its unfinished game (`_leave_once`)."""
-        return await self._leave(game_id, seat, token, expect, account, RESIGNED)
-
-    async def abort(
-        self, game_id: str, seat: int, token: str | None, expect: int | None = None, account: SignedIn | None = None
-    ) -> LiveGame:
-        """``seat`` (its secret, or the account keeping it) calls its game off before its own first move: the game
-        ends with no winner and changes no rating."""
-        return await self._leave(game_id, seat, token, expect, account, ABORTED)
-
-    async def _leave(
-        self, game_id: str, seat: int, token: str | None, expect: int | None, account: SignedIn | None, by: str
-    ) -> LiveGame:
-        """Resign or abort, judged against the store's newest state: when the conditional write finds that another
-        process moved the game on (or ended it, or resigned the seat) first, what it committed is read and the
-        request judged again, so of two racing requests exactly one is made and the other is refused (409, or 403
-        for a seat a bot plays now) with nothing changed."""
-        live = await self.get(game_id, refresh=False)
-        access.check_seat(live, seat, token, account)
-        changed = False
-        try:
-            async with live.lock:
-                for attempt in range(3):
-                    changed = await self._catch_up(live) or changed
-                    if attempt:  # lost a race: the seats and the ending as the store has them now
-                        live.seats, live.ending = await self.read_store(lambda: self.store.standing(live.id))
-                        changed = True
-                    access.check_seat(live, seat, token, account)  # again: a keep may have changed the secret
-                    may_leave(live, seat, expect, aborting=by == ABORTED)
-                    if await self._leave_once(live, seat, by):
-                        changed = True
-                        break
-                else:
-                    raise Refused(409, _("the game moved on meanwhile: look at the table, then try again"))
-        finally:
-            if changed:
-                access.drop_unauthorised_watchers(live)
-                self._after_change(live)
-        return live
 
     # ----------------------------------------------------------------- the store, within its deadlines
 
@@ -387,7 +223,7 @@ class GameManager:
         """A write of the store, retried for up to ``write_retry_seconds`` (`store_calls.write`), for every room."""
         await store_calls.write(self.settings, write, committed)
 
-    async def _done(self, live: LiveGame, write: Callable[[], bool]) -> bool:
+    async def write_game(self, live: LiveGame, write: Callable[[], bool]) -> bool:
         """Run a conditional write of the game and return whether it was made; one whose outcome the store left
         unknown makes the copy ``stale``, so the next read takes the store's word."""
         try:
@@ -416,19 +252,19 @@ class GameManager:
             self.chat.heard(live.id)  # and the chat lines of the last minute not pushed here yet
 
     async def _refresh_heard(self, live: LiveGame, seats: bool) -> None:
-        """`_refresh` for a change heard on the feed: nobody waits for it, so a failure is logged."""
+        """`refresh` for a change heard on the feed: nobody waits for it, so a failure is logged."""
         try:
-            await self._refresh(live, seats)
+            await self.refresh(live, seats)
         except Refused as e:
             log.warning("game %s could not be brought up to date: %s", live.id, e)
 
-    async def _refresh(self, live: LiveGame, seats: bool = False) -> None:
+    async def refresh(self, live: LiveGame, seats: bool = False) -> None:
         """Bring the copy up to the store's newest state (and, with ``seats``, its seats), then tell its watchers;
         `Refused` (503) when the store cannot be read."""
         async with live.lock:
-            changed = await self._catch_up(live)
+            changed = await self.catch_up(live)
             if seats:
-                clock = await self._clock_now(live)
+                clock = await self.clock_now(live)
                 live.seats, live.ending = await self.read_store(lambda: self.store.standing(live.id))
                 live.clock = clock
                 if live.over and live.rematch is None:  # asked for on another process
@@ -437,9 +273,9 @@ class GameManager:
         if changed:
             if seats:
                 access.drop_unauthorised_watchers(live)
-            self._after_change(live)
+            self.after_change(live)
 
-    async def _catch_up(self, live: LiveGame) -> bool:
+    async def catch_up(self, live: LiveGame) -> bool:
         """With the game's lock held: apply the actions other processes committed since this copy was made.
         Returns whether there were any. Nothing to do where this process is the store's only writer, unless one of
         its own writes may have committed after it was answered 503 (``stale``)."""
@@ -447,14 +283,14 @@ class GameManager:
             return False
         known = len(live.game.history)
         texts = await self.read_store(lambda: self.store.actions_after(live.id, known))
-        clock = await self._clock_now(live) if texts else live.clock
+        clock = await self.clock_now(live) if texts else live.clock
         for text in texts:
             live.game, entry = step(live.game, text)
             live.log.append(entry)
         live.clock = clock
         return bool(texts)
 
-    def _after_change(self, live: LiveGame) -> None:
+    def after_change(self, live: LiveGame) -> None:
         """Tell the watchers, and let a bot move next or put a finished game away."""
         live.seen = time.monotonic()
         broadcast(live)
@@ -480,7 +316,7 @@ class GameManager:
         rated = rated_and_seeded(request, account, self.settings.allow_chosen_seeds)
         people = sum(s.kind != BOT for s in request.seats)
         time_control = clocks.chosen(request.clock, self.settings.allow_short_clocks, people)
-        infos, tokens = await seats(request, account, effects_of(name), self._proved)
+        infos, tokens = await seats(request, account, effects_of(name), self.proved)
         live = await self.start_game(
             name,
             infos,
@@ -545,7 +381,7 @@ class GameManager:
         self.bot_turns.start(live)
         return live
 
-    async def _proved(self, profile: str, secret: str | None) -> str | None:
+    async def proved(self, profile: str, secret: str | None) -> str | None:
         """The profile's own name when ``secret`` proves it (never an account's profile), else None."""
         owned: str | None = await self.read_store(lambda: self.pokedex.proved(profile, secret))
         return owned
@@ -556,7 +392,7 @@ class GameManager:
         live = self.cache.playing(game_id)
         if live is not None:
             if refresh and (self.shared or live.stale):  # a reader who acted elsewhere sees their action
-                await self._refresh(live)
+                await self.refresh(live)
             return live
         live = self.cache.kept(game_id)
         if live is not None:
@@ -574,85 +410,6 @@ class GameManager:
         """Only the holder of a seat's secret, or the account that holds the seat, acts for the seat and sees its
         hidden cards (`access.check_seat`)."""
         access.check_seat(live, seat, token, account)
-
-    async def give_seat(
-        self, game_id: str, seat: int, token: str | None, account: SignedIn
-    ) -> tuple[LiveGame, str | None]:
-        """Let the signed-in account hold a seat whose secret it shows (a link a friend sent): from then on it
-        plays the seat from any browser, the game counts for its rating, and in Pokémon marks its Pokédex. In a
-        rated game only before its first move (409 `KEPT_BEFORE_PLAY` after it): a rated game counts only when
-        every person's seat is kept, so a keep later would let a player choose, once they see how the game goes,
-        whether it counts.
-
-        The seat gets a new secret, returned (None when the account kept it already): the link that was used
-        stops working, and every socket that read the seat by it is closed, so whoever else held the link (the
-        game's creator) can neither play the seat nor see its hidden cards any more."""
-        live = await self.get(game_id)
-        access.check_seat(live, seat, token, account)
-        info = live.seats[seat]
-        if info.account_id == account.id:
-            return live, None
-        if info.account_id is not None:
-            raise Refused(409, _("this seat is already kept in another account"))
-        if any(s.account_id == account.id for s in live.seats):
-            raise Refused(409, _("you have a seat in this game already"))  # one person, one seat: as taking one
-        if live.over:
-            raise Refused(409, GAME_OVER)
-        fresh = new_secret()
-        caught_up = False  # moves of other processes applied here: told to the watchers even if refused
-        try:
-            async with live.lock:
-                caught_up = await self._catch_up(live)
-                if live.rated and live.game.history:
-                    raise Refused(409, KEPT_BEFORE_PLAY)
-                profile = effects_of(live.game.name).account_profile(account.name)
-                if not await self._done(
-                    live,
-                    lambda: self.store.give_seat(
-                        game_id, seat, account.id, profile, secret_hash(fresh), account.name, unplayed=live.rated
-                    ),
-                ):
-                    if live.rated and await self._catch_up(live):  # the first move came in meanwhile, elsewhere
-                        caught_up = True
-                        raise Refused(409, KEPT_BEFORE_PLAY)
-                    live.seats = await self.read_store(lambda: self.store.seats(game_id))
-                    if any(s.account_id == account.id for s in live.seats):  # kept another seat meanwhile
-                        raise Refused(409, _("you have a seat in this game already"))
-                    raise Refused(409, _("this seat is already kept in another account"))
-                live.seats = await self.read_store(lambda: self.store.seats(game_id))
-        except Refused:
-            if caught_up:
-                self._after_change(live)
-            raise
-        access.drop_unauthorised_watchers(live)
-        broadcast(live)
-        return live, fresh
-
-    async def link_profile(
-        self,
-        game_id: str,
-        seat: int,
-        token: str | None,
-        profile: str,
-        secret: str | None,
-        account: SignedIn | None = None,
-    ) -> LiveGame:
-        """Link a seat to the Pokédex profile its holder proves they own: the game marks it when it ends. Not a seat
-        kept in an account: it marks the account's own Pokédex, and only such seats do."""
-        live = await self.get(game_id)
-        access.check_seat(live, seat, token, account)
-        async with live.lock:
-            if live.over:
-                raise Refused(409, _("the game is over: its Pokédex marks are already given"))
-            if live.seats[seat].account_id is not None:
-                raise Refused(409, KEPT_SEAT_POKEDEX)
-            name = await proved_profile(effects_of(live.game.name), seat, profile, secret, self._proved)
-            assert name is not None  # a profile was asked for
-            if not await self._done(live, lambda: self.store.set_profile(game_id, seat, name)):
-                raise Refused(409, KEPT_SEAT_POKEDEX)  # kept in an account meanwhile, by another process
-            live.seats = [replace(s, profile=name) if s.seat == seat else s for s in live.seats]
-        broadcast(live)
-        return live
 
     # ----------------------------------------------------------------- watchers
 
@@ -727,20 +484,20 @@ class GameManager:
             except Refused as e:
                 if e.status == 503:
                     # The store failed or did not answer: nothing is judged again. A write that may still commit
-                    # makes this copy suspect until the store is read again (`_catch_up`), even on SQLite.
+                    # makes this copy suspect until the store is read again (`catch_up`), even on SQLite.
                     live.stale = live.stale or store_calls.unsure(e)
                     raise
                 # Judged against this process's copy, which another process may have moved past: if so, judge
                 # again against the store's newest state (this costs a read only when an action is refused; an
                 # accepted one proves the copy was current, since action N commits only where none has).
-                if not await self._catch_up(live):
+                if not await self.catch_up(live):
                     raise
                 try:
                     await self._accept(live, seat, text, expect, by_bot)
                 except Refused:
-                    self._after_change(live)
+                    self.after_change(live)
                     raise
-        self._after_change(live)
+        self.after_change(live)
         self.pushes.turn_passed(live, seat)  # committed here: this process tells the next account (Web Push)
         return live
 
@@ -773,7 +530,7 @@ class GameManager:
             ),
             committed=lambda: self.store.action_at(live.id, number) == action.text,
         )
-        clock = await self._clock_now(live)
+        clock = await self.clock_now(live)
         live.game, live.clock = after, clock
         live.stale = False  # action N committed: this copy is the store's
         live.log.append(entry)

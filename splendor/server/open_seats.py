@@ -130,7 +130,7 @@ async def seat_taker(manager: GameManager, live: LiveGame, seat: int, taker: sto
     done: list[str] = []
     async with live.lock:
         await manager.write_store(lambda: done.append(opener.take(live.id, seat, taker, most)))
-    await manager._refresh(live, seats=True)  # its seats (and its clock) as the store has them; watchers told
+    await manager.refresh(live, seats=True)  # its seats (and its clock) as the store has them; watchers told
     if done[-1] not in (stored.TAKEN, stored.FILLED):
         raise Refused(*_WHY_NOT[done[-1]])
     if done[-1] == stored.FILLED:  # the game starts: whoever is to move may have left the page (Web Push)
@@ -144,4 +144,4 @@ async def expire_games(manager: GameManager) -> None:
     for game_id in await manager.read_store(opener.expire):
         live = manager.live.get(game_id)
         if live is not None:
-            await manager._refresh(live, seats=True)
+            await manager.refresh(live, seats=True)

@@ -169,7 +169,7 @@ async def _take(manager: GameManager, old: LiveGame, rematch_id: str, seat: int)
         await manager.write_store(lambda: given.append(manager.rematches.new_secret(live.id, seat, secret_hash(fresh))))
         if not given[-1]:
             raise Refused(409, NEVER_BEGAN)  # a bot's seat: the game before had none of this person's
-        await manager._refresh(live, seats=True)  # a socket that read the seat by the old secret is closed
+        await manager.refresh(live, seats=True)  # a socket that read the seat by the old secret is closed
         return live, fresh
     person = old.seats[seat]
     taker = stored.Taker(  # no address: a seat kept for its taker is not one taken from the lobby's list
