@@ -1305,15 +1305,39 @@ READING = """() => {
 """The height of the smallest writing on the Kids board, the board's and the supply's boxes, and where each
 seat's name ends."""
 
+TOKENS = """() => [...document.querySelectorAll('#supply .chip')].map((n) => n.dataset.key + ' '
+    + Math.round(n.getBoundingClientRect().x) + ',' + Math.round(n.getBoundingClientRect().y))"""
+"""Where each of the supply's tokens is."""
+
+FIVE_RESOURCE_ROAD = """() => {
+    const roads = document.querySelector('#roads');
+    const cost = document.querySelector('#roads .road-cost').cloneNode(true);
+    const chip = cost.querySelector('.chip');
+    cost.replaceChildren(...[0, 1, 2, 3, 4].map(() => chip.cloneNode(true)));
+    roads.append(cost);
+    const over = cost.getBoundingClientRect().right - roads.getBoundingClientRect().right;
+    cost.remove();
+    return over;
+  }"""
+"""How far a road's price of five resources, drawn in the dock's list of roads, reaches past the list's edge."""
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still_while_tokens_are_chosen(
     server: Server, browser: Browser, players: int
 ) -> None:
-    context, page, _g = _kids_table(server, browser, 1024, 768, players)
+    context, page, g = _kids_table(server, browser, 1024, 768, players)
     before = page.evaluate(READING)
     assert before["smallest"] >= 9, before  # 7 px when the board shared the width with a column of travelers
     assert before["board"][2] >= 640, before  # 570 px with the supply's tokens two abreast beside it
+    # the tokens stand where they stood on another's turn, whose heading is "Supply" alone (they had moved 53 px)
+    other = context.new_page()
+    other.goto(g["seats"][1]["link"])
+    other.wait_for_selector("#board svg text")
+    assert not my_turn(other) and other.evaluate(TOKENS) == page.evaluate(TOKENS)
+    other.close()
+    # a road of five resources, the dearest, keeps its price within the dock (the narrower dock had cut the fifth)
+    assert page.evaluate(FIVE_RESOURCE_ROAD) <= 0
     lines = page.evaluate("""[...document.querySelectorAll('#roads .road-cost')].map((cost) =>
         new Set([...cost.querySelectorAll('.chip')].map((chip) => Math.round(chip.getBoundingClientRect().y))).size)""")
     assert lines and set(lines) == {1}, lines  # a road's price on one line (it broke between its chips)
@@ -1386,6 +1410,11 @@ def test_on_a_tablet_on_its_side_the_classic_supply_is_a_row_above_the_market_wh
     else:
         assert supply["x"] + supply["width"] <= market[0] and card[2] >= 105, (supply, card)
     assert _outside(page, *_essentials("classic", players), required=True) == []
+    digits = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('#nobles svg text')].map((t) => t.getBBox().height"
+        " * t.getScreenCTM().d))"
+    )
+    assert digits >= 12, digits  # the line of a noble's numbers: 10 px (digits 7 px tall) with its pips at the edge
     page.locator("#supply [data-key='supply:gold']").click()
     page.wait_for_function("document.querySelector('#supply-note').textContent.length > 0")
     note, gold = page.locator("#supply-note").bounding_box(), page.locator("[data-key='supply:gold']").bounding_box()
@@ -1400,6 +1429,8 @@ def test_on_a_tablet_on_its_side_the_classic_supply_is_a_row_above_the_market_wh
         assert abs(note["y"] - gold["y"]) < 8 and note["x"] > gold["x"] + gold["width"]
     assert _outside(page, "#supply-note") == []
     assert page.evaluate(PLACES) == before
+    page.locator("#nobles").click()  # a tap elsewhere puts it away: it had stayed over the nobles till the next token
+    assert page.inner_text("#supply-note") == ""
     context.close()
 
 

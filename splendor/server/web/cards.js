@@ -129,12 +129,16 @@ export function cardBack(game, tierLabel) {
     "font-size": 26, "font-weight": 800, fill: "#7a6f57" }, tierLabel));
 }
 
-// A noble's tile: its points and, as pips, the bonuses it asks for.
+// A noble's tile: its points at the top left and, as large pips, the bonuses it asks for in the rest of the square
+// (along the foot, the third at the top right): pips in a column at the edge had left its numbers 7 px tall.
+const NOBLE_PIPS = [[[43, 43]], [[17, 43], [43, 43]], [[43, 17], [17, 43], [43, 43]]];
 export function noblePicture(noble) {
   const asks = Object.entries(noble.requires).filter(([, n]) => n);
+  const places = NOBLE_PIPS[asks.length - 1] || asks.map((_, i) => [49, 8 + i * 14]);  // (no noble asks for four)
+  const r = asks.length <= 3 ? 12.5 : 7;
   return picture(60, 60, svg("rect", { x: 0, y: 0, width: 60, height: 60, rx: 6, fill: "#f3e6c8", stroke: "#9c8b63" }),
     svg("text", { x: 6, y: 20, "font-size": 16, "font-weight": 800, fill: "#222" }, noble.points),
-    ...asks.map(([colour, n], i) => pip(colour, n, 49, asks.length > 2 ? 11 + i * 19 : 18 + i * 22, 9)));
+    ...asks.map(([colour, n], i) => pip(colour, n, places[i][0], places[i][1], r)));
 }
 
 // A seat's bought cards of one colour, stacked: as many edges as cards (up to `deepest` drawn), the top card

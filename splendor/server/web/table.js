@@ -688,6 +688,15 @@ document.addEventListener("click", (event) => {
   state.shownMini = null;
   render();
 });
+// A refused click's note (beside a token, hanging over the market's nobles, or beside a Kids road) is put away by a
+// click anywhere but the supply or the place it speaks of: it had stayed until the next token, over the nobles a
+// player reads while choosing.
+document.addEventListener("click", (event) => {
+  if (!state.note || !(event.target instanceof Element)) return;
+  if (event.target.closest("#supply") || event.target.closest(`[data-key="${state.note.key}"]`)) return;
+  state.note = null;
+  render();
+});
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && state.shownMini !== null && state.shownMini !== undefined) {
     state.shownMini = null;
