@@ -375,13 +375,18 @@ def test_each_opponents_last_move_stays_marked_until_your_next_action(server: Se
         api_act(c, g, 0, "take w b g")
         api_act(c, g, 1, "take r r")
         api_act(c, g, 2, "reserve deck 1")
-        api_act(c, g, 3, "take w b k")
+        api_act(c, g, 3, "take w r k")
     page.wait_for_function("Number(document.body.dataset.actions) === 4")
     page.wait_for_timeout(3000)  # longer than the old 2.5 s outline
-    for key, seat in (("supply:red", "2"), ("deck:1", "3"), ("seat:3:token:black", "4")):
+    for key, seat in (("supply:red", "2 4"), ("deck:1", "3"), ("seat:3:token:black", "4")):
         node = page.locator(f"[data-key='{key}'].moved-last")
         assert node.count() >= 1, key
         assert node.first.get_attribute("data-moved-by") == seat
+    # red, taken by two seats, shows both: the earlier seat's ring inside the later's (it had shown the later's alone)
+    rings = page.locator("[data-key='supply:red']").evaluate(
+        "(n) => [getComputedStyle(n).outlineColor, getComputedStyle(n).boxShadow]"
+    )
+    assert rings[0] == "rgb(142, 36, 170)" and rings[1].startswith("rgb(30, 136, 229)"), rings  # seat 4's, seat 2's
     assert "Player 3 reserves" in page.inner_text("#last-move")
     page.click("[data-key='supply:white']")  # building an action keeps the marks
     assert page.locator(".moved-last").count() > 0

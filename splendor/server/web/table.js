@@ -311,8 +311,13 @@ function markAll(keys, cls, bySeat = false) {
     for (const node of document.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) {
       node.classList.add(cls);
       if (bySeat) {
+        // a token taken by two seats since your turn shows both: the earlier's ring inside the later's
+        const before = node.dataset.movedBy;
+        if (before && before !== String(who + 1)) {
+          node.style.setProperty("--mover-before", SEAT_COLOUR[Number(before.split(" ").pop()) - 1]);
+        }
         node.style.setProperty("--mover", SEAT_COLOUR[who]);
-        node.dataset.movedBy = String(who + 1);
+        node.dataset.movedBy = before && before !== String(who + 1) ? `${before} ${who + 1}` : String(who + 1);
       }
     }
   }
@@ -322,6 +327,7 @@ function renderMarks() {
   for (const node of document.querySelectorAll(".moved-last, .hinted, .review-played")) {
     node.classList.remove("moved-last", "hinted", "review-played");
     node.style.removeProperty("--mover");
+    node.style.removeProperty("--mover-before");
     delete node.dataset.movedBy;
   }
   const c = ctx();
