@@ -33,6 +33,7 @@ from splendor.server.schemas import (
     NewPassword,
     ProfileRequest,
     RatingChanges,
+    Session,
     SignIn,
     SignUp,
     refusals,
@@ -167,18 +168,32 @@ def accounts_router(settings: Settings) -> APIRouter:
             raise Refused(400, str(e)) from None
         return {"name": body.name, "secret": token}
 
-    @router.get("/api/me", response_model=Me, responses=refusals(401))
-    async def me(request: Request) -> dict[str, Any]:
-        """Who is signed in: the name, the rating in each game played rated (on the Elo-like scale, 1500 for a
-        newcomer: `splendor.store.ratings.shown`), and the games whose seats the account holds: those where it is
-        its turn first, with the seconds left on their clocks (`splendor.store.your_games`), then newest first."""
+    async def account_of(request: Request) -> dict[str, Any] | None:
+        """The signed-in account as `GET /api/me` tells it, or None for a guest."""
         account = await signed_in(request)
         if account is None:
-            raise Refused(401, _("you are not signed in"))
+            return None
         ratings: Ratings = request.app.state.ratings
         games = await in_store_time(lambda: manager(request).store.games_of(account.id), settings.store_seconds)
         rated = await in_store_time(lambda: ratings.of_account(account.id), settings.store_seconds)
         return {"name": account.name, "ratings": rated, "games": games}
+
+    @router.get("/api/me", response_model=Me, responses=refusals(401))
+    async def me(request: Request) -> dict[str, Any]:
+        """Who is signed in: the name, the rating in each game played rated (on the Elo-like scale, 1500 for a
+        newcomer: `splendor.store.ratings.shown`), and the games whose seats the account holds: those where it is
+        its turn first, with the seconds left on their clocks (`splendor.store.your_games`), then newest first.
+        401 for a guest."""
+        account = await account_of(request)
+        if account is None:
+            raise Refused(401, _("you are not signed in"))
+        return account
+
+    @router.get("/api/session", response_model=Session, responses=refusals())
+    async def who_is_signed_in(request: Request) -> dict[str, Any]:
+        """`GET /api/me` for the pages: the signed-in account, or null for a guest, never a 401 (a guest's every
+        page had shown two failed requests in the browser's console)."""
+        return {"account": await account_of(request)}
 
     @router.get("/api/leaderboard/{game}", response_model=Leaderboard, responses=refusals())
     async def leaderboard(game: GameName, request: Request) -> dict[str, Any]:

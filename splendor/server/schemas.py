@@ -322,6 +322,12 @@ class Me(BaseModel):
     )
 
 
+class Session(BaseModel):
+    """Who is signed in in this browser, if anyone: what the pages ask, where a guest is no error."""
+
+    account: Me | None = Field(description="as `GET /api/me` answers; null for a guest")
+
+
 class LeaderboardLine(BaseModel):
     """One account on a leaderboard."""
 

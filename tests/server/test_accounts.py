@@ -70,8 +70,10 @@ def test_a_session_is_an_httponly_cookie_and_the_password_is_kept_only_as_an_arg
         header = r.headers["set-cookie"].lower()
         assert "httponly" in header and "samesite=lax" in header and "path=/" in header
         assert ann.get("/api/me").json()["name"] == "ann"
+        assert ann.get("/api/session").json() == {"account": ann.get("/api/me").json()}  # what the pages ask
         assert ann.delete("/api/session").status_code == 204
         assert ann.get("/api/me").status_code == 401
+        assert ann.get("/api/session").json() == {"account": None}  # a guest, told without an error
     store = open_store(server.db_url)
     try:
         with store.session() as s:

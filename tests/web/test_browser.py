@@ -298,25 +298,46 @@ def test_replay_and_pokedex_pages(server: Server, browser: Browser) -> None:
 
 
 def test_a_name_typed_to_claim_survives_the_account_answering_late(server: Server, browser: Browser) -> None:
-    """The lobby draws the claim form at once and again when ``/api/me`` answers: what was typed stays."""
+    """The lobby draws the claim form at once and again when ``/api/session`` answers: what was typed stays."""
     page = new_page(browser)
     held: list[Route] = []
 
     def hold(route: Route) -> None:
         held.append(route)
 
-    page.route("**/api/me", hold)
+    page.route("**/api/session", hold)
     page.goto(server.base + "/")
     page.fill("#claim-name", "dawn")
     for _ in range(500):  # the lobby asks within 10 s, or the test fails
         if held:
             break
         page.wait_for_timeout(20)
-    assert held, "the lobby never asked /api/me"
+    assert held, "the lobby never asked /api/session"
     held[0].continue_()
     page.wait_for_selector("#account-form")  # the account answered: not signed in
     assert page.input_value("#claim-name") == "dawn"
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_guests_pages_show_no_failed_request_in_the_console(server: Server, browser: Browser) -> None:
+    """The pages asked ``/api/me`` who was signed in, and a guest's answer, a 401, showed as a failed request in the
+    browser's console of the lobby and of every table: they ask ``/api/session``, which answers a guest with null."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}])
+    context = browser.new_context()
+    page = context.new_page()
+    said: list[str] = []
+    page.on("console", lambda m: said.append(m.text) if m.type == "error" else None)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#account-form")  # the lobby has learnt that the reader is a guest
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    page.wait_for_timeout(500)  # the table asks who is signed in after its first drawing
+    page.goto(server.base + "/leaderboard")
+    page.wait_for_load_state("networkidle")
+    assert said == []
+    assert page.request.get(server.base + "/api/session").json() == {"account": None}
+    context.close()
 
 
 def test_a_browser_claims_a_profile_and_keeps_its_pokemon_games_in_that_pokedex(

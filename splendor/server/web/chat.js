@@ -2,7 +2,7 @@
 // plain text (set as text, never as markup), canned phrases shown in the reader's own language, an unread count
 // while the panel is closed, and mute per player (kept in this browser, per game). In a replay, the lines said up
 // to the move shown, those said at that move marked. The server's rules: docs/server.md, "Chat".
-import { api, el, emblem, keptSeat, morph, nameProblem } from "/static/common.js";
+import { api, el, emblem, keptSeat, morph, nameProblem, signedIn } from "/static/common.js";
 import { N_, capital, t, tn } from "/static/i18n.js";
 
 // The canned phrases by the key the server keeps, each in English (the catalogs give the reader's language).
@@ -68,7 +68,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
       onclick: () => say({ phrase: key }) }, t(words)));
   }
   if (mode === "replay") { form.hidden = true; phrases.hidden = true; }
-  api("/api/me").then((who) => { me = who; render(); }).catch(() => {});       // signed out: a guest's name
+  signedIn().then((who) => { me = who; render(); }).catch(() => {});       // signed out (null): a guest's name
 
   function readJson(key, fallback) {
     try { return JSON.parse(localStorage.getItem(key) || "null") ?? fallback; } catch (e) { return fallback; }

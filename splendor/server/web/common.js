@@ -217,6 +217,11 @@ export async function api(path, options = {}) {
   return body;
 }
 
+// Who is signed in in this browser: the account as GET /api/me tells it, or null for a guest. Asked of GET
+// /api/session, which answers a guest without an error: /api/me's 401 had shown as a failed request in the console
+// of every page a guest opened.
+export async function signedIn() { return (await api("/api/session")).account; }
+
 // A seat's name as every page shows it: the name it was given, its account's, or "Player N"; a bot by its level;
 // a seat nobody holds yet as open. ``info`` is a seat as the server lists it (seat, kind, bot, name).
 export function seatLabel(info) {

@@ -1,7 +1,7 @@
 // Finding a game in the lobby: quick play (be seated with waiting players of about your rating, or with a bot after
 // the wait you chose) and the open games (join a free seat with one click), signed in or as a guest with a name.
 // A seek's secret stays in this tab (sessionStorage, so a reload goes on waiting): it becomes the seat's secret.
-import { api, el, gameTitle, keepGame, myGames, nameProblem, remembered } from "/static/common.js";
+import { api, el, gameTitle, keepGame, myGames, nameProblem, remembered, signedIn } from "/static/common.js";
 import { capital, t } from "/static/i18n.js";
 import { clockWords } from "/static/yourgames.js";
 
@@ -30,7 +30,7 @@ function guestName() {
 // Signed in: the account plays (its name), rated if it ticks the box; a guest gives a name, and plays unrated.
 // Unticked by default, unlike a new game's box: only seekers who ask alike are seated together, so an account that
 // asked for rated by default would never meet a guest, on a server where few are waiting.
-let known = false;                       // /api/me has answered: whether the reader is a guest is known
+let known = false;                       // /api/session has answered: whether the reader is a guest is known
 function drawWho() {
   $("guest-name-label").hidden = Boolean(me);
   $("quick-rated").disabled = !me;
@@ -236,7 +236,7 @@ $("quick-cancel").addEventListener("click", cancel);
 // Quick play offers the clocks a new game offers: one list, the create form's (index.html).
 for (const option of $("clock").options) $("quick-clock").append(option.cloneNode(true));
 drawWho();
-api("/api/me").then((account) => { me = account; }).catch(() => { me = null; }).finally(() => {
+signedIn().then((account) => { me = account; }).catch(() => { me = null; }).finally(() => {
   known = true;
   drawWho();
   drawOpenGames();

@@ -1,7 +1,7 @@
 // The lobby: sign up or in, create a game (game, options, 2-4 seats each a person or a bot), copy its links, see
 // the games (this browser's and, signed in, the account's) and the account's ratings.
 import { api, el, gameTitle, forgetAccountGames, forgetProfile, nameProblem, keepGame, keepProfile, myGames, myProfile,
-  remembered, seatLabels } from "/static/common.js";
+  remembered, seatLabels, signedIn } from "/static/common.js";
 import { N_, capital, language, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
@@ -9,7 +9,7 @@ import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js"
 const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), truncated: N_("turn limit reached"),
   stalled: N_("stalled"), aborted: N_("aborted"), expired: N_("expired") };
 let BOTS = [];                          // [spec, name, games] of each bot the server seats (GET /api/bots)
-let ME = null;                          // the signed-in account (GET /api/me), or null
+let ME = null;                          // the signed-in account (GET /api/session), or null
 
 // Seat i (0-based, as the API counts) is shown as Player i + 1, as the table shows it.
 function seatRow(i) {
@@ -108,7 +108,7 @@ async function create(event) {
 
 // "Your games" read again: the account's games and their clocks from the server, this browser's from its list.
 async function refreshMyGames() {
-  if (ME) ME.games = (await api("/api/me").catch(() => ME)).games;
+  if (ME) ME.games = ((await signedIn().catch(() => null)) || ME).games;
   await drawMyGames();
 }
 
@@ -288,7 +288,7 @@ function passwordForm() {
 // The account: a form to sign up or in, or who is signed in with their ratings. A session is an HttpOnly cookie:
 // no script of the page ever holds it.
 async function drawAccount() {
-  try { ME = await api("/api/me"); } catch (e) { ME = null; }
+  try { ME = await signedIn(); } catch (e) { ME = null; }
   const box = document.getElementById("account-body");
   if (ME) {
     const rated = Object.entries(ME.ratings);

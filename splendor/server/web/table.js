@@ -1,8 +1,8 @@
 // A game's table: live over a WebSocket (reconnecting), drawn from the seat's view, played by clicking or by keys.
 // The table is one screen: the other seats on one side, the game in the middle, your own seat below it, and the
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
-import { api, el, emblem, notPlayed, gameTitle, keepGame, linkToken, morph, myGames, myProfile, params, piecesNow, SEAT_COLOUR, seatLabels, wholePercent }
-  from "/static/common.js";
+import { api, el, emblem, notPlayed, gameTitle, keepGame, linkToken, morph, myGames, myProfile, params, piecesNow,
+  SEAT_COLOUR, seatLabels, signedIn, wholePercent } from "/static/common.js";
 import { N_, capital, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, cardInSight, describe, turnWords } from "/static/words.js";
@@ -739,7 +739,7 @@ if (mode === "replay") {
   loadReplay(Number.isFinite(asked) && asked > 0 ? asked : 0).catch((e) => showError(e.message));
 } else {
   if (mode === "play") {
-    api("/api/me").then((me) => { state.me = me; render(); }).catch(() => {});     // signed out: nothing to offer
+    signedIn().then((me) => { state.me = me; render(); }).catch(() => {});     // signed out (null): nothing to offer
   }
   connect();
 }
