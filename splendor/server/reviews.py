@@ -32,7 +32,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from splendor.bots.hint import HINT_LEVEL
@@ -71,6 +71,7 @@ a second of search, and waits its turn behind the bots' moves): its review may b
 
 _RUNNING = {"description": "the review is under way: its progress", "content": {"application/json": {}}}
 _DONE = {"description": "the review, kept", "content": {"application/json": {}}}
+_NONE = {"description": "no review kept or running: nobody asked for one, or its process stopped (ask again)"}
 
 
 @dataclass
@@ -148,13 +149,13 @@ class Reviews:
         return None
 
     async def look(self, game_id: str) -> tuple[int, dict[str, Any]]:
-        """The review of ``game_id``: (200, kept), (202, its progress, whichever process runs it) or 404 (none
-        asked, its process stopped, or no such game)."""
+        """The review of ``game_id``: (200, kept), (202, its progress, whichever process runs it), (204, nothing)
+        when none is kept or running (nobody asked, or its process stopped), or 404 for no such game."""
         known = await self._known(game_id)
         if known is not None:
             return known
         await self.manager.get(game_id)  # 404 for no such game
-        raise Refused(404, _("nobody asked for a review of this game yet"))
+        return 204, {}
 
     async def start(self, game_id: str, client: str) -> tuple[int, dict[str, Any]]:
         """Start the review of finished game ``game_id`` for ``client``, unless it runs (in any process) or is
@@ -289,11 +290,13 @@ def reviews_router() -> APIRouter:
         status, body = await reviews_of(request).start(game_id, client_address(request.scope))
         return JSONResponse(body, status_code=status)
 
-    @router.get("/api/games/{game_id}/review", responses={200: _DONE, 202: _RUNNING, **refusals(404)})
-    async def get_review(game_id: str, request: Request) -> JSONResponse:
-        """A game's review: 200 with it once kept, 202 with its progress while it runs (in any process), 404 when
-        nobody asked for it, its process stopped (ask again), or there is no such game."""
+    @router.get("/api/games/{game_id}/review", responses={200: _DONE, 202: _RUNNING, 204: _NONE, **refusals(404)})
+    async def get_review(game_id: str, request: Request) -> Response:
+        """A game's review: 200 with it once kept, 202 with its progress while it runs (in any process), 204 when
+        none is kept or running (nobody asked for it, or its process stopped: ask again), 404 for no such game.
+        Not a 404 for a game with no review: the replay asks at every opening, and the browser showed each as a
+        failed request in its console."""
         status, body = await reviews_of(request).look(game_id)
-        return JSONResponse(body, status_code=status)
+        return Response(status_code=204) if status == 204 else JSONResponse(body, status_code=status)
 
     return router

@@ -1,9 +1,9 @@
 """Reviews on the server (issue 33, item 6): a finished game's review is asked for once, runs in the bot workers
 (202 with its progress), is kept (200, served again without a search, by any process: one row however many
 computed it), is refused while the game is in play (409: its hidden cards are still in play), one at a time per
-client address (429), and answers 404 for a game nobody asked about or that does not exist. A running review is
-claimed in the store: every process answers 202 with its progress and none starts a second copy; a claim whose
-process stopped is taken over. The bounds (per process) hold for requests at once."""
+client address (429), and answers 204 for a game nobody asked about (404 for one that does not exist). A running
+review is claimed in the store: every process answers 202 with its progress and none starts a second copy; a claim
+whose process stopped is taken over. The bounds (per process) hold for requests at once."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def test_a_game_in_play_is_refused_a_review_until_it_ends(app_client: TestClient
     game = played(c, 1)
     r = c.post(f"/api/games/{game['id']}/review")
     assert r.status_code == 409 and "not over" in r.json()["detail"], r.text
-    assert c.get(f"/api/games/{game['id']}/review").status_code == 404  # nothing was started
+    assert c.get(f"/api/games/{game['id']}/review").status_code == 204  # nothing was started
     assert c.app.state.reviews.running == {}  # type: ignore[attr-defined]  # the app's state: untyped
 
 
@@ -165,7 +165,7 @@ def test_one_running_review_per_client_address(app_client: TestClient) -> None:
     assert c.post(f"/api/games/{long_one['id']}/review").status_code == 202
     r = c.post(f"/api/games/{other['id']}/review")
     assert r.status_code == 429 and "still running" in r.json()["detail"], r.text
-    assert c.get(f"/api/games/{other['id']}/review").status_code == 404  # refused: nothing started
+    assert c.get(f"/api/games/{other['id']}/review").status_code == 204  # refused: nothing started
     reviewed(c, f"/api/games/{long_one['id']}/review")
     assert c.post(f"/api/games/{other['id']}/review").status_code == 202  # the first one done: the next may run
     reviewed(c, f"/api/games/{other['id']}/review")
@@ -185,7 +185,7 @@ def test_the_reviews_at_once_are_bounded_for_all_clients(app_client: TestClient)
         reviews.running[long_one["id"]].client = "another address"
         r = c.post(f"/api/games/{other['id']}/review")
         assert r.status_code == 503 and "busy" in r.json()["detail"], r.text
-        assert c.get(f"/api/games/{other['id']}/review").status_code == 404
+        assert c.get(f"/api/games/{other['id']}/review").status_code == 204
     finally:
         reviews.settings = settings
         wait_for(lambda: not reviews.running, seconds=60)
@@ -239,7 +239,7 @@ def test_a_review_running_in_one_process_is_answered_by_another_and_not_started_
 def test_requests_at_once_cannot_pass_the_bounds_together(app_client: TestClient) -> None:
     c = app_client
     first, second = resigned(c, 2), resigned(c, 2)
-    assert c.get(f"/api/games/{first['id']}/review").status_code == 404  # nobody asked yet (the reviews are made)
+    assert c.get(f"/api/games/{first['id']}/review").status_code == 204  # nobody asked yet (the reviews are made)
     reviews: Reviews = c.app.state.reviews  # type: ignore[attr-defined]  # the app's state: untyped
     settings = reviews.settings
     reviews.settings = dataclasses.replace(settings, reviews_at_once=1)

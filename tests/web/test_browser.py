@@ -321,7 +321,8 @@ def test_a_name_typed_to_claim_survives_the_account_answering_late(server: Serve
 
 def test_a_guests_pages_show_no_failed_request_in_the_console(server: Server, browser: Browser) -> None:
     """The pages asked ``/api/me`` who was signed in, and a guest's answer, a 401, showed as a failed request in the
-    browser's console of the lobby and of every table: they ask ``/api/session``, which answers a guest with null."""
+    browser's console of the lobby and of every table: they ask ``/api/session``, which answers a guest with null.
+    A replay asked for the game's review, a 404 where nobody had asked for one: a 204 now."""
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}])
     context = browser.new_context()
@@ -335,6 +336,11 @@ def test_a_guests_pages_show_no_failed_request_in_the_console(server: Server, br
     page.wait_for_timeout(500)  # the table asks who is signed in after its first drawing
     page.goto(server.base + "/leaderboard")
     page.wait_for_load_state("networkidle")
+    with server.client() as c:  # and a finished game's replay, which asks for a review nobody asked for (a 404)
+        r = c.post(f"/api/games/{g['id']}/seats/0/resign", headers={"x-seat-token": g["seats"][0]["token"]}, json={})
+        assert r.status_code == 200, r.text
+    page.goto(f"{server.base}/replay/{g['id']}")
+    page.wait_for_selector("#review-start")  # no review yet: a button to ask for one
     assert said == []
     assert page.request.get(server.base + "/api/session").json() == {"account": None}
     context.close()

@@ -52,8 +52,8 @@ async function look(ask = false) {
     else if (status === 202) {
       Object.assign(review, { status: "running", progress: body, error: null });
       review.timer = setTimeout(() => look(false), POLL_MS);
-    } else if (status === 404 && !ask) {
-      // Asked, then gone without a review kept: it failed (or ran on a process that stopped).
+    } else if (status === 204) {
+      // None kept or running; after a running one, gone without a review kept: it failed (or its process stopped).
       review.error = review.status === "running" ? t("The review could not be finished. Try again.") : null;
       review.status = "idle";
     } else {
