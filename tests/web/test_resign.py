@@ -73,6 +73,27 @@ def test_resign_with_the_confirmation_and_the_finished_table_says_it(server: Ser
         p.close()
 
 
+def test_a_resignation_confirmed_after_the_others_moved_is_made(server: Server, browser: Browser) -> None:
+    """The dialog sent the number of actions seen when it opened: bots move every second or so, and a person who
+    read it while they did was refused "the game has moved on: 4 actions, not 3", and played on. It is made on the
+    game as it stands when confirmed."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"])
+    resigns = _posts(page, "/resign")
+    with server.client() as c:
+        api_act(c, g, 0, "take w b g")
+    wait_past(page, 0)
+    page.locator("#resign").click()
+    with server.client() as c:
+        api_act(c, g, 1, "take w b g")  # bob moves while ann reads the dialog
+    wait_past(page, 1)
+    page.locator("#leave-confirm").click()
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    assert len(resigns) == 1 and page.locator("#ending").inner_text() == "ann (you) resigned: bob wins."
+    assert page.locator("#error").inner_text() == ""
+    page.close()
+
+
 def test_abort_on_a_phone_with_44_px_buttons(server: Server, browser: Browser) -> None:
     g = _two_humans(server, game="kids")
     page = open_page(browser, g["seats"][1]["link"], width=375)

@@ -463,17 +463,28 @@ function askLeave(what) {
   const confirm = document.getElementById("leave-confirm");
   confirm.textContent = words[2];
   confirm.dataset.what = what;
-  confirm.dataset.at = String(state.payload.actions);
   dialog.showModal();
   document.getElementById("leave-cancel").focus();
 }
 
-async function leave(what, at) {
+// Resign or abort the game as it stands when the person confirms (not when the dialog opened: bots move every
+// second or so, and a person reading the dialog was refused "the game has moved on"); if it moved on between the
+// click and the server, it is asked once more of the game as it then stands.
+async function leave(what) {
   if (state.busy) return;
   state.busy = true;
+  const ask = () => api(`/api/games/${gameId}/seats/${seat}/${what}`, { method: "POST", headers: auth,
+    body: JSON.stringify({ expect: state.payload.actions }) });
   try {
-    const answer = await api(`/api/games/${gameId}/seats/${seat}/${what}`, { method: "POST", headers: auth,
-      body: JSON.stringify({ expect: at }) });
+    let answer;
+    try {
+      answer = await ask();
+    } catch (e) {
+      if (e.status !== 409) throw e;
+      accept(await api(`/api/games/${gameId}?seat=${seat}`, { headers: auth }));
+      if (state.payload.over || state.payload.view.is_over) throw e;
+      answer = await ask();
+    }
     if (!answer.over) { location.href = `/watch/${gameId}`; return; }    // three or four: a bot plays on
     accept(answer);
   } catch (e) {
@@ -664,9 +675,9 @@ document.getElementById("resign").addEventListener("click", () => askLeave("resi
 document.getElementById("abort").addEventListener("click", () => askLeave("abort"));
 document.getElementById("leave-cancel").addEventListener("click", () => document.getElementById("leave-dialog").close());
 document.getElementById("leave-confirm").addEventListener("click", (event) => {
-  const { what, at } = event.currentTarget.dataset;
+  const { what } = event.currentTarget.dataset;
   document.getElementById("leave-dialog").close();
-  leave(what, Number(at));
+  leave(what);
 });
 document.getElementById("command").addEventListener("submit", (event) => {
   event.preventDefault();
