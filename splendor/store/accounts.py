@@ -163,7 +163,7 @@ class Accounts:
             raise AccountError(
                 _("the name {name} is taken; choose another", name=name)
                 if taken == name
-                else _("{name} looks like the name {other}, which is taken; choose another", name=name, other=taken),
+                else _("the name {name} looks like {other}, which is taken; choose another", name=name, other=taken),
                 409,
             )
         profile = find_profile(s, name)

@@ -123,7 +123,7 @@ class Pokedex:
                     )
                 if prof is not None and prof.name != name:
                     raise ProfileClaimed(
-                        _("{name} looks like the profile {other}; choose another name", name=name, other=prof.name)
+                        _("the name {name} looks like the profile {other}; choose another", name=name, other=prof.name)
                     )
                 if prof is None:
                     s.add(Profile(name=name, name_key=key, secret_hash=secret_hash(secret)))
