@@ -33,10 +33,25 @@ REPLACED = 4409  # the application's close code: the seat was opened in a newer 
 FELL_BEHIND = _("you fell behind: reconnect for the current state")
 
 
+CUT = "…"
+"""What ends a close reason cut to fit its frame: the table then asks for the reason whole over HTTP."""
+
+
 def close_reason(text: str) -> str:
-    """``text`` cut to what a WebSocket close frame carries (123 bytes of UTF-8), never inside a character. (A
-    refusal of a seat, 4403, may be longer in Korean or Slovenian: the table asks for it whole over HTTP.)"""
-    return text.encode("utf-8")[:120].decode("utf-8", "ignore")
+    """``text`` as a WebSocket close frame carries it (123 bytes of UTF-8): whole when it fits, else cut, never
+    inside a character, and ended by `CUT`. (A refusal of a seat, 4403, may be longer in Korean or Slovenian: the
+    table asks for it whole over HTTP, and only then, since a refusal read over HTTP shows in the browser's console
+    as a failed request.)
+
+    >>> close_reason("the link no longer plays this seat")
+    'the link no longer plays this seat'
+    >>> len(close_reason("한" * 60).encode()), close_reason("한" * 60)[-1]
+    (123, '…')
+    """
+    data = text.encode("utf-8")
+    if len(data) <= 123:
+        return text
+    return data[:120].decode("utf-8", "ignore") + CUT
 
 
 @dataclass(frozen=True)

@@ -129,3 +129,12 @@ def test_a_refused_seat_is_told_why_whole_in_a_language_longer_than_a_close_fram
     said = guest.inner_text("#status")
     whole = "그 계정으로 로그인해서 두십시오"
     assert whole in said and len(said.split("\n")[0].encode()) > 123, said
+    # in English the reason fits its frame: nothing else is asked, so no failed request shows in the console (the
+    # reason over HTTP and the chat's lines had each been one)
+    english = page_in(browser, "en-GB", 1100)
+    failed: list[str] = []
+    english.on("console", lambda m: failed.append(m.text) if m.type == "error" else None)
+    english.goto(f"{server.base}/play/{made['id']}?seat=0&token={made['seats'][1]['token']}")
+    english.wait_for_selector("#watch-instead")
+    english.wait_for_timeout(300)
+    assert "sign in" in english.inner_text("#status").lower() and failed == [], failed

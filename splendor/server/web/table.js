@@ -605,21 +605,28 @@ function connect() {
   const secret = token ? `&token=${encodeURIComponent(token)}` : "";
   const q = mode === "play" ? `?seat=${seat}${secret}&lang=${language}` : `?lang=${language}`;
   const ws = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${q}`);
-  ws.onopen = () => chat.connected();
-  ws.onmessage = (event) => {
+  let greeted = false;       // the chat is read once the server has let this socket in (sent the game), not before:
+  ws.onmessage = (event) => {     // a seat it refuses had its chat asked for too, a second failed request
     const message = JSON.parse(event.data);
     // the wait before a reconnect grows until the server sends the game again: a socket it takes and closes at
     // once (too many spectators now) is tried again every few seconds, not twice a second
-    if (message.type === "state") { state.retry = 500; accept(message); render(); }
+    if (message.type === "state") {
+      state.retry = 500;
+      accept(message);
+      render();
+      if (!greeted) { greeted = true; chat.connected(); }
+    }
     else if (message.type === "error") showError(message.detail);
     else if (message.type === "chat") chat.heard(message);
   };
   ws.onclose = async (event) => {
     if (event.code === 4403 || event.code === 4404) {
       let reason = event.reason || t("This link is not valid.");     // the server's reason: resigned, kept, ...
-      try {                    // a close frame holds 123 bytes: the same refusal, whole, over HTTP
-        await api(`/api/games/${gameId}${mode === "play" ? `?seat=${seat}` : ""}`, { headers: auth });
-      } catch (e) { if (e.status === 403 || e.status === 404) reason = e.message; }
+      if (event.reason.endsWith("…")) {   // a close frame holds 123 bytes: a longer refusal is cut, so asked whole
+        try {
+          await api(`/api/games/${gameId}${mode === "play" ? `?seat=${seat}` : ""}`, { headers: auth });
+        } catch (e) { if (e.status === 403 || e.status === 404) reason = e.message; }
+      }
       const said = sentence(capital(reason));
       // a seat's address without its secret (copied from someone's address bar, say): the game can still be
       // watched, and a seat kept in an account is played signed in, from the lobby
