@@ -511,13 +511,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/pokedex/{profile}", responses=refusals(400))
     async def pokedex(profile: Annotated[str, Path(pattern=PROFILE_NAME.pattern, max_length=40)]) -> dict[str, Any]:
-        """A profile's Pokédex: every Pokémon by evolution line, marked where caught."""
+        """A profile's Pokédex: every Pokémon by evolution line, marked where caught; ``known`` false for a name no
+        profile has (empty, not an error: the page says nobody keeps a Pokédex under it)."""
         try:
             page = await in_store_time(lambda: manager().pokedex.page(profile), settings.store_seconds)
         except ValueError as e:
             raise Refused(400, str(e)) from None
         done, total = page.completion
-        return {"profile": page.profile, "lines": page.lines, "marked": page.marked, "caught": done, "total": total}
+        return {
+            "profile": page.profile,
+            "known": page.known,
+            "lines": page.lines,
+            "marked": page.marked,
+            "caught": done,
+            "total": total,
+        }
 
     for page_name, path in (
         ("index.html", "/"),

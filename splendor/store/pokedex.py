@@ -61,6 +61,8 @@ class PokedexPage:
     profile: str
     marked: dict[str, int]  # Pokémon → games in which it was caught
     lines: list[list[str]]
+    known: bool = True
+    """Whether a profile of this name exists: an unknown name (a typo, say) has an empty Pokédex."""
 
     @property
     def completion(self) -> tuple[int, int]:
@@ -182,7 +184,7 @@ class Pokedex:
                 else []
             )
             shown = prof.name if prof else name
-        return PokedexPage(profile=shown, marked=dict(rows), lines=evolution_lines())
+        return PokedexPage(profile=shown, marked=dict(rows), lines=evolution_lines(), known=prof is not None)
 
     def profiles(self) -> list[str]:
         """Every profile name, sorted."""

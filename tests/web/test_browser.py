@@ -292,8 +292,17 @@ def test_replay_and_pokedex_pages(server: Server, browser: Browser) -> None:
     page.click("#next")
     page.wait_for_function("document.getElementById('step').textContent.startsWith('1 /')")
     assert "action 1 of 6" in page.inner_text("#status")
-    page.goto(f"{server.base}/pokedex/ash")
+    page.goto(f"{server.base}/pokedex/nobody-plays-as-me")  # a name nobody has (a typo): said, not a blank Pokédex
     page.wait_for_function("document.getElementById('heading').textContent.includes('/55')")
+    assert page.locator("#unknown").is_visible() and "check its spelling" in page.inner_text("#unknown")
+    with server.client() as c:
+        assert c.post("/api/profiles", json={"name": "zoe-page-test"}).status_code == 201
+        assert (
+            c.get("/api/pokedex/zoe-page-test").json()["known"] and not c.get("/api/pokedex/zoë-typo").json()["known"]
+        )
+    page.goto(f"{server.base}/pokedex/zoe-page-test")  # a profile that has caught nothing yet: its Pokédex, empty
+    page.wait_for_function("document.getElementById('heading').textContent.includes('/55')")
+    assert not page.locator("#unknown").is_visible()
     assert page.errors == []  # type: ignore[attr-defined]
 
 

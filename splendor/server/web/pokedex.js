@@ -25,6 +25,8 @@ try {
   const page = await api(`/api/pokedex/${encodeURIComponent(name)}`);
   document.getElementById("heading").textContent = t("Pokédex of {profile}: {caught}/{total} caught",
     { profile: page.profile, caught: page.caught, total: page.total });
+  // a name nobody plays under (a typo, say) is said so, not shown as a Pokédex with nothing caught yet
+  document.getElementById("unknown").hidden = page.known;
   const labels = page.lines.map((_, i) => i === page.lines.length - 2 ? t("Rare") : i === page.lines.length - 1
     ? t("Legendary") : t("Line {number}", { number: i + 1 }));
   document.getElementById("lines").replaceChildren(...page.lines.map((line, i) => el("section", { class: "panel" },
