@@ -177,7 +177,8 @@ class Accounts:
         if used and profile.secret_hash and not secret_matches(pokedex_secret, profile.secret_hash):
             raise AccountError(
                 _(
-                    "{name} is a claimed Pokédex: give its secret to make it your account's, or choose another name",
+                    "the name {name} is a claimed Pokédex: give its secret to make it your account's, or choose "
+                    "another name",
                     name=profile.name,
                 ),
                 409,

@@ -119,7 +119,7 @@ class Pokedex:
                 if (prof is not None and prof.account_id is not None) or account is not None:
                     raise ProfileClaimed(
                         _(
-                            "{name} is the Pokédex of an account: only its seats mark it; choose another name",
+                            "the name {name} is the Pokédex of an account: only its seats mark it; choose another",
                             name=account or (prof.name if prof else name),
                         )
                     )

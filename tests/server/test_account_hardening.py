@@ -45,6 +45,7 @@ def test_an_accounts_pokedex_cannot_be_claimed_by_anyone_else(server: Server) ->
         for spelling in ("misty", "Misty", " MISTY "):
             r = stranger.post("/api/profiles", json={"name": spelling})
             assert r.status_code == 409 and "Pokédex of an account" in r.json()["detail"], r.text
+            assert r.json()["detail"].startswith("the name "), r.text  # never the name typed first: capitalised
         # and no secret marks it: a stranger's seat that names it is refused
         r = stranger.post(
             "/api/games",

@@ -373,12 +373,12 @@ def test_each_opponents_last_move_stays_marked_until_your_next_action(server: Se
         g = create(c, "classic", [{"kind": "human", "name": "ann"}] + [{"kind": "human"}] * 3, seed=4)
         page = open_page(browser, g["seats"][0]["link"], width=1280)
         api_act(c, g, 0, "take w b g")
-        api_act(c, g, 1, "take r r")
+        api_act(c, g, 1, "take w r k")
         api_act(c, g, 2, "reserve deck 1")
-        api_act(c, g, 3, "take w r k")
+        api_act(c, g, 3, "take r r")  # a second seat's red, two of it: it marks red twice
     page.wait_for_function("Number(document.body.dataset.actions) === 4")
     page.wait_for_timeout(3000)  # longer than the old 2.5 s outline
-    for key, seat in (("supply:red", "2 4"), ("deck:1", "3"), ("seat:3:token:black", "4")):
+    for key, seat in (("supply:red", "2 4"), ("deck:1", "3"), ("seat:3:token:red", "4")):
         node = page.locator(f"[data-key='{key}'].moved-last")
         assert node.count() >= 1, key
         assert node.first.get_attribute("data-moved-by") == seat
@@ -843,6 +843,24 @@ def test_another_seats_last_turn_says_the_take_and_the_returns_it_asked_for(serv
     # seat's last turn short on its third line
     for said in (last, page.inner_text("#last-move")):
         assert said.count("ann returns") == 1 and "returns one" not in said, said
+
+
+def test_a_turns_returns_are_said_together_as_each_game_names_its_tokens(server: Server, browser: Browser) -> None:
+    """A turn's returns (Kids: a Drought's discards) are one phrase: counted in the card games ("2 white"), and in
+    Kids, whose resources are nouns, named one by one as its payments are ("2 mushroom" had been said)."""
+    g = _two_humans(server, "kids")
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    said = page.evaluate("""async () => {
+        const { turnWords } = await import('/static/words.js');
+        const turn = (game, ...actions) => turnWords(game, actions.map((action) => ({ action, seat: 1 })), () => 'bob');
+        return [turn('classic', 'take w b g', 'return w', 'return w', 'return b'), turn('kids', 'return k', 'return k',
+          'return r'), turn('kids', 'discard b', 'discard b')];
+      }""")
+    assert said == [
+        ["bob takes white, blue and green", "bob returns 2 white and 1 blue"],
+        ["bob returns mushroom, mushroom and apple"],
+        ["bob discards water and water (Drought)"],
+    ], said
 
 
 def test_a_click_while_another_seat_plays_says_whose_turn_it_is(server: Server, browser: Browser) -> None:

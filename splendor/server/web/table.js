@@ -312,12 +312,13 @@ function markAll(keys, cls, bySeat = false) {
       node.classList.add(cls);
       if (bySeat) {
         // a token taken by two seats since your turn shows both: the earlier's ring inside the later's
+        // (a seat's second mark of it, "take r r", adds nothing)
         const before = node.dataset.movedBy;
-        if (before && before !== String(who + 1)) {
-          node.style.setProperty("--mover-before", SEAT_COLOUR[Number(before.split(" ").pop()) - 1]);
-        }
+        const last = before ? before.split(" ").pop() : null;
+        if (last === String(who + 1)) continue;
+        if (last) node.style.setProperty("--mover-before", SEAT_COLOUR[Number(last) - 1]);
         node.style.setProperty("--mover", SEAT_COLOUR[who]);
-        node.dataset.movedBy = before && before !== String(who + 1) ? `${before} ${who + 1}` : String(who + 1);
+        node.dataset.movedBy = last ? `${before} ${who + 1}` : String(who + 1);
       }
     }
   }

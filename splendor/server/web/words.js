@@ -125,12 +125,16 @@ export function turnWords(game, entries, nameOf) {
       out.push(describe(game, entries[i].action, entries[i].details, nameOf, entries[i].seat));
       continue;
     }
+    const letters = entries.slice(i, j + 1).map((e) => e.action.split(" ")[1]);
     const counts = {};
-    for (const e of entries.slice(i, j + 1)) {
-      const colour = tokens[game]?.letters[e.action.split(" ")[1]] || e.action.split(" ")[1];
+    for (const letter of letters) {
+      const colour = tokens[game]?.letters[letter] || letter;
       counts[colour] = (counts[colour] || 0) + 1;
     }
-    out.push(t(TOGETHER[kind], { player: nameOf(entries[i].seat), tokens: list(countsOf(game, counts)) }));
+    // Kids' resources are nouns, named one by one as its payments are ("mushroom, mushroom and apple"), not
+    // counted as colours are ("2 white")
+    const said = game === "kids" ? list(letters.map((l) => colourName(game, l))) : list(countsOf(game, counts));
+    out.push(t(TOGETHER[kind], { player: nameOf(entries[i].seat), tokens: said }));
     i = j;
   }
   return out;
