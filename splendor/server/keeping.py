@@ -3,8 +3,8 @@ profile its holder proves they own.
 
 A kept seat is played from any browser of the account, counts for its rating and, in Pokémon, marks its own
 Pokédex. In a rated game a seat is kept only before the first move (`KEPT_BEFORE_PLAY`), so that whether the game
-counts is settled before anyone knows how it goes. Each is a conditional write of the store, judged again when
-another process changed the game first.
+counts is settled before anyone knows how it goes. Each is a conditional write of the store, refused (409) when
+another process changed the seat or began the game first.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@ idle past the limit in a rated game, or runs out of time.
 
 Each is one conditional write of the store (`GameStore.end_by_forfeit`, `GameStore.forfeit_seat`), made only if
 the game still stands where this process's copy is, so of two processes (or a move and a resignation) racing,
-exactly one wins. In a game of two the seat that left loses (or, before its first move, the game is called off:
-`NO_START`); with three or four a bot (`FORFEIT_BOT`) plays the seat on and it ranks last. The idle forfeits and
+exactly one wins. An abort calls the game off (`ABORTED`), as does, in a game of two, running out of time or
+sitting idle before the seat's first move (`NO_START`); else in a game of two the seat that left loses, and with
+three or four a bot (`FORFEIT_BOT`) plays the seat on and it ranks last. The idle forfeits and
 the ends on time are chores the coordinator (`splendor.server.live`) runs every few seconds.
 """
 

@@ -1373,7 +1373,9 @@ def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still
     assert chosen["board"] == before["board"] and chosen["supply"] == before["supply"]
     choice, board = page.locator("#take-choice").bounding_box(), page.locator("#board svg").bounding_box()
     assert choice and board and choice["y"] > board["y"] + board["height"] / 2  # over the board's foot, not its start
-    assert _outside(page, "#take-choice", "#supply [data-key='clear']", required=True) == []
+    assert (
+        _outside(page, "#take-choice", "#supply [data-key='take']", "#supply [data-key='clear']", required=True) == []
+    )
     page.locator("#supply [data-key='clear']").click()
     assert page.evaluate(READING)["board"] == before["board"]
     context.close()
@@ -1409,7 +1411,9 @@ def test_choosing_tokens_moves_neither_the_market_nor_your_seat(
     assert page.locator("#supply .chip.selected").count() == 2
     assert page.evaluate(PLACES) == before
     assert set(page.evaluate(chips)) <= set(piles)  # a chosen token's ring pushes no other pile down
-    assert _outside(page, "#take-choice", "#supply [data-key='clear']", required=True) == []
+    assert (
+        _outside(page, "#take-choice", "#supply [data-key='take']", "#supply [data-key='clear']", required=True) == []
+    )
     context.close()
 
 
@@ -1418,7 +1422,7 @@ def test_on_a_tablet_on_its_side_the_classic_supply_is_a_row_above_the_market_wh
     server: Server, browser: Browser, width: int, height: int, players: int
 ) -> None:
     """At 1024x768 the supply's column beside the market bound the cards to 75 px, with a quarter of the screen's
-    height empty below your seat; as a row above the market they are about 93 px. A wider screen (1180x820) keeps
+    height empty below your seat; as a row above the market they are 89 px. A wider screen (1180x820) keeps
     the column, which leaves them larger there. A refusal hangs under the token it is about."""
     context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
     page = context.new_page()

@@ -482,8 +482,10 @@ async function leave(what) {
       answer = await ask();
     } catch (e) {
       if (e.status !== 409) throw e;
+      const sent = state.payload.actions;
       accept(await api(`/api/games/${gameId}?seat=${seat}`, { headers: auth }));
-      if (state.payload.over || state.payload.view.is_over) throw e;
+      // asked again only where the game moved on and goes on (not for an abort after a move, say)
+      if (state.payload.actions === sent || state.payload.over || state.payload.view.is_over) throw e;
       answer = await ask();
     }
     if (!answer.over) { location.href = `/watch/${gameId}`; return; }    // three or four: a bot plays on
@@ -718,7 +720,7 @@ document.addEventListener("click", (event) => {
 // player reads while choosing.
 document.addEventListener("click", (event) => {
   if (!state.note || !(event.target instanceof Element)) return;
-  if (event.target.closest("#supply") || event.target.closest(`[data-key="${state.note.key}"]`)) return;
+  if (event.target.closest("#supply") || event.target.closest(`[data-key="${CSS.escape(state.note.key)}"]`)) return;
   state.note = null;
   render();
 });
