@@ -5,7 +5,7 @@ neither button for a spectator or in a finished game; 44 px tap targets on a pho
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Route
 
 from tests.server.conftest import Server, create, wait_for
 from tests.web.test_browser import _two_humans, actions, api_act, open_page, wait_past
@@ -91,6 +91,37 @@ def test_a_resignation_confirmed_after_the_others_moved_is_made(server: Server, 
     page.wait_for_function("document.body.dataset.over === 'true'")
     assert len(resigns) == 1 and page.locator("#ending").inner_text() == "ann (you) resigned: bob wins."
     assert page.locator("#error").inner_text() == ""
+    page.close()
+
+
+def test_a_resignation_that_meets_a_move_on_its_way_is_asked_again_and_made(server: Server, browser: Browser) -> None:
+    """A move made between the click and the server refuses the resignation (409); the table asks once more on the
+    game as it then stands. The move's push reaches the table before the refusal does: the position asked on is
+    the one sent, not the table's newest (with which the table had taken the refusal for final)."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"])
+    with server.client() as c:
+        api_act(c, g, 0, "take w b g")
+    wait_past(page, 0)
+    sent: list[int] = []
+
+    def meet_a_move(route: Route) -> None:
+        sent.append(route.request.post_data_json["expect"])
+        if len(sent) == 1:
+            with server.client() as c:
+                api_act(c, g, 1, "take w b g")  # bob moves while the resignation is on its way
+            refused = route.fetch()
+            assert refused.status == 409
+            page.wait_for_timeout(500)  # the move's push reaches the table first
+            route.fulfill(response=refused)
+        else:
+            route.continue_()
+
+    page.route("**/resign", meet_a_move)
+    page.locator("#resign").click()
+    page.locator("#leave-confirm").click()
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    assert sent == [1, 2] and page.locator("#ending").inner_text() == "ann (you) resigned: bob wins."
     page.close()
 
 

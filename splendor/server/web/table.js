@@ -474,15 +474,18 @@ function askLeave(what) {
 async function leave(what) {
   if (state.busy) return;
   state.busy = true;
-  const ask = () => api(`/api/games/${gameId}/seats/${seat}/${what}`, { method: "POST", headers: auth,
-    body: JSON.stringify({ expect: state.payload.actions }) });
+  let sent;                  // the position asked on (a push may move the table on before the answer comes)
+  const ask = () => {
+    sent = state.payload.actions;
+    return api(`/api/games/${gameId}/seats/${seat}/${what}`, { method: "POST", headers: auth,
+      body: JSON.stringify({ expect: sent }) });
+  };
   try {
     let answer;
     try {
       answer = await ask();
     } catch (e) {
       if (e.status !== 409) throw e;
-      const sent = state.payload.actions;
       accept(await api(`/api/games/${gameId}?seat=${seat}`, { headers: auth }));
       // asked again only where the game moved on and goes on (not for an abort after a move, say)
       if (state.payload.actions === sent || state.payload.over || state.payload.view.is_over) throw e;

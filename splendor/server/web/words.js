@@ -114,8 +114,8 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
 // A seat's turn in words, a phrase an action, except that the tokens it returned (Kids: discarded to a Drought) are
 // said together: "ann returns 2 white and 1 blue", where each return had been a phrase of its own with the name
 // again ("ann returns one white; ann returns one white; ann returns one blue"), and cut a seat's last turn short.
+const TOGETHER = { return: N_("{player} returns {tokens}"), discard: N_("{player} discards {tokens} (Drought)") };
 export function turnWords(game, entries, nameOf) {
-  const TOGETHER = { return: N_("{player} returns {tokens}"), discard: N_("{player} discards {tokens} (Drought)") };
   const out = [];
   for (let i = 0; i < entries.length; i++) {
     const kind = entries[i].action.split(" ")[0];
@@ -126,18 +126,22 @@ export function turnWords(game, entries, nameOf) {
       continue;
     }
     const letters = entries.slice(i, j + 1).map((e) => e.action.split(" ")[1]);
-    const counts = {};
-    for (const letter of letters) {
-      const colour = tokens[game]?.letters[letter] || letter;
-      counts[colour] = (counts[colour] || 0) + 1;
-    }
-    // Kids' resources are nouns, named one by one as its payments are ("mushroom, mushroom and apple"), not
-    // counted as colours are ("2 white")
-    const said = game === "kids" ? list(letters.map((l) => colourName(game, l))) : list(countsOf(game, counts));
-    out.push(t(TOGETHER[kind], { player: nameOf(entries[i].seat), tokens: said }));
+    out.push(t(TOGETHER[kind], { player: nameOf(entries[i].seat), tokens: tokensTogether(game, letters) }));
     i = j;
   }
   return out;
+}
+
+// Tokens given back in one turn, by their letters: counted as colours are ("2 white and 1 blue"); Kids' resources,
+// nouns, named one by one as its payments are ("mushroom, mushroom and apple").
+function tokensTogether(game, letters) {
+  if (game === "kids") return list(letters.map((l) => colourName(game, l)));
+  const counts = {};
+  for (const letter of letters) {
+    const colour = tokens[game]?.letters[letter] || letter;
+    counts[colour] = (counts[colour] || 0) + 1;
+  }
+  return list(countsOf(game, counts));
 }
 
 function sentence(game, text, d, nameOf, player) {
