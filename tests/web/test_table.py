@@ -1135,7 +1135,9 @@ def test_the_logs_words_say_what_was_done_and_no_more(server: Server, browser: B
     ]
 
 
-def test_the_log_says_the_tokens_a_buy_paid_and_the_gold_a_reserve_received(server: Server, browser: Browser) -> None:
+def test_the_log_says_the_tokens_a_buy_paid_the_gold_a_reserve_received_and_the_noble_chosen(
+    server: Server, browser: Browser
+) -> None:
     """A newcomer caught Pidgey paying a Master Ball where the log said only what Pidgey costs."""
     _g, page = _open(browser, server)
     said = page.evaluate("""import('/static/words.js').then((words) => [
@@ -1143,11 +1145,18 @@ def test_the_log_says_the_tokens_a_buy_paid_and_the_gold_a_reserve_received(serv
           bonus_count: 1, cost: { red: 2, blue: 2 } }, paid: { red: 1, blue: 2, master: 1 } }, () => 'Ash', 0),
         words.describe('classic', 'reserve deck 2', { received: { gold: 1 } }, () => 'ann', 0),
         words.describe('classic', 'buy 1.1', { card: { tier: 1, points: 0, bonus: 'red', bonus_count: 1,
-          cost: { white: 1 } }, paid: {} }, () => 'ann', 0)])""")
+          cost: { white: 1 } }, paid: {} }, () => 'ann', 0),
+        words.describe('classic', 'noble 9', { nobles: [{ id: 9, name: 'Patron of Diamonds, Sapphires and Emeralds',
+          points: 3, requires: { white: 3, blue: 3, green: 3 } }] }, () => 'bob', 1)])""")
     pays = "pays 1 Poké Ball, 2 Great Balls and 1 Master Ball"  # not what Pidgey costs: what changed hands
     assert said[0] == f"Ash catches Pidgey (level 1, no points, Ultra Ball bonus); {pays}"
     assert said[1] == "ann reserves the top card of the tier 2 deck; receives 1 gold"
     assert said[2].endswith("; pays nothing"), said[2]  # its bonuses paid it all
+    # a noble chosen among several is named once, by its visit: it had read "bob is visited by noble 9; Patron ..."
+    assert said[3] == (
+        "bob chooses which noble visits; Patron of Diamonds, Sapphires and Emeralds visits"
+        " (3★, for bonuses of 3 white, 3 blue and 3 green)"
+    ), said[3]
 
 
 def test_every_cost_pip_lies_inside_its_card(server: Server, browser: Browser) -> None:
@@ -1576,4 +1585,35 @@ def test_the_kids_board_stays_put_while_tokens_are_chosen_above_it(
     empty.first.click()  # refused, and said why, in the supply's row
     page.wait_for_function("document.querySelector('#supply-note').textContent.length > 0")
     assert page.evaluate(READING)["board"] == before["board"]
+    context.close()
+
+
+@pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
+def test_on_a_large_screen_the_table_grows_to_fill_it_and_stays_on_one_screen(
+    server: Server, browser: Browser, game: str
+) -> None:
+    """A desktop's 1920x1080 (a browser's 1920x960) showed the classic cards at 120 px, as on a laptop, in a sea
+    of room; and the Kids board's foot fell below the screen, its supply's row taller than the room kept for it.
+    The table now grows with the screen, cards, tokens and words alike (Pokémon's market already did, alone), and
+    every turn stays on one screen."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, game, 4)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    thing = "#board svg" if game == "kids" else ".market .card"
+    page.wait_for_selector(thing)
+    size = f"document.querySelector('{thing}').getBoundingClientRect().{'height' if game == 'kids' else 'width'}"
+    words = "parseFloat(getComputedStyle(document.querySelector('#status')).fontSize)"
+    laptop = page.evaluate(f"[{size}, {words}]")
+    for width, height in ((1920, 960), (1366, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(250)
+        assert _outside(page, *_essentials(game, 4), required=True) == [], (width, height)
+        if width == 1920:
+            large = page.evaluate(f"[{size}, {words}]")
+            assert large[0] >= 1.2 * laptop[0], (laptop, large)
+            # the words too, but Pokémon's: larger seats across the top would leave its market less of the height
+            assert large[1] >= (1 if game == "pokemon" else 1.2) * laptop[1], (laptop, large)
     context.close()

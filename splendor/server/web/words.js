@@ -108,7 +108,11 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
   // A medal chosen is said by the action itself ("medal 3"); one given without a choice, as a consequence.
   if (d.medal && text.split(" ")[0] !== "medal") then.push(t("receives Queen's Medal {medal}", { medal: d.medal }));
   if (d.extra_turn) then.push(t("plays again (a village)"));
-  return [sentence(game, text, d, nameOf, player), ...then].join("; ");
+  // A noble chosen among several: the noble is said once, by its visit ("Patron of ... visits (3★, ...)"), where
+  // the sentence had named it by its number first ("ann is visited by noble 9; Patron of ... visits").
+  const head = text.split(" ")[0] === "noble" && (d.nobles || []).length
+    ? t("{player} chooses which noble visits", { player }) : sentence(game, text, d, nameOf, player);
+  return [head, ...then].join("; ");
 }
 
 // A seat's turn in words, a phrase an action, except that the tokens it returned (Kids: discarded to a Drought) are
