@@ -91,7 +91,7 @@ def accounts_router(settings: Settings) -> APIRouter:
         request: Request, response: Response, work: Callable[[], tuple[SignedIn, str]]
     ) -> dict[str, Any]:
         if not attempts.allow(client_address(request.scope)):
-            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
+            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"), retry_after=60)
         try:
             account, token = await hashing_password(work)
         except AccountError as e:
@@ -139,7 +139,7 @@ def accounts_router(settings: Settings) -> APIRouter:
         if account is None:
             raise Refused(401, _("you are not signed in"))
         if not attempts.allow(client_address(request.scope)):
-            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
+            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"), retry_after=60)
         accounts: Accounts = request.app.state.accounts
         try:
             await hashing_password(
@@ -158,7 +158,7 @@ def accounts_router(settings: Settings) -> APIRouter:
         another profile's or account's. Claims count with sign-ups and sign-ins toward the attempts allowed per
         address (429), and an account signing up with the name of a claim never used takes it."""
         if not attempts.allow(client_address(request.scope)):
-            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"))
+            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"), retry_after=60)
         refuse_a_reserved_name(body.name)  # as an account may not be: its seats would pass for a bot's
         try:
             token = await in_store_time(lambda: manager(request).pokedex.claim(body.name), settings.store_seconds)

@@ -133,11 +133,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def refused(request: Request, e: Refused) -> JSONResponse:
         """A refusal, said in the reader's language (``Accept-Language``; English by default)."""
         language = negotiate(request.headers.get("accept-language"))
-        return JSONResponse(
-            {"detail": translate(e.message, language)},
-            status_code=e.status,
-            headers={"content-language": language, "vary": "accept-language"},
-        )
+        headers = {"content-language": language, "vary": "accept-language"}
+        if e.retry_after is not None:
+            headers["retry-after"] = str(e.retry_after)
+        return JSONResponse({"detail": translate(e.message, language)}, status_code=e.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, e: RequestValidationError) -> JSONResponse:

@@ -241,7 +241,7 @@ def chat_router(settings: Settings) -> APIRouter:
                     "you are sending messages too fast: wait {n} seconds",
                     wait,
                 )
-            raise Refused(429, why) from None
+            raise Refused(429, why, retry_after=wait) from None
         m.chat.deliver(live, kept)
         return kept[0].public()
 

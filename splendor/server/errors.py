@@ -10,9 +10,12 @@ from splendor.i18n import Message
 
 
 class Refused(Exception):
-    """A request the server refuses, with the HTTP status and a message the client may see."""
+    """A request the server refuses, with the HTTP status and a message the client may see; ``retry_after``, in
+    seconds, where the client may try again after a wait (a 429), sent as ``Retry-After`` so that a page can hold
+    its next try that long rather than send it to be refused again."""
 
-    def __init__(self, status: int, message: Message | str) -> None:
+    def __init__(self, status: int, message: Message | str, retry_after: int | None = None) -> None:
         super().__init__(str(message))
         self.status = status
         self.message = message
+        self.retry_after = retry_after

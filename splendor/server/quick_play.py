@@ -241,7 +241,9 @@ class QuickPlay:
             )
         except TooManySeeks as e:
             if e.why == MINUTE:
-                raise Refused(429, _("too many quick-play requests from your address: wait a minute")) from None
+                raise Refused(
+                    429, _("too many quick-play requests from your address: wait a minute"), retry_after=60
+                ) from None
             raise Refused(
                 429, _("too many guests wait for quick play from your address: wait until one is seated")
             ) from None

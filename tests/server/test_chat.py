@@ -219,6 +219,8 @@ def test_a_sixth_line_within_ten_seconds_is_429_and_not_kept(app_client: TestCli
     r = say(c, game, 0, text="one too many")
     assert r.status_code == 429
     assert "wait" in r.json()["detail"]
+    # how long, for a page to hold its next line that long rather than send it to be refused again
+    assert 1 <= int(r.headers["retry-after"]) <= 10 and f"wait {r.headers['retry-after']} second" in r.json()["detail"]
     assert say(c, game, 1, text="my own bucket").status_code == 201  # the other seat has its own
     assert [t for _, _, t in lines(c, game, 0)] == [f"line {i}" for i in range(5)] + ["my own bucket"]
 

@@ -4,6 +4,8 @@ a muted player's lines are hidden; the replay shows each line at its move."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page
 
@@ -178,7 +180,7 @@ def test_what_was_read_stays_read_across_a_reload_and_a_long_line_is_refused_not
 def _say(page: Page, text: str, lines: int) -> None:
     """Say ``text`` and wait until it is the page's ``lines``-th line: the module's tests share one server and one
     address, whose lines the chat bounds (15 in 10 s), so a refusal for speed is waited out and said again."""
-    for _ in range(3):
+    for _ in range(4):  # a wait asked for is at most 10 s; the page holds a line sent before it is over
         page.locator("#chat-text").fill(text)
         page.locator("#chat-text").press("Enter")
         page.wait_for_function(
@@ -217,3 +219,33 @@ def test_two_tabs_of_one_seat_follow_each_others_reading_and_muting(server: Serv
     assert errors == [] and bob.errors == []  # type: ignore[attr-defined]
     context.close()
     bob.close()
+
+
+def test_after_a_wait_for_sending_too_fast_a_line_is_held_on_the_page_not_sent_to_be_refused_again(
+    server: Server, browser: Browser
+) -> None:
+    """The newcomer's console: after "wait 8 seconds" the page still sent every line typed, each refused again."""
+    g = _two_humans(server)
+    ann = open_page(browser, g["seats"][0]["link"])
+    _open(ann)
+    posts: list[str] = []
+    ann.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/chat") else None)
+    for n in range(16):  # five lines a speaker in 10 s, fifteen an address: the first refusal comes by the 16th
+        ann.locator("#chat-text").fill(f"line {n}")
+        ann.locator("#chat-text").press("Enter")
+        ann.wait_for_function(
+            f"document.querySelectorAll('#chat .chat-line').length === {n + 1}"
+            " || document.querySelector('#chat .chat-error').textContent !== ''"
+        )
+        if ann.inner_text("#chat .chat-error"):
+            break
+    assert "wait" in ann.inner_text("#chat .chat-error"), ann.inner_text("#chat .chat-error")
+    sent = len(posts)
+    ann.locator("#chat-text").fill("one more")
+    ann.locator("#chat-text").press("Enter")
+    ann.wait_for_timeout(300)
+    said = ann.inner_text("#chat .chat-error")
+    assert re.fullmatch(r"You are sending messages too fast: wait \d+ seconds?", said), said
+    assert len(posts) == sent  # held here: not sent to be refused again
+    assert ann.input_value("#chat-text") == "one more"  # kept, to send when the wait is over
+    ann.close()

@@ -212,6 +212,7 @@ export async function api(path, options = {}) {
       : body.detail.map((d) => d.msg).join("; ")) : text;
     const refused = new Error(detail);
     refused.status = response.status;
+    refused.retryAfter = Number(response.headers.get("retry-after")) || 0;   // seconds to wait, after a 429
     throw refused;
   }
   return body;
