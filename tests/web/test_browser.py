@@ -242,7 +242,7 @@ def test_a_hint_names_the_expert_bots_move_and_its_win_chance_on_your_turn_only(
     text = ann.inner_text("#hint-text")
     # said to the one who asked, as advice: "Hint: Take red, blue and green (...)", never "ann (you) takes"
     assert re.match(r"Hint: (Take|Reserve|Buy) ", text) and "(you)" not in text, text
-    assert "estimated chance of winning" in text, text
+    assert "Estimated chance of winning" in text, text
     take_by_clicks(ann)
     assert ann.inner_text("#hint-text") == "" and not ann.is_visible("#hint")
     assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]

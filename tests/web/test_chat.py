@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page
 
+import splendor
+from splendor.bots import decide, make_bot
 from tests.server.conftest import Server, create
 from tests.web.test_browser import _two_humans, api_act, open_page, wait_past
 
@@ -226,7 +228,14 @@ def test_after_a_wait_for_sending_too_fast_a_line_is_held_on_the_page_not_sent_t
 ) -> None:
     """The newcomer's console: after "wait 8 seconds" the page still sent every line typed, each refused again."""
     g = _two_humans(server)
+    local = splendor.new_game("classic", players=2, seed=4)  # as _two_humans deals it
+    with server.client() as c:  # a long log above the chat, as late in a game
+        while len(local.history) < 40:
+            action = decide(make_bot("greedy", seed=len(local.history)), local)
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
     ann = open_page(browser, g["seats"][0]["link"])
+    ann.set_viewport_size({"width": 1920, "height": 960})  # the chat at the dock's foot, as the player found it
     _open(ann)
     posts: list[str] = []
     ann.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/chat") else None)
@@ -247,5 +256,7 @@ def test_after_a_wait_for_sending_too_fast_a_line_is_held_on_the_page_not_sent_t
     said = ann.inner_text("#chat .chat-error")
     assert re.fullmatch(r"You are sending messages too fast: wait \d+ seconds?", said), said
     assert len(posts) == sent  # held here: not sent to be refused again
+    box = ann.locator("#chat .chat-error").bounding_box()
+    assert box and box["y"] + box["height"] <= 960  # in sight: it was half off the screen
     assert ann.input_value("#chat-text") == "one more"  # kept, to send when the wait is over
     ann.close()

@@ -749,7 +749,7 @@ def test_the_hint_is_marked_on_the_table(server: Server, browser: Browser) -> No
     if advice["action"].startswith("take "):
         assert page.locator("[data-key^='supply:'].hinted").count() == len(set(advice["action"].split()[1:]))
     shown = page.inner_text("#hint-text")  # the same whole percent as the terminal's hint (asked again: the same)
-    assert f"(estimated chance of winning: {percent(advice['win_chance'])}%)" in shown, shown
+    assert f". Estimated chance of winning: {percent(advice['win_chance'])}%." in shown, shown
 
 
 def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selection(
@@ -838,11 +838,11 @@ def test_another_seats_last_turn_says_the_take_and_the_returns_it_asked_for(serv
     assert len(returns) == 2  # ann took three at nine
     page = open_page(browser, g["seats"][1]["link"], width=1280)
     last = page.inner_text(".seat.other[data-seat='0'] .last")
-    assert "ann takes" in last and "ann returns" in last, last
-    # the two returns said together, the name once for them: each had been a phrase of its own, which cut the
-    # seat's last turn short on its third line
+    assert "ann takes" in last and "; returns " in last, last
+    # the two returns said together, after the take without the name again: each had been a phrase of its own,
+    # with the name, which cut the seat's last turn short on its third line
     for said in (last, page.inner_text("#last-move")):
-        assert said.count("ann returns") == 1 and "returns one" not in said, said
+        assert said.count("ann") == 1 and "returns one" not in said, said
 
 
 def test_a_turns_returns_are_said_together_as_each_game_names_its_tokens(server: Server, browser: Browser) -> None:
@@ -854,12 +854,13 @@ def test_a_turns_returns_are_said_together_as_each_game_names_its_tokens(server:
         const { turnWords } = await import('/static/words.js');
         const turn = (game, ...actions) => turnWords(game, actions.map((action) => ({ action, seat: 1 })), () => 'bob');
         return [turn('classic', 'take w b g', 'return w', 'return w', 'return b'), turn('kids', 'return k', 'return k',
-          'return r'), turn('kids', 'discard b', 'discard b')];
+          'return r'), turn('kids', 'discard b', 'discard b'), turn('classic', 'take w w', 'return w')];
       }""")
     assert said == [
-        ["bob takes white, blue and green", "bob returns 2 white and 1 blue"],
+        ["bob takes white, blue and green; returns 2 white and 1 blue"],  # after the take, the name not again
         ["bob returns mushroom, mushroom and apple"],
         ["bob discards water and water (Drought)"],
+        ["bob takes two white tokens; returns 1 white"],  # one return as several are said ("one white" had been)
     ], said
 
 
@@ -1135,7 +1136,7 @@ def test_the_logs_words_say_what_was_done_and_no_more(server: Server, browser: B
     ]
 
 
-def test_the_log_says_the_tokens_a_buy_paid_the_gold_a_reserve_received_and_the_noble_chosen(
+def test_the_log_says_the_tokens_a_buy_paid_the_gold_a_reserve_received_and_whom_a_noble_visits(
     server: Server, browser: Browser
 ) -> None:
     """A newcomer caught Pidgey paying a Master Ball where the log said only what Pidgey costs."""
@@ -1147,16 +1148,23 @@ def test_the_log_says_the_tokens_a_buy_paid_the_gold_a_reserve_received_and_the_
         words.describe('classic', 'buy 1.1', { card: { tier: 1, points: 0, bonus: 'red', bonus_count: 1,
           cost: { white: 1 } }, paid: {} }, () => 'ann', 0),
         words.describe('classic', 'noble 9', { nobles: [{ id: 9, name: 'Patron of Diamonds, Sapphires and Emeralds',
-          points: 3, requires: { white: 3, blue: 3, green: 3 } }] }, () => 'bob', 1)])""")
+          points: 3, requires: { white: 3, blue: 3, green: 3 } }] }, () => 'bob', 1),
+        words.describe('classic', 'buy 2.1', { card: { tier: 2, points: 1, bonus: 'red', bonus_count: 1,
+          cost: { red: 2 } }, paid: {}, nobles: [{ id: 3, name: 'Patron of Rubies and Onyx', points: 3,
+          requires: { red: 4, black: 4 } }] }, () => 'ann', 0)])""")
     pays = "pays 1 Poké Ball, 2 Great Balls and 1 Master Ball"  # not what Pidgey costs: what changed hands
     assert said[0] == f"Ash catches Pidgey (level 1, no points, Ultra Ball bonus); {pays}"
     assert said[1] == "ann reserves the top card of the tier 2 deck; receives 1 gold"
     assert said[2].endswith("; pays nothing"), said[2]  # its bonuses paid it all
-    # a noble chosen among several is named once, by its visit: it had read "bob is visited by noble 9; Patron ..."
+    # a noble chosen among several is named once: it had read "bob is visited by noble 9; Patron ... visits (...)"
     assert said[3] == (
-        "bob chooses which noble visits; Patron of Diamonds, Sapphires and Emeralds visits"
+        "bob chooses to be visited by Patron of Diamonds, Sapphires and Emeralds"
         " (3★, for bonuses of 3 white, 3 blue and 3 green)"
     ), said[3]
+    # and a noble that comes after a buy says whom it visits ("Patron of ... visits (...)" had not)
+    assert said[4].endswith(
+        "; pays nothing; is visited by Patron of Rubies and Onyx (3★, for bonuses of 4 red and 4 black)"
+    ), said[4]
 
 
 def test_every_cost_pip_lies_inside_its_card(server: Server, browser: Browser) -> None:
@@ -1617,3 +1625,65 @@ def test_on_a_large_screen_the_table_grows_to_fill_it_and_stays_on_one_screen(
             # the words too, but Pokémon's: larger seats across the top would leave its market less of the height
             assert large[1] >= (1 if game == "pokemon" else 1.2) * laptop[1], (laptop, large)
     context.close()
+
+
+def test_another_seats_nobles_are_told_apart_though_their_names_have_commas(server: Server, browser: Browser) -> None:
+    """A desktop player's find: "visited by Patron of Diamonds, Sapphires and Emeralds, Patron of Diamonds,
+    Sapphires and Onyx" could not be read as two nobles."""
+    local = splendor.new_game("classic", players=2, seed=4)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
+        while len(local.view(0)["seats"][1]["nobles"]) < 2:  # greedy bob of seed 4 has two by the 52nd action
+            action = decide(bots[local.current_player], local)
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
+    names = [n["name"] for n in local.view(0)["seats"][1]["nobles"]]
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    assert page.inner_text("[data-key='seat:1:nobles']") == "visited by " + " · ".join(names)
+
+
+def test_the_end_of_a_game_is_a_short_panel_that_folds_away_to_show_the_final_table(
+    server: Server, browser: Browser
+) -> None:
+    """A desktop player's find: the end panel, a column of lines across the whole width, made the page 1,450 px
+    tall at 1920x960, with the final market and your seat below the screen. The scores and what comes next now
+    stand side by side, and "Show the table" folds the panel away, the dock saying the verdict, as the table is
+    drawn again, until "Show the result"."""
+    g = _pokemon_position(server, 1, 61)  # greedy bots' game of seed 1 ends here
+    page = open_page(browser, g["seats"][1]["link"], width=1280)
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    page.wait_for_selector("#game-over #rematch")
+    tall = page.evaluate("document.getElementById('game-over').getBoundingClientRect().height")
+    assert tall < 340, tall  # 450 px before, at this width (its Pokédex marks included)
+    verdict = page.inner_text("#game-over .end-head .status")
+    assert verdict == "gary (you) wins!", verdict
+    page.locator("#end-fold").click()
+    page.set_viewport_size({"width": 1280, "height": 790})  # the table is drawn again for its new shape
+    page.wait_for_timeout(300)
+    assert page.locator("#game-over").count() == 0
+    assert page.inner_text("#status .status-text") == verdict  # the dock says it
+    assert _outside(page, "#market", ".seat.own", "#end-show", required=True) == []  # the final table, whole
+    page.locator("#end-show").click()  # and back
+    assert page.locator("#rematch").is_visible() and page.locator("#end-show").count() == 0
+
+
+def test_your_seat_and_the_dock_keep_their_heights_as_the_game_goes_on(server: Server, browser: Browser) -> None:
+    """A desktop player's find: your seat grew 80 px at a reserve and shrank at the buy, and at round 10 the dock's
+    "first to 15★ · round 10" wrapped, moving the log and all under it down a line."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"], width=1920)
+    page.set_viewport_size({"width": 1920, "height": 960})
+    heights = "['.seat.own', '#status'].map((s) => document.querySelector(s).getBoundingClientRect().height)"
+    page.wait_for_timeout(250)
+    before = page.evaluate(heights)
+    with server.client() as c:
+        for n in range(18):  # ann reserves first, then both take what they may, to the start of round 10
+            legal = _view(c, g, n % 2)["legal_actions"]
+            action = "reserve 1.1" if n == 0 else next((a for a in legal if a.startswith("take")), legal[0])
+            api_act(c, g, n % 2, action)
+            while _view(c, g, n % 2)["current_player"] == n % 2:
+                api_act(c, g, n % 2, _view(c, g, n % 2)["legal_actions"][0])  # a token back
+    wait_past(page, 17)
+    assert "round 10" in page.inner_text("#status") and page.locator(".own-reserved .slot").count() == 1
+    assert page.evaluate(heights) == before

@@ -154,6 +154,8 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     error = capital(words);
     clearTimeout(errorTimer);
     errorTimer = setTimeout(() => { error = ""; render(); }, 10000);
+    // in sight, where the chat is open at the foot of a dock that scrolls ("wait 9 seconds" was half off the screen)
+    requestAnimationFrame(() => { if (problem.textContent) problem.scrollIntoView({ block: "nearest" }); });
   }
 
   function sayText() {

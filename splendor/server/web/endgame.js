@@ -48,25 +48,43 @@ export function forfeitWords(seatInfo, seatName, rated = false, over = false) {
 }
 
 // page: { state, gameId, mode, seat, seatName, render, showError }
+// How the game came out, in a sentence: "ann wins!", "ann and bob share the victory!", "bob resigned: ann wins."; said
+// on the end panel and, in the dock, when the panel is folded away. Null while the game goes on.
+export function verdictWords(state, seatName) {
+  const { view, ending } = state.payload;
+  if (!view.is_over) return null;
+  if (ending) return endingWords(ending, view.seats, seatName);
+  const r = view.result;
+  if (!r) return null;
+  // the server's winners leave out a seat whose person left: the bot that played it on wins no one's victory
+  const won = (w) => state.payload.winners.includes(w);
+  const names = r.winners.filter(won).map(seatName);
+  const bots = r.winners.filter((w) => !won(w)).map(seatName);
+  return r.status === "truncated" ? t("The game reached its turn limit: no winner.")
+    : r.status === "stalled" ? t("No seat could act for a whole round, so the game ended there: no winner.")
+    : !names.length ? t("The bot that played on for {player} wins: no player who stayed won.", { player: list(bots) })
+    : names.length > 1 ? t("{players} share the victory!", { players: list(names) })
+    : t("{player} wins!", { player: names[0] });
+}
+
+// page: { state, gameId, mode, seat, seatName, render, showError }
 export function renderEnd(page) {
   const { state, gameId, mode, seatName } = page;
   const box = document.getElementById("end");
   const { view, ending } = state.payload;
-  if (!view.is_over || !(view.result || ending)) { morph(box); return; }
+  // Folded away, to see the final table whole (the panel above it pushed it below a desktop's screen): the dock
+  // says the verdict, with a button to show the panel again.
+  if (!view.is_over || !(view.result || ending) || state.endFolded) { morph(box); return; }
   const first = !box.childElementCount;
-  const items = [el("h2", {}, t("Game over"))];
-  if (ending) items.push(el("p", { class: "status", id: "ending" }, endingWords(ending, view.seats, seatName)));
+  const fold = el("button", { type: "button", id: "end-fold", class: "end-fold",
+    onclick: () => { state.endFolded = true; page.render(); } }, t("Show the table"));
+  const heading = [el("h2", {}, t("Game over"))];
+  const items = [];
+  const after = [];
+  if (ending) heading.push(el("span", { class: "status", id: "ending" }, verdictWords(state, seatName)));
   else {
     const r = view.result;
-    // the server's winners leave out a seat whose person left: the bot that played it on wins no one's victory
     const won = (w) => state.payload.winners.includes(w);
-    const names = r.winners.filter(won).map(seatName);
-    const bots = r.winners.filter((w) => !won(w)).map(seatName);
-    const verdict = r.status === "truncated" ? t("The game reached its turn limit: no winner.")
-      : r.status === "stalled" ? t("No seat could act for a whole round, so the game ended there: no winner.")
-      : !names.length ? t("The bot that played on for {player} wins: no player who stayed won.", { player: list(bots) })
-      : names.length > 1 ? t("{players} share the victory!", { players: list(names) })
-      : t("{player} wins!", { player: names[0] });
     // Kids has no points: whether each traveler reached the Palace (its score is 1 or 0), as a mark, not a number
     const standing = (i) => (state.payload.game !== "kids" ? r.scores[i] : r.scores[i] ? "✓" : "—");
     // the winners first, then the others by their points (ratings rank them together), and last a seat whose
@@ -84,7 +102,7 @@ export function renderEnd(page) {
       : game === "pokemon" && r.under_tile ? [t("under the trainer tile"), r.under_tile] : null;
     const rows = order.map((i) => el("tr", { "data-seat": i }, el("td", {}, seatName(i)), el("td", {}, standing(i)),
       tieCount ? el("td", {}, tieCount[1][i]) : null, el("td", {}, said(i))));
-    items.push(el("p", { class: "status" }, verdict));
+    heading.push(el("span", { class: "status" }, verdictWords(state, seatName)));
     if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
     items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),
       el("th", {}, game === "kids" ? t("in the Palace") : t("points")), tieCount ? el("th", {}, tieCount[0]) : null,
@@ -106,15 +124,18 @@ export function renderEnd(page) {
   }
   // A game called off or expired while a seat was still open never began: nothing to review, no seats to play again.
   const neverBegan = state.payload.seats.some((s) => s.kind === "open");
-  items.push(ratingsSection(page));
+  after.push(ratingsSection(page));
   const unplayed = neverBegan || !state.payload.actions;  // no move to replay or review
-  items.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
+  after.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
     t("Download the record")), ...(unplayed ? [] : [" · ", el("a", { href: `/replay/${gameId}` },
     t("Replay it step by step")), " · ", el("a", { href: `/replay/${gameId}?review`, id: "review-link",
     class: "button" }, t("Review"))])));
-  if (mode === "play" && neverBegan) items.push(el("p", {}, el("a", { href: "/" }, t("Back to the lobby"))));
-  else if (!neverBegan && mode !== "replay") items.push(rematchRow(page));
-  morph(box, [el("section", { class: "panel", id: "game-over" }, ...items)]);
+  if (mode === "play" && neverBegan) after.push(el("p", {}, el("a", { href: "/" }, t("Back to the lobby"))));
+  else if (!neverBegan && mode !== "replay") after.push(rematchRow(page));
+  // the scores and what comes next side by side where there is room, so the panel is short
+  morph(box, [el("section", { class: "panel", id: "game-over" }, el("div", { class: "end-head" }, ...heading, fold),
+    el("div", { class: "end-body" }, el("div", { class: "end-result" }, ...items),
+      el("div", { class: "end-after" }, ...after)))]);
   if (first && mode !== "replay") box.scrollIntoView({ block: "start" });     // the result, at the top
 }
 

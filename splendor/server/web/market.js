@@ -297,7 +297,8 @@ function seatExtras(c, s) {
       { cards: tile || "—" })));
   } else if (s.nobles.length) {
     out.push(el("div", { class: "small", "data-key": `seat:${s.seat}:nobles` }, t("visited by {nobles}",
-      { nobles: s.nobles.map((n) => (n.name ? t(n.name) : t("noble {number}", { number: n.id }))).join(", ") })));
+      // a noble's name has commas and "and" of its own ("Patron of Diamonds, Sapphires and Onyx"): a dot between
+      { nobles: s.nobles.map((n) => (n.name ? t(n.name) : t("noble {number}", { number: n.id }))).join(" · ") })));
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { api, el, emblem, notPlayed, gameTitle, keepGame, linkToken, morph, myGa
 import { N_, capital, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, cardInSight, describe, turnWords } from "/static/words.js";
-import { calledOff, endingWords, forfeitWords, renderEnd } from "/static/endgame.js";
+import { calledOff, endingWords, forfeitWords, renderEnd, verdictWords } from "/static/endgame.js";
 import { renderClocks } from "/static/clocks.js";
 import { handleKey } from "/static/keys.js";
 import { makeTutorial, tutorialOn } from "/static/tutorial.js";
@@ -184,7 +184,7 @@ function renderStatus() {
       ? t("Waiting for the other players to accept the rematch: the game starts when they take their seats.")
       : t("Waiting for players: the game starts when every open seat is taken (the lobby lists it).");
   } else if (view.is_over) {
-    text = t("The game is over.");
+    text = verdictWords(state, seatName) || t("The game is over.");
   } else if (view.legal_actions.length) {
     text = view.decision === "action" ? againAfterVillage() || t("Your turn.")
       : t("Your decision: {decision}.", { decision: decisionWords(view.decision) });
@@ -200,7 +200,11 @@ function renderStatus() {
   const chosen = mode === "replay" ? chosenAt(state.upto) : null;
   const mover = chosen ? chosen.seat : mode === "replay" ? state.lastSeat : view.current_player;
   const still = !chosen && (mode === "replay" && state.upto === 0 || view.is_over);   // nobody's move to mark
-  morph(status, [still ? null : emblem(mover), el("span", { class: "status-text" }, text), aim]);
+  // the end panel folded away to see the final table: shown again from here
+  const unfold = view.is_over && state.endFolded ? el("button", { type: "button", id: "end-show",
+    onclick: () => { state.endFolded = false; render(); document.getElementById("end").scrollIntoView(); } },
+  t("Show the result")) : null;
+  morph(status, [still ? null : emblem(mover), el("span", { class: "status-text" }, text), aim, unfold]);
 }
 
 // Your turn again because your last move reached a village (Kids): said, where "Your turn." alone left a newcomer
@@ -597,7 +601,7 @@ async function askHint() {
       headers: auth });
     if (!state.hint || state.hint.at !== at) return;          // the game moved on meanwhile: the hint is stale
     state.hint.action = advice.action;
-    box.textContent = t("Hint: {move} (estimated chance of winning: {chance}%)", {
+    box.textContent = t("Hint: {move}. Estimated chance of winning: {chance}%.", {
       move: adviceWords(state.payload.game, advice.action, seatName, cardInSight(state.payload.view, seat, advice.action)),
       chance: wholePercent(advice.win_chance) });
     render();

@@ -73,10 +73,14 @@ function countsOf(game, counts) {
     .map(([c, n]) => tokensOf(game, c, n));
 }
 
-function nobleWords(game, noble) {
-  const needs = list(countsOf(game, noble.requires));
-  return t("{noble} visits ({points}★, for bonuses of {needs})",
-    { noble: noble.name ? t(noble.name) : t("noble {number}", { number: noble.id }), points: noble.points, needs });
+// A noble's visit, as a phrase after its player's ("...; pays 1 red; is visited by Patron of ... (3★, for bonuses of
+// 3 white, 3 blue and 3 black)"): "Patron of ... visits" had left whom it visited unsaid. ``player``: as a whole
+// sentence, the noble chosen among several.
+function nobleWords(game, noble, player = null) {
+  const words = { noble: noble.name ? t(noble.name) : t("noble {number}", { number: noble.id }),
+    points: noble.points, needs: list(countsOf(game, noble.requires)) };
+  return player === null ? t("is visited by {noble} ({points}★, for bonuses of {needs})", words)
+    : t("{player} chooses to be visited by {noble} ({points}★, for bonuses of {needs})", { ...words, player });
 }
 
 const VILLAGE_TILES = {
@@ -99,7 +103,10 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
   };
   if (d.paid) then.push(t("pays {tokens}", { tokens: counted(d.paid) }));
   if (d.received) then.push(t("receives {tokens}", { tokens: counted(d.received) }));
-  for (const noble of d.nobles || []) then.push(nobleWords(game, noble));
+  // a noble chosen among several is the action itself, said once: "ann chooses to be visited by ..."
+  const chosen = text.split(" ")[0] === "noble" ? (d.nobles || []).find((n) => String(n.id) === text.split(" ")[1])
+    : null;
+  for (const noble of d.nobles || []) if (noble !== chosen) then.push(nobleWords(game, noble));
   if (d.village_tile) then.push(VILLAGE_TILES[d.village_tile] ? t(VILLAGE_TILES[d.village_tile]) : d.village_tile);
   if (d.city_tiles && text.split(" ")[0] !== "city") {   // a City tile chosen is said by the action itself
     then.push(t("takes {tiles}", { tiles: list(d.city_tiles.map((c) => t("a City tile ({resource})",
@@ -108,29 +115,31 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
   // A medal chosen is said by the action itself ("medal 3"); one given without a choice, as a consequence.
   if (d.medal && text.split(" ")[0] !== "medal") then.push(t("receives Queen's Medal {medal}", { medal: d.medal }));
   if (d.extra_turn) then.push(t("plays again (a village)"));
-  // A noble chosen among several: the noble is said once, by its visit ("Patron of ... visits (3★, ...)"), where
-  // the sentence had named it by its number first ("ann is visited by noble 9; Patron of ... visits").
-  const head = text.split(" ")[0] === "noble" && (d.nobles || []).length
-    ? t("{player} chooses which noble visits", { player }) : sentence(game, text, d, nameOf, player);
+  const head = chosen ? nobleWords(game, chosen, player) : sentence(game, text, d, nameOf, player);
   return [head, ...then].join("; ");
 }
 
 // A seat's turn in words, a phrase an action, except that the tokens it returned (Kids: discarded to a Drought) are
-// said together: "ann returns 2 white and 1 blue", where each return had been a phrase of its own with the name
-// again ("ann returns one white; ann returns one white; ann returns one blue"), and cut a seat's last turn short.
-const TOGETHER = { return: N_("{player} returns {tokens}"), discard: N_("{player} discards {tokens} (Drought)") };
+// said together, after what it took without its name again: "ann takes white, blue and green; returns 2 white and
+// 1 blue", where each return had been a phrase of its own with the name ("ann returns one white; ann returns one
+// white; ..."), and cut a seat's last turn short.
+const TOGETHER = {
+  return: { named: N_("{player} returns {tokens}"), after: N_("returns {tokens}") },
+  discard: { named: N_("{player} discards {tokens} (Drought)"), after: N_("discards {tokens} (Drought)") } };
 export function turnWords(game, entries, nameOf) {
   const out = [];
   for (let i = 0; i < entries.length; i++) {
     const kind = entries[i].action.split(" ")[0];
-    let j = i;
-    while (TOGETHER[kind] && j + 1 < entries.length && entries[j + 1].action.split(" ")[0] === kind) j++;
-    if (j === i) {
+    if (!TOGETHER[kind]) {
       out.push(describe(game, entries[i].action, entries[i].details, nameOf, entries[i].seat));
       continue;
     }
-    const letters = entries.slice(i, j + 1).map((e) => e.action.split(" ")[1]);
-    out.push(t(TOGETHER[kind], { player: nameOf(entries[i].seat), tokens: tokensTogether(game, letters) }));
+    let j = i;
+    while (j + 1 < entries.length && entries[j + 1].action.split(" ")[0] === kind) j++;
+    const tokens = tokensTogether(game, entries.slice(i, j + 1).map((e) => e.action.split(" ")[1]));
+    const sameSeat = i > 0 && entries[i - 1].seat === entries[i].seat;
+    if (sameSeat && out.length) out[out.length - 1] += `; ${t(TOGETHER[kind].after, { tokens })}`;
+    else out.push(t(TOGETHER[kind].named, { player: nameOf(entries[i].seat), tokens }));
     i = j;
   }
   return out;
@@ -177,8 +186,8 @@ function sentence(game, text, d, nameOf, player) {
     case "catch":
       return w[1] === "reserved" ? t("{player} catches reserved card {number}", { ...p, number: w[2] })
         : t("{player} catches {card}", { ...p, card: where(w[1], game) });
-    case "return": return t("{player} returns one {token}", { ...p, token: name(w[1]) });
-    case "discard": return t("{player} discards one {token} (Drought)", { ...p, token: name(w[1]) });
+    case "return": return t(TOGETHER.return.named, { ...p, tokens: tokensTogether(game, [w[1]]) });
+    case "discard": return t(TOGETHER.discard.named, { ...p, tokens: tokensTogether(game, [w[1]]) });
     case "noble": return t("{player} is visited by noble {number}", { ...p, number: w[1] });
     case "evolve":
       if (w[1] === "none") return t("{player} does not evolve", p);
