@@ -43,11 +43,11 @@ from splendor.terminal.play import (
     Seat,
     describe_result,
     play_terminal,
-    save_record,
     seat_names,
     seat_notes,
     seats_from_notes,
 )
+from splendor.terminal.saving import record_problem, save_asking
 
 if TYPE_CHECKING:
     from splendor.arena.match import Match, MatchResult
@@ -205,7 +205,8 @@ def play(
     ] = "human,greedy",
     seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (random when left out)")] = None,
     max_turns: Annotated[
-        int | None, typer.Option(help="End the game as truncated after this many turns (no cap when left out)")
+        int | None,
+        typer.Option(min=1, help="End the game as truncated after this many turns (no cap when left out)"),
     ] = None,
     record: Annotated[Path | None, typer.Option(help="Save the record here at the end, without asking")] = None,
     database_url: Annotated[
@@ -265,6 +266,8 @@ def play(
         profile_secrets = prove_profiles(game, seat_list, database_url)  # fail now, not after the game
     except ValueError as e:
         raise _fail(str(e)) from None
+    if record is not None and (problem := record_problem(record)) is not None:  # now, not after the game
+        raise _fail(f"--record {record}: {problem}")
     names = [s.name for s in seat_list]
     say = partial(translate, language=language)
     console.print(
@@ -298,7 +301,7 @@ def play(
                 console.print(line, markup=False)
         except PokedexError as e:
             raise _fail(str(e)) from None
-    except Quit:
+    except (Quit, KeyboardInterrupt):  # Ctrl-C leaves as 'quit' does, and the record is still saved or offered
         console.print("\n" + say(_n("Game left after {n} action.", "Game left after {n} actions.", len(g.history))))
         if profile_secrets:  # ruling 17 marks a Pokédex when its game ends, and this one did not
             console.print(say(_("The game did not end, so no Pokédex is marked.")))
@@ -307,18 +310,10 @@ def play(
         notes["forfeit"] = {"seat": f.seat, "bot": names[f.seat], "reason": f.reason}
         said = describe_result(g, names, language, notes=notes)
         console.print(f"[bold]{escape(said)}[/]", markup=True, highlight=False)
-    path = record
-    if path is None and any(s.kind == HUMAN for s in seat_list):
-        try:
-            answer = _ask(say(_("Save the record to a file (empty to skip): "))).strip()
-        except EOFError:
-            answer = ""
-        path = Path(answer) if answer else None
-    if path is not None:
-        try:
-            written = save_record(g, path, notes)
-        except OSError as e:
-            raise _fail(f"could not save the record to {path}: {e}") from None
+    written: Path | None = None
+    if record is not None or any(s.kind == HUMAN for s in seat_list):
+        written = save_asking(g, record, notes, _ask, say, console)
+    if written is not None:
         if g.is_over or "forfeit" in notes:
             saved = _("Record saved to {path}. Replay it with: splendor replay {path}", path=str(written))
         else:
@@ -401,7 +396,7 @@ def simulate(
     ] = "random,greedy",
     games: Annotated[int, typer.Option(help="How many games")] = 100,
     seed: Annotated[int, typer.Option(help="Game i uses seed + i")] = 0,
-    max_turns: Annotated[int, typer.Option(help="Turn cap per game (truncated beyond)")] = 500,
+    max_turns: Annotated[int, typer.Option(min=1, help="Turn cap per game (truncated beyond)")] = 500,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
     records: Annotated[Path | None, typer.Option(help="Save every game's record in this folder")] = None,
     short: Annotated[bool, typer.Option(help="Kids: the short game")] = False,
@@ -511,7 +506,7 @@ def arena(
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores)")] = None,
     address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
     out: Annotated[Path | None, typer.Option(help="Folder for every game's record and summary.json")] = None,
-    max_turns: Annotated[int, typer.Option(help="Turn cap per game (truncated beyond)")] = 500,
+    max_turns: Annotated[int, typer.Option(min=1, help="Turn cap per game (truncated beyond)")] = 500,
     move_time: Annotated[float, typer.Option(min=0.1, help="Seconds an outside bot has per decision")] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON")] = False,
 ) -> None:

@@ -94,6 +94,95 @@ def test_the_other_seats_moves_are_said_again_under_the_table_and_your_own_with_
     assert "ann (seat 0): take k r g" in " ".join(out.stdout.split())
 
 
+def test_a_bots_move_is_said_once_under_the_table_and_a_resumed_game_says_the_moves_before_it(tmp_path: Path) -> None:
+    """A terminal player's finds: each bot move was printed twice a turn (as played, and again under the table),
+    costing a small terminal the table's top; and a game gone on with (--resume) showed no move before it."""
+    saved = tmp_path / "g.record"
+    out = run(
+        "play", "--seats", "ann:human,greedy", "--seed", "7", "--record", str(saved), stdin="take w b g\nquit\ny\n"
+    )
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert text.count("greedy 1 (seat 1): take") == 1 and "Since your last turn: greedy 1 (seat 1): take" in text
+    out = run("play", "--resume", str(saved), stdin="quit\ny\n")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert re.search(
+        r"Since your last turn: greedy 1 \(seat 1\): take \S+ \S+ \S+ ann \(seat 0, your action\)", text
+    ), text
+
+
+def test_ctrl_c_leaves_the_game_as_quit_does_and_its_record_is_saved(tmp_path: Path) -> None:
+    """A terminal player's find: Ctrl-C ended the program with no word and no record, though --record was given."""
+    import signal
+    import time
+
+    saved = tmp_path / "cc.record"
+    with subprocess.Popen(
+        [SPLENDOR, "play", "--seats", "human,greedy", "--seed", "11", "--record", str(saved)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+    ) as program:
+        assert program.stdin
+        program.stdin.write("take w b g\n")
+        program.stdin.flush()
+        deadline = time.monotonic() + 60
+        while not saved.exists() and time.monotonic() < deadline:  # the prompt after the bot's move: interrupt it
+            time.sleep(1)
+            program.send_signal(signal.SIGINT)
+            if program.poll() is not None:
+                break
+        out, err = program.communicate(timeout=60)
+    assert program.returncode == 0, err
+    assert "Game left after" in out and "Record saved to" in out, out
+    assert len(Record.from_text(saved.read_text()).actions) >= 1
+
+
+def test_a_record_that_cannot_be_written_is_said_before_the_game_and_at_the_end_asked_again(tmp_path: Path) -> None:
+    """A terminal player's finds: --record to a place that cannot be written played a whole game before failing to
+    save it; at the end, a path that failed was not asked again, and a file already there was replaced unasked."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    out = run("play", "--seats", "human,greedy", "--record", str(blocker / "x.record"))
+    assert out.returncode == 2 and "cannot write there" in " ".join(out.stderr.split()), out  # (lines wrap)
+    assert "seats:" not in out.stdout  # before the game
+    kept = tmp_path / "kept.record"
+    kept.write_text("a record worth keeping")
+    fresh = tmp_path / "fresh.record"
+    script = f"take w b g\nquit\ny\n{blocker / 'x.record'}\n{kept}\nn\n{fresh}\n"
+    out = run("play", "--seats", "human,greedy", "--seed", "7", stdin=script)
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "Could not save the record to" in text and "exists: replace it? [y/N]" in text, text
+    assert kept.read_text() == "a record worth keeping" and len(Record.from_text(fresh.read_text()).actions) == 2
+
+
+@pytest.mark.parametrize(("lang", "typed"), [("sl", "take bela, modra zelena"), ("ko", "take 흰색 파란색 초록색")])
+def test_tokens_are_read_by_the_names_a_refusal_lists_in_the_players_language(
+    tmp_path: Path, lang: str, typed: str
+) -> None:
+    """A terminal player's find: "'bela' ni barva; barve so: w (bela), b (modra), ..." refused the very names it
+    listed; English names were read, and the notation is one in every language."""
+    saved = tmp_path / "g.record"
+    out = run(
+        "play",
+        "--seats",
+        "human,greedy",
+        "--seed",
+        "7",
+        "--lang",
+        lang,
+        "--record",
+        str(saved),
+        stdin=f"{typed}\nquit\ny\n",
+    )
+    assert out.returncode == 0, out.stderr
+    assert Record.from_text(saved.read_text()).actions[0] == "take w b g"
+
+
 def test_the_return_prompt_says_how_many_to_give_back_and_which_colours_may_be() -> None:
     """The prompt had listed the returns alone: 12 held and 2 to give back was learned only from a refusal. A word
     that is no colour was answered with the five colours, gold unsaid, though gold may be returned."""

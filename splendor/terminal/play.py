@@ -16,11 +16,13 @@ from splendor.bots.review import percent
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.record import ABORTED, EXPIRED, FORFEIT, NO_START, RESIGNED, TIME, ending_in_notes
+from splendor.games import replay as replay_record
 from splendor.games.kids.game import PURSE_LIMIT
 from splendor.games.market import TOKEN_LIMIT
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
 from splendor.terminal.draw import draw
 from splendor.terminal.moves import what_happened
+from splendor.terminal.typed import in_notation
 
 HUMAN = "human"
 # A common turn of each game, in its own notation (the same in every language).
@@ -214,12 +216,25 @@ def _play_turns(
     drawn_at = hinted_at = -1  # len(history) when the table was last drawn / choices last listed
     said: list[tuple[int, str]] = []  # each action as it was said (markup), with its seat
     heard = {s: 0 for s in range(len(seats)) if s not in bots}  # a person's: len(said) when they last acted
+    # A bot's move is said under the table drawn for the next person ("Since your last turn"), once: said as it was
+    # played too, it came twice a turn, and a small terminal lost the table's top to it. Bots among themselves are
+    # said as they play. ``shown``: how many of ``said`` are on the screen.
+    shown = 0
+
+    def line_of(seat: int, action: str, before: Game, after: Game) -> str:
+        where = say(_("seat {seat}", seat=seat))
+        return f"[cyan]{escape(names[seat])}[/] ({where}): {escape(action)}{_happened(before, after, say)}"
 
     def tell(seat: int, action: str, before: Game) -> None:
-        where = say(_("seat {seat}", seat=seat))
-        line = f"[cyan]{escape(names[seat])}[/] ({where}): {escape(action)}{_happened(before, game, say)}"
-        console.print(line, highlight=False)
-        said.append((seat, line))
+        nonlocal shown
+        said.append((seat, line_of(seat, action, before, game)))
+        if seat not in bots or not heard:
+            console.print(said[-1][1], highlight=False)
+            shown = len(said)
+
+    # Going on with a game (--resume): what the others did since the person to move last acted, as if heard.
+    for n, mover, before, after in _recent(game, set(heard)):
+        said.append((mover, line_of(mover, after.history[n].text, before, after)))
 
     while not game.is_over:
         seat = game.current_player
@@ -235,6 +250,7 @@ def _play_turns(
             console.print(draw(view, names, language))
             drawn_at = len(game.history)
             _since(console, said[heard[seat] :], seat, say)
+            shown = len(said)
         if view["decision"] != "action" and hinted_at != len(game.history):
             choose = say(_("Choose ({decision}):", decision=decision_words(view["decision"])))
             console.print(f"[bold]{choose}[/] " + " | ".join(view["legal_actions"]), highlight=False)
@@ -294,13 +310,39 @@ def _play_turns(
             continue
         try:
             before = game.clone()
-            game.apply(line)
+            game.apply(in_notation(line, game.name, language))  # its tokens named in the player's words too
             tell(seat, game.history[-1].text, before)  # the action as the notation writes it, then what it did
             heard[seat] = len(said)
         except IllegalAction as e:
             refused = say(_("Not allowed:"))
             console.print(f"[red]{refused}[/] {e.explain(language)}", markup=True, highlight=False)
             console.print(say(_("Type 'moves' to list what is legal, or 'help' for the notation.")))
+    for _seat, line in said[shown:]:  # the moves that ended the game, after the last table drawn
+        console.print(line, highlight=False)
+
+
+def _recent(game: Game, people: set[int]) -> list[tuple[int, int, Game, Game]]:
+    """The others' actions since the seat to move last acted, for a game gone on with (``--resume``), a person's
+    seat to move: each as (its index, its seat, the game before it, the game after it), at most `SINCE_SHOWN`."""
+    seat = game.current_player
+    if not game.history or seat not in people:
+        return []
+    at = replay_record(game.record, upto=0)
+    seats: list[int] = []
+    for action in game.history:  # who played each: the seat to move before it
+        mover = at.current_player
+        assert mover is not None  # (an action was played: a seat was to move)
+        seats.append(mover)
+        at.apply(action)
+    start = max((n + 1 for n, s in enumerate(seats) if s == seat), default=0)
+    start = max(start, len(game.history) - SINCE_SHOWN)
+    at = replay_record(game.record, upto=start)
+    out = []
+    for n in range(start, len(game.history)):
+        before = at.clone()
+        at.apply(game.history[n])
+        out.append((n, seats[n], before, at.clone()))
+    return out
 
 
 SINCE_SHOWN = 12

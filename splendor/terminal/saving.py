@@ -1,0 +1,88 @@
+"""Saving a terminal game's record where the player asked, without losing it: a place that cannot be written is
+said before the game begins (``--record``) or asked again (the prompt at the end), and a record already there is
+replaced only when the player says so.
+
+A player found both the hard way: ``--record /proc/y.record`` played a whole game and then failed to save it, and
+an existing file typed at the end was replaced by a two-action record without a word.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from splendor.core.game import Game
+from splendor.i18n import Message, _
+from splendor.terminal.play import save_record
+
+
+def record_problem(path: Path) -> str | None:
+    """Why a record cannot be written at ``path`` (plain English, for the command line's error), or None when it can.
+    Checked by opening the file for appending, so nothing already there changes; a file it had to create, and any
+    folder, are removed again. E.g. ``/proc/game.record`` on Linux: "cannot write there: [Errno 2] No such file or
+    directory"."""
+    target = path.expanduser()
+    if target.is_dir():
+        return "it is a folder, not a file"
+    existed = target.exists()
+    missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        return f"cannot write there: {e}"
+    finally:
+        if not existed and target.exists():
+            target.unlink()
+        for folder in missing:  # the deepest first: each made only for this check
+            try:
+                folder.rmdir()
+            except OSError as e:
+                if e.errno not in (errno.ENOENT, errno.ENOTEMPTY):
+                    raise
+    return None
+
+
+def save_asking(
+    game: Game,
+    path: Path | None,
+    notes: dict[str, Any],
+    ask: Callable[[str], str],
+    say: Callable[[Message], str],
+    console: Console,
+) -> Path | None:
+    """Save the record at ``path`` (given with ``--record``: written without asking), or where the player types
+    (``path`` None), until it is saved or they leave it unsaved with an empty answer. A place typed that already
+    holds a file is replaced only when they say so; a place that fails is said, and another asked for. Returns
+    where it was saved."""
+    while True:
+        if path is None:
+            try:
+                answer = ask(say(_("Save the record to a file (empty to skip): "))).strip()
+            except EOFError:
+                return None
+            if not answer:
+                return None
+            typed = Path(answer).expanduser()
+            if typed.is_file() and not _yes(ask, say(_("{path} exists: replace it? [y/N] ", path=str(typed))), say):
+                continue
+            path = typed
+        try:
+            return save_record(game, path, notes)
+        except OSError as e:
+            reason = e.strerror or str(e)
+            console.print(say(_("Could not save the record to {path}: {reason}.", path=str(path), reason=reason)))
+            path = None
+
+
+def _yes(ask: Callable[[str], str], question: str, say: Callable[[Message], str]) -> bool:
+    try:
+        answer = ask(question).strip().lower()
+    except EOFError:
+        return False
+    return answer in ("y", "yes", say(_("yes")).lower())
