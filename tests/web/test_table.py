@@ -1687,3 +1687,30 @@ def test_your_seat_and_the_dock_keep_their_heights_as_the_game_goes_on(server: S
     wait_past(page, 17)
     assert "round 10" in page.inner_text("#status") and page.locator(".own-reserved .slot").count() == 1
     assert page.evaluate(heights) == before
+
+
+def test_a_kids_travelers_lines_read_as_the_others_and_a_move_marks_its_place_like_a_highlighter(
+    server: Server, browser: Browser
+) -> None:
+    """A desktop player's finds: your traveler's place stood beside your name and your purse beside your City
+    tiles (the card games' layout of your seat), and another traveler's new place was ringed like a box to type in."""
+    local = splendor.new_game("kids", players=2, seed=4)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=4)
+        while not (local.current_player == 0 and local.history and local.history[-1].text.startswith("move ")):
+            action = decide(bots[local.current_player], local)  # until bob's move along a road ends his turn
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
+    page = open_page(browser, g["seats"][0]["link"], width=1920)
+    page.set_viewport_size({"width": 1920, "height": 960})
+    page.wait_for_timeout(300)
+    lines = page.evaluate(
+        """['h2', '.place', '.row.tokens', '.row.tiles'].map((s) =>
+          Math.round(document.querySelector(`.seat.own ${s}`).getBoundingClientRect().top))"""
+    )
+    assert lines == sorted(lines) and len(set(lines)) == 4, lines  # a line each, in order
+    mark = page.locator("[data-key='seat:1:space'].moved-last").evaluate(
+        "(n) => [getComputedStyle(n).outlineStyle, getComputedStyle(n).backgroundColor]"
+    )
+    assert mark[0] == "none" and mark[1] not in ("rgba(0, 0, 0, 0)", "transparent"), mark
