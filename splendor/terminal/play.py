@@ -277,7 +277,7 @@ def _play_turns(
                 raise Quit
             console.print(say(_("Playing on.")))
             continue
-        if command == "help":
+        if command in ("help", "?"):
             console.print(help_text(game.name, language), markup=False)
             console.print(
                 say(
@@ -490,7 +490,11 @@ def describe_result(
 def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGUAGE) -> list[str]:
     """Each seat's name as a record's notes keep it (``seats``: the terminal's and the server's records; ``bots``:
     the arena's and simulate's), else "seat N"; for `splendor replay` and `splendor review`, which had said "seat 1
-    wins" of a game ann won."""
+    wins" of a game ann won. Two seats of one name are told apart by their seat number.
+
+    >>> seat_names({"bots": ["greedy", "greedy", "random"]}, 3)
+    ['greedy 0', 'greedy 1', 'random']
+    """
     kept = {s.get("seat"): s for s in notes.get("seats") or [] if isinstance(s, dict)}
     bots = notes.get("bots")  # the arena's and simulate's records: each seat's bot, in seat order
     names = []
@@ -502,7 +506,9 @@ def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGU
         if not name and "server_game" in notes:  # a person the server's table called by the seat's number
             name = translate(_("Player {number}", number=seat + 1), language)
         names.append(str(name) if name else translate(_("seat {seat}", seat=seat), language))
-    return names
+    # two seats of one name (simulate's "greedy" against "greedy") are told apart by their seat, as the terminal names
+    # its bots ("greedy 1"): "greedy wins. Points: greedy 15, greedy 15" had not said which
+    return [f"{name} {seat}" if names.count(name) > 1 else name for seat, name in enumerate(names)]
 
 
 SEATED_FROM_A_RECORD = ("random", "greedy", "ismcts", "policy", "learned")
