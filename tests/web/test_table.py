@@ -1714,3 +1714,24 @@ def test_a_kids_travelers_lines_read_as_the_others_and_a_move_marks_its_place_li
         "(n) => [getComputedStyle(n).outlineStyle, getComputedStyle(n).backgroundColor]"
     )
     assert mark[0] == "none" and mark[1] not in ("rgba(0, 0, 0, 0)", "transparent"), mark
+
+
+def test_an_emptied_market_slot_keeps_a_cards_height(server: Server, browser: Browser) -> None:
+    """A desktop player's find: with the tier 1 deck and row empty, that row shrank to short "empty" slots and the
+    whole market changed its height."""
+    local = splendor.new_game("classic", players=4, seed=7)
+    bot = make_bot("greedy", seed=3)
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": n} for n in NAMES], seed=7)
+        while not local.is_over and not all(card is None for card in local.view(0)["market"]["1"]):
+            action = decide(bot, local)  # greedy bots of seed 7 empty the tier 1 row before the game ends
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
+    assert all(card is None for card in local.view(0)["market"]["1"])  # a whole row of empty slots
+    page = open_page(browser, g["seats"][0]["link"], width=1366)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.wait_for_timeout(300)
+    heights = page.evaluate(
+        """[...document.querySelectorAll('#market .card')].map((n) => Math.round(n.getBoundingClientRect().height))"""
+    )
+    assert max(heights) - min(heights) <= 1, heights
