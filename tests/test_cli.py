@@ -183,6 +183,24 @@ def test_tokens_are_read_by_the_names_a_refusal_lists_in_the_players_language(
     assert Record.from_text(saved.read_text()).actions[0] == "take w b g"
 
 
+def test_help_wraps_its_words_in_their_column_on_an_80_column_terminal() -> None:
+    """A terminal player's find: at 80 columns a description wrapped back to the screen's left edge ("take 2 tokens
+    of one colour (4 or" / "more in the supply)"). Each wraps in its column now, and '?' shows it too."""
+    out = subprocess.run(
+        [SPLENDOR, "play", "--seats", "human,greedy", "--seed", "7"],
+        input="?\nquit\ny\n\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"COLUMNS": "80", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if "take 2 tokens of one colour" in line)
+    rows = lines[first : next(i for i, line in enumerate(lines) if line.startswith("Colours:"))]
+    assert len(rows) >= 8 and all(line.startswith("  ") and len(line) <= 80 for line in rows), rows
+
+
 def test_the_return_prompt_says_how_many_to_give_back_and_which_colours_may_be() -> None:
     """The prompt had listed the returns alone: 12 held and 2 to give back was learned only from a refusal. A word
     that is no colour was answered with the five colours, gold unsaid, though gold may be returned."""

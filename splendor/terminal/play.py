@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
 
 from splendor.bots.base import BOTS, Bot, Forfeit, decide, ending, finish_bots, make_bot
 from splendor.bots.hint import hint
@@ -141,13 +143,20 @@ HELP: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def help_text(game: str, language: str = SOURCE_LANGUAGE) -> str:
-    """The actions of ``game`` and how each is typed, in ``language``."""
-    lines = []
+def help_table(game: str, language: str = SOURCE_LANGUAGE) -> Group:
+    """The actions of ``game`` and how each is typed, in ``language``: a table whose columns wrap in place at any
+    width (a line of fixed columns had wrapped back to the screen's left edge at 80 columns), then the notes."""
+    table = Table(box=None, show_header=False, padding=(0, 1, 0, 2))
+    table.add_column(no_wrap=True, max_width=40)
+    table.add_column(ratio=1)
+    notes = []
     for words, typed in HELP[game]:
         said = translate(Message(words), language)
-        lines.append(f"  {typed:<40} {said}" if typed else said)
-    return "\n".join(lines)
+        if typed:
+            table.add_row(Text(typed), Text(said))
+        else:
+            notes.append(Text(said))
+    return Group(table, *notes)
 
 
 # Each kind of decision a seat may face, as the prompt names it.
@@ -278,7 +287,7 @@ def _play_turns(
             console.print(say(_("Playing on.")))
             continue
         if command in ("help", "?"):
-            console.print(help_text(game.name, language), markup=False)
+            console.print(help_table(game.name, language))
             console.print(
                 say(
                     _(
