@@ -14,7 +14,7 @@ from splendor.core.actions import Action, ActionTable, number
 from splendor.core.colours import Palette
 from splendor.core.errors import IllegalAction
 from splendor.games.market import RESERVE_LIMIT
-from splendor.i18n import Listing, _
+from splendor.i18n import Listing, Message, _
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,8 @@ class MarketLayout:
     labels: tuple[str, ...]
     sizes: tuple[int, ...]
     reservable: tuple[int, ...]
+    levels: bool = False
+    """Whether the rows are levels, as Pokémon calls them, not tiers: how a refusal names them."""
 
     def slot_text(self, row: int, slot: int) -> str:
         """How a slot is written: ``2.3`` (tier 2, third card) or just ``rare`` for a one-card row."""
@@ -68,13 +70,17 @@ def market_normaliser(
     It raises `IllegalAction` with the reason when the text is malformed; ``extra`` handles a game's own verbs.
     """
     row_of = {lab: r for r, lab in enumerate(layout.labels)}
-    colours = Listing(
-        _("{letter} ({colour})", letter=palette.letters[i], colour=palette.word(i)) for i in palette.plain
-    )
-    with_wild = Listing(
-        _("{letter} ({colour})", letter=palette.letters[i], colour=palette.word(i))
-        for i in (*palette.plain, palette.wild)
-    )
+    balls = palette.counted_as_nouns  # Pokémon: its tokens are balls, its rows levels (as its rulebook says them)
+
+    def named(i: int) -> Message:
+        """A colour's letter and name; "r: Poké Ball (red)" where the name has brackets of its own ("r (Poké Ball
+        (red))" had nested them)."""
+        if palette.spoken:
+            return _("{letter}: {colour}", letter=palette.letters[i], colour=palette.word(i))
+        return _("{letter} ({colour})", letter=palette.letters[i], colour=palette.word(i))
+
+    colours = Listing(named(i) for i in palette.plain)
+    with_wild = Listing(named(i) for i in (*palette.plain, palette.wild))
 
     def colour(word: str, wild: bool = False) -> int:
         """The colour ``word`` names; refused naming the colours that may be said there (``wild``: gold too, as a
@@ -92,19 +98,31 @@ def market_normaliser(
             words = words[0].split(".")
         if len(words) == 1 and words[0] in row_of and layout.sizes[row_of[words[0]]] == 1:
             return words[0]
+        if words and words[0] in row_of and layout.sizes[row_of[words[0]]] == 1:  # "catch rare 2"
+            raise IllegalAction(_("{row} is a single card: say '{verb} {row}'", row=words[0], verb=verb))
         if len(words) != 2 or words[0] not in row_of or number(words[1]) is None:
+            tiers, slots = ", ".join(layout.labels), max(layout.sizes)
             raise IllegalAction(
                 _(
+                    "say which card to {verb} as level.slot, e.g. '{verb} 2.3' (levels {tiers}, slots 1-{slots})",
+                    verb=verb,
+                    tiers=tiers,
+                    slots=slots,
+                )
+                if layout.levels
+                else _(
                     "say which card to {verb} as tier.slot, e.g. '{verb} 2.3' (tiers {tiers}, slots 1-{slots})",
                     verb=verb,
-                    tiers=", ".join(layout.labels),
-                    slots=max(layout.sizes),
+                    tiers=tiers,
+                    slots=slots,
                 )
             )
         r, s = row_of[words[0]], int(words[1])  # ASCII digits, checked above
         if not 1 <= s <= layout.sizes[r]:
             raise IllegalAction(
-                _("tier {tier} has slots 1-{slots}, not {slot}", tier=words[0], slots=layout.sizes[r], slot=s)
+                _("level {tier} has slots 1-{slots}, not {slot}", tier=words[0], slots=layout.sizes[r], slot=s)
+                if layout.levels
+                else _("tier {tier} has slots 1-{slots}, not {slot}", tier=words[0], slots=layout.sizes[r], slot=s)
             )
         return layout.slot_text(r, s - 1)
 
@@ -132,7 +150,11 @@ def market_normaliser(
             if len(cs) == 2 and cs[0] == cs[1]:
                 return f"take {palette.letters[cs[0]]} {palette.letters[cs[0]]}"
             if len(set(cs)) != len(cs) or len(cs) > 3:
-                raise IllegalAction(_("take either up to 3 tokens of different colours, or 2 of one colour"))
+                raise IllegalAction(
+                    _("take either up to 3 balls of different colours, or 2 of one colour")
+                    if balls
+                    else _("take either up to 3 tokens of different colours, or 2 of one colour")
+                )
             return "take " + " ".join(palette.letters[c] for c in cs)
         if verb == "reserve":
             if rest and rest[0] == "deck":
@@ -163,8 +185,11 @@ def market_normaliser(
             return f"{buy_word} " + slot(rest, buy_word)
         if verb == "return":
             if len(rest) != 1:
+                example = "return " + palette.letters[0]
                 raise IllegalAction(
-                    _("return one token at a time, e.g. '{example}'", example="return " + palette.letters[0])
+                    _("return one ball at a time, e.g. '{example}'", example=example)
+                    if balls
+                    else _("return one token at a time, e.g. '{example}'", example=example)
                 )
             return f"return {palette.letters[colour(rest[0], wild=True)]}"
         if verb == "pass":

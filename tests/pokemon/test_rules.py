@@ -482,3 +482,22 @@ def test_the_result_lists_every_pokemon_caught_including_under_the_tile() -> Non
 
 
 _ = B
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("take p p p", "take either up to 3 balls of different colours, or 2 of one colour"),
+        ("return r b", "return one ball at a time, e.g. 'return r'"),
+        ("catch 1.9", "level 1 has slots 1-4, not 9"),
+        ("catch 4.1", "say which card to catch as level.slot, e.g. 'catch 2.3' (levels 1, 2, 3, rare, legendary"),
+        ("catch rare 2", "rare is a single card: say 'catch rare'"),
+        ("return q", "the colours are r: Poké Ball (red), b: Great Ball (blue)"),
+    ],
+)
+def test_a_malformed_action_is_explained_in_the_games_own_words(typed: str, said: str) -> None:
+    """A terminal player's finds: Pokémon's refusals spoke of tokens and tiers ("tier rare has slots 1-1, not 2"),
+    which its rulebook calls balls and levels, and nested brackets ("r (Poké Ball (red))")."""
+    with pytest.raises(IllegalAction) as refused:
+        new().apply(typed)
+    assert said in str(refused.value), str(refused.value)

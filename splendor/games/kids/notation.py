@@ -188,7 +188,7 @@ def _token(word: str, allow: str) -> int:
         return TOKEN_LETTERS.index(w)
     spoken = PALETTE.spoken + (N_("the Treasure"),)
     names = Listing(
-        _("{letter} ({token})", letter=TOKEN_LETTERS[i], token=Message(spoken[i]))
+        _("{letter}: {colour}", letter=TOKEN_LETTERS[i], colour=Message(spoken[i]))  # "k: mushroom (black)"
         for i in range(7)
         if TOKEN_LETTERS[i] in allow
     )

@@ -29,7 +29,7 @@ from splendor.games.market_notation import MarketLayout, MarketLookup, market_ac
 from splendor.games.pokemon.cards import CARDS, LEVELS, PALETTE
 from splendor.i18n import Message, _
 
-LAYOUT = MarketLayout(labels=LEVELS, sizes=(4, 4, 4, 1, 1), reservable=(0, 1, 2))
+LAYOUT = MarketLayout(labels=LEVELS, sizes=(4, 4, 4, 1, 1), reservable=(0, 1, 2), levels=True)
 EVOLVING = tuple(c for c in CARDS if c.evolves_to)
 SLOTS_PER_ROW = 4
 # An evolution's target: 0-3 a face-up slot of the next level, 4-6 a reserved card.
