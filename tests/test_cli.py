@@ -19,14 +19,15 @@ from tests.outside_bots import outside_bot
 SPLENDOR = str(Path(sys.executable).parent / "splendor")
 
 
-def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: str = "", timeout: float = 120, columns: int = 120) -> subprocess.CompletedProcess[str]:
+    """The ``splendor`` command with ``args``, ``stdin`` typed, on a terminal ``columns`` wide."""
     return subprocess.run(
         [SPLENDOR, *args],
         input=stdin,
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
     )
 
 
@@ -186,14 +187,7 @@ def test_tokens_are_read_by_the_names_a_refusal_lists_in_the_players_language(
 def test_help_wraps_its_words_in_their_column_on_an_80_column_terminal() -> None:
     """A terminal player's find: at 80 columns a description wrapped back to the screen's left edge ("take 2 tokens
     of one colour (4 or" / "more in the supply)"). Each wraps in its column now, and '?' shows it too."""
-    out = subprocess.run(
-        [SPLENDOR, "play", "--seats", "human,greedy", "--seed", "7"],
-        input="?\nquit\ny\n\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"COLUMNS": "80", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-    )
+    out = run("play", "--seats", "human,greedy", "--seed", "7", stdin="?\nquit\ny\n\n", columns=80)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     first = next(i for i, line in enumerate(lines) if "take 2 tokens of one colour" in line)
