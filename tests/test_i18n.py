@@ -110,7 +110,8 @@ def test_lists_are_joined_by_each_languages_own_rule() -> None:
             "rare and legendary cards cannot be reserved",
             {"sl": "legendarnih", "ko": "전설", "zh": "传说"},
         ),
-        ("kids", "take y y", "a gold coin is taken alone", {"sl": "zlatnik", "ko": "금화", "zh": "金币"}),
+        ("kids", "take y k", "a gold coin is taken alone", {"sl": "zlatnik", "ko": "금화", "zh": "金币"}),
+        ("kids", "take y y", "a gold coin is taken one at a time", {"sl": "zlatnike", "ko": "금화", "zh": "金币"}),
     ],
 )
 def test_a_refused_action_is_explained_in_each_language(

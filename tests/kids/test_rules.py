@@ -63,6 +63,8 @@ def test_take_one_gold_coin_alone() -> None:
     assert g.purse[MARC][Y] == 1
     with pytest.raises(IllegalAction, match="a gold coin is taken alone"):
         g.apply("take y k")
+    with pytest.raises(IllegalAction, match="one at a time: 'take y'"):  # it had said "never with resources"
+        g.apply("take y y")
 
 
 def test_take_three_never_gold_and_never_three_of_one() -> None:
