@@ -1615,15 +1615,16 @@ def test_on_a_large_screen_the_table_grows_to_fill_it_and_stays_on_one_screen(
     size = f"document.querySelector('{thing}').getBoundingClientRect().{'height' if game == 'kids' else 'width'}"
     words = "parseFloat(getComputedStyle(document.querySelector('#status')).fontSize)"
     laptop = page.evaluate(f"[{size}, {words}]")
-    for width, height in ((1920, 960), (1366, 768)):
+    seen = {}
+    for width, height in ((1920, 960), (2560, 1300), (1366, 768)):
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(250)
         assert _outside(page, *_essentials(game, 4), required=True) == [], (width, height)
-        if width == 1920:
-            large = page.evaluate(f"[{size}, {words}]")
-            assert large[0] >= 1.2 * laptop[0], (laptop, large)
-            # the words too, but Pokémon's: larger seats across the top would leave its market less of the height
-            assert large[1] >= (1 if game == "pokemon" else 1.2) * laptop[1], (laptop, large)
+        seen[width] = page.evaluate(f"[{size}, {words}]")
+    large, larger = seen[1920], seen[2560]
+    assert large[0] >= 1.2 * laptop[0] and larger[0] >= 1.15 * large[0], (laptop, large, larger)
+    # the words too, but Pokémon's: larger seats across the top would leave its market less of the height
+    assert large[1] >= (1 if game == "pokemon" else 1.2) * laptop[1], (laptop, large)
     context.close()
 
 
