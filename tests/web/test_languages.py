@@ -138,3 +138,27 @@ def test_a_refused_seat_is_told_why_whole_in_a_language_longer_than_a_close_fram
     english.wait_for_selector("#watch-instead")
     english.wait_for_timeout(300)
     assert "sign in" in english.inner_text("#status").lower() and failed == [], failed
+
+
+def test_korean_breaks_lines_between_words_and_chinese_parts_a_moves_phrases_its_own_way(
+    server: Server, browser: Browser
+) -> None:
+    """A newcomer's finds: Korean broke the log, the seats and the nobles' names inside words ("빨/간색", "반/납"),
+    and Chinese parted a move's phrases with an ASCII "; "."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ana"}, {"kind": "bot", "bot": "greedy"}], seed=3)
+    page = page_in(browser, "ko-KR", 1100)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    breaks = page.evaluate(
+        "['#log', '.seat', '#nobles'].map((s) => getComputedStyle(document.querySelector(s)).wordBreak)"
+    )
+    assert breaks == ["keep-all"] * 3, breaks
+    page = page_in(browser, "zh-CN", 1100)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    said = page.evaluate(
+        """import('/static/words.js').then((words) => words.describe('classic', 'reserve deck 2',
+          { received: { gold: 1 } }, () => 'ana', 0))"""
+    )
+    assert "；" in said and "; " not in said, said

@@ -1621,6 +1621,9 @@ def test_on_a_large_screen_the_table_grows_to_fill_it_and_stays_on_one_screen(
         page.wait_for_timeout(250)
         assert _outside(page, *_essentials(game, 4), required=True) == [], (width, height)
         seen[width] = page.evaluate(f"[{size}, {words}]")
+        if width == 1920 and game != "pokemon":  # room for another seat's whole last turn: three lines had cut it
+            clamp = page.evaluate("getComputedStyle(document.querySelector('.seat.other .last')).webkitLineClamp")
+            assert clamp == "5", clamp
     large, larger = seen[1920], seen[2560]
     assert large[0] >= 1.2 * laptop[0] and larger[0] >= 1.15 * large[0], (laptop, large, larger)
     # the words too, but Pokémon's: larger seats across the top would leave its market less of the height
@@ -1665,8 +1668,18 @@ def test_the_end_of_a_game_is_a_short_panel_that_folds_away_to_show_the_final_ta
     assert page.locator("#game-over").count() == 0
     assert page.inner_text("#status .status-text") == verdict  # the dock says it
     assert _outside(page, "#market", ".seat.own", "#end-show", required=True) == []  # the final table, whole
-    page.locator("#end-show").click()  # and back
+    page.locator("#end-show").click()  # and back, at the page's top
     assert page.locator("#rematch").is_visible() and page.locator("#end-show").count() == 0
+    assert page.evaluate("scrollY") == 0
+    links = page.inner_text("#game-over .end-links")
+    assert "·" not in links and "Review" in links  # no dot left dangling where the line wrapped
+    # folded again, a rematch the other seat asks for shows the panel: its offer had waited unseen (a newcomer)
+    page.locator("#end-fold").click()
+    with server.client() as c:
+        asked = c.post(f"/api/games/{g['id']}/seats/0/rematch", headers={"x-seat-token": g["seats"][0]["token"]})
+        assert asked.status_code == 200, asked.text
+    page.wait_for_selector("#game-over #rematch-asked")
+    assert "asked for a rematch" in page.inner_text("#rematch-asked")
 
 
 def test_your_seat_and_the_dock_keep_their_heights_as_the_game_goes_on(server: Server, browser: Browser) -> None:

@@ -73,11 +73,16 @@ export function renderEnd(page) {
   const box = document.getElementById("end");
   const { view, ending } = state.payload;
   // Folded away, to see the final table whole (the panel above it pushed it below a desktop's screen): the dock
-  // says the verdict, with a button to show the panel again.
+  // says the verdict, with a button to show the panel again. A rematch asked for since shows it again: its offer
+  // to accept is on the panel, and folded it had waited unseen.
+  if (state.endFolded && state.payload.rematch && state.payload.rematch !== state.endFolded.rematch) {
+    state.endFolded = null;
+  }
   if (!view.is_over || !(view.result || ending) || state.endFolded) { morph(box); return; }
   const first = !box.childElementCount;
   const fold = el("button", { type: "button", id: "end-fold", class: "end-fold",
-    onclick: () => { state.endFolded = true; page.render(); } }, t("Show the table"));
+    onclick: () => { state.endFolded = { rematch: state.payload.rematch || null }; page.render(); } },
+  t("Show the table"));
   const heading = [el("h2", {}, t("Game over"))];
   const items = [];
   const after = [];
@@ -126,16 +131,19 @@ export function renderEnd(page) {
   const neverBegan = state.payload.seats.some((s) => s.kind === "open");
   after.push(ratingsSection(page));
   const unplayed = neverBegan || !state.payload.actions;  // no move to replay or review
-  after.push(el("p", {}, el("a", { href: `/api/games/${gameId}/record`, download: `splendor-${gameId}.record` },
-    t("Download the record")), ...(unplayed ? [] : [" · ", el("a", { href: `/replay/${gameId}` },
-    t("Replay it step by step")), " · ", el("a", { href: `/replay/${gameId}?review`, id: "review-link",
-    class: "button" }, t("Review"))])));
+  // the record and the replay as links on a line, the review a button beside them (a dot before it had been left
+  // dangling at a line's end when it wrapped); a replay does not link to itself
+  after.push(el("p", { class: "row end-links" }, el("a", { href: `/api/games/${gameId}/record`,
+    download: `splendor-${gameId}.record` }, t("Download the record")),
+  ...(unplayed ? [] : [mode === "replay" ? null : el("a", { href: `/replay/${gameId}` }, t("Replay it step by step")),
+    el("a", { href: `/replay/${gameId}?review`, id: "review-link", class: "button" }, t("Review"))])));
   if (mode === "play" && neverBegan) after.push(el("p", {}, el("a", { href: "/" }, t("Back to the lobby"))));
   else if (!neverBegan && mode !== "replay") after.push(rematchRow(page));
   // the scores and what comes next side by side where there is room, so the panel is short
+  // (a game that ended by a resignation has no scores: what comes next takes the whole width)
   morph(box, [el("section", { class: "panel", id: "game-over" }, el("div", { class: "end-head" }, ...heading, fold),
-    el("div", { class: "end-body" }, el("div", { class: "end-result" }, ...items),
-      el("div", { class: "end-after" }, ...after)))]);
+    el("div", { class: items.length ? "end-body" : "end-body alone" }, items.length
+      ? el("div", { class: "end-result" }, ...items) : null, el("div", { class: "end-after" }, ...after)))]);
   if (first && mode !== "replay") box.scrollIntoView({ block: "start" });     // the result, at the top
 }
 

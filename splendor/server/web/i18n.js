@@ -53,6 +53,7 @@ export function N_(message) { return message; }
 // The marks that end a sentence and part its clauses, as the language writes them ("。" and "，" in Chinese).
 export const STOP = language === "zh" ? "。" : ".";
 export const COMMA = language === "zh" ? "，" : ", ";
+export const SEMICOLON = language === "zh" ? "；" : "; ";      // between a move's phrases ("...; pays 1 red")
 export function sentence(text) { return `${text}${STOP}`; }
 
 // A message said on its own, first letter capital: the server's refusals begin in lower case, to be read inside

@@ -3,7 +3,7 @@
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
 import { api, el, emblem, notPlayed, gameTitle, keepGame, linkToken, morph, myGames, myProfile, params, piecesNow,
   SEAT_COLOUR, seatLabels, signedIn, wholePercent } from "/static/common.js";
-import { N_, capital, language, sentence, speak, t } from "/static/i18n.js";
+import { N_, SEMICOLON, capital, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, cardInSight, describe, turnWords } from "/static/words.js";
 import { calledOff, endingWords, forfeitWords, renderEnd, verdictWords } from "/static/endgame.js";
@@ -202,7 +202,7 @@ function renderStatus() {
   const still = !chosen && (mode === "replay" && state.upto === 0 || view.is_over);   // nobody's move to mark
   // the end panel folded away to see the final table: shown again from here
   const unfold = view.is_over && state.endFolded ? el("button", { type: "button", id: "end-show",
-    onclick: () => { state.endFolded = false; render(); document.getElementById("end").scrollIntoView(); } },
+    onclick: () => { state.endFolded = null; render(); window.scrollTo({ top: 0 }); } },   // the page's top
   t("Show the result")) : null;
   morph(status, [still ? null : emblem(mover), el("span", { class: "status-text" }, text), aim, unfold]);
 }
@@ -243,7 +243,7 @@ function lastMoveOf(s) {
   while (i >= 0 && log[i].seat !== s) i--;
   const turn = [];
   for (; i >= 0 && log[i].seat === s; i--) turn.unshift(log[i]);
-  return turn.length ? turnWords(state.payload.game, turn, seatName).join("; ") : null;
+  return turn.length ? turnWords(state.payload.game, turn, seatName).join(SEMICOLON) : null;
 }
 
 function said(e) { return sentence(describe(state.payload.game, e.action, e.details, seatName, e.seat)); }

@@ -1,6 +1,6 @@
 // Actions in full sentences of the reader's language, for the log, the announcements and the buttons. Each
 // sentence is one message with its values filled in (never English words glued together).
-import { COMMA, N_, list, t, tn, tokens } from "/static/i18n.js";
+import { COMMA, N_, SEMICOLON, list, t, tn, tokens } from "/static/i18n.js";
 
 // A token's name by its colour ("pink" → "Heal Ball", "black" in Kids → "mushroom"), in the reader's language:
 // the games' own table, served with the catalog.
@@ -116,7 +116,7 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
   if (d.medal && text.split(" ")[0] !== "medal") then.push(t("receives Queen's Medal {medal}", { medal: d.medal }));
   if (d.extra_turn) then.push(t("plays again (a village)"));
   const head = chosen ? nobleWords(game, chosen, player) : sentence(game, text, d, nameOf, player);
-  return [head, ...then].join("; ");
+  return [head, ...then].join(SEMICOLON);
 }
 
 // A seat's turn in words, a phrase an action, except that the tokens it returned (Kids: discarded to a Drought) are
@@ -138,7 +138,7 @@ export function turnWords(game, entries, nameOf) {
     while (j + 1 < entries.length && entries[j + 1].action.split(" ")[0] === kind) j++;
     const tokens = tokensTogether(game, entries.slice(i, j + 1).map((e) => e.action.split(" ")[1]));
     const sameSeat = i > 0 && entries[i - 1].seat === entries[i].seat;
-    if (sameSeat && out.length) out[out.length - 1] += `; ${t(TOGETHER[kind].after, { tokens })}`;
+    if (sameSeat && out.length) out[out.length - 1] += `${SEMICOLON}${t(TOGETHER[kind].after, { tokens })}`;
     else out.push(t(TOGETHER[kind].named, { player: nameOf(entries[i].seat), tokens }));
     i = j;
   }
