@@ -86,7 +86,8 @@ def what_happened(before: Game, action: Action, after: Game) -> list[Message]:
     elif "card" in d:  # what a buy paid is said after it, rather than what the card costs
         said.append(card_words(game, d["card"], cost="paid" not in d))
     if "paid" in d:  # the tokens that changed hands, which the card's cost does not say: a gold standing in
-        said.append(_("pays {tokens}", tokens=counted(game, d["paid"])))
+        paid = any(d["paid"].values())  # nothing paid is a phrase of its own, as on the web table
+        said.append(_("pays {tokens}", tokens=counted(game, d["paid"])) if paid else _("pays nothing"))
     if "received" in d:
         said.append(_("receives {tokens}", tokens=counted(game, d["received"])))
     for noble in d.get("nobles", []):

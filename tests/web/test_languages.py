@@ -144,7 +144,7 @@ def test_korean_breaks_lines_between_words_and_chinese_parts_a_moves_phrases_its
     server: Server, browser: Browser
 ) -> None:
     """A newcomer's finds: Korean broke the log, the seats and the nobles' names inside words ("빨/간색", "반/납"),
-    and Chinese parted a move's phrases with an ASCII "; "."""
+    and Chinese parted a move's phrases with an ASCII "; " and said "pays nothing" as "支付了无"."""
     with server.client() as c:
         g = create(c, "classic", [{"kind": "human", "name": "ana"}, {"kind": "bot", "bot": "greedy"}], seed=3)
     page = page_in(browser, "ko-KR", 1100)
@@ -158,7 +158,9 @@ def test_korean_breaks_lines_between_words_and_chinese_parts_a_moves_phrases_its
     page.goto(g["seats"][0]["link"])
     page.wait_for_function("document.body.dataset.actions !== undefined")
     said = page.evaluate(
-        """import('/static/words.js').then((words) => words.describe('classic', 'reserve deck 2',
-          { received: { gold: 1 } }, () => 'ana', 0))"""
+        """import('/static/words.js').then((words) => [words.describe('classic', 'reserve deck 2',
+          { received: { gold: 1 } }, () => 'ana', 0), words.describe('classic', 'buy 1.1', { card: { tier: 1,
+          points: 0, bonus: 'red', bonus_count: 1, cost: { white: 1 } }, paid: {} }, () => 'ana', 0)])"""
     )
-    assert "；" in said and "; " not in said, said
+    assert "；" in said[0] and "; " not in said[0], said
+    assert said[1].endswith("无需支付") and "支付了无" not in said[1], said  # "pays nothing", a phrase of its own
