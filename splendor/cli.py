@@ -292,7 +292,10 @@ def play(
     )
     notes: dict[str, Any] = {"seats": seat_notes(seat_list)}  # what the record keeps beside the actions
     try:
-        play_terminal(g, seat_list, console, _ask, seed=g.seed, language=language)
+        try:
+            play_terminal(g, seat_list, console, _ask, seed=g.seed, language=language)
+        except KeyboardInterrupt:  # Ctrl-C during the game leaves as 'quit' does: the record is saved or offered
+            raise Quit from None
         console.print(draw(g.view(None), names, language))
         over = say(_("Game over."))
         console.print(f"[bold]{over}[/] {escape(describe_result(g, names, language))}")
@@ -301,7 +304,7 @@ def play(
                 console.print(line, markup=False)
         except PokedexError as e:
             raise _fail(str(e)) from None
-    except (Quit, KeyboardInterrupt):  # Ctrl-C leaves as 'quit' does, and the record is still saved or offered
+    except Quit:
         console.print("\n" + say(_n("Game left after {n} action.", "Game left after {n} actions.", len(g.history))))
         if profile_secrets:  # ruling 17 marks a Pokédex when its game ends, and this one did not
             console.print(say(_("The game did not end, so no Pokédex is marked.")))
@@ -313,6 +316,8 @@ def play(
     written: Path | None = None
     if record is not None or any(s.kind == HUMAN for s in seat_list):
         written = save_asking(g, record, notes, _ask, say, console)
+        if record is not None and written is None:  # --record asked for it, and nothing was saved: a failure
+            raise _fail(f"the record was not saved to {record}")
     if written is not None:
         if g.is_over or "forfeit" in notes:
             saved = _("Record saved to {path}. Replay it with: splendor replay {path}", path=str(written))

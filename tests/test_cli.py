@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -127,16 +128,18 @@ def test_ctrl_c_leaves_the_game_as_quit_does_and_its_record_is_saved(tmp_path: P
         text=True,
         env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
     ) as program:
-        assert program.stdin
+        assert program.stdin and program.stdout
         program.stdin.write("take w b g\n")
         program.stdin.flush()
-        deadline = time.monotonic() + 60
-        while not saved.exists() and time.monotonic() < deadline:  # the prompt after the bot's move: interrupt it
-            time.sleep(1)
-            program.send_signal(signal.SIGINT)
-            if program.poll() is not None:
-                break
+        seen = ""
+        while "greedy 1 (seat 1): take" not in seen:  # the bot's move, said just before the prompt: interrupt it
+            line = program.stdout.readline()
+            assert line, seen
+            seen += line
+        time.sleep(0.5)
+        program.send_signal(signal.SIGINT)
         out, err = program.communicate(timeout=60)
+        out = seen + out
     assert program.returncode == 0, err
     assert "Game left after" in out and "Record saved to" in out, out
     assert len(Record.from_text(saved.read_text()).actions) >= 1
@@ -193,6 +196,24 @@ def test_help_wraps_its_words_in_their_column_on_an_80_column_terminal() -> None
     first = next(i for i, line in enumerate(lines) if "take 2 tokens of one colour" in line)
     rows = lines[first : next(i for i, line in enumerate(lines) if line.startswith("Colours:"))]
     assert len(rows) >= 8 and all(line.startswith("  ") and len(line) <= 80 for line in rows), rows
+
+
+def test_saving_never_crashes_on_a_strange_path_nor_removes_a_link_it_checks(tmp_path: Path) -> None:
+    """A code review's finds: "~nosuchuser/x" typed at the end raised RuntimeError, losing the record; checking a
+    --record that was a link to a missing file removed the link and left a file where it led."""
+    from rich.console import Console
+
+    from splendor.terminal.saving import record_problem, save_asking
+
+    game = splendor.new_game("classic", players=2, seed=1)
+    game.apply("take w b g")
+    answers = iter(["~nosuchuser-of-splendor/x.record", str(tmp_path / "kept.record")])
+    saved = save_asking(game, None, {}, lambda _prompt: next(answers), str, Console(file=open(os.devnull, "w")))
+    assert saved == tmp_path / "kept.record" and saved.exists()  # asked again, not a traceback
+    link = tmp_path / "link.record"
+    link.symlink_to(tmp_path / "nowhere" / "x.record")
+    assert record_problem(link) is None
+    assert link.is_symlink() and not (tmp_path / "nowhere").exists()  # the link kept, nothing left where it leads
 
 
 def test_the_return_prompt_says_how_many_to_give_back_and_which_colours_may_be() -> None:

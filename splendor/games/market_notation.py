@@ -98,7 +98,8 @@ def market_normaliser(
             words = words[0].split(".")
         if len(words) == 1 and words[0] in row_of and layout.sizes[row_of[words[0]]] == 1:
             return words[0]
-        if words and words[0] in row_of and layout.sizes[row_of[words[0]]] == 1:  # "catch rare 2"
+        single = words and words[0] in row_of and layout.sizes[row_of[words[0]]] == 1  # "catch rare 2"
+        if single and (verb != "reserve" or row_of[words[0]] in layout.reservable):  # (never advice refused next)
             raise IllegalAction(_("{row} is a single card: say '{verb} {row}'", row=words[0], verb=verb))
         if len(words) != 2 or words[0] not in row_of or number(words[1]) is None:
             tiers, slots = ", ".join(layout.labels), max(layout.sizes)
@@ -140,8 +141,11 @@ def market_normaliser(
                 rest = list(rest[0])
             cs = sorted(colour(w) for w in rest)
             if palette.wild in cs:
+                wild = palette.word(palette.wild)
                 raise IllegalAction(
-                    _("{wild} tokens cannot be taken; one comes with a reservation", wild=palette.word(palette.wild))
+                    _("a {wild} cannot be taken; one comes with a reservation", wild=wild)
+                    if balls
+                    else _("{wild} tokens cannot be taken; one comes with a reservation", wild=wild)
                 )
             if not cs:
                 raise IllegalAction(

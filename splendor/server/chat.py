@@ -28,6 +28,7 @@ last minute and pushes those it has not pushed yet (`splendor.server.chat_push`)
 
 from __future__ import annotations
 
+import math
 import time
 import unicodedata
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -228,7 +229,7 @@ def chat_router(settings: Settings) -> APIRouter:
                 ),
             )
         except ChatTooFast as e:
-            wait = max(1, round(e.wait))
+            wait = max(1, math.ceil(e.wait))  # never shorter than the wait: a line sent then is let in
             if e.address:
                 why = _n(
                     "too many messages from your address: wait {n} second",

@@ -355,7 +355,8 @@ def _recent(game: Game, people: set[int]) -> list[tuple[int, int, Game, Game]]:
 
 
 SINCE_SHOWN = 12
-"""The most of the other seats' actions said again under the table: a game of four's round with villages fits."""
+"""The most of the other seats' actions a game gone on with (``--resume``) says before its first table: a game of
+four's round with villages fits."""
 
 
 def _since(console: Console, lines: list[tuple[int, str]], seat: int, say: Callable[[Message], str]) -> None:
@@ -366,9 +367,7 @@ def _since(console: Console, lines: list[tuple[int, str]], seat: int, say: Calla
         return
     heading = say(_("Since your last turn:"))
     console.print(f"[bold]{escape(heading)}[/]", highlight=False)
-    if len(others) > SINCE_SHOWN:
-        console.print("  …", highlight=False)
-    for line in others[-SINCE_SHOWN:]:
+    for line in others:  # every one: the bots' moves are said here only, none as they are played
         console.print(f"  {line}", highlight=False)
 
 
@@ -503,6 +502,8 @@ def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGU
 
     >>> seat_names({"bots": ["greedy", "greedy", "random"]}, 3)
     ['greedy 0', 'greedy 1', 'random']
+    >>> seat_names({"bots": ["greedy", "greedy", "greedy 1"]}, 3)
+    ['greedy 0', 'greedy 1 1', 'greedy 1 2']
     """
     kept = {s.get("seat"): s for s in notes.get("seats") or [] if isinstance(s, dict)}
     bots = notes.get("bots")  # the arena's and simulate's records: each seat's bot, in seat order
@@ -517,7 +518,9 @@ def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGU
         names.append(str(name) if name else translate(_("seat {seat}", seat=seat), language))
     # two seats of one name (simulate's "greedy" against "greedy") are told apart by their seat, as the terminal names
     # its bots ("greedy 1"): "greedy wins. Points: greedy 15, greedy 15" had not said which
-    return [f"{name} {seat}" if names.count(name) > 1 else name for seat, name in enumerate(names)]
+    while len(set(names)) < len(names):  # ("greedy", "greedy", "greedy 1": until none is the same)
+        names = [f"{name} {seat}" if names.count(name) > 1 else name for seat, name in enumerate(names)]
+    return names
 
 
 SEATED_FROM_A_RECORD = ("random", "greedy", "ismcts", "policy", "learned")
@@ -580,5 +583,8 @@ def save_record(game: Game, path: str | Path, notes: dict[str, Any] | None = Non
     target.parent.mkdir(parents=True, exist_ok=True)
     record = game.record
     record.notes = dict(notes or {})
-    target.write_text(record.to_text(), encoding="utf-8")
+    # written beside it, then put in its place: a record replaced is never left half written (an interrupt)
+    partial = target.with_name(target.name + ".partial")
+    partial.write_text(record.to_text(), encoding="utf-8")
+    partial.replace(target)
     return target

@@ -25,11 +25,14 @@ def record_problem(path: Path) -> str | None:
     Checked by opening the file for appending, so nothing already there changes; a file it had to create, and any
     folder, are removed again. E.g. ``/proc/game.record`` on Linux: "cannot write there: [Errno 2] No such file or
     directory"."""
-    target = path.expanduser()
-    if target.is_dir():
-        return "it is a folder, not a file"
-    existed = target.exists()
-    missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
+    try:
+        target = path.expanduser().resolve()  # a link is checked where it leads, and never removed
+        if target.is_dir():
+            return "it is a folder, not a file"
+        existed = target.exists()
+        missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
+    except (OSError, RuntimeError) as e:  # a folder that may not be read; "~nobody/x"
+        return f"cannot write there: {e}"
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "a", encoding="utf-8"):
@@ -68,8 +71,13 @@ def save_asking(
                 return None
             if not answer:
                 return None
-            typed = Path(answer).expanduser()
-            if typed.is_file() and not _yes(ask, say(_("{path} exists: replace it? [y/N] ", path=str(typed))), say):
+            try:
+                typed = Path(answer).expanduser()
+                there = typed.is_file()
+            except (OSError, RuntimeError) as e:  # "~nobody/x", a folder that may not be read: asked again
+                console.print(say(_("Could not save the record to {path}: {reason}.", path=answer, reason=str(e))))
+                continue
+            if there and not _yes(ask, say(_("{path} exists: replace it? [y/N] ", path=str(typed))), say):
                 continue
             path = typed
         try:

@@ -1668,9 +1668,12 @@ def test_the_end_of_a_game_is_a_short_panel_that_folds_away_to_show_the_final_ta
     assert page.locator("#game-over").count() == 0
     assert page.inner_text("#status .status-text") == verdict  # the dock says it
     assert _outside(page, "#market", ".seat.own", "#end-show", required=True) == []  # the final table, whole
-    page.locator("#end-show").click()  # and back, at the page's top
+    page.set_viewport_size({"width": 1280, "height": 560})  # a short screen: the page scrolls, the dock stays
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate("scrollY") > 0
+    page.locator("#end-show").click()  # and back, at the page's top, header and all
     assert page.locator("#rematch").is_visible() and page.locator("#end-show").count() == 0
-    assert page.evaluate("scrollY") == 0
+    page.wait_for_function("scrollY === 0")
     links = page.inner_text("#game-over .end-links")
     assert "·" not in links and "Review" in links  # no dot left dangling where the line wrapped
     # folded again, a rematch the other seat asks for shows the panel: its offer had waited unseen (a newcomer)

@@ -22,7 +22,8 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   let room = seat !== null || mode === "replay" ? "seats" : "spectators";
   let rooms = seat !== null ? ["seats", "spectators"] : ["spectators"];
   let upto = null;                                          // a replay: the move shown
-  let me = null, error = "", busy = false, loaded = false, errorTimer = null, quietUntil = 0;
+  let me = null, error = "", busy = false, loaded = false, errorTimer = null;
+  const quietUntil = {};                         // by room: the server counts a speaker's lines in each
   // What this browser has read, per room: the highest line id seen with the panel open on that room, kept per game
   // so that a reload (or tomorrow's visit to a game played by the day) counts only what is new.
   const readKey = `splendor-chat-read:${gameId}`;
@@ -174,7 +175,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     if (busy) return false;
     // After "wait n seconds", a line sent before then would only be refused again (and counted against the wait):
     // it is said here, and not sent.
-    const wait = Math.ceil((quietUntil - Date.now()) / 1000);
+    const wait = Math.ceil(((quietUntil[room] || 0) - Date.now()) / 1000);
     if (wait > 0) {
       complain(tn("you are sending messages too fast: wait {n} second",
         "you are sending messages too fast: wait {n} seconds", wait, { n: wait }));
@@ -201,7 +202,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
       heard(line);
       return true;
     } catch (e) {
-      if (e.status === 429 && e.retryAfter) quietUntil = Date.now() + e.retryAfter * 1000;
+      if (e.status === 429 && e.retryAfter) quietUntil[room] = Date.now() + e.retryAfter * 1000;
       complain(e.message);
       return false;
     } finally { busy = false; render(); }

@@ -47,7 +47,6 @@ export function forfeitWords(seatInfo, seatName, rated = false, over = false) {
   return unplayed ? `${said} ${t("They never moved, so the game counts for nobody's rating.")}` : said;
 }
 
-// page: { state, gameId, mode, seat, seatName, render, showError }
 // How the game came out, in a sentence: "ann wins!", "ann and bob share the victory!", "bob resigned: ann wins."; said
 // on the end panel and, in the dock, when the panel is folded away. Null while the game goes on.
 export function verdictWords(state, seatName) {
@@ -67,18 +66,24 @@ export function verdictWords(state, seatName) {
     : t("{player} wins!", { player: names[0] });
 }
 
+// Whether the end panel is folded away (``state.endFolded``: null, or the rematch there was when it was folded). A
+// rematch asked for since shows it again: its offer to accept is on the panel, and folded it had waited unseen.
+// Asked before the dock is drawn, so that the dock's "Show the result" goes with the fold.
+export function endFolded(state) {
+  if (state.endFolded && state.payload.rematch && state.payload.rematch !== state.endFolded.rematch) {
+    state.endFolded = null;
+  }
+  return Boolean(state.endFolded);
+}
+
 // page: { state, gameId, mode, seat, seatName, render, showError }
 export function renderEnd(page) {
   const { state, gameId, mode, seatName } = page;
   const box = document.getElementById("end");
   const { view, ending } = state.payload;
   // Folded away, to see the final table whole (the panel above it pushed it below a desktop's screen): the dock
-  // says the verdict, with a button to show the panel again. A rematch asked for since shows it again: its offer
-  // to accept is on the panel, and folded it had waited unseen.
-  if (state.endFolded && state.payload.rematch && state.payload.rematch !== state.endFolded.rematch) {
-    state.endFolded = null;
-  }
-  if (!view.is_over || !(view.result || ending) || state.endFolded) { morph(box); return; }
+  // says the verdict, with a button to show the panel again.
+  if (!view.is_over || !(view.result || ending) || endFolded(state)) { morph(box); return; }
   const first = !box.childElementCount;
   const fold = el("button", { type: "button", id: "end-fold", class: "end-fold",
     onclick: () => { state.endFolded = { rematch: state.payload.rematch || null }; page.render(); } },

@@ -6,7 +6,7 @@ import { api, el, emblem, notPlayed, gameTitle, keepGame, linkToken, morph, myGa
 import { N_, SEMICOLON, capital, language, sentence, speak, t } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, cardInSight, describe, turnWords } from "/static/words.js";
-import { calledOff, endingWords, forfeitWords, renderEnd, verdictWords } from "/static/endgame.js";
+import { calledOff, endFolded, endingWords, forfeitWords, renderEnd, verdictWords } from "/static/endgame.js";
 import { renderClocks } from "/static/clocks.js";
 import { handleKey } from "/static/keys.js";
 import { makeTutorial, tutorialOn } from "/static/tutorial.js";
@@ -201,7 +201,7 @@ function renderStatus() {
   const mover = chosen ? chosen.seat : mode === "replay" ? state.lastSeat : view.current_player;
   const still = !chosen && (mode === "replay" && state.upto === 0 || view.is_over);   // nobody's move to mark
   // the end panel folded away to see the final table: shown again from here
-  const unfold = view.is_over && state.endFolded ? el("button", { type: "button", id: "end-show",
+  const unfold = view.is_over && endFolded(state) ? el("button", { type: "button", id: "end-show",
     onclick: () => { state.endFolded = null; render(); window.scrollTo({ top: 0 }); } },   // the page's top
   t("Show the result")) : null;
   morph(status, [still ? null : emblem(mover), el("span", { class: "status-text" }, text), aim, unfold]);

@@ -89,8 +89,8 @@ const VILLAGE_TILES = {
   Drought: N_("turns up the Drought"), "Kind-Hearted Thief": N_("turns up the Kind-Hearted Thief"),
   "Queen's Gem": N_("turns up the Queen's Gem") };
 
-// What a player did, as a sentence: "Ana buys a tier 2 card (...); pays 3 red and 1 gold; Patron of Rubies and Onyx
-// visits (...)".
+// What a player did, as a sentence: "Ana buys a tier 2 card (...); pays 3 red and 1 gold; is visited by Patron of
+// Rubies and Onyx (...)".
 // details is what everyone saw of it (the server's log), when known; nameOf(seat) names a seat.
 export function describe(game, text, details = null, nameOf = (seat) => t("seat {seat}", { seat }), actor = null) {
   const player = actor === null ? "" : nameOf(actor);
