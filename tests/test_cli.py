@@ -208,7 +208,8 @@ def test_saving_never_crashes_on_a_strange_path_nor_removes_a_link_it_checks(tmp
     game = splendor.new_game("classic", players=2, seed=1)
     game.apply("take w b g")
     answers = iter(["~nosuchuser-of-splendor/x.record", str(tmp_path / "kept.record")])
-    saved = save_asking(game, None, {}, lambda _prompt: next(answers), str, Console(file=open(os.devnull, "w")))
+    with open(os.devnull, "w") as quiet:
+        saved = save_asking(game, None, {}, lambda _prompt: next(answers), str, Console(file=quiet))
     assert saved == tmp_path / "kept.record" and saved.exists()  # asked again, not a traceback
     link = tmp_path / "link.record"
     link.symlink_to(tmp_path / "nowhere" / "x.record")
