@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -337,21 +338,17 @@ def _recent(game: Game, people: set[int]) -> list[tuple[int, int, Game, Game]]:
     if not game.history or seat not in people:
         return []
     at = replay_record(game.record, upto=0)
-    seats: list[int] = []
-    for action in game.history:  # who played each: the seat to move before it
+    recent: deque[tuple[int, int, Game, Game]] = deque(maxlen=SINCE_SHOWN)
+    for n, action in enumerate(game.history):  # once through: the last few kept, from the seat's own action on
         mover = at.current_player
         assert mover is not None  # (an action was played: a seat was to move)
-        seats.append(mover)
-        at.apply(action)
-    start = max((n + 1 for n, s in enumerate(seats) if s == seat), default=0)
-    start = max(start, len(game.history) - SINCE_SHOWN)
-    at = replay_record(game.record, upto=start)
-    out = []
-    for n in range(start, len(game.history)):
         before = at.clone()
-        at.apply(game.history[n])
-        out.append((n, seats[n], before, at.clone()))
-    return out
+        at.apply(action)
+        if mover == seat:
+            recent.clear()
+        else:
+            recent.append((n, mover, before, at.clone()))
+    return list(recent)
 
 
 SINCE_SHOWN = 12
@@ -585,6 +582,9 @@ def save_record(game: Game, path: str | Path, notes: dict[str, Any] | None = Non
     record.notes = dict(notes or {})
     # written beside it, then put in its place: a record replaced is never left half written (an interrupt)
     partial = target.with_name(target.name + ".partial")
-    partial.write_text(record.to_text(), encoding="utf-8")
-    partial.replace(target)
+    try:
+        partial.write_text(record.to_text(), encoding="utf-8")
+        partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)  # (gone once in place; a write that failed leaves nothing behind)
     return target

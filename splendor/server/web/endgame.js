@@ -88,11 +88,11 @@ export function renderEnd(page) {
   const fold = el("button", { type: "button", id: "end-fold", class: "end-fold",
     onclick: () => { state.endFolded = { rematch: state.payload.rematch || null }; page.render(); } },
   t("Show the table"));
-  const heading = [el("h2", {}, t("Game over"))];
+  const heading = [el("h2", {}, t("Game over")),
+    el("span", { class: "status", id: ending ? "ending" : null }, verdictWords(state, seatName))];
   const items = [];
   const after = [];
-  if (ending) heading.push(el("span", { class: "status", id: "ending" }, verdictWords(state, seatName)));
-  else {
+  if (!ending) {
     const r = view.result;
     const won = (w) => state.payload.winners.includes(w);
     // Kids has no points: whether each traveler reached the Palace (its score is 1 or 0), as a mark, not a number
@@ -112,7 +112,6 @@ export function renderEnd(page) {
       : game === "pokemon" && r.under_tile ? [t("under the trainer tile"), r.under_tile] : null;
     const rows = order.map((i) => el("tr", { "data-seat": i }, el("td", {}, seatName(i)), el("td", {}, standing(i)),
       tieCount ? el("td", {}, tieCount[1][i]) : null, el("td", {}, said(i))));
-    heading.push(el("span", { class: "status" }, verdictWords(state, seatName)));
     if (r.tie_break) items.push(el("p", {}, t("Tie-break: {rule}.", { rule: t(r.tie_break) })));
     items.push(el("table", { class: "list" }, el("thead", {}, el("tr", {}, el("th", {}, t("player")),
       el("th", {}, game === "kids" ? t("in the Palace") : t("points")), tieCount ? el("th", {}, tieCount[0]) : null,

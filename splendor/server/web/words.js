@@ -102,7 +102,8 @@ export function describe(game, text, details = null, nameOf = (seat) => t("seat 
     return parts.length ? list(parts) : t("nothing");
   };
   // nothing paid is a phrase of its own: "pays {tokens}" with "nothing" read "支付了无" in Chinese
-  if (d.paid) then.push(countsOf(game, d.paid).length ? t("pays {tokens}", { tokens: counted(d.paid) }) : t("pays nothing"));
+  if (d.paid) then.push(countsOf(game, d.paid).length ? t("pays {tokens}", { tokens: counted(d.paid) })
+    : t("pays nothing"));
   if (d.received) then.push(t("receives {tokens}", { tokens: counted(d.received) }));
   // a noble chosen among several is the action itself, said once: "ann chooses to be visited by ..."
   const chosen = text.split(" ")[0] === "noble" ? (d.nobles || []).find((n) => String(n.id) === text.split(" ")[1])
