@@ -1752,3 +1752,16 @@ def test_an_emptied_market_slot_keeps_a_cards_height(server: Server, browser: Br
         """[...document.querySelectorAll('#market .card')].map((n) => Math.round(n.getBoundingClientRect().height))"""
     )
     assert max(heights) - min(heights) <= 1, heights
+
+
+@pytest.mark.parametrize("width, height", [(1024, 768), (1280, 800)])
+def test_in_kids_narrow_dock_the_action_box_keeps_room_to_type_and_send_beside_it(
+    server: Server, browser: Browser, width: int, height: int
+) -> None:
+    """A desktop player's find: Send wrapped to a line of its own in Kids' dock; and keeping it beside the box then
+    shrank the box to "e.g" at 1024x768. The words before the box wrap instead."""
+    context, page, _g = _kids_table(server, browser, width, height, 3)
+    box, send = page.locator("#command-text").bounding_box(), page.locator("#command button").bounding_box()
+    assert box and send and box["width"] >= 70, box
+    assert abs((box["y"] + box["height"] / 2) - (send["y"] + send["height"] / 2)) < 4, (box, send)  # one line
+    context.close()
