@@ -13,11 +13,15 @@ export const choosing = (c) => c.mine && c.view.decision === "action";
 // A click on a token, a card, a deck or a road while another seat is to play: said beside it ("It is bob's turn.";
 // with no key, in the dock), where it had done nothing and said nothing. Null where there is nothing to say: your
 // turn, a spectator, the end, a game still waiting for players, a seat a bot plays on.
+const DOUBLE_CLICK_MS = 600;
 export function notYourTurn(c, key) {
   const who = c.view.current_player;
   if (c.mode !== "play" || c.mine || c.view.is_over || who === null || who === undefined || who === c.me) return null;
   const seats = c.state.payload.seats || [];
   if (seats.some((s) => s.kind === "open") || seats[c.me]?.forfeit) return null;   // not begun; a bot plays it on
+  // the second click of a double click that sent your move, landing after the table moved on: not a new click to
+  // answer (it had said "Not yet: it is bob's turn." of the move just made, on a busy machine)
+  if (Date.now() - (c.state.sentAt || 0) < DOUBLE_CLICK_MS) return null;
   const text = t("Not yet: it is {player}'s turn.", { player: c.seatName(who) });
   if (key) return () => c.note(key, text);
   // no place beside it (a card, a deck): said in the dock, in sight on a phone scrolled away from the supply

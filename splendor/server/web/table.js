@@ -75,6 +75,7 @@ export async function send(action, typed = false) {
   state.menu = null;
   state.road = null;
   state.busy = true;
+  state.sentAt = Date.now();        // (a double click's second click, after the table moved on, is no new click)
   render();                         // the tokens picked for the action are cleared now, not when the answer comes
   const late = new AbortController();                 // a table never stays locked: no answer in 20 s, try again
   const timer = setTimeout(() => late.abort(), 20000);
