@@ -358,7 +358,7 @@ def replay(
     names = seat_names(rec.notes, rec.players)
     actions = rec.actions if upto is None else rec.actions[:upto]
     if step:  # the deal first, as it stood before the first action
-        console.print(draw(g.view(None), names))
+        console.print(draw(g.view(None), names, whole=True))
         if _ask("Enter for the first action, q to stop: ").strip().lower() == "q":
             return
     for n, text in enumerate(actions, 1):
@@ -377,7 +377,7 @@ def replay(
             console.print(draw(g.view(None), names))
             if _ask("Enter for the next action, q to stop: ").strip().lower() == "q":
                 return
-    console.print(draw(g.view(None), names))
+    console.print(draw(g.view(None), names, whole=True))
     if g.is_over:
         console.print(f"[bold]The record is complete and legal.[/] {escape(describe_result(g, names))}")
     elif rec.ending() is not None and len(g.history) == len(rec.actions):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -31,7 +31,9 @@ LETTERS = {name: letter for tokens in TOKENS.values() for name, letter in zip(to
 
 Say = Callable[[Message], str]
 """Renders a message in the reader's language."""
-Drawer = Callable[[dict[str, Any], list[str], Say], RenderableType]
+Drawer = Callable[..., RenderableType]
+"""``drawer(view, names, say, whole=False)``: ``whole`` asks for everything on the table even where that is long
+(the Kids board); the card games' tables are always whole."""
 DRAWERS: dict[str, Drawer] = {}
 
 
@@ -46,12 +48,34 @@ def counts(values: dict[str, int], *, skip_zero: bool = True) -> Text:
     return text if text else Text("-", style="dim")
 
 
-def draw(view: dict[str, Any], names: list[str], language: str = SOURCE_LANGUAGE) -> RenderableType:
-    """The whole table as one renderable in ``language``, for the game the view belongs to."""
+class Flow:
+    """Pieces of text on as few lines as the width allows, a line broken only between pieces: a noble is never
+    cut in two. ``Flow(Text("Nobles:"), noble, noble)``."""
+
+    def __init__(self, *pieces: Text, gap: int = 2) -> None:
+        self.pieces, self.gap = pieces, gap
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for piece in self.pieces:
+            if line and line.cell_len + self.gap + piece.cell_len > options.max_width:
+                yield line
+                line = Text()
+            if line:
+                line.append(" " * self.gap)
+            line.append_text(piece)
+        yield line  # (a piece wider than the line is left to wrap as text does)
+
+
+def draw(
+    view: dict[str, Any], names: list[str], language: str = SOURCE_LANGUAGE, *, whole: bool = False
+) -> RenderableType:
+    """The table as one renderable in ``language``, for the game the view belongs to. Each turn's table fits an
+    80x24 terminal where it can; ``whole`` draws all of it (the Kids board, section by section)."""
     drawer = DRAWERS.get(view["game"])
     if drawer is None:
         raise ValueError(f"no terminal drawing for game {view['game']!r}")
-    return drawer(view, names, lambda message: translate(message, language))
+    return drawer(view, names, lambda message: translate(message, language), whole=whole)
 
 
 def classic_card(card: dict[str, Any] | None, say: Say = str) -> Text:
@@ -64,7 +88,7 @@ def classic_card(card: dict[str, Any] | None, say: Say = str) -> Text:
     text.append(f"{card['points']}★ " if card["points"] else "   ", style="bold")
     colour = card["bonus"]
     text.append(f"+{LETTERS[colour]}", style=STYLES[colour])
-    text.append("  ")
+    text.append(" ")
     text.append_text(counts(card["cost"]))
     return text
 
@@ -83,34 +107,30 @@ def _slot_columns(table: Table, say: Say) -> None:
         table.add_column(say(_("slot {slot}", slot=s + 1)))
 
 
-def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> RenderableType:
-    """Classic Splendor: nobles, market, supply and every seat."""
+def _plain_table(say: Say, *columns: Message) -> Table:
+    """A table with no box: a bold heading row and one space between its columns. Boxes cost a line for each rule
+    and three columns' width, and an 80x24 terminal lost the table's top to them."""
+    table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False, header_style="bold")
+    for column in columns:
+        table.add_column(say(column))
+    return table
+
+
+def draw_classic(view: dict[str, Any], names: list[str], say: Say = str, *, whole: bool = False) -> RenderableType:
+    """Classic Splendor: nobles, market, supply and every seat, on 80 columns: a market row is one line (its four
+    cards), so the whole table of two players takes about 13 lines and of four about 20."""
     parts: list[RenderableType] = [Text(_status(say, _("Splendor"), view), style="bold")]
 
-    nobles = Text(say(_("Nobles:")) + " ", style="bold")
+    nobles = [Text(say(_("Nobles:")), style="bold")]
     for n in view["nobles"]:
-        nobles.append(
-            "["
-            + say(
-                _(
-                    "noble {number}, {name}: {points}★ needs",
-                    number=n["id"],
-                    name=Message(n["name"]),
-                    points=n["points"],
-                )
-            )
-            + " "
-        )
-        nobles.append_text(counts(n["requires"]))
-        nobles.append("]  ")
+        noble = Text(say(_("noble {number} ({points}★):", number=n["id"], points=n["points"])) + " ")
+        nobles.append(noble.append_text(counts(n["requires"])))
     if not view["nobles"]:
-        nobles.append(say(_("none left")), style="dim")
-    parts.append(nobles)
+        nobles.append(Text(say(_("none left")), style="dim"))
+    parts.append(Flow(*nobles))
 
-    market = Table(title=say(_("Market")), show_header=True, header_style="bold", expand=False)
-    market.add_column(say(_("tier")))
-    market.add_column(say(_("deck")), justify="right")
-    _slot_columns(market, say)
+    market = _plain_table(say, _("tier"), _("deck"), *(_("slot {slot}", slot=s + 1) for s in range(4)))
+    market.columns[1].justify = "right"
     for tier in ("3", "2", "1"):
         market.add_row(tier, str(view["decks"][tier]), *[classic_card(c, say) for c in view["market"][tier]])
     parts.append(market)
@@ -119,9 +139,8 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
     supply.append_text(counts(view["supply"], skip_zero=False))
     parts.append(supply)
 
-    seats = Table(title=say(_("Players")), show_header=True, header_style="bold")
-    for col in (_("seat"), _("points"), _("tokens"), _("bonuses"), _("cards"), _("reserved"), _("nobles")):
-        seats.add_column(say(col))
+    seats = _plain_table(say, _("seat"), _("points"), _("tokens"), _("bonuses"), _("reserved"), _("nobles"))
+    seats.columns[1].justify = "right"
     for sv in view["seats"]:
         s = sv["seat"]
         marker = "▶ " if s == view["turn_of"] else "  "
@@ -137,9 +156,8 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
             str(sv["points"]),
             counts(sv["tokens"]),
             counts(sv["bonuses"]),
-            str(len(sv["cards"])),
             reserved if sv["reserved"] else Text("-", style="dim"),
-            ", ".join(say(_("noble {number}", number=n["id"])) for n in sv["nobles"]) or "-",
+            ", ".join(str(n["id"]) for n in sv["nobles"]) or "-",
         )
     parts.append(seats)
     return Group(*parts)
@@ -148,68 +166,66 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str) -> Rend
 DRAWERS["classic"] = draw_classic
 
 
-def pokemon_name(card: dict[str, Any], say: Say = str) -> str:
-    """``No. 001 Bulbasaur``: the Pokémon's National Pokédex number (when the card has one) and its name."""
+def pokemon_name(card: dict[str, Any], say: Say = str, *, short: bool = False) -> str:
+    """``No. 001 Bulbasaur``: the Pokémon's National Pokédex number (when the card has one) and its name; ``short``,
+    for a column of the display, ``001 Bulbasaur``."""
     name = say(Message(card["name"]))
     if not card.get("dex"):
         return name
-    return say(_("No. {number}", number=str(card["dex"]).zfill(3))) + " " + name
+    number = str(card["dex"]).zfill(3)
+    return (number if short else say(_("No. {number}", number=number))) + " " + name
 
 
-def pokemon_card(card: dict[str, Any] | None, sep: str = "\n", say: Say = str) -> Text:
+def pokemon_card(card: dict[str, Any] | None, sep: str = "\n", say: Say = str, *, column: bool = False) -> Text:
     """One Pokémon card: Pokédex number, name, points, bonus, cost and evolution condition (parts joined by
-    ``sep``)."""
+    ``sep``). In a ``column`` of the display it takes three short lines: the name; points, bonus and cost (without
+    the word); what it evolves into."""
     if card is None:
         return Text(say(_("(empty)")), style="dim")
     if card.get("hidden"):
         return Text(say(_("[level {level} card, face down]", level=card["tier"])), style="dim italic")
     text = Text()
-    text.append(pokemon_name(card, say), style="bold")
-    text.append(f" {card['points']}★ " if card["points"] else " ")
+    text.append(pokemon_name(card, say, short=column), style="bold")
+    lead = sep if column else " "
+    text.append(f"{lead}{card['points']}★ " if card["points"] else lead)
     colour = card["bonus"]
     text.append(f"+{LETTERS[colour]}" + ("x2" if card["bonus_count"] == 2 else ""), style=STYLES[colour])
-    text.append(sep + say(_("cost")) + " ")
+    text.append(" " if column else sep + say(_("cost")) + " ")
     text.append_text(counts(card["cost"]))
     if card["evolves_to"]:
         text.append(sep)
-        text.append_text(evolution(card, say))
+        text.append_text(evolution(card, say, short=column))
     return text
 
 
-def evolution(card: dict[str, Any], say: Say = str) -> Text:
-    """What a Pokémon card evolves into and the bonuses that takes: ``→ Ivysaur with 3p``."""
+def evolution(card: dict[str, Any], say: Say = str, *, short: bool = False) -> Text:
+    """What a Pokémon card evolves into and the bonuses that takes: ``→ Ivysaur with 3p`` (``short``, for a column
+    of the display: ``→ Ivysaur 3p``)."""
     ((needed, n),) = card["evolve"].items()
-    text = Text(say(_("→ {pokemon} with {n}", pokemon=Message(card["evolves_to"]), n=n)))
+    pokemon = Message(card["evolves_to"])
+    text = Text(
+        say(_("→ {pokemon} {n}", pokemon=pokemon, n=n) if short else _("→ {pokemon} with {n}", pokemon=pokemon, n=n))
+    )
     text.append(LETTERS[needed], style=STYLES[needed])
     return text
 
 
-def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str) -> RenderableType:
+def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str, *, whole: bool = False) -> RenderableType:
     """Splendor: Pokémon: the display (levels, rare, legendary), the supply and every trainer."""
     parts: list[RenderableType] = [Text(_status(say, _("Splendor: Pokémon"), view), style="bold")]
     balls = Text(say(_("Balls:")) + " ")
     for colour, ball in view["ball_names"].items():
         balls.append(f"{LETTERS[colour]}={say(Message(ball))} ", style=STYLES[colour])
     parts.append(balls)
-    display = Table(title=say(_("Display")), show_header=True, header_style="bold")
-    display.add_column(say(_("level")))
-    display.add_column(say(_("deck")), justify="right")
-    _slot_columns(display, say)
-    special = []
-    for lv in ("rare", "legendary"):  # each named as it is typed ('catch rare'), not as the columns' slot 1 and 2
-        cell = Text(f"{lv}: ", style="bold")
-        cell.append_text(pokemon_card(view["market"][lv][0], say=say))
-        special.append(cell)
-    display.add_row(
-        say(_("rare | legendary")),
-        f"{view['decks']['rare']} | {view['decks']['legendary']}",
-        special[0],
-        special[1],
-        "",
-        "",
-    )
+    for lv in ("rare", "legendary"):  # each named as it is typed ('catch rare'), with its pile's count
+        line = Text(f"{lv} ({view['decks'][lv]}): ", style="bold")
+        line.append_text(pokemon_card(view["market"][lv][0], sep=" · ", say=say))
+        parts.append(line)
+    display = _plain_table(say, _("level"), *(_("slot {slot}", slot=s + 1) for s in range(4)))
     for level in ("3", "2", "1"):
-        display.add_row(level, str(view["decks"][level]), *[pokemon_card(c, say=say) for c in view["market"][level]])
+        display.add_row(
+            f"{level} ({view['decks'][level]})", *[pokemon_card(c, say=say, column=True) for c in view["market"][level]]
+        )
     parts.append(display)
     supply = Text(say(_("Supply:")) + " ", style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
@@ -289,9 +305,10 @@ def _banner_text(cost: list[str]) -> Text:
     return text
 
 
-def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> RenderableType:
-    """Splendor Kids: the board section by section (spaces, pawns, roads and banners), the purses, and the roads
-    the traveler to move can take with what each costs them."""
+def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: bool = False) -> RenderableType:
+    """Splendor Kids: the places where the travelers stand and their roads (``whole``: the board section by section,
+    every space, pawn, road and banner), the purses, and the roads the traveler to move can take with what each
+    costs them."""
     board = view["board"]
     parts: list[RenderableType] = []
     status = _status(say, _("Splendor Kids"), view)
@@ -300,7 +317,8 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
     if view["gates_closed"] and not view["is_over"]:
         status += " · " + say(_("THE GATES ARE CLOSING: last round"))
     parts.append(Text(status, style="bold"))
-    parts.append(Text(say(Message(board["credit"])), style="dim italic"))
+    if whole:
+        parts.append(Text(say(Message(board["credit"])), style="dim italic"))
     legend = Text(say(_("Resources:")) + " ")
     for colour, word in KIDS_NAMES.items():
         legend.append(f"{LETTERS[colour]}={say(word)} ", style=STYLES[colour])
@@ -312,26 +330,36 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
     for road in board["roads"]:
         out.setdefault(road["from"], []).append(road)
     space_name = {sp["id"]: say(Message(sp["name"])) for sp in board["spaces"]}
-    for side in reversed(board["sides"]):
-        section = side[:2]
-        parts.append(Text(f"── {side} ──", style="bold"))
-        for sp in sorted((s for s in board["spaces"] if s["section"] == section), key=lambda s: (s["y"], s["x"])):
-            icon, kind = KIDS_ICONS[sp["kind"]]
-            line = Text(
-                f"  {icon} {say(kind)} · {space_name[sp['id']]}", style="bold" if sp["kind"] == "palace" else ""
-            )
-            tile = view["village_tiles"].get(sp["id"])
-            if tile:
-                line.append(f" [{say(TILE_NAMES[tile]) if tile in TILE_NAMES else tile}]", style="green")
-            if sp["id"] in pawns:
-                line.append("  ◉ " + ", ".join(pawns[sp["id"]]), style="bold cyan")
-            parts.append(line)
-            for road in out.get(sp["id"], []):
-                r = Text(
-                    "      " + say(_("road {road} → {place}:", road=road["number"], place=space_name[road["to"]])) + " "
-                )
-                r.append_text(_banner_text(road["cost"]))
-                parts.append(r)
+
+    viewer = view["viewer"]
+    choosing = viewer is not None and viewer == view["current_player"] and view["decision"] == "action"
+
+    def road_text(road: dict[str, Any]) -> Text:
+        text = Text(say(_("road {road} → {place}:", road=road["number"], place=space_name[road["to"]])) + " ")
+        text.append_text(_banner_text(road["cost"]))
+        return text
+
+    def space_lines(sp: dict[str, Any], *, roads: bool = True) -> list[Text]:
+        icon, kind = KIDS_ICONS[sp["kind"]]
+        line = Text(f"  {icon} {say(kind)} · {space_name[sp['id']]}", style="bold" if sp["kind"] == "palace" else "")
+        tile = view["village_tiles"].get(sp["id"])
+        if tile:
+            line.append(f" [{say(TILE_NAMES[tile]) if tile in TILE_NAMES else tile}]", style="green")
+        if sp["id"] in pawns:
+            line.append("  ◉ " + ", ".join(pawns[sp["id"]]), style="bold cyan")
+        return [line] + [Text("      ").append_text(road_text(road)) for road in out.get(sp["id"], []) if roads]
+
+    if whole:
+        for side in reversed(board["sides"]):
+            section = side[:2]
+            parts.append(Text(f"── {side} ──", style="bold"))
+            for sp in sorted((s for s in board["spaces"] if s["section"] == section), key=lambda s: (s["y"], s["x"])):
+                parts.extend(space_lines(sp))
+    else:  # the whole board is some 75 lines: drawn every turn, a terminal of 24 showed its last quarter
+        parts.append(Text(say(_("Where the travelers stand ('board' draws the whole board):")), style="bold"))
+        for sp in board["spaces"]:
+            if sp["id"] in pawns:  # your own roads are listed below, with what each costs you
+                parts.extend(space_lines(sp, roads=not (choosing and sp["id"] == view["seats"][viewer]["space"])))
     supply = Text(say(_("Supply:")) + " ", style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
     supply.append(" · " + say(_("City tile stack: {left}", left=view["city_stack"])))
@@ -366,8 +394,7 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
         if sv["queens_gem"]:
             line.append(" · " + say(_("holds the Queen's Gem")), style="bold magenta")
         parts.append(line)
-    viewer = view["viewer"]
-    if viewer is not None and viewer == view["current_player"] and view["decision"] == "action":
+    if choosing:
         me = view["seats"][viewer]
         moves: dict[int, list[str]] = {}
         for text in view["legal_actions"]:
@@ -400,6 +427,14 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str) -> Rendera
             else:
                 r.append(": " + say(_("you cannot pay it yet")), style="dim")
             parts.append(r)
+            onward = out.get(road["to"], [])
+            if onward:  # one road ahead: what the next move from there would cost
+                then = Text("      " + say(_("then:")) + " ", style="dim")
+                for i, further in enumerate(onward):
+                    if i:
+                        then.append(" · ", style="dim")
+                    then.append_text(road_text(further))
+                parts.append(then)
     return Group(*parts)
 
 

@@ -224,6 +224,7 @@ def _play_turns(
 ) -> None:
     """The turns of `play_terminal`, until the game ends, a person quits (`Quit`) or a bot forfeits (`Forfeit`)."""
     drawn_at = hinted_at = -1  # len(history) when the table was last drawn / choices last listed
+    whole = True  # the next table drawn shows all of the board: the first, and on 'board'
     said: list[tuple[int, str]] = []  # each action as it was said (markup), with its seat
     heard = {s: 0 for s in range(len(seats)) if s not in bots}  # a person's: len(said) when they last acted
     # A bot's move is said under the table drawn for the next person ("Since your last turn"), once: said as it was
@@ -257,8 +258,8 @@ def _play_turns(
             continue
         view = game.view(seat)
         if drawn_at != len(game.history):
-            console.print(draw(view, names, language))
-            drawn_at = len(game.history)
+            console.print(draw(view, names, language, whole=whole))
+            drawn_at, whole = len(game.history), False
             _since(console, said[heard[seat] :], seat, say)
             shown = len(said)
         if view["decision"] != "action" and hinted_at != len(game.history):
@@ -293,7 +294,7 @@ def _play_turns(
                 say(
                     _(
                         "Other commands: moves (list legal actions), hint (the expert bot's advice), "
-                        "board (draw the table again), quit."
+                        "board (draw the whole table again), quit."
                     )
                 )
             )
@@ -316,7 +317,7 @@ def _play_turns(
             console.print(say(_("Legal now:")) + " " + " | ".join(a.text for a in game.legal_actions()), markup=False)
             continue
         if command in ("board", "show"):
-            drawn_at = -1
+            drawn_at, whole = -1, True
             continue
         try:
             before = game.clone()

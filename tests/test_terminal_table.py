@@ -1,0 +1,97 @@
+"""The terminal's table fits a terminal of 80 columns and 24 lines: the table is drawn again at every turn of a
+person, and a taller one left its top (the market, the board) above the screen."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+import splendor
+from splendor.bots import decide, make_bot
+from splendor.core import Game
+from splendor.i18n import _, translate
+from splendor.terminal.draw import LETTERS, draw
+from tests.test_cli import run
+
+
+def _played(game: str, players: int, actions: int, seed: int = 5) -> Game:
+    g = splendor.new_game(game, players=players, seed=seed)
+    bots = [make_bot("greedy", seed=i) for i in range(players)]
+    for _step in range(actions):
+        g.apply(decide(bots[g.current_player], g))
+    return g
+
+
+def _lines(g: Game, seat: int | None = 0, language: str = "en", *, whole: bool = False) -> list[str]:
+    console = Console(width=80, record=True, file=open("/dev/null", "w"))  # noqa: SIM115 (closed with the console)
+    console.print(draw(g.view(seat), [f"player {i}" for i in range(g.players)], language, whole=whole))
+    console.file.close()
+    return [line.rstrip() for line in console.export_text().splitlines()]
+
+
+@pytest.mark.parametrize("language", ["en", "sl", "ko", "zh"])
+@pytest.mark.parametrize(("players", "actions", "most"), [(2, 30, 12), (4, 60, 16)])
+def test_a_classic_table_fits_80_columns_with_each_market_row_on_one_line(
+    players: int, actions: int, most: int, language: str
+) -> None:
+    """Boxed, the table of two took 29 lines at 80 columns and of four 34: a market row wrapped to two lines, and
+    each box's rules took a line of their own."""
+    g = _played("classic", players, actions)
+    lines = _lines(g, language=language)
+    assert len(lines) <= most, "\n".join(lines)
+    rows = [line for line in lines if line[:1] in "123" and line.count("+") == 4]
+    assert len(rows) == 3, "\n".join(lines)  # each tier's four cards on one line
+    for noble in g.view(0)["nobles"]:  # a noble is never cut in two where the line wraps
+        named = translate(_("noble {number} ({points}★):", number=noble["id"], points=noble["points"]), language)
+        needs = " ".join(f"{n}{LETTERS[colour]}" for colour, n in noble["requires"].items() if n)
+        assert any(f"{named} {needs}" in line for line in lines), "\n".join(lines)
+
+
+def test_pokemons_display_takes_three_lines_a_level_at_80_columns() -> None:
+    """A card of the display is its name; its points, bonus and cost; what it evolves into. Boxed, with the
+    Pokédex's 'No.' and the word 'cost' in every cell, the display alone took 33 lines at 80 columns."""
+    lines = _lines(_played("pokemon", 2, 40))
+    top = next(i for i, line in enumerate(lines) if line.startswith("level"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("Supply:"))
+    assert end - top <= 10, "\n".join(lines)  # the heading and three lines for each of the three levels
+    assert lines[top - 2].startswith("rare (") and lines[top - 1].startswith("legendary (")
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_a_kids_turn_shows_where_the_travelers_stand_and_board_shows_it_all() -> None:
+    """The whole board is some 75 lines; drawn at every turn, an 80x24 terminal showed its lowest quarter. A turn
+    shows the places where the travelers stand, with their roads; the whole board is drawn at the game's first
+    table, at 'board', and in a replay."""
+    g = _played("kids", 4, 21)
+    turn, whole = _lines(g), _lines(g, whole=True)
+    assert len(turn) <= 20 < 60 < len(whole), "\n".join(turn)
+    view = g.view(0)
+    names = {sp["id"]: sp["name"] for sp in view["board"]["spaces"]}
+    for sv in view["seats"]:
+        assert any(names[sv["space"]] in line and "◉" in line for line in turn)
+    assert any("Palace of Splendor" in line and "PALACE" in line for line in whole)
+    assert not any("PALACE" in line for line in turn)
+
+
+def test_each_kids_road_from_here_says_the_roads_one_step_further() -> None:
+    """A child plans a road ahead: each road the traveler to move may take is followed by the roads from where it
+    ends, with their resources."""
+    g = splendor.new_game("kids", players=2, seed=3)
+    view = g.view(0)
+    roads = view["board"]["roads"]
+    here = view["seats"][0]["space"]
+    lines = _lines(g)
+    for road in (r for r in roads if r["from"] == here):
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"  road {road['number']} → "))
+        onward = [r["number"] for r in roads if r["from"] == road["to"]]
+        assert lines[at + 1].lstrip().startswith("then:")
+        assert [f"road {n} →" in lines[at + 1] for n in onward] == [True] * len(onward)
+
+
+def test_the_kids_game_draws_the_whole_board_first_and_again_at_board() -> None:
+    out = run(
+        "play", "--game", "kids", "--seats", "human,greedy", "--seed", "3", stdin="take k r g\nboard\nquit\ny\n\n"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("♛ PALACE") == 2, out.stdout  # the first table, and 'board'; not the turn between
+    assert out.stdout.count("Where the travelers stand") == 1
