@@ -42,6 +42,7 @@ from splendor.terminal.play import (
     Quit,
     Seat,
     describe_result,
+    parse_seats,
     play_terminal,
     seat_names,
     seat_notes,
@@ -168,7 +169,7 @@ def _resumed(ctx: typer.Context, path: Path, seats: str) -> tuple[Game, list[Sea
         )
     try:
         if _given(ctx, "seats"):
-            seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
+            seat_list = parse_seats(seats)
             if len(seat_list) != rec.players:
                 raise ValueError(f"the game in {path} has {rec.players} seats; --seats names {len(seat_list)}")
         else:
@@ -252,7 +253,7 @@ def play(
     else:
         _check_game(game)
         try:
-            seat_list = [Seat.parse(s, i) for i, s in enumerate(seats.split(","))]
+            seat_list = parse_seats(seats)
             g = new_game(
                 game,
                 players=len(seat_list),

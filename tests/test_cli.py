@@ -606,3 +606,13 @@ def test_the_list_of_commands_says_each_summary_as_one_sentence() -> None:
 def test_unknown_game_is_a_clear_error() -> None:
     out = run("simulate", "--game", "chess")
     assert out.returncode == 2 and "unknown game 'chess'" in out.stderr
+
+
+def test_two_seats_given_one_name_are_refused_before_the_game() -> None:
+    """The moves said, the record and a Pokémon profile are by name: two seats called 'a' were accepted, and
+    told apart only as 'a 0' and 'a 1'. A bot's seat named for its kind stays apart ('greedy 1')."""
+    out = run("play", "--seats", "a:human,A:greedy", "--seed", "1", stdin="quit\ny\n\n")
+    assert out.returncode == 2 and "seat 1's name 'A' is seat 0's already" in out.stderr, out.stderr
+    assert "turn 1" not in out.stdout
+    fine = run("play", "--seats", "a:human,greedy,greedy", "--seed", "1", stdin="quit\ny\n\n")
+    assert fine.returncode == 0, fine.stderr

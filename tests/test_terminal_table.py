@@ -95,3 +95,17 @@ def test_the_kids_game_draws_the_whole_board_first_and_again_at_board() -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("♛ PALACE") == 2, out.stdout  # the first table, and 'board'; not the turn between
     assert out.stdout.count("Where the travelers stand") == 1
+
+
+def test_white_and_black_tokens_differ_by_more_than_their_letter() -> None:
+    """Both were white letters on a dark grey; white is now a light chip and black a dark one."""
+    from rich.style import Style
+
+    from splendor.terminal.draw import STYLES
+
+    def lightness(style: str) -> float:
+        colour = Style.parse(style).bgcolor
+        assert colour is not None
+        return sum(colour.get_truecolor()) / 3
+
+    assert lightness(STYLES["white"]) - lightness(STYLES["black"]) > 128

@@ -14,7 +14,7 @@ from splendor.games.palettes import TOKENS
 from splendor.i18n import SOURCE_LANGUAGE, Message, _, _n, translate
 
 STYLES = {
-    "white": "bold white on grey23",
+    "white": "bold black on grey85",  # a light chip beside black's dark one: both had been white on a dark grey
     "blue": "bold bright_blue",
     "green": "bold green",
     "red": "bold red",

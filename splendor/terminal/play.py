@@ -74,6 +74,25 @@ class Seat:
         return cls(name=f"{kind} {index}" if kind != HUMAN else f"player {index}", kind=kind)
 
 
+def parse_seats(specs: str) -> list[Seat]:
+    """The seats of ``--seats``, comma-separated, each as `Seat.parse` reads it. Two seats given one name are
+    refused: the moves said and the record could not tell them apart, and in Pokémon both would claim one Pokédex.
+
+    >>> [s.name for s in parse_seats("me:human,greedy")]
+    ['me', 'greedy 1']
+    """
+    seats = [Seat.parse(spec, i) for i, spec in enumerate(specs.split(","))]
+    seen: dict[str, int] = {}
+    for i, seat in enumerate(seats):
+        if seat.named:
+            first = seen.setdefault(seat.name.casefold(), i)
+            if first != i:
+                raise ValueError(
+                    f"seat {i}'s name {seat.name!r} is seat {first}'s already; give each seat its own name"
+                )
+    return seats
+
+
 def _is_bot(spec: str) -> bool:
     """Whether ``spec`` is a bot's spec as it stands (``make_bot`` reads a bot's program or level with its case)."""
     try:
