@@ -242,7 +242,7 @@ def test_your_pokemon_say_what_they_evolve_into_in_your_play_area() -> None:
     from rich.console import Console
 
     from splendor.bots import decide, make_bot
-    from splendor.terminal.draw import draw
+    from splendor.terminal.draw import LETTERS, draw
 
     g = splendor.new_game("pokemon", players=2, seed=2)
     bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
@@ -252,7 +252,8 @@ def test_your_pokemon_say_what_they_evolve_into_in_your_play_area() -> None:
     console.print(draw(g.view(0), ["ann", "bob"]))
     areas = [line for line in console.export_text().splitlines() if "play area:" in line]
     evolving = [c for c in g.view(0)["seats"][0]["cards"] if c["evolves_to"]]
-    assert evolving and f"→ {evolving[0]['evolves_to']} with" in areas[0]
+    need = "".join(f"{n}{LETTERS[colour]}" for colour, n in evolving[0]["evolve"].items()) if evolving else ""
+    assert evolving and f"→ {evolving[0]['evolves_to']} {need}" in areas[0]
 
 
 def test_a_game_left_and_saved_goes_on_with_resume_to_the_same_end(tmp_path: Path) -> None:

@@ -109,3 +109,15 @@ def test_white_and_black_tokens_differ_by_more_than_their_letter() -> None:
         return sum(colour.get_truecolor()) / 3
 
     assert lightness(STYLES["white"]) - lightness(STYLES["black"]) > 128
+
+
+def test_a_pokemon_in_a_play_area_is_never_cut_in_two() -> None:
+    """A play area of eleven Pokémon wraps between them: it had wrapped anywhere ('→' at a line's end, 'Gloom 2y'
+    on the next)."""
+    g = _played("pokemon", 2, 40)
+    lines = _lines(g)
+    for seat in g.view(0)["seats"]:
+        for c in (c for c in seat["cards"] if c["evolves_to"]):
+            ((colour, n),) = c["evolve"].items()
+            whole = f"{c['name']} [#{c['id']}] +{LETTERS[c['bonus']]}"
+            assert any(whole in line and f"→ {c['evolves_to']} {n}{LETTERS[colour]}" in line for line in lines), whole

@@ -49,19 +49,20 @@ def counts(values: dict[str, int], *, skip_zero: bool = True) -> Text:
 
 
 class Flow:
-    """Pieces of text on as few lines as the width allows, a line broken only between pieces: a noble is never
-    cut in two. ``Flow(Text("Nobles:"), noble, noble)``."""
+    """Pieces of text on as few lines as the width allows, a line broken only between pieces (a noble, a Pokémon
+    is never cut in two), each line after the first indented by ``indent``: ``Flow(Text("Nobles:"), noble, noble)``.
+    """
 
-    def __init__(self, *pieces: Text, gap: int = 2) -> None:
-        self.pieces, self.gap = pieces, gap
+    def __init__(self, *pieces: Text, gap: int = 2, indent: int = 0) -> None:
+        self.pieces, self.gap, self.indent = pieces, gap, indent
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         line = Text()
         for piece in self.pieces:
-            if line and line.cell_len + self.gap + piece.cell_len > options.max_width:
+            if line.plain.strip() and line.cell_len + self.gap + piece.cell_len > options.max_width:
                 yield line
-                line = Text()
-            if line:
+                line = Text(" " * self.indent)
+            elif line:
                 line.append(" " * self.gap)
             line.append_text(piece)
         yield line  # (a piece wider than the line is left to wrap as text does)
@@ -240,22 +241,21 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str, *, whol
         head.append(" · " + say(_("bonuses")) + " ")
         head.append_text(counts(sv["bonuses"]))
         parts.append(head)
-        area = Text("    " + say(_("play area:")) + " ")
+        area = [Text("    " + say(_("play area:")))]
         for i, c in enumerate(sv["cards"]):
-            if i:
-                area.append(", ")
-            area.append(pokemon_name(c, say) + " ")
+            card = Text(say(Message(c["name"])) + " ")  # (the Pokédex's number is in the display and the reserve)
             if c["evolves_to"]:  # the card's id, as 'evolve ID ...' is typed
-                area.append(f"[#{c['id']}] ", style="dim")
-            area.append(f"+{LETTERS[c['bonus']]}" + ("x2" if c["bonus_count"] == 2 else ""), style=STYLES[c["bonus"]])
+                card.append(f"[#{c['id']}] ", style="dim")
+            card.append(f"+{LETTERS[c['bonus']]}" + ("x2" if c["bonus_count"] == 2 else ""), style=STYLES[c["bonus"]])
             if c["points"]:
-                area.append(f" {c['points']}★")
+                card.append(f" {c['points']}★")
             if c["evolves_to"]:  # its next stage, in sight as the rules lay it out (and as the display says it)
-                area.append(" ")
-                area.append_text(evolution(c, say))
+                card.append(" ")
+                card.append_text(evolution(c, say, short=True))
+            area.append(card.append("," if i < len(sv["cards"]) - 1 else ""))
         if not sv["cards"]:
-            area.append("-", style="dim")
-        parts.append(area)
+            area.append(Text("-", style="dim"))
+        parts.append(Flow(*area, gap=1, indent=6))
         if sv["under_tile"]:
             parts.append(
                 Text(

@@ -147,8 +147,8 @@ def test_the_terminal_shows_the_pokedex_number_and_keeps_the_card_id_only_to_typ
     console = Console(width=400, record=True)
     console.print(draw(g.view(0), ["ann", "bob"]))
     out = console.export_text()
-    assert f"No. 092 Gastly [#{gastly}]" in out  # what 'evolve ID ...' is typed with
-    assert "No. 143 Snorlax +" in out and f"[#{snorlax}]" not in out
+    assert f"play area: Gastly [#{gastly}]" in out  # what 'evolve ID ...' is typed with
+    assert "Snorlax +" in out and f"[#{snorlax}]" not in out
     assert not re.search(r"(?<!\[)#\d+ [A-Z]", out)  # never '#83 Aerodactyl'
 
 
