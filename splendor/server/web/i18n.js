@@ -23,8 +23,13 @@ try {
 } catch (e) { /* no catalog: the pages stay in English, tokens named by their colours */ }
 document.documentElement.lang = language;
 
+// Chinese sets no space beside its full-width marks: "玩家 1（你） 获胜！", where "{name}（你）" filled "{player} 获胜！",
+// reads "玩家 1（你）获胜！".
+const FULL_WIDTH_SPACED = /(?<=[（）：；，。！？、]) +| +(?=[（）：；，。！？、])/g;
+
 function fill(template, params) {
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const filled = template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return language === "zh" ? filled.replace(FULL_WIDTH_SPACED, "") : filled;
 }
 
 // A message in the reader's language: t("{name} wins!", { name }).
