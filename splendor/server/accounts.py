@@ -25,7 +25,7 @@ from splendor.server.deadline import in_store_time, more_request_time
 from splendor.server.errors import Refused
 from splendor.server.guards import RateLimiter, client_address
 from splendor.server.live import GameManager
-from splendor.server.moves import never_moved
+from splendor.server.moves import left_too_soon
 from splendor.server.schemas import (
     GameName,
     Leaderboard,
@@ -213,12 +213,12 @@ def accounts_router(settings: Settings) -> APIRouter:
     async def rating_changes(game_id: str, request: Request) -> dict[str, Any]:
         """What a finished game did to its accounts' ratings, by seat: each rating before and after, on the
         Elo-like scale, and the change (``rated`` false when it counted for none: a game with a person playing
-        without an account, without a winner, or one of whose people never moved; ``unplayed`` says the last, so
-        that the end screen says why)."""
+        without an account, without a winner, or one of whose people left it before their fifth move or never
+        moved; ``unplayed`` says the last, so that the end screen says why)."""
         live = await manager(request).get(game_id)
         ratings: Ratings = request.app.state.ratings
         changes = await in_store_time(lambda: ratings.changes(game_id), settings.store_seconds) if live.over else []
-        unplayed = live.over and live.rated and not changes and never_moved(live)
+        unplayed = live.over and live.rated and not changes and left_too_soon(live)
         return {"over": live.over, "rated": bool(changes), "unplayed": unplayed, "changes": changes}
 
     return router

@@ -20,7 +20,7 @@ from splendor.core.game import Game
 from splendor.core.record import IDLE, Record
 from splendor.games import new_game
 from splendor.server import clocks
-from splendor.server.moves import LOG_KEPT, step
+from splendor.server.moves import LOG_KEPT, RATED_AFTER_MOVES, step
 from splendor.server.seating import BOT, OPEN, waiting_for_players
 from splendor.server.settings import Settings
 from splendor.server.watchers import Watcher
@@ -78,16 +78,36 @@ class LiveGame:
             for s in self.seats
         ]
 
-    def has_moved(self, seat: SeatInfo) -> bool:
-        """Whether the seat's person made a move (not a bot that played the seat on after they forfeited): a rated
-        game one of whose people never moved counts for nobody (`splendor.server.moves.rating`)."""
+    def moves_made(self, seat: SeatInfo) -> int:
+        """How many moves the seat's person made (not a bot that played the seat on after they forfeited): a rated
+        game one of whose people left before `RATED_AFTER_MOVES` counts for nobody (`splendor.server.moves.rating`).
+        """
         before = seat.forfeited_at if seat.forfeited_at is not None else len(self.log)
-        return any(entry["seat"] == seat.seat for entry in self.log[:before])
+        return sum(entry["seat"] == seat.seat for entry in self.log[:before])
+
+    def has_moved(self, seat: SeatInfo) -> bool:
+        """Whether the seat's person made a move: before it, a seat may abort the game."""
+        return self.moves_made(seat) > 0
+
+    def left_too_soon(self, seat: SeatInfo, ending: Ending | None = None) -> bool:
+        """Whether the seat's person left the game (resigned, ran out of time, sat idle: a seat of three or four
+        forfeited, or the seat a game of two ended by, ``ending`` or the game's own) before their
+        `RATED_AFTER_MOVES`-th move, or saw it end before their first: the game was not played out by them, and
+        changes no rating, as an abort does not."""
+        made = self.moves_made(seat)
+        ended_by = ending or self.ending
+        left = seat.forfeited or (ended_by is not None and ended_by.seat == seat.seat)
+        return made == 0 or (left and made < RATED_AFTER_MOVES)
 
     def _forfeit(self, s: SeatInfo) -> dict[str, Any]:
-        """How a seat's person left: ``by`` (idle, resigned, time), ``at`` (the action count), and whether they had
-        ``moved`` first."""
-        return {"by": s.forfeited_by or IDLE, "at": s.forfeited_at, "moved": self.has_moved(s)}
+        """How a seat's person left: ``by`` (idle, resigned, time), ``at`` (the action count), whether they had
+        ``moved`` first, and whether that was ``too_soon`` for the game to be rated (`left_too_soon`)."""
+        return {
+            "by": s.forfeited_by or IDLE,
+            "at": s.forfeited_at,
+            "moved": self.has_moved(s),
+            "too_soon": self.left_too_soon(s),
+        }
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """What a seat (or a spectator) receives: the game's id, its seats, whether it is rated, how it ended if

@@ -106,10 +106,17 @@ def moved_on(actions: int, expected: int) -> Message:
     )
 
 
-def never_moved(live: LiveGame) -> bool:
-    """Whether one of the game's accounts' people left it (resigned, ran out of time, sat idle) or saw it end before
-    their first move: then it was never played by them, and a rated game changes no rating (`rating`)."""
-    return any(s.account_id is not None and not live.has_moved(s) for s in live.seats)
+RATED_AFTER_MOVES = 5
+"""A person who leaves a rated game (resigns, runs out of time, sits idle) before this many moves of their own has
+not played it out, and it changes no rating, as an abort does not. Nothing is decided in a Splendor game's first
+five turns, and a second account that left after one move, game after game, farmed a rating from it."""
+
+
+def left_too_soon(live: LiveGame, ending: Ending | None = None) -> bool:
+    """Whether one of the game's accounts' people left it (resigned, ran out of time, sat idle; or ended it so,
+    ``ending``) before their `RATED_AFTER_MOVES`-th move, or saw it end before their first: then it was not played
+    by them, and a rated game changes no rating (`rating`)."""
+    return any(s.account_id is not None and live.left_too_soon(s, ending) for s in live.seats)
 
 
 def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bool = False) -> None:
@@ -129,13 +136,14 @@ def may_leave(live: LiveGame, seat: int, expect: int | None = None, aborting: bo
 def rating(live: LiveGame, after: Game, ending: Ending | None = None) -> Callable[[Connection], None] | None:
     """What the game's last action, or its ``ending``, also writes: the ratings of its accounts, when it was
     created to be rated. A game ended by an `Ending` is won by every seat but the one that lost by it. A game one
-    of whose accounts' people never moved (who left it, resigned or idle, before their first move) was never
-    played by them, and changes no rating, as an abort does not: second accounts that resigned at once, game
-    after game, farmed a rating from it, in games of two and, their seats ranked last, of three or four. A game
-    of three or four that the rules end is otherwise rated whoever left it: a seat that left ranks last."""
+    of whose accounts' people left it (resigned, ran out of time, sat idle) before their fifth move
+    (`RATED_AFTER_MOVES`), or never moved, was not played out by them, and changes no rating, as an abort does
+    not: second accounts that resigned at once, or after one move, game after game, farmed a rating from it, in
+    games of two and, their seats ranked last, of three or four. A game of three or four that the rules end is
+    otherwise rated whoever left it: a seat that left ranks last."""
     if not live.rated:
         return None
-    if never_moved(live):
+    if left_too_soon(live, ending):
         return None
     seats = [
         RatedSeat(

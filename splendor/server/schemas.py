@@ -364,7 +364,7 @@ class RatingChanges(BaseModel):
     )
     unplayed: bool = Field(
         default=False,
-        description="a rated game not rated because one of its people never moved (left, or saw it end, before "
-        "their first move), as an aborted game is not",
+        description="a rated game not rated because one of its people left it (resigned, ran out of time, sat "
+        "idle) before their fifth move, or saw it end before their first, as an aborted game is not",
     )
     changes: list[RatingChangeLine]

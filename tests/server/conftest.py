@@ -222,6 +222,32 @@ def app_client(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestC
         yield c
 
 
+def play_turns(
+    client: httpx.Client | TestClient, game: dict[str, Any], seat: int, turns: int, token: str | None = None
+) -> int:
+    """``turns`` turns of ``seat`` in a game against bots, each its first legal action when its turn comes (with
+    ``token``, else the seat's own secret when the game gave one, else the signed-in account); the game's number
+    of actions once it is the seat's turn again (or the game is over). `RATED_AFTER_MOVES` turns make a rated game
+    that the seat then leaves count."""
+    token = token or game["seats"][seat].get("token")
+    headers = {"x-seat-token": token} if token else {}
+
+    def seen() -> dict[str, Any]:
+        payload: dict[str, Any] = client.get(f"/api/games/{game['id']}", params={"seat": seat}, headers=headers).json()
+        return payload
+
+    for _turn in range(turns):
+        legal = wait_for(lambda: (p := seen())["view"]["current_player"] == seat and p, seconds=60)["view"]
+        r = client.post(
+            f"/api/games/{game['id']}/actions",
+            json={"seat": seat, "action": legal["legal_actions"][0]},
+            headers=headers,
+        )
+        assert r.status_code == 200, r.text
+    ready = wait_for(lambda: ((p := seen())["view"]["current_player"] == seat or p["over"]) and p, seconds=60)
+    return int(ready["actions"])
+
+
 def wait_for(check: Any, seconds: float = 20) -> Any:
     deadline = time.monotonic() + seconds
     while True:

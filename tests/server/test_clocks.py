@@ -19,8 +19,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from splendor.server.api import create_app
+from splendor.server.moves import RATED_AFTER_MOVES
 from splendor.server.settings import Settings
-from tests.server.conftest import Server, create, processes, wait_for
+from tests.server.conftest import Server, create, play_turns, processes, wait_for
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 MINE = {"kind": "human", "mine": True}
@@ -170,12 +171,12 @@ def test_no_client_time_is_read(app_client: TestClient) -> None:
 def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient) -> None:
     c = app_client
     signed_in(c)
-    game = create(c, "classic", [MINE, GREEDY], clock="4s+0")  # room for the first move on a loaded machine
+    game = create(c, "classic", [MINE, GREEDY], clock="5s+0")  # room for five moves on a loaded machine
     assert game["rated"]
-    assert move(c, game, 0).status_code == 200  # then ann's time runs out at her second turn
+    played = play_turns(c, game, 0, RATED_AFTER_MOVES)  # then ann's time runs out (left sooner: unrated)
     never = create(c, "classic", [MINE, GREEDY], clock="1s+0")
-    ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=10)
-    assert ended["ending"] == {"by": "time", "seat": 0, "at": 2}
+    ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=15)
+    assert ended["ending"] == {"by": "time", "seat": 0, "at": played}
     assert ended["clock"]["running"] is None and ended["view"]["legal_actions"] == []
     assert ended["clock"]["banks"][0] == 0  # spent, not as it stood when the turn began
     assert rating_changes(c, game)[0] < 0  # a loss on time counts
@@ -187,7 +188,7 @@ def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient)
     assert listed[never["id"]] == "aborted" and listed[game["id"]] == "won"
     record = c.get(f"/api/games/{game['id']}/record").text
     notes = json.loads(record.splitlines()[0])["notes"]
-    assert notes["ending"]["by"] == "time" and notes["time_control"] == "4s+0"
+    assert notes["ending"]["by"] == "time" and notes["time_control"] == "5s+0"
     assert c.get(f"/api/games/{game['id']}/replay").json()["ending"]["by"] == "time"
 
 
@@ -195,10 +196,10 @@ def test_two_players_the_one_who_runs_out_loses_rated_so(app_client: TestClient)
 def test_three_players_a_bot_plays_on_the_seat_that_ran_out_and_it_ranks_last(app_client: TestClient) -> None:
     c = app_client
     signed_in(c)
-    game = create(c, "kids", [MINE, GREEDY, GREEDY], clock="4s+0", options={"short": True})
-    assert move(c, game, 0).status_code == 200  # then ann's time runs out at her second turn
-    seat = wait_for(lambda: (s := state(c, game)["seats"][0])["forfeited"] and s, seconds=10)
-    assert seat["kind"] == "bot" and seat["forfeit"] == {"by": "time", "at": 3, "moved": True}
+    game = create(c, "kids", [MINE, GREEDY, GREEDY], clock="5s+0", options={"short": True})
+    played = play_turns(c, game, 0, RATED_AFTER_MOVES)  # then ann's time runs out (left sooner: unrated)
+    seat = wait_for(lambda: (s := state(c, game)["seats"][0])["forfeited"] and s, seconds=15)
+    assert seat["kind"] == "bot" and seat["forfeit"] == {"by": "time", "at": played, "moved": True, "too_soon": False}
     r = c.post(f"/api/games/{game['id']}/actions", json={"seat": 0, "action": "take k r g"})  # signed in
     assert r.status_code == 403 and "ran out of time" in r.json()["detail"]
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)  # the bots play it out
@@ -309,11 +310,10 @@ def test_when_the_process_holding_the_game_dies_the_others_end_it_on_time_once(
     a, b, c = three
     with a.client() as client:
         signed_in(client)
-        timed = create(client, "classic", [MINE, GREEDY], clock="6s+0")
+        timed = create(client, "classic", [MINE, GREEDY], clock="8s+0")
         assert timed["rated"]
         assert state(client, timed)["clock"]["running"] == 0
-        assert move(client, timed, 0).status_code == 200  # a game one never moved in would change no rating
-        wait_for(lambda: state(client, timed)["actions"] == 2, seconds=10)  # greedy's reply: ann's 6 s run
+        played = play_turns(client, timed, 0, RATED_AFTER_MOVES)  # left sooner, it would count for nobody
         game = create(client, "classic", [MINE, {"kind": "human", "name": "bob"}], clock="8s+2")
         legal = client.get(f"/api/games/{game['id']}", params={"seat": 0}).json()["view"]["legal_actions"]
         moved = client.post(f"/api/games/{game['id']}/actions", json={"seat": 0, "action": legal[0]})
@@ -322,7 +322,7 @@ def test_when_the_process_holding_the_game_dies_the_others_end_it_on_time_once(
     a.kill9()  # the process that holds both games dies before the deadline
     with b.client() as client:
         ended = wait_for(lambda: (p := state(client, timed))["over"] and p, seconds=20)
-        assert ended["ending"] == {"by": "time", "seat": 0, "at": 2}
+        assert ended["ending"] == {"by": "time", "seat": 0, "at": played}
         ended = wait_for(lambda: (p := state(client, game))["over"] and p, seconds=45)
         assert ended["ending"] == {"by": "no_start", "seat": 1, "at": 1}  # bob's 8 s ran out before he moved
     time.sleep(2)  # every survivor's sweep has run again meanwhile

@@ -5,8 +5,10 @@ in the record and the replay; refusals change nothing; two racing requests on tw
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,8 +18,9 @@ from fastapi.testclient import TestClient
 import splendor
 from splendor.bots import decide, make_bot
 from splendor.server.cache import LiveGame
+from splendor.server.moves import RATED_AFTER_MOVES
 from splendor.store.games import SeatInfo
-from tests.server.conftest import Server, create, wait_for
+from tests.server.conftest import Server, create, play_turns, wait_for
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 MINE = {"kind": "human", "mine": True}
@@ -61,12 +64,11 @@ def test_resign_2p_loses_and_is_rated(app_client: TestClient) -> None:
     signed_in(c)
     game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY]}).json()
     assert game["rated"]
-    first_move(c, game, 0)  # a game one of its people never moved in changes no rating (as an abort)
-    wait_for(lambda: state(c, game)["actions"] == 2)
-    r = seat_call(c, game, 0, "resign", expect=2)
+    played = play_turns(c, game, 0, RATED_AFTER_MOVES)  # left sooner, the game would count for nobody
+    r = seat_call(c, game, 0, "resign", expect=played)
     assert r.status_code == 200, r.text
     ended = r.json()
-    assert ended["over"] and ended["ending"] == {"by": "resigned", "seat": 0, "at": 2} and ended["winners"] == [1]
+    assert ended["over"] and ended["ending"] == {"by": "resigned", "seat": 0, "at": played} and ended["winners"] == [1]
     assert ended["view"]["is_over"] and ended["view"]["legal_actions"] == []
     changes = c.get(f"/api/games/{game['id']}/ratings").json()
     assert changes["rated"] and [x["seat"] for x in changes["changes"]] == [0]
@@ -79,12 +81,12 @@ def test_resign_3p_a_bot_plays_on_and_the_seat_ranks_last(app_client: TestClient
     c = app_client
     signed_in(c)
     game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY, GREEDY]}).json()
-    first_move(c, game, 0)  # a person who never moved leaves a game that changes no rating
-    wait_for(lambda: state(c, game)["actions"] == 3)
+    played = play_turns(c, game, 0, RATED_AFTER_MOVES)  # left sooner, the game would count for nobody
     r = seat_call(c, game, 0, "resign")
     assert r.status_code == 200, r.text
     seat = r.json()["seats"][0]
-    assert seat["forfeited"] and seat["kind"] == "bot" and seat["forfeit"] == {"by": "resigned", "at": 3, "moved": True}
+    assert seat["forfeited"] and seat["kind"] == "bot"
+    assert seat["forfeit"] == {"by": "resigned", "at": played, "moved": True, "too_soon": False}
     assert not r.json()["over"]  # the game goes on for the others
     again = seat_call(c, game, 0, "resign")
     assert again.status_code == 403 and "resigned" in again.json()["detail"]  # twice: the seat is a bot's now
@@ -122,9 +124,33 @@ def test_resign_3p_before_ones_first_move_leaves_the_game_unrated(app_client: Te
     r = seat_call(c, game, 0, "resign")
     assert r.status_code == 200, r.text
     forfeit = r.json()["seats"][0]["forfeit"]
-    assert forfeit == {"by": "resigned", "at": 0, "moved": False} and not r.json()["over"]  # the table says so
+    assert forfeit == {"by": "resigned", "at": 0, "moved": False, "too_soon": True} and not r.json()["over"]
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)
     assert ended["ending"] is None and ended["view"]["result"]  # the rules ended it
+    assert c.get(f"/api/games/{game['id']}/ratings").json() == {
+        "over": True,
+        "rated": False,
+        "unplayed": True,
+        "changes": [],
+    }
+    assert "classic" not in c.get("/api/me").json()["ratings"]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_person_who_resigns_before_their_fifth_move_leaves_the_game_unrated(
+    app_client: TestClient, players: int
+) -> None:
+    """A hostile tester's find: a second account that made one move and resigned lifted the first from 1500 to
+    1800, first on the leaderboard, in four games. Nothing is decided in a game's first five turns."""
+    c = app_client
+    signed_in(c)
+    game = c.post("/api/games", json={"game": "classic", "seats": [MINE] + [GREEDY] * (players - 1)}).json()
+    played = play_turns(c, game, 0, RATED_AFTER_MOVES - 1)
+    r = seat_call(c, game, 0, "resign", expect=played)
+    assert r.status_code == 200, r.text
+    if players == 3:
+        assert r.json()["seats"][0]["forfeit"] == {"by": "resigned", "at": played, "moved": True, "too_soon": True}
+    wait_for(lambda: state(c, game)["over"], seconds=60)
     assert c.get(f"/api/games/{game['id']}/ratings").json() == {
         "over": True,
         "rated": False,
@@ -334,3 +360,10 @@ def test_a_pokemon_game_ended_by_a_resignation_marks_what_each_seat_caught(
     assert seat_call(c, game, leaving, "resign").status_code == 200
     page = c.get("/api/pokedex/misty").json()
     assert page["caught"] >= 1 and page["marked"]
+
+
+def test_the_page_says_the_same_number_of_moves_as_the_server() -> None:
+    """The end screen's words ('left within their first 5 moves') read the page's copy of `RATED_AFTER_MOVES`."""
+    source = (Path(splendor.__file__).parent / "server" / "web" / "endgame.js").read_text(encoding="utf-8")
+    found = re.search(r"const RATED_AFTER_MOVES = (\d+);", source)
+    assert found and int(found.group(1)) == RATED_AFTER_MOVES

@@ -21,13 +21,14 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from splendor.server.bots import bot_seed
+from splendor.server.moves import RATED_AFTER_MOVES
 from splendor.store import open_store
 from splendor.store.accounts import Accounts
 from splendor.store.database import Store
 from splendor.store.games import GameStore, SeatInfo
 from splendor.store.models import GameRow, RatingRow
 from splendor.store.ratings import RatedSeat, Ratings, rate_game
-from tests.server.conftest import Server, create, wait_for
+from tests.server.conftest import Server, create, play_turns, wait_for
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 MINE = {"kind": "human", "mine": True}
@@ -68,6 +69,16 @@ def _move(c: httpx.Client | TestClient, game: dict[str, Any], seat: int, token: 
     legal = c.get(f"/api/games/{game['id']}", params={"seat": seat}, headers=headers).json()["view"]["legal_actions"]
     r = c.post(f"/api/games/{game['id']}/actions", json={"seat": seat, "action": legal[0]}, headers=headers)
     assert r.status_code == 200, r.text
+
+
+def _turn(c: httpx.Client | TestClient, game: dict[str, Any], seat: int, token: str | None = None) -> None:
+    """A whole turn of ``seat``: its first legal action, and again while the seat still decides (tokens to return)."""
+    headers = {"x-seat-token": token} if token else {}
+    while True:
+        _move(c, game, seat, token)
+        view = c.get(f"/api/games/{game['id']}", params={"seat": seat}, headers=headers).json()["view"]
+        if view["current_player"] != seat:
+            return
 
 
 # ----------------------------------------------------------------------------- 2. keeping a seat rotates its secret
@@ -217,11 +228,11 @@ def test_a_person_idle_past_the_limit_loses_a_rated_game_of_two_and_it_is_rated(
     assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
     never = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY]}).json()
     game = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY]}).json()
-    _move(c, game, 0)  # within the limit: then idle
+    played = play_turns(c, game, 0, RATED_AFTER_MOVES)  # within the limit (idle sooner: unrated); then idle
     unrated = c.post("/api/games", json={"game": "classic", "seats": [MINE, GREEDY], "rated": False}).json()
     guest_first = c.post("/api/games", json={"game": "classic", "seats": [{"kind": "human"}, MINE]}).json()
     ended = wait_for(lambda: (p := c.get(f"/api/games/{game['id']}", params={"seat": 0}).json())["over"] and p)
-    assert ended["ending"] == {"by": "idle", "seat": 0, "at": 2} and ended["view"]["legal_actions"] == []
+    assert ended["ending"] == {"by": "idle", "seat": 0, "at": played} and ended["view"]["legal_actions"] == []
     assert ended["view"]["is_over"]
     idle_at_once = wait_for(lambda: (p := c.get(f"/api/games/{never['id']}").json())["over"] and p)
     assert idle_at_once["ending"] == {"by": "no_start", "seat": 0, "at": 0}  # never played: called off
@@ -487,6 +498,9 @@ def test_a_seat_of_a_rated_game_is_kept_only_before_its_first_move(server: Serve
         refused = bea.post(f"/api/games/{late['id']}/seats/1/keep", headers={"x-seat-token": token})
         assert refused.status_code == 409 and "before its first move" in refused.json()["detail"]
         _move(bea, late, 1, token)  # the link still plays the seat
+        for _round in range(RATED_AFTER_MOVES - 1):  # (ann leaving sooner would be a reason of its own)
+            _turn(ann, late, 0)
+            _turn(bea, late, 1, token)
         assert ann.post(f"/api/games/{late['id']}/seats/0/resign").status_code == 200
         late_changes = ann.get(f"/api/games/{late['id']}/ratings").json()
         assert late_changes == {
@@ -502,9 +516,10 @@ def test_a_seat_of_a_rated_game_is_kept_only_before_its_first_move(server: Serve
         assert kept.status_code == 200  # where nothing counts, a seat may be kept at any time
 
 
-def test_a_rated_game_ended_before_a_person_ever_moved_changes_no_rating(server: Server) -> None:
+def test_a_rated_game_left_before_a_persons_fifth_move_changes_no_rating(server: Server) -> None:
     """A second account resigning at once, game after game, farmed a rating: a game one of its people never
-    moved in was never played, as an abort is not."""
+    moved in was never played, as an abort is not; nor, since a hostile tester resigned after one move, one that
+    a person left before their fifth."""
     with signed_up(server.base, "ann") as ann, signed_up(server.base, "bea") as bea:
         game = create(bea, "classic", [MINE, {"kind": "human"}])
         token = game["seats"][1]["token"]
@@ -529,14 +544,22 @@ def test_a_rated_game_ended_before_a_person_ever_moved_changes_no_rating(server:
             "unplayed": True,
             "changes": [],
         }  # ann: no move
+        quick = create(bea, "classic", [MINE, {"kind": "human"}])  # a move each, and resigned: a hostile tester
+        token = quick["seats"][1]["token"]  # farmed a rating so, 1500 to 1800 in four games
+        assert ann.post(f"/api/games/{quick['id']}/seats/1/keep", headers={"x-seat-token": token}).status_code == 200
+        _move(bea, quick, 0)
+        _move(ann, quick, 1)
+        assert bea.post(f"/api/games/{quick['id']}/seats/0/resign").status_code == 200
+        assert ann.get(f"/api/games/{quick['id']}/ratings").json()["unplayed"] is True
         third = create(bea, "classic", [MINE, {"kind": "human"}])
         token = third["seats"][1]["token"]
         assert ann.post(f"/api/games/{third['id']}/seats/1/keep", headers={"x-seat-token": token}).status_code == 200
-        _move(bea, third, 0)
-        _move(ann, third, 1)
+        for _round in range(RATED_AFTER_MOVES):
+            _turn(bea, third, 0)
+            _turn(ann, third, 1)
         assert bea.post(f"/api/games/{third['id']}/seats/0/resign").status_code == 200
         changes = ann.get(f"/api/games/{third['id']}/ratings").json()
-        assert changes["rated"] and len(changes["changes"]) == 2  # both moved: a game, and it counts
+        assert changes["rated"] and len(changes["changes"]) == 2  # five moves each: a game, and it counts
 
 
 def test_a_game_of_open_seats_and_no_creators_seat_is_refused_since_nobody_could_call_it_off(

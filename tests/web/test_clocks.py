@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from splendor.server.moves import RATED_AFTER_MOVES
 from tests.server.conftest import Server, create
 from tests.web.test_accounts import sign_up
 from tests.web.test_browser import SHOTS, api_act, new_page, open_page, wait_past
@@ -62,16 +63,28 @@ def test_a_real_time_game_lost_on_time_is_shown_rated_so(server: Server, browser
     )
     page.goto(made["seats"][0]["link"])
     page.wait_for_function("document.body.dataset.actions !== undefined")
-    moved = page.evaluate(  # a first move (a game one never moved in changes no rating), then the time runs out
-        """async (id) => { const v = await (await fetch(`/api/games/${id}?seat=0`)).json();
-             const r = await fetch(`/api/games/${id}/actions`, { method: "POST",
-               headers: { "content-type": "application/json" },
-               body: JSON.stringify({ seat: 0, action: v.view.legal_actions[0] }) });
-             return r.status; }""",
-        made["id"],
+    moved = page.evaluate(  # five moves (a game left sooner changes no rating), then the time runs out
+        """async ([id, moves]) => {
+             for (let move = 0; move < moves; move++) {
+               let v;
+               do {
+                 v = await (await fetch(`/api/games/${id}?seat=0`)).json();
+                 if (v.view.current_player !== 0) await new Promise((done) => setTimeout(done, 50));
+               } while (v.view.current_player !== 0);
+               const r = await fetch(`/api/games/${id}/actions`, { method: "POST",
+                 headers: { "content-type": "application/json" },
+                 body: JSON.stringify({ seat: 0, action: v.view.legal_actions[0] }) });
+               if (r.status !== 200) return -r.status;
+             }
+             for (;;) {  // the bot's reply: then ann's clock runs
+               const v = await (await fetch(`/api/games/${id}?seat=0`)).json();
+               if (v.view.current_player === 0) return v.actions;
+               await new Promise((done) => setTimeout(done, 50));
+             } }""",
+        [made["id"], RATED_AFTER_MOVES],
     )
-    assert moved == 200
-    page.wait_for_function("Number(document.body.dataset.actions) >= 2")
+    assert moved > RATED_AFTER_MOVES, moved
+    page.wait_for_function(f"Number(document.body.dataset.actions) >= {moved}")
     running(page, 0)
     page.wait_for_selector(".seat-clock.low")  # under 30 s from the start
     page.wait_for_function("document.body.dataset.over === 'true'", timeout=20000)

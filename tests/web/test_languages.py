@@ -165,6 +165,7 @@ def test_korean_breaks_lines_between_words_and_chinese_parts_a_moves_phrases_its
     assert "；" in said[0] and "; " not in said[0], said
     assert said[1].endswith("无需支付") and "支付了无" not in said[1], said  # "pays nothing", a phrase of its own
     verdict = page.evaluate(
-        "import('/static/i18n.js').then((i) => i.t('{player} wins!', { player: i.t('{name} (you)', { name: '玩家 1' }) }))"
+        "import('/static/i18n.js')"
+        ".then((i) => i.t('{player} wins!', { player: i.t('{name} (you)', { name: '玩家 1' }) }))"
     )
     assert verdict == "玩家 1（你）获胜！", verdict  # no space beside a full-width mark (it read "（你） 获胜！")

@@ -1,7 +1,7 @@
 // The end of a game on its table: the verdict, the scores, the Pokédex marks, the ratings it changed, the record,
 // the replay and a rematch of the same seats.
 import { api, el, keepGame, keptSeat, linkToken, morph, myGames } from "/static/common.js";
-import { list, t } from "/static/i18n.js";
+import { list, t, tn } from "/static/i18n.js";
 
 // How a game ended when no rule ended it (payload.ending: a seat resigned, aborted, or did not move in time), in
 // words: "Player 2 resigned: Player 1 wins." Null when the rules ended it.
@@ -29,9 +29,13 @@ export function calledOff(ending) {
   return Boolean(ending && ["aborted", "no_start", "expired"].includes(ending.by));
 }
 
+// A person who leaves a rated game before this many moves of their own leaves it counting for nobody's rating
+// (the server's splendor.server.moves.RATED_AFTER_MOVES; each seat's forfeit says whether it was ``too_soon``).
+const RATED_AFTER_MOVES = 5;
+
 // A seat of three or four whose person left (resigned, or idle past the limit) and a bot played on, in words:
 // while the game goes on (and in a replay's caption at that move), or once it is ``over``, when the bot has played
-// it on and the seat ranks last. One who left before their first move, with an account, leaves a rated game
+// it on and the seat ranks last. One who left before their fifth move, with an account, leaves a rated game
 // counting for nobody: said then, not only at its end. ``rated``: whether the game was created rated.
 export function forfeitWords(seatInfo, seatName, rated = false, over = false) {
   const player = seatName(seatInfo.seat);
@@ -43,8 +47,13 @@ export function forfeitWords(seatInfo, seatName, rated = false, over = false) {
     : by === "time" ? t("{player} ran out of time; a bot plays their seat on and it ranks last.", { player })
       : by === "resigned" ? t("{player} resigned; a bot plays their seat on.", { player })
         : t("{player} did not move in time; a bot plays their seat on.", { player });
-  const unplayed = rated && seatInfo.has_account && seatInfo.forfeit && seatInfo.forfeit.moved === false;
-  return unplayed ? `${said} ${t("They never moved, so the game counts for nobody's rating.")}` : said;
+  const forfeit = rated && seatInfo.has_account && seatInfo.forfeit;
+  const why = !forfeit ? null
+    : forfeit.moved === false ? t("They never moved, so the game counts for nobody's rating.")
+      : forfeit.too_soon ? tn("They left within their first move, so the game counts for nobody's rating.",
+        "They left within their first {n} moves, so the game counts for nobody's rating.", RATED_AFTER_MOVES)
+        : null;
+  return why ? `${said} ${why}` : said;
 }
 
 // How the game came out, in a sentence: "ann wins!", "ann and bob share the victory!", "bob resigned: ann wins."; said
@@ -170,7 +179,9 @@ function ratingsSection(page) {
   if (!r.rated && calledOff(state.payload.ending)) return null;   // its ending says "not rated" already: once
   if (!r.rated) {
     return el("p", { class: "note", id: "rating-changes" }, r.unplayed
-      ? t("Not rated: someone in it never moved, as in an aborted game.")
+      ? tn("Not rated: someone in it left within their first move, as in an aborted game.",
+        "Not rated: someone in it left within their first {n} moves (or never moved), as in an aborted game.",
+        RATED_AFTER_MOVES)
       : !state.payload.seats.some((s) => s.has_account) ? t("Not rated: nobody in it played with an account.")
       : !state.payload.rated ? t("Not rated: the game was created unrated.")
       : state.payload.seats.every((s) => s.kind !== "human" || s.has_account)
