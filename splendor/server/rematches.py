@@ -161,19 +161,33 @@ async def _deal(
 
 async def _take(manager: GameManager, old: LiveGame, rematch_id: str, seat: int) -> tuple[LiveGame, str]:
     """The asker's seat, kept open for them in the rematch ``rematch_id``; or, taken already (only its person takes
-    it: they did, and the answer with its secret was lost), the same seat with a new secret."""
+    it: they did, and the answer with its secret was lost, or another of their requests took it a moment before),
+    the same seat with a new secret. As when asked again one after the other, the last secret given is the one
+    that plays the seat."""
     live = await manager.get(rematch_id)
+    if live.seats[seat].kind == OPEN:
+        person = old.seats[seat]
+        fresh = new_secret()
+        taker = stored.Taker(  # no address: a seat kept for its taker is not one taken from the lobby's list
+            name=person.name, token_hash=secret_hash(fresh), account_id=person.account_id, profile=person.profile
+        )
+        try:
+            await open_seats.seat_taker(manager, live, seat, taker, None)
+            return live, fresh
+        except Refused as e:  # (seat_taker read the seats again before it refused)
+            if e.status != 409 or live.seats[seat].kind == OPEN:
+                raise
+            # taken meanwhile, and only its person takes it: their request that raced this one. It had answered
+            # "this seat was taken by someone else", which was not so.
+    return live, await _new_secret(manager, live, seat)
+
+
+async def _new_secret(manager: GameManager, live: LiveGame, seat: int) -> str:
+    """A new secret for the asker's seat, taken already in the rematch ``live``; the one before stops playing it."""
     fresh = new_secret()
-    if live.seats[seat].kind != OPEN:
-        given: list[bool] = []
-        await manager.write_store(lambda: given.append(manager.rematches.new_secret(live.id, seat, secret_hash(fresh))))
-        if not given[-1]:
-            raise Refused(409, NEVER_BEGAN)  # a bot's seat: the game before had none of this person's
-        await manager.refresh(live, seats=True)  # a socket that read the seat by the old secret is closed
-        return live, fresh
-    person = old.seats[seat]
-    taker = stored.Taker(  # no address: a seat kept for its taker is not one taken from the lobby's list
-        name=person.name, token_hash=secret_hash(fresh), account_id=person.account_id, profile=person.profile
-    )
-    await open_seats.seat_taker(manager, live, seat, taker, None)
-    return live, fresh
+    given: list[bool] = []
+    await manager.write_store(lambda: given.append(manager.rematches.new_secret(live.id, seat, secret_hash(fresh))))
+    if not given[-1]:
+        raise Refused(409, NEVER_BEGAN)  # a bot's seat: the game before had none of this person's
+    await manager.refresh(live, seats=True)  # a socket that read the seat by the old secret is closed
+    return fresh

@@ -215,6 +215,39 @@ def test_two_asking_at_once_make_one_rematch_and_both_sit_in_it(server: Server) 
         store.close()
 
 
+def test_a_person_asking_several_times_at_once_is_seated_by_each_and_the_last_secret_plays(server: Server) -> None:
+    """A hostile tester's find: of three requests at once for the seat kept for bob, one was answered and two had
+    "this seat was taken by someone else", which was not so (only bob takes it). Each is answered now, as when
+    asked one after the other, and the secret of one of them plays the seat."""
+    with server.client() as c:
+        old = create(c, "classic", [ANN, BOB])
+        resigned(c, old, 1)
+        dealt = ask(c, old, 0)
+        assert dealt.status_code == 200, dealt.text
+    answers: list[httpx.Response | None] = [None] * 3
+    start = threading.Barrier(3)
+
+    def send(i: int) -> None:
+        with httpx.Client(base_url=server.base, timeout=30) as client:
+            start.wait()
+            answers[i] = ask(client, old, 1)
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(a is not None and a.status_code == 200 for a in answers), [a.text for a in answers if a]
+    assert {a.json()["id"] for a in answers if a is not None} == {dealt.json()["id"]}
+    with server.client() as c:
+        playing = [
+            c.get(f"/api/games/{dealt.json()['id']}", params={"seat": 1}, headers={"x-seat-token": a.json()["token"]})
+            for a in answers
+            if a is not None
+        ]
+    assert [p.status_code for p in playing].count(200) == 1  # the last given; the others stopped playing it
+
+
 def test_on_two_processes_the_other_process_tables_learn_of_the_rematch(two: list[Server]) -> None:
     a, b = two
     with a.client() as c:
