@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 from pydantic_core import PydanticCustomError
 
 from splendor.games import GAMES
@@ -57,8 +57,9 @@ GameName = Enum("GameName", {name: name for name in GAMES}, type=str)  # type: i
 Seed = Annotated[int, Field(ge=0, le=2**53 - 1), WholeNumber]  # exact in JSON numbers and JavaScript alike
 SeatNumber = Annotated[int, Field(ge=0, le=3), WholeNumber]
 MaxTurns = Annotated[int, Field(ge=1, le=100_000), WholeNumber]
-ActionCount = Annotated[StrictInt, Field(ge=0)]
-"""A number of actions a client saw: a JSON integer written as one (``7``; not ``7.0``, ``"7"`` or ``true``)."""
+ActionCount = Annotated[int, Field(ge=0), WholeNumber]
+"""A number of actions a client saw: a whole number, as every number of a body is (``7`` or ``7.0``; not ``7.5``,
+``"7"`` or ``true``). It alone had refused ``7.0``, where the seat beside it in the same request took ``1.0``."""
 ActionText = Annotated[str, Field(min_length=1, max_length=80)]
 """An action in the game's notation, e.g. ``take r b k``."""
 

@@ -268,7 +268,7 @@ def test_the_websocket_answers_bad_messages_with_an_error_and_keeps_the_connecti
             json.dumps({"type": "action", "action": "give r to ²"}),
             json.dumps({"type": "hello"}),
             json.dumps({"type": "action", "action": "take k r g", "expect": "0"}),
-            json.dumps({"type": "action", "action": "take k r g", "expect": 0.0}),
+            json.dumps({"type": "action", "action": "take k r g", "expect": 0.5}),
             json.dumps({"type": "action", "action": "take k r g", "expect": [0]}),
             json.dumps({"type": "action", "action": "take k r g", "expect": True}),
             json.dumps({"type": "action", "action": 5}),
@@ -278,7 +278,7 @@ def test_the_websocket_answers_bad_messages_with_an_error_and_keeps_the_connecti
             sock.send(message)
             reply = json.loads(sock.recv(timeout=10))
             assert reply["type"] == "error" and reply["status"] == 400, (message, reply)
-        sock.send(json.dumps({"type": "action", "action": "take k r g", "expect": 0}))
+        sock.send(json.dumps({"type": "action", "action": "take k r g", "expect": 0.0}))  # whole, as a seat's 1.0
         assert json.loads(sock.recv(timeout=10))["actions"] == 1  # still connected, still playing
 
 
