@@ -10,7 +10,7 @@ import splendor
 from splendor.bots import decide, make_bot
 from splendor.core import Game
 from splendor.i18n import _, translate
-from splendor.terminal.draw import LETTERS, draw
+from splendor.terminal.draw import KIDS_ICONS, LETTERS, draw
 from tests.test_cli import run
 
 
@@ -86,6 +86,8 @@ def test_each_kids_road_from_here_says_the_roads_one_step_further() -> None:
         onward = [r["number"] for r in roads if r["from"] == road["to"]]
         assert lines[at + 1].lstrip().startswith("then:")
         assert [f"road {n} →" in lines[at + 1] for n in onward] == [True] * len(onward)
+        kind = next(sp["kind"] for sp in view["board"]["spaces"] if sp["id"] == road["to"])
+        assert lines[at].startswith(f"  road {road['number']} → {KIDS_ICONS[kind][0]} ")  # a village: another turn
 
 
 def test_the_kids_game_draws_the_whole_board_first_and_again_at_board() -> None:

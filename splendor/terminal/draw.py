@@ -330,12 +330,14 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: 
     for road in board["roads"]:
         out.setdefault(road["from"], []).append(road)
     space_name = {sp["id"]: say(Message(sp["name"])) for sp in board["spaces"]}
+    # where a road leads, with its kind's mark: a village (▲) gives another turn, a city (▣) a City tile
+    marked = {sp["id"]: f"{KIDS_ICONS[sp['kind']][0]} {space_name[sp['id']]}" for sp in board["spaces"]}
 
     viewer = view["viewer"]
     choosing = viewer is not None and viewer == view["current_player"] and view["decision"] == "action"
 
     def road_text(road: dict[str, Any]) -> Text:
-        text = Text(say(_("road {road} → {place}:", road=road["number"], place=space_name[road["to"]])) + " ")
+        text = Text(say(_("road {road} → {place}:", road=road["number"], place=marked[road["to"]])) + " ")
         text.append_text(_banner_text(road["cost"]))
         return text
 
@@ -403,9 +405,7 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: 
                 moves.setdefault(int(number), []).append(pay)
         parts.append(Text(say(_("Roads from here (used tiles in brackets cannot pay):")), style="bold"))
         for road in out.get(me["space"], []):
-            r = Text(
-                "  " + say(_("road {road} → {place} costs", road=road["number"], place=space_name[road["to"]])) + " "
-            )
+            r = Text("  " + say(_("road {road} → {place} costs", road=road["number"], place=marked[road["to"]])) + " ")
             r.append_text(_banner_text(road["cost"]))
             pays = moves.get(road["number"], [])
             example = f"move {road['number']} pay {pays[0]}" if pays else ""
