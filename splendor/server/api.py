@@ -37,6 +37,7 @@ from splendor.server.guards import (
     RateLimiter,
     RedactSecrets,
     SameOriginMiddleware,
+    SecurityHeaders,
     WebSocketCap,
     client_address,
     cross_site_problem,
@@ -114,8 +115,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     plain_openapi = app.openapi
     app.openapi = lambda: with_cross_site_refusals(plain_openapi())  # type: ignore[method-assign]  # FastAPI's way
-    # Added last, run first: the rate and size bounds, the WebSocket cap, the same-origin rule, then the one
-    # deadline of all a request's store calls.
+    # Added last, run first: the security headers, the rate and size bounds, the WebSocket cap, the same-origin
+    # rule, then the one deadline of all a request's store calls.
     app.add_middleware(RequestDeadline, seconds=max(settings.store_seconds, settings.write_retry_seconds))
     app.add_middleware(SameOriginMiddleware)
     app.add_middleware(WebSocketCap, per_client=settings.websockets_per_client)
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_body=settings.max_body_bytes,
         limiter=RateLimiter(settings.requests_per_second, settings.request_burst),
     )
+    app.add_middleware(SecurityHeaders)  # outermost: every answer has them, a refusal by the bounds' too
 
     def manager() -> GameManager:
         m: GameManager = app.state.manager

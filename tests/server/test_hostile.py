@@ -457,3 +457,18 @@ def test_a_validation_error_never_echoes_a_value_json_cannot_carry(server: Serve
         )
     assert r.status_code == 422 and "Infinity" not in r.text
     assert {tuple(e["loc"]) for e in r.json()["detail"]} >= {("body", "seed")}
+
+
+def test_every_answer_forbids_framing_and_sniffing_and_a_page_runs_only_this_servers_scripts(server: Server) -> None:
+    """A table framed by another site could be clicked into resigning; a seat's secret is in its link, so no page
+    sends it on as a referrer. The API's own /docs loads its scripts from a CDN and keeps FastAPI's headers."""
+    with server.client() as c:
+        for path in ("/", "/play/x", "/static/table.js", "/api/health", "/api/games/nope"):
+            r = c.get(path)
+            assert r.headers["x-frame-options"] == "DENY" and r.headers["x-content-type-options"] == "nosniff", path
+            assert r.headers["referrer-policy"] == "same-origin", path
+            policy = r.headers["content-security-policy"]
+            assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy, path
+        big = c.post("/api/games", content=b"x" * 200_000, headers={"content-type": "application/json"})
+        assert big.status_code == 413 and big.headers["x-frame-options"] == "DENY"  # a refusal by the bounds too
+        assert "content-security-policy" not in c.get("/docs").headers

@@ -5,9 +5,10 @@ module."""
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from tests.server.conftest import ROOT, Server, bots_option
 
@@ -22,6 +23,24 @@ ARGS = [
 ]
 
 
+class _Browser:
+    """The browser, its pages opened with ``bypass_csp`` unless a test says otherwise: Playwright evaluates a test's
+    string predicates (``wait_for_function("...")``) with ``eval``, which the pages' Content-Security-Policy
+    refuses. `test_content_security.py` plays the pages under the policy itself."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        return self._browser.new_context(**{"bypass_csp": True, **options})
+
+    def new_page(self, **options: Any) -> Page:
+        return self._browser.new_page(**{"bypass_csp": True, **options})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     path = (
@@ -31,7 +50,7 @@ def browser() -> Iterator[Browser]:
     )
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=ARGS)
-        yield b
+        yield cast(Browser, _Browser(b))
         b.close()
 
 
