@@ -74,6 +74,7 @@ class LiveGame:
                 "kept": s.kind == OPEN and self.rematch_of is not None,  # open, for its person of the game before
                 "forfeited": s.forfeited,
                 "forfeit": None if not s.forfeited else self._forfeit(s),
+                "moves": self.moves_made(s),  # its person's: a rated game left before five counts for nobody
             }
             for s in self.seats
         ]

@@ -363,7 +363,10 @@ def test_a_pokemon_game_ended_by_a_resignation_marks_what_each_seat_caught(
 
 
 def test_the_page_says_the_same_number_of_moves_as_the_server() -> None:
-    """The end screen's words ('left within their first 5 moves') read the page's copy of `RATED_AFTER_MOVES`."""
+    """The end screen's words ('left it before making 5 moves') read the page's copy of `RATED_AFTER_MOVES`; the
+    leaderboard says the number in its words."""
     source = (Path(splendor.__file__).parent / "server" / "web" / "endgame.js").read_text(encoding="utf-8")
     found = re.search(r"const RATED_AFTER_MOVES = (\d+);", source)
     assert found and int(found.group(1)) == RATED_AFTER_MOVES
+    leaderboard = (Path(splendor.__file__).parent / "server" / "web" / "leaderboard.html").read_text(encoding="utf-8")
+    assert f"before making {RATED_AFTER_MOVES} moves is not rated" in leaderboard

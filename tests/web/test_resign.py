@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, Route
 
-from tests.server.conftest import Server, create, wait_for
-from tests.web.test_browser import _two_humans, actions, api_act, open_page, wait_past
+from splendor.server.moves import RATED_AFTER_MOVES
+from tests.server.conftest import Server, create, play_turns, wait_for
+from tests.web.test_accounts import sign_up
+from tests.web.test_browser import _two_humans, actions, api_act, new_page, open_page, wait_past
 
 pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
 
@@ -322,3 +324,31 @@ def test_a_rematch_asked_for_you_is_said_in_your_games_in_the_lobby(server: Serv
     )  # with the turns, first
     row.get_by_text("Accept the rematch").click()
     bob.wait_for_selector("#rematch-asked")  # the finished table, where it is accepted with one click
+
+
+def test_a_rated_games_resign_dialog_says_when_leaving_now_counts_for_nobody(server: Server, browser: Browser) -> None:
+    """A newcomer resigned a rated game after two moves and learned only from the end screen that it counted for
+    nobody: the dialog says so before, while the person has made fewer than five moves, and not after."""
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-seat-kind='1']")
+    sign_up(page, "rosa", "correct horse")
+    made = page.request.post(
+        server.base + "/api/games",
+        data={"game": "classic", "seats": [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}]},
+    ).json()
+    assert made["rated"]
+    page.goto(made["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    page.locator("#resign").click()
+    assert (
+        "You have made fewer than 5 moves, so the game will count for nobody's rating."
+        in page.locator("#leave-words").inner_text()
+    )
+    page.keyboard.press("Escape")
+    with server.client() as c:
+        played = play_turns(c, made, 0, RATED_AFTER_MOVES)  # by the seat's secret
+    page.wait_for_function(f"Number(document.body.dataset.actions) >= {played}")
+    page.locator("#resign").click()
+    assert "nobody" not in page.locator("#leave-words").inner_text()
+    page.keyboard.press("Escape")

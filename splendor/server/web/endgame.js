@@ -31,7 +31,7 @@ export function calledOff(ending) {
 
 // A person who leaves a rated game before this many moves of their own leaves it counting for nobody's rating
 // (the server's splendor.server.moves.RATED_AFTER_MOVES; each seat's forfeit says whether it was ``too_soon``).
-const RATED_AFTER_MOVES = 5;
+export const RATED_AFTER_MOVES = 5;
 
 // A seat of three or four whose person left (resigned, or idle past the limit) and a bot played on, in words:
 // while the game goes on (and in a replay's caption at that move), or once it is ``over``, when the bot has played
@@ -50,8 +50,8 @@ export function forfeitWords(seatInfo, seatName, rated = false, over = false) {
   const forfeit = rated && seatInfo.has_account && seatInfo.forfeit;
   const why = !forfeit ? null
     : forfeit.moved === false ? t("They never moved, so the game counts for nobody's rating.")
-      : forfeit.too_soon ? tn("They left within their first move, so the game counts for nobody's rating.",
-        "They left within their first {n} moves, so the game counts for nobody's rating.", RATED_AFTER_MOVES)
+      : forfeit.too_soon ? tn("They left before making {n} move, so the game counts for nobody's rating.",
+        "They left before making {n} moves, so the game counts for nobody's rating.", RATED_AFTER_MOVES)
         : null;
   return why ? `${said} ${why}` : said;
 }
@@ -179,8 +179,8 @@ function ratingsSection(page) {
   if (!r.rated && calledOff(state.payload.ending)) return null;   // its ending says "not rated" already: once
   if (!r.rated) {
     return el("p", { class: "note", id: "rating-changes" }, r.unplayed
-      ? tn("Not rated: someone in it left within their first move, as in an aborted game.",
-        "Not rated: someone in it left within their first {n} moves (or never moved), as in an aborted game.",
+      ? tn("Not rated: someone left it before making {n} move, as an aborted game is not.",
+        "Not rated: someone left it before making {n} moves (or never moved), as an aborted game is not.",
         RATED_AFTER_MOVES)
       : !state.payload.seats.some((s) => s.has_account) ? t("Not rated: nobody in it played with an account.")
       : !state.payload.rated ? t("Not rated: the game was created unrated.")

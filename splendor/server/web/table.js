@@ -3,10 +3,12 @@
 // dock (whose turn, the decision being built, its errors, the hint) beside it with the log.
 import { api, el, emblem, notPlayed, gameTitle, keepGame, linkToken, morph, myGames, myProfile, params, piecesNow,
   SEAT_COLOUR, seatLabels, signedIn, wholePercent } from "/static/common.js";
-import { N_, SEMICOLON, capital, language, sentence, speak, t } from "/static/i18n.js";
+import { N_, SEMICOLON, capital, language, sentence, speak, t, tn } from "/static/i18n.js";
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, cardInSight, describe, turnWords } from "/static/words.js";
-import { calledOff, endFolded, endingWords, forfeitWords, renderEnd, verdictWords } from "/static/endgame.js";
+import {
+  RATED_AFTER_MOVES, calledOff, endFolded, endingWords, forfeitWords, renderEnd, verdictWords,
+} from "/static/endgame.js";
 import { renderClocks } from "/static/clocks.js";
 import { handleKey } from "/static/keys.js";
 import { makeTutorial, tutorialOn } from "/static/tutorial.js";
@@ -464,6 +466,11 @@ function askLeave(what) {
   const words = what === "abort" ? [t("Abort this game?"), t("It ends with no winner and is not rated."), t("Abort")]
     : [t("Resign this game?"), two ? t("You lose the game. This cannot be undone.")
       : t("A bot plays your seat on and you rank last. This cannot be undone."), t("Resign")];
+  const mine = state.payload.seats[seat];
+  if (what === "resign" && state.payload.rated && mine && mine.has_account && mine.moves < RATED_AFTER_MOVES) {
+    words[1] += " " + tn("You have made fewer than {n} move, so the game will count for nobody's rating.",
+      "You have made fewer than {n} moves, so the game will count for nobody's rating.", RATED_AFTER_MOVES);
+  }
   document.getElementById("leave-title").textContent = words[0];
   document.getElementById("leave-words").textContent = words[1];
   const confirm = document.getElementById("leave-confirm");
