@@ -259,7 +259,12 @@ def test_a_rematch_seats_the_same_people_on_the_same_clock_unrated_as_it_was(ser
     with server.client() as c:
         made = c.get(f"/api/games/{again}").json()
     assert [(s["kind"], s["name"]) for s in made["seats"]] == [("human", "ann"), ("open", "bob"), ("open", "cy")]
-    assert "bob (invited to the rematch)" in page.inner_text("#others")  # kept for him, not open to anyone
+    assert "bob (invited)" in page.inner_text("#others")  # kept for him, not open to anyone
+    cut = page.evaluate(  # "bob (invited to th…" had been cut at 1280x800 (a newcomer)
+        "[...document.querySelectorAll('#others .seat .who')]"
+        ".filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent)"
+    )
+    assert cut == [], cut
     assert made["clock"]["control"] == "5+10" and made["clock"]["running"] is None and not made["rated"]
     for other, number in ((bob, 1), (cy, 2)):  # told on the table they are at, and seated with one click
         other.wait_for_selector("#rematch-asked")

@@ -228,7 +228,7 @@ export async function signedIn() { return (await api("/api/session")).account; }
 export function seatLabel(info) {
   const number = info.seat + 1;
   if (info.kind === "open") {                       // kept: a rematch's, for its person of the game before
-    return info.kept ? t("{player} (invited to the rematch)", { player: info.name || t("Player {number}", { number }) })
+    return info.kept ? t("{player} (invited)", { player: info.name || t("Player {number}", { number }) })
       : t("Player {number} (open seat)", { number });
   }
   if (info.name) return info.kind === "bot" ? t(info.name) : info.name;
