@@ -147,12 +147,9 @@ the server's bots is, in any case or look-alike letters: a person would pass for
 and on the leaderboard. (A new game's creator may name its own seats as it likes: they are all its; but a bot's
 seat is never called by another bot's name, which would tell a joiner a strength the bot does not have.)"""
 
-_BOT_NAME_KEYS = (
-    frozenset(
-        key_of(translate(Message(bot_display_name(bot)), language)) for bot in SERVER_BOTS for language in LANGUAGES
-    )
-    - {None}
-)
+_BOT_NAME_KEYS = frozenset(
+    key_of(translate(Message(bot_display_name(bot)), language)) for bot in SERVER_BOTS for language in LANGUAGES
+) - {None}
 """The bots' names as the pages show them, in every language ("Greedy bot", "Požrešni bot", "专家机器人"): an account
 called "Strokovni bot" sat as the expert on a Slovenian reader's table."""
 
