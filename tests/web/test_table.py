@@ -1576,6 +1576,11 @@ def test_a_kids_road_chosen_on_a_tablet_brings_its_payments_into_view(server: Se
     counted = sum(int(chips.nth(i).locator(".n").inner_text()) for i in range(chips.count()))
     words = pay.locator(".sr-only").inner_text()
     assert words.startswith("Pay ") and counted == len(pay.get_attribute("data-action").split()) - 3, words
+    seen = pay.evaluate(
+        "(b) => [...b.childNodes].filter((n) => !n.classList || !n.classList.contains('sr-only'))"
+        ".map((n) => n.textContent).join('')"
+    )
+    assert seen.endswith("move"), seen  # what a tap does, in words: a newcomer saw a button of chips alone
     context.close()
 
 

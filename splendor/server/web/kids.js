@@ -146,7 +146,8 @@ function payments(c) {
   return el("div", { class: "prompt", id: "payments" }, el("strong", {},
     t("Pay road {road}:", { road: c.state.road })), ...roads[c.state.road].map((a) => el("button", { class: "primary",
     "data-action": a, "data-key": `act:${a}`, "data-sends": a, onclick: () => { c.state.road = null; c.send(a); } },
-  ...paymentChips(c, a), el("span", { class: "sr-only" }, actionLabel("kids", a, c.seatName)))),
+  ...paymentChips(c, a), el("span", { "aria-hidden": "true" }, " ", t("move")),  // what the tap does, in words
+  el("span", { class: "sr-only" }, actionLabel("kids", a, c.seatName)))),
   el("button", { "data-key": "cancel-road", onclick: () => { c.state.road = null; c.render(); } }, t("Cancel")));
 }
 
