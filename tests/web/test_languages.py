@@ -169,3 +169,5 @@ def test_korean_breaks_lines_between_words_and_chinese_parts_a_moves_phrases_its
         ".then((i) => i.t('{player} wins!', { player: i.t('{name} (you)', { name: '玩家 1' }) }))"
     )
     assert verdict == "玩家 1（你）获胜！", verdict  # no space beside a full-width mark (it read "（你） 获胜！")
+    noble = page.locator("#nobles .noble .sr-only").first.inner_text()  # what a screen reader says of a noble
+    assert "，所需奖励：" in noble and ", " not in noble and "： " not in noble, noble  # "3 个白色, 3 个蓝色" had

@@ -3,7 +3,7 @@
 // by clicks (tokens chosen, a card's or a deck's menu opened) and sent only when confirmed: Take, Buy, Reserve.
 // What cannot be part of a legal action says why, next to it, in the rules' words.
 import { chip, el, emblem, keyed, on, playedOnMark, steadyChoices, travelsFrom } from "/static/common.js";
-import { COMMA, sentence, t, tn } from "/static/i18n.js";
+import { COMMA, list, sentence, t, tn } from "/static/i18n.js";
 import { cardBack, cardPicture, noblePicture, stackPicture } from "/static/cards.js";
 import { actionLabel, cardWords, costWords, tokenName, tokensOf } from "/static/words.js";
 import { cancelTake, choosing, colourOf, confirmTake, notYourTurn, pickByKey, placeNote, supply, takeOptions }
@@ -186,8 +186,8 @@ function nobles(c) {
     ...c.view.nobles.map((n) => el("span", { class: "noble", "data-noble": n.id, "data-key": `noble:${n.id}`,
       title: n.name ? t(n.name) : t("noble {number}", { number: n.id }) }, noblePicture(n),
     el("span", { class: "noble-name" }, n.name ? t(n.name) : t("noble {number}", { number: n.id })),
-    el("span", { class: "sr-only" }, `${t("{points}★ for bonuses", { points: n.points })} `,
-      Object.entries(n.requires).map(([col, k]) => tokensOf(c.game, col, k)).join(", ")))));
+    el("span", { class: "sr-only" }, t("{points}★ for bonuses of {needs}", { points: n.points,
+      needs: list(Object.entries(n.requires).map(([col, k]) => tokensOf(c.game, col, k))) })))));
 }
 
 function specials(c) {
