@@ -100,7 +100,9 @@ def test_lobby_creates_a_classic_game_against_a_bot_played_by_clicks_to_its_end(
         if page.locator("#decision button").count():  # an emptied colour's button stays, greyed, in its place
             page.locator("#decision button:enabled").first.click()
         elif page.locator("#market button.card.affordable, [data-where='reserved'].affordable").count():
-            page.locator("#market button.card.affordable, [data-where='reserved'].affordable").first.click()
+            card = page.locator("#market button.card.affordable, [data-where='reserved'].affordable").first
+            assert card.get_attribute("title") == "✓ you can buy it now"  # its ✓ in words (a newcomer guessed)
+            card.click()
             page.locator(".menu button.primary").first.click()
         else:
             take_by_clicks(page)

@@ -117,7 +117,9 @@ function cardButton(c, card, slot, where) {
   const tier = card ? ` tier-${card.tier}` : "";
   const attrs = { class: `card${tier}${c.legal.has(buy) ? " affordable" : ""}${target ? " evolve-target" : ""}`,
     "data-slot": slot, "data-where": where, "data-key": key, "data-bonus": card && !card.hidden ? card.bonus : null,
-    "data-label": target ? t("evolves here") : null };
+    "data-label": target ? t("evolves here") : null,
+    // the ✓ of a card you can take now, said in words where a pointer rests (a newcomer guessed at it)
+    title: !c.legal.has(buy) ? null : c.game === "pokemon" ? t("✓ you can catch it now") : t("✓ you can buy it now") };
   const wrap = (...inner) => el("div", { class: "slot", "data-key": `slot:${menuKey}` }, ...inner);
   if (!card || card.hidden) {
     const face = cardFace(c, card);
