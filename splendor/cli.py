@@ -297,7 +297,7 @@ def play(
             play_terminal(g, seat_list, console, _ask, seed=g.seed, language=language)
         except KeyboardInterrupt:  # Ctrl-C during the game leaves as 'quit' does: the record is saved or offered
             raise Quit from None
-        console.print(draw(g.view(None), names, language))
+        console.print(draw(g.view(None), names, language, whole=True))  # the end, all of it once
         over = say(_("Game over."))
         console.print(f"[bold]{over}[/] {escape(describe_result(g, names, language))}")
         try:
