@@ -103,11 +103,6 @@ def _status(say: Say, game: Message, view: dict[str, Any]) -> str:
     return status
 
 
-def _slot_columns(table: Table, say: Say) -> None:
-    for s in range(4):
-        table.add_column(say(_("slot {slot}", slot=s + 1)))
-
-
 def _plain_table(say: Say, *columns: Message) -> Table:
     """A table with no box: a bold heading row and one space between its columns. Boxes cost a line for each rule
     and three columns' width, and an 80x24 terminal lost the table's top to them."""
@@ -119,7 +114,8 @@ def _plain_table(say: Say, *columns: Message) -> Table:
 
 def draw_classic(view: dict[str, Any], names: list[str], say: Say = str, *, whole: bool = False) -> RenderableType:
     """Classic Splendor: nobles, market, supply and every seat, on 80 columns: a market row is one line (its four
-    cards), so the whole table of two players takes about 13 lines and of four about 20."""
+    cards), so the whole table of two players takes about 10 lines and of four about 14 (more while seats hold
+    reserved cards, one line each)."""
     parts: list[RenderableType] = [Text(_status(say, _("Splendor"), view), style="bold")]
 
     nobles = [Text(say(_("Nobles:")), style="bold")]
