@@ -249,7 +249,7 @@ def test_your_pokemon_say_what_they_evolve_into_in_your_play_area() -> None:
     for _ in range(30):
         g.apply(decide(bots[g.current_player], g))
     console = Console(width=300, record=True)
-    console.print(draw(g.view(0), ["ann", "bob"]))
+    console.print(draw(g.view(0), ["ann", "bob"], whole=True))  # ('board': each turn lists those ready only)
     areas = [line for line in console.export_text().splitlines() if "play area:" in line]
     evolving = [c for c in g.view(0)["seats"][0]["cards"] if c["evolves_to"]]
     need = "".join(f"{n}{LETTERS[colour]}" for colour, n in evolving[0]["evolve"].items()) if evolving else ""

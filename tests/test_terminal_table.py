@@ -117,9 +117,58 @@ def test_a_pokemon_in_a_play_area_is_never_cut_in_two() -> None:
     """A play area of eleven Pokémon wraps between them: it had wrapped anywhere ('→' at a line's end, 'Gloom 2y'
     on the next)."""
     g = _played("pokemon", 2, 40)
-    lines = _lines(g)
+    lines = _lines(g, whole=True)  # every trainer's whole play area ('board')
     for seat in g.view(0)["seats"]:
         for c in (c for c in seat["cards"] if c["evolves_to"]):
             ((colour, n),) = c["evolve"].items()
             whole = f"{c['name']} [#{c['id']}] +{LETTERS[c['bonus']]}"
             assert any(whole in line and f"→ {c['evolves_to']} {n}{LETTERS[colour]}" in line for line in lines), whole
+
+
+@pytest.mark.parametrize("actions", [20, 40, 60])
+def test_a_pokemon_turn_keeps_the_display_on_an_80x24_terminal(actions: int) -> None:
+    """A helper playing at 80x24 found the level-3 row, rare and legendary scrolled off from the seventh turn: each
+    trainer's whole play area followed the display. A turn draws each trainer on a line (with their reserve), and
+    the whole play areas at 'board'."""
+    g = _played("pokemon", 2, actions)
+    lines = _lines(g)
+    assert len(lines) <= 21, "\n".join(lines)
+    assert lines[1].startswith("rare (deck ") and lines[2].startswith("legendary (deck ")
+    assert len(_lines(g, whole=True)) > len(lines)
+
+
+def test_the_pokemon_said_ready_to_evolve_are_those_the_rules_let_evolve() -> None:
+    """At a turn the seat that reads sees the Pokémon it may evolve at the turn's end (its bonuses suffice and the
+    card it becomes is in sight), each with the id an evolution is typed with: every one the rules offer."""
+    g = splendor.new_game("pokemon", players=2, seed=4)
+    bots = [make_bot("greedy", seed=i) for i in range(2)]
+    while g.view(g.current_player)["decision"] != "evolve":
+        g.apply(decide(bots[g.current_player], g))
+    seat = g.current_player
+    offered = {a.split()[1] for a in g.view(seat)["legal_actions"] if a != "evolve none"}
+    ready = next(line for line in _lines(g, seat) if "ready to evolve:" in line)
+    assert offered and all(f"[#{card}]" in ready for card in offered), (offered, ready)
+
+
+def test_a_seats_bonuses_are_written_as_a_card_writes_one_apart_from_its_tokens() -> None:
+    """'4w 3g 2k 1y 3g 1k': a helper could not tell where a seat's tokens ended and its bonuses began."""
+    g = _played("classic", 2, 30)
+    seat = g.view(0)["seats"][0]
+    line = next(line for line in _lines(g) if line[2:].startswith("0 player 0"))
+    bonuses = " ".join(f"+{n}{LETTERS[colour]}" for colour, n in seat["bonuses"].items() if n)
+    assert bonuses and bonuses in line, (bonuses, line)
+
+
+def test_kids_says_its_last_round_once_and_names_the_treasure_and_the_port_once() -> None:
+    """A helper's finds at 80x24: 'FINAL ROUND · THE GATES ARE CLOSING: last round'; a Mysteries purse held 't'
+    that the legend did not name; Korean drew the port as '⚓ 항구 · 항구'."""
+    g = splendor.new_game("kids", players=2, seed=4, mysteries=True)
+    bots = [make_bot("greedy", seed=i) for i in range(2)]
+    while not g.view(None)["gates_closed"]:
+        g.apply(decide(bots[g.current_player], g))
+    status = _lines(g)[0]
+    assert status.count("last round") == 1 and "FINAL ROUND" not in status, status
+    assert "t=Treasure" in " ".join(_lines(g))
+    start = splendor.new_game("kids", players=2, seed=4)
+    port = next(line for line in _lines(start, language="ko") if "⚓" in line)
+    assert port.count("항구") == 1, port

@@ -37,14 +37,15 @@ Drawer = Callable[..., RenderableType]
 DRAWERS: dict[str, Drawer] = {}
 
 
-def counts(values: dict[str, int], *, skip_zero: bool = True) -> Text:
-    """``3w 1b 2y`` with each colour styled."""
+def counts(values: dict[str, int], *, skip_zero: bool = True, bonus: bool = False) -> Text:
+    """``3w 1b 2y`` with each colour styled; ``bonus``: ``+3w +1b``, as a card writes its bonus, so that a seat's
+    bonuses are never read as its tokens beside them."""
     text = Text()
     for colour, n in values.items():
         if n or not skip_zero:
             if text:
                 text.append(" ")
-            text.append(f"{n}{LETTERS.get(colour, colour[0])}", style=STYLES.get(colour, ""))
+            text.append(f"{'+' if bonus else ''}{n}{LETTERS.get(colour, colour[0])}", style=STYLES.get(colour, ""))
     return text if text else Text("-", style="dim")
 
 
@@ -66,6 +67,14 @@ class Flow:
                 line.append(" " * self.gap)
             line.append_text(piece)
         yield line  # (a piece wider than the line is left to wrap as text does)
+
+
+def choices(label: str, actions: list[str]) -> Flow:
+    """``label`` and the actions, parted by ``|`` and broken only between actions: ``take w r k`` had been cut
+    into ``take`` and ``w r k`` at a line's end."""
+    pieces = [Text(label, style="bold")]
+    pieces += [Text(action + (" |" if i < len(actions) - 1 else "")) for i, action in enumerate(actions)]
+    return Flow(*pieces, gap=1)
 
 
 def draw(
@@ -94,21 +103,24 @@ def classic_card(card: dict[str, Any] | None, say: Say = str) -> Text:
     return text
 
 
-def _status(say: Say, game: Message, view: dict[str, Any]) -> str:
+FINAL_ROUND = _("FINAL ROUND")
+
+
+def _status(say: Say, game: Message, view: dict[str, Any], *, final_round: Message = FINAL_ROUND) -> str:
     status = say(_("{game} · turn {turn} · round {round}", game=game, turn=view["turn"], round=view["round"]))
     if view.get("points_to_win"):
         status += " · " + say(_("{points}★ to win", points=view["points_to_win"]))
     if view.get("final_round") and not view["is_over"]:
-        status += " · " + say(_("FINAL ROUND"))
+        status += " · " + say(final_round)
     return status
 
 
-def _plain_table(say: Say, *columns: Message) -> Table:
+def _plain_table(say: Say, *columns: Message | str) -> Table:
     """A table with no box: a bold heading row and one space between its columns. Boxes cost a line for each rule
     and three columns' width, and an 80x24 terminal lost the table's top to them."""
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False, header_style="bold")
-    for column in columns:
-        table.add_column(say(column))
+    for column in columns:  # a message in the reader's words, or a mark that needs none ("★")
+        table.add_column(say(column) if isinstance(column, Message) else column)
     return table
 
 
@@ -136,7 +148,7 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str, *, whol
     supply.append_text(counts(view["supply"], skip_zero=False))
     parts.append(supply)
 
-    seats = _plain_table(say, _("seat"), _("points"), _("tokens"), _("bonuses"), _("reserved"), _("nobles"))
+    seats = _plain_table(say, _("seat"), "★", _("tokens"), _("bonuses"), _("reserved"), _("nobles"))
     seats.columns[1].justify = "right"
     for sv in view["seats"]:
         s = sv["seat"]
@@ -152,7 +164,7 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str, *, whol
             label,
             str(sv["points"]),
             counts(sv["tokens"]),
-            counts(sv["bonuses"]),
+            counts(sv["bonuses"], bonus=True),
             reserved if sv["reserved"] else Text("-", style="dim"),
             ", ".join(str(n["id"]) for n in sv["nobles"]) or "-",
         )
@@ -163,14 +175,19 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str, *, whol
 DRAWERS["classic"] = draw_classic
 
 
-def pokemon_name(card: dict[str, Any], say: Say = str, *, short: bool = False) -> str:
-    """``No. 001 Bulbasaur``: the Pokémon's National Pokédex number (when the card has one) and its name; ``short``,
-    for a column of the display, ``001 Bulbasaur``."""
+def pokemon_name(card: dict[str, Any], say: Say = str) -> str:
+    """``001 Bulbasaur``: the Pokémon's National Pokédex number (when the card has one) and its name. (A card's own
+    id, with which an evolution is typed, is written ``[#5]``: two numbers of one look had been three.)"""
     name = say(Message(card["name"]))
     if not card.get("dex"):
         return name
-    number = str(card["dex"]).zfill(3)
-    return (number if short else say(_("No. {number}", number=number))) + " " + name
+    return str(card["dex"]).zfill(3) + " " + name
+
+
+def bonus_text(card: dict[str, Any]) -> Text:
+    """A card's bonus as the cards write one: ``+p``, and ``+2p`` for a card that gives two."""
+    colour, n = card["bonus"], card.get("bonus_count", 1)
+    return Text(f"+{n if n > 1 else ''}{LETTERS[colour]}", style=STYLES[colour])
 
 
 def pokemon_card(card: dict[str, Any] | None, sep: str = "\n", say: Say = str, *, column: bool = False) -> Text:
@@ -182,52 +199,49 @@ def pokemon_card(card: dict[str, Any] | None, sep: str = "\n", say: Say = str, *
     if card.get("hidden"):
         return Text(say(_("[level {level} card, face down]", level=card["tier"])), style="dim italic")
     text = Text()
-    text.append(pokemon_name(card, say, short=column), style="bold")
+    text.append(pokemon_name(card, say), style="bold")
     lead = sep if column else " "
     text.append(f"{lead}{card['points']}★ " if card["points"] else lead)
-    colour = card["bonus"]
-    text.append(f"+{LETTERS[colour]}" + ("x2" if card["bonus_count"] == 2 else ""), style=STYLES[colour])
+    text.append_text(bonus_text(card))
     text.append(" " if column else sep + say(_("cost")) + " ")
     text.append_text(counts(card["cost"]))
     if card["evolves_to"]:
         text.append(sep)
-        text.append_text(evolution(card, say, short=column))
+        text.append_text(evolution(card, say))
     return text
 
 
-def evolution(card: dict[str, Any], say: Say = str, *, short: bool = False) -> Text:
-    """What a Pokémon card evolves into and the bonuses that takes: ``→ Ivysaur with 3p`` (``short``, for a column
-    of the display: ``→ Ivysaur 3p``)."""
+def evolution(card: dict[str, Any], say: Say = str) -> Text:
+    """What a Pokémon card evolves into and the bonuses that takes: ``→ Ivysaur 3p``."""
     ((needed, n),) = card["evolve"].items()
-    pokemon = Message(card["evolves_to"])
-    text = Text(
-        say(_("→ {pokemon} {n}", pokemon=pokemon, n=n) if short else _("→ {pokemon} with {n}", pokemon=pokemon, n=n))
-    )
+    text = Text(say(_("→ {pokemon} {n}", pokemon=Message(card["evolves_to"]), n=n)))
     text.append(LETTERS[needed], style=STYLES[needed])
     return text
 
 
 def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str, *, whole: bool = False) -> RenderableType:
-    """Splendor: Pokémon: the display (levels, rare, legendary), the supply and every trainer."""
+    """Splendor: Pokémon: the display (rare, legendary, the levels), the supply and every trainer. At a turn each
+    trainer is a line, with their reserved cards and, for the seat that reads, the Pokémon they may evolve: the
+    display stays on an 80x24 terminal. ``whole`` adds the balls' names and every trainer's play area."""
     parts: list[RenderableType] = [Text(_status(say, _("Splendor: Pokémon"), view), style="bold")]
-    balls = Text(say(_("Balls:")) + " ")
-    for colour, ball in view["ball_names"].items():
-        balls.append(f"{LETTERS[colour]}={say(Message(ball))} ", style=STYLES[colour])
-    parts.append(balls)
+    if whole:
+        balls = [Text(say(_("Balls:")))]
+        balls += [Text(f"{LETTERS[c]}={say(Message(ball))}", style=STYLES[c]) for c, ball in view["ball_names"].items()]
+        parts.append(Flow(*balls, gap=1))
     for lv in ("rare", "legendary"):  # each named as it is typed ('catch rare'), with its pile's count
-        line = Text(f"{lv} ({view['decks'][lv]}): ", style="bold")
+        line = Text(f"{lv} (" + say(_("deck {left}", left=view["decks"][lv])) + "): ", style="bold")
         line.append_text(pokemon_card(view["market"][lv][0], sep=" · ", say=say))
         parts.append(line)
     display = _plain_table(say, _("level"), *(_("slot {slot}", slot=s + 1) for s in range(4)))
     for level in ("3", "2", "1"):
-        display.add_row(
-            f"{level} ({view['decks'][level]})", *[pokemon_card(c, say=say, column=True) for c in view["market"][level]]
-        )
+        here = Text(level, style="bold").append("\n" + say(_("deck {left}", left=view["decks"][level])), style="dim")
+        display.add_row(here, *[pokemon_card(c, say=say, column=True) for c in view["market"][level]])
     parts.append(display)
     supply = Text(say(_("Supply:")) + " ", style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
     parts.append(supply)
-    parts.append(Text(say(_("Trainers")), style="bold underline"))
+    if whole:
+        parts.append(Text(say(_("Trainers")), style="bold underline"))
     for sv in view["seats"]:
         s = sv["seat"]
         head = Text("▶ " if s == view["turn_of"] else "  ")
@@ -236,39 +250,45 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str, *, whol
         head.append_text(counts(sv["tokens"]))
         head.append(" · " + say(_("bonuses")) + " ")
         head.append_text(counts(sv["bonuses"]))
+        head.append(" · " + say(_n("{n} Pokémon", "{n} Pokémon", len(sv["cards"]))))
         parts.append(head)
-        area = [Text("    " + say(_("play area:")))]
-        for i, c in enumerate(sv["cards"]):
-            card = Text(say(Message(c["name"])) + " ")  # (the Pokédex's number is in the display and the reserve)
-            if c["evolves_to"]:  # the card's id, as 'evolve ID ...' is typed
-                card.append(f"[#{c['id']}] ", style="dim")
-            card.append(f"+{LETTERS[c['bonus']]}" + ("x2" if c["bonus_count"] == 2 else ""), style=STYLES[c["bonus"]])
-            if c["points"]:
-                card.append(f" {c['points']}★")
-            if c["evolves_to"]:  # its next stage, in sight as the rules lay it out (and as the display says it)
-                card.append(" ")
-                card.append_text(evolution(c, say, short=True))
-            area.append(card.append("," if i < len(sv["cards"]) - 1 else ""))
-        if not sv["cards"]:
-            area.append(Text("-", style="dim"))
-        parts.append(Flow(*area, gap=1, indent=6))
-        if sv["under_tile"]:
-            parts.append(
-                Text(
-                    "    "
-                    + say(
-                        _(
-                            "under the trainer tile: {pokemon}",
-                            pokemon=", ".join(say(Message(c["name"])) for c in sv["under_tile"]),
-                        )
-                    )
-                )
-            )
+        shown = sv["cards"] if whole else _ready_to_evolve(view, sv) if s == view["viewer"] else []
+        if shown or whole:
+            area = [Text("    " + say(_("play area:") if whole else _("ready to evolve:")))]
+            for i, c in enumerate(shown):
+                card = Text(say(Message(c["name"])) + " ")  # (the Pokédex's number is in the display and the reserve)
+                if c["evolves_to"]:  # the card's id, as 'evolve ID ...' is typed
+                    card.append(f"[#{c['id']}] ", style="dim")
+                card.append_text(bonus_text(c))
+                if c["points"]:
+                    card.append(f" {c['points']}★")
+                if c["evolves_to"]:  # its next stage, in sight as the rules lay it out (and as the display says it)
+                    card.append(" ")
+                    card.append_text(evolution(c, say))
+                area.append(card.append("," if i < len(shown) - 1 else ""))
+            if not shown:
+                area.append(Text("-", style="dim"))
+            parts.append(Flow(*area, gap=1, indent=6))
+        if sv["under_tile"] and whole:
+            under = ", ".join(say(Message(c["name"])) for c in sv["under_tile"])
+            parts.append(Text("    " + say(_("under the trainer tile: {pokemon}", pokemon=under))))
         for i, card in enumerate(sv["reserved"], 1):
             line = Text("    " + say(_("reserved {number}:", number=i)) + " ")
             line.append_text(pokemon_card(card, sep=" · ", say=say))
             parts.append(line)
     return Group(*parts)
+
+
+def _ready_to_evolve(view: dict[str, Any], seat: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seat's Pokémon that may evolve at the end of a turn, as the rules' two conditions say: its bonuses
+    suffice, and the card it becomes is in the display or in the seat's reserve (the web table's ✓)."""
+    in_sight = {c["name"] for row in view["market"].values() for c in row if c and not c.get("hidden")}
+    in_sight |= {c["name"] for c in seat["reserved"] if not c.get("hidden")}
+    return [
+        c
+        for c in seat["cards"]
+        if c["evolves_to"] in in_sight and all(seat["bonuses"].get(k, 0) >= n for k, n in c["evolve"].items())
+    ]
 
 
 DRAWERS["pokemon"] = draw_pokemon
@@ -307,18 +327,20 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: 
     costs them."""
     board = view["board"]
     parts: list[RenderableType] = []
-    status = _status(say, _("Splendor Kids"), view)
+    closing = _("THE GATES ARE CLOSING: last round")  # Kids' final round, said once ("FINAL ROUND · ...last round")
+    status = _status(say, _("Splendor Kids"), view, final_round=closing)
+    if view["gates_closed"] and not view["is_over"] and not view.get("final_round"):
+        status += " · " + say(closing)
     if view["mysteries"]:
         status += " · " + say(_("Mysteries"))
-    if view["gates_closed"] and not view["is_over"]:
-        status += " · " + say(_("THE GATES ARE CLOSING: last round"))
     parts.append(Text(status, style="bold"))
     if whole:
         parts.append(Text(say(Message(board["credit"])), style="dim italic"))
-    legend = Text(say(_("Resources:")) + " ")
-    for colour, word in KIDS_NAMES.items():
-        legend.append(f"{LETTERS[colour]}={say(word)} ", style=STYLES[colour])
-    parts.append(legend)
+    legend = [Text(say(_("Resources:")))]
+    legend += [Text(f"{LETTERS[colour]}={say(word)}", style=STYLES[colour]) for colour, word in KIDS_NAMES.items()]
+    if view["mysteries"]:  # the Treasure, held in a purse and paid as 't'
+        legend.append(Text(f"{LETTERS['treasure']}={say(TILE_NAMES['Treasure'])}", style=STYLES["treasure"]))
+    parts.append(Flow(*legend, gap=1))
     pawns: dict[str, list[str]] = {}
     for sv in view["seats"]:
         pawns.setdefault(sv["space"], []).append(f"{sv['seat']}:{names[sv['seat']]}")
@@ -339,7 +361,9 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: 
 
     def space_lines(sp: dict[str, Any], *, roads: bool = True) -> list[Text]:
         icon, kind = KIDS_ICONS[sp["kind"]]
-        line = Text(f"  {icon} {say(kind)} · {space_name[sp['id']]}", style="bold" if sp["kind"] == "palace" else "")
+        words = space_name[sp["id"]] if say(kind).casefold() == space_name[sp["id"]].casefold() else None
+        named = words or f"{say(kind)} · {space_name[sp['id']]}"  # Korean's port is "항구 · 항구" else
+        line = Text(f"  {icon} {named}", style="bold" if sp["kind"] == "palace" else "")
         tile = view["village_tiles"].get(sp["id"])
         if tile:
             line.append(f" [{say(TILE_NAMES[tile]) if tile in TILE_NAMES else tile}]", style="green")
@@ -403,26 +427,22 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: 
         for road in out.get(me["space"], []):
             r = Text("  " + say(_("road {road} → {place} costs", road=road["number"], place=marked[road["to"]])) + " ")
             r.append_text(_banner_text(road["cost"]))
+            r.append(":")
             pays = moves.get(road["number"], [])
             example = f"move {road['number']} pay {pays[0]}" if pays else ""
             if len(pays) > 1:
-                r.append(
-                    ": "
-                    + say(
-                        _n(
-                            "you can pay, e.g. '{example}' ({n} way)",
-                            "you can pay, e.g. '{example}' ({n} ways)",
-                            len(pays),
-                            example=example,
-                        )
-                    ),
-                    style="green",
+                words = _n(
+                    "you can pay, e.g. '{example}' ({n} way)",
+                    "you can pay, e.g. '{example}' ({n} ways)",
+                    len(pays),
+                    example=example,
                 )
+                can = Text(say(words), style="green")
             elif pays:
-                r.append(": " + say(_("you can pay, e.g. '{example}'", example=example)), style="green")
+                can = Text(say(_("you can pay, e.g. '{example}'", example=example)), style="green")
             else:
-                r.append(": " + say(_("you cannot pay it yet")), style="dim")
-            parts.append(r)
+                can = Text(say(_("you cannot pay it yet")), style="dim")
+            parts.append(Flow(r, can, gap=1, indent=6))  # an example to type is never cut at a line's end
             onward = out.get(road["to"], [])
             if onward:  # one road ahead: what the next move from there would cost
                 then = Text("      " + say(_("then:")) + " ", style="dim")

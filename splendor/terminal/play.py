@@ -23,7 +23,7 @@ from splendor.games import replay as replay_record
 from splendor.games.kids.game import PURSE_LIMIT
 from splendor.games.market import TOKEN_LIMIT
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
-from splendor.terminal.draw import draw
+from splendor.terminal.draw import choices, draw
 from splendor.terminal.moves import what_happened
 from splendor.terminal.typed import in_notation
 
@@ -283,7 +283,7 @@ def _play_turns(
             shown = len(said)
         if view["decision"] != "action" and hinted_at != len(game.history):
             choose = say(_("Choose ({decision}):", decision=decision_words(view["decision"])))
-            console.print(f"[bold]{choose}[/] " + " | ".join(view["legal_actions"]), highlight=False)
+            console.print(choices(choose, view["legal_actions"]))
             if view["decision"] == "return":
                 console.print(say(_returning(view, seat)), highlight=False)
             hinted_at = len(game.history)
@@ -333,7 +333,7 @@ def _play_turns(
             )
             continue
         if command in ("moves", "legal"):
-            console.print(say(_("Legal now:")) + " " + " | ".join(a.text for a in game.legal_actions()), markup=False)
+            console.print(choices(say(_("Legal now:")), [a.text for a in game.legal_actions()]))
             continue
         if command in ("board", "show"):
             drawn_at, whole = -1, True

@@ -139,13 +139,13 @@ def test_the_terminal_shows_the_pokedex_number_and_keeps_the_card_id_only_to_typ
     aerodactyl = next(c for c in CARDS if c.name == "Aerodactyl")
     g = new()
     text = pokemon_card(g._card_view(aerodactyl.id), sep=" · ").plain
-    assert text.startswith("No. 142 Aerodactyl") and f"#{aerodactyl.id}" not in text
-    assert pokemon_card(g._card_view(ids("Bulbasaur")[0]), sep=" · ", say=str).plain.startswith("No. 001 Bulbasaur")
+    assert text.startswith("142 Aerodactyl") and f"#{aerodactyl.id}" not in text
+    assert pokemon_card(g._card_view(ids("Bulbasaur")[0]), sep=" · ", say=str).plain.startswith("001 Bulbasaur")
     gastly, snorlax = ids("Gastly")[1], ids("Snorlax")[0]
     give_card(g, 0, gastly)
     give_card(g, 0, snorlax)
     console = Console(width=400, record=True)
-    console.print(draw(g.view(0), ["ann", "bob"]))
+    console.print(draw(g.view(0), ["ann", "bob"], whole=True))  # every trainer's whole play area ('board')
     out = console.export_text()
     assert f"play area: Gastly [#{gastly}]" in out  # what 'evolve ID ...' is typed with
     assert "Snorlax +" in out and f"[#{snorlax}]" not in out
