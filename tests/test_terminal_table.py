@@ -172,3 +172,14 @@ def test_kids_says_its_last_round_once_and_names_the_treasure_and_the_port_once(
     start = splendor.new_game("kids", players=2, seed=4)
     port = next(line for line in _lines(start, language="ko") if "⚓" in line)
     assert port.count("항구") == 1, port
+
+
+def test_a_move_is_said_in_the_readers_punctuation_and_leaving_asks_on_one_line() -> None:
+    """A helper saw 'greedy 1 (座位 1): take k k' beside 'me（座位 0，你的行动）>', and the question to leave wrapped
+    its '[y/N]' alone onto a line of its own at 80 columns."""
+    out = run("play", "--seats", "me:human,greedy", "--seed", "3", "--lang", "zh", stdin="take w b g\nquit\ny\n\n")
+    assert out.returncode == 0, out.stderr
+    assert "greedy 1（座位 1）：take" in out.stdout, out.stdout
+    english = run("play", "--seats", "me:human,greedy", "--seed", "3", stdin="quit\ny\n\n", columns=80)
+    asked = next(line for line in english.stdout.splitlines() if "Leave this game?" in line)
+    assert asked.rstrip().endswith("[y/N]") and len(asked.split("> ", 1)[-1]) <= 80, asked

@@ -252,8 +252,10 @@ def _play_turns(
     shown = 0
 
     def line_of(seat: int, action: str, before: Game, after: Game) -> str:
-        where = say(_("seat {seat}", seat=seat))
-        return f"[cyan]{escape(names[seat])}[/] ({where}): {escape(action)}{_happened(before, after, say)}"
+        where = say(_("seat {seat}", seat=seat))  # the line as the language writes it ("bob（座位 1）：take k k")
+        line = escape(say(_("{player} ({seat}): {action}", player="\x00", seat=where, action="\x01")))
+        said = f"{escape(action)}{_happened(before, after, say)}"
+        return line.replace("\x00", f"[cyan]{escape(names[seat])}[/]").replace("\x01", said)
 
     def tell(seat: int, action: str, before: Game) -> None:
         nonlocal shown
@@ -319,7 +321,8 @@ def _play_turns(
             )
             continue
         if command == "hint":
-            advice = hint(game, seed=seed * 16 + seat)
+            with console.status(say(_("The expert bot is thinking…"))):  # a few seconds, said (a spinner in a terminal)
+                advice = hint(game, seed=seed * 16 + seat)
             console.print(
                 say(
                     _(
@@ -406,7 +409,7 @@ def _leave(ask: Callable[[str], str], say: Callable[[Message], str]) -> bool:
     """Whether the person who typed quit means it, so that a slip of the keys does not end the game (a game left
     goes on only from a saved record). The end of the input leaves."""
     try:
-        answer = ask(say(_("Leave this game? Save its record, and 'splendor play --resume' goes on with it. [y/N] ")))
+        answer = ask(say(_("Leave this game? You can save it and go on later. [y/N] ")))  # one line at 80 columns
     except EOFError:
         return True
     return answer.strip().lower() in ("y", "yes", say(_("yes")).lower())
