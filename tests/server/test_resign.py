@@ -56,6 +56,17 @@ def first_move(c: TestClient, game: dict[str, Any], seat: int) -> None:
     assert r.status_code == 200, r.text
 
 
+def counted_for_nobody(c: TestClient, game: dict[str, Any]) -> None:
+    """The finished rated game changed no rating, as one left too soon (`RATED_AFTER_MOVES`) does not."""
+    assert c.get(f"/api/games/{game['id']}/ratings").json() == {
+        "over": True,
+        "rated": False,
+        "unplayed": True,
+        "changes": [],
+    }
+    assert "classic" not in c.get("/api/me").json()["ratings"]
+
+
 # ----------------------------------------------------------------------------- resign
 
 
@@ -127,13 +138,7 @@ def test_resign_3p_before_ones_first_move_leaves_the_game_unrated(app_client: Te
     assert forfeit == {"by": "resigned", "at": 0, "moved": False, "too_soon": True} and not r.json()["over"]
     ended = wait_for(lambda: (p := state(c, game))["over"] and p, seconds=60)
     assert ended["ending"] is None and ended["view"]["result"]  # the rules ended it
-    assert c.get(f"/api/games/{game['id']}/ratings").json() == {
-        "over": True,
-        "rated": False,
-        "unplayed": True,
-        "changes": [],
-    }
-    assert "classic" not in c.get("/api/me").json()["ratings"]
+    counted_for_nobody(c, game)
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -151,13 +156,7 @@ def test_a_person_who_resigns_before_their_fifth_move_leaves_the_game_unrated(
     if players == 3:
         assert r.json()["seats"][0]["forfeit"] == {"by": "resigned", "at": played, "moved": True, "too_soon": True}
     wait_for(lambda: state(c, game)["over"], seconds=60)
-    assert c.get(f"/api/games/{game['id']}/ratings").json() == {
-        "over": True,
-        "rated": False,
-        "unplayed": True,
-        "changes": [],
-    }
-    assert "classic" not in c.get("/api/me").json()["ratings"]
+    counted_for_nobody(c, game)
 
 
 def test_resign_for_another_seat_is_refused_403(app_client: TestClient) -> None:
