@@ -183,3 +183,37 @@ def test_a_move_is_said_in_the_readers_punctuation_and_leaving_asks_on_one_line(
     english = run("play", "--seats", "me:human,greedy", "--seed", "3", stdin="quit\ny\n\n", columns=80)
     asked = next(line for line in english.stdout.splitlines() if "Leave this game?" in line)
     assert asked.rstrip().endswith("[y/N]") and len(asked.split("> ", 1)[-1]) <= 80, asked
+
+
+def test_an_environments_text_render_is_the_whole_table() -> None:
+    """``render_mode="ansi"`` had become a turn's table (a reviewer's find): a spectator's saw no play area and
+    a Kids board only where the travelers stand."""
+    from splendor.envs.text import table_text
+
+    assert "PALACE" in table_text(_played("kids", 2, 10), None)
+    assert "play area:" in table_text(_played("pokemon", 2, 20), None)
+
+
+def test_a_road_one_step_further_is_never_cut_in_two() -> None:
+    """'then: road 35 → ▣ Guild Hall: g h b · road 36 → ♛ Palace of Splendor: k r' and 'r b b' on the next line, at
+    the screen's left edge (a reviewer's find): the roads near the Palace have the longest names."""
+    cut, long = [], 0
+    for seed in range(1, 7):
+        g = splendor.new_game("kids", players=2, seed=seed)
+        bots = [make_bot("greedy", seed=seed), make_bot("random", seed=seed)]
+        while not g.is_over:
+            if g.current_player == 0 and g.view(0)["decision"] == "action":
+                for language in ("en", "sl", "ko"):
+                    lines = _lines(g, language=language)
+                    said = translate(_("Roads from here (used tiles in brackets cannot pay):"), language)
+                    heading = lines.index(said)
+                    roads = lines[heading + 1 :]
+                    cut += [line for line in roads if not line.startswith("  ")]  # a road's words, wrapped
+                    long += sum(1 for line in roads if line.startswith("        "))  # a Flow's next line
+            g.apply(decide(bots[g.current_player], g))
+    assert long and cut == [], (long, cut[:3])
+
+
+def test_a_seat_named_as_another_is_called_is_refused() -> None:
+    out = run("play", "--seats", "greedy 1:human,greedy", "--seed", "1", stdin="quit\ny\n\n")
+    assert out.returncode == 2 and "seat 1's name 'greedy 1' is seat 0's already" in out.stderr, out.stderr

@@ -14,5 +14,5 @@ def table_text(game: Game, seat: int | None) -> str:
     from splendor.terminal.draw import draw
 
     console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
-    console.print(draw(game.view(seat), [f"seat {s}" for s in range(game.players)]))
+    console.print(draw(game.view(seat), [f"seat {s}" for s in range(game.players)], whole=True))  # all of it
     return console.export_text()

@@ -444,13 +444,10 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: 
                 can = Text(say(_("you cannot pay it yet")), style="dim")
             parts.append(Flow(r, can, gap=1, indent=6))  # an example to type is never cut at a line's end
             onward = out.get(road["to"], [])
-            if onward:  # one road ahead: what the next move from there would cost
-                then = Text("      " + say(_("then:")) + " ", style="dim")
-                for i, further in enumerate(onward):
-                    if i:
-                        then.append(" · ", style="dim")
-                    then.append_text(road_text(further))
-                parts.append(then)
+            if onward:  # one road ahead: what the next move from there would cost, a road never cut in two
+                then = [Text("      " + say(_("then:")), style="dim")]
+                then += [road_text(r).append(" ·" if i < len(onward) - 1 else "") for i, r in enumerate(onward)]
+                parts.append(Flow(*then, gap=1, indent=8))
     return Group(*parts)
 
 

@@ -83,13 +83,10 @@ def parse_seats(specs: str) -> list[Seat]:
     """
     seats = [Seat.parse(spec, i) for i, spec in enumerate(specs.split(","))]
     seen: dict[str, int] = {}
-    for i, seat in enumerate(seats):
-        if seat.named:
-            first = seen.setdefault(seat.name.casefold(), i)
-            if first != i:
-                raise ValueError(
-                    f"seat {i}'s name {seat.name!r} is seat {first}'s already; give each seat its own name"
-                )
+    for i, seat in enumerate(seats):  # a name given, or one a seat is called by without one ('greedy 1')
+        first = seen.setdefault(seat.name.casefold(), i)
+        if first != i:
+            raise ValueError(f"seat {i}'s name {seat.name!r} is seat {first}'s already; give each seat its own name")
     return seats
 
 
