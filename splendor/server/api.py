@@ -17,6 +17,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp
 
 from splendor import __version__
 from splendor.bots.base import bot_display_name
@@ -85,6 +86,14 @@ def _page(name: str) -> Any:
     return page
 
 
+class _App(FastAPI):
+    """FastAPI, its every answer given the security headers (`SecurityHeaders`): they wrap the whole stack, so an
+    unhandled error's 500, which Starlette answers outside every middleware added, has them too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The application: a store, a manager of live games, and the routes."""
     settings = settings or Settings()
@@ -106,7 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await manager.stop()
             store.close()
 
-    app = FastAPI(
+    app = _App(
         title="splendor",
         version=__version__,
         lifespan=lifespan,
@@ -115,8 +124,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     plain_openapi = app.openapi
     app.openapi = lambda: with_cross_site_refusals(plain_openapi())  # type: ignore[method-assign]  # FastAPI's way
-    # Added last, run first: the security headers, the rate and size bounds, the WebSocket cap, the same-origin
-    # rule, then the one deadline of all a request's store calls.
+    # Added last, run first: the rate and size bounds, the WebSocket cap, the same-origin rule, then the one
+    # deadline of all a request's store calls. (The security headers wrap them all: `_App`.)
     app.add_middleware(RequestDeadline, seconds=max(settings.store_seconds, settings.write_retry_seconds))
     app.add_middleware(SameOriginMiddleware)
     app.add_middleware(WebSocketCap, per_client=settings.websockets_per_client)
@@ -125,7 +134,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_body=settings.max_body_bytes,
         limiter=RateLimiter(settings.requests_per_second, settings.request_burst),
     )
-    app.add_middleware(SecurityHeaders)  # outermost: every answer has them, a refusal by the bounds' too
 
     def manager() -> GameManager:
         m: GameManager = app.state.manager

@@ -107,9 +107,10 @@ def moved_on(actions: int, expected: int) -> Message:
 
 
 RATED_AFTER_MOVES = 5
-"""A person who leaves a rated game (resigns, runs out of time, sits idle) before this many moves of their own has
-not played it out, and it changes no rating, as an abort does not. Nothing is decided in a Splendor game's first
-five turns, and a second account that left after one move, game after game, farmed a rating from it."""
+"""A person who leaves a rated game (resigns, runs out of time, sits idle) before this many moves of their own (any
+action of theirs: a token returned or a noble chosen counts too) has not played it out, and it changes no rating,
+as an abort does not. Nothing is decided in a Splendor game's first few turns, and a second account that left
+after one move, game after game, farmed a rating from it."""
 
 
 def left_too_soon(live: LiveGame, ending: Ending | None = None) -> bool:

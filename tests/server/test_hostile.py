@@ -16,9 +16,11 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from splendor.server import Settings, create_app
 from tests.server.conftest import Server, create
 
 HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
@@ -472,3 +474,18 @@ def test_every_answer_forbids_framing_and_sniffing_and_a_page_runs_only_this_ser
         big = c.post("/api/games", content=b"x" * 200_000, headers={"content-type": "application/json"})
         assert big.status_code == 413 and big.headers["x-frame-options"] == "DENY"  # a refusal by the bounds too
         assert "content-security-policy" not in c.get("/docs").headers
+
+
+def test_an_unhandled_errors_500_has_the_security_headers_too(tmp_path: Path) -> None:
+    """Starlette answers an unhandled error outside every middleware added: the headers wrap the whole stack (a
+    reviewer's find: the 500 had none)."""
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/s.db", warm_bot_workers=False))
+
+    @app.get("/boom")
+    async def boom() -> None:
+        raise RuntimeError("a defect")
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.get("/boom")
+    assert r.status_code == 500 and r.headers["x-frame-options"] == "DENY"
+    assert "script-src 'self'" in r.headers["content-security-policy"]

@@ -33,6 +33,13 @@ export function calledOff(ending) {
 // (the server's splendor.server.moves.RATED_AFTER_MOVES; each seat's forfeit says whether it was ``too_soon``).
 export const RATED_AFTER_MOVES = 5;
 
+// Whether a seat's words may say that it leaves the game counting for nobody's rating: a rated game, unless its
+// ratings are known to have changed (a game rated before the five-move rule, whose seat left sooner, had said so
+// above the changes it made).
+export function mayCountForNobody(state) {
+  return Boolean(state.payload.rated) && !(state.ratings && state.ratings.rated === true);
+}
+
 // A seat of three or four whose person left (resigned, or idle past the limit) and a bot played on, in words:
 // while the game goes on (and in a replay's caption at that move), or once it is ``over``, when the bot has played
 // it on and the seat ranks last. One who left before their fifth move, with an account, leaves a rated game
@@ -129,7 +136,7 @@ export function renderEnd(page) {
   }
   for (const s of state.payload.seats.filter((x) => x.forfeited)) {
     items.push(el("p", { class: "note", "data-forfeit": s.seat },
-      forfeitWords(s, seatName, state.payload.rated, true)));
+      forfeitWords(s, seatName, mayCountForNobody(state), true)));
   }
   const r = view.result || {};
   if (r.pokedex) {

@@ -7,7 +7,7 @@ import { N_, SEMICOLON, capital, language, sentence, speak, t, tn } from "/stati
 import { howToPlay } from "/static/rules.js";
 import { advice as adviceWords, cardInSight, describe, turnWords } from "/static/words.js";
 import {
-  RATED_AFTER_MOVES, calledOff, endFolded, endingWords, forfeitWords, renderEnd, verdictWords,
+  RATED_AFTER_MOVES, calledOff, endFolded, endingWords, forfeitWords, mayCountForNobody, renderEnd, verdictWords,
 } from "/static/endgame.js";
 import { renderClocks } from "/static/clocks.js";
 import { handleKey } from "/static/keys.js";
@@ -177,7 +177,7 @@ function renderStatus() {
     // then: a seat that left here (resigned, or idle past the limit), and how the game ended if no rule ended it
     const left = state.payload.seats.filter((s) => s.forfeit && s.forfeit.at === state.upto);
     const ending = state.replayEnding;
-    const then = [...left.map((s) => forfeitWords(s, seatName, state.payload.rated)),
+    const then = [...left.map((s) => forfeitWords(s, seatName, mayCountForNobody(state))),
       ...(ending && ending.at === state.upto ? [endingWords(ending, state.payload.seats, seatName)] : [])];
     if (then.length) text = `${sentence(text)} ${then.join(" ")}`;   // "…paying cabbage. ann resigned: bob wins."
   } else if (state.payload.ending) {
@@ -259,7 +259,7 @@ function leavings() {
   const out = [];
   for (const s of state.payload.seats) {
     if (s.forfeit && s.forfeit.at <= upto) {
-      out.push({ at: s.forfeit.at, text: forfeitWords(s, seatName, state.payload.rated) });
+      out.push({ at: s.forfeit.at, text: forfeitWords(s, seatName, mayCountForNobody(state)) });
     }
   }
   const ending = mode === "replay" ? state.replayEnding : state.payload.ending;
