@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console, Group
@@ -25,7 +24,7 @@ from splendor.games.market import TOKEN_LIMIT
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
 from splendor.terminal.draw import choices, draw
 from splendor.terminal.moves import what_happened
-from splendor.terminal.typed import in_notation
+from splendor.terminal.typed import in_notation, is_yes
 
 HUMAN = "human"
 # A common turn of each game, in its own notation (the same in every language).
@@ -409,7 +408,7 @@ def _leave(ask: Callable[[str], str], say: Callable[[Message], str]) -> bool:
         answer = ask(say(_("Leave this game? You can save it and go on later. [y/N] ")))  # one line at 80 columns
     except EOFError:
         return True
-    return answer.strip().lower() in ("y", "yes", say(_("yes")).lower())
+    return is_yes(answer, say)
 
 
 def _happened(before: Game, after: Game, say: Callable[[Message], str]) -> str:
@@ -592,19 +591,3 @@ def seat_notes(seats: list[Seat]) -> list[dict[str, Any]]:
         }
         for i, s in enumerate(seats)
     ]
-
-
-def save_record(game: Game, path: str | Path, notes: dict[str, Any] | None = None) -> Path:
-    """Write the game's record as text, with ``notes`` (what is not an action: a forfeit); returns the path."""
-    target = Path(path).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    record = game.record
-    record.notes = dict(notes or {})
-    # written beside it, then put in its place: a record replaced is never left half written (an interrupt)
-    partial = target.with_name(target.name + ".partial")
-    try:
-        partial.write_text(record.to_text(), encoding="utf-8")
-        partial.replace(target)
-    finally:
-        partial.unlink(missing_ok=True)  # (gone once in place; a write that failed leaves nothing behind)
-    return target

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from splendor.core.game import Game
 from splendor.i18n import Message, _
-from splendor.terminal.play import save_record
+from splendor.terminal.typed import is_yes
 
 
 def record_problem(path: Path) -> str | None:
@@ -90,7 +90,22 @@ def save_asking(
 
 def _yes(ask: Callable[[str], str], question: str, say: Callable[[Message], str]) -> bool:
     try:
-        answer = ask(question).strip().lower()
+        return is_yes(ask(question), say)
     except EOFError:
         return False
-    return answer in ("y", "yes", say(_("yes")).lower())
+
+
+def save_record(game: Game, path: str | Path, notes: dict[str, Any] | None = None) -> Path:
+    """Write the game's record as text, with ``notes`` (what is not an action: a forfeit); returns the path."""
+    target = Path(path).expanduser()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    record = game.record
+    record.notes = dict(notes or {})
+    # written beside it, then put in its place: a record replaced is never left half written (an interrupt)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        partial.write_text(record.to_text(), encoding="utf-8")
+        partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)  # (gone once in place; a write that failed leaves nothing behind)
+    return target

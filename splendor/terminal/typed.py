@@ -1,4 +1,5 @@
-"""An action typed in the terminal, its tokens named in the player's language, in the game's notation.
+"""What a person types in the terminal: an action, its tokens named in the player's language, in the game's notation;
+and the answer to a [y/N] question.
 
 The notation is one in every language (``take w b g``), and its colours may be written in full in English
 (``take white blue green``, ``take mushroom apple cabbage``). A refusal of a word that is no colour lists the colours
@@ -18,10 +19,11 @@ player typed ``take bela modra zelena`` and was refused the very names it listed
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 from splendor.games.palettes import PALETTES, TOKENS
-from splendor.i18n import SOURCE_LANGUAGE, Message, translate
+from splendor.i18n import SOURCE_LANGUAGE, Message, _, translate
 
 
 @cache
@@ -49,3 +51,12 @@ def in_notation(text: str, game: str, language: str) -> str:
         return text
     pattern, letters = _names(game, language)
     return f"{verb} " + pattern.sub(lambda m: letters[m.group(0).lower()], rest)
+
+
+def is_yes(answer: str, say: Callable[[Message], str]) -> bool:
+    """Whether a [y/N] question was answered yes: ``y`` or ``yes``, or the word in the player's language.
+
+    >>> is_yes(" Y ", str), is_yes("", str)
+    (True, False)
+    """
+    return answer.strip().lower() in ("y", "yes", say(_("yes")).lower())

@@ -10,10 +10,11 @@ function takeText(sel) { return `take ${sel.map((x) => LETTER[x]).join(" ")}`; }
 // Whether the seat is to choose its turn's action now (not a return, a noble or another decision).
 export const choosing = (c) => c.mine && c.view.decision === "action";
 
+const DOUBLE_CLICK_MS = 600;   // a click this soon after sending a move is the same click's second half
+
 // A click on a token, a card, a deck or a road while another seat is to play: said beside it ("It is bob's turn.";
 // with no key, in the dock), where it had done nothing and said nothing. Null where there is nothing to say: your
 // turn, a spectator, the end, a game still waiting for players, a seat a bot plays on.
-const DOUBLE_CLICK_MS = 600;
 export function notYourTurn(c, key) {
   const who = c.view.current_player;
   if (c.mode !== "play" || c.mine || c.view.is_over || who === null || who === undefined || who === c.me) return null;
