@@ -1,0 +1,94 @@
+"""What every command of ``splendor`` shares: the Typer app they join, the consoles, and the checks of their
+common options, each a clear error (exit status 2) rather than a traceback."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from splendor.games import GAMES
+from splendor.games.kids.board import read_sides
+from splendor.i18n import LANGUAGES, from_environment
+
+app = typer.Typer(
+    help="Play the Splendor family of board games, and measure bots and the engine.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+
+def chosen_language(lang: str | None) -> str:
+    """The language asked for with --lang, else the terminal's locale's; a clear error for an unknown one."""
+    if lang is None:
+        return from_environment(os.environ)
+    if lang.strip().lower() not in LANGUAGES:
+        raise fail(f"unknown language {lang!r}; the languages are {', '.join(LANGUAGES)}")
+    return lang.strip().lower()
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``message`` as the command's error and give the exit to raise (status 2: the command was used
+    wrongly, or its input cannot be read): ``raise fail("...")``."""
+    errors.print(f"[red]error:[/] {escape(message)}")  # a message is plain text: 'splendor[server]' stays as it is
+    return typer.Exit(code=2)
+
+
+@contextmanager
+def needs_extra(name: str) -> Iterator[None]:
+    """Imports for a command that needs the extra ``name``: one not installed is a clear error naming the extra to
+    install, not a traceback (a module of splendor's own that is missing is a broken install, raised as it is)."""
+    try:
+        yield
+    except ModuleNotFoundError as e:
+        if (e.name or "splendor").partition(".")[0] == "splendor":
+            raise
+        raise fail(
+            f"this command needs the {name} extra ({e.name} is not installed): pip install 'splendor[{name}]'"
+        ) from None
+
+
+def bot_list(text: str, option: str) -> list[str]:
+    """The bots a comma-separated option names, in order; an error for none at all or an empty place (",greedy"
+    had seated greedy alone, and "a,,b" two bots where three were meant)."""
+    bots = [b.strip() for b in text.split(",")]
+    if not any(bots):
+        raise fail(f"give at least one bot in {option}")
+    if not all(bots):
+        raise fail(f"{option} has an empty place: {text!r}")
+    return bots
+
+
+def check_game(game: str) -> str:
+    if game not in GAMES:
+        raise fail(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
+    return game
+
+
+def kids_options(game: str, short: bool, mysteries: bool, board: str | None) -> dict[str, Any]:
+    """The Kids-only options given on the command line (an error for another game)."""
+    given: dict[str, Any] = {k: v for k, v in (("short", short), ("mysteries", mysteries), ("board", board)) if v}
+    if given and game != "kids":
+        named = [f"--{name}" for name in given]
+        flags = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+        raise ValueError(f"{flags} {'belongs' if len(given) == 1 else 'belong'} to Splendor Kids, not {game}")
+    if board:
+        given["board"] = read_sides(board.split(","))
+    return given
+
+
+def ask(prompt: str) -> str:
+    console.print(prompt, end="", markup=False)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
