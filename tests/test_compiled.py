@@ -114,12 +114,16 @@ def test_turn_caps_and_stalls_end_the_same_way(name: str) -> None:
     if name != "classic":
         return
     from tests.classic.positions import new
-    from tests.classic.test_rulings import _stuck
+    from tests.classic.test_rulings import _stuck, _stuck_with_a_noble_due
 
     stuck = new(2)
     _stuck(stuck)
     compare(stuck, uniform, random.Random(0))
     assert stuck.status == "stalled"
+    won = new(2)
+    _stuck_with_a_noble_due(won)
+    compare(won, uniform, random.Random(0))
+    assert won.winners == [0]
 
 
 @settings(max_examples=60, deadline=None)

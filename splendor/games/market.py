@@ -467,7 +467,9 @@ class MarketGame(Game):
         if self.final_round and nxt == self.first:
             self._finish()
             return
-        if self.passes >= self.players:  # ruling 4: nobody can ever move again; no winner
+        if self.passes >= self.players and not self.final_round:
+            # ruling 4: nobody can ever move again and nobody reached the target, so no winner. A seat that
+            # reached it in the round of passes (a noble's visit) wins once the round is completed (ruling 2).
             self.stalled = True
             self.phase = OVER
             self._winners = []

@@ -60,6 +60,16 @@ def _stuck(g: ClassicGame) -> None:
     give_tokens(g, 1, green=2, red=4, black=4)
 
 
+def _stuck_with_a_noble_due(g: ClassicGame) -> None:
+    """The dead end of ``_stuck``, seat 1 to move in the first round, and seat 0 on 12 points with a noble due at the
+    end of its next turn."""
+    _stuck(g)
+    g.seat = 1
+    set_nobles(g, [noble_requiring(red=4, black=4)])
+    give_bonuses(g, 0, red=4, black=4)
+    g.points[0] = 12
+
+
 def test_ruling_3_a_seat_with_no_legal_action_passes() -> None:
     g = new(2)
     _stuck(g)
@@ -83,6 +93,18 @@ def test_ruling_4_a_game_where_every_seat_had_to_pass_for_a_round_ends_stalled_w
     g.apply("pass")
     assert g.is_over and g.stalled and not g.truncated and g.winners == []
     assert g.result["status"] == "stalled" and g.result["scores"] == [3, 0] and "tie_break" not in g.result
+
+
+def test_ruling_4_a_round_of_passes_in_which_a_seat_reaches_15_is_completed_and_won() -> None:
+    """Seat 0 reaches 15 by a noble's visit at the end of a forced pass (ruling 9): the round is completed (ruling 2)
+    and seat 0 wins; the game is not stalled, though every seat passed for a round."""
+    g = new(2)
+    _stuck_with_a_noble_due(g)
+    g.apply("pass")
+    g.apply("pass")  # the noble visits: 15, and the last round starts
+    assert g.points[0] == 15 and not g.is_over and g.current_player == 1
+    g.apply("pass")
+    assert g.is_over and not g.stalled and g.winners == [0] and g.result["status"] != "stalled"
 
 
 def test_ruling_4_a_turn_cap_ends_the_game_as_truncated_with_no_winner() -> None:

@@ -396,7 +396,7 @@ def _end_turn(s: np.ndarray) -> None:
                 w += 1
         s[WINNERS_N] = w
         return
-    if s[PASSES] >= players:  # ruling 4: stalled, no winner
+    if s[PASSES] >= players and s[FINAL] == 0:  # ruling 4: stalled, no winner (nobody reached the target)
         s[STALLED] = 1
         s[PHASE] = OVER
         s[WINNERS_N] = 0
