@@ -103,6 +103,26 @@ def test_pokemon_evolutions_are_offered_and_made_the_same_way() -> None:
     assert evolutions > 20  # the comparison did meet evolutions, from the display and the hand
 
 
+def test_a_deck_reserved_card_that_might_be_an_evolution_asks_to_evolve_the_same_way() -> None:
+    """Ruling 5: a seat holding a hidden card of the level its ready Pokémon evolves into is asked whether to evolve,
+    whatever the card is (tests/pokemon/test_rulings.py)."""
+    from splendor.games.pokemon.cards import CARDS
+    from tests.pokemon.test_rulings import ready_bulbasaur
+
+    def reserve_first(game: Game, legal: list[Action], rng: random.Random) -> Action:
+        wanted = [a for a in legal if a.text == "reserve deck 2"] if game.history == [] else []
+        return (wanted or legal)[rng.randrange(len(wanted or legal))]
+
+    for on_top in (
+        next(c.id for c in CARDS if c.name == "Ivysaur"),
+        next(c.id for c in CARDS if c.row == 1 and c.name != "Ivysaur"),
+    ):
+        for seed in range(3):
+            reference = ready_bulbasaur(on_top)
+            compare(reference, reserve_first, random.Random(seed), steps=40)
+            assert reference.history[1].kind.startswith("evolve")
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_turn_caps_and_stalls_end_the_same_way(name: str) -> None:
     for seed in range(10):

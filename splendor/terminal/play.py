@@ -188,6 +188,13 @@ DECISIONS = {
 }
 
 
+NO_EVOLUTION = _(
+    "None of your Pokémon can evolve now. You are asked anyway, so that the others cannot tell what you reserved "
+    "from a deck."
+)
+"""Said when a seat is asked whether to evolve and cannot (``PokemonGame._evolution_may_be_hidden``)."""
+
+
 def decision_words(decision: str) -> Message:
     return Message(DECISIONS.get(decision, decision))
 
@@ -284,6 +291,8 @@ def _play_turns(
             console.print(choices(choose, view["legal_actions"]))
             if view["decision"] == "return":
                 console.print(say(_returning(view, seat)), highlight=False)
+            if view["decision"] == "evolve" and view["legal_actions"] == ["evolve none"]:  # ruling 5
+                console.print(say(NO_EVOLUTION), highlight=False)
             hinted_at = len(game.history)
         prompt = say(
             _(

@@ -6,6 +6,7 @@ import pytest
 
 from splendor import IllegalAction
 from splendor.games.pokemon.cards import CARDS, POKEMON
+from splendor.games.pokemon.game import PokemonGame
 from tests.market_positions import give_card, give_reserved, give_tokens, place
 from tests.pokemon.positions import K, M, P, R, Y, card_costing, ids, new
 
@@ -35,6 +36,53 @@ def test_ruling_5_pokemon_a_deck_reserved_card_is_hidden_and_an_evolution_from_i
     assert g.view(1)["seats"][0]["reserved"] == [{"hidden": True, "tier": 2}]
     g.apply(f"evolve {bulbasaur} reserved 1")  # a card reserved earlier this turn may be the target
     assert ivysaur in [c["id"] for c in g.view(1)["seats"][0]["cards"]]
+
+
+def ready_bulbasaur(on_top: int) -> PokemonGame:
+    """Seat 0 to move, its Bulbasaur ready to evolve, no Ivysaur on the display, and ``on_top`` on top of its
+    level's deck."""
+    g = new()
+    for cid in (ids("Bulbasaur")[0], ids("Poliwag")[0], ids("Snorlax")[0]):
+        give_card(g, 0, cid)
+    for slot, cid in enumerate(g.rows[1]):
+        if CARDS[cid].name == "Ivysaur":  # swapped for a card of another name from the deck
+            other = next(c for c in g.decks[1] if CARDS[c].name != "Ivysaur" and c != on_top)
+            g.decks[1][g.decks[1].index(other)] = cid
+            g.rows[1][slot] = other
+    level = CARDS[on_top].row
+    g.decks[level].remove(on_top)
+    g.decks[level].append(on_top)
+    return g
+
+
+def _deck_reserve_on_a_ready_bulbasaur(on_top: int) -> PokemonGame:
+    """``ready_bulbasaur``, and seat 0 reserves ``on_top``: the end of its turn."""
+    g = ready_bulbasaur(on_top)
+    g.apply(f"reserve deck {CARDS[on_top].row + 1}")
+    return g
+
+
+def test_ruling_5_pokemon_the_table_cannot_tell_whether_a_deck_reserved_card_is_an_evolution() -> None:
+    """A seat asked whether to evolve only when it could would tell the others that its hidden card is the
+    evolution: it is asked whenever that card might be one, and its answer reads the same."""
+    ivysaur = ids("Ivysaur")[0]
+    not_one = next(c.id for c in CARDS if c.row == 1 and c.name != "Ivysaur")
+    seen = []
+    for on_top in (ivysaur, not_one):
+        g = _deck_reserve_on_a_ready_bulbasaur(on_top)
+        other = g.view(1)
+        assert other["seats"][0]["reserved"] == [{"hidden": True, "tier": 2}]
+        seen.append((other["current_player"], other["decision"]))
+        assert [str(a) for a in g.legal_actions()][-1] == "evolve none"
+        g.apply("evolve none")
+        assert g.current_player == 1 and g.history[-1].text == "evolve none"
+    assert seen == [(0, "evolve"), (0, "evolve")]
+
+
+def test_ruling_5_pokemon_a_hidden_card_of_another_level_than_the_evolution_asks_nothing() -> None:
+    g = _deck_reserve_on_a_ready_bulbasaur(next(c.id for c in CARDS if c.row == 2))
+    assert g.view(1)["seats"][0]["reserved"] == [{"hidden": True, "tier": 3}]
+    assert g.current_player == 1
 
 
 def test_ruling_7_pokemon_take_fewer_when_fewer_than_three_colours_remain() -> None:
@@ -171,3 +219,19 @@ def test_ruling_17_the_pokedex_marks_play_area_and_trainer_tile_and_55_pokemon_e
 
 
 _ = (K, M, P, Y, give_reserved)
+
+
+def test_ruling_5_pokemon_the_terminal_says_why_a_seat_that_cannot_evolve_is_asked() -> None:
+    from rich.console import Console
+
+    from splendor.terminal.play import Quit, Seat, play_terminal
+
+    g = _deck_reserve_on_a_ready_bulbasaur(next(c.id for c in CARDS if c.row == 1 and c.name != "Ivysaur"))
+    console = Console(width=80, record=True, file=open("/dev/null", "w"))  # noqa: SIM115 (closed with the console)
+    answers = iter(["evolve none", "quit", "y"])
+    with pytest.raises(Quit):
+        play_terminal(g, [Seat("ash", "human"), Seat("bob", "human")], console, lambda _prompt: next(answers))
+    console.file.close()
+    said = " ".join(console.export_text().split())
+    assert "None of your Pokémon can evolve now. You are asked anyway" in said
+    assert g.history[-1].text == "evolve none"

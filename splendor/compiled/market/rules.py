@@ -192,6 +192,24 @@ def _evolutions_into(s: np.ndarray, mask: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def _evolution_may_be_hidden(s: np.ndarray) -> bool:
+    """Whether, as far as the other seats can tell, the seat may evolve into a card it reserved from a deck (a
+    Pokémon ready to evolve, a hidden card of the level it evolves into): it is asked whether to evolve whatever
+    that card is (ruling 5; ``PokemonGame._evolution_may_be_hidden``)."""
+    seat = s[SEAT]
+    for i in range(s[BOUGHT_N + seat]):
+        src = s[BOUGHT + seat * CARD_ROOM + i]
+        if EVOLVES_TO[src] < 0 or s[BONUS + seat * PLAIN + EVOLVE_BONUS[src]] < EVOLVE_COUNT[src]:
+            continue
+        for k in range(s[RESERVED_N + seat]):
+            if s[SECRET + seat * RESERVE_LIMIT + k] == 1 and (
+                CARD_ROW[POKEMON, s[RESERVED + seat * RESERVE_LIMIT + k]] == CARD_ROW[POKEMON, src] + 1
+            ):
+                return True
+    return False
+
+
+@njit(cache=True)
 def legal_mask_into(s: np.ndarray, mask: np.ndarray) -> int:
     """Set ``mask`` (a bool array over the game's actions) to the legal actions; returns how many there are."""
     mask[:] = False
@@ -414,7 +432,7 @@ def _end_turn(s: np.ndarray) -> None:
 def _after_returns(s: np.ndarray, scratch: np.ndarray) -> None:
     seat = s[SEAT]
     if s[KIND] == POKEMON:
-        if _evolutions_into(s, scratch) > 0:
+        if _evolutions_into(s, scratch) > 0 or _evolution_may_be_hidden(s):
             s[PHASE] = CHOICE
         else:
             _end_turn(s)

@@ -2,7 +2,8 @@
 
 Every rule of ``shared/rules/pokemon-rulebook.txt`` and rulings 1-8 and 11-17. A turn is the main action (the
 display refilled at once), then any returns down to 10 tokens, then at most one evolution, a decision of its own
-(``evolve ID LEVEL.SLOT``, ``evolve ID reserved N`` or ``evolve none``) offered only when one is possible.
+(``evolve ID LEVEL.SLOT``, ``evolve ID reserved N`` or ``evolve none``) offered when one is possible, or when the
+other seats cannot tell that none is (a card reserved from a deck might be the evolution; ruling 5).
 """
 
 from __future__ import annotations
@@ -70,8 +71,23 @@ class PokemonGame(MarketGame):
         found.sort(key=lambda a: a.index)
         return found
 
+    def _evolution_may_be_hidden(self) -> bool:
+        """Whether, as far as the other seats can tell, the seat may evolve into a card it reserved from a deck: a
+        Pokémon of its play area is ready to evolve, and it holds a hidden card of the level that Pokémon evolves
+        into. Such a seat is asked whether to evolve whatever the hidden card is: asked only when it can, it would
+        tell the table what that card is (ruling 5)."""
+        seat = self.seat
+        hidden_levels = {CARDS[cid].row for cid in self.reserved[seat] if cid in self.secret}
+        if not hidden_levels:
+            return False
+        bon = self.bonuses[seat]
+        return any(
+            card.evolves_to and bon[card.evolve_bonus] >= card.evolve_count and card.row + 1 in hidden_levels
+            for card in (CARDS[src] for src in self.bought[seat])
+        )
+
     def _after_returns(self) -> None:
-        if self._evolutions():
+        if self._evolutions() or self._evolution_may_be_hidden():
             self.phase = EVOLVE
         else:
             self._end_turn()

@@ -433,7 +433,8 @@ function marketPrompt(c) {
     ? t("You hold {held} balls, 10 at most: return {n}, one at a time.", { held, n: held - 10 })
     : t("You hold {held} tokens, 10 at most: return {n}, one at a time.", { held, n: held - 10 }),
     noble: t("Several nobles may visit you: choose one."),
-    evolve: t("You may evolve one Pokémon (or not).") }[decision] || t("Choose ({decision}).", { decision });
+    evolve: Object.keys(evolving).length ? t("You may evolve one Pokémon (or not).")
+      : t("None of your Pokémon can evolve now. You are asked anyway, so that the others cannot tell what you reserved from a deck.") }[decision] || t("Choose ({decision}).", { decision });
   return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
 }
 
