@@ -192,6 +192,18 @@ def test_ruling_24_a_city_tile_from_the_stack_or_the_marketplace_which_is_refill
     assert g.active[0][chosen] == 1 and g.market[1] == refill and tiles_total(g) == [4] * 5
 
 
+def test_ruling_25_with_the_stack_empty_a_city_offers_the_marketplace_alone_and_says_so() -> None:
+    g = mysteries()
+    g.space[0] = "A1.well"
+    give_tokens(g, 0, green=1, brown=1)
+    g.stack = []
+    g.apply("move 7 pay g h")  # Wellside → Fairmarket, a city
+    assert {a.text for a in g.legal_actions()} == {"city market 1", "city market 2", "city market 3"}
+    with pytest.raises(IllegalAction, match="take a City tile from the Marketplace first") as refused:
+        g.apply("take k r g")
+    assert "city stack" not in str(refused.value)
+
+
 def test_mysteries_face_down_tiles_are_flipped_by_the_first_to_land_then_the_extra_turn() -> None:
     g = mysteries()
     set_tile(g, "A2.ford", "queens_gem")
@@ -243,7 +255,7 @@ def test_mysteries_drought_every_traveler_over_five_discards_down_to_five_each_c
     g.apply("discard k")
     g.apply("discard r")
     assert g.current_player == 1  # another seat decides, out of turn
-    with pytest.raises(IllegalAction, match="traveler 1 holds 6 tokens and must discard down to 5"):
+    with pytest.raises(IllegalAction, match="you hold 6 tokens and must discard down to 5"):
         g.apply("take k r g")
     g.apply("discard g")
     assert [sum(p) for p in g.purse] == [5, 5, 4]

@@ -1,7 +1,7 @@
 """Splendor Kids: travelers race from the Port to the Palace of Splendor, paying resources along one-way roads.
 
 Every rule of ``shared/rules/kids-rulebook.txt`` (with the "Mysteries in the Kingdom of Splendor" variant) and
-rulings 1-8 and 18-24. A turn is one main action (take tokens, or move along one road paying its banner), then
+rulings 1-8 and 18-25. A turn is one main action (take tokens, or move along one road paying its banner), then
 whatever it sets off, each decision taken by the seat it belongs to: returning tokens over the purse's 8 (the
 receiver of a Kind-Hearted Thief's gift included), a Drought's discards, the Thief's gift, a Marketplace City
 tile, a Queen's Medal; a village grants an extra turn within the same turn.
@@ -339,29 +339,25 @@ class KidsGame(Game):
             if kind != want:
                 if phase == "return":
                     return _(
-                        "traveler {seat} holds {held} tokens and must return down to {most} before anything else",
-                        seat=seat,
+                        "you hold {held} tokens and must return down to {most} before anything else",
                         held=held,
                         most=PURSE_LIMIT,
                     )
                 return _(
-                    "traveler {seat} holds {held} tokens and must discard down to {most} before anything else",
-                    seat=seat,
+                    "you hold {held} tokens and must discard down to {most} before anything else",
                     held=held,
                     most=DROUGHT_LIMIT,
                 )
             if not self.purse[seat][action.args[0]]:
                 if phase == "return":
-                    return _(
-                        "traveler {seat} holds no {token} to return", seat=seat, token=self._token_word(action.args[0])
-                    )
-                return _(
-                    "traveler {seat} holds no {token} to discard", seat=seat, token=self._token_word(action.args[0])
-                )
+                    return _("you hold no {token} to return", token=self._token_word(action.args[0]))
+                return _("you hold no {token} to discard", token=self._token_word(action.args[0]))
             return None
         if phase == "thief" and kind != "give":
             return _("the Kind-Hearted Thief: give one of your tokens to another traveler first ('give r to 2')")
         if phase == "city" and kind not in ("city_stack", "city_market"):
+            if not self.stack:
+                return _("you reached a city: take a City tile from the Marketplace first ('city market N')")
             return _("you reached a city: take the top City tile ('city stack') or one from the Marketplace first")
         if phase == "medal" and kind != "medal":
             return _("you reached the Palace: choose a Queen's Medal first ('medal N')")
