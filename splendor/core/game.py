@@ -26,7 +26,10 @@ from splendor.core.errors import IllegalAction
 from splendor.core.record import Record
 from splendor.i18n import Message, _
 
-STATE_FORMAT = "splendor-state/1"
+STATE_FORMAT = "splendor-state/2"
+STATE_FORMATS = ("splendor-state/1", STATE_FORMAT)
+"""Every format a saved state may be read in, oldest first; version N keeps the rules of record format N
+(``record.UPGRADES``)."""
 
 ONGOING, WON, SHARED, TRUNCATED, STALLED = "ongoing", "won", "shared", "truncated", "stalled"
 

@@ -3,7 +3,7 @@
 The text form is a JSON header line followed by the actions in notation; lines starting with ``#`` are
 comments::
 
-    {"format": "splendor-record/1", "game": "classic", "players": 2, "seed": 42, "options": {}}
+    {"format": "splendor-record/2", "game": "classic", "players": 2, "seed": 42, "options": {}}
     take w b g
     buy 1.3
 """
@@ -14,7 +14,38 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMAT = "splendor-record/1"
+FORMAT = "splendor-record/2"
+"""The format records are written in. Records of format 1 are read too, as `UPGRADES` says."""
+FORMATS = ("splendor-record/1", FORMAT)
+"""Every format a record may be read in, oldest first: a record keeps the rules it was played under."""
+
+UPGRADES: dict[int, dict[str, dict[str, Any]]] = {
+    1: {"pokemon": {"evolve_only_when_open": True}},
+}
+"""The rules an earlier format's games were played under, as the options that keep them, by format version and
+game. Format 1 is every game before 2026-12-06, when Splendor: Pokémon began to ask a seat whether to evolve
+whenever its hidden card might be the evolution (ruling 5); until then it asked only when one was open, and its
+records replay so."""
+
+LEGACY_OPTIONS = frozenset(name for games in UPGRADES.values() for options in games.values() for name in options)
+"""Options that only replay games of an earlier format: a game dealt now (a rematch of an old game) leaves them
+out."""
+
+
+def upgraded_options(game: str, options: dict[str, Any], version: int) -> dict[str, Any]:
+    """``options`` of a ``game`` saved in format ``version``, with the options that keep the rules it was played
+    under (`UPGRADES`).
+
+    >>> upgraded_options("pokemon", {"max_turns": None}, 1)
+    {'max_turns': None, 'evolve_only_when_open': True}
+    >>> upgraded_options("classic", {}, 1), upgraded_options("pokemon", {}, 2)
+    ({}, {})
+    """
+    kept = dict(options)
+    for later in range(version, len(FORMATS)):
+        for name, value in UPGRADES.get(later, {}).get(game, {}).items():
+            kept.setdefault(name, value)
+    return kept
 
 
 @dataclass
@@ -68,7 +99,7 @@ class Record:
             head = json.loads(lines[0])
         except json.JSONDecodeError as e:
             raise ValueError(f"the record's first line is not a JSON header: {e}") from None
-        if not isinstance(head, dict) or head.get("format") != FORMAT:
+        if not isinstance(head, dict) or head.get("format") not in FORMATS:
             raise ValueError(f'the record\'s header must be a JSON object with "format": "{FORMAT}"')
         missing = [k for k in ("game", "players", "seed") if k not in head]
         if missing:
@@ -86,7 +117,7 @@ class Record:
             game=str(head["game"]),
             players=head["players"],
             seed=head["seed"],
-            options=options,
+            options=upgraded_options(str(head["game"]), options, FORMATS.index(head["format"]) + 1),
             actions=lines[1:],
             notes=notes,
         )

@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 from splendor.core.errors import IllegalAction
-from splendor.core.game import STATE_FORMAT, Game
-from splendor.core.record import Record
+from splendor.core.game import STATE_FORMAT, STATE_FORMATS, Game
+from splendor.core.record import Record, upgraded_options
 
 GAMES: dict[str, str] = {
     "classic": "splendor.games.classic:ClassicGame",
@@ -48,8 +48,11 @@ def load(text: str) -> Game:
         raise ValueError(f"not a saved game: {e}") from None
     except RecursionError:
         raise ValueError("not a saved game: its JSON is nested too deeply") from None
-    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in STATE_FORMATS:
         raise ValueError(f'not a saved game: expected JSON with "format": "{STATE_FORMAT}"')
+    if isinstance(data.get("options"), dict):  # a game saved under earlier rules replays under them
+        version = STATE_FORMATS.index(data["format"]) + 1
+        data["options"] = upgraded_options(str(data.get("game")), data["options"], version)
     return game_class(data.get("game")).from_state(data)
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
+from splendor.core.record import LEGACY_OPTIONS
 from splendor.i18n import _
 from splendor.server import access, open_seats
 from splendor.server.errors import Refused
@@ -107,8 +108,13 @@ def passed_on(options: dict[str, Any], players: int) -> dict[str, Any]:
     {'first_player': 0, 'short': True}
     >>> passed_on({"first_player": "random"}, 3)
     {'first_player': 'random'}
+
+    A game played under earlier rules (``core.record.LEGACY_OPTIONS``) is played again under today's:
+
+    >>> passed_on({"first_player": 0, "evolve_only_when_open": True}, 2)
+    {'first_player': 1}
     """
-    again = dict(options)
+    again = {k: v for k, v in options.items() if k not in LEGACY_OPTIONS}  # dealt under today's rules
     first = again.get("first_player", 0)
     if first != "random":
         again["first_player"] = (int(first) + 1) % players

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+import splendor
 from splendor import IllegalAction
 from splendor.games.pokemon.cards import CARDS, POKEMON
 from splendor.games.pokemon.game import PokemonGame
@@ -235,3 +238,43 @@ def test_ruling_5_pokemon_the_terminal_says_why_a_seat_that_cannot_evolve_is_ask
     said = " ".join(console.export_text().split())
     assert "None of your Pokémon can evolve now. You are asked anyway" in said
     assert g.history[-1].text == "evolve none"
+
+
+def _played_under(legacy: bool, actions: int = 60) -> PokemonGame:
+    """Seed 0, greedy seats that reserve from the level 2 and 3 decks a turn in four: at its 41st action seat 0 has a
+    ready Pokémon and a hidden card of its evolution's level, and no evolution open."""
+    import random
+
+    from splendor.bots import decide, make_bot
+
+    g = new(seed=0, **({"evolve_only_when_open": True} if legacy else {}))
+    bots, rng = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)], random.Random(0)
+    while len(g.history) < actions and not g.is_over:
+        legal = g.legal_actions()
+        decks = [a for a in legal if a.text in ("reserve deck 2", "reserve deck 3")]
+        if g.view(None)["decision"] == "action" and rng.random() < 0.25 and decks:
+            g.apply(rng.choice(decks))
+        else:
+            g.apply(decide(bots[g.current_player], g))
+    return g
+
+
+def test_ruling_5_pokemon_a_game_played_before_the_question_replays_under_its_own_rule() -> None:
+    """Records of format 1 and games stored before 2026-12-06 were played when a seat was asked whether to evolve
+    only when it could; they replay, resume and are reviewed under that rule (``core.record.UPGRADES``)."""
+    now, then = _played_under(legacy=False, actions=42), _played_under(legacy=True)
+    assert now.history[41].text == "evolve none" and then.history[41].text != "evolve none"
+    header, *lines = then.record.to_text().splitlines()
+    head = json.loads(header)
+    assert head["format"] == "splendor-record/2" and head["options"]["evolve_only_when_open"] is True
+    del head["options"]["evolve_only_when_open"]
+    written_then = "\n".join([json.dumps({**head, "format": "splendor-record/1"}), *lines])
+    assert splendor.replay(written_then).to_json() == then.to_json()
+    with pytest.raises(IllegalAction, match="action 42 of the record"):  # the same actions under today's rule
+        splendor.replay("\n".join([json.dumps(head), *lines]))
+    state = json.loads(then.to_json())
+    assert state["format"] == "splendor-state/2"
+    del state["options"]["evolve_only_when_open"]
+    assert splendor.load(json.dumps({**state, "format": "splendor-state/1"})).to_json() == then.to_json()
+    with pytest.raises(ValueError, match="action 42 of the saved history"):
+        splendor.load(json.dumps(state))

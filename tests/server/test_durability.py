@@ -340,3 +340,24 @@ def test_0015_keeps_which_game_is_a_rematch_uniquely_and_its_downgrade_drops_it(
         assert "rematch_of" in {c["name"] for c in inspect(store.engine).get_columns("games")}
     finally:
         store.close()
+
+
+def test_pokemon_games_stored_before_the_hidden_evolution_question_keep_their_rule(database_url: str) -> None:
+    """0017: every Pokémon game stored before it was played when a seat was asked whether to evolve only when it
+    could (ruling 5 asks whenever a hidden card might be the evolution); it keeps that rule, so it replays and
+    resumes as it was played. Other games are left as they were; the downgrade takes the option away again."""
+    store = open_store(database_url)
+    games = GameStore(store)
+    seats = [SeatInfo(0, "human", None, "ann", "h"), SeatInfo(1, "human", None, "bob", "i")]
+    games.create("p" * 32, "pokemon", 2, 0, {"max_turns": None, "first_player": 0}, seats)
+    games.create("k" * 32, "classic", 2, 0, {"max_turns": None, "first_player": 0}, seats)
+    config = _migrations_config(store.engine)
+    command.downgrade(config, "0016")
+    command.upgrade(config, "head")
+    kept = games.load("p" * 32)
+    assert kept is not None and kept.options == {"max_turns": None, "first_player": 0, "evolve_only_when_open": True}
+    assert splendor.new_game("pokemon", seed=0, **kept.options).options == kept.options
+    assert games.load("k" * 32).options == {"max_turns": None, "first_player": 0}  # type: ignore[union-attr]
+    command.downgrade(config, "0016")
+    assert games.load("p" * 32).options == {"max_turns": None, "first_player": 0}  # type: ignore[union-attr]
+    store.close()

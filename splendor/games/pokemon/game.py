@@ -46,6 +46,17 @@ class PokemonGame(MarketGame):
 
     under_tile: list[list[int]]
 
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The card games' options, and ``evolve_only_when_open``: the rule of games played before 2026-12-06, kept
+        to replay them (``core.record.UPGRADES``), under which a seat was asked whether to evolve only when an
+        evolution was open. Recorded only when set. The compiled engine plays today's rule alone, so a bot
+        searching such a game may expect a question that does not come; its moves stay legal."""
+        legacy = options.pop("evolve_only_when_open", False)
+        if not isinstance(legacy, bool):
+            raise ValueError("evolve_only_when_open must be true or false")
+        kept = super()._check_options(options)
+        return {**kept, "evolve_only_when_open": True} if legacy else kept
+
     def _setup_extra(self, rng: Rng) -> None:
         self.under_tile = [[] for _ in range(self.players)]
 
@@ -87,7 +98,7 @@ class PokemonGame(MarketGame):
         )
 
     def _after_returns(self) -> None:
-        if self._evolutions() or self._evolution_may_be_hidden():
+        if self._evolutions() or (not self.options.get("evolve_only_when_open") and self._evolution_may_be_hidden()):
             self.phase = EVOLVE
         else:
             self._end_turn()
