@@ -151,7 +151,7 @@ def test_a_record_that_cannot_be_written_is_said_before_the_game_and_at_the_end_
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     out = run("play", "--seats", "human,greedy", "--record", str(blocker / "x.record"))
-    assert out.returncode == 2 and "cannot write there" in " ".join(out.stderr.split()), out  # (lines wrap)
+    assert out.returncode == 2 and "is a file, not a folder" in " ".join(out.stderr.split()), out  # (lines wrap)
     assert "seats:" not in out.stdout  # before the game
     kept = tmp_path / "kept.record"
     kept.write_text("a record worth keeping")
@@ -161,6 +161,7 @@ def test_a_record_that_cannot_be_written_is_said_before_the_game_and_at_the_end_
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
     assert "Could not save the record to" in text and "exists: replace it? [y/N]" in text, text
+    assert "is a file, not a folder" in text and "File exists" not in text  # what is wrong, not what the OS says
     assert kept.read_text() == "a record worth keeping" and len(Record.from_text(fresh.read_text()).actions) == 2
 
 

@@ -217,3 +217,12 @@ def test_a_road_one_step_further_is_never_cut_in_two() -> None:
 def test_a_seat_named_as_another_is_called_is_refused() -> None:
     out = run("play", "--seats", "greedy 1:human,greedy", "--seed", "1", stdin="quit\ny\n\n")
     assert out.returncode == 2 and "seat 1's name 'greedy 1' is seat 0's already" in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("language", ["sl", "ko", "zh"])
+def test_a_face_down_village_tile_is_said_in_the_players_language(language: str) -> None:
+    """A game owner's find: the Mysteries board said "[face down]" in English in every language."""
+    g = splendor.new_game("kids", players=2, seed=1, mysteries=True)
+    text = "\n".join(_lines(g, language=language, whole=True))
+    face_down = translate(_("face down"), language)
+    assert "[face down]" not in text and face_down != "face down" and f"[{face_down}]" in text

@@ -246,8 +246,12 @@ class MarketGame(Game):
         phase = self.phase
         if phase == RETURN and kind != "return":
             n = sum(self.tokens[self.seat])
+            if self.palette.counted_as_nouns:  # Pokémon's tokens are balls, as its rulebook says
+                return _("you hold {n} balls; return balls down to {most} before anything else", n=n, most=TOKEN_LIMIT)
             return _("you hold {n} tokens; return tokens down to {most} before anything else", n=n, most=TOKEN_LIMIT)
         if phase == MAIN and kind == "return":
+            if self.palette.counted_as_nouns:
+                return _("balls are returned only when you hold more than {most} after your action", most=TOKEN_LIMIT)
             return _("tokens are returned only when you hold more than {most} after your action", most=TOKEN_LIMIT)
         if phase >= EXTRA_PHASE:
             return self._extra_phase_problem(kind)
@@ -262,9 +266,17 @@ class MarketGame(Game):
             return p
         for c in args:
             if not self.supply[c]:
+                if self.palette.counted_as_nouns:
+                    return _("there is no {ball} left in the supply", ball=self.palette.word(c))
                 return _("there is no {colour} token left in the supply", colour=self.palette.word(c))
         if len(args) < 3:
             left = sum(1 for c in self.palette.plain if self.supply[c])
+            if left >= 3 and self.palette.counted_as_nouns:
+                return _(
+                    "take 3 balls of different colours; fewer only when fewer than 3 colours are left in "
+                    "the supply (there are {left})",
+                    left=left,
+                )
             if left >= 3:
                 return _(
                     "take 3 tokens of different colours; fewer only when fewer than 3 colours are left in "
@@ -287,6 +299,8 @@ class MarketGame(Game):
         return None
 
     def _row_word(self, r: int) -> Message:
+        if self.layout.levels:  # Pokémon's rows are levels
+            return _("level {level}", level=self.layout.labels[r])
         return _("tier {tier}", tier=self.layout.labels[r])
 
     def _check_reserve_limit(self) -> Message | None:
@@ -360,6 +374,8 @@ class MarketGame(Game):
         if p:
             return p
         if not self.tokens[self.seat][args[0]]:
+            if self.palette.counted_as_nouns:
+                return _("you hold no {ball} to return", ball=self.palette.word(args[0]))
             return _("you hold no {colour} token to return", colour=self.palette.word(args[0]))
         return None
 

@@ -309,6 +309,7 @@ TILE_NAMES = {
     "Drought": _("Drought"),
     "Kind-Hearted Thief": _("Kind-Hearted Thief"),
     "Queen's Gem": _("Queen's Gem"),
+    "face down": _("face down"),  # a Village tile not flipped yet (Mysteries)
 }
 
 

@@ -29,6 +29,8 @@ def record_problem(path: Path) -> str | None:
         target = path.expanduser().resolve()  # a link is checked where it leads, and never removed
         if target.is_dir():
             return "it is a folder, not a file"
+        if (blocker := _file_on_the_way(target)) is not None:
+            return f"{blocker} is a file, not a folder"
         existed = target.exists()
         missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
     except (OSError, RuntimeError) as e:  # a folder that may not be read; "~nobody/x"
@@ -48,6 +50,15 @@ def record_problem(path: Path) -> str | None:
             except OSError as e:
                 if e.errno not in (errno.ENOENT, errno.ENOTEMPTY):
                     raise
+    return None
+
+
+def _file_on_the_way(target: Path) -> Path | None:
+    """The first place on the way to ``target`` that is a file where a folder should be, or None (the OS says only
+    "File exists" when it is asked to make that folder)."""
+    for folder in reversed(target.parents):  # from the root down
+        if folder.exists() and not folder.is_dir():
+            return folder
     return None
 
 
@@ -98,7 +109,9 @@ def _yes(ask: Callable[[str], str], question: str, say: Callable[[Message], str]
 def save_record(game: Game, path: str | Path, notes: dict[str, Any] | None = None) -> Path:
     """Write the game's record as text, with ``notes`` (what is not an action: a forfeit); returns the path."""
     target = Path(path).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if (blocker := _file_on_the_way(target)) is not None:
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is a file, not a folder")
+    target.parent.mkdir(parents=True, exist_ok=True)  # a folder that is not there yet is made
     record = game.record
     record.notes = dict(notes or {})
     # written beside it, then put in its place: a record replaced is never left half written (an interrupt)

@@ -328,6 +328,22 @@ def test_ruling_25_the_thief_never_gives_the_treasure_and_a_traveler_holding_onl
     give_tokens(g2, 0, gold=1)
     g2.apply(TO_FORD)
     assert {a.text for a in g2.legal_actions()} == {"give y to 1", "give y to 2"}
+    with pytest.raises(IllegalAction, match="never the Treasure"):  # the refusal names the rule
+        g2.apply("give t to 1")
+
+
+def test_ruling_25_the_treasure_is_never_taken_and_the_refusal_says_where_it_comes_from() -> None:
+    g = mysteries()
+    for typed in ("take t", "take k r t", "take treasure"):
+        with pytest.raises(IllegalAction, match="the Treasure is never taken: a traveler finds it on a village"):
+            g.apply(typed)
+
+
+def test_a_road_number_no_board_has_is_refused_as_one_this_board_lacks() -> None:
+    g = new()
+    for road in (0, 73, 99):
+        with pytest.raises(IllegalAction, match=f"there is no road {road} on this board"):
+            g.apply(f"move {road}")
 
 
 def test_mysteries_hidden_stack_and_tiles_never_leak() -> None:

@@ -503,3 +503,15 @@ def test_a_malformed_action_is_explained_in_the_games_own_words(typed: str, said
     with pytest.raises(IllegalAction) as refused:
         new().apply(typed)
     assert said in str(refused.value), str(refused.value)
+
+
+def test_refusals_say_balls_and_levels_as_the_pokemon_rulebook_does() -> None:
+    """A game owner's find: Pokémon's refusals spoke of "the tier 1 deck" and "3 tokens of different colours"."""
+    g = new()
+    g.decks[0] = []
+    with pytest.raises(IllegalAction, match="the level 1 deck is empty"):
+        g.apply("reserve deck 1")
+    with pytest.raises(IllegalAction, match="take 3 balls of different colours"):
+        g.apply("take r b")
+    with pytest.raises(IllegalAction, match="balls are returned only when you hold more than 10"):
+        g.apply("return r")

@@ -151,7 +151,7 @@ def test_ruling_14_turn_order_action_refill_return_then_evolution() -> None:
     give_tokens(g, 0, red=4, blue=4, black=2)
     g.apply("reserve 1.1")  # 11 tokens: the slot is refilled at once
     assert g.rows[0][0] >= 0 and g.view(0)["decision"] == "return"
-    with pytest.raises(IllegalAction, match="return tokens down to 10"):
+    with pytest.raises(IllegalAction, match="you hold 11 balls; return balls down to 10"):
         g.apply(f"evolve {bulbasaur} 2.1")
     g.apply("return r")
     assert g.view(0)["decision"] == "evolve"

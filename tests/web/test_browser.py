@@ -308,6 +308,20 @@ def test_replay_and_pokedex_pages(server: Server, browser: Browser) -> None:
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_the_replay_of_a_game_still_going_says_so_and_offers_to_watch_it(server: Server, browser: Browser) -> None:
+    """A game owner's find: the replay page of an unfinished or unknown game kept saying "Connecting…"."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+    page = new_page(browser)
+    page.goto(f"{server.base}/replay/{g['id']}")
+    page.wait_for_selector("#watch-instead")
+    assert "Replays are of finished games" in page.inner_text("#status") and page.is_disabled("#next")
+    page.goto(f"{server.base}/replay/{'0' * 32}")
+    page.wait_for_function("!document.getElementById('status').textContent.includes('Connecting')")
+    assert "0" * 32 in page.inner_text("#status") and page.locator("#watch-instead").count() == 0
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_a_name_typed_to_claim_survives_the_account_answering_late(server: Server, browser: Browser) -> None:
     """The lobby draws the claim form at once and again when ``/api/session`` answers: what was typed stays."""
     page = new_page(browser)

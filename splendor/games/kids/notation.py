@@ -208,6 +208,13 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
             rest = list(rest[0])
         if rest == ["y"]:
             return "take_gold", ()
+        if "t" in rest:  # ruling 25
+            raise IllegalAction(
+                _(
+                    "the Treasure is never taken: a traveler finds it on a village (Mysteries) and pays with it as "
+                    "with a gold coin"
+                )
+            )
         if not rest:
             raise IllegalAction(_("say what to take, e.g. 'take k r g', 'take h h' or 'take y'"))
         cs = sorted(_token(w, plain + "y") for w in rest)
@@ -225,6 +232,10 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
             raise IllegalAction(_("{verb} one token at a time, e.g. '{verb} k'", verb=verb))
         return verb, (_token(rest[0], plain + "yt"),)
     if verb == "give":
+        if rest and rest[0] == "t":  # ruling 25
+            raise IllegalAction(
+                _("the Kind-Hearted Thief's gift is a resource token or a gold coin, never the Treasure")
+            )
         if len(rest) != 3 or rest[1] != "to" or (to := number(rest[2])) is None or to >= MAX_SEATS:
             raise IllegalAction(_("say which token and to which traveler's seat, e.g. 'give r to 2'"))
         return "give", (_token(rest[0], plain + "y"), to)
@@ -241,8 +252,10 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
     if verb == "pass":
         return "pass", ()
     if verb == "move":
-        if not rest or (road := number(rest[0])) is None or not 1 <= road <= MAX_ROADS:
+        if not rest or (road := number(rest[0])) is None:
             raise IllegalAction(_("say which road by its number, e.g. 'move 3' or 'move 3 pay k k r'"))
+        if not 1 <= road <= MAX_ROADS:  # as the game says of a number within the range that its board lacks
+            raise IllegalAction(_("there is no road {road} on this board", road=road))
         if len(rest) == 1:
             return "move_any", (road,)
         if rest[1] != "pay" or len(rest) < 3:

@@ -122,7 +122,7 @@ class PokemonGame(MarketGame):
         card = CARDS[src]
         # what the Pokémon itself lacks first: said before the timing, a player learns what to aim for
         if src not in self.bought[self.seat]:
-            return _("{pokemon} #{id} is not in your play area", pokemon=Message(card.name), id=src)
+            return _("{pokemon} (card {id}) is not in your play area", pokemon=Message(card.name), id=src)
         have = self.bonuses[self.seat][card.evolve_bonus]
         if have < card.evolve_count:
             return _(

@@ -74,12 +74,19 @@ def _own_verbs(words: list[str]) -> str | None:
     src = rest[0].lstrip("#")
     card_id = number(src)
     if card_id is None or card_id >= len(CARDS):
-        raise IllegalAction(_("'{word}' is not a card id; {usage}", word=rest[0], usage=usage))
+        raise IllegalAction(
+            _(
+                "'{word}' is not a card id (a card's id, 0 to {last}, is not its Pokédex number); {usage}",
+                word=rest[0],
+                last=len(CARDS) - 1,
+                usage=usage,
+            )
+        )
     card = CARDS[card_id]
     if not card.evolves_to:
         raise IllegalAction(
             _(
-                "{pokemon} (#{id}) does not evolve: only level 1 and 2 Pokémon do",
+                "{pokemon} (card {id}) does not evolve: only level 1 and 2 Pokémon do",
                 pokemon=Message(card.name),
                 id=card.id,
             )

@@ -282,8 +282,11 @@ function playArea(c, s) {
           : enough && !c.view.is_over ? `; ${t("bonuses enough, but {pokemon} is not on the table or in your hand",
             { pokemon: t(card.evolves_to) })}` : ""}`));
     }
-    const entry = el("span", { class: `pokemon-entry${ready ? " ready-to-evolve" : ""}`, "data-dex": card.dex },
-      ...parts);
+    const ids = [card, ...more].map((k) => k.id);     // not shown on the table: what an evolution is typed with
+    const entry = el("span", { class: `pokemon-entry${ready ? " ready-to-evolve" : ""}`, "data-dex": card.dex,
+      title: card.evolves_to ? tn("card {ids}: type 'evolve {id} …' to evolve it",
+        "cards {ids}: type 'evolve {id} …' to evolve one", ids.length, { ids: ids.join(", "), id: ids[0] }) : null },
+    ...parts);
     return i ? [", ", entry] : [entry];                   // the line may break between two Pokémon, never inside one
   });
 }

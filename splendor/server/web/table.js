@@ -772,7 +772,13 @@ if (mode === "replay") {
   };
   // ?step=N: the table after N actions (the server keeps N within the game); else the deal
   const asked = Number.parseInt(params().get("step"), 10);
-  loadReplay(Number.isFinite(asked) && asked > 0 ? asked : 0).catch((e) => showError(e.message));
+  loadReplay(Number.isFinite(asked) && asked > 0 ? asked : 0).catch((e) => {
+    // nothing to step through: the status says why, where "Connecting…" had stayed; a game still going is watched
+    const said = sentence(capital(e.message));
+    morph(document.getElementById("status"), e.status === 409
+      ? [said, " ", el("a", { href: `/watch/${gameId}`, id: "watch-instead" }, t("Watch the game instead"))] : [said]);
+    for (const id of ["first", "prev", "next", "last", "share-step"]) document.getElementById(id).disabled = true;
+  });
 } else {
   if (mode === "play") {
     signedIn().then((me) => { state.me = me; render(); }).catch(() => {});     // signed out (null): nothing to offer
