@@ -12,10 +12,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ModuleNotFoundError as missing:  # the learn extra, as every command that needs one says
+    raise SystemExit(
+        f"benchmarks/training_curve.py needs the learn extra ({missing.name} is not installed): "
+        "pip install 'splendor[learn]'"
+    ) from None
 
 from splendor.arena.standings import wilson
 from splendor.search.learning.training import GAMES, WEIGHTS_DIR

@@ -58,8 +58,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
-from torch import nn
+
+try:
+    import torch
+    from torch import nn
+except ModuleNotFoundError as missing:  # the learn extra, as every command that needs one says
+    raise SystemExit(
+        f"examples/ppo_classic.py needs the learn extra ({missing.name} is not installed): "
+        "pip install 'splendor[learn]' --extra-index-url https://download.pytorch.org/whl/cpu"
+    ) from None
 
 from splendor.arena.standings import wilson
 from splendor.bots.base import make_bot
@@ -325,8 +332,18 @@ def main() -> None:
     parser.add_argument("--final-games", type=int, default=400)
     parser.add_argument("--max-minutes", type=float, default=55.0, help="stop training early past this (0: never)")
     parser.add_argument("--out", type=Path, default=Path("examples/runs/ppo_classic"))
-    parser.add_argument("--policy", type=Path, default=Path("splendor/bots/weights/ppo_classic.npz"))
-    parser.add_argument("--picture", type=Path, default=Path("docs/rl-ppo-classic.png"))
+    parser.add_argument(
+        "--policy",
+        type=Path,
+        default=Path("examples/runs/ppo_classic/ppo_classic.npz"),
+        help="where the policy goes (the shipped one, the bot 'learned': splendor/bots/weights/ppo_classic.npz)",
+    )
+    parser.add_argument(
+        "--picture",
+        type=Path,
+        default=Path("examples/runs/ppo_classic/curve.png"),
+        help="where the learning curve is drawn (the docs' one: docs/rl-ppo-classic.png)",
+    )
     parser.add_argument("--plot-only", action="store_true", help="draw the picture again from --out's curve.csv")
     args = parser.parse_args()
     if args.teacher != "greedy" and not re.fullmatch(r"search:[1-9][0-9]*", args.teacher):

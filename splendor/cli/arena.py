@@ -43,7 +43,9 @@ def _play(
 def arena(
     bots: Annotated[str, typer.Option(help=f"Comma-separated bots, one per seat: {BOT_SPECS}")],
     game: Annotated[str, typer.Option(help="Which game")] = "classic",
-    players: Annotated[int | None, typer.Option(help="Players (default: as many as bots)")] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Players: as many as bots (the only count allowed; a check)")
+    ] = None,
     games: Annotated[int, typer.Option(help="How many games")] = 20,
     seed: Annotated[
         int, typer.Option(help="Seed of the deals and the built-in bots (an outside program draws its own each game)")

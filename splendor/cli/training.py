@@ -49,12 +49,15 @@ def train(
     address: RayAddress = None,
     out: Annotated[
         Path | None,
-        typer.Option(help="Where to write the weights (default: the shipped ones; runs/<game>-<n>p.json for 3-4)"),
+        typer.Option(
+            help="Where to write the weights (default: runs/<game>-<n>p.json; the shipped ones, which the expert "
+            "plays with, are splendor/search/learning/weights/<game>.json: give that path to replace them)"
+        ),
     ] = None,
 ) -> None:
     """Learn the expert level's evaluation by self-play (docs/bots.md): writes the weights and the curve. The levels
     use two-player weights at every count; weights of three or four are for measuring (benchmarks/lone_seat.py)."""
-    from splendor.search.learning.training import GAMES, WEIGHTS_DIR
+    from splendor.search.learning.training import GAMES
     from splendor.search.learning.training import train as run
 
     if game not in GAMES:
@@ -73,8 +76,7 @@ def train(
             report=lambda line: console.print(line, markup=False),
             players=players,
         )
-    default = WEIGHTS_DIR / f"{game}.json" if players == 2 else Path(f"runs/{game}-{players}p.json")
-    path = _write_run(result, out if out is not None else default)
+    path = _write_run(result, out if out is not None else Path(f"runs/{game}-{players}p.json"))
     console.print(f"Weights and learning curve in {path}")
 
 
@@ -102,11 +104,16 @@ def train_policy(
     workers: SelfPlayWorkers = 1,
     backend: SelfPlayBackend = "process",
     address: RayAddress = None,
-    out: Annotated[Path | None, typer.Option(help="Where to write the policy (default: the shipped one)")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where to write the policy (default: runs/<game>_policy.json; the shipped one is "
+            "splendor/search/learning/weights/<game>_policy.json: give that path to replace it)"
+        ),
+    ] = None,
 ) -> None:
     """Learn the expert level's policy, the priors its search explores by, from its own search (docs/bots.md):
     writes the weights and the curve."""
-    from splendor.search.learning.policy_training import policy_path
     from splendor.search.learning.policy_training import train_policy as run
     from splendor.search.learning.training import GAMES
 
@@ -124,7 +131,7 @@ def train_policy(
             workers=where,
             report=lambda line: console.print(line, markup=False),
         )
-    path = _write_run(result, out if out is not None else policy_path(game))
+    path = _write_run(result, out if out is not None else Path(f"runs/{game}_policy.json"))
     console.print(f"Policy and learning curve in {path}")
 
 
@@ -147,7 +154,13 @@ def train_network(
     run: Annotated[
         Path | None, typer.Option(help="Folder of the run's games, to go on where a stopped run stopped")
     ] = None,
-    out: Annotated[Path | None, typer.Option(help="Where to write the network (default: the shipped one)")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where to write the network (default: runs/<game>_network.npz; the shipped one is "
+            "splendor/search/learning/weights/<game>_network.npz: give that path to replace it)"
+        ),
+    ] = None,
     value_from_evaluation: Annotated[
         bool, typer.Option(help="Start the value from the learned evaluation; the head learns a correction")
     ] = False,
@@ -161,7 +174,7 @@ def train_network(
 ) -> None:
     """Learn the expert's policy and value network by self-play (docs/bots.md; needs PyTorch, the learn
     extra): writes the network, its learning curve and its probe."""
-    from splendor.search.learning.network import network_path, save_network
+    from splendor.search.learning.network import save_network
     from splendor.search.learning.network_training import train_network as run_training
 
     folder = run if run is not None else Path(f"runs/network-{game}-{players}p-seed{seed}")
@@ -189,7 +202,7 @@ def train_network(
         raise fail(f"training the network needs PyTorch ({e}); pip install 'splendor[learn]'") from None
     except ValueError as e:
         raise fail(str(e)) from None
-    path = out if out is not None else network_path(game)
+    path = out if out is not None else Path(f"runs/{game}_network.npz")
     try:
         save_network(path, net, meta, probe, outputs)
     except OSError as e:

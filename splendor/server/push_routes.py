@@ -1,5 +1,6 @@
 """The routes of Web Push (`splendor.server.push`): the server's public key, and a signed-in account's browsers
-subscribing and unsubscribing. Every route answers 404 while the operator has not configured push."""
+subscribing and unsubscribing. While the operator has not configured push the key is null and the subscription
+routes answer 404."""
 
 from __future__ import annotations
 

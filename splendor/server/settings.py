@@ -47,7 +47,7 @@ class Settings:
     finding_sweep_seconds: float = 1.0  # how often seeks are matched (and seated with bots), stale ones expired
     allow_short_clocks: bool = False  # True: games may choose a clock of seconds ("10s+0"; tests only)
     clock_sweep_seconds: float = 1.0  # how often a process ends the games whose clock has run out
-    alive_seconds: float = 5.0  # how often a process says it is alive: a start after twice that with none alive
+    alive_seconds: float = 5.0  # how often a process says it is alive: a start after six times that with none alive
     # gives every running clock back the time no server ran (splendor.store.clocks.resume_clocks)
     # WebSockets
     max_frame_bytes: int = 16 * 1024  # a larger message closes the connection (1009)
