@@ -229,6 +229,19 @@ def test_names_apart_only_by_spaces_punctuation_or_letters_that_look_like_them_a
     assert key_of("Mary Ann") != key_of("Mary Anne")
 
 
+def test_a_dot_above_an_i_or_a_j_is_refused_since_it_shows_nothing_more() -> None:
+    """A hostile tester's find: "Vi\u0307ctor" (i and a combining dot above, which replaces the i's own dot) looked
+    like "Victor" and was another name; so in a spectator's chat beside a seat "alice". Refused wherever it stands
+    on a soft-dotted letter, after other marks too; a dot above elsewhere, and the dotless i, stay names."""
+    from splendor.store.names import BadName, check_name
+
+    for bad in ("Vi\u0307ctor", "ali\u0307ce", "j\u0307ane", "\u0456\u0307van", "i\u0323\u0307x"):
+        with pytest.raises(BadName) as refused:
+            check_name(bad)
+        assert "a dot above an i or a j" in str(refused.value.reason)
+    assert check_name("Z\u0307ofia") == "\u017bofia" and check_name("V\u0131ctor") == "V\u0131ctor"
+
+
 def test_invisible_and_letterless_profile_names_are_refused(tmp_path: Path) -> None:
     dex = Pokedex(open_store(f"sqlite:///{tmp_path}/s.db"))
     for bad in ("\u3164", "a\u200db", "a\u200cb", "\u115f", "\uffa0x", "a\u202eb", "_", "-", "a\u203fb"):

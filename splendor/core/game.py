@@ -26,6 +26,10 @@ from splendor.core.errors import IllegalAction
 from splendor.core.record import Record
 from splendor.i18n import Message, _
 
+SEED_BITS = 53
+"""A seed drawn for a game that was given none has this many bits: exact as a JSON number in every reader
+(JavaScript's included), so a published deal is dealt again from its record, by the API too (whose seeds go up to
+2**53 - 1)."""
 STATE_FORMAT = "splendor-state/2"
 STATE_FORMATS = ("splendor-state/1", STATE_FORMAT)
 """Every format a saved state may be read in, oldest first; version N keeps the rules of record format N
@@ -61,7 +65,7 @@ class Game(ABC):
                 f"{self.title} is played by {self.min_players} to {self.max_players} players, not {players}"
             )
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(SEED_BITS)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError("seed must be a whole number of zero or more")
         self.players = players

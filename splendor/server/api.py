@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
-from fastapi.exceptions import RequestValidationError
+from fastapi.exceptions import RequestValidationError, WebSocketRequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
@@ -64,6 +64,7 @@ from splendor.server.schemas import (
 from splendor.server.settings import Settings
 from splendor.server.socket import serve_socket
 from splendor.server.store_calls import store_problem
+from splendor.server.watchers import close_reason
 from splendor.store import Pokedex, open_store
 from splendor.store.accounts import Accounts
 from splendor.store.games import GameStore
@@ -174,6 +175,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for err in e.errors()
         ]
         return JSONResponse({"detail": errors}, status_code=422)
+
+    @app.exception_handler(WebSocketRequestValidationError)
+    async def invalid_socket(ws: WebSocket, e: WebSocketRequestValidationError) -> None:
+        """A WebSocket's malformed query (``seat=abc``): opened, then closed (1008) with what is wrong, as a seat
+        refused is; closed before it opened, the client had read only a bare 403."""
+        wrong = sorted({str(err["loc"][-1]) for err in e.errors() if err.get("loc")}) or ["query"]
+        await ws.accept()
+        await ws.close(code=1008, reason=close_reason(f"malformed {', '.join(wrong)}: {e.errors()[0].get('msg', '')}"))
 
     @app.exception_handler(HTTPException)
     async def unreadable(request: Request, e: HTTPException) -> Response:

@@ -121,7 +121,9 @@ class BoundsMiddleware:
         if problem is not None:
             if scope["type"] == "http":
                 await JSONResponse({"detail": problem}, status_code=400)(scope, receive, send)
-            else:
+            else:  # opened, then closed with why: closed before it opened, the client reads a bare 403
+                await receive()  # the handshake
+                await send({"type": "websocket.accept"})
                 await send({"type": "websocket.close", "code": 1008, "reason": problem[:100]})
             return
         if scope["type"] == "http":

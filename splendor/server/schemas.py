@@ -11,6 +11,7 @@ from fastapi import Path
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 from pydantic_core import PydanticCustomError
 
+from splendor.core.game import SEED_BITS
 from splendor.games import GAMES
 from splendor.games.kids.board import SHIPPED_SIDES
 from splendor.i18n import LANGUAGES
@@ -54,7 +55,7 @@ Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # typ
 GameName = Enum("GameName", {name: name for name in GAMES}, type=str)  # type: ignore[misc]  # from the registry
 """A game of the registry (`splendor.games.GAMES`), by its name: classic, pokemon, kids."""
 
-Seed = Annotated[int, Field(ge=0, le=2**53 - 1), WholeNumber]  # exact in JSON numbers and JavaScript alike
+Seed = Annotated[int, Field(ge=0, le=2**SEED_BITS - 1), WholeNumber]  # exact in JSON numbers and JavaScript alike
 SeatNumber = Annotated[int, Field(ge=0, le=3), WholeNumber]
 MaxTurns = Annotated[int, Field(ge=1, le=100_000), WholeNumber]
 ActionCount = Annotated[int, Field(ge=0), WholeNumber]

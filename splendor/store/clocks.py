@@ -234,12 +234,14 @@ down time (30 s by default): a live process's beat delayed a few seconds (a busy
 
 def resume_clocks(store: Store, alive_seconds: float) -> float:
     """At a process's start: when no process has said it was alive for more than ``DOWN_BEATS`` times
-    ``alive_seconds`` (the server was down), move every running clock on by the time since it last was, so that
-    nobody loses the time in which no move could be made; and as much the time open seats wait for a taker and the
-    idle limit of untimed games (counted from their last change). A turn begun, or a deadline passed, before then
-    is left as it was: the process then alive had ended it. Returns the seconds given back: 0 when a process was
-    alive, on a new store, or when another process starting at once gave them back first. Says this process is
-    alive."""
+    ``alive_seconds`` (the server was down), move every running clock on by the time surely lost: since it last
+    said so, less one beat (the last process may have lived up to a beat past its last word, and its clocks ran
+    then), so that nobody loses the time in which no move could be made and nobody gets back more than that; and
+    as much the time open seats wait for a taker and the idle limit of untimed games (counted from their last
+    change). A turn begun, or a deadline passed, before the last word is left as it was: the process then alive
+    had ended it; one that passed in the beat after it is past again at the start, and ended. Returns the seconds
+    given back: 0 when a process was alive, on a new store, or when another process starting at once gave them
+    back first. Says this process is alive."""
     try:
         return _resume_clocks(store, alive_seconds)
     except IntegrityError:  # a new store's first row, written by another process starting at once
@@ -257,9 +259,9 @@ def _resume_clocks(store: Store, alive_seconds: float) -> float:
             update(AliveRow).where(AliveRow.id == 1, AliveRow.alive_at == last).values(alive_at=now)
         ).rowcount:
             return 0.0  # another process said it first: it gave the time back, or none was due
-        down = now - last
-        if down <= DOWN_BEATS * alive_seconds:
+        if now - last <= DOWN_BEATS * alive_seconds:
             return 0.0
+        down = now - last - alive_seconds  # the time surely lost: a hostile tester's clock came back 61 s of 60
         ongoing = GameRow.status == "ongoing"
         conn.execute(
             update(GameRow)

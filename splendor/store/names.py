@@ -48,6 +48,10 @@ validator; what passes is then checked by `check_name`."""
 
 _IGNORABLE = icu.UnicodeSet("[[:Default_Ignorable_Code_Point:][:Cf:]\u115f\u1160\u3164\uffa0\u2800]")
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+_SOFT_DOTTED = icu.UnicodeSet("[:Soft_Dotted:]")
+"""Letters drawn with a dot of their own (i, j, Cyrillic і, ...), which a mark above replaces: a dot above on one
+(U+0307) shows nothing more, so "Vi\u0307ctor" would stand beside "Victor" looking the same."""
+DOT_ABOVE = "\u0307"
 _spoof = icu.SpoofChecker()
 _spoof_lock = threading.Lock()  # one checker, shared by the server's threads
 
@@ -101,6 +105,8 @@ def check_name(name: str) -> str:
             marks += 1
             if i == 0 or marks > MAX_MARKS or text[i - 1] in PUNCTUATION:
                 raise BadName(name, _("a combining mark belongs on a letter"))
+            if c == DOT_ABOVE and _SOFT_DOTTED.contains(text[i - marks]):
+                raise BadName(name, _("a dot above an i or a j shows nothing more: write the letter alone"))
             continue
         marks = 0
         if not (kind[0] == "L" or kind == "Nd" or c in PUNCTUATION):

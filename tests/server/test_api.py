@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 import splendor
@@ -79,9 +79,10 @@ def test_create_join_and_play_a_game_to_its_end_through_the_api(server: Server) 
             refused = c.post(f"/api/games/{g['id']}/seats/{seat}/explain", json={"action": "take w b g"})
             assert refused.status_code == 422 and "whole number of 0 or more" in refused.text, (seat, refused.text)
         socket = server.base.replace("http", "ws") + f"/api/games/{g['id']}/ws?seat=1.0&token={g['seats'][1]['token']}"
-        with pytest.raises(InvalidStatus) as refused_socket:  # a socket's seat too, before it opens
-            connect(socket).close()
-        assert refused_socket.value.response.status_code == 403
+        with connect(socket) as refused_socket, pytest.raises(ConnectionClosed) as closed:  # a socket's seat too
+            refused_socket.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008  # said why, not a bare 403
+        assert "malformed seat" in closed.value.rcvd.reason
         with connect(socket.replace("seat=1.0", "seat=1")) as ws:  # written in digits: the seat's view
             assert json.loads(ws.recv(timeout=5))["view"]["viewer"] == 1
 
