@@ -226,3 +226,11 @@ def test_a_face_down_village_tile_is_said_in_the_players_language(language: str)
     text = "\n".join(_lines(g, language=language, whole=True))
     face_down = translate(_("face down"), language)
     assert "[face down]" not in text and face_down != "face down" and f"[{face_down}]" in text
+
+
+def test_a_full_width_colon_holds_its_own_space() -> None:
+    """A translation review's find: Chinese read "供应区： 4r", a space after the full-width colon."""
+    g = splendor.new_game("classic", players=2, seed=1)
+    text = "\n".join(_lines(g, language="zh"))
+    assert "供应区：" in text and "供应区： " not in text
+    assert " ".join(_lines(g, language="en")).count("Supply: ") == 1

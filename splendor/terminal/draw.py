@@ -37,6 +37,12 @@ Drawer = Callable[..., RenderableType]
 DRAWERS: dict[str, Drawer] = {}
 
 
+def labelled(label: str) -> str:
+    """A label said in the reader's language, ready for what it labels: a space after its colon, but none after a
+    full-width one, which holds its own space ("供应区：4r", not "供应区： 4r")."""
+    return label if label.endswith("\uff1a") else label + " "
+
+
 def counts(values: dict[str, int], *, skip_zero: bool = True, bonus: bool = False) -> Text:
     """``3w 1b 2y`` with each colour styled; ``bonus``: ``+3w +1b``, as a card writes its bonus, so that a seat's
     bonuses are never read as its tokens beside them."""
@@ -144,7 +150,7 @@ def draw_classic(view: dict[str, Any], names: list[str], say: Say = str, *, whol
         market.add_row(tier, str(view["decks"][tier]), *[classic_card(c, say) for c in view["market"][tier]])
     parts.append(market)
 
-    supply = Text(say(_("Supply:")) + " ", style="bold")
+    supply = Text(labelled(say(_("Supply:"))), style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
     parts.append(supply)
 
@@ -237,7 +243,7 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str, *, whol
         here = Text(level, style="bold").append("\n" + say(_("deck {left}", left=view["decks"][level])), style="dim")
         display.add_row(here, *[pokemon_card(c, say=say, column=True) for c in view["market"][level]])
     parts.append(display)
-    supply = Text(say(_("Supply:")) + " ", style="bold")
+    supply = Text(labelled(say(_("Supply:"))), style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
     parts.append(supply)
     if whole:
@@ -383,11 +389,11 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: 
         for sp in board["spaces"]:
             if sp["id"] in pawns:  # your own roads are listed below, with what each costs you
                 parts.extend(space_lines(sp, roads=not (choosing and sp["id"] == view["seats"][viewer]["space"])))
-    supply = Text(say(_("Supply:")) + " ", style="bold")
+    supply = Text(labelled(say(_("Supply:"))), style="bold")
     supply.append_text(counts(view["supply"], skip_zero=False))
     supply.append(" · " + say(_("City tile stack: {left}", left=view["city_stack"])))
     if view["marketplace"] is not None:
-        supply.append(" · " + say(_("Marketplace:")) + " ")
+        supply.append(" · " + labelled(say(_("Marketplace:"))))
         supply.append_text(
             _banner_text([c for c in view["marketplace"] if c]) if any(view["marketplace"]) else Text(say(_("empty")))
         )
@@ -403,7 +409,7 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: 
         line.append_text(counts(sv["tokens"]))
         if sv["treasure"]:
             line.append(" " + say(_n("+{n} Treasure", "+{n} Treasures", sv["treasure"])), style="yellow")
-        line.append(" · " + say(_("City tiles:")) + " ")
+        line.append(" · " + labelled(say(_("City tiles:"))))
         tiles = Text()
         for t in sv["city_tiles"]:
             tiles.append(

@@ -359,3 +359,18 @@ def test_mysteries_hidden_stack_and_tiles_never_leak() -> None:
 
 
 _ = (B, H, R, Y)
+
+
+def test_a_road_from_elsewhere_names_both_places_in_the_readers_language() -> None:
+    """A translation review's find: "9번 길의 출발지는 Standing Stones입니다": the places' names stayed English."""
+    from splendor.i18n import Message, translate
+
+    g = splendor.new_game("kids", players=2, seed=1)  # a shipped board: its places' names are in the catalogs
+    assert isinstance(g, KidsGame)
+    road = next(r for r in g.board.roads if r.start != g.space[0])
+    with pytest.raises(IllegalAction) as refused:
+        g.apply(f"move {road.number}")
+    start, here = g.board.spaces[road.start].name, g.board.spaces[g.space[0]].name
+    said = refused.value.explain("ko")
+    assert translate(Message(start), "ko") != start and start not in said and here not in said, said
+    assert translate(Message(start), "ko") in said and translate(Message(here), "ko") in said

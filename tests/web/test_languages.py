@@ -127,7 +127,7 @@ def test_a_refused_seat_is_told_why_whole_in_a_language_longer_than_a_close_fram
     guest.goto(f"{server.base}/play/{made['id']}?seat=0&token={made['seats'][1]['token']}")
     guest.wait_for_selector("#watch-instead")
     said = guest.inner_text("#status")
-    whole = "그 계정으로 로그인해서 두십시오"
+    whole = "그 계정으로 로그인해서 두세요"
     assert whole in said and len(said.split("\n")[0].encode()) > 123, said
     # in English the reason fits its frame: nothing else is asked, so no failed request shows in the console (the
     # reason over HTTP and the chat's lines had each been one)

@@ -431,8 +431,8 @@ class KidsGame(Game):
             return _(
                 "road {road} leaves {start}, not {here}, where you are",
                 road=number,
-                start=self.board.spaces[road.start].name,
-                here=here,
+                start=Message(self.board.spaces[road.start].name),  # a place's name, in the reader's language
+                here=Message(here),
             )
         need = Listing(  # "2 water (blue) tokens", not "water (blue) and water (blue)": counted, as a child counts
             _n("{n} {resource} token", "{n} {resource} tokens", n, resource=PALETTE.word(c))
