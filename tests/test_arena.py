@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 
 import splendor
 from splendor.arena import play_match, schedule, standings
+from splendor.arena.match import MatchResult
 from splendor.arena.standings import wilson
 from splendor.bots import Decision
 from splendor.bots.external import ExternalBot
@@ -149,6 +151,46 @@ def test_a_wrapped_outside_bot_is_stopped_with_all_it_started(tmp_path: Path) ->
     while _running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _running(pid)
+
+
+def test_a_bot_that_reads_no_more_forfeits_within_its_time_though_its_input_is_full(tmp_path: Path) -> None:
+    """An outside-bot author's find: a bot that shrank its input pipe to a page and read no more held the arena
+    for ever, the decision's write blocking before its time limit began (a Kids decision is some 8 KB)."""
+    script = tmp_path / "small_pipe.py"
+    script.write_text(
+        textwrap.dedent("""
+        import fcntl, json, sys, time
+        sys.stdin.buffer.raw.readline()  # the start, read past no further
+        fcntl.fcntl(0, 1031, 4096)  # F_SETPIPE_SZ: its input holds a page
+        print(json.dumps({"type": "ready"}), flush=True)
+        time.sleep(600)
+        """)
+    )
+    match = schedule("kids", 2, [f"cmd:{sys.executable} {script}", "greedy"], 1, seed=1, move_time=1.0)[0]
+    played: list[MatchResult] = []
+    game = threading.Thread(target=lambda: played.append(play_match(match)), daemon=True)
+    game.start()
+    game.join(30)  # held for ever before the fix: the test says so rather than hang
+    assert played, "the game never ended"
+    forfeit = played[0].forfeit
+    assert forfeit is not None and "did not read its input within 1 s" in forfeit["reason"]
+
+
+def test_a_bot_that_exits_is_said_to_at_once_though_a_child_holds_its_output(tmp_path: Path) -> None:
+    """An outside-bot author's find: a script that started a helper and then crashed was said to be late, at the end
+    of its time limit, its last words lost, since the helper held its output open."""
+    script = tmp_path / "crashing.sh"
+    script.write_text(
+        "sleep 600 &\n"
+        'read -r line; echo \'{"type": "ready"}\'\n'
+        "read -r line; echo 'crashing: the model file is missing' >&2; exit 3\n"
+    )
+    match = schedule("classic", 2, [f"cmd:bash {script}", "greedy"], 1, seed=1, move_time=20.0)[0]
+    began = time.monotonic()
+    result = play_match(match)
+    assert time.monotonic() - began < 10
+    assert result.forfeit is not None and "exited (code 3)" in result.forfeit["reason"]
+    assert "the model file is missing" in result.forfeit["reason"]
 
 
 def _running(pid: int) -> bool:

@@ -49,6 +49,13 @@ LAST_WORDS = 2048
 GRACE = 0.05
 """Seconds after an answer before the next decision is asked, unless they have passed already: what the bot wrote
 just after its answer (an answer sent twice, in two writes) reaches the reader by then, and forfeits as unasked."""
+END_TIMEOUT = 1.0
+"""Seconds the program's input may stay full before the game's end is given up on (it is stopped all the same)."""
+EXIT_POLL = 0.2
+"""How often a wait for an answer looks whether the program is still running."""
+EXIT_GRACE = 0.5
+"""Seconds after the program is seen to have exited that what it wrote may still come; then it forfeits as crashed,
+though a child it started holds its output open."""
 FLOOD = b""
 """What the reader queues when a bot sent more than ``MAX_UNREAD`` (a read never gives empty bytes otherwise)."""
 
@@ -78,6 +85,7 @@ class ExternalBot:
         self._errors = b""  # the end of what it wrote on its standard error
         self._errors_done = threading.Event()  # set when its standard error was read to its end, or let go
         self._closing = threading.Event()  # set by close: the standard error's reader lets go
+        self._exited_at: float | None = None  # when the program was first seen to have exited (time.monotonic)
 
     def start(self, game: str, players: int, seat: int) -> None:
         """Start the program for a game of ``game`` for ``players``, its seat ``seat``, and wait for its ready: at its
@@ -94,6 +102,9 @@ class ExternalBot:
         except OSError as e:
             raise Forfeit(seat, f"the bot program could not start: {e}") from None
         self.started = True
+        assert self._proc.stdin is not None
+        with contextlib.suppress(AttributeError, OSError):  # written without waiting where the platform can
+            os.set_blocking(self._proc.stdin.fileno(), False)
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_errors, daemon=True).start()
         self._send(
@@ -106,6 +117,7 @@ class ExternalBot:
                 "seed": self.seed,
             },
             seat,
+            START_TIMEOUT,
         )
         try:
             reply = self._receive(seat, START_TIMEOUT)
@@ -167,13 +179,18 @@ class ExternalBot:
                 stream.close()
 
     def _crashed(self, what: str) -> str:
-        """Why a bot that closed ``what`` forfeits, with the end of what it said on its standard error."""
+        """Why a bot that closed ``what`` (or exited) forfeits, with the end of what it said on its standard error."""
         assert self._proc is not None
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=1.0)  # a crashing program's last words come as it exits
         self._errors_done.wait(0.3)  # read by then, unless something else holds the stream open
         said = self._errors.decode("utf-8", errors="replace").strip()
-        reason = f"the bot closed its {what} (it has probably crashed)"
+        code = self._proc.poll()
+        reason = (
+            f"the bot closed its {what} (it has probably crashed)"
+            if code is None or self._exited_at is None
+            else f"the bot's program exited (code {code})"
+        )
         if said:
             reason += f"; the end of its standard error: {said.splitlines()[-1][-SHOWN:]!r}"
         return reason
@@ -181,10 +198,23 @@ class ExternalBot:
     def _take(self, seat: int, timeout: float | None) -> bool:
         """Move the next chunk into ``_buffer``, waiting ``timeout`` seconds at most (None: not at all); False when
         none came. Forfeits when the program closed its output or flooded it."""
-        try:
-            chunk = self._chunks.get(timeout=timeout) if timeout is not None else self._chunks.get_nowait()
-        except queue.Empty:
-            return False
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                if deadline is None:
+                    chunk = self._chunks.get_nowait()
+                else:
+                    chunk = self._chunks.get(timeout=max(0.0, min(EXIT_POLL, deadline - time.monotonic())))
+                break
+            except queue.Empty:
+                if deadline is None or time.monotonic() >= deadline:
+                    return False
+                if self._exited_at is None and self._proc is not None and self._proc.poll() is not None:
+                    self._exited_at = time.monotonic()
+                if self._exited_at is not None and time.monotonic() - self._exited_at > EXIT_GRACE:
+                    # gone, though a child it started holds its output open: its crash is said now, with its
+                    # last words, not at the end of the time limit as "no answer"
+                    raise Forfeit(seat, self._crashed("output")) from None
         if chunk is None:
             self._chunks.put(None)  # closed for good: said again to whoever reads next
             raise Forfeit(seat, self._crashed("output"))
@@ -195,12 +225,35 @@ class ExternalBot:
         self._buffer += chunk
         return True
 
-    def _send(self, message: dict[str, Any], seat: int) -> None:
+    def _send(self, message: dict[str, Any], seat: int, timeout: float) -> None:
+        """Write ``message`` as a line to the program's input within ``timeout`` seconds. A program that stopped
+        reading, its pipe full, forfeits: a bot that shrank its pipe and never read again had held a tournament
+        for ever, the time limit counting only once the message was written."""
         assert self._proc is not None and self._proc.stdin is not None
+        data = memoryview((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
+        stream = self._proc.stdin
+        deadline = time.monotonic() + timeout
         try:
-            self._proc.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
-            self._proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+            with selectors.DefaultSelector() as waiting:
+                try:
+                    if not hasattr(os, "get_blocking") or os.get_blocking(stream.fileno()):
+                        raise ValueError("written without waiting")  # set in start, where the platform can
+                    waiting.register(stream.fileno(), selectors.EVENT_WRITE)
+                except (OSError, ValueError):  # no waiting on a pipe here (Windows): written whole, as before
+                    with contextlib.suppress(AttributeError):
+                        os.set_blocking(stream.fileno(), True)
+                    stream.write(data)
+                    stream.flush()
+                    return
+                while data:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise Forfeit(seat, f"the bot did not read its input within {timeout:g} s (its input is full)")
+                    if not waiting.select(timeout=left):
+                        continue
+                    with contextlib.suppress(BlockingIOError):
+                        data = data[os.write(stream.fileno(), data) :]
+        except (BrokenPipeError, OSError, ValueError):
             raise Forfeit(seat, self._crashed("input")) from None
 
     def _receive(self, seat: int, timeout: float) -> dict[str, Any]:
@@ -252,6 +305,7 @@ class ExternalBot:
                 "time_limit": self.time_limit,
             },
             decision.seat,
+            self.time_limit,
         )
         reply = self._receive(decision.seat, self.time_limit)
         text = reply.get("action")
@@ -268,12 +322,9 @@ class ExternalBot:
         """Tell the program the game is over, and stop it."""
         if self._proc is None:
             return
-        try:
-            if self._proc.poll() is None and self._proc.stdin is not None:
-                self._proc.stdin.write((json.dumps({"type": "end", "result": result}) + "\n").encode("utf-8"))
-                self._proc.stdin.close()
-        except (BrokenPipeError, OSError):
-            pass
+        if self._proc.poll() is None:
+            with contextlib.suppress(Forfeit):  # a program that reads no more is stopped all the same
+                self._send({"type": "end", "result": result}, -1, END_TIMEOUT)
         self.close()
 
     def close(self) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import signal
 
 import typer
 
@@ -40,5 +41,8 @@ _summaries_on_one_line(app, kids_app)
 
 
 def main() -> None:
-    """Entry point of the ``splendor`` command."""
+    """Entry point of the ``splendor`` command. SIGTERM (a ``timeout``, a ``kill``) stops a command as Ctrl-C does,
+    so that what it started is stopped with it: a terminated arena had left running an outside bot that read no
+    more. (``serve`` sets its own handlers while it runs.)"""
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     app()

@@ -55,7 +55,9 @@ def arena(
     address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
     out: Annotated[Path | None, typer.Option(help="Folder for every game's record and summary.json")] = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Turn cap per game (truncated beyond)")] = 500,
-    move_time: Annotated[float, typer.Option(min=0.1, help="Seconds an outside bot has per decision")] = 5.0,
+    move_time: Annotated[
+        float, typer.Option(min=0.1, max=86400.0, help="Seconds an outside bot has per decision (at most a day)")
+    ] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON")] = False,
 ) -> None:
     """Play a tournament with seats rotated, and rate the bots (wins, 95% intervals, OpenSkill)."""
