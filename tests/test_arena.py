@@ -316,3 +316,14 @@ def test_an_arenas_records_folder_that_cannot_be_made_is_said_before_any_game(tm
         assert refused.returncode == 2 and "Invalid value" in refused.stderr, bad
     gap = subprocess.run([*command[:-1], "greedy,,random"], capture_output=True, text=True, timeout=120)
     assert gap.returncode == 2 and "empty place" in gap.stderr  # it had played greedy against random, two seats
+
+
+def test_a_bot_command_that_cannot_be_read_or_run_is_said_in_its_words(tmp_path: Path) -> None:
+    """An outside-bot author's finds: an unclosed quote was a bare "No closing quotation", and a folder given as the
+    program "Permission denied"."""
+    from splendor.bots import make_bot
+
+    with pytest.raises(ValueError, match=r"cmd:python3 'my bot\.py: No closing quotation"):
+        make_bot("cmd:python3 'my bot.py")
+    [result] = [play_match(m) for m in schedule("classic", 2, [f"cmd:{tmp_path}", "greedy"], 1, seed=1)]
+    assert result.forfeit is not None and result.forfeit["reason"].endswith(f"{tmp_path} is a folder")

@@ -70,7 +70,14 @@ class ExternalBot:
 
     def __init__(self, program: str, seed: int = 0, time_limit: float = 5.0) -> None:
         """``seed`` is accepted as every bot's is, and not passed on: the program gets a seed drawn afresh, since
-        one derived from the game's would let it work out the deal (the decks' order)."""
+        one derived from the game's would let it work out the deal (the decks' order). ``ValueError`` for a command
+        that cannot be read as one (an unclosed quote), named: it had been a bare "No closing quotation"."""
+        try:
+            words = shlex.split(program)
+        except ValueError as e:
+            raise ValueError(f"cmd:{program}: {e} (quote a word with spaces as a shell does)") from None
+        if not words:
+            raise ValueError("cmd: names no program")
         self.program = program
         self.name = f"cmd:{program}"
         self.time_limit = time_limit
@@ -100,6 +107,10 @@ class ExternalBot:
                 start_new_session=True,  # a group of its own: stopped whole, a wrapper's children too
             )
         except OSError as e:
+            if isinstance(e, PermissionError) and os.path.isdir(shlex.split(self.program)[0]):
+                raise Forfeit(
+                    seat, f"the bot program could not start: {shlex.split(self.program)[0]} is a folder"
+                ) from None
             raise Forfeit(seat, f"the bot program could not start: {e}") from None
         self.started = True
         assert self._proc.stdin is not None
