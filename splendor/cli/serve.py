@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from typing import Annotated, Any
 
 import typer
@@ -277,6 +278,9 @@ def serve(
         proxy_headers=bool(forwarded_allow_ips.strip()),
         forwarded_allow_ips=forwarded_allow_ips.strip() or [],
     )
+    # uvicorn stops gracefully on SIGTERM and then raises it again with the handler it found: the default's, so that
+    # the process ends as terminated (143), as a process manager expects, not as interrupted (main's handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     uvicorn.Server(config).run()
 
 

@@ -8,6 +8,7 @@ import base64
 import json
 import os
 import random
+import signal
 import socket
 import sqlite3
 import time
@@ -414,6 +415,9 @@ def test_a_secret_is_read_only_from_its_plain_spelling_and_never_logged(server: 
             assert why in closed.value.rcvd.reason, (query, closed.value.rcvd.reason)
     server.stop()
     assert secret not in server.log.read_text()
+    # stopped by SIGTERM, it ends as terminated, as a process manager expects (splendor's own handler, which
+    # stops the other commands as Ctrl-C does, would have made it 130)
+    assert server.proc is not None and server.proc.returncode == -signal.SIGTERM
 
 
 def test_websocket_frames_and_message_rates_are_bounded(server: Server) -> None:
