@@ -153,6 +153,7 @@ def test_a_wrapped_outside_bot_is_stopped_with_all_it_started(tmp_path: Path) ->
     assert not _running(pid)
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="the bot shrinks its pipe with Linux's F_SETPIPE_SZ")
 def test_a_bot_that_reads_no_more_forfeits_within_its_time_though_its_input_is_full(tmp_path: Path) -> None:
     """An outside-bot author's find: a bot that shrank its input pipe to a page and read no more held the arena
     for ever, the decision's write blocking before its time limit began (a Kids decision is some 8 KB)."""

@@ -145,6 +145,38 @@ def test_ctrl_c_leaves_the_game_as_quit_does_and_its_record_is_saved(tmp_path: P
     assert len(Record.from_text(saved.read_text()).actions) >= 1
 
 
+def test_sigterm_leaves_the_game_asking_nothing_and_keeps_its_record_in_the_current_folder(tmp_path: Path) -> None:
+    """A code review's find: taken as Ctrl-C, SIGTERM left the game waiting on "Save the record to a file" for
+    someone who may not be there. Stopped so, it asks nothing and keeps the record beside it, never losing it."""
+    import signal
+    import time
+
+    with subprocess.Popen(
+        [SPLENDOR, "play", "--seats", "human,greedy", "--seed", "12"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+    ) as program:
+        assert program.stdin and program.stdout
+        program.stdin.write("take w b g\n")
+        program.stdin.flush()
+        seen = ""
+        while "greedy 1 (seat 1): take" not in seen:  # at the next prompt, with the input still open
+            line = program.stdout.readline()
+            assert line, seen
+            seen += line
+        time.sleep(0.5)
+        program.send_signal(signal.SIGTERM)
+        out, _err = program.communicate(timeout=60)
+    out = seen + out
+    assert "Game left after" in out and "Save the record to a file" not in out, out
+    kept = tmp_path / "splendor-classic-12.record"
+    assert len(Record.from_text(kept.read_text()).actions) >= 1 and str(kept) in " ".join(out.split())
+
+
 def test_a_record_that_cannot_be_written_is_said_before_the_game_and_at_the_end_asked_again(tmp_path: Path) -> None:
     """A terminal player's finds: --record to a place that cannot be written played a whole game before failing to
     save it; at the end, a path that failed was not asked again, and a file already there was replaced unasked."""

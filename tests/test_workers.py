@@ -84,3 +84,25 @@ def test_a_training_command_refuses_an_unknown_back_end_before_it_plays() -> Non
         timeout=120,
     )
     assert done.returncode == 2 and "unknown back end 'cluster'" in done.stderr
+
+
+def test_a_stopped_run_drops_the_pieces_not_begun_and_stops_its_workers() -> None:
+    """A code review's find: SIGTERM, taken as Ctrl-C, left the process pool whole, and the run played out every
+    piece queued (eight of three seconds on two workers: twelve seconds) before it stopped."""
+    import signal
+    import time
+
+    code = (
+        "import signal, time; from splendor.core.workers import Workers, spread\n"
+        "signal.signal(signal.SIGTERM, signal.default_int_handler)\n"
+        "print('ready', flush=True)\n"
+        "spread(time.sleep, [3.0] * 8, Workers(2, 'process'))\n"
+    )
+    run = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert run.stdout is not None and run.stdout.readline().strip() == "ready"
+    time.sleep(1.5)
+    began = time.monotonic()
+    run.send_signal(signal.SIGTERM)
+    run.wait(timeout=30)
+    assert time.monotonic() - began < 5, "the queued pieces were played out"
+    assert "KeyboardInterrupt" in (run.stderr.read() if run.stderr else "")

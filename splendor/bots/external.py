@@ -114,7 +114,7 @@ class ExternalBot:
             raise Forfeit(seat, f"the bot program could not start: {e}") from None
         self.started = True
         assert self._proc.stdin is not None
-        with contextlib.suppress(AttributeError, OSError):  # written without waiting where the platform can
+        if os.name == "posix":  # written without waiting where a pipe can be watched (Windows' select takes sockets)
             os.set_blocking(self._proc.stdin.fileno(), False)
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_errors, daemon=True).start()
@@ -197,11 +197,12 @@ class ExternalBot:
         self._errors_done.wait(0.3)  # read by then, unless something else holds the stream open
         said = self._errors.decode("utf-8", errors="replace").strip()
         code = self._proc.poll()
-        reason = (
-            f"the bot closed its {what} (it has probably crashed)"
-            if code is None or self._exited_at is None
-            else f"the bot's program exited (code {code})"
-        )
+        if code is None or self._exited_at is None:
+            reason = f"the bot closed its {what} (it has probably crashed)"
+        elif code < 0:
+            reason = f"the bot's program was killed (signal {-code})"
+        else:
+            reason = f"the bot's program exited (code {code})"
         if said:
             reason += f"; the end of its standard error: {said.splitlines()[-1][-SHOWN:]!r}"
         return reason

@@ -33,7 +33,9 @@ class SearchBot(Searcher):
         self.name = (f"ismcts:{level}" if level else "ismcts") + (f"/{seconds:g}" if level and seconds else "")
 
     def choose(self, decision: Decision) -> Action:
-        """The search's best action (the only one, unsearched, when there is one)."""
-        if len(decision.legal) == 1:
+        """The search's best action (the only one, unsearched, when there is one; but a question whether to evolve
+        is searched whatever its choices: answered at once when 'evolve none' is all a seat may say, it would tell
+        by its speed that the card the seat reserved from a deck is no evolution, ruling 5)."""
+        if len(decision.legal) == 1 and decision.view.get("decision") != "evolve":
             return decision.legal[0]
         return self.search(decision).best

@@ -11,7 +11,7 @@ import signal
 
 import typer
 
-from splendor.cli.base import app
+from splendor.cli.base import app, terminated
 from splendor.cli.kids import kids_app
 
 __all__ = ["app", "main"]
@@ -44,5 +44,5 @@ def main() -> None:
     """Entry point of the ``splendor`` command. SIGTERM (a ``timeout``, a ``kill``) stops a command as Ctrl-C does,
     so that what it started is stopped with it: a terminated arena had left running an outside bot that read no
     more. (``serve`` sets its own handlers while it runs.)"""
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, terminated)
     app()

@@ -17,6 +17,17 @@ from splendor.games import GAMES
 from splendor.games.kids.board import read_sides
 from splendor.i18n import LANGUAGES, from_environment
 
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a ``timeout``, a ``kill``), raised where the command was: it stops as Ctrl-C stops it, and where Ctrl-C
+    would ask something (a game's record), nothing is asked: nobody may be there to answer."""
+
+
+def terminated(_signal: int, _frame: object) -> None:
+    """The handler of SIGTERM that ``main`` sets: `Terminated` raised."""
+    raise Terminated
+
+
 app = typer.Typer(
     help="Play the Splendor family of board games, and measure bots and the engine.",
     no_args_is_help=True,

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 
 from splendor.bots.base import Forfeit
-from splendor.cli.base import app, ask, check_game, chosen_language, console, fail, kids_options
+from splendor.cli.base import Terminated, app, ask, check_game, chosen_language, console, fail, kids_options
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.record import Record
@@ -32,7 +32,7 @@ from splendor.terminal.play import (
     seat_notes,
     seats_from_notes,
 )
-from splendor.terminal.saving import record_problem, save_asking
+from splendor.terminal.saving import record_problem, save_asking, unasked_place
 
 RESUMED_FROM_RECORD = ("game", "seed", "max_turns", "short", "mysteries", "board")
 """What a resumed game takes from its record: given on the command line as well, it is refused, not ignored."""
@@ -174,10 +174,12 @@ def play(
         say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.", examples=EXAMPLES[game]))
     )
     notes: dict[str, Any] = {"seats": seat_notes(seat_list)}  # what the record keeps beside the actions
+    stopped = False  # by SIGTERM: nobody may be there to answer, so the record is saved unasked
     try:
         try:
             play_terminal(g, seat_list, console, ask, seed=g.seed, language=language)
-        except KeyboardInterrupt:  # Ctrl-C during the game leaves as 'quit' does: the record is saved or offered
+        except KeyboardInterrupt as interrupted:  # Ctrl-C leaves as 'quit' does: the record is saved or offered
+            stopped = isinstance(interrupted, Terminated)
             raise Quit from None
         console.print(draw(g.view(None), names, language, whole=True))  # the end, all of it once
         over = say(_("Game over."))
@@ -197,6 +199,8 @@ def play(
         said = describe_result(g, names, language, notes=notes)
         console.print(f"[bold]{escape(said)}[/]", markup=True, highlight=False)
     written: Path | None = None
+    if stopped and record is None and any(s.kind == HUMAN for s in seat_list):
+        record = unasked_place(g)  # a game a person played is never lost, and nobody is asked where
     if record is not None or any(s.kind == HUMAN for s in seat_list):
         written = save_asking(g, record, notes, ask, say, console)
         if record is not None and written is None:  # --record asked for it, and nothing was saved: a failure

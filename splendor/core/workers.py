@@ -14,6 +14,7 @@ ValueError: unknown back end 'cluster'; the back ends are local, process, ray
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -57,10 +58,20 @@ def unordered(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_
         for i, piece in enumerate(pieces):
             yield i, fn(piece)
     elif workers.backend == "process":
-        with ProcessPoolExecutor(max_workers=workers.count) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers.count)
+        try:
             futures = {pool.submit(fn, piece): i for i, piece in enumerate(pieces)}
             for done in as_completed(futures):
                 yield futures[done], done.result()
+        except BaseException:
+            # Stopped (Ctrl-C, SIGTERM, a failure, the results no longer wanted): the pieces not begun are dropped
+            # and the workers stopped now, each as Ctrl-C stops it, what it started with it. Leaving the pool
+            # whole had played out every piece first, hours of a training run's self-play.
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+            raise
+        pool.shutdown()
     else:
         yield from _on_ray(fn, pieces, workers)
 

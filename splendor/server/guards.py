@@ -121,8 +121,8 @@ class BoundsMiddleware:
         if problem is not None:
             if scope["type"] == "http":
                 await JSONResponse({"detail": problem}, status_code=400)(scope, receive, send)
-            else:  # opened, then closed with why: closed before it opened, the client reads a bare 403
-                await receive()  # the handshake
+            elif (await receive())["type"] == "websocket.connect":  # the handshake (a client gone asks nothing)
+                # opened, then closed with why: closed before it opened, the client reads a bare 403
                 await send({"type": "websocket.accept"})
                 await send({"type": "websocket.close", "code": 1008, "reason": problem[:100]})
             return

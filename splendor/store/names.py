@@ -52,6 +52,8 @@ _SOFT_DOTTED = icu.UnicodeSet("[:Soft_Dotted:]")
 """Letters drawn with a dot of their own (i, j, Cyrillic і, ...), which a mark above replaces: a dot above on one
 (U+0307) shows nothing more, so "Vi\u0307ctor" would stand beside "Victor" looking the same."""
 DOT_ABOVE = "\u0307"
+DOTLESS = "\u0131\u0237"
+"""The dotless i and j, which a dot above makes look like i and j themselves."""
 _spoof = icu.SpoofChecker()
 _spoof_lock = threading.Lock()  # one checker, shared by the server's threads
 
@@ -105,7 +107,7 @@ def check_name(name: str) -> str:
             marks += 1
             if i == 0 or marks > MAX_MARKS or text[i - 1] in PUNCTUATION:
                 raise BadName(name, _("a combining mark belongs on a letter"))
-            if c == DOT_ABOVE and _SOFT_DOTTED.contains(text[i - marks]):
+            if c == DOT_ABOVE and (_SOFT_DOTTED.contains(text[i - marks]) or text[i - marks] in DOTLESS):
                 raise BadName(name, _("a dot above an i or a j shows nothing more: write the letter alone"))
             continue
         marks = 0

@@ -62,6 +62,18 @@ def _file_on_the_way(target: Path) -> Path | None:
     return None
 
 
+def unasked_place(game: Game) -> Path:
+    """Where a game's record goes when nobody can be asked (the command was stopped by SIGTERM): a new file in the
+    current folder, named after the game and its seed (``splendor-classic-42.record``; ``-2``, ``-3`` beside one
+    that is there already)."""
+    place = Path.cwd() / f"splendor-{game.name}-{game.seed}.record"
+    n = 1
+    while place.exists():
+        n += 1
+        place = Path.cwd() / f"splendor-{game.name}-{game.seed}-{n}.record"
+    return place
+
+
 def save_asking(
     game: Game,
     path: Path | None,

@@ -224,6 +224,25 @@ def test_ruling_17_the_pokedex_marks_play_area_and_trainer_tile_and_55_pokemon_e
 _ = (K, M, P, Y, give_reserved)
 
 
+def test_ruling_5_pokemon_a_search_bot_thinks_over_the_question_whatever_its_choices() -> None:
+    """A code review's find: a bot answered at once when 'evolve none' was all it could say, and searched when it
+    could evolve: its speed told what its hidden card was. The question is searched either way."""
+    from splendor.bots import decide, make_bot
+
+    for on_top in (ids("Ivysaur")[0], next(c.id for c in CARDS if c.row == 1 and c.name != "Ivysaur")):
+        g = _deck_reserve_on_a_ready_bulbasaur(on_top)
+        bot = make_bot("ismcts:easy", seed=1)
+        searched: list[int] = []
+        real = bot.search  # type: ignore[attr-defined]
+
+        def counted(decision: object, real: object = real, searched: list[int] = searched) -> object:
+            searched.append(1)
+            return real(decision)  # type: ignore[operator]
+
+        bot.search = counted  # type: ignore[attr-defined]
+        assert decide(bot, g).kind.startswith("evolve") and searched == [1]
+
+
 def test_ruling_5_pokemon_the_terminal_says_why_a_seat_that_cannot_evolve_is_asked() -> None:
     from rich.console import Console
 
