@@ -114,33 +114,41 @@ def test_a_bots_move_is_said_once_under_the_table_and_a_resumed_game_says_the_mo
     ), text
 
 
-def test_ctrl_c_leaves_the_game_as_quit_does_and_its_record_is_saved(tmp_path: Path) -> None:
-    """A terminal player's find: Ctrl-C ended the program with no word and no record, though --record was given."""
-    import signal
+def _stopped_at_the_prompt(folder: Path, signal_number: int, *args: str) -> tuple[int, str, str]:
+    """``splendor play --seats human,greedy`` with ``args``, run in ``folder``, sent ``signal_number`` at the person's
+    second prompt (its input still open, as a person's is): its exit status, output and errors."""
     import time
 
-    saved = tmp_path / "cc.record"
     with subprocess.Popen(
-        [SPLENDOR, "play", "--seats", "human,greedy", "--seed", "11", "--record", str(saved)],
+        [SPLENDOR, "play", "--seats", "human,greedy", *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        cwd=folder,
         env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
     ) as program:
         assert program.stdin and program.stdout
         program.stdin.write("take w b g\n")
         program.stdin.flush()
         seen = ""
-        while "greedy 1 (seat 1): take" not in seen:  # the bot's move, said just before the prompt: interrupt it
+        while "greedy 1 (seat 1): take" not in seen:  # the bot's move, said just before the prompt: stop it there
             line = program.stdout.readline()
             assert line, seen
             seen += line
         time.sleep(0.5)
-        program.send_signal(signal.SIGINT)
+        program.send_signal(signal_number)
         out, err = program.communicate(timeout=60)
-        out = seen + out
-    assert program.returncode == 0, err
+    return program.returncode, seen + out, err
+
+
+def test_ctrl_c_leaves_the_game_as_quit_does_and_its_record_is_saved(tmp_path: Path) -> None:
+    """A terminal player's find: Ctrl-C ended the program with no word and no record, though --record was given."""
+    import signal
+
+    saved = tmp_path / "cc.record"
+    status, out, err = _stopped_at_the_prompt(tmp_path, signal.SIGINT, "--seed", "11", "--record", str(saved))
+    assert status == 0, err
     assert "Game left after" in out and "Record saved to" in out, out
     assert len(Record.from_text(saved.read_text()).actions) >= 1
 
@@ -149,29 +157,8 @@ def test_sigterm_leaves_the_game_asking_nothing_and_keeps_its_record_in_the_curr
     """A code review's find: taken as Ctrl-C, SIGTERM left the game waiting on "Save the record to a file" for
     someone who may not be there. Stopped so, it asks nothing and keeps the record beside it, never losing it."""
     import signal
-    import time
 
-    with subprocess.Popen(
-        [SPLENDOR, "play", "--seats", "human,greedy", "--seed", "12"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-    ) as program:
-        assert program.stdin and program.stdout
-        program.stdin.write("take w b g\n")
-        program.stdin.flush()
-        seen = ""
-        while "greedy 1 (seat 1): take" not in seen:  # at the next prompt, with the input still open
-            line = program.stdout.readline()
-            assert line, seen
-            seen += line
-        time.sleep(0.5)
-        program.send_signal(signal.SIGTERM)
-        out, _err = program.communicate(timeout=60)
-    out = seen + out
+    _status, out, _err = _stopped_at_the_prompt(tmp_path, signal.SIGTERM, "--seed", "12")
     assert "Game left after" in out and "Save the record to a file" not in out, out
     kept = tmp_path / "splendor-classic-12.record"
     assert len(Record.from_text(kept.read_text()).actions) >= 1 and str(kept) in " ".join(out.split())
