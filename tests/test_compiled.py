@@ -134,7 +134,7 @@ def test_turn_caps_and_stalls_end_the_same_way(name: str) -> None:
     if name != "classic":
         return
     from tests.classic.positions import new
-    from tests.classic.test_rulings import _stuck, _stuck_with_a_noble_due
+    from tests.classic.test_rulings import _stuck, _stuck_with_a_noble_due, _stuck_with_three_nobles_due
 
     stuck = new(2)
     _stuck(stuck)
@@ -144,6 +144,10 @@ def test_turn_caps_and_stalls_end_the_same_way(name: str) -> None:
     _stuck_with_a_noble_due(won)
     compare(won, uniform, random.Random(0))
     assert won.winners == [0]
+    later = new(2)
+    _stuck_with_three_nobles_due(later)
+    compare(later, uniform, random.Random(0))
+    assert later.winners == [0]
 
 
 @settings(max_examples=60, deadline=None)

@@ -473,6 +473,11 @@ class MarketGame(Game):
         """What follows the action and the returns (a game's nobles or evolution); then the turn ends."""
         self._end_turn()
 
+    def _still_to_come(self) -> bool:
+        """Whether the game can still change with no seat taking an action (a noble due at a seat's next turn's
+        end): then a round of passes does not stall it (ruling 4: a stalled game can never move again)."""
+        return False
+
     def _end_turn(self) -> None:
         """End the seat's turn: the final round, the end of the game, the turn cap, the next seat."""
         seat = self.seat
@@ -483,7 +488,7 @@ class MarketGame(Game):
         if self.final_round and nxt == self.first:
             self._finish()
             return
-        if self.passes >= self.players and not self.final_round:
+        if self.passes >= self.players and not self.final_round and not self._still_to_come():
             # ruling 4: nobody can ever move again and nobody reached the target, so no winner. A seat that
             # reached it in the round of passes (a noble's visit) wins once the round is completed (ruling 2).
             self.stalled = True

@@ -107,6 +107,28 @@ def test_ruling_4_a_round_of_passes_in_which_a_seat_reaches_15_is_completed_and_
     assert g.is_over and not g.stalled and g.winners == [0] and g.result["status"] != "stalled"
 
 
+def _stuck_with_three_nobles_due(g: ClassicGame) -> None:
+    """The dead end of ``_stuck``, seat 0 on 6 points with three nobles met at once: one visits at the end of each of
+    its turns, passes all (ruling 9)."""
+    _stuck(g)
+    set_nobles(
+        g,
+        [noble_requiring(red=4, black=4), noble_requiring(white=4, black=4), noble_requiring(white=3, red=3, black=3)],
+    )
+    give_bonuses(g, 0, white=4, red=4, black=4)
+    g.points[0] = 6
+
+
+def test_ruling_4_a_round_of_passes_does_not_stall_a_game_while_a_noble_is_due() -> None:
+    """A rules check's find: with a noble still due at a seat's next turn, a round of passes ended the game as
+    stalled, though it could move again (the noble's visit) and that visit took the seat to 15."""
+    g = new(2)
+    _stuck_with_three_nobles_due(g)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])  # pass, or the first noble when several visit at once
+    assert not g.stalled and g.winners == [0] and g.points[0] == 15 and len(g.seat_nobles[0]) == 3
+
+
 def test_ruling_4_a_turn_cap_ends_the_game_as_truncated_with_no_winner() -> None:
     g = new(2, max_turns=4)
     for _ in range(4):

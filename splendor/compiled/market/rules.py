@@ -393,6 +393,19 @@ def _tie_key(s: np.ndarray, p: int) -> int:
 
 
 @njit(cache=True)
+def _noble_due(s: np.ndarray) -> bool:
+    """Whether a seat's bonuses meet a noble still on display (classic): it visits at that seat's next turn's end,
+    so a round of passes does not stall the game (``ClassicGame._still_to_come``)."""
+    if s[KIND] != CLASSIC:
+        return False
+    for p in range(s[PLAYERS]):
+        for i in range(s[NOBLES_N]):
+            if _noble_visits(s, p, s[NOBLES_AT + i]):
+                return True
+    return False
+
+
+@njit(cache=True)
 def _end_turn(s: np.ndarray) -> None:
     seat = s[SEAT]
     players = s[PLAYERS]
@@ -414,7 +427,7 @@ def _end_turn(s: np.ndarray) -> None:
                 w += 1
         s[WINNERS_N] = w
         return
-    if s[PASSES] >= players and s[FINAL] == 0:  # ruling 4: stalled, no winner (nobody reached the target)
+    if s[PASSES] >= players and s[FINAL] == 0 and not _noble_due(s):  # ruling 4: stalled, no winner
         s[STALLED] = 1
         s[PHASE] = OVER
         s[WINNERS_N] = 0

@@ -82,6 +82,15 @@ class ClassicGame(MarketGame):
         bon = self.bonuses[self.seat]
         return [n for n in self.nobles if all(b >= r for b, r in zip(bon, NOBLES[n].requires))]
 
+    def _still_to_come(self) -> bool:
+        """A noble is due: a seat's bonuses meet one still on display, and it visits at that seat's next turn's end
+        (ruling 9), whatever that turn's action; a pass too."""
+        return any(
+            all(b >= r for b, r in zip(self.bonuses[seat], NOBLES[n].requires))
+            for seat in range(self.players)
+            for n in self.nobles
+        )
+
     def _after_returns(self) -> None:
         eligible = self._eligible_nobles()
         if len(eligible) > 1:
