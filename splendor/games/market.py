@@ -333,6 +333,15 @@ class MarketGame(Game):
         missing = shortfall(card.cost, bon, tok) - tok[wild]
         if missing <= 0:
             return None
+        balls = self.palette.counted_as_nouns  # Pokémon: balls, and a card is caught
+        if card.cost[wild] > tok[wild] and balls:
+            return _n(
+                "this Pokémon's cost includes {n} {wild}, which no bonus replaces; you hold {held}",
+                "this Pokémon's cost includes {n} {wild}s, which no bonus replaces; you hold {held}",
+                card.cost[wild],
+                wild=self.palette.word(wild),
+                held=tok[wild],
+            )
         if card.cost[wild] > tok[wild]:
             return _n(
                 "this card's cost includes {n} {wild} token, which no bonus replaces; you hold {held}",
@@ -340,6 +349,13 @@ class MarketGame(Game):
                 card.cost[wild],
                 wild=self.palette.word(wild),
                 held=tok[wild],
+            )
+        if balls:
+            return _n(
+                "you cannot catch that Pokémon yet: it costs {cost}; after your bonuses you are {n} ball short",
+                "you cannot catch that Pokémon yet: it costs {cost}; after your bonuses you are {n} balls short",
+                missing,
+                cost=self.palette.describe(card.cost),
             )
         return _n(
             "you cannot afford that card: it costs {cost}; after your bonuses you are {n} token short",

@@ -141,7 +141,10 @@ def test_catch_refused_names_the_cost_in_balls_counted_as_nouns() -> None:
     g = new()
     place(g, card_costing("Weepinbell", pink=3, yellow=2, black=2), 1)
     give_tokens(g, 0, pink=1)
-    with pytest.raises(IllegalAction, match="costs 2 Ultra Balls, 3 Heal Balls and 2 Quick Balls; .* 6 tokens short"):
+    with pytest.raises(
+        IllegalAction,
+        match="you cannot catch that Pokémon yet: it costs 2 Ultra Balls, 3 Heal Balls and 2 Quick Balls; .* 6 balls"
+    ):
         g.apply("catch 2.2")
 
 
@@ -185,7 +188,7 @@ def test_rare_and_legendary_need_a_master_ball_that_no_bonus_replaces() -> None:
     for cid in ids("Charmander") + ids("Squirtle")[:2]:
         give_card(g, 0, cid)
     give_tokens(g, 0, red=3, black=2)
-    with pytest.raises(IllegalAction, match="includes 1 Master Ball token, which no bonus replaces"):
+    with pytest.raises(IllegalAction, match="this Pokémon.s cost includes 1 Master Ball, which no bonus replaces"):
         g.apply("catch rare")
     give_tokens(g, 0, master=1)
     g.apply("catch rare")

@@ -160,8 +160,11 @@ function paymentChips(c, action) {
     const tile = part.startsWith("tile:");
     const colour = tile ? colourOf(c, part.slice(5)) : part === "t" ? "treasure" : colourOf(c, part);
     const piece = chip(colour, n, named(colour));
-    return hidden(tile ? cityTile(piece) : piece);
-  });
+    // a tile said in a word too: its square beside a round token was all that told two payments apart, and a
+    // player spent both City tiles meaning to spend a token
+    return tile ? [hidden(cityTile(piece)), el("span", { class: "small", "aria-hidden": "true" }, " ", t("tile"))]
+      : hidden(piece);
+  }).flat();
 }
 
 const phone = () => matchMedia("(max-width: 600px)").matches;

@@ -181,4 +181,8 @@ export function placeNote() {
   // where the supply is a row above the market the note hangs under the token instead, kept inside the row
   note.style.setProperty("--x", `${Math.round(at.left + at.width / 2 - supply.left)}px`);
   note.style.setProperty("--w", `${Math.round(supply.width)}px`);
+  // and where the supply scrolls (Pokémon's, on a laptop), from the screen's edge: a note inside a scrolling box is
+  // cut at its edge, and only the arrow's tip had shown
+  note.style.setProperty("--vx", `${Math.round(supply.right + 6)}px`);
+  note.style.setProperty("--vy", `${Math.round(at.top)}px`);
 }
