@@ -143,7 +143,7 @@ def test_catch_refused_names_the_cost_in_balls_counted_as_nouns() -> None:
     give_tokens(g, 0, pink=1)
     with pytest.raises(
         IllegalAction,
-        match="you cannot catch that Pokémon yet: it costs 2 Ultra Balls, 3 Heal Balls and 2 Quick Balls; .* 6 balls"
+        match="you cannot catch that Pokémon yet: it costs 2 Ultra Balls, 3 Heal Balls and 2 Quick Balls; .* 6 balls",
     ):
         g.apply("catch 2.2")
 
