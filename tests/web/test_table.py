@@ -556,6 +556,34 @@ def test_a_village_whose_mysteries_tile_asked_a_gift_still_says_your_turn_again(
     assert "Your turn again: Market Square is a village." in page.inner_text("#status")
 
 
+@pytest.mark.parametrize("by", ["number", "name"])
+def test_a_gift_typed_in_the_box_names_its_traveler_as_the_table_does(
+    server: Server, browser: Browser, by: str
+) -> None:
+    """The table numbers its travelers from 1, the notation from 0: "give r to 2" typed in the box, meaning the
+    traveler the table shows as 2, went to the third seat (or, typed by that seat, was refused as a gift to
+    oneself). The box takes the table's number, or a name, and sends the notation."""
+    g, local = _mysteries_played_by_greedy_bots(
+        server, 1, lambda _before, _action, after: any(a.kind == "give" for a in after.legal_actions())
+    )
+    mover = local.current_player
+    other = 1 - mover
+    token = next(a for a in local.legal_actions() if a.kind == "give").text.split()[1]
+    page = open_page(browser, g["seats"][mover]["link"], width=1280)
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history)}")
+    page.fill("#command-text", f"give {token} to 3")  # two travelers: no third, said before anything is sent
+    page.press("#command-text", "Enter")
+    page.wait_for_function("document.getElementById('command-error').textContent.length > 0")
+    assert "There is no traveler “3”" in page.inner_text("#command-error")
+    receiver = str(other + 1) if by == "number" else ["ANN", "BOB"][other]
+    page.fill("#command-text", f"give {token} to {receiver}")
+    page.press("#command-text", "Enter")
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history) + 1}")
+    with server.client() as c:
+        last = c.get(f"/api/games/{g['id']}").json()["log"][-1]
+    assert (last["seat"], last["action"]) == (mover, f"give {token} to {other}")
+
+
 def test_a_village_that_turns_up_the_tornado_says_so_with_the_turn_again(server: Server, browser: Browser) -> None:
     """A newcomer's Marketplace vanished from the supply while the status said only "Your turn again: Market Square
     is a village.": the Tornado's lasting effect was said only in a log line cut off mid-sentence."""

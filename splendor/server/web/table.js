@@ -709,10 +709,29 @@ document.getElementById("command").addEventListener("submit", (event) => {
   const input = document.getElementById("command-text");
   const typed = input.value.trim();
   if (state.busy || !typed) return;                     // typed text waits while an action is on its way
-  send(typed, true).then((taken) => {                   // a refused action stays in the box, to be mended
+  const { action, problem } = typedNotation(typed);
+  if (problem) {
+    state.commandError = { text: problem, at: state.payload.actions };
+    render();
+    return;
+  }
+  send(action, true).then((taken) => {                  // a refused action stays in the box, to be mended
     if (taken && input.value.trim() === typed) input.value = "";
   });
 });
+// The table numbers its seats from 1 (the emblems), the notation from 0 (as the terminal and records do), so a typed
+// Kids gift names its traveler as the table does, by the number beside them or by name, and goes in the notation:
+// "give r to 2" typed here had given to the third traveler.
+function typedNotation(typed) {
+  const gift = state.payload.game === "kids" && /^give\s+(\S+)\s+to\s+(.+)$/i.exec(typed);
+  if (!gift) return { action: typed };
+  const labels = seatLabels(state.payload.seats);
+  const who = gift[2].trim();
+  const to = /^\d+$/.test(who) ? Number(who) - 1 : labels.findIndex((l) => l.toLowerCase() === who.toLowerCase());
+  if (to >= 0 && to < labels.length) return { action: `give ${gift[1]} to ${to}` };
+  return { problem: t("There is no traveler “{who}”: name one by the number beside them (1 to {last}) or by name.",
+    { who, last: labels.length }) };
+}
 // A phone's dock is fixed at the bottom and grows with the decision: the page ends its height below the table
 // (--dock-h), so scrolling down always brings the last panel (How to play, the typed action) clear of it.
 new ResizeObserver(() => {
