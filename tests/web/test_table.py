@@ -556,6 +556,25 @@ def test_a_village_whose_mysteries_tile_asked_a_gift_still_says_your_turn_again(
     assert "Your turn again: Market Square is a village." in page.inner_text("#status")
 
 
+@pytest.mark.parametrize(
+    "kind, said",
+    [
+        ("city_market", "A City tile pays for one resource of its colour on a road"),
+        ("medal", "Any Medal will do: every traveler the Queen honours with one shares the victory."),
+    ],
+)
+def test_a_city_tile_and_a_queens_medal_are_explained_where_they_are_chosen(
+    server: Server, browser: Browser, kind: str, said: str
+) -> None:
+    """A newcomer took a City tile and a Medal not knowing what either does: the prompt said only to choose."""
+    g, local = _mysteries_played_by_greedy_bots(
+        server, 1, lambda _before, _action, after: any(a.kind == kind for a in after.legal_actions())
+    )
+    page = open_page(browser, g["seats"][local.current_player]["link"], width=1280)
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history)}")
+    assert said in page.inner_text("#decision [data-key='decision:why']")
+
+
 @pytest.mark.parametrize("by", ["number", "name"])
 def test_a_gift_typed_in_the_box_names_its_traveler_as_the_table_does(
     server: Server, browser: Browser, by: str
@@ -1423,6 +1442,31 @@ def test_a_child_reads_the_kids_board_on_a_tablet_on_its_side_and_it_stays_still
     )
     page.locator("#supply [data-key='clear']").click()
     assert page.evaluate(READING)["board"] == before["board"]
+    context.close()
+
+
+def test_kids_with_the_mysteries_for_four_keeps_the_marketplace_and_the_roads_on_a_tablets_screen(
+    server: Server, browser: Browser
+) -> None:
+    """At 1024x768 the Mysteries' Marketplace ran 140 px below the screen, under the supply's tokens, and three
+    other travelers' whole turns said beside the board pushed the roads to take below it."""
+    local = splendor.new_game("kids", players=4, seed=7, mysteries=True)
+    bot = make_bot("greedy", seed=3)
+    played = []
+    while len(played) < 16 or local.current_player != 0:  # each other seat's turn a village and a Marketplace tile
+        action = decide(bot, local)
+        played.append((local.current_player, action.text))
+        local.apply(action)
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": n} for n in NAMES[:4]], seed=7, options={"mysteries": True})
+        for mover, text in played:
+            api_act(c, g, mover, text)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_selector("#roads .road-cost")
+    assert _outside(page, "#supply .marketplace .chip", "#supply > .small", "#roads", required=True) == []
+    assert page.locator("#last-move .move-line").count() == 3
     context.close()
 
 

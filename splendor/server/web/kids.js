@@ -191,7 +191,7 @@ function hidden(node) { node.setAttribute("aria-hidden", "true"); return node; }
 function cityTile(node) { node.classList.add("city-tile"); return node; }
 
 function marketplace(c) {
-  return [c.view.marketplace ? el("div", { class: "row" }, t("Marketplace:"),
+  return [c.view.marketplace ? el("div", { class: "row marketplace" }, t("Marketplace:"),
     ...c.view.marketplace.map((tile) => tile ? cityTile(chip(tile, null,
       { title: t("a City tile ({resource})", { resource: tokenName("kids", tile) }) })) : el("span", {}, "—"))) : null,
   el("div", { class: "small" }, t("City tile stack: {left}", { left: c.view.city_stack }))];
@@ -263,7 +263,12 @@ function kidsPrompt(c) {
   const buttons = steadyChoices(c, decision, c.view.legal_actions).map((a) => el("button", { class: "primary",
     "data-action": a, "data-key": `act:${a}`, "data-sends": a, disabled: !c.legal.has(a), onclick: () => c.send(a) },
   decisionLabel(c, a)));
-  return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
+  // what the thing chosen does, said where it is chosen (a newcomer took a City tile and a Medal not knowing)
+  const why = { city: t("A City tile pays for one resource of its colour on a road, then lies face down until "
+      + "you reach a city again, which turns all your tiles face up."),
+    medal: t("Any Medal will do: every traveler the Queen honours with one shares the victory.") }[decision];
+  return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title),
+    why ? el("p", { class: "small", "data-key": "decision:why" }, why) : null, el("div", { class: "row" }, ...buttons))];
 }
 
 
