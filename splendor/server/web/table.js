@@ -435,7 +435,10 @@ export function render() {
   const hintText = document.getElementById("hint-text");
   if (state.payload.rated) hintText.textContent = t("A rated game gives no hints.");
   else if (state.hint && state.hint.at !== state.payload.actions) { state.hint = null; hintText.textContent = ""; }
-  document.getElementById("command-text").placeholder = t("e.g. {example}", { example: EXAMPLES[c.game] });
+  // the box shows one example whole (a list of three was cut to "e.g. take" in a dock's column), its title all three
+  const box = document.getElementById("command-text");
+  box.placeholder = t("e.g. {example}", { example: EXAMPLES[c.game].split(", ")[0] });
+  box.title = t("e.g. {example}", { example: EXAMPLES[c.game] });
   renderLeave();
 }
 
