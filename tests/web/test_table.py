@@ -4,6 +4,7 @@ every refused click explained beside it, and the others' moves marked until your
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -1300,6 +1301,34 @@ def test_the_rare_pokemons_menu_says_it_cannot_be_reserved(server: Server, brows
     page.click("button.card[data-slot='1.1']")  # an ordinary card's menu says nothing of it
     page.wait_for_selector("[data-key='menu:market:1.1']")
     assert page.locator("[data-key='menu:market:1.1'] .menu-note").count() == 0
+
+
+def test_a_declined_evolution_is_said_after_its_turn_and_quietly_in_the_log(server: Server, browser: Browser) -> None:
+    """A seat holding a hidden card that might be the evolution is asked each turn (ruling 5), and each "evolve none"
+    was a sentence of its own in the dock and a line like any other in the log: the newcomer read "ann does not
+    evolve" turn after turn. It is said after the turn's move, and quietly in the log."""
+    local = splendor.new_game("pokemon", players=2, seed=0)
+    bot = make_bot("greedy", seed=1)
+    chooser = random.Random(0)
+    played = []
+    while not played or played[-1][1] != "evolve none":  # reserving from the decks until the question comes
+        hidden = [a for a in local.legal_actions() if a.text in ("reserve deck 2", "reserve deck 3")]
+        ask = local.view(None)["decision"] == "action" and hidden and chooser.random() < 0.25
+        action = chooser.choice(hidden) if ask else decide(bot, local)
+        played.append((local.current_player, action.text))
+        local.apply(action)
+    with server.client() as c:
+        g = create(c, "pokemon", [{"kind": "human", "name": n} for n in NAMES[:2]], seed=0)
+        for mover, text in played:
+            api_act(c, g, mover, text)
+    declined = played[-1][0]
+    page = open_page(browser, g["seats"][1 - declined]["link"], width=1280)
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(played)}")
+    line = page.locator("#last-move .move-line").last.inner_text()
+    assert line.endswith("; does not evolve.") and line.count(NAMES[declined]) == 1, line
+    quiet = page.locator(f"#log li[data-key='log:{len(played)}']")
+    assert quiet.get_attribute("class") == "log-quiet" and "does not evolve" in quiet.inner_text()
+    assert page.locator(f"#log li[data-key='log:{len(played) - 1}']").get_attribute("class") != "log-quiet"
 
 
 def test_two_evolutions_into_the_same_pokemon_say_where_and_copies_are_one_button(

@@ -287,7 +287,8 @@ function renderLog() {
   // keeps 60): then it would sit under a move far later than it
   const cut = entries.length > 0 && entries[entries.length - 1].n > 1;
   morph(log, [...entries.flatMap((e) => [...after(e.n),
-    el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat }, emblem(e.seat), " ", said(e))]),
+    el("li", { value: e.n, "data-key": `log:${e.n}`, "data-by": e.seat,    // a declined evolution, said quietly
+      class: e.action === "evolve none" ? "log-quiet" : "" }, emblem(e.seat), " ", said(e))]),
   ...(cut ? [] : after(0))]);
 }
 

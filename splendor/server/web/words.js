@@ -132,6 +132,12 @@ export function turnWords(game, entries, nameOf) {
   const out = [];
   for (let i = 0; i < entries.length; i++) {
     const kind = entries[i].action.split(" ")[0];
+    // a Pokémon seat asked whether to evolve, which declines, is asked each turn it holds a hidden card that might be
+    // the evolution (ruling 5): said after its turn's move, not as a sentence of its own each time
+    if (entries[i].action === "evolve none" && i > 0 && entries[i - 1].seat === entries[i].seat && out.length) {
+      out[out.length - 1] += `${SEMICOLON}${t("does not evolve")}`;
+      continue;
+    }
     if (!TOGETHER[kind]) {
       out.push(describe(game, entries[i].action, entries[i].details, nameOf, entries[i].seat));
       continue;
