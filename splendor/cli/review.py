@@ -197,15 +197,16 @@ def review(
             f"{row['mean_loss']:.1%}",
         )
     console.print(summary)
+    inaccuracy, mistake, blunder = (f"{percent(drop)}%" for drop in (INACCURACY, MISTAKE, BLUNDER))
     console.print(
         escape(
             say(
                 _(
                     "A move that lets the mover's win chance fall below the expert's move's by {inaccuracy} is an "
                     "inaccuracy, by {mistake} a mistake, by {blunder} a blunder.",
-                    inaccuracy=f"{percent(INACCURACY)}%",
-                    mistake=f"{percent(MISTAKE)}%",
-                    blunder=f"{percent(BLUNDER)}%",
+                    inaccuracy=inaccuracy,
+                    mistake=mistake,
+                    blunder=blunder,
                 )
             )
         )
