@@ -163,6 +163,18 @@ def test_on_a_touch_screen_the_lobbys_forms_are_a_fingers_size_and_a_bot_joins_a
     context.close()
 
 
+def test_on_a_phone_quick_plays_rated_box_stands_beside_its_word(server: Server, browser: Browser) -> None:
+    """On a phone the rated box stood alone on a line, its word and its reason on the next."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_function("document.getElementById('quick-rated-why').textContent.length > 0")
+    box, word = page.locator("#quick-rated").bounding_box(), page.locator("#quick-rated + span").bounding_box()
+    assert box and word and word["x"] > box["x"] + box["width"]
+    assert box["height"] <= 30 and box["y"] < word["y"] + word["height"] / 2 < box["y"] + box["height"], (box, word)
+    context.close()
+
+
 def test_a_guest_waiting_in_quick_play_is_told_no_window_of_ratings(server: Server, browser: Browser) -> None:
     page = open_lobby(browser, server)
     page.fill("#guest-name", "zoe")
