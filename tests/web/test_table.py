@@ -576,6 +576,23 @@ def test_a_city_tile_and_a_queens_medal_are_explained_where_they_are_chosen(
     assert said in page.inner_text("#decision [data-key='decision:why']")
 
 
+@pytest.mark.parametrize("game", ["classic", "pokemon"])
+def test_on_a_phone_each_deck_stays_in_its_column_clear_of_the_rows_first_card(
+    server: Server, browser: Browser, game: str
+) -> None:
+    """A phone's buttons are at least 44 px wide, and the decks' column is narrower: each deck ran 9 px under its
+    row's first card, its "deck 13" over that card's edge."""
+    with server.client() as c:
+        g = create(c, game, [{"kind": "human", "name": n} for n in NAMES[:2]], seed=4)
+    page = open_page(browser, g["seats"][0]["link"], width=390)
+    page.wait_for_selector(".deck-slot .deck")
+    overlaps = page.evaluate("""[...document.querySelectorAll('.deck-slot')].flatMap((slot) => {
+        const card = slot.nextElementSibling.getBoundingClientRect().left;
+        return [slot.querySelector('.deck'), slot.querySelector('.deck-left')].map((n) => n.getBoundingClientRect())
+          .filter((r) => r.right > card).map((r) => `${slot.dataset.key}: ${r.right} > ${card}`); })""")
+    assert page.locator(".deck-slot").count() == 3 and overlaps == [], overlaps
+
+
 @pytest.mark.parametrize("by", ["number", "name"])
 def test_a_gift_typed_in_the_box_names_its_traveler_as_the_table_does(
     server: Server, browser: Browser, by: str
