@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.server.conftest import Server, create
-from tests.web.test_browser import SHOTS, wait_past
+from tests.web.test_browser import SHOTS, api_act, wait_past
 
 pytestmark = pytest.mark.one_server  # each test makes its own games and acts only on those
 
@@ -108,6 +108,20 @@ def test_a_refused_typed_action_and_the_log_are_in_the_players_language(server: 
     entries = page.locator("#log li").all_inner_texts()
     assert "1 ana (ti) vzame: bela, modra in zelena." in entries  # after the seat's emblem, 1
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_slovenian_names_a_card_as_a_name_and_as_an_object_in_their_own_cases(server: Server, browser: Browser) -> None:
+    """One message served a card's name (its title, what a screen reader hears) and the object of a move, and
+    Slovenian takes the accusative for the one and the nominative for the other: a card was called "karto" alone."""
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": "ana"}, {"kind": "human", "name": "bor"}], seed=3)
+        api_act(c, g, 0, "reserve 3.1")
+    page = page_in(browser, "sl-SI", 1100)
+    page.goto(g["seats"][1]["link"])
+    page.wait_for_function("document.body.dataset.actions === '1'")
+    label = page.get_attribute("#market [data-key='slot:market:3.2'] button.card", "aria-label") or ""
+    assert label.startswith("karta stopnje 3 ("), label
+    assert "rezervira karto stopnje 3 (" in page.inner_text("#log")
 
 
 def test_a_refused_seat_is_told_why_whole_in_a_language_longer_than_a_close_frame(

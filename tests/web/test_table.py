@@ -348,7 +348,7 @@ def test_a_screen_reader_hears_a_classic_cards_colour_and_cost_with_what_may_be_
     with server.client() as c:
         card = _view(c, g, 0)["market"]["3"][0]
     label = button.get_attribute("aria-label") or ""
-    assert label.startswith(f"a tier 3 card ({card['points']}★, {card['bonus']} bonus, costs "), label
+    assert label.startswith(f"tier 3 card ({card['points']}★, {card['bonus']} bonus, costs "), label
     assert label.endswith(": Reserve"), label
 
 

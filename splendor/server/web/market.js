@@ -28,7 +28,7 @@ function cardFace(c, card) {
 
 // A face-up card in words, as a screen reader says it: what it is worth and costs, and what it evolves into.
 function faceWords(c, card) {
-  const words = cardWords(c.game, card);
+  const words = cardWords(c.game, card, { alone: true });
   if (!card.evolves_to) return words;
   const [[colour, n]] = Object.entries(card.evolve);
   return `${words} → ${t(card.evolves_to)} (${tn("evolves with {n} {colour} bonus", "evolves with {n} {colour} bonuses",
@@ -319,7 +319,7 @@ function miniCard(c, card) {
   }
   const shown = c.state.shownMini === card.id;
   return el("button", { type: "button", class: `card mini tier-${card.tier}`, "data-key": `mini:${card.id}`,
-    title: cardWords(c.game, card), "aria-expanded": String(shown),
+    title: cardWords(c.game, card, { alone: true }), "aria-expanded": String(shown),
     onclick: () => { c.state.shownMini = shown ? null : card.id; c.render(); } }, ...cardFace(c, card));
 }
 
@@ -327,7 +327,7 @@ function miniCard(c, card) {
 function miniWords(c, s) {
   const card = (s.reserved || []).find((x) => !x.hidden && x.id === c.state.shownMini);
   return card ? el("p", { class: "small mini-words", "data-key": `mini-words:${s.seat}` },
-    cardWords(c.game, card)) : null;
+    cardWords(c.game, card, { alone: true })) : null;
 }
 
 // Another seat, in brief: points, tokens, bonuses, reserved cards (face up where everyone saw them), its last move.

@@ -34,8 +34,10 @@ export function cardInSight(view, seat, action) {
 }
 
 // A card in words: "Pikachu (level 1, 1★, Poké Ball bonus, costs 2 Heal Ball)"; "a tier 2 card (2★, ...)";
-// without its cost where none is paid (an evolution) or where what was paid is said instead (a buy's log).
-export function cardWords(game, card, { cost = true } = {}) {
+// without its cost where none is paid (an evolution) or where what was paid is said instead (a buy's log). Alone
+// (a card's title, what a screen reader names it) "tier 2 card (…)": a message of its own, for the languages whose
+// object takes another case than a name does (Slovenian "kupi karto", "karta stopnje 2").
+export function cardWords(game, card, { cost = true, alone = false } = {}) {
   const worth = [card.points ? `${card.points}★` : t("no points"),
     card.bonus_count > 1 ? t("double {colour} bonus", { colour: tokenName(game, card.bonus) })
       : t("{colour} bonus", { colour: tokenName(game, card.bonus) }),
@@ -46,7 +48,8 @@ export function cardWords(game, card, { cost = true } = {}) {
     if (card.level === "legendary") return t("{pokemon} (legendary, {worth})", { pokemon, worth });
     return t("{pokemon} (level {level}, {worth})", { pokemon, level: card.level, worth });
   }
-  return t("a tier {tier} card ({worth})", { tier: card.tier, worth });
+  return alone ? t("tier {tier} card ({worth})", { tier: card.tier, worth })
+    : t("a tier {tier} card ({worth})", { tier: card.tier, worth });
 }
 
 function where(slot, game) {
