@@ -241,13 +241,50 @@ def test_the_learners_illegal_action_ends_the_game_for_an_outside_opponent_too(t
     assert end["status"] == "forfeit" and end["winners"] == [1] and end["forfeit"]["seat"] == 0
 
 
-def test_a_numpy_player_count_is_a_player_count() -> None:
+def test_a_numpy_player_count_is_a_player_count_and_a_string_is_refused_in_words() -> None:
     assert SplendorEnv("classic", players=np.int64(3)).players == 3
+    for make in (SplendorEnv, splendor.envs.pettingzoo_env):  # PettingZoo's had been a TypeError from a comparison
+        with pytest.raises(ValueError, match="a game has 2 to 4 players, not '2'"):
+            make("classic", players="2")
 
 
-def test_one_opponent_spec_seats_every_opponent() -> None:
+def test_one_opponent_spec_seats_every_opponent_in_both_kinds_of_environment() -> None:
+    from splendor.envs.vector import VectorGames
+
     env = SplendorEnv("classic", players=4, opponents="random")
     assert env.opponent_specs == ["random"] * 3
+    assert VectorGames("classic", num_envs=2, players=3, opponents="random").opponents == ("random", "random")
+
+
+@pytest.mark.parametrize("env_id", ["splendor/Classic-v0", "splendor/ClassicCompiled-v0"])
+def test_an_action_the_action_space_contains_is_played_and_a_bool_is_refused(env_id: str) -> None:
+    """``policy(obs).argmax()`` gives a NumPy array of one integer, which ``Discrete.contains`` accepts: the
+    environments scored it a loss, the compiled one saying a legal action was illegal. ``True`` was action 1 in one
+    and refused in the other."""
+    env = gymnasium.make(env_id)
+    _obs, info = env.reset(seed=1)
+    chosen = np.array(int(np.flatnonzero(info["action_mask"])[0]))
+    assert env.action_space.contains(chosen)
+    _obs, reward, terminated, _truncated, info = env.step(chosen)
+    assert (reward, terminated) == (0.0, False) and "illegal" not in info
+    _obs, reward, terminated, _truncated, info = env.step(True)
+    assert (reward, terminated) == (-1.0, True) and "not True" in info["illegal"]
+
+
+def test_a_learners_seat_drawn_each_game_works_in_the_single_environment_too() -> None:
+    """``seat=None`` drew the learner's seat in the vectorised environments and failed with a TypeError in the
+    single one (and so in ``make_vec``'s "sync" mode); the vectorised policies' names failed there too."""
+    env = SplendorEnv("classic", players=3, seat=None, opponents=["playout", "buyfirst"])
+    assert env.opponent_specs == ["policy:playout", "policy:buyfirst"]
+    seats = {env.reset(seed=s)[1]["seat"] for s in range(12)}
+    assert seats == {0, 1, 2}
+    first, again = env.reset(seed=5), env.reset(seed=5)
+    assert first[1]["seat"] == again[1]["seat"] and np.array_equal(first[0], again[0])
+    assert first[1]["view"]["viewer"] == first[1]["seat"]
+    fixed = SplendorEnv("classic", players=3, seat=np.int64(2))
+    assert fixed.seat == 2 and fixed.reset(seed=5)[1]["seat"] == 2
+    with pytest.raises(ValueError, match="or None"):
+        SplendorEnv("classic", players=3, seat=3)
 
 
 def test_many_games_run_in_one_process_through_gymnasium_vector() -> None:

@@ -96,3 +96,10 @@ def test_openspiels_ismcts_bot_plays_a_whole_game_resampling_what_it_cannot_see(
         bots.append(bot)
     returns = _play(game, bots, seed=5)
     assert len(returns) == 2
+
+
+def test_a_turn_cap_that_ends_a_game_before_every_seat_plays_is_refused_without_offering_none() -> None:
+    """An OpenSpiel parameter cannot be None: the refusal had said "max_turns is None or at least …"."""
+    with pytest.raises(Exception, match="max_turns is at least the 2 players' first turns") as refused:
+        pyspiel.load_game("python_splendor_classic", {"max_turns": 1})
+    assert "None" not in str(refused.value)

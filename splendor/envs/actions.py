@@ -42,6 +42,21 @@ def action_count(game: str) -> int:
     return COMPACT_COUNT if game == "kids" else len(game_class(game).actions)
 
 
+def whole_action(action: Any) -> int | None:
+    """A learner's action as an ``int``: a Python or NumPy integer, or a NumPy array of one (what
+    ``policy(obs).argmax()`` gives, and what ``Discrete.contains`` accepts); None for anything else, a bool
+    included (True is no action number).
+
+    >>> whole_action(np.int64(3)), whole_action(np.array(3)), whole_action(True), whole_action(3.0)
+    (3, 3, None, None)
+    """
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    return None
+
+
 class ActionIndex:
     """The integers a learner plays in one game: the game's own index, or Kids' compact one for its board."""
 
@@ -76,9 +91,10 @@ class ActionIndex:
 
     def action(self, index: int) -> Action:
         """The game's action for a learner's integer; `IllegalAction` for an integer that names none."""
-        if not isinstance(index, (int, np.integer)) or not 0 <= int(index) < self.size:
+        number = whole_action(index)
+        if number is None or not 0 <= number < self.size:
             raise IllegalAction(f"an action is an integer from 0 to {self.size - 1}, not {index!r}")
-        index = int(index)
+        index = number
         if not self.kids or index < MOVE_BASE:
             return self.own[index]
         road, k = divmod(index - MOVE_BASE, WAYS_PER_ROAD)

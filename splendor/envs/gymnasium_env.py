@@ -32,7 +32,7 @@ from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.envs.actions import ActionIndex
 from splendor.envs.observe import observe, size
-from splendor.envs.result import check_max_turns, outcome
+from splendor.envs.result import check_max_turns, outcome, player_count
 from splendor.envs.text import table_text
 from splendor.games import GAMES, new_game
 from splendor.i18n import Message
@@ -53,7 +53,7 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         game: str = "classic",
         players: int = 2,
         opponents: Sequence[Opponent] | None = None,
-        seat: int = 0,
+        seat: int | None = 0,
         reward: str = "win",
         max_turns: int | None = 200,
         render_mode: str | None = None,
@@ -61,26 +61,30 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
-        count = None if isinstance(players, bool) or not hasattr(players, "__index__") else operator.index(players)
-        if count is None or not 2 <= count <= 4:  # an int, or NumPy's: not "2", 2.0 or True
-            raise ValueError(f"a game has 2 to 4 players, not {players!r}")
-        players = count
+        players = player_count(players)
         check_max_turns(players, max_turns)
-        if not 0 <= seat < players:
-            raise ValueError(f"the learner's seat is 0 to {players - 1}, not {seat}")
+        if seat is not None:
+            place = None if isinstance(seat, bool) or not hasattr(seat, "__index__") else operator.index(seat)
+            if place is None or not 0 <= place < players:
+                raise ValueError(f"the learner's seat is 0 to {players - 1} or None (drawn each game), not {seat!r}")
+            seat = place
         if reward not in REWARDS:
             raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
         if opponents is None or isinstance(opponents, str):  # one spec: every other seat plays it
             opponents = [opponents or "greedy"] * (players - 1)
-        opponents = list(opponents)
+        # the vectorised environments' policies by their names there ("playout"), as their bot specs
+        opponents = [f"policy:{o}" if isinstance(o, str) and o in ("playout", "buyfirst") else o for o in opponents]
         if len(opponents) != players - 1:
             raise ValueError(f"{players} players need {players - 1} opponents, not {len(opponents)}")
         for o in opponents:
             if isinstance(o, str):
                 make_bot(o)  # a clear error now for an unknown spec
-        self.game_name, self.players, self.seat, self.reward_kind = game, players, seat, reward
+        self.game_name, self.players, self.reward_kind = game, players, reward
+        self.fixed_seat = seat
+        self.seat = seat if seat is not None else 0
+        """The learner's seat in this episode: ``fixed_seat``, or (None) drawn by each ``reset``."""
         self.opponent_specs, self.max_turns, self.options = opponents, max_turns, options
         self.render_mode = render_mode
         self.game: Game = new_game(game, players=players, seed=0, max_turns=max_turns, **options)
@@ -101,6 +105,8 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
         super().reset(seed=seed)
         self._finish()
         game_seed = int(self.np_random.integers(0, 2**31 - 1))
+        if self.fixed_seat is None:  # drawn after the deal, so that a fixed seat's episodes stay as they were
+            self.seat = int(self.np_random.integers(0, self.players))
         self.game = new_game(
             self.game_name, players=self.players, seed=game_seed, max_turns=self.max_turns, **self.options
         )
@@ -227,7 +233,12 @@ class SplendorEnv(gymnasium.Env[np.ndarray, int]):
     def _seen(self) -> tuple[np.ndarray, dict[str, Any]]:
         """The learner's observation and the info beside it, from one view of the game as it is now."""
         view = self.game.view(self.seat)
-        info: dict[str, Any] = {"action_mask": self.action_masks().copy(), "view": view, "status": self.game.status}
+        info: dict[str, Any] = {
+            "action_mask": self.action_masks().copy(),
+            "view": view,
+            "status": self.game.status,
+            "seat": self.seat,
+        }
         if self._forfeit is not None:
             info["status"], info["forfeit"] = "forfeit", self._forfeit
             info["action_mask"] = np.zeros_like(info["action_mask"])  # the game is over: nothing is legal

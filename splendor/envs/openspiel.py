@@ -73,7 +73,7 @@ class SplendorGame(pyspiel.Game):
         # not at the deal: Kids' short game and its Mysteries do not go together
         if not 2 <= self.players <= 4 or self.deals < 1:
             raise ValueError("players is 2 to 4, deals at least 1")
-        check_max_turns(self.players, self.max_turns)
+        check_max_turns(self.players, self.max_turns, uncapped=False)
         info = pyspiel.GameInfo(
             num_distinct_actions=action_count(self.name),
             max_chance_outcomes=self.deals,

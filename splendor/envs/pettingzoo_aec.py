@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 from splendor.core.game import Game
 from splendor.envs.actions import ActionIndex
 from splendor.envs.observe import observe, size
-from splendor.envs.result import check_max_turns, outcome
+from splendor.envs.result import check_max_turns, outcome, player_count
 from splendor.envs.text import table_text
 from splendor.games import GAMES, new_game
 
@@ -51,8 +51,7 @@ class SplendorAEC(AECEnv):
         super().__init__()
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
-        if not 2 <= players <= 4:
-            raise ValueError(f"a game has 2 to 4 players, not {players}")
+        players = player_count(players)
         check_max_turns(players, max_turns)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")

@@ -106,10 +106,12 @@ class VectorGames:
         self.self_play = opponents == "self"
         if opponents is None:
             opponents = ("playout",) * (players - 1)
+        elif isinstance(opponents, str) and not self.self_play:  # one name: every other seat plays it
+            opponents = (opponents,) * (players - 1)
         if self.self_play:
             codes = [SELF] * (players - 1)
         else:
-            if isinstance(opponents, str) or len(opponents) != players - 1:
+            if len(opponents) != players - 1:
                 raise ValueError(
                     f"{players} players need {players - 1} opponents (each one of {', '.join(OPPONENTS)}), "
                     f"or 'self', not {opponents!r}"

@@ -18,6 +18,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from splendor.envs.actions import whole_action
 from splendor.envs.vector.games import VectorGames
 
 
@@ -93,8 +94,8 @@ class CompiledSplendorEnv(gymnasium.Env[np.ndarray, int]):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._ended:
             raise RuntimeError("the episode has ended: call reset() to start the next one")
-        whole = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
-        self._action[0] = int(action) if whole and 0 <= int(action) < self.games.num_actions else -1
+        number = whole_action(action)
+        self._action[0] = number if number is not None and 0 <= number < self.games.num_actions else -1
         obs, reward, terminated, truncated, info = self.games.step(self._action)
         done = bool(terminated[0] or truncated[0])
         self._ended = done
@@ -105,7 +106,11 @@ class CompiledSplendorEnv(gymnasium.Env[np.ndarray, int]):
             "points_gained": float(info["points_gained"][0]),
         }
         if info["illegal"][0]:
-            out["illegal"] = f"action {action} is not legal now"
+            out["illegal"] = (
+                f"action {number} is not legal now"
+                if self._action[0] >= 0
+                else f"an action is an integer from 0 to {self.games.num_actions - 1}, not {action!r}"
+            )
         return seen, float(reward[0]), bool(terminated[0]), bool(truncated[0]), out
 
     def action_masks(self) -> np.ndarray:
