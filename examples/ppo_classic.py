@@ -18,7 +18,7 @@ play. ``--teacher search:N`` imitates the compiled search instead (``N`` iterati
 greedy spread over ``--threads`` processes, the actor trained towards its share of visits).
 
 The policy is a masked categorical over the 77 actions (the illegal logits set to -inf). Each action's logit is
-the sum of two parts: an MLP's, reading the 465-value observation, the legal mask, and what each card still needs
+the sum of two parts: an MLP's, reading the 469-value observation, the legal mask, and what each card still needs
 (``--inputs``), and the scorer's (``--scorer``): one small MLP applied to every action alike, reading what that
 action would do (`splendor.bots.learned_inputs.action_features`: the card a buy or reserve is of, its points, its
 worth towards the nobles, what it still needs; how far a take brings the best cards; the tokens above ten), so

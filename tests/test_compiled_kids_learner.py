@@ -49,7 +49,9 @@ def play_and_compare(
     """Play one game with the compiled engine by random legal actions (a seeded numpy Generator) and compare at
     every step, the ended state included (with ``every_index``, every compact index on its board too); returns
     the decisions met, to show what the games covered."""
-    game = compiled.new_game("kids", players=players, seed=seed, max_turns=max_turns, **options)
+    game = compiled.new_game(
+        "kids", players=players, seed=seed, max_turns=max_turns, first_player=seed % players, **options
+    )
     s = game.state
     rng, pick_viewer = np.random.default_rng(seed), np.random.default_rng(seed + 1)
     out = np.empty(k.OBSERVATION_SIZE + 3, dtype=np.float32)

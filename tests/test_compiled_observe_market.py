@@ -34,7 +34,7 @@ def play(name: str, players: int, seed: int, max_turns: int, buy_chance: float) 
     seeded numpy Generator; with ``buy_chance`` a buy is taken whenever there is one, so that games end by the
     points."""
     rng = np.random.default_rng(seed)
-    game = compiled.new_game(name, players=players, seed=seed, max_turns=max_turns)
+    game = compiled.new_game(name, players=players, seed=seed, max_turns=max_turns, first_player=seed % players)
     kind = int(game.state[m.KIND])
     while True:
         yield game

@@ -298,6 +298,25 @@ def test_many_games_run_in_one_process_through_gymnasium_vector() -> None:
     envs.close()
 
 
+def test_the_observation_says_the_viewers_place_in_the_turn_order() -> None:
+    """Two positions alike but for the learner's place in the turn order had the same vector, though reaching 15
+    ends the game at once only for the round's last seat (ruling 2): a researcher's review."""
+    from tests.market_positions import give_tokens
+
+    first = splendor.new_game("classic", players=2, seed=1, first_player=0)
+    give_tokens(first, 1, red=1, black=1, white=1)
+    second = splendor.new_game("classic", players=2, seed=1, first_player=1)
+    second.apply("take r k w")
+    assert first.view(0)["seats"] == second.view(0)["seats"]
+    assert observe(first.view(0))[-4:].tolist() == [1.0, 0.0, 0.0, 0.0]  # plays first: the other still plays
+    assert observe(second.view(0))[-4:].tolist() == [0.0, 1.0, 0.0, 0.0]  # plays last: 15 ends the game now
+    for game in GAMES:
+        g = splendor.new_game(game, players=3, seed=4, first_player=2)
+        for seat in range(3):
+            assert np.flatnonzero(observe(g.view(seat))[-4:]).tolist() == [(seat - 2) % 3]
+        assert np.flatnonzero(observe(g.view(None))[-4:]).tolist() == [1]  # a spectator's first seat written: 0
+
+
 def test_the_layouts_fields_add_up_and_describe_every_value() -> None:
     for game in GAMES:
         fields = layout(game)

@@ -68,8 +68,22 @@ def test_a_policy_that_reads_the_mask_reads_it_after_the_observation() -> None:
     assert policy.logits(np.zeros(465), mask)[30] == 0.0
     with pytest.raises(ValueError, match="reads the legal mask"):
         policy.logits(np.zeros(465))
-    with pytest.raises(ValueError, match="must read 542 values"):
+    with pytest.raises(ValueError, match="must read 546 values"):  # 469 + 77 (or 465 + 77, layout 1)
         Policy("classic", "relu", [np.zeros((465, 77))], [np.zeros(77)], inputs="observation+mask")
+
+
+def test_a_policy_trained_before_the_turn_order_reads_the_observation_without_it() -> None:
+    """Observation layout 2 added the turn order as its last field: a policy trained on layout 1 (465 values in
+    classic, as the shipped one) plays on the first values alone, and one trained on layout 2 reads the order."""
+    rng = np.random.default_rng(3)
+    x = rng.random(469).astype(np.float32)
+    moved = x.copy()
+    moved[-4:] = [0.0, 0.0, 1.0, 0.0]  # another place in the turn order
+    old = Policy("classic", "relu", [rng.random((465, 77))], [np.zeros(77)])
+    assert old.observation_size == 465 and np.array_equal(old.logits(x), old.logits(moved))
+    new = Policy("classic", "relu", [rng.random((469, 77))], [np.zeros(77)])
+    assert new.observation_size == 469 and not np.array_equal(new.logits(x), new.logits(moved))
+    assert shipped_policy("classic").observation_size == 465
 
 
 def with_scorer() -> Policy:
@@ -195,7 +209,7 @@ def test_a_missing_or_wrong_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "one.npy").rename(tmp_path / "one.npz")
     with pytest.raises(ValueError, match="holds one array, not the named arrays"):
         load_policy(tmp_path / "one.npz")
-    with pytest.raises(ValueError, match="must read 465 values"):
+    with pytest.raises(ValueError, match="must read 469 values"):
         Policy("classic", "relu", [np.zeros((400, 77))], [np.zeros(77)])
     with pytest.raises(ValueError, match="writes 70 values, but classic has 77 actions"):
         Policy("classic", "relu", [np.zeros((465, 70))], [np.zeros(70)])

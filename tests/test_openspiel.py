@@ -33,7 +33,7 @@ def test_the_game_describes_itself_as_openspiel_expects() -> None:
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 1000
     state.apply_action(17)
-    assert len(state.observation_tensor(0)) == 1313 and "|" in state.information_state_string(0)
+    assert len(state.observation_tensor(0)) == 1317 and "|" in state.information_state_string(0)
     assert state.information_state_tensor(1) == state.observation_tensor(1)
     again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert str(again) == str(state) and again.history() == state.history()

@@ -4,8 +4,9 @@ PyTorch.
 A policy file holds what is needed to play it and to refuse it where it does not belong: a format version, the
 game it was trained on, what the first layer reads, the activation between layers, and the layers themselves
 (``weight_0``, ``bias_0``, ``weight_1``, …; weight ``k`` has shape (inputs, outputs), so a layer is
-``x @ weight + bias``). The first layer reads the game's observation vector (`splendor.envs.observe`, 465 values
-in classic), followed, when its ``inputs`` say so, by the legal mask as 0/1 and what each card still needs
+``x @ weight + bias``). The first layer reads the game's observation vector (`splendor.envs.observe`, 469 values
+in classic, or its first 465, without the turn order, as a policy trained before it was added), followed, when its
+``inputs`` say so, by the legal mask as 0/1 and what each card still needs
 (`splendor.bots.learned_inputs`); the last writes one logit per action of the game's learning index (77 in
 classic). A classic policy may also hold a scorer (``scorer_weight_k``, ``scorer_bias_k``): a small perceptron
 applied to each action's `splendor.bots.learned_inputs.action_features`, whose one output is added to that
@@ -18,10 +19,10 @@ seat's view is `splendor.envs.learned_bot.LearnedBot` (spec ``learned``: the shi
 
 >>> import numpy as np
 >>> rng = np.random.default_rng(0)
->>> policy = Policy("classic", "relu", [rng.normal(size=(465, 8)), rng.normal(size=(8, 77))],
+>>> policy = Policy("classic", "relu", [rng.normal(size=(469, 8)), rng.normal(size=(8, 77))],
 ...                 [np.zeros(8), np.zeros(77)])
 >>> mask = np.zeros(77, dtype=bool); mask[[3, 40]] = True
->>> policy.act(np.zeros(465, dtype=np.float32), mask) in (3, 40)
+>>> policy.act(np.zeros(469, dtype=np.float32), mask) in (3, 40)
 True
 """
 
@@ -50,8 +51,13 @@ ACTIVATIONS = ("relu", "tanh")
 SHIPPED = {"classic": Path(__file__).with_name("weights") / "ppo_classic.npz"}
 """The policy shipped for each game (``learned`` seats it): trained by ``examples/ppo_classic.py``."""
 
-OBSERVATION_SIZES = {"classic": 465, "pokemon": 1064, "kids": 1313}
+OBSERVATION_SIZES = {"classic": 469, "pokemon": 1068, "kids": 1317}
 """How many values a game's observation has (`splendor.envs.observe.size`, written here: bots sit under envs)."""
+
+ORDER_SIZE = 4
+"""The values of the observation's last field, the turn order (`splendor.envs.observe.ORDER`), which observation
+layout 2 added. A policy whose first layer reads the observation without it (layout 1: 465 values in classic, as
+the shipped classic policy was trained) is played on the observation's first values alone."""
 
 ACTION_COUNTS = {"classic": 77, "pokemon": 525, "kids": 42198}
 """How many actions a game's learning index has (`splendor.envs.actions.action_count`)."""
@@ -83,9 +89,15 @@ class Policy:
         if inputs == "observation+mask+needs" and game != "classic":
             raise ValueError("what the cards need is read from classic's observation alone")
         self.reads_mask = inputs != "observation"
-        width = OBSERVATION_SIZES[game] + (ACTION_COUNTS[game] if self.reads_mask else 0)
-        width += NEEDS_SIZE if inputs == "observation+mask+needs" else 0
-        _check_chain("layer", weights, biases, width, ACTION_COUNTS[game], f"{game} has {ACTION_COUNTS[game]} actions")
+        extra = (ACTION_COUNTS[game] if self.reads_mask else 0) + (
+            NEEDS_SIZE if inputs == "observation+mask+needs" else 0
+        )
+        full = OBSERVATION_SIZES[game]
+        layout_1 = bool(weights) and weights[0].ndim == 2 and weights[0].shape[0] == full - ORDER_SIZE + extra
+        self.observation_size = full - ORDER_SIZE if layout_1 else full
+        """How many of the observation's values the first layer reads: all, or all but the turn order."""
+        why = f"{game} has {ACTION_COUNTS[game]} actions"
+        _check_chain("layer", weights, biases, self.observation_size + extra, ACTION_COUNTS[game], why)
         if (scorer_weights is None) != (scorer_biases is None):
             raise ValueError("a scorer has both weights and biases, or is not given")
         if scorer_weights is not None and scorer_biases is not None:
@@ -121,7 +133,8 @@ class Policy:
     def logits(self, observations: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
         """The logits of one observation (shape (actions,)) or of a batch of them (shape (n, actions)); a policy
         that reads the legal mask needs ``masks`` too (the same leading shape)."""
-        x = self._perceptron(features(self.inputs, observations, masks), self.weights, self.biases)
+        read = np.asarray(observations)[..., : self.observation_size]
+        x = self._perceptron(features(self.inputs, read, masks), self.weights, self.biases)
         if self.scorer_weights:
             scored = self._perceptron(action_features(observations), self.scorer_weights, self.scorer_biases)
             x = x + scored[..., 0]

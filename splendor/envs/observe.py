@@ -9,7 +9,7 @@ lies in [0, 1].
 >>> g = splendor.new_game("classic", players=2, seed=1)
 >>> v = observe(g.view(0))
 >>> v.shape, v.dtype, float(v.min()) >= 0.0, float(v.max()) <= 1.0
-((465,), dtype('float32'), True, True)
+((469,), dtype('float32'), True, True)
 """
 
 from __future__ import annotations
@@ -432,11 +432,22 @@ _WRITERS: dict[str, Callable[[dict[str, Any], Writer], None]] = {
 }
 
 
+ORDER = Field(
+    "order",
+    MAX_SEATS,
+    "one-hot: the first seat written (the viewer; a spectator's, seat 0)'s place in the turn order, 0 for the first "
+    "player: how many seats still play before the round ends, which decides whether reaching the target ends the "
+    "game at once (ruling 2)",
+)
+"""The last field of every layout. It came last (observation layout 2): a policy trained on layout 1, without it,
+reads the first values alone (`splendor.bots.learned.Policy`)."""
+
+
 def layout(game: str) -> list[Field]:
     """The fields of ``game``'s observation vector, in order (the same for every player count)."""
     if game not in _LAYOUTS:
         raise ValueError(f"no observation for game {game!r}; the games are {', '.join(_LAYOUTS)}")
-    return _LAYOUTS[game]()
+    return [*_LAYOUTS[game](), ORDER]
 
 
 def grouped(game: str) -> list[tuple[str, int, int, str]]:
@@ -461,4 +472,6 @@ def observe(view: dict[str, Any]) -> np.ndarray:
     """The flat float32 observation of a seat's view (``game.view(seat)``), laid out as `layout` says."""
     w = Writer(layout(view["game"]))
     _WRITERS[view["game"]](view, w)
+    first = view["viewer"] if view["viewer"] is not None else 0
+    w.put(one_hot((first - view["first_player"]) % view["players"], list(range(MAX_SEATS))))
     return w.done()

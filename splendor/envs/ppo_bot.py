@@ -37,11 +37,14 @@ class PPOBot:
 
     def choose(self, decision: Decision) -> Action:
         from splendor.envs.actions import ActionIndex
-        from splendor.envs.observe import observe
+        from splendor.envs.observe import ORDER, observe
 
         index = ActionIndex(decision.view)
         seen = observe(decision.view)
-        if self.model.observation_space.shape != seen.shape:
+        trained = self.model.observation_space.shape
+        if trained == (seen.shape[0] - ORDER.size,):  # trained on observation layout 1, before the turn order
+            seen = seen[: trained[0]]
+        if trained != seen.shape:
             raise ValueError(f"{self.path} was trained on another game than {decision.game}")
         action, _ = self.model.predict(seen, action_masks=index.mask_of(decision.legal), deterministic=True)
         return index.action(int(action))

@@ -1,5 +1,5 @@
 """A seat's Splendor Kids observation written straight from the compiled state, for learners stepping many games at
-once: the same 1,313 float32 values that ``splendor.envs.observe.observe(game.view(seat))`` builds in Python (the
+once: the same 1,317 float32 values that ``splendor.envs.observe.observe(game.view(seat))`` builds in Python (the
 layout ``docs/rl.md`` prints), bit for bit, without making a view.
 
 It reads only what the seat may see: the City tiles in the stack and the face-down Village tiles are counted or
@@ -13,7 +13,8 @@ cast to float32, and capped at 1, as ``observe`` does with numpy. The parts, in 
 - each of 40 spaces in the board's order: present, kind one-hot, a face-down Village tile, the turned-up tile;
 - each of 72 roads by number: present, its start and end / 40, its banner's count of each resource / 5;
 - each of 4 seats from the viewer's place on: its pawn's space one-hot, then present, in the Palace, purse / 8,
-  Treasures / 2, active and used City tiles / 4, Queen's Medal one-hot, holds the Queen's Gem.
+  Treasures / 2, active and used City tiles / 4, Queen's Medal one-hot, holds the Queen's Gem;
+- the first seat written's place in the turn order, one-hot (0: the first player).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from splendor.compiled.kids.layout import (
     A2_N,
     A2_VILLAGES,
     ACTIVE,
+    FIRST,
     FLIP_TILE,
     FLIP_VILLAGE,
     FLIPS_N,
@@ -86,10 +88,11 @@ ROAD_SIZE = 3 + RESOURCE_COUNT
 SEATS_AT = ROADS_AT + MAX_ROADS * ROAD_SIZE
 SEAT_FACTS = 1 + 1 + (GOLD + 1) + 1 + 2 * RESOURCE_COUNT + MEDALS + 1  # after the pawn's one-hot
 SEAT_SIZE = OBS_SPACES + SEAT_FACTS
-OBSERVATION_SIZE = SEATS_AT + MAX_SEATS * SEAT_SIZE
-"""How many values a Kids observation holds: 1,313."""
+ORDER_AT = SEATS_AT + MAX_SEATS * SEAT_SIZE  # the first seat written's place in the turn order, one-hot
+OBSERVATION_SIZE = ORDER_AT + MAX_SEATS
+"""How many values a Kids observation holds: 1,317."""
 
-assert OBSERVATION_SIZE == 1313
+assert OBSERVATION_SIZE == 1317
 
 # Every count an observation divides, divided once here exactly as observe's numpy does it (a Python int divided
 # in float64, cast to float32, capped at 1): row ``b`` for the bound ``BOUNDS[b]``, column the count. Every bound
@@ -188,6 +191,7 @@ def observe_into(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
         if s[MEDAL_OF + p] >= 0:
             out[at + 19 + s[MEDAL_OF + p]] = 1.0
         out[at + 23] = 1.0 if s[GEM] == p else 0.0
+    out[ORDER_AT + (first - s[FIRST]) % players] = 1.0
 
 
 @njit(cache=True)

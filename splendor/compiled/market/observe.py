@@ -32,6 +32,7 @@ from splendor.compiled.market.layout import (
     COLOURS,
     DECK_N,
     FINAL,
+    FIRST,
     KIND,
     KINDS,
     LAYOUTS,
@@ -103,9 +104,11 @@ SEAT_ROOM = SEAT_WIDTH + RESERVE_LIMIT * RESERVED_WIDTH + np.array([0, NAMES], d
 MARKET_AT = HEADER + COLOURS + ROW_COUNT  # [kind]: after the supply and the decks
 NOBLES_START = MARKET_AT + CARD_WIDTH * ROW_SIZE.sum(axis=1)  # [kind]
 SEATS_AT = NOBLES_START + np.array([NOBLE_SLOTS * NOBLE_WIDTH, 0], dtype=np.int64)  # [kind]
-OBSERVATION_SIZE = SEATS_AT + MAX_SEATS * SEAT_ROOM
-"""The length of a seat's observation, by ``[kind]``: 465 in classic, 1,064 in Pokémon."""
-assert OBSERVATION_SIZE.tolist() == [465, 1064], OBSERVATION_SIZE
+ORDER = MAX_SEATS  # the last field: the first seat written's place in the turn order, one-hot
+ORDER_AT = SEATS_AT + MAX_SEATS * SEAT_ROOM  # [kind]
+OBSERVATION_SIZE = ORDER_AT + ORDER
+"""The length of a seat's observation, by ``[kind]``: 469 in classic, 1,068 in Pokémon."""
+assert OBSERVATION_SIZE.tolist() == [469, 1068], OBSERVATION_SIZE
 
 # A hidden reserved card shows its tier as ``tier`` = row + 1, which the level one-hot knows only where a level's
 # label is that number (all classic tiers; Pokémon's levels 1-3, the only rows reserved from): else zeros.
@@ -279,6 +282,9 @@ def observe_into(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
         else:
             _zeros(out, at, room)
         at += room
+    place = (first - s[FIRST]) % players
+    for k in range(ORDER):
+        out[at + k] = 1.0 if k == place else 0.0
 
 
 @njit(cache=True)

@@ -4,7 +4,7 @@ arrays and no framework (the Gymnasium face is `splendor.envs.vector.gymnasium_v
     >>> env = VectorGames("classic", num_envs=4, opponents=("random",))
     >>> obs, info = env.reset(seed=1)
     >>> obs.shape, info["action_mask"].shape
-    ((4, 465), (4, 77))
+    ((4, 469), (4, 77))
     >>> obs, reward, terminated, truncated, info = env.step(info["action_mask"].argmax(axis=1))
     >>> reward.tolist(), bool(terminated.any())
     ([0.0, 0.0, 0.0, 0.0], False)

@@ -41,11 +41,16 @@ import numpy as np
 from numba import njit
 
 from splendor.compiled import market as m
-from splendor.compiled.market.observe import OBSERVATION_SIZE, observe_into
+from splendor.compiled.market.observe import OBSERVATION_SIZE, ORDER, observe_into
 from splendor.search.learning.features import FEATURE_COUNT, FEATURES, features_seen_into, stage
 
-INPUT_SIZE = OBSERVATION_SIZE + m.MAX_SEATS * FEATURE_COUNT + 1
-"""The network's inputs by ``[game kind]``: the observation, each seat's features, the stage (514 in classic)."""
+OBSERVATION_READ = OBSERVATION_SIZE - ORDER
+"""The part of the observation the network reads, by ``[game kind]``: all but its last field, the turn order
+(observation layout 1, which the shipped weights were trained on: 465 values in classic)."""
+
+INPUT_SIZE = OBSERVATION_READ + m.MAX_SEATS * FEATURE_COUNT + 1
+"""The network's inputs by ``[game kind]``: the observation read, each seat's features, the stage (514 in
+classic)."""
 
 OBSERVATION_ROOM = int(OBSERVATION_SIZE.max())
 """The float32 scratch an observation needs, in either game."""
@@ -99,7 +104,7 @@ def inputs_into(s: np.ndarray, viewer: int, observation: np.ndarray, seat: np.nd
     stage. Nothing the viewer cannot see goes in: the inputs are the same in every deal of what is hidden from
     it."""
     kind, players = s[m.KIND], s[m.PLAYERS]
-    size = OBSERVATION_SIZE[kind]
+    size = OBSERVATION_READ[kind]
     observe_into(s, viewer, observation)
     for i in range(size):
         out[i] = observation[i]
