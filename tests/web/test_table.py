@@ -5,6 +5,7 @@ every refused click explained beside it, and the others' moves marked until your
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -1514,6 +1515,58 @@ def test_kids_with_the_mysteries_for_four_keeps_the_marketplace_and_the_roads_on
     assert _outside(page, "#supply .marketplace .chip", "#supply > .small", "#roads", required=True) == []
     assert page.locator("#last-move .move-line").count() == 3
     context.close()
+
+
+@pytest.mark.parametrize("game", ["classic", "pokemon"])
+@pytest.mark.parametrize("width, height, players", [(800, 600, 2), (640, 400, 2), (1280, 600, 4), (1280, 400, 2)])
+def test_a_short_window_keeps_the_cards_readable_and_your_seat_off_them(
+    server: Server, browser: Browser, game: str, width: int, height: int, players: int
+) -> None:
+    """An accessibility review at 200% zoom (a laptop's 1280x800 is 640x400): the cards were 4 px wide at 800x600
+    and 640x400, the height's term of their size below zero, and Pokémon's seat lay over its market at 1280x600.
+    The cards keep 72 px at least, and the page scrolls."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    with server.client() as c:
+        g = _busy_table(c, game, players)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_selector("#market button.card")
+    widths = page.evaluate("[...document.querySelectorAll('#market .slot button.card')].map((n) => n.offsetWidth)")
+    assert widths and min(widths) >= 64, widths  # a slot of 72 px, the card inside its border
+    over = page.evaluate("""() => {
+        const seat = document.querySelector('#mine').getBoundingClientRect();
+        return [...document.querySelectorAll('#market .slot button.card, #supply .chip')].filter((n) => {
+          const r = n.getBoundingClientRect();
+          return r.bottom > seat.top + 1 && r.top < seat.bottom - 1 && r.right > seat.left && r.left < seat.right;
+        }).map((n) => n.dataset.key || n.closest('[data-key]').dataset.key); }""")
+    assert over == [], over
+    context.close()
+
+
+def test_a_screen_reader_hears_each_seats_tokens_and_bonuses_by_name(server: Server, browser: Browser) -> None:
+    """An accessibility review: a seat's tokens were spans whose aria-label a browser ignores, so a screen reader
+    read their symbols ("♦r 3"), and its bonuses were pictures hidden from it: "bonuses · 7 cards", no colour."""
+    local = splendor.new_game("classic", players=2, seed=3)
+    bot = make_bot("greedy", seed=1)
+    played = []
+    while not any(seat["cards"] for seat in local.view(None)["seats"]) or local.current_player != 0:
+        action = decide(bot, local)
+        played.append((local.current_player, action.text))
+        local.apply(action)
+    with server.client() as c:
+        g = create(c, "classic", [{"kind": "human", "name": n} for n in NAMES[:2]], seed=3)
+        for mover, text in played:
+            api_act(c, g, mover, text)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(played)}")
+    tokens = page.locator(".seat .row.tokens .chip")
+    assert tokens.count() >= 1
+    for i in range(tokens.count()):
+        assert tokens.nth(i).get_attribute("role") == "img"
+    colour, count = next((c, n) for s in local.view(0)["seats"] for c, n in s["tokens"].items() if n)
+    assert page.get_by_role("img", name=f"{colour} {count}").count() >= 1
+    bought = next(card for s in local.view(0)["seats"] for card in s["cards"])
+    assert page.get_by_role("img", name=re.compile(f"cards? with the {bought['bonus']} bonus")).count() >= 1
 
 
 PLACES = """() => Object.fromEntries(['#market', '#mine', '#others', '.market .card'].map((s) => {

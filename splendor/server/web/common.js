@@ -173,7 +173,8 @@ export function chip(colour, count = null, opts = {}) {
   const label = tokenMark(colour);
   const tag = opts.onclick || opts.button ? "button" : "span";
   const title = opts.title || (COLOUR_WORD[colour] ? t(COLOUR_WORD[colour]) : colour);
-  const node = el(tag, { class: `chip c-${colour}`, title, "data-colour": colour,
+  // a span's aria-label is heard only with a role: a screen reader had read the symbols ("♦r 3")
+  const node = el(tag, { class: `chip c-${colour}`, title, "data-colour": colour, role: tag === "span" ? "img" : null,
     "aria-label": `${title}${count !== null ? " " + count : ""}`, onclick: opts.onclick,
     type: tag === "button" ? "button" : null, "aria-disabled": tag === "button" && !opts.onclick ? "true" : null },
     label);

@@ -216,10 +216,13 @@ function market(c) {
 function stacks(c, s) {
   const by = {};
   for (const card of s.cards) by[card.bonus] = (by[card.bonus] || 0) + 1;
-  return Object.keys(s.bonuses).filter((col) => by[col]).map((col) => el("span", {
-    class: "stack", "data-key": `seat:${s.seat}:stack:${col}`, "data-travel": `card-of:${col}`,
-    title: tn("{n} card with the {colour} bonus", "{n} cards with the {colour} bonus", by[col],
-      { colour: tokenName(c.game, col) }) }, stackPicture(col, s.bonuses[col] || by[col], s.seat === c.me ? 6 : 3)));
+  return Object.keys(s.bonuses).filter((col) => by[col]).map((col) => {
+    const words = tn("{n} card with the {colour} bonus", "{n} cards with the {colour} bonus", by[col],
+      { colour: tokenName(c.game, col) });
+    return el("span", { class: "stack", "data-key": `seat:${s.seat}:stack:${col}`, "data-travel": `card-of:${col}`,
+      title: words, role: "img", "aria-label": words },    // a picture named: a screen reader had heard no colour
+    stackPicture(col, s.bonuses[col] || by[col], s.seat === c.me ? 6 : 3));
+  });
 }
 
 function seatHeading(c, s) {
