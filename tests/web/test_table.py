@@ -860,6 +860,46 @@ def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selectio
     assert "Enter" in page.inner_text("#how-to-play")
 
 
+FOCUS = """document.activeElement === document.body ? 'body'
+    : (document.activeElement.dataset.key || document.activeElement.id)"""
+"""Where the keyboard's focus is: the focused element's data-key or id, or "body" when it fell to the page."""
+
+
+def test_the_keyboards_focus_stays_on_the_table_after_an_action_and_goes_to_a_decision_asked(
+    server: Server, browser: Browser
+) -> None:
+    """An accessibility review: after Take, a card's Buy or Reserve, or a decision's last button, the focus fell
+    to the page's start (a screen reader lost its place), and a decision asked had to be found by 19 Tabs."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    for colour in ("white", "blue", "green"):
+        page.locator(f"[data-key='supply:{colour}']").focus()
+        page.keyboard.press("Enter")
+    page.locator("#supply [data-key='take']").focus()
+    page.keyboard.press("Enter")
+    wait_past(page, 0)
+    assert page.evaluate(FOCUS) not in ("body", "take"), page.evaluate(FOCUS)  # in the supply, where Take stood
+    with server.client() as c:
+        for step in ["take w b g", "take r k w", "take b g r", "take k w b", "reserve 1.1"]:  # bob's turns between
+            seat = _view(c, g, 0)["current_player"]
+            api_act(c, g, seat, step)
+    # ann holds 9: her take of three asks her to return two
+    page.wait_for_function("Number(document.body.dataset.actions) === 6")
+    for colour in ("green", "red", "black"):
+        page.locator(f"[data-key='supply:{colour}']").focus()
+        page.keyboard.press("Enter")
+    page.locator("#supply [data-key='take']").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#decision button")
+    assert page.evaluate("document.activeElement.closest('#decision') !== null"), page.evaluate(FOCUS)
+    page.keyboard.press("Enter")  # the first return
+    page.wait_for_function("Number(document.body.dataset.actions) === 8")
+    assert page.evaluate("document.activeElement.closest('#decision') !== null"), page.evaluate(FOCUS)
+    page.keyboard.press("Enter")  # the last: the decision goes
+    page.wait_for_function("Number(document.body.dataset.actions) === 9")
+    assert page.evaluate(FOCUS) != "body"
+
+
 def test_keys_take_the_tokens_typed_after_a_cards_menu_was_closed_never_that_card(
     server: Server, browser: Browser
 ) -> None:

@@ -364,6 +364,56 @@ function renderMarks() {
 
 export function render() {
   if (!state.payload) return;
+  const trail = focusTrail();
+  draw();
+  keepFocus(trail);
+}
+
+// Where the keyboard's focus is, as the places that hold it, nearest first (by data-key or id, four at most): a
+// redraw that removes the focused control (Take once sent, a card's menu once chosen, a decision's button, a
+// control disabled under it) hands the focus to what stands in its place, where it had fallen to the page's start.
+function focusTrail() {
+  const trail = [];
+  for (let n = document.activeElement; n && n !== document.body && trail.length < 4; n = n.parentElement) {
+    if (n.dataset && n.dataset.key) trail.push(`[data-key="${CSS.escape(n.dataset.key)}"]`);
+    else if (n.id) trail.push(`#${CSS.escape(n.id)}`);
+  }
+  return trail;
+}
+
+function keepFocus(trail) {
+  const now = document.activeElement;
+  // parked: fallen to the page, or where this hand put it (after Take, the answer's decision is asked next)
+  const parked = !now || now === document.body || now.id === "status" || now === state.focusHanded;
+  if (!parked) return;
+  if (now === state.focusHanded) trail = [];
+  const usable = (n) => n && !n.disabled && n.getClientRects().length > 0;
+  const asked = document.querySelector("#decision button:not([disabled])");   // a decision asked now comes first
+  if (asked && (trail.length || now.id === "status" || now === state.focusHanded)) {
+    asked.focus({ preventScroll: true });
+    state.focusHanded = null;
+    return;
+  }
+  for (const selector of trail) {
+    const place = document.querySelector(selector);
+    if (!place) continue;
+    const target = [place, ...place.querySelectorAll("button, a[href], input, select, [tabindex]")]
+      .find((n) => usable(n) && (n.tabIndex >= 0 || n === place && n.matches("button, a[href], input, select")));
+    if (target) {
+      target.focus({ preventScroll: true });
+      state.focusHanded = target;
+      return;
+    }
+  }
+  if (trail.length) {                       // nothing stands there now: the status says what happens next
+    const status = document.getElementById("status");
+    status.tabIndex = -1;
+    status.focus({ preventScroll: true });
+    state.focusHanded = status;
+  }
+}
+
+function draw() {
   renderKeep();
   renderInvite();
   const at = state.payload.actions;
