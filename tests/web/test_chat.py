@@ -86,6 +86,18 @@ def test_the_replay_shows_each_line_at_its_move(server: Server, browser: Browser
     ann.locator("#next").click()
     ann.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 2")
     assert ann.locator("#chat .at-move .chat-words").inner_text() == "your move"
+    # the arrows step the replay, but not while typing in a box (a text box the page may show: its ← moved the
+    # caret and stepped the replay back too)
+    ann.evaluate("() => { const box = document.createElement('input'); box.id = 'typing'; document.body.append(box); }")
+    steps: list[str] = []
+    ann.on("request", lambda r: steps.append(r.url) if "/replay?upto=" in r.url else None)
+    ann.locator("#typing").fill("gg")
+    ann.locator("#typing").press("ArrowLeft")
+    ann.locator("#typing").press("ArrowRight")
+    ann.locator("#typing").evaluate("(n) => n.blur()")
+    ann.keyboard.press("ArrowLeft")  # a step, asked after the box's arrows: when it is shown, theirs were asked
+    ann.wait_for_function("document.getElementById('status').textContent.includes('Replay: the start')")
+    assert [url.rpartition("=")[2] for url in steps] == ["0"], steps
     assert ann.errors == []  # type: ignore[attr-defined]
     ann.close()
 

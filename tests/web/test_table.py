@@ -900,6 +900,31 @@ def test_the_keyboards_focus_stays_on_the_table_after_an_action_and_goes_to_a_de
     assert page.evaluate(FOCUS) != "body"
 
 
+def test_the_focus_ring_shows_on_a_token_the_last_move_took_and_you_chose(server: Server, browser: Browser) -> None:
+    """An accessibility review: a token you chose that the other seat took last had no focus ring at all (the rule
+    that lets your choice show over the last move's mark removed every outline), and a hint's ring, or a card dealt
+    in a last move's place, drew theirs over it."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    with server.client() as c:
+        api_act(c, g, 0, "take r k w")
+        api_act(c, g, 1, "take w b g")
+    page.wait_for_function("Number(document.body.dataset.actions) === 2")
+    white = page.locator("[data-key='supply:white']")
+    white.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-key='supply:white'].selected.moved-last")
+    outline = "(n) => { const o = getComputedStyle(n); return [o.outlineStyle, o.outlineColor]; }"
+    assert white.evaluate(outline) == ["dashed", "rgb(26, 32, 44)"]
+    with server.client() as c:
+        api_act(c, g, 0, "take b g r")
+        api_act(c, g, 1, "reserve 1.1")  # the card dealt in its place is ringed in bob's colour
+    page.wait_for_function("Number(document.body.dataset.actions) === 4")
+    card = page.locator("#market .slot.moved-last[data-key='slot:market:1.1'] button.card")
+    card.focus()
+    assert card.evaluate(outline) == ["dashed", "rgb(26, 32, 44)"]
+
+
 def test_keys_take_the_tokens_typed_after_a_cards_menu_was_closed_never_that_card(
     server: Server, browser: Browser
 ) -> None:
@@ -1795,6 +1820,18 @@ def test_a_kids_road_chosen_on_a_tablet_brings_its_payments_into_view(server: Se
     context.close()
 
 
+CONTRASTS = """(selector) => [...document.querySelectorAll(selector)].map((n) => {
+    const rgb = (c) => c.match(/[0-9.]+/g).slice(0, 3).map(Number);
+    const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const style = getComputedStyle(n);
+    if (Number(style.opacity) < 1) return 0;
+    const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05); })"""
+"""The contrast of each matching element's words with its own background (WCAG's ratio; 0 where it is faded)."""
+
+
 @pytest.mark.parametrize("width, height", [(1280, 800), (768, 1024), (390, 844)])
 def test_the_kids_board_stays_put_while_tokens_are_chosen_above_it(
     server: Server, browser: Browser, width: int, height: int
@@ -1806,6 +1843,7 @@ def test_the_kids_board_stays_put_while_tokens_are_chosen_above_it(
     assert page.evaluate(READING)["board"] == before["board"]
     empty = page.locator("#supply .chip[data-left='0']")
     assert empty.count() >= 1 and empty.count() == page.locator("#supply .chip.empty").count()  # looks empty
+    assert min(page.evaluate(CONTRASTS, "#supply .chip.empty")) >= 4.5  # faded, "water 0" had 2.1:1
     empty.first.click()  # refused, and said why, in the supply's row
     page.wait_for_function("document.querySelector('#supply-note').textContent.length > 0")
     assert page.evaluate(READING)["board"] == before["board"]

@@ -833,7 +833,9 @@ if (mode === "replay") {
   document.getElementById("last").onclick = () => go(state.total);
   setupReview({ gameId, go, seatName, game: () => state.payload && state.payload.game,
     view: () => state.payload && state.payload.view, upto: () => state.upto });
-  document.addEventListener("keydown", (e) => {
+  document.addEventListener("keydown", (e) => {     // not while typing: the chat's arrows move its caret
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target instanceof Element && e.target.closest("input, textarea, select, [contenteditable]")) return;
     if (e.key === "ArrowRight") go(state.upto + 1);
     if (e.key === "ArrowLeft") go(state.upto - 1);
   });
