@@ -892,6 +892,9 @@ def test_the_keyboards_focus_stays_on_the_table_after_an_action_and_goes_to_a_de
     page.keyboard.press("Enter")
     page.wait_for_selector("#decision button")
     assert page.evaluate("document.activeElement.closest('#decision') !== null"), page.evaluate(FOCUS)
+    # the decision is a group named by its question, said as the focus enters it and again as its count changes
+    assert page.get_by_role("group", name=re.compile("return 2")).count() == 1
+    assert page.get_attribute("#decision-title", "aria-live") == "polite"
     page.keyboard.press("Enter")  # the first return
     page.wait_for_function("Number(document.body.dataset.actions) === 8")
     assert page.evaluate("document.activeElement.closest('#decision') !== null"), page.evaluate(FOCUS)

@@ -48,8 +48,11 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   // On a phone the panel is far down the page: a button above the dock says the unread count and goes there.
   const jump = el("button", { type: "button", class: "chat-jump", hidden: true,
     onclick: () => { details.open = true; root.scrollIntoView({ block: "start" }); } });
+  // What a closed panel's new line says, heard by a screen reader: the lines' own live region is silent inside a
+  // closed <details>, so another seat's "Hello!" had reached nobody who cannot see the badge.
+  const told = el("p", { class: "sr-only", "aria-live": "polite" });
   details.append(summary, tabs, list, mutes, phrases, form, problem);
-  root.replaceChildren(details, jump);
+  root.replaceChildren(details, jump, told);
   root.hidden = false;
   details.addEventListener("toggle", () => { if (details.open) { markRead([room]); render(); scrollDown(); } });
   input.addEventListener("input", () => { if (error) { error = ""; render(); } });
@@ -122,6 +125,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     if (lines.has(line.id)) return;
     lines.set(line.id, line);
     if (details.open && line.room === room) markRead([room]);
+    else if (!own(line) && !muted.has(speaker(line))) told.textContent = `${t("Chat")}: ${who(line)}: ${words(line)}`;
     if (draw) { render(); scrollDown(); }
   }
 
@@ -221,6 +225,9 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     badge.hidden = unread === 0;
     badge.textContent = String(unread);
     badge.setAttribute("aria-label", tn("{n} unread message", "{n} unread messages", unread));
+    // the summary's name says the count in words (a span's aria-label is heard only with a role: "Chat 2")
+    summary.setAttribute("aria-label", unread
+      ? `${t("Chat")}: ${tn("{n} unread message", "{n} unread messages", unread)}` : t("Chat"));
     jump.hidden = unread === 0;
     jump.textContent = `💬 ${unread}`;                 // a small round badge: a wide button hid what lay under it
     jump.setAttribute("aria-label", `${t("Chat")}: ${tn("{n} unread message", "{n} unread messages", unread)}`);

@@ -267,7 +267,8 @@ function kidsPrompt(c) {
   const why = { city: t("A City tile pays for one resource of its colour on a road, then lies face down until "
       + "you reach a city again, which turns all your tiles face up."),
     medal: t("Any Medal will do: every traveler the Queen honours with one shares the victory.") }[decision];
-  return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title),
+  return [el("section", { class: "prompt", id: "decision", role: "group", "aria-labelledby": "decision-title" },
+    el("h2", { id: "decision-title", "aria-live": "polite" }, title),
     why ? el("p", { class: "small", "data-key": "decision:why" }, why) : null, el("div", { class: "row" }, ...buttons))];
 }
 

@@ -441,7 +441,10 @@ function marketPrompt(c) {
     noble: t("Several nobles may visit you: choose one."),
     evolve: Object.keys(evolving).length ? t("You may evolve one Pokémon (or not).")
       : t("None of your Pokémon can evolve now. You are asked anyway, so that the others cannot tell what you reserved from a deck.") }[decision] || t("Choose ({decision}).", { decision });
-  return [el("section", { class: "prompt", id: "decision" }, el("h2", {}, title), el("div", { class: "row" }, ...buttons))];
+  // a group named by its question, which a screen reader says as the focus enters it, and again as it changes
+  // ("return 2", then "return 1": a return had been heard as nothing)
+  return [el("section", { class: "prompt", id: "decision", role: "group", "aria-labelledby": "decision-title" },
+    el("h2", { id: "decision-title", "aria-live": "polite" }, title), el("div", { class: "row" }, ...buttons))];
 }
 
 // The places on the table an action touched, for the marks of a seat's last move (and of a hint): the tokens
