@@ -949,6 +949,32 @@ def test_keys_take_the_tokens_typed_after_a_cards_menu_was_closed_never_that_car
     assert page.locator("[data-key='menu:market:1.1']").count() == 0
 
 
+def test_the_letter_keys_can_be_turned_off_and_stay_off_in_this_browser(server: Server, browser: Browser) -> None:
+    """An accessibility review (WCAG 2.1.4): single letters and digits acted on the table whenever no box had the
+    focus, and nothing turned them off; a speech-input user's words typed as keys would take tokens."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    page.locator("#how-to-play summary").click()
+    page.locator("#letter-keys").uncheck()
+    page.locator("#how-to-play summary").click()
+    page.keyboard.press("w")
+    page.keyboard.press("b")
+    assert page.locator("#supply .chip.selected").count() == 0
+    page.reload()
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    assert not page.locator("#letter-keys").is_checked()  # kept in this browser
+    page.keyboard.press("w")
+    assert page.locator("#supply .chip.selected").count() == 0
+    page.locator("[data-key='supply:white']").focus()
+    page.keyboard.press("Enter")  # Enter, Escape and Tab always act
+    assert page.locator("#supply .chip.selected").count() == 1
+    page.locator("#how-to-play summary").click()
+    page.locator("#letter-keys").check()
+    page.locator("#how-to-play summary").click()
+    page.keyboard.press("b")
+    assert page.locator("#supply .chip.selected").count() == 2
+
+
 def test_another_seats_last_turn_says_the_take_and_the_returns_it_asked_for(server: Server, browser: Browser) -> None:
     """A player's find: a take past ten and its return showed in the seat's panel as "last: ann returns one
     white" alone, hiding what was taken. Its returns are said together ("ann returns 2 white")."""

@@ -1,6 +1,14 @@
 // The table's keys: each game names its own (the supply's colours by their letters, cards by tier and slot, roads
 // by number); Enter confirms what is being built and Escape lets it go. Keys typed into a box, or with a modifier,
 // are the box's and the browser's; Enter on a focused button is that button's.
+
+// The letters, digits and "?" act unless this browser turned them off (How to play): a speech-input user's words
+// typed as keys would take tokens (WCAG 2.1.4).
+export const LETTER_KEYS = "splendor-letter-keys";
+export function letterKeysOn() {
+  try { return localStorage.getItem(LETTER_KEYS) !== "off"; } catch (e) { return true; }
+}
+
 export function handleKey(event, c, table) {
   if (event.ctrlKey || event.metaKey || event.altKey) return false;
   const target = event.target instanceof Element ? event.target : null;
@@ -12,6 +20,7 @@ export function handleKey(event, c, table) {
     if (target && target.closest("button, a, summary, [role=button]")) return false;
     return table.confirm(c);
   }
+  if (event.key.length === 1 && !letterKeysOn()) return false;
   if (event.key === "?") {
     const help = document.getElementById("how-to-play");
     if (help) { help.open = !help.open; if (help.open) help.scrollIntoView({ block: "nearest" }); }

@@ -2,6 +2,7 @@
 // hold the full statement and the project's rulings).
 import { el } from "/static/common.js";
 import { N_, t } from "/static/i18n.js";
+import { LETTER_KEYS, letterKeysOn } from "/static/keys.js";
 
 const RULES = {
   classic: [
@@ -101,6 +102,10 @@ export function howToPlay(game) {
     el("dl", { class: "marks-key" }, ...MARKS[game].flatMap(([mark, what]) => [
       el("dt", {}, el("span", { class: `mark-sample mark-${mark}`, "aria-hidden": "true" })), el("dd", {}, t(what))])),
     el("h3", {}, t("Keys")),
+    el("label", { class: "letter-keys" }, el("input", { type: "checkbox", id: "letter-keys", checked: letterKeysOn(),
+      onchange: (event) => {
+        try { localStorage.setItem(LETTER_KEYS, event.target.checked ? "on" : "off"); } catch (e) { /* kept for now */ }
+      } }), " ", t("Letter and number keys act on the table (Enter, Escape and Tab always do)")),
     el("dl", { class: "keys" }, ...KEYS[game].flatMap(([keys, what]) => [
       el("dt", {}, ...keys.flatMap((k, i) => [i ? " " : null, el("kbd", {}, k)])), el("dd", {}, t(what))])));
 }
