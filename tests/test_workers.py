@@ -112,5 +112,40 @@ def test_a_stopped_run_drops_the_pieces_not_begun_and_stops_its_workers(tmp_path
     run.send_signal(signal.SIGTERM)
     run.wait(timeout=120)
     began = len(list(tmp_path.glob("began-*")))
-    assert began <= 4, f"{began} of 8 pieces began: the queue was played out"
-    assert "KeyboardInterrupt" in (run.stderr.read() if run.stderr else "")
+    # two workers, two pieces running when stopped: a worker had taken the stop for its piece's failure and gone
+    # on to the piece queued for it (4 began), and, before that fix, to every piece (8)
+    assert began <= 2, f"{began} of 8 pieces began: the queue was played on"
+    said = run.stderr.read() if run.stderr else ""
+    assert "KeyboardInterrupt" in said and said.count("Traceback") == 1, said  # the parent's alone
+
+
+def test_a_piece_that_fails_ends_the_run_with_its_error_and_stops_the_other_workers(tmp_path: Path) -> None:
+    """A tournament organiser's find: a game that failed in a worker (a bot that does not play that game) left the
+    command hung at its end, one run in three, the other workers playing on, then orphaned; each printed a
+    traceback of the stop besides."""
+    import time
+
+    code = (
+        "import pathlib, signal, time\n"
+        "from splendor.core.workers import Workers, spread\n"
+        "def piece(n):\n"
+        f"    pathlib.Path({str(tmp_path)!r}, f'began-{{n}}').touch()\n"
+        "    if n == 1:\n"
+        "        time.sleep(0.5)\n"
+        "        raise ValueError('the greedy policy plays classic only')\n"
+        "    time.sleep(30)\n"
+        "signal.signal(signal.SIGTERM, signal.default_int_handler)  # as the splendor command takes it\n"
+        "spread(piece, list(range(8)), Workers(2, 'process'))\n"
+    )
+    for _ in range(3):
+        for old in tmp_path.glob("began-*"):
+            old.unlink()
+        start = time.monotonic()
+        try:
+            run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=90)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the run hung after its piece failed") from None
+        assert run.returncode == 1 and "ValueError: the greedy policy plays classic only" in run.stderr
+        assert "KeyboardInterrupt" not in run.stderr, run.stderr  # the failure's alone, none of the stopped workers
+        assert time.monotonic() - start < 25  # not the other worker's 30 s piece played out
+        assert len(list(tmp_path.glob("began-*"))) <= 3

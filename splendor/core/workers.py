@@ -15,6 +15,8 @@ ValueError: unknown back end 'cluster'; the back ends are local, process, ray
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -58,9 +60,9 @@ def unordered(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_
         for i, piece in enumerate(pieces):
             yield i, fn(piece)
     elif workers.backend == "process":
-        pool = ProcessPoolExecutor(max_workers=workers.count)
+        pool = ProcessPoolExecutor(max_workers=workers.count, initializer=_worker_signals)
         try:
-            futures = {pool.submit(fn, piece): i for i, piece in enumerate(pieces)}
+            futures = {pool.submit(_piece, fn, piece): i for i, piece in enumerate(pieces)}
             for done in as_completed(futures):
                 yield futures[done], done.result()
         except BaseException:
@@ -74,6 +76,38 @@ def unordered(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_
         pool.shutdown()
     else:
         yield from _on_ray(fn, pieces, workers)
+
+
+_in_piece = False
+"""Whether this worker process is running a piece now (`_piece`)."""
+
+
+def _worker_signals() -> None:
+    """A worker process's signals. Ctrl-C, which a terminal sends the whole group, is the parent's to answer: it
+    stops the workers. The parent's stop (SIGTERM) ends a piece as Ctrl-C would, so that its own cleanup runs (an
+    outside bot it started is stopped), and then the worker; an idle worker it ends at once. Forked, a worker had
+    kept the parent's handlers: the stop was raised in its game, which the pool took for that piece's failure,
+    and the worker went on to the next piece (a run stopped after a minute went on playing, or hung at its end)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stopped)
+
+
+def _stopped(signum: int, frame: object) -> None:
+    if _in_piece:
+        raise KeyboardInterrupt
+    os._exit(128 + signum)
+
+
+def _piece(fn: Callable[[P], R], piece: P) -> R:
+    """``fn(piece)`` in a worker process; stopped there, the worker ends once the piece's cleanup has run."""
+    global _in_piece
+    _in_piece = True
+    try:
+        return fn(piece)
+    except KeyboardInterrupt:
+        os._exit(128 + signal.SIGTERM)
+    finally:
+        _in_piece = False
 
 
 def spread(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_PROCESS) -> list[R]:
