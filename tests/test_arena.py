@@ -4,6 +4,7 @@ back end, Ray included, are tests/test_workers.py's)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -317,6 +318,38 @@ def test_an_arenas_records_folder_that_cannot_be_made_is_said_before_any_game(tm
         assert refused.returncode == 2 and "Invalid value" in refused.stderr, bad
     gap = subprocess.run([*command[:-1], "greedy,,random"], capture_output=True, text=True, timeout=120)
     assert gap.returncode == 2 and "empty place" in gap.stderr  # it had played greedy against random, two seats
+
+
+def test_what_an_arena_or_a_ladder_cannot_play_or_keep_is_said_before_any_game(tmp_path: Path) -> None:
+    """A tournament organiser's finds: a bot that does not play the game, a seed below zero or --players 0 were
+    found in a worker's first game (and hung the process back end), a ladder's --out after its games, a reused
+    --out mixed the runs' records, and --help hid the engines of a search bot (Rich read them as markup)."""
+    arena = [SPLENDOR, "arena", "--games", "2", "--backend", "process", "--workers", "2"]
+    for extra, said in [
+        (["--game", "pokemon", "--bots", "greedy,policy:greedy"], "the greedy policy plays classic only"),
+        (["--game", "kids", "--bots", "learned,greedy"], "no learned policy is shipped for kids"),
+        (["--bots", "random,greedy", "--seed=-1"], "the seed is a whole number of zero or more"),
+        (["--bots", "random,greedy", "--players", "0"], "a game has 2 to 4 players, not 0"),
+    ]:
+        refused = subprocess.run([*arena, *extra], capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2 and said in " ".join(refused.stderr.split()), (extra, refused.stderr)
+        assert "Traceback" not in refused.stderr
+    local = [SPLENDOR, "arena", "--backend", "local", "--bots", "random,greedy"]
+    odd = subprocess.run([*local, "--games", "3"], capture_output=True, text=True, timeout=60)
+    assert odd.returncode == 0 and "not quite balanced" in " ".join(odd.stdout.split())
+    first = subprocess.run([*local, "--games", "2", "--out", str(tmp_path / "run")], capture_output=True, text=True)
+    assert first.returncode == 0 and len(list((tmp_path / "run" / "records").iterdir())) == 2
+    again = subprocess.run([*local, "--games", "2", "--out", str(tmp_path / "run")], capture_output=True, text=True)
+    assert again.returncode == 2 and "holds another run's records" in " ".join(again.stderr.split())
+    ladder = [SPLENDOR, "ladder", "--bots", "random,greedy", "--games", "2", "--backend", "local"]
+    for out, said in [(tmp_path, "it is a folder"), (tmp_path / "nowhere" / "x.json", "no such folder")]:
+        refused = subprocess.run([*ladder, "--out", str(out)], capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2 and said in " ".join(refused.stderr.split()), (out, refused.stderr)
+        assert "Traceback" not in refused.stderr
+    helped = subprocess.run(
+        [SPLENDOR, "arena", "--help"], capture_output=True, text=True, env={**os.environ, "COLUMNS": "300"}
+    )
+    assert "[@compiled|reference]" in helped.stdout
 
 
 def test_a_bot_command_that_cannot_be_read_or_run_is_said_in_its_words(tmp_path: Path) -> None:

@@ -110,6 +110,17 @@ def bot_display_name(spec: str) -> str:
     return BOT_NAMES.get(name.lower(), f"{name.capitalize()} bot")
 
 
+def bot_for(spec: str, game: str, seed: int = 0) -> Bot:
+    """`make_bot`, and refused (``ValueError``) now where the bot does not play ``game``: a bot that plays some
+    games alone has a ``check_game(game)`` that says so (``policy:greedy``, ``learned``), where its first decision
+    had said it, in a worker, after a tournament began."""
+    bot = make_bot(spec, seed)
+    check = getattr(bot, "check_game", None)
+    if check is not None:
+        check(game)
+    return bot
+
+
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its spec: ``random``, ``greedy``, ``ismcts:hard`` (or ``ismcts:800`` iterations; a search
     runs on the compiled engine where it can, ``ismcts:hard@reference`` forces the Python one; ``ismcts:hard/0.5``

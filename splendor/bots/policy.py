@@ -31,8 +31,12 @@ class PolicyBot:
         self._sampler = random.Random(seed)
         self._rng = np.array([seed], dtype=np.uint64)
 
+    def check_game(self, game: str) -> None:
+        """``ValueError`` for a game this policy does not play (``greedy`` plays classic only)."""
+        policy_code(self.policy, game)
+
     def choose(self, decision: Decision) -> Action:
-        policy_code(self.policy, decision.game)  # a clear error for a game the policy does not play
+        self.check_game(decision.game)  # a clear error for a game the policy does not play
         if decision.sample is None:
             raise ValueError("a policy bot needs the decision's sampler (a deal consistent with its view)")
         from splendor.compiled import from_reference

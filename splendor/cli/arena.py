@@ -13,7 +13,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from splendor.bots.base import BOT_SPECS, make_bot
+from splendor.bots.base import BOT_SPECS, bot_for
 from splendor.cli.base import app, bot_list, check_game, console, errors, fail
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def _play(
 
 @app.command()
 def arena(
-    bots: Annotated[str, typer.Option(help=f"Comma-separated bots, one per seat: {BOT_SPECS}")],
+    bots: Annotated[str, typer.Option(help=f"Comma-separated bots, one per seat: {escape(BOT_SPECS)}")],
     game: Annotated[str, typer.Option(help="Which game")] = "classic",
     players: Annotated[
         int | None, typer.Option(help="Players: as many as bots (the only count allowed; a check)")
@@ -67,20 +67,34 @@ def arena(
     from splendor.store.ratings import elo_like
 
     specs = bot_list(bots, "--bots")
-    players = players or len(specs)
+    players = players if players is not None else len(specs)
     if backend not in BACKENDS:
         raise fail(f"unknown back end {backend!r}; the back ends are {', '.join(BACKENDS)}")
+    if not 2 <= players <= 4:
+        raise fail(f"a game has 2 to 4 players, not {players}")
+    if seed < 0:
+        raise fail("the seed is a whole number of zero or more")
     try:
         for spec in set(specs):
-            make_bot(spec)
+            bot_for(spec, game)  # a bot that does not play this game is refused now, not in a worker's first game
         matches = schedule(game, players, specs, games, seed, options={"max_turns": max_turns}, move_time=move_time)
     except ValueError as e:
         raise fail(str(e)) from None
+    if games % players:
+        console.print(
+            f"note: {games} games are not a whole number of deals of {players} games: the last deal is not played "
+            "from every seat, so the seats are not quite balanced",
+            highlight=False,
+        )
     if out is not None:  # before the games: a folder that cannot be is said now, not after an hour of play
         try:
             (out / "records").mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise fail(f"could not keep the records in {out}: {e.strerror or e}") from None
+        if any((out / "records").iterdir()):
+            raise fail(f"{out / 'records'} holds another run's records: give a new --out (they would be mixed)")
+        if (out / "summary.json").is_dir():
+            raise fail(f"{out / 'summary.json'} is a folder: the summary could not be written there")
     results = _play(matches, f"{game}: {games} games on {backend}", backend, workers, address)
     table_rows = standings(results, entry_names(specs))
     summary: dict[str, Any] = {
@@ -191,10 +205,13 @@ def ladder(
         raise fail(f"cannot reuse {reuse}: {e}") from None
     try:
         for spec in specs:
-            make_bot(spec)
+            bot_for(spec, "classic")
         matches = ladder_matches(specs, games, seed, reach, kept=kept)
     except ValueError as e:
         raise fail(str(e)) from None
+    # before the games: a place that cannot be written is said now, not after an hour and a half of play
+    if out is not None and (out.is_dir() or not out.parent.is_dir()):
+        raise fail(f"cannot write the ratings to {out}: {'it is a folder' if out.is_dir() else 'no such folder'}")
     if kept:
         console.print(f"kept from {reuse}: {', '.join(f'{low} – {high}' for low, high in kept)}")
     start = time.perf_counter()

@@ -29,10 +29,15 @@ class LearnedBot:
         self.name = f"learned:{Path(path).name}" if path else "learned"
         self.policy: Policy | None = load_policy(path) if path else None
 
+    def check_game(self, game: str) -> Policy:
+        """The policy this bot plays ``game`` with; ``ValueError`` for a game it was not trained on."""
+        policy = self.policy if self.policy is not None else shipped_policy(game)
+        if policy.game != game:
+            raise ValueError(f"{self.name} was trained on {policy.game}, not {game}")
+        return policy
+
     def choose(self, decision: Decision) -> Action:
-        policy = self.policy if self.policy is not None else shipped_policy(decision.game)
-        if policy.game != decision.game:
-            raise ValueError(f"{self.name} was trained on {policy.game}, not {decision.game}")
+        policy = self.check_game(decision.game)
         index = ActionIndex(decision.view)
         action = policy.act(observe(decision.view), index.mask_of(decision.legal))
         return index.action(action)
