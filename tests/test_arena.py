@@ -338,6 +338,7 @@ def test_what_an_arena_or_a_ladder_cannot_play_or_keep_is_said_before_any_game(t
     odd = subprocess.run([*local, "--games", "3"], capture_output=True, text=True, timeout=60)
     assert odd.returncode == 0 and "not quite balanced" in " ".join(odd.stdout.split())
     first = subprocess.run([*local, "--games", "2", "--out", str(tmp_path / "run")], capture_output=True, text=True)
+    assert (tmp_path / "run" / "summary.json").is_file()
     assert first.returncode == 0 and len(list((tmp_path / "run" / "records").iterdir())) == 2
     again = subprocess.run([*local, "--games", "2", "--out", str(tmp_path / "run")], capture_output=True, text=True)
     assert again.returncode == 2 and "holds another run's records" in " ".join(again.stderr.split())
@@ -350,6 +351,25 @@ def test_what_an_arena_or_a_ladder_cannot_play_or_keep_is_said_before_any_game(t
         [SPLENDOR, "arena", "--help"], capture_output=True, text=True, env={**os.environ, "COLUMNS": "300"}
     )
     assert "[@compiled|reference]" in helped.stdout
+
+
+def test_an_arena_stopped_keeps_the_records_of_the_games_it_finished(tmp_path: Path) -> None:
+    """A tournament organiser's find: the records were written after the last game, so a run stopped (Ctrl-C,
+    SIGTERM, a failure) kept none of the games it had played."""
+    import signal
+
+    command = [SPLENDOR, "arena", "--backend", "local", "--bots", "ismcts:3000,greedy", "--games", "1000"]
+    run = subprocess.Popen([*command, "--out", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    records = tmp_path / "records"
+    deadline = time.monotonic() + 120
+    while not (records.is_dir() and len(list(records.iterdir())) >= 2):
+        assert time.monotonic() < deadline and run.poll() is None, "no game ended"
+        time.sleep(0.05)
+    run.send_signal(signal.SIGTERM)
+    run.wait(timeout=60)
+    kept = sorted(records.iterdir())
+    assert len(kept) >= 2 and not (tmp_path / "summary.json").exists()
+    assert all(splendor.replay(path.read_text(encoding="utf-8")).is_over for path in kept)
 
 
 def test_a_bot_command_that_cannot_be_read_or_run_is_said_in_its_words(tmp_path: Path) -> None:

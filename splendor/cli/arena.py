@@ -21,10 +21,16 @@ if TYPE_CHECKING:
 
 
 def _play(
-    matches: list[Match], label: str, backend: str, workers: int | None, address: str | None
+    matches: list[Match],
+    label: str,
+    backend: str,
+    workers: int | None,
+    address: str | None,
+    records: Path | None = None,
 ) -> list[MatchResult]:
     """Play a tournament's ``matches`` on ``backend``, a progress bar on standard error; a back end that cannot
-    serve (Ray missing, a worker's error) is a clear error."""
+    serve (Ray missing, a worker's error) is a clear error. Each game's record is written into ``records`` as it
+    ends, so that a run stopped (Ctrl-C, a failure) keeps the games it finished; they had been written at the end."""
     from splendor.arena import run_matches
 
     results = []
@@ -33,6 +39,8 @@ def _play(
         try:
             for r in run_matches(matches, backend=backend, workers=workers, address=address):
                 results.append(r)
+                if records is not None:
+                    (records / f"game-{r.index:05d}.record").write_text(r.record, encoding="utf-8")
                 progress.advance(task)
         except (RuntimeError, ValueError) as e:
             raise fail(str(e)) from None
@@ -95,7 +103,8 @@ def arena(
             raise fail(f"{out / 'records'} holds another run's records: give a new --out (they would be mixed)")
         if (out / "summary.json").is_dir():
             raise fail(f"{out / 'summary.json'} is a folder: the summary could not be written there")
-    results = _play(matches, f"{game}: {games} games on {backend}", backend, workers, address)
+    records = out / "records" if out is not None else None
+    results = _play(matches, f"{game}: {games} games on {backend}", backend, workers, address, records)
     table_rows = standings(results, entry_names(specs))
     summary: dict[str, Any] = {
         "game": game,
@@ -110,8 +119,6 @@ def arena(
         "seconds_per_decision": round(sum(r.seconds for r in results) / max(1, sum(r.decisions for r in results)), 5),
     }
     if out is not None:
-        for r in results:
-            (out / "records" / f"game-{r.index:05d}.record").write_text(r.record, encoding="utf-8")
         (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     if as_json:
         print(json.dumps(summary, sort_keys=True))
