@@ -362,11 +362,14 @@ def test_an_arena_stopped_keeps_the_records_of_the_games_it_finished(tmp_path: P
     run = subprocess.Popen([*command, "--out", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     records = tmp_path / "records"
     deadline = time.monotonic() + 120
-    while not (records.is_dir() and len(list(records.iterdir())) >= 2):
-        assert time.monotonic() < deadline and run.poll() is None, "no game ended"
-        time.sleep(0.05)
-    run.send_signal(signal.SIGTERM)
-    run.wait(timeout=60)
+    try:
+        while not (records.is_dir() and len(list(records.iterdir())) >= 2):
+            assert time.monotonic() < deadline and run.poll() is None, "no game ended"
+            time.sleep(0.05)
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=60)
+    finally:
+        run.kill()
     kept = sorted(records.iterdir())
     assert len(kept) >= 2 and not (tmp_path / "summary.json").exists()
     assert all(splendor.replay(path.read_text(encoding="utf-8")).is_over for path in kept)
