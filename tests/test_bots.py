@@ -88,3 +88,12 @@ def test_seeded_bots_play_the_same_game_twice() -> None:
 def test_unknown_bot_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown bot .wizard.; the bots are random, greedy, ismcts"):
         make_bot("wizard")
+
+
+def test_a_search_bots_time_out_of_bounds_is_said_as_such() -> None:
+    """A tournament organiser's find: ``ismcts:hard/0`` and ``/700`` were "unknown bot", not why."""
+    for spec, limit in (("ismcts:hard/0", "0"), ("ismcts:expert/700", "700")):
+        with pytest.raises(ValueError, match=f"a search bot's time a move is 0.001 to 600 seconds, not {limit}"):
+            make_bot(spec)
+    with pytest.raises(ValueError, match="unknown bot 'ismcts:hard/soon'"):
+        make_bot("ismcts:hard/soon")

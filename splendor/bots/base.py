@@ -143,6 +143,13 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             raise ValueError(f"unknown bot {spec!r}; the bots are {BOT_SPECS}")
         level, slash, limit = level.partition("/")
         seconds = _seconds(limit) if slash else None
+        if slash and seconds is None and number(level) is None:
+            try:
+                float(limit)
+            except ValueError:
+                pass
+            else:  # a number, out of bounds: said so, not as an unknown bot
+                raise ValueError(f"{spec!r}: a search bot's time a move is 0.001 to 600 seconds, not {limit}")
         if slash and (seconds is None or number(level) is not None):
             raise ValueError(f"unknown bot {spec!r}; the bots are {BOT_SPECS}")
         iterations = number(level)

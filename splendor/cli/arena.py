@@ -114,6 +114,7 @@ def arena(
         "backend": backend,
         "standings": [t.as_dict() for t in table_rows],
         "truncated": sum(1 for r in results if r.status == "truncated"),
+        "stalled": sum(1 for r in results if r.status == "stalled"),
         "forfeits": [dict(r.forfeit, game=r.index) for r in sorted(results, key=lambda x: x.index) if r.forfeit],
         "mean_turns": round(sum(r.turns for r in results) / len(results), 2),
         "seconds_per_decision": round(sum(r.seconds for r in results) / max(1, sum(r.decisions for r in results)), 5),
