@@ -336,13 +336,17 @@ def test_what_an_arena_or_a_ladder_cannot_play_or_keep_is_said_before_any_game(t
         assert "Traceback" not in refused.stderr
     local = [SPLENDOR, "arena", "--backend", "local", "--bots", "random,greedy"]
     odd = subprocess.run([*local, "--games", "3"], capture_output=True, text=True, timeout=60)
-    assert odd.returncode == 0 and "not quite balanced" in " ".join(odd.stdout.split())
+    assert odd.returncode == 0 and "not quite balanced" in " ".join(odd.stderr.split())
+    odd = subprocess.run([*local, "--games", "3", "--json"], capture_output=True, text=True, timeout=60)
+    assert json.loads(odd.stdout)["games"] == 3  # the note on standard error: the JSON stays JSON
     first = subprocess.run([*local, "--games", "2", "--out", str(tmp_path / "run")], capture_output=True, text=True)
     assert (tmp_path / "run" / "summary.json").is_file()
     assert first.returncode == 0 and len(list((tmp_path / "run" / "records").iterdir())) == 2
     again = subprocess.run([*local, "--games", "2", "--out", str(tmp_path / "run")], capture_output=True, text=True)
     assert again.returncode == 2 and "holds another run's records" in " ".join(again.stderr.split())
     ladder = [SPLENDOR, "ladder", "--bots", "random,greedy", "--games", "2", "--backend", "local"]
+    negative = subprocess.run([*ladder, "--seed=-1"], capture_output=True, text=True, timeout=60)
+    assert negative.returncode == 2 and "the seed is a whole number of zero or more" in negative.stderr
     for out, said in [(tmp_path, "it is a folder"), (tmp_path / "nowhere" / "x.json", "no such folder")]:
         refused = subprocess.run([*ladder, "--out", str(out)], capture_output=True, text=True, timeout=60)
         assert refused.returncode == 2 and said in " ".join(refused.stderr.split()), (out, refused.stderr)

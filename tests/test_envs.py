@@ -258,7 +258,7 @@ def test_one_opponent_spec_seats_every_opponent_in_both_kinds_of_environment() -
 
 @pytest.mark.parametrize("env_id", ["splendor/Classic-v0", "splendor/ClassicCompiled-v0"])
 def test_an_action_the_action_space_contains_is_played_and_a_bool_is_refused(env_id: str) -> None:
-    """``policy(obs).argmax()`` gives a NumPy array of one integer, which ``Discrete.contains`` accepts: the
+    """``model.predict(obs)[0]`` gives a NumPy array of no dimensions, which ``Discrete.contains`` accepts: the
     environments scored it a loss, the compiled one saying a legal action was illegal. ``True`` was action 1 in one
     and refused in the other."""
     env = gymnasium.make(env_id)

@@ -149,3 +149,31 @@ def test_a_piece_that_fails_ends_the_run_with_its_error_and_stops_the_other_work
         assert "KeyboardInterrupt" not in run.stderr, run.stderr  # the failure's alone, none of the stopped workers
         assert time.monotonic() - start < 25  # not the other worker's 30 s piece played out
         assert len(list(tmp_path.glob("began-*"))) <= 3
+
+
+def _child_hears_ctrl_c(_piece: int) -> str:
+    """What a program started in a worker makes of Ctrl-C: Python takes it as KeyboardInterrupt unless ignored."""
+    code = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_a_program_a_worker_starts_hears_ctrl_c_and_a_stopped_worker_stops_its_programs(tmp_path: Path) -> None:
+    """A code review's finds: a worker leaving Ctrl-C to its parent by ignoring it passed the ignoring on to every
+    outside bot it started (an ignored signal survives exec); and a stop landing in a game's own cleanup left the
+    bot it was stopping running. The worker handles Ctrl-C (reset at exec), and a stopped worker kills every program
+    it started before it ends."""
+    import time
+
+    from splendor.bots import external
+    from splendor.core import workers
+
+    assert spread(_child_hears_ctrl_c, [0, 1], Workers(2, "process")) == ["True", "True"]
+    assert external.stop_every_program in workers.STOP_HOOKS
+    program = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    external._RUNNING.add(program.pid)
+    external.stop_every_program()
+    deadline = time.monotonic() + 10
+    while program.poll() is None:
+        assert time.monotonic() < deadline, "the program runs on"
+        time.sleep(0.05)
+    assert program.pid not in external._RUNNING

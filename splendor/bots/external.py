@@ -34,6 +34,7 @@ import time
 from typing import Any
 
 from splendor.bots.base import Decision, Forfeit
+from splendor.core import workers
 from splendor.core.actions import Action
 
 PROTOCOL = 1
@@ -63,6 +64,25 @@ FLOOD = b""
 def _shown(text: str) -> str:
     """``text`` cut to ``SHOWN`` characters for a forfeit's reason."""
     return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+
+
+_RUNNING: set[int] = set()
+"""The process groups of the programs this process started and has not stopped (each its leader's pid)."""
+
+
+def stop_every_program() -> None:
+    """Kill every program this process started, with all they started: what a worker process stopped mid-cleanup
+    does before it ends (`splendor.core.workers.STOP_HOOKS`)."""
+    for pid in list(_RUNNING):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if hasattr(os, "killpg"):
+                os.killpg(pid, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGTERM)
+        _RUNNING.discard(pid)
+
+
+workers.STOP_HOOKS.append(stop_every_program)
 
 
 class ExternalBot:
@@ -106,6 +126,7 @@ class ExternalBot:
                 stderr=subprocess.PIPE,
                 start_new_session=True,  # a group of its own: stopped whole, a wrapper's children too
             )
+            _RUNNING.add(self._proc.pid)
         except OSError as e:
             if isinstance(e, PermissionError) and os.path.isdir(shlex.split(self.program)[0]):
                 raise Forfeit(
@@ -356,4 +377,5 @@ class ExternalBot:
             else:  # no process groups (Windows): the program alone
                 self._proc.kill()
         self._proc.wait()
+        _RUNNING.discard(self._proc.pid)
         self._proc = None

@@ -39,8 +39,10 @@ def _play(
         try:
             for r in run_matches(matches, backend=backend, workers=workers, address=address):
                 results.append(r)
-                if records is not None:
-                    (records / f"game-{r.index:05d}.record").write_text(r.record, encoding="utf-8")
+                if records is not None:  # whole or not at all: a stop mid-write leaves no cut record
+                    kept = records / f"game-{r.index:05d}.record"
+                    kept.with_suffix(".part").write_text(r.record, encoding="utf-8")
+                    kept.with_suffix(".part").replace(kept)
                 progress.advance(task)
         except (RuntimeError, ValueError) as e:
             raise fail(str(e)) from None
@@ -89,7 +91,7 @@ def arena(
     except ValueError as e:
         raise fail(str(e)) from None
     if games % players:
-        console.print(
+        errors.print(
             f"note: {games} games are not a whole number of deals of {players} games: the last deal is not played "
             "from every seat, so the seats are not quite balanced",
             highlight=False,
@@ -211,6 +213,8 @@ def ladder(
         kept = {} if reuse is None else kept_pairs(json.loads(reuse.read_text(encoding="utf-8")), specs, games)
     except (OSError, ValueError, KeyError, TypeError) as e:  # JSONDecodeError is a ValueError
         raise fail(f"cannot reuse {reuse}: {e}") from None
+    if seed < 0:
+        raise fail("the seed is a whole number of zero or more")
     try:
         for spec in specs:
             bot_for(spec, "classic")

@@ -14,6 +14,7 @@ ValueError: unknown back end 'cluster'; the back ends are local, process, ray
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -21,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 BACKENDS = ("local", "process", "ray")
 """``local``: one after another in this process; ``process``: worker processes on this machine; ``ray``: Ray
@@ -81,6 +82,11 @@ def unordered(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_
 _in_piece = False
 """Whether this worker process is running a piece now (`_piece`)."""
 
+STOP_HOOKS: list[Callable[[], None]] = []
+"""What a stopped worker does before it ends, whatever its piece's cleanup got to: the outside bots' module puts
+here the stop of every program it started (`splendor.bots.external`), which a stop landing in the cleanup itself
+had left running."""
+
 
 def _worker_signals() -> None:
     """A worker process's signals. Ctrl-C, which a terminal sends the whole group, is the parent's to answer: it
@@ -88,14 +94,26 @@ def _worker_signals() -> None:
     outside bot it started is stopped), and then the worker; an idle worker it ends at once. Forked, a worker had
     kept the parent's handlers: the stop was raised in its game, which the pool took for that piece's failure,
     and the worker went on to the next piece (a run stopped after a minute went on playing, or hung at its end)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _ignored)  # handled, not SIG_IGN, which a bot program started here would inherit
     signal.signal(signal.SIGTERM, _stopped)
 
 
+def _ignored(signum: int, frame: object) -> None:
+    """Ctrl-C in a worker: the parent's to answer."""
+
+
 def _stopped(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # stopped once: the cleanup is not cut short by a second stop
     if _in_piece:
         raise KeyboardInterrupt
-    os._exit(128 + signum)
+    _end(128 + signum)
+
+
+def _end(status: int) -> NoReturn:
+    for hook in STOP_HOOKS:
+        with contextlib.suppress(Exception):
+            hook()
+    os._exit(status)
 
 
 def _piece(fn: Callable[[P], R], piece: P) -> R:
@@ -105,7 +123,7 @@ def _piece(fn: Callable[[P], R], piece: P) -> R:
     try:
         return fn(piece)
     except KeyboardInterrupt:
-        os._exit(128 + signal.SIGTERM)
+        _end(128 + signal.SIGTERM)
     finally:
         _in_piece = False
 

@@ -43,9 +43,9 @@ def action_count(game: str) -> int:
 
 
 def whole_action(action: Any) -> int | None:
-    """A learner's action as an ``int``: a Python or NumPy integer, or a NumPy array of one (what
-    ``policy(obs).argmax()`` gives, and what ``Discrete.contains`` accepts); None for anything else, a bool
-    included (True is no action number).
+    """A learner's action as an ``int``: a Python or NumPy integer, or a NumPy array of no dimensions holding one
+    (what ``model.predict(obs)[0]`` gives for one observation, and what ``Discrete.contains`` accepts); None for
+    anything else, a bool included (True is no action number).
 
     >>> whole_action(np.int64(3)), whole_action(np.array(3)), whole_action(True), whole_action(3.0)
     (3, 3, None, None)

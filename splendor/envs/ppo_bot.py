@@ -35,16 +35,20 @@ class PPOBot:
         self.name = f"ppo:{Path(path).name}"
         self.model = _model(path)
 
+    def check_game(self, game: str) -> None:
+        """``ValueError`` unless the model reads ``game``'s observation (of layout 2, or of 1: without the turn
+        order): refused before a tournament, where its first decision had said it."""
+        from splendor.envs.observe import ORDER, size
+
+        if self.model.observation_space.shape not in ((size(game),), (size(game) - ORDER.size,)):
+            raise ValueError(f"{self.path} was trained on another game than {game}")
+
     def choose(self, decision: Decision) -> Action:
         from splendor.envs.actions import ActionIndex
-        from splendor.envs.observe import ORDER, observe
+        from splendor.envs.observe import observe
 
+        self.check_game(decision.game)
         index = ActionIndex(decision.view)
-        seen = observe(decision.view)
-        trained = self.model.observation_space.shape
-        if trained == (seen.shape[0] - ORDER.size,):  # trained on observation layout 1, before the turn order
-            seen = seen[: trained[0]]
-        if trained != seen.shape:
-            raise ValueError(f"{self.path} was trained on another game than {decision.game}")
+        seen = observe(decision.view)[: self.model.observation_space.shape[0]]  # layout 1: all but the turn order
         action, _ = self.model.predict(seen, action_masks=index.mask_of(decision.legal), deterministic=True)
         return index.action(int(action))

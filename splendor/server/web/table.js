@@ -372,31 +372,43 @@ export function render() {
 // Where the keyboard's focus is, as the places that hold it, nearest first (by data-key or id, four at most): a
 // redraw that removes the focused control (Take once sent, a card's menu once chosen, a decision's button, a
 // control disabled under it) hands the focus to what stands in its place, where it had fallen to the page's start.
+// The trail stops at the table's own parts (#table, #mine, #prompt): a control outside them (keeping the seat in an
+// account) hands the focus to the status, never to whatever button its column holds (Resign).
+const TABLE_PARTS = new Set(["table", "mine", "prompt"]);
 function focusTrail() {
   const trail = [];
   for (let n = document.activeElement; n && n !== document.body && trail.length < 4; n = n.parentElement) {
     if (n.dataset && n.dataset.key) trail.push(`[data-key="${CSS.escape(n.dataset.key)}"]`);
     else if (n.id) trail.push(`#${CSS.escape(n.id)}`);
+    if (TABLE_PARTS.has(n.id)) break;
+  }
+  if (trail.length && !TABLE_PARTS.has((document.activeElement.closest("#table, #mine, #prompt") || {}).id)) {
+    return ["#status"];
   }
   return trail;
 }
+
+// Where this hand put the focus is its own until the player moves it (a click, a key): then it is theirs, and a
+// decision asked later does not take it from there.
+document.addEventListener("pointerdown", () => { state.focusHanded = null; }, true);
+document.addEventListener("keydown", () => { state.focusHanded = null; }, true);
 
 function keepFocus(trail) {
   const now = document.activeElement;
   // parked: fallen to the page, or where this hand put it (after Take, the answer's decision is asked next)
   const parked = !now || now === document.body || now.id === "status" || now === state.focusHanded;
   if (!parked) return;
-  if (now === state.focusHanded) trail = [];
+  if (now && now === state.focusHanded) trail = [];
   const usable = (n) => n && !n.disabled && n.getClientRects().length > 0;
   const asked = document.querySelector("#decision button:not([disabled])");   // a decision asked now comes first
-  if (asked && (trail.length || now.id === "status" || now === state.focusHanded)) {
+  if (asked && (trail.length || (now && (now.id === "status" || now === state.focusHanded)))) {
     asked.focus({ preventScroll: true });
     state.focusHanded = null;
     return;
   }
   for (const selector of trail) {
     const place = document.querySelector(selector);
-    if (!place) continue;
+    if (!place || selector === "#status") continue;
     const target = [place, ...place.querySelectorAll("button, a[href], input, select, [tabindex]")]
       .find((n) => usable(n) && (n.tabIndex >= 0 || n === place && n.matches("button, a[href], input, select")));
     if (target) {
