@@ -42,6 +42,19 @@ def _view(c: httpx.Client, g: dict[str, Any], seat: int) -> dict[str, Any]:
     return view
 
 
+def _served(
+    server: Server, game: str, seed: int, played: list[tuple[int, str]], players: int = 2, **options: Any
+) -> dict[str, Any]:
+    """A game of ``players`` people (``NAMES``) dealt from ``seed`` on the server, the ``played`` moves (each its
+    seat and its text) sent as those seats, as created."""
+    with server.client() as c:
+        extra = {"options": options} if options else {}
+        g = create(c, game, [{"kind": "human", "name": n} for n in NAMES[:players]], seed=seed, **extra)
+        for mover, text in played:
+            api_act(c, g, mover, text)
+    return g
+
+
 def _busy_table(c: httpx.Client, game: str, players: int) -> dict[str, Any]:
     """A game of people in which every seat has already played: tokens held and, in the market games, three
     reserved cards each (the most a seat's area ever shows), and it is seat 0's turn again."""
@@ -1429,10 +1442,7 @@ def test_a_declined_evolution_is_said_after_its_turn_and_quietly_in_the_log(serv
         action = chooser.choice(hidden) if ask else decide(bot, local)
         played.append((local.current_player, action.text))
         local.apply(action)
-    with server.client() as c:
-        g = create(c, "pokemon", [{"kind": "human", "name": n} for n in NAMES[:2]], seed=0)
-        for mover, text in played:
-            api_act(c, g, mover, text)
+    g = _served(server, "pokemon", 0, played)
     declined = played[-1][0]
     page = open_page(browser, g["seats"][1 - declined]["link"], width=1280)
     page.wait_for_function(f"Number(document.body.dataset.actions) === {len(played)}")
@@ -1598,10 +1608,7 @@ def test_kids_with_the_mysteries_for_four_keeps_the_marketplace_and_the_roads_on
         action = decide(bot, local)
         played.append((local.current_player, action.text))
         local.apply(action)
-    with server.client() as c:
-        g = create(c, "kids", [{"kind": "human", "name": n} for n in NAMES[:4]], seed=7, options={"mysteries": True})
-        for mover, text in played:
-            api_act(c, g, mover, text)
+    g = _served(server, "kids", 7, played, players=4, mysteries=True)
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = context.new_page()
     page.goto(g["seats"][0]["link"])
@@ -1647,10 +1654,7 @@ def test_a_screen_reader_hears_each_seats_tokens_and_bonuses_by_name(server: Ser
         action = decide(bot, local)
         played.append((local.current_player, action.text))
         local.apply(action)
-    with server.client() as c:
-        g = create(c, "classic", [{"kind": "human", "name": n} for n in NAMES[:2]], seed=3)
-        for mover, text in played:
-            api_act(c, g, mover, text)
+    g = _served(server, "classic", 3, played)
     page = open_page(browser, g["seats"][0]["link"], width=1280)
     page.wait_for_function(f"Number(document.body.dataset.actions) === {len(played)}")
     tokens = page.locator(".seat .row.tokens .chip")
