@@ -38,7 +38,9 @@ def test_two_seats_chat_both_ways_with_a_phrase_and_a_mute(server: Server, brows
     bob.wait_for_function("document.querySelector('#chat .chat-unread').textContent === '1'")  # closed: counted
     # and heard: a closed panel's own lines are silent, so a live region beside it says the line, and the panel's
     # name the count (a screen reader had heard nothing, then "Chat 1")
-    assert bob.inner_text("#chat > p.sr-only[aria-live='polite']") == "Klepet: ann: <b>hi</b> bob"
+    bob.wait_for_function(
+        "document.querySelector(\"#chat > p.sr-only[aria-live='polite']\").textContent === 'Klepet: ann: <b>hi</b> bob'"
+    )
     assert bob.get_attribute("#chat summary", "aria-label") == "Klepet: 1 neprebrano sporočilo"
     _open(bob)
     assert _said(bob) == ["<b>hi</b> bob"]  # as text, never markup

@@ -764,6 +764,7 @@ def test_a_replays_step_buttons_stay_put_while_clicking_through_a_game(server: S
     # steps of a longer game had shown the step's move alone
     total = int(page.inner_text("#step").split("/")[1])
     assert total > 60 and page.locator("#log li").count() == 12
+    assert page.inner_text("#announce") == ""  # each step said once, by the status: it had been said twice
     page.click("#last")  # the end of a game the rules ended: its end panel, ranked, and no script error
     page.wait_for_selector("#end table")
     assert page.locator("#end tbody tr").count() == 2 and page.errors == []  # type: ignore[attr-defined]
@@ -1863,6 +1864,29 @@ CONTRASTS = """(selector) => [...document.querySelectorAll(selector)].map((n) =>
     const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
     return (a + 0.05) / (b + 0.05); })"""
 """The contrast of each matching element's words with its own background (WCAG's ratio; 0 where it is faded)."""
+
+
+def test_every_kids_road_is_in_words_for_a_player_who_cannot_see_the_board(server: Server, browser: Browser) -> None:
+    """An accessibility review: the board's picture named a road "road 1: move" alone, and only the roads from your
+    own place were in words, so a player with a screen reader could not plan a route."""
+    context, page, g = _kids_table(server, browser, 1280, 800, 2)
+    with server.client() as c:
+        board = _view(c, g, 0)["board"]
+    names = {space["id"]: space["name"] for space in board["spaces"]}
+    items = page.locator("#road-list li")
+    assert items.count() == len(board["roads"]) > 0
+    first = board["roads"][0]
+    said = items.first.text_content() or ""
+    assert said.startswith(f"Road {first['number']}: {names[first['from']]} → {names[first['to']]}; it costs"), said
+    costs = [n.get_attribute("aria-label") for n in items.first.locator(".chip").all()]
+    assert len(costs) == len(first["cost"]) and all(costs), costs  # each resource named for a screen reader
+    page.locator("#road-list summary").click()  # opened, it stays open through the next move
+    before = actions(page)
+    with server.client() as c:
+        api_act(c, g, 0, _view(c, g, 0)["legal_actions"][0])
+    wait_past(page, before)
+    assert page.locator("#road-list").get_attribute("open") is not None
+    context.close()
 
 
 @pytest.mark.parametrize("width, height", [(1280, 800), (768, 1024), (390, 844)])

@@ -125,7 +125,11 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     if (lines.has(line.id)) return;
     lines.set(line.id, line);
     if (details.open && line.room === room) markRead([room]);
-    else if (!own(line) && !muted.has(speaker(line))) told.textContent = `${t("Chat")}: ${who(line)}: ${words(line)}`;
+    else if (!own(line) && !muted.has(speaker(line))) {
+      const text = `${t("Chat")}: ${who(line)}: ${words(line)}`;
+      told.textContent = "";                  // emptied first: the same line twice ("gg", "gg") is heard twice
+      requestAnimationFrame(() => { told.textContent = text; });
+    }
     if (draw) { render(); scrollDown(); }
   }
 

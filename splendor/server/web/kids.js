@@ -284,10 +284,25 @@ function touched(c, text, s) {
   return keys;
 }
 
+// Every road of the board in words, folded under "How to play": its number, the places it leads from and to, what it
+// costs. The board's picture named a road "road 1: move" alone, and only the roads from your place were in words,
+// so a player who cannot see the picture could not plan a route. Made once: a game's board never changes, and the
+// reader's open or closed stays theirs.
+function roadList(c) {
+  const help = document.getElementById("help");
+  if (!help || document.getElementById("road-list")) return;
+  const names = Object.fromEntries(c.view.board.spaces.map((s) => [s.id, t(s.name)]));
+  help.append(el("details", { class: "panel road-list", id: "road-list" }, el("summary", {}, t("Every road, in words")),
+    el("ul", {}, ...c.view.board.roads.map((r) => el("li", { "data-road": r.number },
+      t("Road {road}: {from} → {to}; it costs", { road: r.number, from: names[r.from], to: names[r.to] }), " ",
+      ...r.cost.map((col) => chip(col, null, named(col))))))));
+}
+
 // After the table is drawn: a refusal about a token or a road is placed beside it (supply.placeNote, placeRoadNote),
 // and a zoomed board is scrolled to your pawn when it moves (not at every update, so a player who panned away stays
 // where they panned).
 export function after(c) {
+  roadList(c);
   placeNote();
   const box = document.getElementById("board");
   if (box) placeRoadNote(box);

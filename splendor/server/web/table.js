@@ -278,7 +278,8 @@ function renderLog() {
   const entries = (state.payload.log || []).slice().reverse();
   // A screen reader hears what the others did since the last update (the live region), not the whole log.
   const fresh = entries.filter((e) => state.heard !== undefined && e.n > state.heard && e.seat !== seat).reverse();
-  if (fresh.length) document.getElementById("announce").textContent = fresh.map(said).join(" ");
+  // (a replay's step is said by the status, a live region too: it had been heard twice)
+  if (fresh.length && mode !== "replay") document.getElementById("announce").textContent = fresh.map(said).join(" ");
   state.heard = entries.length ? entries[0].n : 0;
   const told = leavings();
   const after = (n) => told.filter((x) => x.at === n)               // newest first: above the action they followed
