@@ -128,7 +128,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     else if (!own(line) && !muted.has(speaker(line))) {
       const text = `${t("Chat")}: ${who(line)}: ${words(line)}`;
       told.textContent = "";                  // emptied first: the same line twice ("gg", "gg") is heard twice
-      requestAnimationFrame(() => { told.textContent = text; });
+      setTimeout(() => { told.textContent = text; }, 0);   // (a frame never comes in a tab out of sight)
     }
     if (draw) { render(); scrollDown(); }
   }

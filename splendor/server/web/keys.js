@@ -9,10 +9,15 @@ export function letterKeysOn() {
   try { return localStorage.getItem(LETTER_KEYS) !== "off"; } catch (e) { return true; }
 }
 
+// A key that is the browser's or a box's, not the page's: with a modifier, or typed into a text box or a menu.
+export function keyForOthers(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return true;
+  return event.target instanceof Element && event.target.closest("input, textarea, select, [contenteditable]") !== null;
+}
+
 export function handleKey(event, c, table) {
-  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  if (keyForOthers(event)) return false;
   const target = event.target instanceof Element ? event.target : null;
-  if (target && target.closest("input, textarea, select")) return false;
   if (event.key === "Escape") return table.cancel(c);
   if (event.key === "Enter") {
     // On a token of the supply, Enter sends the choice when it is a whole take, else picks that token.

@@ -10,7 +10,7 @@ import {
   RATED_AFTER_MOVES, calledOff, endFolded, endingWords, forfeitWords, mayCountForNobody, renderEnd, verdictWords,
 } from "/static/endgame.js";
 import { renderClocks } from "/static/clocks.js";
-import { handleKey } from "/static/keys.js";
+import { handleKey, keyForOthers } from "/static/keys.js";
 import { makeTutorial, tutorialOn } from "/static/tutorial.js";
 import { makeChat } from "/static/chat.js";
 import * as marketTable from "/static/market.js";
@@ -847,8 +847,7 @@ if (mode === "replay") {
   setupReview({ gameId, go, seatName, game: () => state.payload && state.payload.game,
     view: () => state.payload && state.payload.view, upto: () => state.upto });
   document.addEventListener("keydown", (e) => {     // not while typing: the chat's arrows move its caret
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target instanceof Element && e.target.closest("input, textarea, select, [contenteditable]")) return;
+    if (keyForOthers(e)) return;
     if (e.key === "ArrowRight") go(state.upto + 1);
     if (e.key === "ArrowLeft") go(state.upto - 1);
   });
