@@ -330,6 +330,8 @@ def test_what_an_arena_or_a_ladder_cannot_play_or_keep_is_said_before_any_game(t
         (["--game", "kids", "--bots", "learned,greedy"], "no learned policy is shipped for kids"),
         (["--bots", "random,greedy", "--seed=-1"], "the seed is a whole number of zero or more"),
         (["--bots", "random,greedy", "--players", "0"], "a game has 2 to 4 players, not 0"),
+        (["--bots", "random,greedy", "--backend", "local"], "2 workers need the process back end"),
+        (["--bots", "random,greedy", "--address", "ray://head:10001"], "an address is a Ray cluster's"),
     ]:
         refused = subprocess.run([*arena, *extra], capture_output=True, text=True, timeout=60)
         assert refused.returncode == 2 and said in " ".join(refused.stderr.split()), (extra, refused.stderr)

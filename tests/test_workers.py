@@ -28,10 +28,10 @@ def _slow_square(n: int) -> int:
     return n * n
 
 
-@pytest.mark.parametrize("backend", ["local", "process"])
-def test_spread_answers_in_the_order_of_the_pieces(backend: str) -> None:
-    assert spread(_slow_square, list(range(5)), Workers(3, backend)) == [0, 1, 4, 9, 16]
-    assert sorted(unordered(_slow_square, [2, 3], Workers(2, backend))) == [(0, 4), (1, 9)]
+@pytest.mark.parametrize("where", [Workers(1, "local"), Workers(3, "process")])
+def test_spread_answers_in_the_order_of_the_pieces(where: Workers) -> None:
+    assert spread(_slow_square, list(range(5)), where) == [0, 1, 4, 9, 16]
+    assert sorted(unordered(_slow_square, [2, 3], where)) == [(0, 4), (1, 9)]
 
 
 def test_a_place_that_cannot_be_is_refused() -> None:
@@ -41,6 +41,9 @@ def test_a_place_that_cannot_be_is_refused() -> None:
         Workers(0)
     with pytest.raises(ValueError, match="needs the ray back end"):
         Workers(2, "process", "ray://head:10001")
+    # a tournament organiser's find: workers on the local back end were ignored without a word
+    with pytest.raises(ValueError, match="one piece after another, in this process: 2 workers need the process"):
+        Workers(2, "local")
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +61,9 @@ def test_the_same_seeds_give_the_same_results_on_every_back_end(ray_up: None) ->
     matches = schedule("classic", 2, ["ismcts:12", "greedy"], 4, seed=21, options={"max_turns": 300})
     outcomes = {}
     for backend in ("local", "process", "ray"):
-        results = sorted(run_matches(matches, backend=backend, workers=2), key=lambda r: r.index)
+        results = sorted(
+            run_matches(matches, backend=backend, workers=None if backend == "local" else 2), key=lambda r: r.index
+        )
         outcomes[backend] = [(r.winners, r.scores, r.record) for r in results]
         table = [s.as_dict() for s in standings(results, ["ismcts:12", "greedy"])]
         outcomes[backend + " table"] = json.dumps(table)  # type: ignore[assignment]
@@ -149,6 +154,37 @@ def test_a_piece_that_fails_ends_the_run_with_its_error_and_stops_the_other_work
         assert "KeyboardInterrupt" not in run.stderr, run.stderr  # the failure's alone, none of the stopped workers
         assert time.monotonic() - start < 25  # not the other worker's 30 s piece played out
         assert len(list(tmp_path.glob("began-*"))) <= 3
+
+
+def test_a_stopped_run_stops_its_own_workers_and_no_other_child_of_the_process() -> None:
+    """A tournament organiser's find: the stop terminated every child of the process (what its caller had started
+    too), not only the pool's workers."""
+    import multiprocessing
+    import time
+
+    other = multiprocessing.Process(target=time.sleep, args=(60,))
+    other.start()
+    try:
+        with pytest.raises(ValueError, match="the greedy policy plays classic only"):
+            spread(_fails_after_a_while, [0, 1, 2], Workers(2, "process"))
+        deadline = time.monotonic() + 30
+        while [child for child in multiprocessing.active_children() if child is not other]:
+            assert time.monotonic() < deadline, "the pool's workers were not stopped"
+            time.sleep(0.05)
+        time.sleep(0.5)  # a stop sent to the caller's child too would have ended it by now
+        assert other.is_alive(), "a child the caller started was terminated with the pool's workers"
+    finally:
+        other.terminate()
+        other.join()
+
+
+def _fails_after_a_while(n: int) -> None:
+    import time
+
+    time.sleep(0.3)
+    if n == 1:
+        raise ValueError("the greedy policy plays classic only")
+    time.sleep(30)
 
 
 def _child_hears_ctrl_c(_piece: int) -> str:

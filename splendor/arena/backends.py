@@ -15,7 +15,7 @@ __all__ = ["BACKENDS", "run_matches"]
 def run_matches(
     matches: list[Match], backend: str = "process", workers: int | None = None, address: str | None = None
 ) -> Iterator[MatchResult]:
-    """Play the matches on a back end (``workers`` at once, all cores by default), yielding results as they
-    finish (in any order)."""
-    where = Workers(workers or os.cpu_count() or 1, backend, address)
+    """Play the matches on a back end (``workers`` at once: by default all cores, or one on the local back end),
+    yielding results as they finish (in any order)."""
+    where = Workers(workers or (1 if backend == "local" else os.cpu_count() or 1), backend, address)
     return (result for _, result in unordered(play_match, matches, where))

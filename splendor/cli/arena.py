@@ -20,6 +20,17 @@ if TYPE_CHECKING:
     from splendor.arena.match import Match, MatchResult
 
 
+def _check_place(backend: str, workers: int | None, address: str | None) -> None:
+    """Refuse, before any game, a place the games cannot run in: an unknown back end, workers on the local one
+    (it plays one game after another; they had been ignored without a word), an address off Ray."""
+    from splendor.core.workers import Workers
+
+    try:
+        Workers(workers or 1, backend, address)
+    except ValueError as e:
+        raise fail(str(e)) from None
+
+
 def _play(
     matches: list[Match],
     label: str,
@@ -72,14 +83,13 @@ def arena(
 ) -> None:
     """Play a tournament with seats rotated, and rate the bots (wins, 95% intervals, OpenSkill)."""
     check_game(game)
-    from splendor.arena import BACKENDS, schedule, standings
+    from splendor.arena import schedule, standings
     from splendor.arena.schedule import entry_names
     from splendor.store.ratings import elo_like
 
     specs = bot_list(bots, "--bots")
     players = players if players is not None else len(specs)
-    if backend not in BACKENDS:
-        raise fail(f"unknown back end {backend!r}; the back ends are {', '.join(BACKENDS)}")
+    _check_place(backend, workers, address)
     if not 2 <= players <= 4:
         raise fail(f"a game has 2 to 4 players, not {players}")
     if seed < 0:
@@ -201,13 +211,11 @@ def ladder(
     import datetime
     import time
 
-    from splendor.arena import BACKENDS
     from splendor.arena.ladder import BOT_SIGMA, VIRTUAL_DRAW, fit_ladder, kept_pairs, ladder_matches, tally
     from splendor.store.ratings import elo_like
 
     specs = bot_list(bots, "--bots")
-    if backend not in BACKENDS:
-        raise fail(f"unknown back end {backend!r}; the back ends are {', '.join(BACKENDS)}")
+    _check_place(backend, workers, address)
     command = f"splendor ladder --bots {','.join(specs)} --games {games} --reach {reach} --seed {seed}"
     try:
         kept = {} if reuse is None else kept_pairs(json.loads(reuse.read_text(encoding="utf-8")), specs, games)

@@ -46,6 +46,11 @@ class Workers:
             raise ValueError(f"unknown back end {self.backend!r}; the back ends are {', '.join(BACKENDS)}")
         if self.count < 1:
             raise ValueError("workers must be 1 or more")
+        if self.backend == "local" and self.count > 1:  # said, not ignored: the run would take as long as one's
+            raise ValueError(
+                f"the local back end plays one piece after another, in this process: {self.count} workers need "
+                "the process back end (or ray)"
+            )
         if self.address is not None and self.backend != "ray":
             raise ValueError("an address is a Ray cluster's: it needs the ray back end")
 
@@ -61,6 +66,7 @@ def unordered(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_
         for i, piece in enumerate(pieces):
             yield i, fn(piece)
     elif workers.backend == "process":
+        others = set(multiprocessing.active_children())
         pool = ProcessPoolExecutor(max_workers=workers.count, initializer=_worker_signals)
         try:
             futures = {pool.submit(_piece, fn, piece): i for i, piece in enumerate(pieces)}
@@ -71,7 +77,7 @@ def unordered(fn: Callable[[P], R], pieces: Sequence[P], workers: Workers = ONE_
             # and the workers stopped now, each as Ctrl-C stops it, what it started with it. Leaving the pool
             # whole had played out every piece first, hours of a training run's self-play.
             pool.shutdown(wait=False, cancel_futures=True)
-            for worker in multiprocessing.active_children():
+            for worker in set(multiprocessing.active_children()) - others:  # the pool's, not the caller's others
                 worker.terminate()
             raise
         pool.shutdown()
