@@ -104,6 +104,16 @@ def test_the_replay_shows_each_line_at_its_move(server: Server, browser: Browser
     ann.keyboard.press("ArrowLeft")  # a step, asked after the box's arrows: when it is shown, theirs were asked
     ann.wait_for_function("document.getElementById('status').textContent.includes('Replay: the start')")
     assert [url.rpartition("=")[2] for url in steps] == ["0"], steps
+    # nor while moving between the chat's rooms with the arrows (their tab list's keys)
+    ann.locator("#chat .chat-tab[aria-selected='true']").focus()
+    ann.keyboard.press("ArrowRight")
+    ann.wait_for_function("document.activeElement.textContent.startsWith('Spectators')")
+    ann.keyboard.press("ArrowLeft")
+    ann.wait_for_function("document.activeElement.textContent.startsWith('Players')")
+    ann.locator("#chat .chat-tab[aria-selected='true']").evaluate("(n) => n.blur()")
+    ann.keyboard.press("ArrowRight")  # a step, asked after the tabs' arrows
+    ann.wait_for_function("!document.getElementById('status').textContent.includes('Replay: the start')")
+    assert [url.rpartition("=")[2] for url in steps] == ["0", "1"], steps
     assert ann.errors == []  # type: ignore[attr-defined]
     ann.close()
 
@@ -151,6 +161,19 @@ def test_an_account_reads_its_players_room_in_the_replay_in_any_browser(server: 
     page.wait_for_function("document.querySelectorAll('#chat .chat-line').length === 1")
     assert _said(page) == ["good luck bob"]
     assert page.locator("#chat .chat-tab", has_text="Players").count() == 1
+    # the rooms are a tab list (an accessibility review's find): one Tab stop, the arrows move between the rooms and
+    # show each, and in a replay they no longer step it as well
+    step = page.inner_text("#step")
+    tabs = page.locator("#chat .chat-tab")
+    assert [tabs.nth(i).get_attribute("tabindex") for i in range(2)] == ["0", "-1"]
+    tabs.nth(0).focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.activeElement.textContent.startsWith('Spectators')")
+    assert page.inner_text("#chat .chat-tab[aria-selected='true']").startswith("Spectators") and _said(page) == []
+    assert [tabs.nth(i).get_attribute("tabindex") for i in range(2)] == ["-1", "0"]
+    page.keyboard.press("ArrowRight")  # round to the first
+    page.wait_for_function("document.activeElement.textContent.startsWith('Players')")
+    assert _said(page) == ["good luck bob"] and page.inner_text("#step") == step
     stranger = open_page(browser, f"{server.base}/replay/{g['id']}")  # signed out: the spectators' room only
     _open(stranger)
     assert stranger.locator("#chat .chat-tab").count() == 0 and _said(stranger) == []

@@ -917,6 +917,24 @@ def test_the_keyboards_focus_stays_on_the_table_after_an_action_and_goes_to_a_de
     assert page.evaluate(FOCUS) != "body"
 
 
+def test_the_first_tab_offers_a_skip_past_the_header_to_the_table(server: Server, browser: Browser) -> None:
+    """An accessibility review (WCAG 2.4.1): the header's links and switches came before the market at every visit
+    of the page; a link seen only when focused skips them."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    skip = page.locator(".skip-link")
+    assert not skip.is_visible() or skip.bounding_box()["y"] + skip.bounding_box()["height"] <= 0  # type: ignore[index]
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    box = skip.bounding_box()
+    assert box is not None and box["y"] >= 0 and skip.inner_text() == "Skip to the table"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.id === 'table'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#table') !== null"), page.evaluate(FOCUS)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_the_focus_ring_shows_on_a_token_the_last_move_took_and_you_chose(server: Server, browser: Browser) -> None:
     """An accessibility review: a token you chose that the other seat took last had no focus ring at all (the rule
     that lets your choice show over the last move's mark removed every outline), and a hint's ring, or a card dealt

@@ -34,7 +34,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   const badge = el("span", { class: "chat-unread badge", hidden: true });
   const summary = el("summary", {}, el("span", {}, t("Chat")), " ", badge);
   const tabs = el("div", { class: "chat-tabs row", role: "tablist" });
-  const list = el("ol", { class: "chat-lines", "aria-live": "polite" });
+  const list = el("ol", { id: "chat-lines", class: "chat-lines", "aria-live": "polite" });
   const mutes = el("div", { class: "chat-mutes" });
   const phrases = el("div", { class: "chat-phrases" });
   const input = el("input", { id: "chat-text", autocomplete: "off",
@@ -56,6 +56,16 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
   root.hidden = false;
   details.addEventListener("toggle", () => { if (details.open) { markRead([room]); render(); scrollDown(); } });
   input.addEventListener("input", () => { if (error) { error = ""; render(); } });
+  // The rooms are a tab list as its pattern asks (WAI-ARIA): one Tab stop, the arrows, Home and End move to a
+  // room and show it. The key is taken (a replay's arrows step it otherwise, keys.js keyForOthers).
+  tabs.addEventListener("keydown", (event) => {
+    const at = rooms.indexOf(room);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: rooms.length - 1 }[event.key];
+    if (to === undefined || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    showRoom(rooms[(to + rooms.length) % rooms.length]);
+    tabs.querySelector(`[data-key="tab:${room}"]`)?.focus();
+  });
   // Another tab of this game read lines, or muted someone: this one follows at once, not at its next reload.
   window.addEventListener("storage", (event) => {
     if (event.key === readKey) {
@@ -224,6 +234,8 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
 
   function scrollDown() { list.scrollTop = list.scrollHeight; }
 
+  function showRoom(r) { room = r; if (details.open) markRead([r]); render(); scrollDown(); }
+
   function render() {
     const unread = unreadCount();
     badge.hidden = unread === 0;
@@ -238,7 +250,7 @@ export function makeChat({ gameId, mode, seat, auth, seatName }) {
     const names = { seats: t("Players"), spectators: t("Spectators") };
     morph(tabs, rooms.length < 2 ? [] : rooms.map((r) => el("button", { type: "button", role: "tab",
       "data-key": `tab:${r}`, class: "chat-tab", "aria-selected": r === room ? "true" : "false",
-      onclick: () => { room = r; if (details.open) markRead([r]); render(); scrollDown(); } },
+      tabindex: r === room ? "0" : "-1", "aria-controls": "chat-lines", onclick: () => showRoom(r) },
     names[r], ...[unreadCount([r])].filter(Boolean).map((n) => el("span", { class: "chat-unread badge" }, String(n))))));
     const shown = [...lines.values()].filter((l) => l.room === room && (upto === null || l.actions <= upto))
       .sort((a, b) => a.id - b.id);

@@ -9,9 +9,10 @@ export function letterKeysOn() {
   try { return localStorage.getItem(LETTER_KEYS) !== "off"; } catch (e) { return true; }
 }
 
-// A key that is the browser's or a box's, not the page's: with a modifier, or typed into a text box or a menu.
+// A key that is the browser's or a box's, not the page's: with a modifier, typed into a text box or a menu, or
+// taken already by a control of its own (the chat's tabs, their arrows).
 export function keyForOthers(event) {
-  if (event.ctrlKey || event.metaKey || event.altKey) return true;
+  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return true;
   return event.target instanceof Element && event.target.closest("input, textarea, select, [contenteditable]") !== null;
 }
 
