@@ -1663,6 +1663,65 @@ def test_a_short_window_keeps_the_cards_readable_and_your_seat_off_them(
     context.close()
 
 
+COVERED = """() => {
+    const a = document.activeElement, dock = document.getElementById('dock').getBoundingClientRect();
+    const r = a.getBoundingClientRect();
+    const room = dock.top;  /* a control taller than the room above the dock cannot be clear of it */
+    return a !== document.body && !a.closest('#dock') && r.height < room && r.bottom > dock.top + 1
+      ? (a.dataset.key || a.id || a.textContent.trim().slice(0, 20)) : null; }"""
+"""What the keyboard's focus is on, when the phone's dock covers it; null when it is clear (or in the dock)."""
+
+
+@pytest.mark.parametrize("game", ["classic", "kids"])
+def test_at_400_percent_zoom_the_dock_covers_no_control_the_keyboard_reaches(
+    server: Server, browser: Browser, game: str
+) -> None:
+    """An accessibility review (WCAG 2.4.11) at 400% zoom, a laptop's 1280x1024 seen as 320x256: the phone's dock,
+    fixed at the bottom, covered two controls in three as Tab reached them, and the column's last panels (the chat,
+    How to play) ran past the page's end under it, out of reach. A card's menu's buttons come clear of it too."""
+    context = browser.new_context(viewport={"width": 320, "height": 256})
+    page = context.new_page()
+    g = _two_humans(server, game)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    covered = []
+    for _ in range(45):
+        page.keyboard.press("Tab")
+        covered.append(page.evaluate(COVERED))
+    assert [c for c in covered if c] == [], covered
+    if game == "classic":  # a lower row's card: its menu, taller than the room above the dock, button by button
+        page.locator("#market [data-key^='slot:market:1.'] button.card").first.click()
+        page.wait_for_function("document.activeElement.closest('.menu') !== null")
+        seen = []
+        while page.evaluate("document.activeElement.closest('.menu') !== null"):
+            seen.append(page.evaluate("document.activeElement.textContent"))
+            assert page.evaluate(COVERED) is None, seen
+            page.keyboard.press("Tab")
+        assert seen[-1] == "Cancel", seen
+    context.close()
+
+
+def test_on_a_phone_a_cards_menu_stays_clear_of_the_dock_once_the_rules_words_come(
+    server: Server, browser: Browser
+) -> None:
+    """Found with the 400% zoom review: the menu was scrolled clear of the dock as it opened, and then grew by the
+    rules' words of what it cannot do (asked of the server), its Cancel pushed 46 px under the dock (390x844)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    g = _two_humans(server)
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_selector("#market button.card")
+    page.locator("#market [data-key^='slot:market:1.'] button.card").nth(3).click()
+    page.wait_for_selector(".menu .why")
+    page.wait_for_function("![...document.querySelectorAll('.menu .why')].some((n) => n.textContent === 'checking…')")
+    page.wait_for_timeout(200)  # the scroll after the words
+    under = page.evaluate("""() => { const dock = document.getElementById('dock').getBoundingClientRect();
+        return [...document.querySelectorAll('.menu button')].filter((b) => b.getBoundingClientRect().bottom >
+          dock.top + 1).map((b) => b.textContent); }""")
+    assert under == [], under
+    context.close()
+
+
 def test_a_screen_reader_hears_each_seats_tokens_and_bonuses_by_name(server: Server, browser: Browser) -> None:
     """An accessibility review: a seat's tokens were spans whose aria-label a browser ignores, so a screen reader
     read their symbols ("♦r 3"), and its bonuses were pictures hidden from it: "bonuses · 7 cards", no colour."""

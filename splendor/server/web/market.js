@@ -84,7 +84,13 @@ function menu(c, menuKey, options, close, note = null) {
   const asking = options.filter(([a]) => !c.legal.has(a) && !(a in reasons)).map(([a]) => a);
   if (asking.length && !c.state.asking) {
     c.state.asking = true;
-    c.explain(asking).catch(() => null).finally(() => { c.state.asking = false; c.render(); });
+    c.explain(asking).catch(() => null).finally(() => {
+      c.state.asking = false;
+      c.render();
+      // the rules' words grew the menu after it was scrolled into view: on a phone its Cancel had gone under the dock
+      const open = document.querySelector(`[data-key="menu:${menuKey}"]`);
+      if (open && open.contains(document.activeElement)) open.scrollIntoView({ block: "nearest" });
+    });
   }
   return el("div", { class: "menu", "data-key": `menu:${menuKey}`, role: "group",
     onkeydown: (e) => { if (e.key === "Escape") { e.stopPropagation(); close(); } } },

@@ -484,10 +484,9 @@ function draw() {
       const dock = document.getElementById("dock");
       const docked = getComputedStyle(dock).position === "fixed";   // a phone's: the payments are in it already
       const menu = target.closest(".menu") || (docked ? null : target.closest("#payments"));
-      if (menu) {  // every choice of a card's menu (or a road's payments) in view, Cancel too, clear of a phone's dock
-        document.documentElement.style.scrollPaddingBottom = docked ? `${dock.offsetHeight}px` : "";
-        menu.scrollIntoView({ block: "nearest" });
-      }
+      // every choice of a card's menu (or a road's payments) in view, Cancel too, clear of a phone's dock (the
+      // page's scroll padding there is the dock's height: app.css)
+      if (menu) menu.scrollIntoView({ block: "nearest" });
     }
   }
   state.drawn = state.payload.actions;
