@@ -30,7 +30,6 @@ import time
 
 import splendor
 import splendor.compiled as compiled
-from splendor.core.compile_cache import MARK
 from splendor.sim import bench
 
 KIDS_VARIANTS: list[dict[str, bool]] = [{}, {"mysteries": True}, {"short": True}]
@@ -98,7 +97,6 @@ def first_start() -> list[tuple[str, float, float]]:
     compiled search (``warm_compiled_search``): with Numba's caches emptied, and again with the caches written."""
     empty = tempfile.mkdtemp(prefix="numba-cache-")  # the children's cache: empty, then written by the first
     env = {**os.environ, "NUMBA_CACHE_DIR": empty}
-    env.pop(MARK, None)
     steps = [
         (
             "the engine (classic and Kids games)",

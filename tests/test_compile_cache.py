@@ -7,24 +7,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 from splendor.core import compile_cache
-from splendor.core.compile_cache import MARK, keyed_cache_dir, source_digest, use_keyed_cache
-
-
-@pytest.fixture(autouse=True)
-def numba_settings_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`use_keyed_cache` also tells an imported Numba: its setting comes back after each test."""
-    import numba.core.config
-
-    monkeypatch.setattr(numba.core.config, "CACHE_DIR", numba.core.config.CACHE_DIR)
-    for name in ("NUMBA_CACHE_DIR", MARK):
-        if name in os.environ:
-            monkeypatch.setenv(name, os.environ[name])
+from splendor.core.compile_cache import cache_folder, keyed_cache_dir, source_digest
 
 
 def package(tmp_path: Path) -> Path:
@@ -64,52 +54,87 @@ def test_the_layers_above_and_numbas_own_files_keep_the_cache(tmp_path: Path) ->
     assert source_digest(root) == before
 
 
-def test_folders_of_earlier_sources_are_removed_after_a_day_not_sooner(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_folders_of_earlier_sources_are_removed_after_a_day_not_sooner(tmp_path: Path) -> None:
     root = package(tmp_path)
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.delenv(MARK, raising=False)
     parent = root / "__pycache__" / "numba"
     old, recent = parent / "0000000000000000", parent / "1111111111111111"
     for folder in (old, recent):
         folder.mkdir(parents=True)
     two_days_ago = time.time() - 2 * 24 * 3600
     os.utime(old, (two_days_ago, two_days_ago))
-    assert use_keyed_cache(root) == keyed_cache_dir(root)
-    assert os.environ["NUMBA_CACHE_DIR"] == str(keyed_cache_dir(root))
+    assert cache_folder(root) == keyed_cache_dir(root)
     assert sorted(p.name for p in parent.iterdir()) == sorted([recent.name, keyed_cache_dir(root).name])
 
 
 def test_a_read_only_install_caches_in_the_users_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = package(tmp_path)
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.delenv(MARK, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     (root / "__pycache__").write_text("not a folder: nothing can be made under it")  # as a read-only install
     expected = tmp_path / "cache" / "splendor" / "numba" / source_digest(root)
-    assert use_keyed_cache(root) == expected and expected.is_dir()
+    assert cache_folder(root) == expected and expected.is_dir()
 
 
-def test_a_numba_cache_dir_the_user_set_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
-    monkeypatch.delenv(MARK, raising=False)
-    assert use_keyed_cache(package(tmp_path)) is None
-    assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")
-
-
-def test_one_the_package_chose_for_a_parent_is_chosen_anew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NUMBA_CACHE_DIR", "/elsewhere/numba/0123")
-    monkeypatch.setenv(MARK, "/elsewhere/numba/0123")
+def test_with_no_home_either_the_cache_is_in_a_temporary_folder_of_the_users(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wheel user's find: a service's user, its install and its home both read-only (a container's user with HOME
+    at /), had no locator at all, and every compiled bot failed ("cannot cache function 'next64'")."""
     root = package(tmp_path)
-    assert use_keyed_cache(root) == keyed_cache_dir(root)
+    (root / "__pycache__").write_text("read-only")
+    (tmp_path / "home").write_text("read-only")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    chosen = cache_folder(root)
+    assert chosen is not None and chosen.is_dir() and chosen.name == source_digest(root)
+    assert chosen.parent.parent == tmp_path / "tmp"
 
 
-def test_compiled_code_is_cached_in_the_folder_of_its_sources() -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", MARK)}
-    code = "import splendor.compiled, numba.core.config as c; print(c.CACHE_DIR)"
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == str(keyed_cache_dir())
+def test_nothing_writable_anywhere_is_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = package(tmp_path)
+    (root / "__pycache__").write_text("read-only")
+    (tmp_path / "home").write_text("read-only")
+    (tmp_path / "tmp").write_text("read-only")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    assert cache_folder(root) is None
+
+
+CACHED_WHERE = """
+import os, sys, numba
+sys.path.insert(0, sys.argv[1])
+import splendor.compiled.rng as rng
+import mine
+print(rng.next64._cache._cache_path)
+print(mine.double._cache._cache_path)
+print(os.environ.get("NUMBA_CACHE_DIR", "unset"))
+"""
+
+
+def test_the_packages_code_is_cached_by_its_sources_and_a_users_own_where_numba_puts_it(tmp_path: Path) -> None:
+    """A wheel user's find: importing the package set NUMBA_CACHE_DIR for the whole process and its children, so a
+    user's own compiled functions were cached in the package's folder (and lost at its next upgrade). Numba is
+    imported first here, as a user's program may."""
+    (tmp_path / "mine.py").write_text("import numba\n@numba.njit(cache=True)\ndef double(x):\n    return 2 * x\n")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    done = subprocess.run(
+        [sys.executable, "-c", CACHED_WHERE, str(tmp_path)], env=env, capture_output=True, text=True, check=True
+    )
+    ours, theirs, setting = done.stdout.split()
+    assert Path(ours).parent == keyed_cache_dir()
+    assert Path(theirs) == tmp_path / "__pycache__" and setting == "unset"
+    mine = {**env, "NUMBA_CACHE_DIR": str(tmp_path / "chosen")}  # a folder the user chose is obeyed
+    done = subprocess.run(
+        [sys.executable, "-c", CACHED_WHERE, str(tmp_path)], env=mine, capture_output=True, text=True, check=True
+    )
+    ours, theirs, setting = done.stdout.split()
+    assert Path(ours).parent == Path(theirs).parent == tmp_path / "chosen"
+
+
+def test_importing_the_package_does_not_import_numba() -> None:
+    code = "import sys, splendor, splendor.core; print('numba' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
 
 
 def test_warming_an_unknown_part_says_which_parts_there_are(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,8 +1,8 @@
 """The game-agnostic kernel: colours and tokens, payment with wilds, a seeded RNG, actions and their
 notation, `IllegalAction`, game records and the `Game` protocol. It imports nothing else of the project.
 
-Importing it first points Numba's cache at a folder named by the compiled code's sources (`compile_cache`), before
-any compiled function is defined, so that no stale compiled code is ever loaded."""
+Importing it first has Numba cache the package's compiled functions in a folder named by the sources they are
+compiled from (`compile_cache`), before any of them is defined, so that no stale compiled code is ever loaded."""
 
 from splendor.core.actions import Action, ActionTable
 from splendor.core.colours import Palette
