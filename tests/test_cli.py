@@ -598,6 +598,10 @@ def test_replay_steps_through_on_enter(tmp_path: Path) -> None:
     assert out.returncode == 0
     assert "   2. seat 1:" in out.stdout and "   3. seat" not in out.stdout
     assert out.stdout.index("Enter for the first action") < out.stdout.index("   1. seat 0:")  # the deal first
+    # the input's end (Ctrl-D, a pipe run dry) stops the replay as q does; it had been "Aborted."
+    out = run("replay", str(path), "--step", stdin="\n")
+    assert out.returncode == 0 and "   1. seat 0:" in out.stdout and "   2. seat" not in out.stdout
+    assert "Aborted" not in out.stdout + out.stderr
 
 
 def test_bench_prints_decisions_and_games_per_second() -> None:
@@ -637,3 +641,38 @@ def test_two_seats_given_one_name_are_refused_before_the_game() -> None:
     assert "turn 1" not in out.stdout
     fine = run("play", "--seats", "a:human,greedy,greedy", "--seed", "1", stdin="quit\ny\n\n")
     assert fine.returncode == 0, fine.stderr
+
+
+def test_a_person_waiting_on_a_bot_is_told_it_thinks_and_that_a_first_search_may_take_a_minute(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A wheel user's find: the first move of a search bot after an install took some 40 s in silence (the search
+    compiling). A bot's turn is said while it thinks, in a terminal (a spinner; nothing in a pipe)."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from splendor.bots import make_bot
+    from splendor.i18n import translate
+    from splendor.terminal.play import Quit, _thinking, play_terminal
+
+    console = Console(file=StringIO(), force_terminal=True, width=100)
+    answers = iter(["quit", "y"])
+    with pytest.raises(Quit):
+        play_terminal(
+            splendor.new_game("classic", players=2, seed=3),
+            [Seat("bob", "greedy"), Seat("ann", HUMAN)],
+            console,
+            lambda _prompt: next(answers),
+        )
+    assert "bob is thinking…" in console.file.getvalue()  # type: ignore[attr-defined]
+    english = lambda message: translate(message, "en")  # noqa: E731
+    monkeypatch.delitem(sys.modules, "splendor.search.compiled", raising=False)  # not loaded yet in this program
+    assert "up to a minute" in _thinking(english, "cy", make_bot("ismcts:easy"))
+    assert "minute" not in _thinking(english, "cy", make_bot("greedy"))
+
+
+def test_the_command_says_its_version() -> None:
+    """A wheel user's find: `splendor --version` was "No such option"."""
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"splendor {splendor.__version__}", done

@@ -361,3 +361,38 @@ def test_two_terminals_claiming_at_once_keep_both_secrets(tmp_path: Path, monkey
     for thread in both:
         thread.join()
     assert len(said) == 2 and json.loads((tmp_path / "profiles.json").read_text()) == said
+
+
+def test_a_store_whose_driver_is_missing_names_what_to_install_and_hides_the_password() -> None:
+    """A wheel user's find: the terminal's Pokédex on PostgreSQL without psycopg said "No module named 'psycopg'",
+    where the server extra is what brings it (the branch that would have said so was never reached); and the
+    error showed the URL's password."""
+    code = (
+        "import sys; sys.modules['psycopg'] = None\n"  # as a core install: the server extra is not there
+        "from splendor.cli import main\n"
+        "sys.argv = ['splendor', 'pokedex', 'ash', '--database-url', sys.argv[1]]\n"
+        "main()\n"
+    )
+    url = "postgresql+psycopg://ash:pikachu@127.0.0.1:1/db"
+    done = subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True, timeout=60)
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 2 and "Traceback" not in said, said
+    assert "it needs psycopg, which is not installed: pip install 'splendor[server]'" in said
+    assert "pikachu" not in said and "ash:***@127.0.0.1" in said
+    with pytest.raises(ValueError, match="it needs pymysql, which is not installed$"):  # no extra brings it
+        open_store("mysql+pymysql://ash@127.0.0.1:1/db")
+
+
+def test_a_schemas_upgrade_is_one_line_of_the_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A wheel user's find: a fresh store logged each migration with its docstring's first paragraph, some fifty
+    lines at every server's first start, and two lines more at every start after."""
+    import logging
+
+    caplog.set_level(logging.INFO)
+    open_store(f"sqlite:///{tmp_path}/p.db")
+    said = [(r.name, r.getMessage()) for r in caplog.records if not r.name.startswith("alembic.runtime.plugins")]
+    assert len(said) == 1, said
+    assert said[0][0] == "splendor.store.database" and "was upgraded from nothing to revision" in said[0][1]
+    caplog.clear()
+    open_store(f"sqlite:///{tmp_path}/p.db")  # up to date: nothing said
+    assert [r for r in caplog.records if not r.name.startswith("alembic.runtime.plugins")] == []

@@ -138,6 +138,37 @@ def test_the_wheel_holds_every_file_of_the_package_and_its_version(built: Instal
     assert built.wheel.name.startswith(f"splendor-{splendor.__version__}-")
 
 
+def test_the_source_distribution_is_the_whole_project(tmp_path: Path) -> None:
+    """A wheel user's find: the sdist held 35 of the 96 test files (no conftest.py), no docs, no CHANGELOG and no
+    Makefile, so an unpacked sdist could neither test nor document itself. It holds every file git tracks, and no
+    file made by running or building."""
+    import tarfile
+
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\0")
+    source = tmp_path / "source"
+    for name in filter(None, tracked):
+        if (ROOT / name).is_file():  # a file deleted in this tree but not yet in git is not the project's
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(tmp_path / "dist"), str(source)],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    (sdist,) = (tmp_path / "dist").glob("splendor-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = {name.partition("/")[2] for name in tar.getnames()}
+    shipped = {name for name in names if (source / name).is_file()}
+    expected = {
+        name for name in filter(None, tracked) if (source / name).is_file() and not name.startswith((".", "runs/"))
+    }
+    assert expected - shipped == set(), "tracked files the sdist leaves out"
+    assert not any("__pycache__" in name or name.endswith(".pyc") for name in names)
+    assert {"tests/conftest.py", "CHANGELOG.md", "Makefile", "docs/bots.md", "splendor/py.typed"} <= names
+    assert sdist.name == f"splendor-{splendor.__version__}.tar.gz"
+
+
 def test_the_core_install_plays_replays_and_asks_for_the_server_extra(built: Install) -> None:
     where = built.python(
         "import importlib.util, splendor; "

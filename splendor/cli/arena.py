@@ -195,7 +195,9 @@ def ladder(
     address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a local Ray)")] = None,
     out: Annotated[
         Path | None,
-        typer.Option(help="Write the fitted ratings here as JSON (the server reads splendor/server/bot_ratings.json)"),
+        typer.Option(
+            help="Write the fitted ratings here as JSON (the server reads the package's server/bot_ratings.json)"
+        ),
     ] = None,
     reuse: Annotated[
         Path | None,

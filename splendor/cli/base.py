@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -36,6 +36,23 @@ app = typer.Typer(
 )
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
+
+
+def _show_version(asked: bool) -> None:
+    if asked:
+        from splendor import __version__
+
+        console.print(f"splendor {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Show the version and exit")
+    ] = False,
+) -> None:
+    """The options of ``splendor`` itself, before a command."""
 
 
 def chosen_language(lang: str | None) -> str:

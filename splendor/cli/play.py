@@ -230,6 +230,16 @@ def pokedex(
     console.print(pokedex_table(page))
 
 
+def _step_on(prompt: str) -> bool:
+    """Whether the replay steps on: Enter does; q, or the input's end (Ctrl-D, a pipe run dry), stops it as q does
+    (the input's end had been "Aborted.")."""
+    try:
+        return ask(prompt).strip().lower() != "q"
+    except EOFError:
+        console.print()
+        return False
+
+
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A record saved by 'splendor play' or 'simulate --records'")],
@@ -246,7 +256,7 @@ def replay(
     actions = rec.actions if upto is None else rec.actions[:upto]
     if step:  # the deal first, as it stood before the first action
         console.print(draw(g.view(None), names, whole=True))
-        if ask("Enter for the first action, q to stop: ").strip().lower() == "q":
+        if not _step_on("Enter for the first action, q to stop: "):
             return
     for n, text in enumerate(actions, 1):
         seat = g.current_player
@@ -262,7 +272,7 @@ def replay(
         )
         if step:
             console.print(draw(g.view(None), names))
-            if ask("Enter for the next action, q to stop: ").strip().lower() == "q":
+            if not _step_on("Enter for the next action, q to stop: "):
                 return
     console.print(draw(g.view(None), names, whole=True))
     if g.is_over:

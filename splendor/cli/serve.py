@@ -197,6 +197,7 @@ def serve(
     from importlib.util import find_spec
 
     from splendor.store.database import database_url as resolve_url
+    from splendor.store.database import shown_url
 
     with needs_extra("server"):
         import uvicorn
@@ -260,7 +261,7 @@ def serve(
     files, _hard = raise_file_limit()
     console.print(
         f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "
-        f"store: {_safe_url(resolve_url(database_url))} · open files: {files}",
+        f"store: {shown_url(resolve_url(database_url))} · open files: {files}",
         highlight=False,
     )
     # Forwarded headers are believed only from the proxies named: uvicorn's default trusts 127.0.0.1, so any
@@ -282,13 +283,3 @@ def serve(
     # the process ends as terminated (143), as a process manager expects, not as interrupted (main's handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     uvicorn.Server(config).run()
-
-
-def _safe_url(url: str) -> str:
-    """A database URL with any password blanked."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return "(custom database)"

@@ -51,7 +51,8 @@ def train(
         Path | None,
         typer.Option(
             help="Where to write the weights (default: runs/<game>-<n>p.json; the shipped ones, which the expert "
-            "plays with, are splendor/search/learning/weights/<game>.json: give that path to replace them)"
+            "plays with, are the package's search/learning/weights/<game>.json: give that path, in a checkout, to "
+            "replace them)"
         ),
     ] = None,
 ) -> None:
@@ -108,7 +109,7 @@ def train_policy(
         Path | None,
         typer.Option(
             help="Where to write the policy (default: runs/<game>_policy.json; the shipped one is "
-            "splendor/search/learning/weights/<game>_policy.json: give that path to replace it)"
+            "the package's search/learning/weights/<game>_policy.json: give that path, in a checkout, to replace it)"
         ),
     ] = None,
 ) -> None:
@@ -158,7 +159,7 @@ def train_network(
         Path | None,
         typer.Option(
             help="Where to write the network (default: runs/<game>_network.npz; the shipped one is "
-            "splendor/search/learning/weights/<game>_network.npz: give that path to replace it)"
+            "the package's search/learning/weights/<game>_network.npz: give that path, in a checkout, to replace it)"
         ),
     ] = None,
     value_from_evaluation: Annotated[

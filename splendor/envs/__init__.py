@@ -1,4 +1,4 @@
-"""Environments for reinforcement learning over the three games (the ``rl`` extra: ``pip install splendor[rl]``).
+"""Environments for reinforcement learning over the three games (the ``rl`` extra: ``pip install 'splendor[rl]'``).
 
 Importing this package registers the Gymnasium environments ``splendor/Classic-v0``, ``splendor/Pokemon-v0`` and
 ``splendor/Kids-v0`` (see `splendor.envs.gymnasium_env`); ``pettingzoo_env(game, players=...)`` makes the

@@ -21,7 +21,7 @@ def _model(path: str) -> Any:
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as e:
-        raise ValueError("a ppo bot needs the learn extra: pip install splendor[learn]") from e
+        raise ValueError("a ppo bot needs the learn extra: pip install 'splendor[learn]'") from e
     if not Path(path).is_file():
         raise ValueError(f"no trained model at {path}")
     return MaskablePPO.load(path, device="cpu")

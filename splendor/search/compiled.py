@@ -565,7 +565,7 @@ def _turn_table_of_board(board: bytes) -> np.ndarray:
 
 
 def warm() -> None:
-    """Compile the search now (the first time on a machine, about ten seconds; then it loads from Numba's
+    """Compile the search now (the first time on a machine, up to a minute on one core; then it loads from Numba's
     cache), by a short search of each game it plays."""
     from splendor.games import new_game
 

@@ -50,7 +50,7 @@ def compiled_module() -> ModuleType | None:
 
 
 def warm_compiled_search() -> None:
-    """Load the compiled search now (compiling it, the first time on a machine, about ten seconds), by a short
+    """Load the compiled search now (compiling it, the first time on a machine, up to a minute on one core), by a short
     search of each game it plays; nothing when Numba is missing."""
     module = compiled_module()
     if module is not None:

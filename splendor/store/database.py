@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -69,20 +70,68 @@ def open_store(url: str | None = None) -> Store:
         Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(parents=True, exist_ok=True)
     try:
         engine = create_engine(url, **_engine_options(url, timeouts=True))
+    except ModuleNotFoundError as e:  # the database's driver is not installed (PostgreSQL: psycopg, the extra's)
+        extra = ": pip install 'splendor[server]'" if (e.name or "").startswith("psycopg") else ""
+        raise ValueError(
+            f"cannot use the database URL {shown_url(url)!r}: it needs {e.name}, which is not installed{extra}"
+        ) from None
     except Exception as e:
-        raise ValueError(f"cannot use the database URL {url!r}: {e}") from None
+        raise ValueError(f"cannot use the database URL {shown_url(url)!r}: {e}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         upgrader = engine
     else:  # the schema's upgrade may wait for another process's and take long: no timeouts
         upgrader = create_engine(url, poolclass=NullPool, **_engine_options(url, timeouts=False))
     try:
-        with _one_upgrader(upgrader):
+        with _one_upgrader(upgrader), _said_in_one_line(url):
             command.upgrade(_migrations_config(upgrader), "head")
     finally:
         if upgrader is not engine:
             upgrader.dispose()
     return Store(engine)
+
+
+class _Upgrades(logging.Filter):
+    """Keeps what Alembic says of a schema's upgrade to itself, and notes the revisions it ran."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ran: list[tuple[str, str]] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.INFO:
+            return True
+        step: Any = record.args[0] if isinstance(record.args, tuple) and record.args else None
+        if record.msg == "Running %s" and getattr(step, "name", None) == "upgrade":  # a MigrationStep's
+            self.ran.append((",".join(step.from_revisions_no_deps), ",".join(step.to_revisions_no_deps)))
+        return False
+
+
+@contextmanager
+def _said_in_one_line(url: str) -> Iterator[None]:
+    """One line of the log for a schema's upgrade: Alembic says each migration with the first paragraph of its
+    docstring, some fifty lines on a fresh store, and two lines more each time the store is opened."""
+    said = logging.getLogger("alembic.runtime.migration")
+    upgrades = _Upgrades()
+    said.addFilter(upgrades)
+    try:
+        yield
+    finally:
+        said.removeFilter(upgrades)
+    if upgrades.ran:
+        first, last = upgrades.ran[0][0] or "nothing", upgrades.ran[-1][1]
+        logging.getLogger(__name__).info(
+            "the store %s was upgraded from %s to revision %s (%d migrations)", shown_url(url), first, last,
+            len(upgrades.ran),
+        )  # fmt: skip
+
+
+def shown_url(url: str) -> str:
+    """The URL as an error may show it: its password hidden (a terminal's scrollback, a server's log)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL at all: nothing in it to hide
+        return url
 
 
 CONNECT_SECONDS = 3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -87,6 +88,21 @@ def parse_seats(specs: str) -> list[Seat]:
         if first != i:
             raise ValueError(f"seat {i}'s name {seat.name!r} is seat {first}'s already; give each seat its own name")
     return seats
+
+
+def _thinking(say: Callable[[Message], str], name: str, bot: Bot) -> str:
+    """What a person waiting on ``bot`` is told: it thinks, and, before the compiled search is loaded in this
+    program, that its first search may take a while (compiling it, the first time on a machine: a minute had passed
+    in silence)."""
+    if bot.name.startswith("ismcts") and "splendor.search.compiled" not in sys.modules:
+        return say(
+            _(
+                "{name} is thinking… (the first search loads the compiled search: up to a minute the first "
+                "time on this machine)",
+                name=name,
+            )
+        )
+    return say(_("{name} is thinking…", name=name))
 
 
 def _is_bot(spec: str) -> bool:
@@ -275,7 +291,11 @@ def _play_turns(
         seat = game.current_player
         assert seat is not None
         if seat in bots:
-            action = decide(bots[seat], game)
+            if heard:  # a person waits: said while the bot thinks (a spinner in a terminal, nothing in a pipe)
+                with console.status(_thinking(say, names[seat], bots[seat])):
+                    action = decide(bots[seat], game)
+            else:
+                action = decide(bots[seat], game)
             before = game.clone()
             game.apply(action)
             tell(seat, str(action), before)

@@ -35,10 +35,6 @@ def open_pokedex(database_url: str | None) -> Pokedex:
 
     try:
         return Pokedex(open_store(database_url))
-    except ModuleNotFoundError as e:  # a database whose driver is not installed (PostgreSQL: psycopg)
-        raise PokedexError(
-            f"the store's database needs {e.name}, which is not installed: pip install 'splendor[server]'"
-        ) from None
     except SQLAlchemyError as e:
         raise PokedexError(f"could not open the Pokédex store: {e}") from None
 

@@ -13,7 +13,7 @@ seats): its score and the held-out losses make the learning curve.
 Everything is seeded: the same command gives the same games, and the same network up to floating-point noise
 between machines (PyTorch runs deterministically, on one thread). A run keeps each generation's games in its
 folder (``--run``), so a run stopped midway goes on where it stopped when started again with the same command.
-PyTorch is needed here only: ``pip install splendor[learn]``. The fit runs on the CPU unless a GPU is asked for
+PyTorch is needed here only: ``pip install 'splendor[learn]'``. The fit runs on the CPU unless a GPU is asked for
 (``--device cuda``, or ``auto``: the GPU when PyTorch sees one); on a GPU it gives the same network up to
 floating-point noise, not bit for bit, so the shipped networks are fitted on the CPU.
 
