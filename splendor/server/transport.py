@@ -9,7 +9,10 @@ request. ``bounded_protocol`` makes uvicorn's HTTP protocol (httptools) close th
 - a new connection that sends nothing within the idle timeout, like one kept alive after a response;
 - a request whose head (request line and headers) is not complete within ``header_timeout`` of its first byte
   (answered 408), or whose body is not complete within ``body_timeout`` of its head;
-- a connection beyond ``per_client`` open at once from one peer address (closed as it is made).
+- a connection beyond ``per_client`` open at once from one peer address (closed as it is made);
+- a request whose head is larger than ``max_head`` bytes (answered 431): httptools keeps every header it is sent,
+  so a head of 96 MB (12,000 headers of 8 KB, sent within the head's deadline) had been read and kept whole, a
+  hundred megabytes of the server's memory a connection.
 
 Addresses of trusted proxies (``--forwarded-allow-ips``) are not capped: every client behind them shares them,
 and the per-client bounds then apply to the address the proxy forwards (rates, games, WebSockets).
@@ -58,6 +61,9 @@ class BoundedHttpProtocol(HttpToolsProtocol):
     header_timeout: float = 10.0
     body_timeout: float = 30.0
     per_client: int = 64
+    max_head: int = 32 * 1024
+    """Bytes of a request's line and headers at most (nginx reads 32 KB of them by default; a browser's head is
+    rarely above 8 KB)."""
     trusted: ClassVar[list[ipaddress.IPv4Network | ipaddress.IPv6Network]] = []
     open_per_client: ClassVar[dict[str, int]] = {}
     """Open connections per peer address, shared by every connection of the process (one event loop)."""
@@ -66,6 +72,8 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._counted: str | None = None
+        self._head_size = 0
+        self._refused = False
 
     # ---------------------------------------------------------------- the connection
 
@@ -132,15 +140,55 @@ class BoundedHttpProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self._head_size = 0
         self._set_deadline(self.header_timeout, "head")
 
     def on_headers_complete(self) -> None:
+        if self._refused:
+            return
         self._set_deadline(self.body_timeout, "body")
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
         self._clear_deadline()
-        super().on_message_complete()
+        if not self._refused:
+            super().on_message_complete()
+
+    # ---------------------------------------------------------------- a request's size
+
+    def data_received(self, data: bytes) -> None:
+        if not self._refused:  # what follows a refused head is not read
+            super().data_received(data)
+
+    def on_url(self, url: bytes) -> None:
+        if self._within_head(len(url)):
+            super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if self._within_head(len(name) + len(value) + 4):  # ": " and the line's end
+            super().on_header(name, value)
+
+    def on_body(self, body: bytes) -> None:
+        if not self._refused:
+            super().on_body(body)
+
+    def _within_head(self, size: int) -> bool:
+        """Count ``size`` more bytes of the head; past ``max_head``, answer 431 and close (once)."""
+        self._head_size += size
+        if self._head_size <= self.max_head and not self._refused:
+            return True
+        if not self._refused:
+            self._refused = True
+            self._clear_deadline()
+            log.info("closed a connection: its request's head was over %d bytes", self.max_head)
+            if self.transport is not None and not self.transport.is_closing():
+                body = f"a request's line and headers are {self.max_head} bytes at most".encode()
+                self.transport.write(
+                    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                    b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body
+                )
+                self.transport.close()
+        return False
 
 
 def bounded_protocol(
