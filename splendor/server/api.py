@@ -226,6 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "games": sorted(GAMES),
             "live": len(manager().live),
             "finished_in_memory": len(manager().finished),
+            "bot_worker_restarts": manager().bots.restarts,  # a pool started again after one of its processes died
         }
         try:
             await in_store_time(app.state.store.ping, settings.health_store_seconds)

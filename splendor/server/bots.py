@@ -15,6 +15,7 @@ import contextlib
 import ctypes
 import hashlib
 import json
+import logging
 import multiprocessing
 import os
 import signal
@@ -23,6 +24,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -30,6 +32,8 @@ from splendor.bots.base import decide, make_bot
 from splendor.bots.hint import hint
 from splendor.bots.search import warm_compiled_search
 from splendor.games import replay
+
+log = logging.getLogger("splendor.server")
 
 SERVER_BOTS = (
     "random",
@@ -143,25 +147,48 @@ class BotPool:
     """Worker processes for bot decisions, with a fair queue for the search bots."""
 
     def __init__(self, search_workers: int) -> None:
-        context = multiprocessing.get_context("spawn")
-        args = (os.getpid(),)
-        self._quick = ProcessPoolExecutor(1, mp_context=context, initializer=_worker_start, initargs=args)
-        self._search = ProcessPoolExecutor(
-            search_workers, mp_context=context, initializer=_search_worker_start, initargs=args
-        )
+        self._search_workers = search_workers
+        self._quick = self._started("quick")
+        self._search = self._started("search")
+        self.restarts = 0
+        """How many times a pool was started again after one of its processes died."""
         self._free = search_workers
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+
+    def _started(self, which: str) -> ProcessPoolExecutor:
+        """A new pool of ``which`` workers: the quick bots' one process, or the search's."""
+        context, args = multiprocessing.get_context("spawn"), (os.getpid(),)
+        if which == "quick":
+            return ProcessPoolExecutor(1, mp_context=context, initializer=_worker_start, initargs=args)
+        return ProcessPoolExecutor(
+            self._search_workers, mp_context=context, initializer=_search_worker_start, initargs=args
+        )
+
+    async def _run(self, which: str, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in a worker of the ``which`` pool. A worker process that died (the kernel's out-of-memory
+        killer, a ``kill``) breaks its whole pool for good: the first call to meet it starts the pool again, and
+        the call fails as before, for its caller to try again (a bot's turn does, backing off). A broken pool had
+        stopped every bot of the process, for good, and every hint, while the server's health said ok."""
+        pool: ProcessPoolExecutor = getattr(self, f"_{which}")
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, call, *args)
+        except BrokenProcessPool:
+            if getattr(self, f"_{which}") is pool:  # the first to meet it starts it again; the others see it new
+                log.error("a bot worker process died: the %s workers are started again", which)
+                setattr(self, f"_{which}", self._started(which))
+                self.restarts += 1
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
     async def warm(self) -> None:
         """Start the workers now, so the first reply does not wait for an interpreter to start (nor a search
         worker for the compiled search to load)."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(loop.run_in_executor(self._quick, _ready), loop.run_in_executor(self._search, _ready))
+        await asyncio.gather(self._run("quick", _ready), self._run("search", _ready))
 
     async def move(self, client: str, record: str, spec: str, seed: int) -> str:
         """The bot's action text for the game of ``record`` (its text), computed in a worker."""
         if spec in QUICK_BOTS:
-            return await asyncio.get_running_loop().run_in_executor(self._quick, bot_move, record, spec, seed)
+            return await self._run("quick", bot_move, record, spec, seed)
         return await self.search(client, bot_move, record, spec, seed)
 
     async def hint(self, client: str, record: str, seed: int) -> dict[str, object]:
@@ -174,7 +201,7 @@ class BotPool:
         same fair order as the search bots' moves (a review's moves take their turns this way, one at a time)."""
         await self._take_slot(client)
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._search, call, *args)
+            return await self._run("search", call, *args)
         finally:
             self._give_slot()
 

@@ -361,3 +361,38 @@ def test_pokemon_games_stored_before_the_hidden_evolution_question_keep_their_ru
     command.downgrade(config, "0016")
     assert games.load("p" * 32).options == {"max_turns": None, "first_player": 0}  # type: ignore[union-attr]
     store.close()
+
+
+def test_bot_workers_killed_are_started_again_and_the_bots_play_on(tmp_path: Path) -> None:
+    """A server operator's find: a bot worker process killed (as the out-of-memory killer kills) broke its pool for
+    good: every bot of the process stopped ("will try again" for ever), hints answered 503, and health said ok."""
+    import os
+    import signal
+
+    server = Server(f"sqlite:///{tmp_path}/w.db", tmp_path / "w.log").start()
+    try:
+        with server.client() as c:
+            g = create(c, "classic", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}], seed=3)
+
+            def wait_for(actions: int) -> None:
+                deadline = time.monotonic() + 60
+                while seat_get(c, g, 0)["actions"] < actions:
+                    assert time.monotonic() < deadline, server.log.read_text()[-2000:]
+                    time.sleep(0.2)
+
+            c.post(f"/api/games/{g['id']}/actions", json={"seat": 0, "action": "take w b g"},
+                   headers={"x-seat-token": g["seats"][0]["token"]}).raise_for_status()  # fmt: skip
+            wait_for(2)  # the greedy bot answered, from its worker
+            assert server.proc is not None
+            children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()
+            workers = [int(pid) for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+            assert workers, children
+            for pid in workers:
+                os.kill(pid, signal.SIGKILL)
+            c.post(f"/api/games/{g['id']}/actions", json={"seat": 0, "action": "take r k w"},
+                   headers={"x-seat-token": g["seats"][0]["token"]}).raise_for_status()  # fmt: skip
+            wait_for(4)  # the bot plays on, from a worker started again
+            health = c.get("/api/health").json()
+            assert health["ok"] and health["bot_worker_restarts"] >= 1, health
+    finally:
+        server.stop()
