@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import socket
 from typing import Annotated, Any
 
 import typer
@@ -17,14 +18,14 @@ SERVED = ServerSettings()
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on")] = 8000,
     database_url: Annotated[
         str | None,
         typer.Option(
             help="Where games and profiles are kept (default: $SPLENDOR_DATABASE_URL, else SQLite in your data folder)"
         ),
     ] = None,
-    bot_workers: Annotated[int | None, typer.Option(help="Processes that think for bots")] = None,
+    bot_workers: Annotated[int | None, typer.Option(min=1, help="Processes that think for bots")] = None,
     warm_bot_workers: Annotated[
         bool,
         typer.Option(
@@ -34,14 +35,14 @@ def serve(
         ),
     ] = SERVED.warm_bot_workers,
     requests_per_second: Annotated[
-        float, typer.Option(help="Requests a client address may make per second")
+        float, typer.Option(min=0.01, help="Requests a client address may make per second")
     ] = SERVED.requests_per_second,
     request_burst: Annotated[
-        int, typer.Option(help="Requests a client address may make at once")
+        int, typer.Option(min=1, help="Requests a client address may make at once")
     ] = SERVED.request_burst,
-    max_body: Annotated[int, typer.Option(help="Largest request body, in bytes")] = SERVED.max_body_bytes,
+    max_body: Annotated[int, typer.Option(min=1, help="Largest request body, in bytes")] = SERVED.max_body_bytes,
     games_per_client: Annotated[
-        int, typer.Option(help="Unfinished games one client address may create")
+        int, typer.Option(min=1, help="Unfinished games one client address may create")
     ] = SERVED.games_per_client,
     seats_taken_per_client: Annotated[
         int, typer.Option(min=1, help="Unfinished games in which one client address may take an open seat")
@@ -51,10 +52,16 @@ def serve(
     ] = SERVED.games_per_minute,
     messages_per_second: Annotated[
         float,
-        typer.Option(help="WebSocket messages one connection may send per second (a burst of three seconds' worth)"),
+        typer.Option(
+            min=0.01,
+            help="WebSocket messages one connection may send per second (a burst of three seconds' worth)",
+        ),
     ] = SERVED.messages_per_second,
     write_retry_seconds: Annotated[
-        float, typer.Option(help="How long a refused write to the store is retried before the action is answered 503")
+        float,
+        typer.Option(
+            min=0.0, help="How long a refused write to the store is retried before the action is answered 503"
+        ),
     ] = SERVED.write_retry_seconds,
     bot_pause: Annotated[
         float,
@@ -191,6 +198,13 @@ def serve(
     finding_sweep_seconds: Annotated[
         float, typer.Option(min=0.05, help="How often quick play matches waiting players and open seats expire")
     ] = SERVED.finding_sweep_seconds,
+    log_level: Annotated[
+        str,
+        typer.Option(help="What the log says: debug, info (each action played, each store upgrade), warning, error"),
+    ] = "info",
+    access_log: Annotated[
+        bool, typer.Option(help="Log every request with its status (off: the players' moves are logged already)")
+    ] = False,
 ) -> None:
     """Run the game server: HTTP + WebSocket API, games kept in the store and resumed after a restart."""
     import logging
@@ -206,8 +220,11 @@ def serve(
         from splendor.server.transport import bounded_protocol, raise_file_limit
     if resolve_url(database_url).startswith("postgresql") and find_spec("psycopg") is None:
         raise fail("a PostgreSQL store needs psycopg, which is not installed: pip install 'splendor[server]'")
+    levels = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+    if log_level.lower() not in levels:
+        raise fail(f"unknown log level {log_level!r}; the levels are {', '.join(levels)}")
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=levels[log_level.lower()], format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     extra: dict[str, Any] = {} if bot_workers is None else {"bot_workers": bot_workers}
     settings = Settings(
         database_url=database_url,
@@ -258,6 +275,10 @@ def serve(
         protocol = bounded_protocol(header_timeout, body_timeout, connections_per_client, forwarded_allow_ips)
     except ValueError as e:
         raise fail(f"--forwarded-allow-ips: {e}") from None
+    # The address first, then the store: a start that cannot listen (the port taken, an unknown host) had already
+    # made or upgraded the store, which an older process may still be serving.
+    listening = _listening(host, port)
+    _check_store(database_url)
     files, _hard = raise_file_limit()
     console.print(
         f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "
@@ -271,8 +292,9 @@ def serve(
         create_app(settings),
         host=host,
         port=port,
-        access_log=False,
-        log_level="info",
+        access_log=access_log,
+        log_level=log_level.lower(),
+        log_config=_uvicorn_logs(),
         ws_max_size=settings.max_frame_bytes,
         http=protocol,
         timeout_keep_alive=idle_timeout,  # type: ignore[arg-type]  # a float works
@@ -282,4 +304,59 @@ def serve(
     # uvicorn stops gracefully on SIGTERM and then raises it again with the handler it found: the default's, so that
     # the process ends as terminated (143), as a process manager expects, not as interrupted (main's handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (uvicorn listens on it), or a clear error: before the store is touched."""
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise fail(f"cannot listen on {host}:{port}: {getattr(e, 'strerror', None) or e}") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        raise fail(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    return sock
+
+
+def _check_store(database_url: str | None) -> None:
+    """Open the store once (making it, or upgrading its schema) before the server starts, so that a store that
+    cannot be used is one clear line (an unreadable URL, a database that does not answer or does not exist, a file
+    that cannot be written, a schema of a newer splendor), where it had been a traceback of a hundred lines."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from splendor.server.store_calls import store_problem
+    from splendor.store import open_store
+    from splendor.store.database import database_url as resolve_url
+    from splendor.store.database import shown_url
+
+    try:
+        open_store(database_url).close()
+    except ValueError as e:
+        raise fail(str(e)) from None
+    except SQLAlchemyError as e:
+        raise fail(f"cannot open the store {shown_url(resolve_url(database_url))}: {store_problem(e)}") from None
+    except OSError as e:
+        raise fail(f"cannot make the store {shown_url(resolve_url(database_url))}: {e.strerror or e}") from None
+
+
+def _uvicorn_logs() -> dict[str, Any]:
+    """uvicorn's log lines in the format of the server's own (a time on each: uvicorn's own had none)."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = {**LOGGING_CONFIG, "formatters": {**LOGGING_CONFIG["formatters"]}}
+    for name in ("default", "access"):
+        config["formatters"][name] = {
+            **config["formatters"][name],
+            "fmt": "%(asctime)s %(levelname)s %(name)s: %(message)s"
+            if name == "default"
+            else '%(asctime)s %(levelname)s %(name)s: %(client_addr)s "%(request_line)s" %(status_code)s',
+            "use_colors": False,
+        }
+    return config

@@ -12,6 +12,8 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
 from platformdirs import user_data_dir
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
@@ -84,7 +86,17 @@ def open_store(url: str | None = None) -> Store:
         upgrader = create_engine(url, poolclass=NullPool, **_engine_options(url, timeouts=False))
     try:
         with _one_upgrader(upgrader), _said_in_one_line(url):
-            command.upgrade(_migrations_config(upgrader), "head")
+            config = _migrations_config(upgrader)
+            try:
+                command.upgrade(config, "head")
+            except CommandError as e:
+                if "Can't locate revision" not in str(e):
+                    raise
+                newest = ScriptDirectory.from_config(config).get_current_head()
+                raise ValueError(
+                    f"the store {shown_url(url)} was written by a newer splendor: its schema's revision is unknown "
+                    f"to this one, whose newest is {newest} ({e}); run the newer splendor on it"
+                ) from None
     finally:
         if upgrader is not engine:
             upgrader.dispose()
