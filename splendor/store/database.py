@@ -139,9 +139,12 @@ def _said_in_one_line(url: str) -> Iterator[None]:
 
 
 def shown_url(url: str) -> str:
-    """The URL as an error may show it: its password hidden (a terminal's scrollback, a server's log)."""
+    """The URL as an error or a log may show it: its password hidden, and any password given in its query
+    (``?password=``, libpq's ``sslpassword``), for a terminal's scrollback and a server's log."""
     try:
-        return make_url(url).render_as_string(hide_password=True)
+        parsed = make_url(url)
+        query = {k: "hidden" if "pass" in k.lower() else v for k, v in parsed.query.items()}
+        return parsed.set(query=query).render_as_string(hide_password=True)
     except Exception:  # not a URL at all: nothing in it to hide
         return url
 

@@ -99,6 +99,7 @@ def test_a_store_that_cannot_be_used_is_one_line_not_a_traceback(tmp_path: Path)
     for url, said in [
         ("notaurl", "cannot use the database URL 'notaurl'"),
         ("postgresql+psycopg://ann:secret@127.0.0.1:1/db", "cannot open the store postgresql+psycopg://ann:***@"),
+        ("postgresql+psycopg://ann@127.0.0.1:1/db?password=secret", "cannot open the store postgresql+psycopg://ann@"),
         (f"sqlite:///{tmp_path}/file/s.db", "cannot make the store"),
         (newer, "was written by a newer splendor"),
     ]:
