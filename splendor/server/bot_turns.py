@@ -16,6 +16,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from splendor.core.game import Game
 from splendor.i18n import Message
 from splendor.server.bots import BotPool, bot_seed
@@ -23,6 +25,7 @@ from splendor.server.deadline import in_store_time
 from splendor.server.errors import Refused
 from splendor.server.seating import BOT, DEFAULT_BOT, waiting_for_players
 from splendor.server.settings import Settings
+from splendor.server.store_calls import store_problem
 from splendor.store.games import SeatInfo
 from splendor.store.leases import BotLeases
 
@@ -104,6 +107,9 @@ class BotTurns:
                 self.schedule(live)
                 return
             self._retry(live, spec, e.message)
+        except SQLAlchemyError as e:  # the store does not answer: said by the retry, in a line (no SQL, no traceback)
+            live.bot_task = None
+            self._retry(live, spec, store_problem(e))
         except Exception as e:
             log.exception("game %s: bot %s failed", live.id, spec)
             live.bot_task = None

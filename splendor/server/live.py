@@ -52,6 +52,7 @@ from splendor.server.quick_play import QuickPlay
 from splendor.server.schemas import NewGame
 from splendor.server.seating import BOT, rated_and_seeded, seats
 from splendor.server.settings import Settings
+from splendor.server.store_calls import store_problem
 from splendor.server.watchers import Credentials, Watcher, broadcast, unwatch, watch
 from splendor.store.accounts import Accounts, SignedIn
 from splendor.store.changes import ChangeFeed, shared
@@ -173,14 +174,31 @@ class GameManager:
 
     @staticmethod
     async def _every(seconds: float, chore: Callable[[], Awaitable[None]]) -> None:
+        """Run ``chore`` every ``seconds``. A store that does not answer is said once a chore, in a line (no
+        traceback, no SQL or its parameters), and again when it answers: a PostgreSQL stopped for 20 s had logged
+        some 870 lines a process, its statements' parameters among them."""
+        name = getattr(chore, "__name__", "chore").strip("_").replace("_", " ")
+        failing = False
         while True:
             await asyncio.sleep(seconds)
             try:
                 await chore()
             except asyncio.CancelledError:
                 raise
+            except (SQLAlchemyError, Refused) as e:
+                if isinstance(e, Refused) and e.status != 503:  # not the store's silence: a fault of the chore's
+                    log.exception("a periodic chore failed: %s", name)
+                    continue
+                if not failing:
+                    why = store_problem(e) if isinstance(e, SQLAlchemyError) else "503"
+                    log.warning("%s: the store does not answer (%s); said again once it does", name, why)
+                failing = True
             except Exception:
-                log.exception("a periodic chore failed")
+                log.exception("a periodic chore failed: %s", name)
+            else:
+                if failing:
+                    log.warning("%s: the store answers again", name)
+                failing = False
 
     async def _put_idle_games_away(self) -> None:
         self.cache.let_go_idle()
