@@ -158,10 +158,23 @@ def test_sigterm_leaves_the_game_asking_nothing_and_keeps_its_record_in_the_curr
     someone who may not be there. Stopped so, it asks nothing and keeps the record beside it, never losing it."""
     import signal
 
-    _status, out, _err = _stopped_at_the_prompt(tmp_path, signal.SIGTERM, "--seed", "12")
+    status, out, _err = _stopped_at_the_prompt(tmp_path, signal.SIGTERM, "--seed", "12")
     assert "Game left after" in out and "Save the record to a file" not in out, out
     kept = tmp_path / "splendor-classic-12.record"
     assert len(Record.from_text(kept.read_text()).actions) >= 1 and str(kept) in " ".join(out.split())
+    assert status == 128 + signal.SIGTERM  # a terminal player's find: it ended 0, as if nothing had stopped it
+
+
+def test_a_terminal_closed_keeps_the_games_record_as_sigterm_does(tmp_path: Path) -> None:
+    """A terminal player's find: closing the window (or an ssh connection dropping: SIGHUP) lost the game, with no
+    record; SIGTERM kept it. The hang-up saves it as SIGTERM does, saying nothing to a terminal that is gone."""
+    import signal
+
+    status, _out, err = _stopped_at_the_prompt(tmp_path, signal.SIGHUP, "--seed", "13")
+    kept = tmp_path / "splendor-classic-13.record"
+    assert kept.is_file(), err
+    assert len(Record.from_text(kept.read_text()).actions) >= 1
+    assert status == 128 + signal.SIGHUP
 
 
 def test_a_record_that_cannot_be_written_is_said_before_the_game_and_at_the_end_asked_again(tmp_path: Path) -> None:

@@ -41,8 +41,12 @@ _summaries_on_one_line(app, kids_app)
 
 
 def main() -> None:
-    """Entry point of the ``splendor`` command. SIGTERM (a ``timeout``, a ``kill``) stops a command as Ctrl-C does,
-    so that what it started is stopped with it: a terminated arena had left running an outside bot that read no
-    more. (``serve`` sets its own handlers while it runs.)"""
+    """Entry point of the ``splendor`` command. SIGTERM (a ``timeout``, a ``kill``) and SIGHUP (the terminal closed)
+    stop a command as Ctrl-C does, so that what it started is stopped with it (a terminated arena had left running
+    an outside bot that read no more) and a game played in the terminal is saved (closing the window had lost it).
+    (``serve`` sets its own handlers while it runs.)"""
     signal.signal(signal.SIGTERM, terminated)
+    hang_up = getattr(signal, "SIGHUP", None)
+    if hang_up is not None and signal.getsignal(hang_up) is not signal.SIG_IGN:  # nohup's choice is kept
+        signal.signal(hang_up, terminated)
     app()

@@ -3,7 +3,9 @@ common options, each a clear error (exit status 2) rather than a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,13 +21,24 @@ from splendor.i18n import LANGUAGES, from_environment
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM (a ``timeout``, a ``kill``), raised where the command was: it stops as Ctrl-C stops it, and where Ctrl-C
-    would ask something (a game's record), nothing is asked: nobody may be there to answer."""
+    """SIGTERM (a ``timeout``, a ``kill``) or SIGHUP (the terminal closed, an ssh connection dropped), raised where
+    the command was: it stops as Ctrl-C stops it, and where Ctrl-C would ask something (a game's record), nothing is
+    asked: nobody may be there to answer. ``signal`` is which; the command ends with status 128 + it."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.signal = signum
 
 
-def terminated(_signal: int, _frame: object) -> None:
-    """The handler of SIGTERM that ``main`` sets: `Terminated` raised."""
-    raise Terminated
+def terminated(signum: int, _frame: object) -> None:
+    """The handler of SIGTERM and SIGHUP that ``main`` sets: `Terminated` raised. After a hang-up the terminal is
+    gone: what the command still says (it saves a game's record) goes nowhere, rather than fail to be written."""
+    if signum == getattr(signal, "SIGHUP", None):
+        with contextlib.suppress(OSError):
+            nowhere = os.open(os.devnull, os.O_WRONLY)
+            for stream in (1, 2):
+                os.dup2(nowhere, stream)
+    raise Terminated(signum)
 
 
 app = typer.Typer(

@@ -174,12 +174,12 @@ def play(
         say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.", examples=EXAMPLES[game]))
     )
     notes: dict[str, Any] = {"seats": seat_notes(seat_list)}  # what the record keeps beside the actions
-    stopped = False  # by SIGTERM: nobody may be there to answer, so the record is saved unasked
+    stopped: Terminated | None = None  # by SIGTERM or SIGHUP: nobody may be there to answer: saved unasked
     try:
         try:
             play_terminal(g, seat_list, console, ask, seed=g.seed, language=language)
         except KeyboardInterrupt as interrupted:  # Ctrl-C leaves as 'quit' does: the record is saved or offered
-            stopped = isinstance(interrupted, Terminated)
+            stopped = interrupted if isinstance(interrupted, Terminated) else None
             raise Quit from None
         console.print(draw(g.view(None), names, language, whole=True))  # the end, all of it once
         over = say(_("Game over."))
@@ -199,7 +199,7 @@ def play(
         said = describe_result(g, names, language, notes=notes)
         console.print(f"[bold]{escape(said)}[/]", markup=True, highlight=False)
     written: Path | None = None
-    if stopped and record is None and any(s.kind == HUMAN for s in seat_list):
+    if stopped is not None and record is None and any(s.kind == HUMAN for s in seat_list):
         record = unasked_place(g)  # a game a person played is never lost, and nobody is asked where
     if record is not None or any(s.kind == HUMAN for s in seat_list):
         written = save_asking(g, record, notes, ask, say, console)
@@ -213,6 +213,8 @@ def play(
                 "Record saved to {path}. Go on with the game later: splendor play --resume {path}", path=str(written)
             )
         console.print(say(saved), markup=False, highlight=False)
+    if stopped is not None:  # ended as the signal ends a process, for whatever started it to see
+        raise typer.Exit(128 + stopped.signal)
 
 
 @app.command()

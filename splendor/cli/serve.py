@@ -304,6 +304,8 @@ def serve(
     # uvicorn stops gracefully on SIGTERM and then raises it again with the handler it found: the default's, so that
     # the process ends as terminated (143), as a process manager expects, not as interrupted (main's handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)  # a hang-up ends a server as it always had (nohup's kept)
     uvicorn.Server(config).run(sockets=[listening])
 
 
