@@ -679,6 +679,17 @@ def test_a_person_waiting_on_a_bot_is_told_it_thinks_and_that_a_first_search_may
             lambda _prompt: next(answers),
         )
     assert "bob is thinking…" in console.file.getvalue()  # type: ignore[attr-defined]
+    # a terminal that draws no spinner (TERM=dumb) is told in a line (16 s had passed there in silence)
+    dumb = Console(file=StringIO(), force_terminal=True, width=100, _environ={"TERM": "dumb"})
+    answers = iter(["quit", "y"])
+    with pytest.raises(Quit):
+        play_terminal(
+            splendor.new_game("classic", players=2, seed=3),
+            [Seat("bob", "greedy"), Seat("ann", HUMAN)],
+            dumb,
+            lambda _prompt: next(answers),
+        )
+    assert "bob is thinking…\n" in dumb.file.getvalue()  # type: ignore[attr-defined]
     english = lambda message: translate(message, "en")  # noqa: E731
     monkeypatch.delitem(sys.modules, "splendor.search.compiled", raising=False)  # not loaded yet in this program
     assert "up to a minute" in _thinking(english, "cy", make_bot("ismcts:easy"))
@@ -689,3 +700,54 @@ def test_the_command_says_its_version() -> None:
     """A wheel user's find: `splendor --version` was "No such option"."""
     done = run("--version")
     assert done.returncode == 0 and done.stdout.strip() == f"splendor {splendor.__version__}", done
+
+
+@pytest.mark.parametrize(("height", "since_first"), [(16, True), (200, False)])
+def test_on_a_short_terminal_what_the_others_did_comes_above_the_table_so_the_table_stays_whole(
+    height: int, since_first: bool
+) -> None:
+    """A terminal player's find: at 80x24 with four seats, the others' moves said under the table pushed its top off
+    the screen (the market's rows, the header saying the final round, the rare Pokémon). Where both do not fit,
+    the moves come first and the table ends next to the prompt; where they do, the moves stay by the prompt."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from splendor.terminal.play import Quit, play_terminal
+
+    console = Console(file=StringIO(), force_terminal=True, color_system=None, width=80, height=height)
+    answers = iter(["take w b g", "quit", "y"])
+    seats = [Seat("ann", HUMAN), Seat("bob", "greedy"), Seat("cy", "greedy"), Seat("dee", "greedy")]
+    with pytest.raises(Quit):
+        play_terminal(splendor.new_game("classic", players=4, seed=3), seats, console, lambda _prompt: next(answers))
+    said = console.file.getvalue()  # type: ignore[attr-defined]
+    second = said.rindex("Supply:")  # the table drawn for ann's second turn
+    assert (said.rindex("Since your last turn:") < second) is since_first
+
+
+def test_a_drought_says_what_it_does_and_how_many_to_discard() -> None:
+    """A terminal player's find: the Drought asked only "tokens to discard in the Drought: discard k | discard r |
+    ...", with no count (a return says "return 1, one at a time") and no word of what it does (ruling 24)."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from splendor.bots import decide, make_bot
+    from splendor.terminal.play import Quit, play_terminal
+
+    g = splendor.new_game("kids", players=3, seed=0, mysteries=True)
+    bots = [make_bot("random", seed=i) for i in range(3)]
+    while not (g.view(g.current_player)["decision"] == "drought" and g.current_player == 0):  # 91 actions in
+        g.apply(decide(bots[g.current_player], g))
+    held = g.view(0)["seats"][0]["purse_total"]
+    assert held > 5
+    console = Console(file=StringIO(), width=200)
+    answers = iter(["quit", "y"])
+    seats = [Seat("ann", HUMAN), Seat("bob", "random"), Seat("cy", "random")]
+    with pytest.raises(Quit):
+        play_terminal(g, seats, console, lambda _prompt: next(answers))
+    said = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert (
+        f"every purse of more than 5 tokens discards down to 5. Yours holds {held}: discard {held - 5}, one at a "
+        "time." in said
+    ), said[-600:]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -20,7 +21,7 @@ from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.record import ABORTED, EXPIRED, FORFEIT, NO_START, RESIGNED, TIME, ending_in_notes
 from splendor.games import replay as replay_record
-from splendor.games.kids.game import PURSE_LIMIT
+from splendor.games.kids.game import DROUGHT_LIMIT, PURSE_LIMIT
 from splendor.games.market import TOKEN_LIMIT
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
 from splendor.terminal.draw import choices, draw
@@ -88,6 +89,18 @@ def parse_seats(specs: str) -> list[Seat]:
         if first != i:
             raise ValueError(f"seat {i}'s name {seat.name!r} is seat {first}'s already; give each seat its own name")
     return seats
+
+
+@contextmanager
+def _while(console: Console, words: str) -> Iterator[None]:
+    """``words`` said while what is inside runs: a spinner in a terminal, a line in a terminal that draws none
+    (TERM=dumb: 16 s had passed in silence), nothing in a pipe."""
+    if console.is_terminal and console.is_dumb_terminal:
+        console.print(words, markup=False, highlight=False)
+        yield
+        return
+    with console.status(words):
+        yield
 
 
 def _thinking(say: Callable[[Message], str], name: str, bot: Bot) -> str:
@@ -292,7 +305,7 @@ def _play_turns(
         assert seat is not None
         if seat in bots:
             if heard:  # a person waits: said while the bot thinks (a spinner in a terminal, nothing in a pipe)
-                with console.status(_thinking(say, names[seat], bots[seat])):
+                with _while(console, _thinking(say, names[seat], bots[seat])):
                     action = decide(bots[seat], game)
             else:
                 action = decide(bots[seat], game)
@@ -302,14 +315,13 @@ def _play_turns(
             continue
         view = game.view(seat)
         if drawn_at != len(game.history):
-            console.print(draw(view, names, language, whole=whole))
+            _table_and_since(console, draw(view, names, language, whole=whole), _since(said[heard[seat] :], seat, say))
             drawn_at, whole = len(game.history), False
-            _since(console, said[heard[seat] :], seat, say)
             shown = len(said)
         if view["decision"] != "action" and hinted_at != len(game.history):
             choose = say(_("Choose ({decision}):", decision=decision_words(view["decision"])))
             console.print(choices(choose, view["legal_actions"]))
-            if view["decision"] == "return":
+            if view["decision"] in ("return", "drought"):
                 console.print(say(_returning(view, seat)), highlight=False)
             if view["decision"] == "evolve" and view["legal_actions"] == ["evolve none"]:  # ruling 5
                 console.print(say(NO_EVOLUTION), highlight=False)
@@ -346,7 +358,7 @@ def _play_turns(
             )
             continue
         if command == "hint":
-            with console.status(say(_("The expert bot is thinking…"))):  # a few seconds, said (a spinner in a terminal)
+            with _while(console, say(_("The expert bot is thinking…"))):  # a few seconds, said
                 advice = hint(game, seed=seed * 16 + seat)
             console.print(
                 say(
@@ -404,21 +416,45 @@ SINCE_SHOWN = 12
 four's round with villages fits."""
 
 
-def _since(console: Console, lines: list[tuple[int, str]], seat: int, say: Callable[[Message], str]) -> None:
-    """The other seats' actions since ``seat`` last acted, said again under the table drawn for it: the table
-    (some 30 lines, a Kids board 70) had pushed them off the screen above it."""
+def _since(lines: list[tuple[int, str]], seat: int, say: Callable[[Message], str]) -> Group | None:
+    """The other seats' actions since ``seat`` last acted (every one: the bots' moves are said here only, none as
+    they are played), or None when there are none."""
     others = [line for s, line in lines if s != seat]
     if not others:
+        return None
+    heading = Text(say(_("Since your last turn:")), style="bold")
+    return Group(heading, *(Text.from_markup(f"  {line}") for line in others))  # a line names its seat in colour
+
+
+def _table_and_since(console: Console, table: RenderableType, since: Group | None) -> None:
+    """The table drawn for a person's turn, with what the others did since their last: under the table, next to
+    the prompt, where both fit on the screen (the table, some 30 lines, had pushed them off above it); above it on
+    a terminal too short for both, so that the table stays whole on the screen (at 80x24 a round of four had
+    pushed off the market's top rows, the rare Pokémon, the header saying the final round, even your purse)."""
+    if since is None:
+        console.print(table)
         return
-    heading = say(_("Since your last turn:"))
-    console.print(f"[bold]{escape(heading)}[/]", highlight=False)
-    for line in others:  # every one: the bots' moves are said here only, none as they are played
-        console.print(f"  {line}", highlight=False)
+    options = console.options
+    height = len(console.render_lines(table, options, pad=False)) + len(console.render_lines(since, options, pad=False))
+    if console.is_terminal and height + 2 > console.height:
+        console.print(since, highlight=False)
+        console.print(table)
+    else:
+        console.print(table)
+        console.print(since, highlight=False)
 
 
 def _returning(view: dict[str, Any], seat: int) -> Message:
     """How many tokens a seat holds and must give back, as the web table says it."""
     me = view["seats"][seat]
+    if view["game"] == "kids" and view["decision"] == "drought":  # ruling 24: a purse of more than 5 discards to 5
+        held = me["purse_total"]
+        return _(
+            "The Drought: every purse of more than 5 tokens discards down to 5. Yours holds {held}: discard {n}, "
+            "one at a time.",
+            held=held,
+            n=held - DROUGHT_LIMIT,
+        )
     if view["game"] == "kids":
         held = me["purse_total"]
         return _(
