@@ -751,3 +751,22 @@ def test_a_drought_says_what_it_does_and_how_many_to_discard() -> None:
         f"every purse of more than 5 tokens discards down to 5. Yours holds {held}: discard {held - 5}, one at a "
         "time." in said
     ), said[-600:]
+
+
+def test_a_game_resumed_mid_turn_says_what_that_turn_did_so_far(tmp_path: Path) -> None:
+    """A terminal player's find: a record saved at a noble's choice (or a Thief's gift) went on with "Going on after
+    103 actions" and the choice, not the buy that asked it: the last move was the player's own, which the list of
+    the others' moves leaves out."""
+    from splendor.bots import decide, make_bot
+
+    g = splendor.new_game("classic", players=2, seed=1)
+    bots = [make_bot("random", seed=2 + i) for i in range(2)]
+    while g.view(g.current_player)["decision"] != "noble":  # 103 actions in, seat 0 bought and meets two nobles
+        g.apply(decide(bots[g.current_player], g))
+    assert g.current_player == 0
+    bought = g.history[-1].text
+    path = tmp_path / "noble.record"
+    path.write_text(g.record.to_text())
+    out = run("play", "--resume", str(path), "--seats", "human,greedy", stdin="quit\ny\n\n")
+    text = " ".join(out.stdout.split())
+    assert f"Your turn so far: player 0 (seat 0): {bought}" in text, text[:1500]

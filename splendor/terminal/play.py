@@ -297,8 +297,13 @@ def _play_turns(
             shown = len(said)
 
     # Going on with a game (--resume): what the others did since the person to move last acted, as if heard.
-    for n, mover, before, after in _recent(game, set(heard)):
+    recent, own = _recent(game, set(heard))
+    for n, mover, before, after in recent:
         said.append((mover, line_of(mover, after.history[n].text, before, after)))
+    if own:  # left mid-turn (a noble to choose, a gift to give): what this turn did so far, which asks it
+        console.print(Text(say(_("Your turn so far:")), style="bold"))
+        for n, mover, before, after in own:
+            console.print(f"  {line_of(mover, after.history[n].text, before, after)}", highlight=False)
 
     while not game.is_over:
         seat = game.current_player
@@ -391,14 +396,20 @@ def _play_turns(
         console.print(line, highlight=False)
 
 
-def _recent(game: Game, people: set[int]) -> list[tuple[int, int, Game, Game]]:
-    """The others' actions since the seat to move last acted, for a game gone on with (``--resume``), a person's
-    seat to move: each as (its index, its seat, the game before it, the game after it), at most `SINCE_SHOWN`."""
+Played = tuple[int, int, Game, Game]
+"""An action of a game's history: its index, its seat, the game before it and the game after it."""
+
+
+def _recent(game: Game, people: set[int]) -> tuple[list[Played], list[Played]]:
+    """For a game gone on with (``--resume``), a person's seat to move: the others' actions since that seat last
+    acted (at most `SINCE_SHOWN`), and the seat's own actions of the turn it left unfinished (a record saved at a
+    noble's choice or a Thief's gift: the buy or the road that asks it), else none."""
     seat = game.current_player
     if not game.history or seat not in people:
-        return []
+        return [], []
     at = replay_record(game.record, upto=0)
-    recent: deque[tuple[int, int, Game, Game]] = deque(maxlen=SINCE_SHOWN)
+    recent: deque[Played] = deque(maxlen=SINCE_SHOWN)
+    own: list[Played] = []
     for n, action in enumerate(game.history):  # once through: the last few kept, from the seat's own action on
         mover = at.current_player
         assert mover is not None  # (an action was played: a seat was to move)
@@ -406,9 +417,11 @@ def _recent(game: Game, people: set[int]) -> list[tuple[int, int, Game, Game]]:
         at.apply(action)
         if mover == seat:
             recent.clear()
+            own.append((n, mover, before, at.clone()))
         else:
             recent.append((n, mover, before, at.clone()))
-    return list(recent)
+            own.clear()
+    return list(recent), own
 
 
 SINCE_SHOWN = 12
