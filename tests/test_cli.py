@@ -770,3 +770,19 @@ def test_a_game_resumed_mid_turn_says_what_that_turn_did_so_far(tmp_path: Path) 
     out = run("play", "--resume", str(path), "--seats", "human,greedy", stdin="quit\ny\n\n")
     text = " ".join(out.stdout.split())
     assert f"Your turn so far: player 0 (seat 0): {bought}" in text, text[:1500]
+
+
+def test_a_tie_on_points_says_the_counts_that_broke_it() -> None:
+    """A terminal player's find: "(tied on points; the tied player with fewer development cards wins.)" said which
+    rule decided, not the counts (20 cards against 22)."""
+    from splendor.bots import decide, make_bot
+    from splendor.terminal.play import describe_result
+
+    g = splendor.new_game("classic", players=2, seed=6)
+    bots = [make_bot("greedy", seed=12 + i) for i in range(2)]
+    while not g.is_over:
+        g.apply(decide(bots[g.current_player], g))
+    cards = g.result["cards_bought"]
+    assert g.result["scores"] == [15, 15] and cards[0] < cards[1]
+    said = describe_result(g, ["ann", "bob"])
+    assert said.endswith(f"fewer development cards wins: ann {cards[0]}, bob {cards[1]}.)"), said

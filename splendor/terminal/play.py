@@ -585,8 +585,24 @@ def describe_result(
         )
     said = translate(text, language)
     if "tie_break" in result:
-        said += f" ({translate(Message(result['tie_break']), language)}.)"
+        rule: Message = Message(result["tie_break"])
+        counted = _tie_counts(result)
+        if counted is not None:  # the counts that decided, of the seats tied on points (they had gone unsaid)
+            top = max(result["scores"])
+            tied = [s for s, points in enumerate(result["scores"]) if points == top]
+            rule = _("{rule}: {counts}", rule=rule, counts=", ".join(f"{names[s]} {counted[s]}" for s in tied))
+        said += f" ({translate(rule, language)}.)"
     return said
+
+
+def _tie_counts(result: dict[str, Any]) -> list[int] | None:
+    """Each seat's count that broke a tie on points: classic's development cards; Pokémon's cards under the
+    trainer tile, or its Pokémon in the play area where those were tied too."""
+    if "cards_bought" in result:
+        return list(result["cards_bought"])
+    if "under_tile" in result:
+        return list(result["play_area"] if "play area" in result["tie_break"] else result["under_tile"])
+    return None
 
 
 def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGUAGE) -> list[str]:
