@@ -234,3 +234,20 @@ def test_a_full_width_colon_holds_its_own_space() -> None:
     text = "\n".join(_lines(g, language="zh"))
     assert "供应区：" in text and "供应区： " not in text
     assert " ".join(_lines(g, language="en")).count("Supply: ") == 1
+
+
+def test_pokemons_rare_and_legendary_rows_are_named_in_the_readers_words_and_as_typed() -> None:
+    """A terminal player's find: Slovenian's table called them "rare" and "legendary", in English: the words the
+    notation types, which stay beside the reader's own."""
+    from rich.console import Console
+
+    view = splendor.new_game("pokemon", players=2, seed=1).view(0)
+    for language, rare, legendary in [
+        ("sl", "redki [rare] (", "legendarni [legendary] ("),
+        ("en", "rare (", "legendary ("),
+    ]:
+        console = Console(width=80, color_system=None)
+        with console.capture() as seen:
+            console.print(draw(view, ["a", "b"], language))
+        lines = seen.get().splitlines()
+        assert any(line.startswith(rare) for line in lines) and any(line.startswith(legendary) for line in lines)

@@ -161,7 +161,9 @@ def play(
                     "seed {seed} · seats: {seats}",
                     seed=g.seed,
                     seats=", ".join(  # a bot's name is its own kind already ("greedy 1"): said once
-                        f"{i} {s.name}" if s.name.startswith(s.kind) else f"{i} {s.name} ({s.kind})"
+                        f"{i} {s.name}"
+                        if s.name.startswith(s.kind)
+                        else f"{i} {s.name} ({say(_('human')) if s.kind == HUMAN else s.kind})"
                         for i, s in enumerate(seat_list)
                     ),
                 )

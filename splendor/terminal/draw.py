@@ -234,8 +234,10 @@ def draw_pokemon(view: dict[str, Any], names: list[str], say: Say = str, *, whol
         balls = [Text(say(_("Balls:")))]
         balls += [Text(f"{LETTERS[c]}={say(Message(ball))}", style=STYLES[c]) for c, ball in view["ball_names"].items()]
         parts.append(Flow(*balls, gap=1))
-    for lv in ("rare", "legendary"):  # each named as it is typed ('catch rare'), with its pile's count
-        line = Text(f"{lv} (" + say(_("deck {left}", left=view["decks"][lv])) + "): ", style="bold")
+    for lv, named in (("rare", _("rare")), ("legendary", _("legendary"))):
+        # in the reader's words, and as it is typed ('catch rare') where the two differ; with its pile's count
+        label = say(named) if say(named) == lv else f"{say(named)} [{lv}]"
+        line = Text(f"{label} (" + say(_("deck {left}", left=view["decks"][lv])) + "): ", style="bold")
         line.append_text(pokemon_card(view["market"][lv][0], sep=" · ", say=say))
         parts.append(line)
     display = _plain_table(say, _("level"), *(_("slot {slot}", slot=s + 1) for s in range(4)))
