@@ -54,6 +54,9 @@ class LiveGame:
     that game's people."""
     rematch: str | None = None
     """This game's rematch, once one of its people asked for it: every table of it offers to take a seat there."""
+    idle_limit: float | None = None
+    """Seconds a person to move in a rated game without a clock may take before forfeiting
+    (`Settings.idle_forfeit_seconds`, set as the process takes the game in), for every table to say."""
     _moves_counted: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0], repr=False)
     """Each seat's entries in ``log`` (only ever appended to), and last how many entries were counted: counted
     once as the log grows, since every payload says each seat's moves (a pass over the log per seat had cost a
@@ -141,6 +144,9 @@ class LiveGame:
             "ending": self.ending_of(),
             "winners": self.winners,
             "clock": clocks.payload(self.clock),
+            # a rated game without a clock is lost by a person who does not move for this long: said on the table,
+            # where a game of friends by the day had been lost after an hour with no warning
+            "idle_limit": self.idle_limit if self.rated and self.clock is None and not self.over else None,
             "rematch_of": self.rematch_of,
             "rematch": self.rematch,
             "view": view,
@@ -259,6 +265,7 @@ class GameCache:
         already (another request read it, or played it to its end, while this one was rebuilt): that copy is as
         new or newer, and its watchers are on it, so it is the one returned."""
         live = self.live.get(built.id) or self.finished.get(built.id) or built
+        live.idle_limit = self.settings.idle_forfeit_seconds
         if live.over:
             self.keep_finished(live)
         else:
@@ -267,6 +274,7 @@ class GameCache:
 
     def add(self, live: LiveGame) -> None:
         """A game just created here."""
+        live.idle_limit = self.settings.idle_forfeit_seconds
         self.live[live.id] = live
 
     def keep_finished(self, live: LiveGame) -> None:

@@ -73,7 +73,11 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     page.wait_for_selector("#kept-in-account")
     page.wait_for_function("document.getElementById('status').classList.contains('mine')")
     assert page.is_disabled("#hint") and "A rated game gives no hints" in page.inner_text("#hint-text")
-    assert page.is_visible("#rated") and page.inner_text("#rated") == "rated game"  # the table says so
+    # the table says so, and that without a clock a move is due within the server's limit (a social-play
+    # review's find: two friends by the day lost a rated game after an hour, warned by nothing)
+    assert page.is_visible("#rated") and page.inner_text("#rated") == "rated game · 1 h 0 min a move"
+    rule = page.get_attribute("#rated", "title") or ""
+    assert "a player who does not move within 1 h 0 min loses the game" in rule
     before = int(page.evaluate("document.body.dataset.actions"))
     take_by_clicks(page)  # the first move by clicks
     wait_past(page, before)
@@ -276,6 +280,7 @@ def test_a_rematch_of_a_game_an_account_made_unrated_is_unrated_too(server: Serv
     again = page.url.split("/play/")[1].split("?")[0]
     payload = page.request.get(f"{server.base}/api/games/{again}").json()
     assert payload["rated"] is False and payload["clock"]["control"] == "5+10"
+    assert payload["idle_limit"] is None  # neither rated nor untimed: no limit but the clock's
     assert page.errors == []  # type: ignore[attr-defined]
 
 

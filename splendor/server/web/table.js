@@ -9,7 +9,7 @@ import { advice as adviceWords, cardInSight, describe, turnWords } from "/static
 import {
   RATED_AFTER_MOVES, calledOff, endFolded, endingWords, forfeitWords, mayCountForNobody, renderEnd, verdictWords,
 } from "/static/endgame.js";
-import { renderClocks } from "/static/clocks.js";
+import { days, renderClocks } from "/static/clocks.js";
 import { handleKey, keyForOthers } from "/static/keys.js";
 import { makeTutorial, tutorialOn } from "/static/tutorial.js";
 import { makeChat } from "/static/chat.js";
@@ -370,6 +370,21 @@ export function render() {
   keepFocus(trail);
 }
 
+// The rated badge. A rated game without a clock is lost by a person who does not move within the server's limit
+// (payload.idle_limit): the badge says that limit and its title the rule, where two friends playing by the day had
+// lost a rated game after an hour with nothing on the table to warn them.
+function renderRated(calledOffNow) {
+  const badge = document.getElementById("rated");
+  badge.hidden = !state.payload.rated || calledOffNow;
+  const limit = mode === "play" ? state.payload.idle_limit : null;
+  const time = limit ? days(limit) : "";
+  badge.querySelector(".long").textContent = limit ? t("rated game · {time} a move", { time }) : t("rated game");
+  badge.querySelector(".short").textContent = limit ? t("rated · {time}", { time }) : t("rated");
+  if (limit) {
+    badge.title = t("Rated, without a clock: a player who does not move within {time} loses the game.", { time });
+  } else badge.removeAttribute("title");
+}
+
 // Where the keyboard's focus is, as the places that hold it, nearest first (by data-key or id, four at most): a
 // redraw that removes the focused control (Take once sent, a card's menu once chosen, a decision's button, a
 // control disabled under it) hands the focus to what stands in its place, where it had fallen to the page's start.
@@ -440,7 +455,7 @@ function draw() {
   }
   document.getElementById("title").textContent = ` ${gameTitle(state.payload.game, state.payload.view)}`;
   const ending = mode === "replay" ? state.replayEnding : state.payload.ending;   // called off: it counted for none
-  document.getElementById("rated").hidden = !state.payload.rated || calledOff(ending);
+  renderRated(calledOff(ending));
   const help = document.getElementById("help");
   if (!help.childElementCount) help.append(howToPlay(state.payload.game));   // once: its open state is the reader's
   renderStatus();
