@@ -281,3 +281,23 @@ def test_the_lobby_is_panels_under_their_headings_two_columns_wide_one_on_a_phon
             assert len({round(box["width"]) for box in boxes.values() if box}) == 1, boxes
             assert page.evaluate("document.documentElement.scrollWidth") <= width
         context.close()
+
+
+def test_a_guest_on_a_phone_is_told_in_words_why_a_rated_games_join_is_greyed(server: Server, browser: Browser) -> None:
+    """A social-play review's find: the reason was only a title, which a touch screen never shows."""
+    host = browser.new_context(base_url=server.base)
+    assert host.request.post("/api/accounts", data={"name": "rita", "password": "correct horse"}).status == 201
+    seats = [{"kind": "human", "mine": True}, {"kind": "open"}]
+    made = host.request.post("/api/games", data={"game": "classic", "seats": seats, "rated": True})
+    assert made.status == 201, made.text()
+    game = made.json()["id"]
+    guest = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = guest.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector(f"[data-join='{game}']")
+    assert page.is_disabled(f"[data-join='{game}']")
+    row = page.locator("#open-games tr", has=page.locator(f"[data-join='{game}']"))
+    assert "sign in to join a rated game" in row.inner_text()
+    assert row.locator(".join-why").is_visible()
+    host.close()
+    guest.close()

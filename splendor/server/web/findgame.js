@@ -207,8 +207,10 @@ async function drawOpenGames() {
       el("td", {}, creator),
       el("td", {}, clockWords(g.expires_in)),
       el("td", {}, mine(g) ? el("a", { href: mine(g).link, "data-yours": g.id }, t("your game: open it"))
-        : el("button", { type: "button", class: "primary", "data-join": g.id, disabled: refused,
-          title: refused ? t("sign in to join a rated game") : null, onclick: () => join(g) }, t("Join"))));
+        : [el("button", { type: "button", class: "primary", "data-join": g.id, disabled: refused,
+          title: refused ? t("sign in to join a rated game") : null, onclick: () => join(g) }, t("Join")),
+          // said in words, not only in a title a touch screen never shows (as quick play's rated box says it)
+          refused ? el("span", { class: "join-why note" }, ` (${t("sign in to join a rated game")})`) : null]));
   }));
   const row = INVITED && !shownInvited && document.querySelector(`#open-games tr.invited`);
   if (row) {                                     // once: later redraws leave the page where the reader put it
