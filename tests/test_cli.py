@@ -786,3 +786,27 @@ def test_a_tie_on_points_says_the_counts_that_broke_it() -> None:
     assert g.result["scores"] == [15, 15] and cards[0] < cards[1]
     said = describe_result(g, ["ann", "bob"])
     assert said.endswith(f"fewer development cards wins: ann {cards[0]}, bob {cards[1]}.)"), said
+
+
+def test_a_misspelt_board_side_lists_the_shipped_ones(tmp_path: Path) -> None:
+    """A terminal player's find: --board A1-front,A2-back,A9-front said only that the file A9-front could not be
+    read."""
+    out = run("play", "--game", "kids", "--seats", "greedy,random", "--board", "A1-front,A2-back,A9-front")
+    said = " ".join(out.stderr.split())
+    assert out.returncode == 2 and "nor is it a side of the game's boards, which are A1-back, A1-front" in said, said
+
+
+def test_the_pokedex_of_a_name_no_profile_has_says_so(tmp_path: Path) -> None:
+    """A terminal player's find: an unknown name (a typo) showed an empty Pokédex, as if it were one."""
+    out = run("pokedex", "nobody", "--database-url", f"sqlite:///{tmp_path}/p.db")
+    assert out.returncode == 0 and "No profile is named 'nobody' yet" in " ".join(out.stdout.split())
+
+
+def test_small_words_of_the_terminal_a_player_met() -> None:
+    """A terminal player's finds: a game of bots alone asked to type an action; Chinese's refusal put a space after
+    its full-width colon ("不允许： 拿取"); the input's end at the save prompt left the line open."""
+    bots = run("play", "--seats", "greedy,random", "--max-turns", "2")
+    assert bots.returncode == 0 and "Type an action" not in bots.stdout
+    refused = run("play", "--seats", "human,greedy", "--lang", "zh", stdin="take x\nquit\ny\n")
+    assert "不允许：'x'" in refused.stdout, refused.stdout[-500:]
+    assert refused.stdout.endswith("\n"), refused.stdout[-100:]  # the save prompt's line, ended at the input's end

@@ -172,9 +172,15 @@ def play(
     )
     if resume is not None:
         console.print(say(_n("Going on after {n} action.", "Going on after {n} actions.", len(g.history))))
-    console.print(
-        say(_("Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.", examples=EXAMPLES[game]))
-    )
+    if any(s.kind == HUMAN for s in seat_list):  # nobody to type in a game of bots
+        console.print(
+            say(
+                _(
+                    "Type an action (e.g. {examples}), 'moves' for the legal ones, 'help', 'quit'.",
+                    examples=EXAMPLES[game],
+                )
+            )
+        )
     notes: dict[str, Any] = {"seats": seat_notes(seat_list)}  # what the record keeps beside the actions
     stopped: Terminated | None = None  # by SIGTERM or SIGHUP: nobody may be there to answer: saved unasked
     try:
@@ -232,6 +238,13 @@ def pokedex(
     except ValueError as e:
         raise fail(str(e)) from None
     console.print(pokedex_table(page))
+    if not page.known:  # a typo, or a name never played: said, where an empty page had looked like a real one
+        console.print(
+            f"No profile is named {profile!r} yet: a profile is made by the first Pokémon game it plays "
+            f"(splendor play --game pokemon --seats {profile}:human,greedy).",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _step_on(prompt: str) -> bool:

@@ -419,6 +419,7 @@ def draw_kids(view: dict[str, Any], names: list[str], say: Say = str, *, whole: 
                 style=STYLES[t["colour"]] if t["active"] else "dim",
             )
             tiles.append(" ")
+        tiles.rstrip()  # no space of the last tile's before the next " · "
         line.append_text(tiles if sv["city_tiles"] else Text("-", style="dim"))
         if sv["medal"]:
             line.append(" · " + say(_("Queen's Medal {medal}", medal=sv["medal"])), style="yellow")

@@ -24,7 +24,7 @@ from splendor.games import replay as replay_record
 from splendor.games.kids.game import DROUGHT_LIMIT, PURSE_LIMIT
 from splendor.games.market import TOKEN_LIMIT
 from splendor.i18n import N_, SOURCE_LANGUAGE, Listing, Message, _, translate
-from splendor.terminal.draw import choices, draw
+from splendor.terminal.draw import choices, draw, labelled
 from splendor.terminal.moves import what_happened
 from splendor.terminal.typed import in_notation, is_yes
 
@@ -389,8 +389,8 @@ def _play_turns(
             tell(seat, game.history[-1].text, before)  # the action as the notation writes it, then what it did
             heard[seat] = len(said)
         except IllegalAction as e:
-            refused = say(_("Not allowed:"))
-            console.print(f"[red]{refused}[/] {e.explain(language)}", markup=True, highlight=False)
+            refused = labelled(say(_("Not allowed:")))  # a full-width colon holds its own space
+            console.print(f"[red]{escape(refused)}[/]{escape(e.explain(language))}", markup=True, highlight=False)
             console.print(say(_("Type 'moves' to list what is legal, or 'help' for the notation.")))
     for _seat, line in said[shown:]:  # the moves that ended the game, after the last table drawn
         console.print(line, highlight=False)

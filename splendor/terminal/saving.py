@@ -90,7 +90,8 @@ def save_asking(
         if path is None:
             try:
                 answer = ask(say(_("Save the record to a file (empty to skip): "))).strip()
-            except EOFError:
+            except EOFError:  # the input ended (Ctrl-D, a pipe run dry): the prompt's line is ended too
+                console.print()
                 return None
             if not answer:
                 return None

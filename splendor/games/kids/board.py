@@ -217,7 +217,11 @@ def read_side(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise BoardError(str(path), [f"cannot read the file: {e.strerror or e}"]) from None
+        problem = f"cannot read the file: {e.strerror or e}"
+        if not Path(path).exists() and "/" not in str(path) and not str(path).endswith(".toml"):
+            # a name, not a file: a shipped side misspelt ("A9-front")
+            problem += f"; nor is it a side of the game's boards, which are {', '.join(sorted(SHIPPED_SIDES))}"
+        raise BoardError(str(path), [problem]) from None
     return parse_side(text, str(path))
 
 
