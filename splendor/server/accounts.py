@@ -13,6 +13,7 @@ up the games.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -27,6 +28,7 @@ from splendor.server.guards import RateLimiter, client_address
 from splendor.server.live import GameManager
 from splendor.server.moves import left_too_soon
 from splendor.server.schemas import (
+    AccountDeletion,
     GameName,
     Leaderboard,
     Me,
@@ -54,6 +56,8 @@ argon2 hash, a quarter of a second of CPU on an idle machine and seconds on a bu
 store (it was answered with "the store is unavailable" under load)."""
 LEADERBOARD_SECONDS = 5.0
 """How long a process answers a leaderboard from what it read last."""
+
+log = logging.getLogger("splendor.server")
 
 
 async def signed_in(conn: HTTPConnection) -> SignedIn | None:
@@ -150,6 +154,32 @@ def accounts_router(settings: Settings) -> APIRouter:
         except AccountError as e:
             raise Refused(e.status, e.message) from None
         return Response(status_code=204)
+
+    @router.delete("/api/me", status_code=204, response_class=Response, responses=refusals(400, 401, 409))
+    async def delete_account(body: AccountDeletion, request: Request) -> Response:
+        """Delete the signed-in account, its password shown again: its sessions end (this browser's cookie is
+        cleared), its ratings, their history and its Pokédex go, and its name is free again; its finished games
+        keep their seats under the name they were played in. 409 while it has a seat in a game not over (resign or
+        finish it first); 401 when not signed in or the password is wrong (counted as at sign-in: 429 past the
+        lock)."""
+        account = await signed_in(request)
+        if account is None:
+            raise Refused(401, _("you are not signed in"))
+        if not attempts.allow(client_address(request.scope)):
+            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"), retry_after=60)
+        accounts: Accounts = request.app.state.accounts
+        try:
+            await hashing_password(
+                lambda: accounts.delete_account(account, body.password, client_address(request.scope))
+            )
+        except AccountError as e:
+            raise Refused(e.status, e.message) from None
+        log.info("an account was deleted")
+        boards.clear()  # its name leaves this process's leaderboards now (another's within LEADERBOARD_SECONDS)
+        request.app.state.manager.cache.forget_account(account.id)  # its seats held here (another's: when read)
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+        return response
 
     @router.post("/api/profiles", status_code=201, responses=refusals(400, 409))
     async def claim_profile(body: ProfileRequest, request: Request) -> dict[str, Any]:

@@ -9,6 +9,7 @@ path every accepted action takes); an unfinished game nobody asks about, watches
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -276,6 +277,14 @@ class GameCache:
         """A game just created here."""
         live.idle_limit = self.settings.idle_forfeit_seconds
         self.live[live.id] = live
+
+    def forget_account(self, account_id: int) -> None:
+        """An account deleted: the games held here no longer give it any seat (they keep the name it played
+        under), as the store's copies do once it is gone."""
+        for live in [*self.live.values(), *self.finished.values()]:
+            live.seats = [
+                dataclasses.replace(s, account_id=None) if s.account_id == account_id else s for s in live.seats
+            ]
 
     def keep_finished(self, live: LiveGame) -> None:
         """A game that ended: out of the live set, into the bounded cache of finished ones. The least recently

@@ -297,6 +297,13 @@ class NewPassword(BaseModel):
     new: str = Field(min_length=8, max_length=200)
 
 
+class AccountDeletion(BaseModel):
+    """The password of the account to delete, shown again."""
+
+    model_config = ConfigDict(extra="forbid")
+    password: str = Field(min_length=1, max_length=200)
+
+
 RATING_SCALE = (
     "an Elo-like number: 1500 for a newcomer, and a difference of 200 between two settled players means "
     "the stronger wins about 76 games in 100 (the OpenSkill ordinal μ − 3σ mapped linearly: "

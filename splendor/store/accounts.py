@@ -25,13 +25,22 @@ from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, exists, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from splendor.i18n import Message, _, _n
 from splendor.store.database import Store
-from splendor.store.models import Account, PokedexMark, Profile, PushSubscription, SeatRow, SessionRow, SignInFailures
+from splendor.store.models import (
+    Account,
+    GameRow,
+    PokedexMark,
+    Profile,
+    PushSubscription,
+    SeatRow,
+    SessionRow,
+    SignInFailures,
+)
 from splendor.store.names import BadName, check_name, name_key, shows_nothing
 from splendor.store.pokedex import find_profile
 from splendor.store.secrets import new_secret, secret_hash, secret_matches
@@ -236,6 +245,44 @@ class Accounts:
                 s.execute(delete(PushSubscription).where(PushSubscription.account_id == account.id))
             else:
                 self._count_failure(s, row.id, where, now)
+        if not right:
+            raise AccountError(_("wrong password"), 401)  # once the count of wrong passwords is committed
+
+    def delete_account(self, account: SignedIn, password: str, address: str = "") -> None:
+        """Delete the account once its password is shown (`AccountError` 401 otherwise, counted toward the same
+        lock as at sign-in): its sessions, ratings and their changes, push subscriptions, quick-play requests and
+        Pokédex profiles go with it; its finished games keep their seats under the name they were played in, no
+        longer the account's, and its name is free again. Refused (409) while it has a seat in a game not yet
+        over: resign or finish it first, so that nobody's game is left waiting on a seat nobody holds."""
+        now = time.time()
+        where = address_key(address)
+        with self.store.session() as s:
+            row = s.scalar(select(Account).where(Account.id == account.id).with_for_update())
+            if row is None:
+                raise AccountError(_("wrong password"), 401)
+            self._refuse_while_locked(s, row.id, where, now)
+            right = _verify(row.password_hash, password)
+            if not right:
+                self._count_failure(s, row.id, where, now)
+            else:
+                unfinished = s.scalar(
+                    select(func.count())
+                    .select_from(SeatRow)
+                    .join(GameRow, GameRow.id == SeatRow.game_id)
+                    .where(SeatRow.account_id == row.id, GameRow.status == "ongoing", SeatRow.forfeited_by.is_(None))
+                )
+                if unfinished:
+                    raise AccountError(
+                        _n(
+                            "this account still plays {n} game: resign or finish it first",
+                            "this account still plays {n} games: resign or finish them first",
+                            unfinished,
+                        ),
+                        409,
+                    )
+                for profile in s.scalars(select(Profile).where(Profile.account_id == row.id)):
+                    s.delete(profile)  # its Pokédex marks with it
+                s.delete(row)  # its sessions, ratings, changes, subscriptions, seeks and failures by cascade
         if not right:
             raise AccountError(_("wrong password"), 401)  # once the count of wrong passwords is committed
 

@@ -484,3 +484,30 @@ def test_an_account_that_keeps_a_pokemon_seat_marks_its_own_pokedex_not_the_prof
         kept = bea.post(f"/api/games/{game['id']}/seats/0/keep", headers={"x-seat-token": game["seats"][0]["token"]})
         assert kept.status_code == 200, kept.text
         assert kept.json()["seats"][0]["profile"] == "bea"
+
+
+def test_an_account_is_deleted_with_its_password_once_no_game_waits_on_it(server: Server) -> None:
+    """A server operator's find: no account could be deleted. With its password shown again, and no game of its
+    still going, it goes with its sessions, ratings and Pokédex; its name is free; its finished games keep the
+    name they were played under."""
+    with sign_up(server, "dora") as dora, server.client() as stranger:
+        seats = [{"kind": "human", "mine": True}, {"kind": "bot", "bot": "greedy"}]
+        game = dora.post("/api/games", json={"game": "classic", "seats": seats})
+        assert game.status_code == 201, game.text
+        game_id = game.json()["id"]
+        refused = dora.request("DELETE", "/api/me", json={"password": "correct horse"})
+        assert refused.status_code == 409 and "still plays 1 game: resign or finish it first" in refused.text
+        play_to_the_end(dora, game_id, 0)
+        wrong = dora.request("DELETE", "/api/me", json={"password": "wrong horse"})
+        assert wrong.status_code == 401 and dora.get("/api/me").status_code == 200
+        assert stranger.request("DELETE", "/api/me", json={"password": "correct horse"}).status_code == 401
+        assert any(r["name"] == "dora" for r in dora.get("/api/leaderboard/classic").json()["players"])
+        done = dora.request("DELETE", "/api/me", json={"password": "correct horse"})
+        assert done.status_code == 204 and "splendor_session=" in done.headers["set-cookie"]
+        assert dora.get("/api/me").status_code == 401
+        assert stranger.post("/api/session", json={"name": "dora", "password": "correct horse"}).status_code == 401
+        assert not any(r["name"] == "dora" for r in stranger.get("/api/leaderboard/classic").json()["players"])
+        seat = stranger.get(f"/api/games/{game_id}").json()["seats"][0]
+        assert seat["name"] == "dora" and seat["has_account"] is False
+        again = stranger.post("/api/accounts", json={"name": "dora", "password": "another horse"})
+        assert again.status_code == 201, again.text  # the name is free

@@ -319,3 +319,21 @@ def test_a_rated_game_called_off_shows_no_rated_badge(server: Server, browser: B
     page.wait_for_function("document.body.dataset.over === 'true'")
     assert page.locator("#rated").is_hidden() and "not rated" in page.inner_text("#ending")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_an_account_is_deleted_from_the_lobby_with_its_password(server: Server, browser: Browser) -> None:
+    """An account could not be deleted (a server operator's find). In the lobby, under the account, a closed panel
+    asks its password again; a wrong one is said and nothing changes; the right one deletes it and signs out."""
+    page = open_lobby(browser, server)
+    sign_up(page, "gina", "correct horse battery")
+    page.click("#delete-account summary")
+    page.fill("#delete-password", "wrong horse battery")
+    page.click("#delete-account-go")
+    page.wait_for_function("document.getElementById('delete-said').textContent.includes('wrong password')")
+    assert page.is_visible("#sign-out")
+    page.fill("#delete-password", "correct horse battery")
+    page.click("#delete-account-go")
+    page.wait_for_selector("#account-form")  # signed out, the page read again
+    r = page.request.post(f"{server.base}/api/session", data={"name": "gina", "password": "correct horse battery"})
+    assert r.status == 401
+    assert page.errors == []  # type: ignore[attr-defined]

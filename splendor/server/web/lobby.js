@@ -285,6 +285,29 @@ function passwordForm() {
       el("button", { type: "submit", id: "change-password" }, t("Change"))), said);
 }
 
+// Delete the account, its password shown again (nothing is sent by accident: a closed panel, a password, a button
+// saying what it does). The server refuses while a game of the account's is going on, and says so.
+function deleteForm() {
+  const password = el("input", { type: "password", id: "delete-password", autocomplete: "current-password",
+    "aria-label": t("Password"), placeholder: t("Password") });
+  const said = el("p", { role: "status", id: "delete-said" });
+  const remove = async (event) => {
+    event.preventDefault();
+    if (!password.value) { said.textContent = t("Write your password to delete the account."); return; }
+    try {
+      await api("/api/me", { method: "DELETE", body: JSON.stringify({ password: password.value }) });
+    } catch (e) { said.textContent = e.message; return; }
+    await forgetPush().catch(() => {});   // the browser's subscription too (the server forgot the account's)
+    forgetAccountGames();
+    location.reload();
+  };
+  return el("details", { id: "delete-account" }, el("summary", {}, t("Delete this account")),
+    el("p", { class: "note" }, t("Its ratings, their history and its Pokédex are deleted, and its name is free "
+      + "again; its finished games keep the name they were played under. This cannot be undone.")),
+    el("form", { class: "row", id: "delete-form", onsubmit: remove }, password,
+      el("button", { type: "submit", id: "delete-account-go", class: "danger" }, t("Delete the account"))), said);
+}
+
 // The account: a form to sign up or in, or who is signed in with their ratings. A session is an HttpOnly cookie:
 // no script of the page ever holds it.
 async function drawAccount() {
@@ -302,7 +325,7 @@ async function drawAccount() {
     rated.length ? el("ul", { id: "my-ratings" }, ...rated.map(([game, r]) => el("li", { "data-rating-game": game },
       t("{game}: rating {rating}, rated games: {games}", { game: gameTitle(game), rating: r.rating, games: r.games }))))
       : el("p", { id: "my-ratings" }, t("No rated games yet: play against a bot, or against friends who have accounts.")),
-    el("p", {}, pushToggle(t)), passwordForm());
+    el("p", {}, pushToggle(t)), passwordForm(), deleteForm());
   } else {
     const name = el("input", { id: "account-name", autocomplete: "username",
       "aria-label": t("Name"), placeholder: t("Name") });
