@@ -669,27 +669,22 @@ def test_a_person_waiting_on_a_bot_is_told_it_thinks_and_that_a_first_search_may
     from splendor.i18n import translate
     from splendor.terminal.play import Quit, _thinking, play_terminal
 
-    console = Console(file=StringIO(), force_terminal=True, width=100)
-    answers = iter(["quit", "y"])
-    with pytest.raises(Quit):
-        play_terminal(
-            splendor.new_game("classic", players=2, seed=3),
-            [Seat("bob", "greedy"), Seat("ann", HUMAN)],
-            console,
-            lambda _prompt: next(answers),
-        )
-    assert "bob is thinking…" in console.file.getvalue()  # type: ignore[attr-defined]
+    def bob_first(console: Console) -> str:
+        """What a person who quits at once is shown of greedy bob's first move."""
+        answers = iter(["quit", "y"])
+        with pytest.raises(Quit):
+            play_terminal(
+                splendor.new_game("classic", players=2, seed=3),
+                [Seat("bob", "greedy"), Seat("ann", HUMAN)],
+                console,
+                lambda _prompt: next(answers),
+            )
+        return console.file.getvalue()  # type: ignore[attr-defined, no-any-return]
+
+    assert "bob is thinking…" in bob_first(Console(file=StringIO(), force_terminal=True, width=100))
     # a terminal that draws no spinner (TERM=dumb) is told in a line (16 s had passed there in silence)
     dumb = Console(file=StringIO(), force_terminal=True, width=100, _environ={"TERM": "dumb"})
-    answers = iter(["quit", "y"])
-    with pytest.raises(Quit):
-        play_terminal(
-            splendor.new_game("classic", players=2, seed=3),
-            [Seat("bob", "greedy"), Seat("ann", HUMAN)],
-            dumb,
-            lambda _prompt: next(answers),
-        )
-    assert "bob is thinking…\n" in dumb.file.getvalue()  # type: ignore[attr-defined]
+    assert "bob is thinking…\n" in bob_first(dumb)
     english = lambda message: translate(message, "en")  # noqa: E731
     monkeypatch.delitem(sys.modules, "splendor.search.compiled", raising=False)  # not loaded yet in this program
     assert "up to a minute" in _thinking(english, "cy", make_bot("ismcts:easy"))

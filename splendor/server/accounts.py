@@ -106,6 +106,21 @@ def accounts_router(settings: Settings) -> APIRouter:
         )
         return {"name": account.name}
 
+    async def with_password(request: Request, work: Callable[[Accounts, SignedIn], None]) -> SignedIn:
+        """``work`` for the signed-in account, whose password it checks (as sign-in does, in the same threads,
+        toward the same bounds of attempts): 401 when not signed in, 429 past the attempts, its refusals said."""
+        account = await signed_in(request)
+        if account is None:
+            raise Refused(401, _("you are not signed in"))
+        if not attempts.allow(client_address(request.scope)):
+            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"), retry_after=60)
+        accounts: Accounts = request.app.state.accounts
+        try:
+            await hashing_password(lambda: work(accounts, account))
+        except AccountError as e:
+            raise Refused(e.status, e.message) from None
+        return account
+
     @router.post("/api/accounts", status_code=201, responses=refusals(400, 409))
     async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
         """Make an account (a name and a password of 8 to 200 typed characters) and sign in: the answer sets the
@@ -139,20 +154,13 @@ def accounts_router(settings: Settings) -> APIRouter:
         """Change the signed-in account's password (the old one shown): every other session of the account
         ends, this browser's stays. 401 when not signed in or the old password is wrong; a wrong old password
         counts toward the same lock as a wrong one at sign-in (429)."""
-        account = await signed_in(request)
-        if account is None:
-            raise Refused(401, _("you are not signed in"))
-        if not attempts.allow(client_address(request.scope)):
-            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"), retry_after=60)
-        accounts: Accounts = request.app.state.accounts
-        try:
-            await hashing_password(
-                lambda: accounts.change_password(
-                    account, body.old, body.new, request.cookies.get(COOKIE), client_address(request.scope)
-                )
-            )
-        except AccountError as e:
-            raise Refused(e.status, e.message) from None
+        address = client_address(request.scope)
+        await with_password(
+            request,
+            lambda accounts, account: accounts.change_password(
+                account, body.old, body.new, request.cookies.get(COOKIE), address
+            ),
+        )
         return Response(status_code=204)
 
     @router.delete("/api/me", status_code=204, response_class=Response, responses=refusals(400, 401, 409))
@@ -162,18 +170,10 @@ def accounts_router(settings: Settings) -> APIRouter:
         keep their seats under the name they were played in. 409 while it has a seat in a game not over (resign or
         finish it first); 401 when not signed in or the password is wrong (counted as at sign-in: 429 past the
         lock)."""
-        account = await signed_in(request)
-        if account is None:
-            raise Refused(401, _("you are not signed in"))
-        if not attempts.allow(client_address(request.scope)):
-            raise Refused(429, _("too many sign-in attempts from your address: wait a minute"), retry_after=60)
-        accounts: Accounts = request.app.state.accounts
-        try:
-            await hashing_password(
-                lambda: accounts.delete_account(account, body.password, client_address(request.scope))
-            )
-        except AccountError as e:
-            raise Refused(e.status, e.message) from None
+        address = client_address(request.scope)
+        account = await with_password(
+            request, lambda accounts, account: accounts.delete_account(account, body.password, address)
+        )
         log.info("an account was deleted")
         boards.clear()  # its name leaves this process's leaderboards now (another's within LEADERBOARD_SECONDS)
         request.app.state.manager.cache.forget_account(account.id)  # its seats held here (another's: when read)

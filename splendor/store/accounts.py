@@ -21,6 +21,7 @@ import ipaddress
 import math
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -227,26 +228,16 @@ class Accounts:
         asker's page subscribes again). A wrong old password counts as a wrong password
         at sign-in, from the same ``address``, toward the same lock (429)."""
         hashed = _hasher.hash(check_password(new))
-        now = time.time()
-        where = address_key(address)
-        with self.store.session() as s:
-            row = s.scalar(select(Account).where(Account.id == account.id).with_for_update())
-            if row is None:
-                raise AccountError(_("wrong password"), 401)
-            self._refuse_while_locked(s, row.id, where, now)
-            right = _verify(row.password_hash, old)
-            if right:
-                self._forget_failures(s, row.id, where, now)
-                row.password_hash = hashed
-                others = delete(SessionRow).where(SessionRow.account_id == account.id)
-                if keep:
-                    others = others.where(SessionRow.token_hash != secret_hash(keep))
-                s.execute(others)
-                s.execute(delete(PushSubscription).where(PushSubscription.account_id == account.id))
-            else:
-                self._count_failure(s, row.id, where, now)
-        if not right:
-            raise AccountError(_("wrong password"), 401)  # once the count of wrong passwords is committed
+
+        def change(s: Session, row: Account) -> None:
+            row.password_hash = hashed
+            others = delete(SessionRow).where(SessionRow.account_id == row.id)
+            if keep:
+                others = others.where(SessionRow.token_hash != secret_hash(keep))
+            s.execute(others)
+            s.execute(delete(PushSubscription).where(PushSubscription.account_id == row.id))
+
+        self._with_password(account, old, address, change)
 
     def delete_account(self, account: SignedIn, password: str, address: str = "") -> None:
         """Delete the account once its password is shown (`AccountError` 401 otherwise, counted toward the same
@@ -254,6 +245,35 @@ class Accounts:
         Pokédex profiles go with it; its finished games keep their seats under the name they were played in, no
         longer the account's, and its name is free again. Refused (409) while it has a seat in a game not yet
         over: resign or finish it first, so that nobody's game is left waiting on a seat nobody holds."""
+
+        def delete_it(s: Session, row: Account) -> None:
+            unfinished = s.scalar(
+                select(func.count())
+                .select_from(SeatRow)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.account_id == row.id, GameRow.status == "ongoing", SeatRow.forfeited_by.is_(None))
+            )
+            if unfinished:
+                raise AccountError(
+                    _n(
+                        "this account still plays {n} game: resign or finish it first",
+                        "this account still plays {n} games: resign or finish them first",
+                        unfinished,
+                    ),
+                    409,
+                )
+            for profile in s.scalars(select(Profile).where(Profile.account_id == row.id)):
+                s.delete(profile)  # its Pokédex marks with it
+            s.delete(row)  # its sessions, ratings, changes, subscriptions, seeks and failures by cascade
+
+        self._with_password(account, password, address, delete_it)
+
+    def _with_password(
+        self, account: SignedIn, password: str, address: str, then: Callable[[Session, Account], None]
+    ) -> None:
+        """``then(session, row)`` on the account's row, locked, once its password is shown; a wrong one counts as
+        at sign-in, from ``address``, toward the same lock, and is `AccountError` 401 once that count is
+        committed."""
         now = time.time()
         where = address_key(address)
         with self.store.session() as s:
@@ -262,29 +282,13 @@ class Accounts:
                 raise AccountError(_("wrong password"), 401)
             self._refuse_while_locked(s, row.id, where, now)
             right = _verify(row.password_hash, password)
-            if not right:
-                self._count_failure(s, row.id, where, now)
+            if right:
+                self._forget_failures(s, row.id, where, now)
+                then(s, row)
             else:
-                unfinished = s.scalar(
-                    select(func.count())
-                    .select_from(SeatRow)
-                    .join(GameRow, GameRow.id == SeatRow.game_id)
-                    .where(SeatRow.account_id == row.id, GameRow.status == "ongoing", SeatRow.forfeited_by.is_(None))
-                )
-                if unfinished:
-                    raise AccountError(
-                        _n(
-                            "this account still plays {n} game: resign or finish it first",
-                            "this account still plays {n} games: resign or finish them first",
-                            unfinished,
-                        ),
-                        409,
-                    )
-                for profile in s.scalars(select(Profile).where(Profile.account_id == row.id)):
-                    s.delete(profile)  # its Pokédex marks with it
-                s.delete(row)  # its sessions, ratings, changes, subscriptions, seeks and failures by cascade
+                self._count_failure(s, row.id, where, now)
         if not right:
-            raise AccountError(_("wrong password"), 401)  # once the count of wrong passwords is committed
+            raise AccountError(_("wrong password"), 401)
 
     @staticmethod
     def _refuse_while_locked(s: Session, account_id: int, where: str, now: float) -> None:
