@@ -376,6 +376,7 @@ def test_an_arena_stopped_keeps_the_records_of_the_games_it_finished(tmp_path: P
         run.wait(timeout=60)
     finally:
         run.kill()
+    assert run.returncode == 128 + signal.SIGTERM  # ended as terminated, not as interrupted (130; a code review's)
     kept = sorted(records.iterdir())
     assert len(kept) >= 2 and not (tmp_path / "summary.json").exists()
     assert all(splendor.replay(path.read_text(encoding="utf-8")).is_over for path in kept)

@@ -114,9 +114,10 @@ def test_a_bots_move_is_said_once_under_the_table_and_a_resumed_game_says_the_mo
     ), text
 
 
-def _stopped_at_the_prompt(folder: Path, signal_number: int, *args: str) -> tuple[int, str, str]:
-    """``splendor play --seats human,greedy`` with ``args``, run in ``folder``, sent ``signal_number`` at the person's
-    second prompt (its input still open, as a person's is): its exit status, output and errors."""
+def _stopped_at_the_prompt(folder: Path, signal_number: int, *args: str, times: int = 1) -> tuple[int, str, str]:
+    """``splendor play --seats human,greedy`` with ``args``, run in ``folder``, sent ``signal_number`` (``times``
+    over) at the person's second prompt (its input still open, as a person's is): its exit status, output and
+    errors."""
     import time
 
     with subprocess.Popen(
@@ -167,10 +168,11 @@ def test_sigterm_leaves_the_game_asking_nothing_and_keeps_its_record_in_the_curr
 
 def test_a_terminal_closed_keeps_the_games_record_as_sigterm_does(tmp_path: Path) -> None:
     """A terminal player's find: closing the window (or an ssh connection dropping: SIGHUP) lost the game, with no
-    record; SIGTERM kept it. The hang-up saves it as SIGTERM does, saying nothing to a terminal that is gone."""
+    record; SIGTERM kept it. The hang-up saves it as SIGTERM does, saying nothing to a terminal that is gone; and
+    the second hang-up a closing terminal sends (a code review's find) no longer cuts the saving short."""
     import signal
 
-    status, _out, err = _stopped_at_the_prompt(tmp_path, signal.SIGHUP, "--seed", "13")
+    status, _out, err = _stopped_at_the_prompt(tmp_path, signal.SIGHUP, "--seed", "13", times=2)
     kept = tmp_path / "splendor-classic-13.record"
     assert kept.is_file(), err
     assert len(Record.from_text(kept.read_text()).actions) >= 1
@@ -805,3 +807,27 @@ def test_small_words_of_the_terminal_a_player_met() -> None:
     refused = run("play", "--seats", "human,greedy", "--lang", "zh", stdin="take x\nquit\ny\n")
     assert "不允许：'x'" in refused.stdout, refused.stdout[-500:]
     assert refused.stdout.endswith("\n"), refused.stdout[-100:]  # the save prompt's line, ended at the input's end
+
+
+def test_a_pokemon_tie_broken_on_the_play_area_counts_only_those_tied_on_the_tile_too() -> None:
+    """A code review's find: three tied on points, one out on the cards under the trainer tile, the winner decided
+    on the play area: its count was listed for all three, as if the one out (9 Pokémon) should have won."""
+    from types import SimpleNamespace
+
+    from splendor.terminal.play import describe_result
+
+    game = SimpleNamespace(
+        name="pokemon",
+        is_over=True,
+        result={
+            "status": "won",
+            "winners": [0],
+            "scores": [18, 18, 18],
+            "under_tile": [3, 3, 1],
+            "play_area": [5, 4, 9],
+            "tie_break": "tied on points and cards under the trainer tile; the tied player with most Pokémon in "
+            "the play area wins",
+        },
+    )
+    said = describe_result(game, ["ann", "bob", "cy"])  # type: ignore[arg-type]
+    assert said.endswith("most Pokémon in the play area wins: ann 5, bob 4.)"), said

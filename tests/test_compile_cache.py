@@ -90,6 +90,28 @@ def test_with_no_home_either_the_cache_is_in_a_temporary_folder_of_the_users(
     assert chosen.parent.parent == tmp_path / "tmp"
 
 
+def test_a_temporary_folder_another_could_have_made_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A code review's find: the temporary folder's name can be guessed, so another local user could make it first,
+    open to all, and put compiled code in it for Numba to load (its index is a pickle), or make it a link. It is
+    used only as a folder of this user's that nobody else may write."""
+    root = package(tmp_path)
+    (root / "__pycache__").write_text("read-only")
+    (tmp_path / "home").write_text("read-only")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    planted = tmp_path / "tmp" / f"splendor-numba-{os.getuid()}"
+    planted.mkdir(parents=True)
+    planted.chmod(0o777)
+    assert cache_folder(root) is None
+    planted.rmdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    planted.symlink_to(elsewhere)
+    assert cache_folder.__wrapped__(root) is None  # (not the answer kept for the same package above)
+
+
 def test_nothing_writable_anywhere_is_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = package(tmp_path)
     (root / "__pycache__").write_text("read-only")

@@ -11,7 +11,7 @@ import signal
 
 import typer
 
-from splendor.cli.base import app, terminated
+from splendor.cli.base import STOPPED_BY, app, terminated
 from splendor.cli.kids import kids_app
 
 __all__ = ["app", "main"]
@@ -49,4 +49,9 @@ def main() -> None:
     hang_up = getattr(signal, "SIGHUP", None)
     if hang_up is not None and signal.getsignal(hang_up) is not signal.SIG_IGN:  # nohup's choice is kept
         signal.signal(hang_up, terminated)
-    app()
+    try:
+        app()
+    except SystemExit as ended:
+        if STOPPED_BY and ended.code in (None, 0, 1, 130):  # stopped as Ctrl-C stops it, not interrupted by it
+            raise SystemExit(128 + STOPPED_BY[0]) from None
+        raise

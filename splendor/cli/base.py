@@ -30,9 +30,19 @@ class Terminated(KeyboardInterrupt):
         self.signal = signum
 
 
+STOPPED_BY: list[int] = []
+"""The signal that stopped the command (SIGTERM, SIGHUP), once one has: it ends with status 128 + it."""
+
+
 def terminated(signum: int, _frame: object) -> None:
-    """The handler of SIGTERM and SIGHUP that ``main`` sets: `Terminated` raised. After a hang-up the terminal is
-    gone: what the command still says (it saves a game's record) goes nowhere, rather than fail to be written."""
+    """The handler of SIGTERM and SIGHUP that ``main`` sets: `Terminated` raised, once: a closing terminal sends
+    SIGHUP twice (the shell passes one on, the kernel sends another as the shell ends), and the second had cut the
+    saving of a game's record short. After a hang-up the terminal is gone: what the command still says (it saves
+    a game's record) goes nowhere, rather than fail to be written."""
+    for each in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if each is not None:
+            signal.signal(each, signal.SIG_IGN)
+    STOPPED_BY.append(signum)
     if signum == getattr(signal, "SIGHUP", None):
         with contextlib.suppress(OSError):
             nowhere = os.open(os.devnull, os.O_WRONLY)

@@ -306,25 +306,31 @@ def serve(
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
         signal.signal(signal.SIGHUP, signal.SIG_DFL)  # a hang-up ends a server as it always had (nohup's kept)
-    uvicorn.Server(config).run(sockets=[listening])
+    uvicorn.Server(config).run(sockets=listening)
 
 
-def _listening(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port`` (uvicorn listens on it), or a clear error: before the store is touched."""
+def _listening(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to ``host:port``, one for each address the host has (``localhost``: 127.0.0.1 and ::1), as
+    uvicorn would bind them (an IPv6 socket for IPv6 alone), for uvicorn to listen on; or a clear error. Before the
+    store is touched."""
     try:
-        family, kind, proto, _name, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )[0]
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as e:
         raise fail(f"cannot listen on {host}:{port}: {getattr(e, 'strerror', None) or e}") from None
-    sock = socket.socket(family, kind, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind(address)
-    except OSError as e:
-        sock.close()
-        raise fail(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    return sock
+    bound: list[socket.socket] = []
+    for family, kind, proto, _name, address in dict.fromkeys(found):
+        sock = socket.socket(family, kind, proto)
+        bound.append(sock)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+        except OSError as e:
+            for each in bound:
+                each.close()
+            raise fail(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    return bound
 
 
 def _check_store(database_url: str | None) -> None:

@@ -30,6 +30,7 @@ import importlib.abc
 import importlib.machinery
 import os
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -93,9 +94,24 @@ def cache_folder(package: Path = PACKAGE) -> Path | None:
             candidate = place()
         except (RuntimeError, KeyError):  # no home folder to be found
             continue
+        if place is places[-1] and not _own_private(candidate.parent):
+            continue
         if _prepare(candidate):
             return candidate
     return None
+
+
+def _own_private(folder: Path) -> bool:
+    """Whether ``folder`` (made now if it is not there, readable by this user alone) is a real folder of this
+    user's that nobody else may write: a folder under the shared temporary folder has a name anyone can guess,
+    and another user who made it first could put compiled code there for Numba to load (its index is a pickle)."""
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        seen = os.lstat(folder)
+    except OSError:
+        return False
+    mine = not hasattr(os, "getuid") or seen.st_uid == os.getuid()
+    return stat.S_ISDIR(seen.st_mode) and mine and not seen.st_mode & 0o022
 
 
 def use_keyed_cache(package: Path = PACKAGE) -> None:
@@ -140,7 +156,7 @@ def _install(caching: Any, package: Path) -> None:
     config: Any = sys.modules["numba.core.config"]  # imported by the caching module
     root = str(package)
 
-    class SourcesLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):  # type: ignore[misc]
+    class SourcesLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):  # type: ignore[misc]  # Numba's classes are untyped
         """The package's compiled functions, cached in `cache_folder` (after Numba's own scheme of file names)."""
 
         def __init__(self, py_func: Any, py_file: str) -> None:
@@ -155,7 +171,7 @@ def _install(caching: Any, package: Path) -> None:
 
         @classmethod
         def from_function(cls, py_func: Any, py_file: str) -> Any:
-            inside = os.path.abspath(py_file).startswith(root + os.sep)
+            inside = os.path.realpath(py_file).startswith(root + os.sep)  # the package imported through a link too
             if not inside or config.CACHE_DIR or cache_folder(package) is None:
                 return None  # not the package's, or the user's own folder chosen: Numba's locators decide
             return super().from_function(py_func, py_file)

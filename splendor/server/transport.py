@@ -72,7 +72,9 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._counted: str | None = None
-        self._head_size = 0
+        self._head_size = 0  # bytes read of a head not yet complete (over the pieces it came in)
+        self._parsed = 0  # bytes of this request's head handed over by the parser
+        self._in_head = True  # no head of this connection's next request complete yet
         self._refused = False
 
     # ---------------------------------------------------------------- the connection
@@ -100,7 +102,9 @@ class BoundedHttpProtocol(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         """The connection becomes a WebSocket: it leaves these bounds (a WebSocket's are the app's, per client
-        address, and the WebSocket protocol's pings)."""
+        address, and the WebSocket protocol's pings). Not one whose head was refused (it has no request)."""
+        if self._refused:
+            return
         self._uncount()
         self._clear_deadline()
         super().handle_websocket_upgrade()
@@ -140,42 +144,56 @@ class BoundedHttpProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._head_size = 0
+        self._parsed = 0
         self._set_deadline(self.header_timeout, "head")
 
     def on_headers_complete(self) -> None:
         if self._refused:
             return
+        self._in_head, self._head_size = False, 0
         self._set_deadline(self.body_timeout, "body")
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
         self._clear_deadline()
+        self._in_head = True  # the next request's head, on a connection kept alive
         if not self._refused:
             super().on_message_complete()
 
     # ---------------------------------------------------------------- a request's size
 
     def data_received(self, data: bytes) -> None:
-        if not self._refused:  # what follows a refused head is not read
-            super().data_received(data)
+        """Read ``data``, and count it toward the head while the head is not complete: httptools hands a header
+        over only once its whole line is read, so one header of 96 MB would have been read whole before any
+        count of the headers saw it (and each piece of it copied onto the rest, on the event loop)."""
+        if self._refused:  # what follows a refused head is not read
+            return
+        super().data_received(data)
+        if self._in_head and not self._refused:
+            self._within_head(len(data))
 
     def on_url(self, url: bytes) -> None:
-        if self._within_head(len(url)):
+        if self._parsed_within(len(url)):
             super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        if self._within_head(len(name) + len(value) + 4):  # ": " and the line's end
+        if self._parsed_within(len(name) + len(value) + 4):  # ": " and the line's end
             super().on_header(name, value)
+
+    def _parsed_within(self, size: int) -> bool:
+        """A head read whole in one piece is counted as httptools hands it over (line, then each header)."""
+        self._parsed += size
+        return self._within_head(0)
 
     def on_body(self, body: bytes) -> None:
         if not self._refused:
             super().on_body(body)
 
     def _within_head(self, size: int) -> bool:
-        """Count ``size`` more bytes of the head; past ``max_head``, answer 431 and close (once)."""
+        """Count ``size`` more bytes read of a head not yet complete; past ``max_head`` (read, or handed over by
+        the parser), answer 431 and close (once). Whether the head is still within its bound."""
         self._head_size += size
-        if self._head_size <= self.max_head and not self._refused:
+        if self._head_size <= self.max_head and self._parsed <= self.max_head and not self._refused:
             return True
         if not self._refused:
             self._refused = True

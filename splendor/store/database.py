@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.resources import files
@@ -145,8 +146,9 @@ def shown_url(url: str) -> str:
         parsed = make_url(url)
         query = {k: "hidden" if "pass" in k.lower() else v for k, v in parsed.query.items()}
         return parsed.set(query=query).render_as_string(hide_password=True)
-    except Exception:  # not a URL at all: nothing in it to hide
-        return url
+    except Exception:  # not a URL SQLAlchemy reads (a typo in its port, say): its password found by its place
+        hidden = re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
+        return re.sub(r"([?&][^=&]*pass[^=&]*=)[^&]*", r"\1hidden", hidden, flags=re.IGNORECASE)
 
 
 CONNECT_SECONDS = 3

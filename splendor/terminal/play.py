@@ -590,6 +590,9 @@ def describe_result(
         if counted is not None:  # the counts that decided, of the seats tied on points (they had gone unsaid)
             top = max(result["scores"])
             tied = [s for s, points in enumerate(result["scores"]) if points == top]
+            if counted is result.get("play_area"):  # the second step: of those tied on the tile's cards too
+                most = max(result["under_tile"][s] for s in tied)
+                tied = [s for s in tied if result["under_tile"][s] == most]
             rule = _("{rule}: {counts}", rule=rule, counts=", ".join(f"{names[s]} {counted[s]}" for s in tied))
         said += f" ({translate(rule, language)}.)"
     return said
@@ -599,9 +602,11 @@ def _tie_counts(result: dict[str, Any]) -> list[int] | None:
     """Each seat's count that broke a tie on points: classic's development cards; Pokémon's cards under the
     trainer tile, or its Pokémon in the play area where those were tied too."""
     if "cards_bought" in result:
-        return list(result["cards_bought"])
+        counts: list[int] = result["cards_bought"]  # the same list, which the caller tells apart by identity
+        return counts
     if "under_tile" in result:
-        return list(result["play_area"] if "play area" in result["tie_break"] else result["under_tile"])
+        chosen: list[int] = result["play_area"] if "play area" in result["tie_break"] else result["under_tile"]
+        return chosen
     return None
 
 

@@ -247,10 +247,28 @@ def test_a_request_head_over_32_kb_is_refused_431_and_not_read_on(server: Server
         long_url.sendall(b"GET /api/health?" + b"a" * 40_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         long_url.settimeout(5)
         assert long_url.recv(64).startswith(b"HTTP/1.1 431")
+    with _raw(server) as one_big:  # one header of 1 MB: refused as it comes, not once its line is whole
+        one_big.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
+        with contextlib.suppress(OSError):
+            for _ in range(16):
+                one_big.sendall(b"a" * 65536)
+        one_big.settimeout(5)
+        assert one_big.recv(64).startswith(b"HTTP/1.1 431")
+    with _raw(server) as upgrade:  # a WebSocket's handshake too big, in one piece: refused, no upgrade tried
+        upgrade.sendall(
+            b"GET /api/games/x/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Pad: "
+            + b"p" * 40_000
+            + b"\r\n\r\n"
+        )
+        upgrade.settimeout(5)
+        assert upgrade.recv(64).startswith(b"HTTP/1.1 431")
     with _raw(server) as fine:  # a large but ordinary head: served
         fine.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: " + b"c" * 8000 + b"\r\n\r\n")
         fine.settimeout(5)
         assert fine.recv(64).startswith(b"HTTP/1.1 200")
+    time.sleep(0.3)
+    assert "KeyError" not in server.log.read_text(errors="replace")  # (a refused upgrade had been tried still)
 
 
 def test_connections_beyond_the_cap_of_one_address_are_refused_and_others_still_served(quick: Server) -> None:

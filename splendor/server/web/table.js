@@ -381,7 +381,7 @@ function renderRated(calledOffNow) {
   badge.querySelector(".long").textContent = limit ? t("rated game · {time} a move", { time }) : t("rated game");
   badge.querySelector(".short").textContent = limit ? t("rated · {time}", { time }) : t("rated");
   if (limit) {
-    badge.title = t("Rated, without a clock: a player who does not move within {time} loses the game.", { time });
+    badge.title = t("Rated, without a clock: a player who does not move within {time} forfeits.", { time });
   } else badge.removeAttribute("title");
 }
 
