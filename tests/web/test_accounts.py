@@ -75,9 +75,9 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     assert page.is_disabled("#hint") and "A rated game gives no hints" in page.inner_text("#hint-text")
     # the table says so, and that without a clock a move is due within the server's limit (a social-play
     # review's find: two friends by the day lost a rated game after an hour, warned by nothing)
-    assert page.is_visible("#rated") and page.inner_text("#rated") == "rated game · 1 h 0 min a move"
+    assert page.is_visible("#rated") and page.inner_text("#rated") == "rated game · 1 h a move"
     rule = page.get_attribute("#rated", "title") or ""
-    assert "a player who does not move within 1 h 0 min forfeits" in rule
+    assert "a player who does not move within 1 h forfeits" in rule
     before = int(page.evaluate("document.body.dataset.actions"))
     take_by_clicks(page)  # the first move by clicks
     wait_past(page, before)

@@ -28,7 +28,7 @@ export function days(seconds) {
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   if (d) return t("{days} d {hours} h", { days: d, hours: h });
-  if (h) return t("{hours} h {minutes} min", { hours: h, minutes: m });
+  if (h) return m ? t("{hours} h {minutes} min", { hours: h, minutes: m }) : t("{hours} h", { hours: h });
   if (m) return t("{minutes} min", { minutes: m });
   return t("{seconds} s", { seconds: s });
 }
