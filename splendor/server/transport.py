@@ -168,8 +168,9 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         count of the headers saw it (and each piece of it copied onto the rest, on the event loop)."""
         if self._refused:  # what follows a refused head is not read
             return
+        heading = self._in_head  # what the piece began as: a head (not the end of the last request's body)
         super().data_received(data)
-        if self._in_head and not self._refused:
+        if heading and self._in_head and not self._refused:  # head, all of it, and the head still not complete
             self._within_head(len(data))
 
     def on_url(self, url: bytes) -> None:
