@@ -11,6 +11,10 @@ import typer
 from splendor.cli.base import app, console, fail, needs_extra
 from splendor.server.settings import Settings as ServerSettings
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+"""Each line of the server's log: its time, level and source, the server's own lines and uvicorn's alike."""
+ACCESS_LINE = '%(client_addr)s "%(request_line)s" %(status_code)s'
+"""What uvicorn's access log says of a request (``--access-log``)."""
 SERVED = ServerSettings()
 """The server's embedded defaults, which `serve`'s options show and pass on (one place says each of them)."""
 
@@ -224,7 +228,7 @@ def serve(
     if log_level.lower() not in levels:
         raise fail(f"unknown log level {log_level!r}; the levels are {', '.join(levels)}")
 
-    logging.basicConfig(level=levels[log_level.lower()], format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=levels[log_level.lower()], format=LOG_FORMAT)
     extra: dict[str, Any] = {} if bot_workers is None else {"bot_workers": bot_workers}
     settings = Settings(
         database_url=database_url,
@@ -362,9 +366,7 @@ def _uvicorn_logs() -> dict[str, Any]:
     for name in ("default", "access"):
         config["formatters"][name] = {
             **config["formatters"][name],
-            "fmt": "%(asctime)s %(levelname)s %(name)s: %(message)s"
-            if name == "default"
-            else '%(asctime)s %(levelname)s %(name)s: %(client_addr)s "%(request_line)s" %(status_code)s',
+            "fmt": LOG_FORMAT if name == "default" else LOG_FORMAT.replace("%(message)s", ACCESS_LINE),
             "use_colors": False,
         }
     return config

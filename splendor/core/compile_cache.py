@@ -83,18 +83,18 @@ def cache_folder(package: Path = PACKAGE) -> Path | None:
     """The folder the package's compiled functions are cached in: the first of `keyed_cache_dir`, `user_cache_dir`
     and `temp_cache_dir` that can be written (made, marked as used now, its stale siblings removed); None where
     none can (Numba's own locators are asked then)."""
-    digest = source_digest(package)
-    places: list[Callable[[], Path]] = [
-        lambda: package / "__pycache__" / "numba" / digest,
-        lambda: user_cache_dir(digest),
-        lambda: temp_cache_dir(digest),
+    folder = keyed_cache_dir(package)
+    places: list[tuple[Callable[[], Path], bool]] = [  # where, and whether others may make folders there
+        (lambda: folder, False),
+        (lambda: user_cache_dir(folder.name), False),
+        (lambda: temp_cache_dir(folder.name), True),
     ]
-    for place in places:
+    for place, shared in places:
         try:
             candidate = place()
         except (RuntimeError, KeyError):  # no home folder to be found
             continue
-        if place is places[-1] and not _own_private(candidate.parent):
+        if shared and not _own_private(candidate.parent):
             continue
         if _prepare(candidate):
             return candidate

@@ -447,14 +447,17 @@ def _table_and_since(console: Console, table: RenderableType, since: Group | Non
     if since is None:
         console.print(table)
         return
-    options = console.options
-    height = len(console.render_lines(table, options, pad=False)) + len(console.render_lines(since, options, pad=False))
-    if console.is_terminal and height + 2 > console.height:
+    if console.is_terminal and _lines(console, table) + _lines(console, since) + 2 > console.height:
         console.print(since, highlight=False)
         console.print(table)
     else:
         console.print(table)
         console.print(since, highlight=False)
+
+
+def _lines(console: Console, shown: RenderableType) -> int:
+    """How many lines of ``console`` ``shown`` takes (measured on a terminal alone: a pipe has no screen)."""
+    return len(console.render_lines(shown, console.options, pad=False))
 
 
 def _returning(view: dict[str, Any], seat: int) -> Message:
@@ -587,27 +590,28 @@ def describe_result(
     if "tie_break" in result:
         rule: Message = Message(result["tie_break"])
         counted = _tie_counts(result)
-        if counted is not None:  # the counts that decided, of the seats tied on points (they had gone unsaid)
-            top = max(result["scores"])
-            tied = [s for s, points in enumerate(result["scores"]) if points == top]
-            if counted is result.get("play_area"):  # the second step: of those tied on the tile's cards too
-                most = max(result["under_tile"][s] for s in tied)
-                tied = [s for s in tied if result["under_tile"][s] == most]
-            rule = _("{rule}: {counts}", rule=rule, counts=", ".join(f"{names[s]} {counted[s]}" for s in tied))
+        if counted:  # the counts that decided (they had gone unsaid)
+            rule = _("{rule}: {counts}", rule=rule, counts=", ".join(f"{names[s]} {n}" for s, n in counted))
         said += f" ({translate(rule, language)}.)"
     return said
 
 
-def _tie_counts(result: dict[str, Any]) -> list[int] | None:
-    """Each seat's count that broke a tie on points: classic's development cards; Pokémon's cards under the
-    trainer tile, or its Pokémon in the play area where those were tied too."""
+def _tie_counts(result: dict[str, Any]) -> list[tuple[int, int]]:
+    """The seats a tie on points was broken among, each with its count that broke it, by the rules' own steps:
+    classic's development cards; Pokémon's cards under the trainer tile, then, among those tied on these too, its
+    Pokémon in the play area; none for a game without such counts (Kids)."""
+    if "cards_bought" not in result and "under_tile" not in result:
+        return []
+    top = max(result["scores"])
+    tied = [s for s, points in enumerate(result["scores"]) if points == top]
     if "cards_bought" in result:
-        counts: list[int] = result["cards_bought"]  # the same list, which the caller tells apart by identity
-        return counts
-    if "under_tile" in result:
-        chosen: list[int] = result["play_area"] if "play area" in result["tie_break"] else result["under_tile"]
-        return chosen
-    return None
+        return [(s, result["cards_bought"][s]) for s in tied]
+    under = result["under_tile"]
+    most = max(under[s] for s in tied)
+    still = [s for s in tied if under[s] == most]
+    if len(still) == 1:  # the tile decided
+        return [(s, under[s]) for s in tied]
+    return [(s, result["play_area"][s]) for s in still]
 
 
 def seat_names(notes: dict[str, Any], players: int, language: str = SOURCE_LANGUAGE) -> list[str]:
