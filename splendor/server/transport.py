@@ -75,6 +75,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         self._head_size = 0  # bytes read of a head not yet complete (over the pieces it came in)
         self._parsed = 0  # bytes of this request's head handed over by the parser
         self._in_head = True  # no head of this connection's next request complete yet
+        self._heads = 0  # heads of this connection complete so far
         self._refused = False
 
     # ---------------------------------------------------------------- the connection
@@ -151,6 +152,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         if self._refused:
             return
         self._in_head, self._head_size = False, 0
+        self._heads += 1
         self._set_deadline(self.body_timeout, "body")
         super().on_headers_complete()
 
@@ -165,12 +167,18 @@ class BoundedHttpProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         """Read ``data``, and count it toward the head while the head is not complete: httptools hands a header
         over only once its whole line is read, so one header of 96 MB would have been read whole before any
-        count of the headers saw it (and each piece of it copied onto the rest, on the event loop)."""
+        count of the headers saw it (and each piece of it copied onto the rest, on the event loop).
+
+        A piece is counted only when all of it is head: it began in a head and no head was completed in it. A
+        piece that holds a whole request and the start of the next (a body of 60 KB and the next request,
+        kept alive) is not all head. What of the next head such a piece holds is counted as the parser hands it
+        over (a header once its line is whole), and the pieces after it whole: at most one piece (256 KB, what
+        asyncio reads at a time) of a header line goes uncounted a request."""
         if self._refused:  # what follows a refused head is not read
             return
-        heading = self._in_head  # what the piece began as: a head (not the end of the last request's body)
+        heading, heads = self._in_head, self._heads  # what the piece began as: a head, not a body's end
         super().data_received(data)
-        if heading and self._in_head and not self._refused:  # head, all of it, and the head still not complete
+        if heading and self._in_head and self._heads == heads and not self._refused:
             self._within_head(len(data))
 
     def on_url(self, url: bytes) -> None:

@@ -3,6 +3,7 @@ that are slow, idle or too many from one address, and forwarded-address headers 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import socket
 import time
@@ -269,6 +270,74 @@ def test_a_request_head_over_32_kb_is_refused_431_and_not_read_on(server: Server
         assert fine.recv(64).startswith(b"HTTP/1.1 200")
     time.sleep(0.3)
     assert "KeyError" not in server.log.read_text(errors="replace")  # (a refused upgrade had been tried still)
+
+
+class _Wire(asyncio.Transport):
+    """What a connection's protocol writes, for feeding it pieces exactly as they are to arrive."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent, self.closed, self.closed_by_server = b"", False, False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.sent += bytes(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 5), "sockname": ("127.0.0.1", 80)}.get(name, default)
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+async def _answers_to(pieces: list[bytes]) -> _Wire:
+    """What the server's protocol writes when a connection's bytes arrive in exactly these pieces."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from splendor.server.transport import bounded_protocol
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        while (await receive()).get("more_body"):
+            pass
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    config = Config(app, http="httptools", log_level="warning")
+    config.load()
+    protocol = bounded_protocol(10, 30, 64)(config=config, server_state=ServerState(), app_state={})
+    wire = _Wire()
+    protocol.connection_made(wire)
+    for piece in pieces:
+        protocol.data_received(piece)
+        await asyncio.sleep(0.01)
+    wire.closed_by_server = wire.closed
+    protocol.connection_lost(None)
+    return wire
+
+
+def test_a_request_whose_body_arrives_with_its_head_in_one_piece_is_not_counted_as_head() -> None:
+    """CI's find: a request of 60 KB of body read in one piece with its head had been counted toward the next
+    request's head (the request complete, the parser waiting for a head again) and answered 431."""
+    body = b"[" * 60_000
+    request = b"POST /api/games HTTP/1.1\r\nHost: a\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+    wire = asyncio.run(_answers_to([request]))
+    assert wire.sent.startswith(b"HTTP/1.1 200") and not wire.closed_by_server, wire.sent[:80]
+    # two such requests kept alive in one piece, then a third: each answered
+    wire = asyncio.run(_answers_to([request * 2, request]))
+    assert wire.sent.count(b"HTTP/1.1 200") == 3 and b"431" not in wire.sent
+    # the next head begun in such a piece is counted from the next piece on (and each header as it completes)
+    head = b"GET / HTTP/1.1\r\nHost: a\r\nX-Big: "
+    wire = asyncio.run(_answers_to([request + head + b"a" * 20_000, b"a" * 20_000, b"a" * 20_000]))
+    assert wire.sent.count(b"HTTP/1.1 200") == 1 and b"HTTP/1.1 431" in wire.sent and wire.closed_by_server
 
 
 def test_connections_beyond_the_cap_of_one_address_are_refused_and_others_still_served(quick: Server) -> None:
