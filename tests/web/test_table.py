@@ -2074,6 +2074,24 @@ def test_the_end_of_a_game_is_a_short_panel_that_folds_away_to_show_the_final_ta
     page.wait_for_function("document.getElementById('rematch-asked').textContent.includes('asked for a rematch')")
 
 
+def test_after_a_resignation_the_end_panel_is_two_lines_and_your_seat_stays_on_a_desktops_screen(
+    server: Server, browser: Browser
+) -> None:
+    """Two friends' find: after a resignation the end panel (no scores) was a column of four lines, 165 px at
+    1280x800, and pushed the winner's own seat below the screen. What comes next is one line beside the verdict's."""
+    g = _two_humans(server)
+    page = open_page(browser, g["seats"][1]["link"], width=1280)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    with server.client() as c:
+        r = c.post(f"/api/games/{g['id']}/seats/0/resign", headers={"x-seat-token": g["seats"][0]["token"]}, json={})
+        assert r.status_code == 200, r.text
+    page.wait_for_selector("#game-over #rematch")
+    page.wait_for_selector("#game-over #rating-changes")  # the last line to arrive
+    tall = page.evaluate("document.getElementById('game-over').getBoundingClientRect().height")
+    assert tall < 110, tall
+    assert _outside(page, "#game-over", "#market", ".seat.own h2", ".seat.own .tokens", required=True) == []
+
+
 def test_your_seat_and_the_dock_keep_their_heights_as_the_game_goes_on(server: Server, browser: Browser) -> None:
     """A desktop player's find: your seat grew 80 px at a reserve and shrank at the buy, and at round 10 the dock's
     "first to 15★ · round 10" wrapped, moving the log and all under it down a line."""
