@@ -4,6 +4,7 @@ common options, each a clear error (exit status 2) rather than a traceback."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -39,6 +40,21 @@ def terminated(signum: int, _frame: object) -> None:
     SIGHUP twice (the shell passes one on, the kernel sends another as the shell ends), and the second had cut the
     saving of a game's record short. After a hang-up the terminal is gone: what the command still says (it saves
     a game's record) goes nowhere, rather than fail to be written."""
+    raise _stopped(signum)
+
+
+def terminal_gone(error: OSError) -> Terminated:
+    """The hang-up, where reading or writing the terminal failed with an input/output error (EIO): a closing
+    window's terminal fails its reads some seconds before its SIGHUP arrives, and a game had ended on that error
+    half the time, its record lost. Taken as the hang-up itself (`terminated`); ``error`` of another kind is
+    raised again as it is."""
+    if error.errno != errno.EIO:
+        raise error
+    return _stopped(getattr(signal, "SIGHUP", signal.SIGTERM))
+
+
+def _stopped(signum: int) -> Terminated:
+    """Stop taking SIGTERM and SIGHUP, remember ``signum``, and after a hang-up send what is still said nowhere."""
     for each in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if each is not None:
             signal.signal(each, signal.SIG_IGN)
@@ -48,7 +64,7 @@ def terminated(signum: int, _frame: object) -> None:
             nowhere = os.open(os.devnull, os.O_WRONLY)
             for stream in (1, 2):
                 os.dup2(nowhere, stream)
-    raise Terminated(signum)
+    return Terminated(signum)
 
 
 app = typer.Typer(
@@ -138,8 +154,12 @@ def kids_options(game: str, short: bool, mysteries: bool, board: str | None) -> 
 
 
 def ask(prompt: str) -> str:
-    console.print(prompt, end="", markup=False)
-    line = sys.stdin.readline()
+    """A line typed after ``prompt``; `EOFError` at the input's end, `Terminated` if the terminal is gone."""
+    try:
+        console.print(prompt, end="", markup=False)
+        line = sys.stdin.readline()
+    except OSError as error:
+        raise terminal_gone(error) from None
     if not line:
         raise EOFError
     return line

@@ -11,7 +11,17 @@ import typer
 from rich.markup import escape
 
 from splendor.bots.base import Forfeit
-from splendor.cli.base import Terminated, app, ask, check_game, chosen_language, console, fail, kids_options
+from splendor.cli.base import (
+    Terminated,
+    app,
+    ask,
+    check_game,
+    chosen_language,
+    console,
+    fail,
+    kids_options,
+    terminal_gone,
+)
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
 from splendor.core.record import Record
@@ -188,6 +198,9 @@ def play(
             play_terminal(g, seat_list, console, ask, seed=g.seed, language=language)
         except KeyboardInterrupt as interrupted:  # Ctrl-C leaves as 'quit' does: the record is saved or offered
             stopped = interrupted if isinstance(interrupted, Terminated) else None
+            raise Quit from None
+        except OSError as error:  # the terminal gone as the game was drawn (EIO): the hang-up, before its signal
+            stopped = terminal_gone(error)
             raise Quit from None
         console.print(draw(g.view(None), names, language, whole=True))  # the end, all of it once
         over = say(_("Game over."))
