@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import socket
+from types import FrameType
 from typing import Annotated, Any
 
 import typer
@@ -221,6 +222,7 @@ def serve(
         import uvicorn
 
         from splendor.server import Settings, create_app
+        from splendor.server.bots import STOPPING
         from splendor.server.transport import bounded_protocol, raise_file_limit
     if resolve_url(database_url).startswith("postgresql") and find_spec("psycopg") is None:
         raise fail("a PostgreSQL store needs psycopg, which is not installed: pip install 'splendor[server]'")
@@ -310,7 +312,16 @@ def serve(
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
         signal.signal(signal.SIGHUP, signal.SIG_DFL)  # a hang-up ends a server as it always had (nohup's kept)
-    uvicorn.Server(config).run(sockets=listening)
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which tells the bot workers' pools that the process stops as soon as it is asked to
+        (`splendor.server.bots.STOPPING`): Ctrl-C has stopped the workers too by then."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            STOPPING.set()
+            super().handle_exit(sig, frame)
+
+    Server(config).run(sockets=listening)
 
 
 def _listening(host: str, port: int) -> list[socket.socket]:

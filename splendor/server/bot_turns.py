@@ -20,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from splendor.core.game import Game
 from splendor.i18n import Message
-from splendor.server.bots import BotPool, bot_seed
+from splendor.server.bots import BotPool, WorkersStopped, bot_seed
 from splendor.server.deadline import in_store_time
 from splendor.server.errors import Refused
 from splendor.server.seating import BOT, DEFAULT_BOT, waiting_for_players
@@ -107,6 +107,9 @@ class BotTurns:
                 self.schedule(live)
                 return
             self._retry(live, spec, e.message)
+        except WorkersStopped:  # the server stops (Ctrl-C): the game's next start moves its bot
+            live.bot_task = None
+            log.info("game %s: bot %s stopped with the server", live.id, spec)
         except SQLAlchemyError as e:  # the store does not answer: said by the retry, in a line (no SQL, no traceback)
             live.bot_task = None
             self._retry(live, spec, store_problem(e))

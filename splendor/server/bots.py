@@ -118,6 +118,17 @@ def _ready() -> bool:
     return True
 
 
+STOPPING = threading.Event()
+"""Set when the server process is asked to stop (Ctrl-C, SIGTERM: ``splendor serve`` sets it as uvicorn begins its
+shutdown). Ctrl-C in a terminal reaches the bot workers too, and they die with it; a pool that breaks then is
+not started again, and its death is not an error (a first start, compiling, had logged one and started a new pool
+as it stopped)."""
+
+
+class WorkersStopped(BrokenProcessPool):
+    """A decision cut short because the server stops (`STOPPING`): not a failure, and nothing to try again."""
+
+
 def _worker_start(parent: int) -> None:
     """In each worker: ignore the server's shutdown signals' handlers, and exit as soon as the server is gone."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -173,6 +184,8 @@ class BotPool:
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, call, *args)
         except BrokenProcessPool:
+            if STOPPING.is_set():  # stopped with the server: not started again
+                raise WorkersStopped("the bot workers stopped with the server") from None
             if getattr(self, f"_{which}") is pool:  # the first to meet it starts it again; the others see it new
                 log.error("a bot worker process died: the %s workers are started again", which)
                 setattr(self, f"_{which}", self._started(which))
@@ -183,7 +196,8 @@ class BotPool:
     async def warm(self) -> None:
         """Start the workers now, so the first reply does not wait for an interpreter to start (nor a search
         worker for the compiled search to load)."""
-        await asyncio.gather(self._run("quick", _ready), self._run("search", _ready))
+        with contextlib.suppress(WorkersStopped):  # Ctrl-C as they start
+            await asyncio.gather(self._run("quick", _ready), self._run("search", _ready))
 
     async def move(self, client: str, record: str, spec: str, seed: int) -> str:
         """The bot's action text for the game of ``record`` (its text), computed in a worker."""

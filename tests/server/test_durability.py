@@ -396,3 +396,35 @@ def test_bot_workers_killed_are_started_again_and_the_bots_play_on(tmp_path: Pat
             assert health["ok"] and health["bot_worker_restarts"] >= 1, health
     finally:
         server.stop()
+
+
+def test_ctrl_c_stops_the_bot_workers_with_the_server_and_starts_none_again(tmp_path: Path) -> None:
+    """A newcomer's find: Ctrl-C in the terminal of `make run` reaches the bot workers too; one deciding then died
+    with it, and the server logged an error ("a bot worker process died") and started a new pool as it stopped."""
+    import os
+    import signal
+
+    server = Server(f"sqlite:///{tmp_path}/c.db", tmp_path / "c.log").start()
+    try:
+        with server.client() as c:
+            bots = [{"kind": "bot", "bot": "ismcts:expert"} for _ in range(2)]
+            g = c.post("/api/games", json={"game": "classic", "seats": bots}).json()
+            deadline = time.monotonic() + 60
+            while c.get(f"/api/games/{g['id']}").json()["actions"] < 2:  # the bots are deciding, one after another
+                assert time.monotonic() < deadline, server.log.read_text()[-2000:]
+                time.sleep(0.1)
+        assert server.proc is not None
+        os.killpg(server.proc.pid, signal.SIGINT)  # the terminal's Ctrl-C: to the whole group
+        assert server.proc.wait(timeout=30) == 128 + signal.SIGINT  # as Ctrl-C ends a program
+    finally:
+        server.stop()
+    said = server.log.read_text()
+    assert "Finished server process" in said and "ERROR" not in said and "started again" not in said, said[-3000:]
+    # and as soon as it answers, while its workers are still loading the compiled search
+    server = Server(f"sqlite:///{tmp_path}/c.db", tmp_path / "first.log").start()
+    assert server.proc is not None
+    os.killpg(server.proc.pid, signal.SIGINT)
+    assert server.proc.wait(timeout=30) == 128 + signal.SIGINT
+    server.stop()
+    said = server.log.read_text()
+    assert "Finished server process" in said and "ERROR" not in said and "started again" not in said, said[-3000:]
