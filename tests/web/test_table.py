@@ -572,18 +572,21 @@ def test_a_village_whose_mysteries_tile_asked_a_gift_still_says_your_turn_again(
 
 
 @pytest.mark.parametrize(
-    "kind, said",
+    "kind, seed, said",
     [
-        ("city_market", "A City tile pays for one resource of its colour on a road"),
-        ("medal", "Any Medal will do: every traveler the Queen honours with one shares the victory."),
+        ("city_market", 1, "A City tile pays for one resource of its colour on a road"),
+        ("medal", 1, "Any Medal will do: every traveler in the Palace when the game ends shares the victory."),
+        # ruling 23: the Gem's holder who reaches the Palace wins alone (a parent's find: it said "shares")
+        ("medal", 2, "Any Medal will do: you hold the Queen's Gem, so you win alone."),
+        ("medal", 25, "shares the victory, unless bob, who holds the Queen's Gem, reaches it too: then they win alone."),
     ],
 )
 def test_a_city_tile_and_a_queens_medal_are_explained_where_they_are_chosen(
-    server: Server, browser: Browser, kind: str, said: str
+    server: Server, browser: Browser, kind: str, seed: int, said: str
 ) -> None:
     """A newcomer took a City tile and a Medal not knowing what either does: the prompt said only to choose."""
     g, local = _mysteries_played_by_greedy_bots(
-        server, 1, lambda _before, _action, after: any(a.kind == kind for a in after.legal_actions())
+        server, seed, lambda _before, _action, after: any(a.kind == kind for a in after.legal_actions())
     )
     page = open_page(browser, g["seats"][local.current_player]["link"], width=1280)
     page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history)}")

@@ -266,12 +266,25 @@ function kidsPrompt(c) {
   // what the thing chosen does, said where it is chosen (a newcomer took a City tile and a Medal not knowing)
   const why = { city: t("A City tile pays for one resource of its colour on a road, then lies face down until "
       + "you reach a city again, which turns all your tiles face up."),
-    medal: t("Any Medal will do: every traveler the Queen honours with one shares the victory.") }[decision];
+    medal: medalWords(c) }[decision];
   return [el("section", { class: "prompt", id: "decision", role: "group", "aria-labelledby": "decision-title" },
     el("h2", { id: "decision-title", "aria-live": "polite" }, title),
     why ? el("p", { class: "small", "data-key": "decision:why" }, why) : null, el("div", { class: "row" }, ...buttons))];
 }
 
+
+// What a Medal changes (nothing: ruling 23), and who wins: every traveler in the Palace when the game ends, unless
+// the holder of the Queen's Gem (Mysteries) reaches it, who then wins alone. (It had said the victory was shared to
+// the Gem's holder, who wins alone.)
+function medalWords(c) {
+  const gem = c.view.seats.find((s) => s.queens_gem);
+  if (gem && gem.seat === c.me) return t("Any Medal will do: you hold the Queen's Gem, so you win alone.");
+  if (gem) {
+    return t("Any Medal will do: every traveler in the Palace when the game ends shares the victory, unless "
+      + "{player}, who holds the Queen's Gem, reaches it too: then they win alone.", { player: c.seatName(gem.seat) });
+  }
+  return t("Any Medal will do: every traveler in the Palace when the game ends shares the victory.");
+}
 
 // The places a move touched: the road travelled and where the traveler is now, the resources taken or returned.
 function touched(c, text, s) {
