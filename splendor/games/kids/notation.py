@@ -219,7 +219,7 @@ def read(text: str) -> tuple[str, tuple[int, ...]]:
             raise IllegalAction(_("say what to take, e.g. 'take k r g', 'take h h' or 'take y'"))
         cs = sorted(_token(w, plain + "y") for w in rest)
         if GOLD in cs and set(cs) == {GOLD}:  # "take y y": more than one, where no resource was named
-            raise IllegalAction(_("a gold coin is taken one at a time: 'take y'"))
+            raise IllegalAction(_("a gold coin is taken one at a time"))  # words a click reads too
         if GOLD in cs:
             raise IllegalAction(_("a gold coin is taken alone, never with resources"))
         if len(cs) == 2 and cs[0] == cs[1]:
