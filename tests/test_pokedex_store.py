@@ -396,3 +396,40 @@ def test_a_schemas_upgrade_is_one_line_of_the_log(tmp_path: Path, caplog: pytest
     caplog.clear()
     open_store(f"sqlite:///{tmp_path}/p.db")  # up to date: nothing said
     assert [r for r in caplog.records if not r.name.startswith("alembic.runtime.plugins")] == []
+
+
+def test_a_resumed_game_gives_no_profile_a_seat_another_played(tmp_path: Path) -> None:
+    """A newcomer's find: a game of ash resumed as misty:human marked misty's Pokédex with all that ash caught
+    (ruling 17: each player marks their own play area), and so did a profile seated where a bot had played."""
+    url = f"sqlite:///{tmp_path}/p.db"
+    record = tmp_path / "g.record"
+    out = subprocess.run(
+        [SPLENDOR, "play", "--game", "pokemon", "--seats", "ash:human,greedy", "--seed", "3"]
+        + ["--database-url", url, "--record", str(record)],
+        input="take r b k\nquit\ny\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0 and "Game left after 2 actions." in out.stdout, out.stdout + out.stderr
+
+    def resumed(seats: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [SPLENDOR, "play", "--resume", str(record), "--seats", seats, "--database-url", url],
+            input="quit\ny\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    refused = resumed("misty:human,greedy")
+    said = " ".join(refused.stderr.split())
+    assert refused.returncode == 2 and "seat 0 was played by the profile 'ash' so far" in said, said
+    assert "goes on as ash:human, or human (no Pokédex marked)" in said
+    refused = resumed("ash:human,misty:human")
+    said = " ".join(refused.stderr.split())
+    assert refused.returncode == 2 and "seat 1 was played by 'greedy 1' so far" in said, said
+    assert Pokedex(open_store(url)).profiles() == ["ash"]  # misty never claimed
+    for seats in ("ash:human,greedy", "ash:human,human", "human,greedy"):  # the last leaves seat 0 unnamed
+        out = resumed(seats)
+        assert out.returncode == 0 and "Going on after 2 actions." in out.stdout, seats + out.stderr

@@ -72,11 +72,35 @@ def _resumed(ctx: typer.Context, path: Path, seats: str) -> tuple[Game, list[Sea
             seat_list = parse_seats(seats)
             if len(seat_list) != rec.players:
                 raise ValueError(f"the game in {path} has {rec.players} seats; --seats names {len(seat_list)}")
+            if rec.game == "pokemon":
+                _same_profiles(seat_list, rec.notes)
         else:
             seat_list = seats_from_notes(rec.notes, rec.players)
     except ValueError as e:
         raise fail(str(e)) from None
     return g, seat_list
+
+
+def _same_profiles(seats: list[Seat], notes: dict[str, Any]) -> None:
+    """``ValueError`` where a Pokémon game resumed with ``--seats`` names a Pokédex profile (``name:human``) for a
+    seat that someone else played before, as the record's notes say (another profile, a bot, a person without one):
+    its Pokédex would be marked with what another caught (ruling 17: each player marks what is in their own play
+    area). A seat a profile played may go on unnamed, its Pokédex left unmarked."""
+    kept = {s.get("seat"): s for s in notes.get("seats") or [] if isinstance(s, dict)}
+    for i, now in enumerate(seats):
+        then = kept.get(i)
+        if now.kind != HUMAN or not now.named or then is None:
+            continue
+        name = then.get("name") if isinstance(then.get("name"), str) else None
+        profile = name if then.get("kind") == HUMAN and name and name != f"player {i}" else None
+        if profile == now.name:
+            continue
+        played = f"the profile {profile!r}" if profile else repr(name or then.get("bot") or f"player {i}")
+        keep = f" {profile}:human, or" if profile else ""
+        raise ValueError(
+            f"seat {i} was played by {played} so far: a Pokédex is marked only with what its own player caught, "
+            f"so the profile {now.name!r} cannot take it over; seat {i} goes on as{keep} human (no Pokédex marked)"
+        )
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
