@@ -10,7 +10,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import IO, Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -73,8 +73,47 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
+
+
+class _Screen:
+    """The standard output (or error) as the consoles write to it. Where a write fails with an input/output error
+    (EIO), the terminal is gone before its SIGHUP came: the hang-up is taken then (`terminal_gone`) and what is
+    still said goes nowhere, so that a game's record is still saved, not lost to the error."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    @property
+    def _stream(self) -> IO[str]:
+        stream: IO[str] = getattr(sys, self._name)
+        return stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as error:
+            terminal_gone(error)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as error:
+            terminal_gone(error)
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+
+console = Console(file=cast(IO[str], _Screen("stdout")), highlight=False)
+errors = Console(file=cast(IO[str], _Screen("stderr")), highlight=False)
 
 
 def _show_version(asked: bool) -> None:
@@ -154,12 +193,15 @@ def kids_options(game: str, short: bool, mysteries: bool, board: str | None) -> 
 
 
 def ask(prompt: str) -> str:
-    """A line typed after ``prompt``; `EOFError` at the input's end, `Terminated` if the terminal is gone."""
+    """A line typed after ``prompt``; `EOFError` at the input's end, `Terminated` if the terminal is gone (a read
+    or a write failed with EIO, now or before: a terminal gone may also read as the input's end)."""
     try:
         console.print(prompt, end="", markup=False)
-        line = sys.stdin.readline()
+        line = "" if STOPPED_BY else sys.stdin.readline()
     except OSError as error:
         raise terminal_gone(error) from None
+    if STOPPED_BY:
+        raise Terminated(STOPPED_BY[0])
     if not line:
         raise EOFError
     return line

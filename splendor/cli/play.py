@@ -12,6 +12,7 @@ from rich.markup import escape
 
 from splendor.bots.base import Forfeit
 from splendor.cli.base import (
+    STOPPED_BY,
     Terminated,
     app,
     ask,
@@ -244,6 +245,8 @@ def play(
         said = describe_result(g, names, language, notes=notes)
         console.print(f"[bold]{escape(said)}[/]", markup=True, highlight=False)
     written: Path | None = None
+    if stopped is None and STOPPED_BY:  # the terminal found gone as the game's end was said (a write failed)
+        stopped = Terminated(STOPPED_BY[0])
     if stopped is not None and record is None and any(s.kind == HUMAN for s in seat_list):
         record = unasked_place(g)  # a game a person played is never lost, and nobody is asked where
     if record is not None or any(s.kind == HUMAN for s in seat_list):
