@@ -161,7 +161,8 @@ HELP: dict[str, tuple[tuple[str, str], ...]] = {
         (
             N_(
                 "Balls: r Poké Ball (red), b Great Ball (blue), k Ultra Ball (black), p Heal Ball (pink), y Quick Ball "
-                "(yellow), m Master Ball. #ID is the number shown beside a card in your play area."
+                "(yellow), m Master Ball. #ID is the number written [#ID] beside a Pokémon of yours that can evolve "
+                "(under your seat, and all of them with 'board'), not its Pokédex number."
             ),
             "",
         ),

@@ -324,6 +324,15 @@ def test_an_evolution_into_a_reserve_slot_past_three_is_explained_as_the_notatio
         g.apply(f"evolve {bulbasaur} reserved 4")
 
 
+def test_an_evolution_of_a_pokedex_number_says_a_cards_id_is_not_it() -> None:
+    """A newcomer typed Geodude's Pokédex number, 74 (card 74 is Alakazam), and was told only that Alakazam does not
+    evolve: a card they did not own, and no word of the two numbers."""
+    assert CARDS[74].name == "Alakazam" and CARDS[29].name == "Geodude" and CARDS[29].dex == 74
+    g = new(seed=0)
+    with pytest.raises(IllegalAction, match=r"a card's id is not its Pokédex number: yours are written \[#ID\]"):
+        g.apply("evolve 74 2.1")
+
+
 def test_an_evolution_asked_for_too_early_says_first_what_the_pokemon_still_needs() -> None:
     """A newcomer typed 'evolve 32 reserved 1' on their turn and was told only when evolving is possible, not
     that Gastly needs 3 Ultra Ball bonuses."""

@@ -86,7 +86,8 @@ def _own_verbs(words: list[str]) -> str | None:
     if not card.evolves_to:
         raise IllegalAction(
             _(
-                "{pokemon} (card {id}) does not evolve: only level 1 and 2 Pokémon do",
+                "{pokemon} (card {id}) does not evolve: only level 1 and 2 Pokémon do (a card's id is not its "
+                "Pokédex number: yours are written [#ID] beside them)",
                 pokemon=Message(card.name),
                 id=card.id,
             )
