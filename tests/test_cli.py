@@ -216,6 +216,14 @@ def test_a_terminal_that_fails_before_its_hang_up_keeps_the_games_record(tmp_pat
     assert b"Traceback" not in err
 
 
+def test_a_record_left_unsaved_at_the_prompt_says_so(tmp_path: Path) -> None:
+    """A newcomer's find: Ctrl-D at "Save the record to a file" ended the program in silence, status 0."""
+    for typed in ("quit\ny\n", "quit\ny\n\n"):  # the input's end, or an empty answer
+        out = run("play", "--seats", "human,greedy", "--seed", "7", stdin=typed)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.rstrip().endswith("The record is not saved."), out.stdout[-300:]
+
+
 def test_a_record_that_cannot_be_written_is_said_before_the_game_and_at_the_end_asked_again(tmp_path: Path) -> None:
     """A terminal player's finds: --record to a place that cannot be written played a whole game before failing to
     save it; at the end, a path that failed was not asked again, and a file already there was replaced unasked."""

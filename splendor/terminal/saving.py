@@ -92,8 +92,9 @@ def save_asking(
                 answer = ask(say(_("Save the record to a file (empty to skip): "))).strip()
             except EOFError:  # the input ended (Ctrl-D, a pipe run dry): the prompt's line is ended too
                 console.print()
-                return None
-            if not answer:
+                answer = ""
+            if not answer:  # said, as a second Ctrl-D had ended the program in silence
+                console.print(say(_("The record is not saved.")))
                 return None
             try:
                 typed = Path(answer).expanduser()
