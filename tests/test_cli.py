@@ -507,11 +507,14 @@ def test_the_terminal_loads_the_pokedex_store_only_to_open_a_pokedex() -> None:
 
 def test_play_with_a_bad_seat_is_a_clear_error() -> None:
     out = run("play", "--seats", "human,wizard")
-    assert out.returncode == 2 and "unknown bot 'wizard'" in out.stderr
+    said = " ".join(out.stderr.split())
+    assert out.returncode == 2 and "unknown seat 'wizard'; a seat is human, a bot (random, greedy," in said, said
     out = run("play", "--seats", "human,ismcts:wizard")
     assert out.returncode == 2 and "unknown level 'wizard'" in out.stderr
     out = run("play", "--seats", "human")
     assert out.returncode == 2 and "2 to 4 players" in out.stderr
+    out = run("play", "--game", "Pokemon", "--seats", "greedy,greedy", "--seed", "1")  # a game's name in any case
+    assert out.returncode == 0 and "Game over." in out.stdout, out.stderr
 
 
 def test_a_seat_is_a_bots_own_spec_or_a_name_and_its_kind() -> None:

@@ -82,7 +82,7 @@ def arena(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON")] = False,
 ) -> None:
     """Play a tournament with seats rotated, and rate the bots (wins, 95% intervals, OpenSkill)."""
-    check_game(game)
+    game = check_game(game)
     from splendor.arena import schedule, standings
     from splendor.arena.schedule import entry_names
     from splendor.store.ratings import elo_like

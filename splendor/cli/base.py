@@ -175,9 +175,10 @@ def bot_list(text: str, option: str) -> list[str]:
 
 
 def check_game(game: str) -> str:
-    if game not in GAMES:
+    """The game named (in any case: ``Pokemon`` is ``pokemon``), or a clear error naming the games."""
+    if game.strip().lower() not in GAMES:
         raise fail(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
-    return game
+    return game.strip().lower()
 
 
 def kids_options(game: str, short: bool, mysteries: bool, board: str | None) -> dict[str, Any]:

@@ -34,7 +34,7 @@ def simulate(
     board: Annotated[str | None, typer.Option(help="Kids: comma-separated sides or side files")] = None,
 ) -> None:
     """Play bot games and report wins per seat, mean turns, truncated games and decisions per second."""
-    check_game(game)
+    game = check_game(game)
     bots = bot_list(seats, "--seats")
     if games < 1:
         raise fail("--games must be 1 or more")
@@ -88,7 +88,7 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
 ) -> None:
     """Random playouts of the reference engine on one core: decisions and games per CPU-second."""
-    check_game(game)
+    game = check_game(game)
     try:
         figures = run_bench(game, players=players, seconds=seconds, seed=seed)
     except ValueError as e:

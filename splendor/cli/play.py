@@ -168,7 +168,7 @@ def play(
         game = g.name
         record = record if record is not None else resume
     else:
-        check_game(game)
+        game = check_game(game)
         try:
             seat_list = parse_seats(seats)
             g = new_game(

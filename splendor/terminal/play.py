@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from splendor.bots.base import BOTS, Bot, Forfeit, decide, ending, finish_bots, make_bot
+from splendor.bots.base import BOT_SPECS, BOTS, Bot, Forfeit, decide, ending, finish_bots, make_bot
 from splendor.bots.hint import hint
 from splendor.bots.review import percent
 from splendor.core.errors import IllegalAction
@@ -66,9 +66,13 @@ class Seat:
         elif not whole_bot:  # a whole spec was made once already
             try:
                 make_bot(kind)  # raises ValueError naming the known bots
-            except ValueError:
+            except ValueError as e:
                 if name.strip().lower() in BOTS:
                     make_bot(spec)  # a bot's spec misspelt (ismcts:wizard): its own error names the whole of it
+                if str(e).startswith("unknown bot"):  # a seat may be a person too ('humna' had listed bots alone)
+                    raise ValueError(
+                        f"unknown seat {kind!r}; a seat is human, a bot ({BOT_SPECS}), or name:human, name:BOT"
+                    ) from None
                 raise
         if name.strip():
             return cls(name=name.strip(), kind=kind, named=True)
