@@ -102,7 +102,8 @@ def market_normaliser(
         if single and (verb != "reserve" or row_of[words[0]] in layout.reservable):  # (never advice refused next)
             raise IllegalAction(_("{row} is a single card: say '{verb} {row}'", row=words[0], verb=verb))
         if len(words) != 2 or words[0] not in row_of or number(words[1]) is None:
-            tiers, slots = ", ".join(layout.labels), max(layout.sizes)
+            rows = [r for r in range(len(layout.labels)) if verb != "reserve" or r in layout.reservable]
+            tiers, slots = ", ".join(layout.labels[r] for r in rows), max(layout.sizes[r] for r in rows)
             raise IllegalAction(
                 _(
                     "say which card to {verb} as level.slot, e.g. '{verb} 2.3' (levels {tiers}, slots 1-{slots})",

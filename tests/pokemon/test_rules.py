@@ -116,6 +116,8 @@ def test_reserve_rare_or_legendary_is_refused() -> None:
         with pytest.raises(IllegalAction, match="cannot be reserved|which deck"):
             g.apply(text)
     assert not any(a.kind.startswith("reserve") and a.args[0] >= 3 for a in g.actions)
+    with pytest.raises(IllegalAction, match=r"\(levels 1, 2, 3, slots 1-4\)"):  # a newcomer's find: it offered them
+        g.apply("reserve 4.1")
 
 
 def test_reserve_at_most_three() -> None:
