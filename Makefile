@@ -11,16 +11,30 @@ SUBMAKE := $(MAKE)
 
 .PHONY: run play test bench clean
 
+SERVER := $(VENV)/.installed-server
+# What `make run` passes on to `splendor serve`, e.g. make run ARGS="--port 8001".
+ARGS ?=
+
 $(STAMP): pyproject.toml
+	@echo "Installing into .venv everything the tests use (the first time, some minutes and 1.3 GB)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/splendor serve
+# `make run` and `make play` need the game and its server alone (some 500 MB), which the tests' hold too: a .venv
+# set up for the tests serves as it is.
+$(SERVER): pyproject.toml
+	@if test $(STAMP) -nt pyproject.toml; then touch $(SERVER); else \
+	  echo "Installing the game and its server into .venv (the first time, a minute or two)" && \
+	  { test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); } && \
+	  $(BIN)/python -m pip install --quiet --upgrade pip && \
+	  $(BIN)/python -m pip install --quiet -e '.[server]' && touch $(SERVER); fi
 
-play: $(STAMP)
+run: $(SERVER)
+	$(BIN)/splendor serve $(ARGS)
+
+play: $(SERVER)
 	$(BIN)/splendor play --game classic --seats human,greedy
 
 # Chromium's install (scripts/chromium.sh: apt, on a fresh machine a download of some 200 MB) starts first, beside

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import signal
 import socket
 from types import FrameType
@@ -344,7 +345,9 @@ def _listening(host: str, port: int) -> list[socket.socket]:
         except OSError as e:
             for each in bound:
                 each.close()
-            raise fail(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+            taken = " (another server runs there? give another with --port; with make: make run ARGS='--port 8001')"
+            said = f"cannot listen on {host}:{port}: {e.strerror or e}"
+            raise fail(said + (taken if e.errno == errno.EADDRINUSE else "")) from None
     return bound
 
 

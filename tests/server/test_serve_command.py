@@ -8,7 +8,6 @@ import logging
 import socket
 import subprocess
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -34,7 +33,15 @@ def served_settings(monkeypatch: pytest.MonkeyPatch, *args: str) -> Settings:
     # nor uvicorn's config made, nor logging set up: both put handlers on the runner's streams, closed after, which
     # broke every later log line of the test's worker (a thousand errors in the full run)
     monkeypatch.setattr(uvicorn, "Config", lambda app, **options: app)
-    monkeypatch.setattr(uvicorn, "Server", lambda config: SimpleNamespace(run=lambda sockets: None))
+
+    class NotStarted:  # uvicorn's Server, as serve extends it (a class), run doing nothing
+        def __init__(self, config: Any) -> None:
+            self.config = config
+
+        def run(self, sockets: Any = None) -> None:
+            pass
+
+    monkeypatch.setattr(uvicorn, "Server", NotStarted)
     monkeypatch.setattr(logging, "basicConfig", lambda **kwargs: None)
     monkeypatch.setattr(splendor.cli.serve, "_listening", lambda host, port: None)  # nor the port taken
     monkeypatch.setattr(splendor.cli.serve, "_check_store", lambda url: None)  # nor the store made
@@ -78,6 +85,7 @@ def test_a_start_that_cannot_listen_touches_no_store(tmp_path: Path) -> None:
     finally:
         taken.close()
     assert done.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in done.stderr, done.stderr
+    assert "give another with --port; with make: make run ARGS='--port 8001'" in " ".join(done.stderr.split())
     assert not (tmp_path / "s.db").exists()
     done = _serve(tmp_path, "--host", "nosuch.invalid", "--database-url", f"sqlite:///{tmp_path}/s.db")
     assert done.returncode == 2 and "cannot listen on nosuch.invalid" in done.stderr
