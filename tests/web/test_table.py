@@ -578,7 +578,11 @@ def test_a_village_whose_mysteries_tile_asked_a_gift_still_says_your_turn_again(
         ("medal", 1, "Any Medal will do: every traveler in the Palace when the game ends shares the victory."),
         # ruling 23: the Gem's holder who reaches the Palace wins alone (a parent's find: it said "shares")
         ("medal", 2, "Any Medal will do: you hold the Queen's Gem, so you win alone."),
-        ("medal", 25, "shares the victory, unless bob, who holds the Queen's Gem, reaches it too: then they win alone."),
+        (
+            "medal",
+            25,
+            "shares the victory, unless bob, who holds the Queen's Gem, reaches it too: then they win alone.",
+        ),
     ],
 )
 def test_a_city_tile_and_a_queens_medal_are_explained_where_they_are_chosen(
