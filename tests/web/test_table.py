@@ -642,6 +642,40 @@ def test_a_gift_typed_in_the_box_names_its_traveler_as_the_table_does(
     assert (last["seat"], last["action"]) == (mover, f"give {token} to {other}")
 
 
+def test_the_thiefs_gifts_are_a_row_of_tokens_for_each_traveler_all_on_a_tablets_screen(
+    server: Server, browser: Browser
+) -> None:
+    """A parent's find: the Kind-Hearted Thief's choices were a button of words for each token and traveler (eight
+    with three resources and two others), the last below a tablet's screen and reached only by scrolling the
+    heading away. Each other traveler now has a row of tokens, named in full to a screen reader and a pointer."""
+    local = splendor.new_game("kids", players=3, seed=6, mysteries=True)
+    bots = [make_bot("greedy", seed=i + 1) for i in range(3)]
+    with server.client() as c:
+        seats = [{"kind": "human", "name": n} for n in NAMES[:3]]
+        r = c.post("/api/games", json={"game": "kids", "seed": 6, "options": {"mysteries": True}, "seats": seats})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        while sum(a.kind == "give" for a in local.legal_actions()) < 6:  # three resources, two others to give to
+            action = decide(bots[local.current_player], local)
+            api_act(c, g, local.current_player, action.text)
+            local.apply(action)
+    gifts = [a.text for a in local.legal_actions() if a.kind == "give"]
+    mover = local.current_player
+    page = open_page(browser, g["seats"][mover]["link"], width=1024)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.wait_for_selector("#decision button.gift")
+    assert sorted(
+        page.eval_on_selector_all("#decision button.gift", "bs => bs.map((b) => b.dataset.action)")
+    ) == sorted(gifts)
+    rows = page.eval_on_selector_all("#decision .gifts-to", "ns => ns.map((n) => n.textContent)")
+    assert rows == [f"To {NAMES[s]}:" for s in range(3) if s != mover], rows
+    label = page.get_attribute(f"[data-action='{gifts[0]}']", "aria-label") or ""
+    assert label.startswith("Give one ") and label.endswith(f" to {NAMES[int(gifts[0].split()[3])]}"), label
+    assert _outside(page, "#decision h2", "#decision button.gift", required=True) == []
+    page.click(f"[data-action='{gifts[-1]}']")
+    page.wait_for_function(f"Number(document.body.dataset.actions) === {len(local.history) + 1}")
+
+
 def test_a_village_that_turns_up_the_tornado_says_so_with_the_turn_again(server: Server, browser: Browser) -> None:
     """A newcomer's Marketplace vanished from the supply while the status said only "Your turn again: Market Square
     is a village.": the Tornado's lasting effect was said only in a log line cut off mid-sentence."""

@@ -260,16 +260,37 @@ function kidsPrompt(c) {
     city: t("You reached a city: take a City tile."),
     medal: t("You reached the Palace: choose a Queen's Medal.") }[decision]
     || t("Choose ({decision}).", { decision });
-  const buttons = steadyChoices(c, decision, c.view.legal_actions).map((a) => el("button", { class: "primary",
-    "data-action": a, "data-key": `act:${a}`, "data-sends": a, disabled: !c.legal.has(a), onclick: () => c.send(a) },
-  decisionLabel(c, a)));
+  const choices = steadyChoices(c, decision, c.view.legal_actions);
+  const button = (a, label, more = {}) => el("button", { class: "primary", "data-action": a, "data-key": `act:${a}`,
+    "data-sends": a, disabled: !c.legal.has(a), onclick: () => c.send(a), ...more }, label);
+  const rows = decision === "thief" ? giftRows(c, choices, button)
+    : [el("div", { class: "row" }, ...choices.map((a) => button(a, decisionLabel(c, a))))];
   // what the thing chosen does, said where it is chosen (a newcomer took a City tile and a Medal not knowing)
   const why = { city: t("A City tile pays for one resource of its colour on a road, then lies face down until "
       + "you reach a city again, which turns all your tiles face up."),
     medal: medalWords(c) }[decision];
   return [el("section", { class: "prompt", id: "decision", role: "group", "aria-labelledby": "decision-title" },
     el("h2", { id: "decision-title", "aria-live": "polite" }, title),
-    why ? el("p", { class: "small", "data-key": "decision:why" }, why) : null, el("div", { class: "row" }, ...buttons))];
+    why ? el("p", { class: "small", "data-key": "decision:why" }, why) : null, ...rows)];
+}
+
+// The Kind-Hearted Thief's gifts, a row for each other traveler: "To Ben:" and a token for each resource the giver
+// holds, its words in its name. A button of words for each pair (eight with two travelers and four resources) had
+// run below a tablet's screen, the heading scrolled away to reach them.
+function giftRows(c, choices, button) {
+  const to = new Map();
+  for (const a of choices) {
+    const seat = Number(a.split(" ")[3]);
+    to.set(seat, [...(to.get(seat) || []), a]);
+  }
+  return [...to].map(([seat, gifts]) => el("div", { class: "row gifts", "data-key": `gifts:${seat}` },
+    el("span", { class: "gifts-to" }, t("To {player}:", { player: c.seatName(seat) })), ...gifts.map((a) => {
+      const w = a.split(" ");
+      const colour = w[1] === "t" ? "treasure" : colourOf(c, w[1]);
+      const said = actionLabel("kids", a, c.seatName);
+      return button(a, hidden(chip(colour, null, named(colour))), { class: "primary gift", "aria-label": said,
+        title: said });
+    })));
 }
 
 
