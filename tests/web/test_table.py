@@ -1947,6 +1947,26 @@ def test_zoom_in_draws_the_kids_board_at_its_own_size_on_a_tablet_in_the_same_bo
     context.close()
 
 
+def test_a_kids_road_chosen_shows_its_payments_in_the_lists_place_and_cancel_brings_it_back(
+    server: Server, browser: Browser
+) -> None:
+    """A parent's find: on a tablet held sideways the payments of a road came under the list of roads, and eight
+    of them pushed "Your turn" off the top of the column. A road chosen shows its payments where the list was;
+    Cancel shows the list again, the keyboard's focus on that road's button."""
+    context, page, _g = _kids_table(server, browser, 1024, 768, 2)
+    button = page.locator("#roads [data-key^='road-move:']")
+    assert button.count() >= 1, "seat 0 can pay for a road"
+    key = button.first.get_attribute("data-key")
+    button.first.click()
+    page.wait_for_selector("#payments button.primary")
+    assert page.locator("#roads").count() == 0
+    assert _outside(page, "#status", "#payments", required=True) == []
+    page.click("[data-key='cancel-road']")
+    page.wait_for_selector("#roads")
+    assert page.evaluate("document.activeElement.dataset.key") == key
+    context.close()
+
+
 def test_a_kids_road_chosen_on_a_tablet_brings_its_payments_into_view(server: Server, browser: Browser) -> None:
     """On a tablet held upright the payments of a road tapped on the map are in the column under the board: the
     page brings them into view (a newcomer saw nothing happen, the prompt cut at the screen's edge)."""

@@ -148,7 +148,11 @@ function payments(c) {
     "data-action": a, "data-key": `act:${a}`, "data-sends": a, onclick: () => { c.state.road = null; c.send(a); } },
   ...paymentChips(c, a), el("span", { "aria-hidden": "true" }, " ", t("move")),  // what the tap does, in words
   el("span", { class: "sr-only" }, actionLabel("kids", a, c.seatName)))),
-  el("button", { "data-key": "cancel-road", onclick: () => { c.state.road = null; c.render(); } }, t("Cancel")));
+  el("button", { "data-key": "cancel-road", onclick: () => {
+    c.state.focusNext = `[data-key='road-move:${c.state.road}']`;   // back to the list, where the road was
+    c.state.road = null;
+    c.render();
+  } }, t("Cancel")));
 }
 
 // A payment as what it gives up, counted, in pictures a child reads: "★ 4" for four gold coins, a square for a City
@@ -245,7 +249,9 @@ export function draw(c) {
   const mine = c.me === null ? [] : [traveler(c, c.view.seats[c.me], names)];
   const roads = choosing(c) ? roadChoices(c) : null;
   if (choosing(c)) steadyChoices(c, null, []);   // no decision made again and again: a return's buttons go
-  const prompt = choosing(c) ? [phone() ? null : roads, payments(c)] : kidsPrompt(c);
+  // a road chosen: its payments in the list's place (below the list, eight of them had run off a tablet's screen)
+  const paying = payments(c);
+  const prompt = choosing(c) ? [phone() || paying ? null : roads, paying] : kidsPrompt(c);
   return { table: [supply(c, heading, ...marketplace(c)), zoomButton(c), board(c), phone() ? roads : null,
     el("p", { class: "small credit" }, t(c.view.board.credit))], mine, others, strip: strip(c), prompt };
 }
