@@ -148,6 +148,31 @@ def test_everything_a_turn_needs_is_on_one_screen_on_a_desktop_and_a_tablet(
     assert errors == []
 
 
+def test_everything_a_turn_needs_is_on_one_screen_on_a_touch_tablet(server: Server, browser: Browser) -> None:
+    """A tablet is a touch screen: its targets are a finger's size (44 px), and the turn still fits its screen."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    problems: list[str] = []
+    with server.client() as c:
+        for game in ("classic", "pokemon", "kids"):
+            for players in (2, 4):
+                g = _busy_table(c, game, players)
+                page.set_viewport_size({"width": 1024, "height": 768})
+                page.goto(g["seats"][0]["link"])
+                page.wait_for_function("document.body.dataset.actions !== undefined")
+                for width, height in SCREENS[1:]:
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.wait_for_timeout(250)
+                    if game == "kids":
+                        page.wait_for_selector("#board svg", state="attached")
+                    problems += [
+                        f"{game} {players}p {width}x{height}: {p}"
+                        for p in _outside(page, *_essentials(game, players), required=True)
+                    ]
+    context.close()
+    assert problems == []
+
+
 @pytest.mark.parametrize("language", list(LOCALES))
 def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(
     server: Server, browser: Browser, language: str
@@ -1201,6 +1226,34 @@ def test_every_tap_target_on_a_phone_is_at_least_44_px(server: Server, browser: 
       .map(([n, r]) => `${n.tagName} ${n.id || n.dataset.key || n.textContent.slice(0, 20)} ${Math.round(r.width)}x`
            + `${Math.round(r.height)}`)""")
     assert small == []
+
+
+@pytest.mark.parametrize("game", ["classic", "pokemon", "kids"])
+@pytest.mark.parametrize("screen", [(1024, 768), (768, 1024)])
+def test_every_tap_target_on_a_touch_tablet_is_at_least_44_px(
+    server: Server, browser: Browser, game: str, screen: tuple[int, int]
+) -> None:
+    """A parent's find: on a tablet, Hint was 31 px tall, Send 33 and the chat's phrases 23 (a phone's are 44)."""
+    with server.client() as c:
+        g = _busy_table(c, game, 2)
+    context = browser.new_context(viewport={"width": screen[0], "height": screen[1]}, has_touch=True)
+    page = context.new_page()
+    page.goto(g["seats"][0]["link"])
+    page.wait_for_function("document.body.dataset.actions !== undefined")
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")  # the chat, the rules
+    page.wait_for_timeout(200)
+    small = page.evaluate("""() => [...document.querySelectorAll(
+        'header button, header select, header label.sound, #tabletop button, #tabletop select, '
+        + '#tabletop input:not([type=checkbox]), #tabletop [role=button], #dock button, #dock input, .side button, '
+        + '.side input:not([type=checkbox]), .side select')]
+      .filter((n) => !n.closest('#board'))  // a road on the board is as wide as its drawing ("Zoom in", the list)
+      .filter((n) => n.getClientRects().length && getComputedStyle(n).visibility !== 'hidden')
+      .map((n) => [n, n.getBoundingClientRect()])
+      .filter(([n, r]) => r.width < 43.5 || r.height < 43.5)
+      .map(([n, r]) => `${n.tagName} ${n.id || n.dataset.key || n.textContent.slice(0, 20)} ${Math.round(r.width)}x`
+           + `${Math.round(r.height)}`)""")
+    context.close()
+    assert small == [], "\n".join(small)
 
 
 COLOUR_OF = {"w": "white", "b": "blue", "g": "green", "r": "red", "k": "black", "y": "gold"}
