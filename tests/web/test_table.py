@@ -940,6 +940,29 @@ def test_keys_buy_a_face_up_card_in_three_and_the_focus_ring_is_not_the_selectio
     assert "Enter" in page.inner_text("#how-to-play")
 
 
+def test_kids_how_to_play_keys_the_boards_places_and_a_village_is_a_tree_not_a_cabbage(
+    server: Server, browser: Browser
+) -> None:
+    """A parent's find: a village's mark (a triangle in a green disc) read as the cabbage's token (a triangle), and
+    "How to play" said what a village gives without showing which mark is one. A village is a fir tree on its
+    trunk now, and the rules' panel keys each place beside its mark as the board draws it."""
+    with server.client() as c:
+        g = create(c, "kids", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=3)
+    page = open_page(browser, g["seats"][0]["link"], width=1280)
+    page.wait_for_selector("#board svg .space.village")
+    trunks = page.eval_on_selector_all(
+        "#board svg .space.village", "gs => gs.map((g) => g.querySelectorAll('rect').length)"
+    )
+    assert trunks and set(trunks) == {1}, trunks
+    page.click("#how-to-play summary")
+    key = page.eval_on_selector_all(
+        ".places-key dt", "ds => ds.map((d) => [d.dataset.place, d.querySelector('svg') !== null])"
+    )
+    assert key == [["city", True], ["village", True], ["palace", True], ["port", True]], key
+    assert "a village: another turn" in page.inner_text(".places-key")
+    assert page.locator(".places-key [data-place='village'] svg rect").count() == 1  # the tree, as on the board
+
+
 FOCUS = """document.activeElement === document.body ? 'body'
     : (document.activeElement.dataset.key || document.activeElement.id)"""
 """Where the keyboard's focus is: the focused element's data-key or id, or "body" when it fell to the page."""

@@ -1001,10 +1001,11 @@ def _space_shape(place: Place) -> str:
             f'fill="#f4e2c1" stroke="#6d4c2f" stroke-width="1.5"/><path d="M{_r(x - 11)},{_r(y + 10)} v-11 '
             f'l11,-10 l11,10 v11 z" fill="#c98b58" stroke="#6d4c2f"/>'
         )
-    elif kind == "village":
+    elif kind == "village":  # a fir tree on its trunk: a plain triangle had been taken for the cabbage's token
         shape = (
             f'<circle cx="{x}" cy="{y}" r="{hw}" fill="#dcedc8" stroke="#33691e" stroke-width="1.5"/>'
-            f'<path d="M{_r(x - 9)},{_r(y + 8)} l9,-16 l9,16 z" fill="#33691e"/>'
+            f'<path d="M{_r(x - 9)},{_r(y + 5)} l9,-10 l9,10 z M{_r(x - 7)},{_r(y - 1)} l7,-10 l7,10 z" '
+            f'fill="#33691e"/><rect x="{_r(x - 2)}" y="{_r(y + 5)}" width="4" height="6" fill="#6d4c2f"/>'
         )
     elif kind == "palace":
         cy = y + PALACE_PAWNS_Y

@@ -76,8 +76,9 @@ const STEPS = {
       + "the list, then choose how to pay."), point: "#board .road.can-pay, #roads", wants: isMove, waitTurn: true,
     fallback: { when: (c) => !any(c, isMove), say: N_("You cannot pay a road yet: take the resources its banner "
       + "shows (a gold coin pays for any one), and this step waits for you."), allow: isTake } },
-    { say: N_("Well done! A village gives you another turn; a city gives you a City tile, which pays one resource "
-      + "of its kind later. Now play on to the Palace."), point: "#board", next: true },
+    { say: N_("Well done! A village (a tree on the board) gives you another turn; a city (a house) gives you a "
+      + "City tile, which pays one resource of its kind later. Now play on to the Palace."), point: "#board",
+    next: true },
   ],
 };
 
