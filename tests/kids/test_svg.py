@@ -442,3 +442,24 @@ def test_the_picture_command_still_draws_a_board(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert len(read(out.read_text(encoding="utf-8")).roads) > 0
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_face_down_village_tile_is_said_in_words_and_one_turned_up_in_grey(language: str) -> None:
+    """A parent's find: a face-down Village tile was a small green "?", unseen by a child, and a tile turned up
+    read as if still there ("Treasure" after the token was taken). Face down it says "? secret" in bold purple on a
+    white halo, no wider than the widest tile's name (the room the board's plan reserves); turned up, its name is
+    grey and slanted, as past."""
+    from splendor.games.kids.svg import SMALL_SIZE, TILES, tile_label
+
+    widest = max(text_box(0, 0, tile_label(t, language), SMALL_SIZE)[2] for t in TILES)
+    assert text_box(0, 0, tile_label("face down", language), SMALL_SIZE)[2] <= widest
+    view = splendor.new_game("kids", players=2, seed=1, board=BOARDS[0], mysteries=True).view(None)
+    first, *_ = view["village_tiles"]
+    view["village_tiles"][first] = "Treasure"
+    tiles = [t for t in ET.fromstring(svg(view, language=language)).iter(NS + "text") if t.get("class") == "tile"]
+    looks = {("".join(t.itertext()), t.get("fill"), t.get("font-style")) for t in tiles}
+    assert looks == {
+        (tile_label("face down", language), "#6a1b9a", None),
+        (tile_label("Treasure", language), "#6b604a", "italic"),
+    }, looks

@@ -119,16 +119,19 @@ def _overlap(a: Box, b: Box, gap: float = 2.0) -> float:
 
 TILE_WORDS = {"Kind-Hearted Thief": N_("Thief"), "Queen's Gem": N_("Gem")}  # a Village tile's short name
 TILES = ("Tornado", "Treasure", "Drought", "Kind-Hearted Thief", "Queen's Gem")
+FACE_DOWN = N_("? secret")
+"""What a face-down Village tile shows: a ``?`` alone, small, had gone unseen by a child. (In every language no
+wider than the widest tile's name, which the board's plan reserves room for.)"""
 
 
 def tile_label(tile: str, language: str) -> str:
-    """What a Village tile shows on the board: ``?`` face down, else its (short) name in ``language``."""
-    return "?" if tile == "face down" else _said(TILE_WORDS.get(tile, tile), language)
+    """What a Village tile shows on the board: `FACE_DOWN` face down, else its (short) name in ``language``."""
+    return _said(FACE_DOWN if tile == "face down" else TILE_WORDS.get(tile, tile), language)
 
 
 def tile_label_width(language: str) -> float:
-    """The longest Village tile's name on the board in ``language``, at the small font size."""
-    return max(text_box(0, 0, tile_label(t, language), SMALL_SIZE)[2] for t in TILES)
+    """The longest Village tile's label on the board in ``language`` (face down too), at the small font size."""
+    return max(text_box(0, 0, tile_label(t, language), SMALL_SIZE)[2] for t in (*TILES, "face down"))
 
 
 # ----------------------------------------------------------------------------- geometry helpers
@@ -1033,9 +1036,15 @@ def _tile(place: Place, tile: str, language: str) -> str:
     if place.tile_at is None:
         return ""
     tx, ty, anchor = place.tile_at
+    # face down: in purple, bold, on a white halo, to be found; turned up: what it was, in grey, as past
+    look = (
+        'font-weight="bold" fill="#6a1b9a" stroke="#fff" stroke-width="3" paint-order="stroke"'
+        if tile == "face down"
+        else 'fill="#6b604a" font-style="italic"'
+    )
     return (
         f'<text class="tile" x="{_r(tx)}" y="{_r(ty)}" text-anchor="{anchor}" font-size="{SMALL_SIZE}" '
-        f'font-weight="bold" fill="#33691e">{escape(tile_label(tile, language))}</text>'
+        f"{look}>{escape(tile_label(tile, language))}</text>"
     )
 
 
