@@ -2023,6 +2023,24 @@ def test_zoom_in_draws_the_kids_board_at_its_own_size_on_a_tablet_in_the_same_bo
     context.close()
 
 
+@pytest.mark.parametrize("screen", [(640, 400), (800, 600), (1100, 500)])
+def test_in_a_short_window_the_kids_boards_words_stay_readable_and_the_page_scrolls(
+    server: Server, browser: Browser, screen: tuple[int, int]
+) -> None:
+    """An accessibility review: at 200% zoom a laptop's 1280x800 window is 640x400, and the board, fitted to the
+    window's height, drew its words 4 px high (5 at 800x600, 6 at 1100x500): zooming shrank the text. In a short
+    window the board takes its column's width and the page scrolls."""
+    context, page, _g = _kids_table(server, browser, *screen, 2)
+    page.wait_for_timeout(300)
+    assert page.evaluate(READING)["smallest"] >= 9.5
+    if page.locator("#board-zoom").count():  # zoomed in, the box is no shorter than the whole board's
+        before = page.evaluate("document.getElementById('board').getBoundingClientRect().height")
+        page.click("#board-zoom")
+        page.wait_for_selector("#board.zoomed svg text")
+        assert page.evaluate("document.getElementById('board').getBoundingClientRect().height") >= before - 1
+    context.close()
+
+
 def test_a_kids_road_chosen_shows_its_payments_in_the_lists_place_and_cancel_brings_it_back(
     server: Server, browser: Browser
 ) -> None:
