@@ -430,6 +430,9 @@ def test_a_resumed_game_gives_no_profile_a_seat_another_played(tmp_path: Path) -
     said = " ".join(refused.stderr.split())
     assert refused.returncode == 2 and "seat 1 was played by 'greedy 1' so far" in said, said
     assert Pokedex(open_store(url)).profiles() == ["ash"]  # misty never claimed
+    refused = resumed("Ash:human,greedy")  # ash's own, spelt otherwise: refused as any name like another's is
+    said = " ".join(refused.stderr.split())
+    assert refused.returncode == 2 and "the name Ash looks like the profile ash" in said, said
     for seats in ("ash:human,greedy", "ash:human,human", "human,greedy"):  # the last leaves seat 0 unnamed
         out = resumed(seats)
         assert out.returncode == 0 and "Going on after 2 actions." in out.stdout, seats + out.stderr

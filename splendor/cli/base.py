@@ -7,7 +7,9 @@ import contextlib
 import errno
 import os
 import signal
+import stat
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Annotated, Any, cast
@@ -43,28 +45,54 @@ def terminated(signum: int, _frame: object) -> None:
     raise _stopped(signum)
 
 
-def terminal_gone(error: OSError) -> Terminated:
-    """The hang-up, where reading or writing the terminal failed with an input/output error (EIO): a closing
-    window's terminal fails its reads some seconds before its SIGHUP arrives, and a game had ended on that error
-    half the time, its record lost. Taken as the hang-up itself (`terminated`); ``error`` of another kind is
-    raised again as it is."""
-    if error.errno != errno.EIO:
+def terminal_gone(error: OSError, stream: IO[str]) -> Terminated:
+    """The hang-up, where reading or writing ``stream``, a terminal, failed with an input/output error (EIO): a
+    closing window's terminal fails its reads some seconds before its SIGHUP arrives, and a game had ended on that
+    error half the time, its record lost. Taken as the hang-up itself (`terminated`); ``error`` of another kind,
+    or on a stream that is no terminal (a file on a failing disk), is raised again as it is."""
+    if error.errno != errno.EIO or not _a_terminal(stream):
         raise error
     return _stopped(getattr(signal, "SIGHUP", signal.SIGTERM))
 
 
+def _a_terminal(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a device other than /dev/null, as a terminal is (a terminal gone no longer says it is
+    a terminal: isatty fails on it), not a file, a pipe or a socket, whose input/output errors are their own."""
+    try:
+        found = os.fstat(stream.fileno())
+        return stat.S_ISCHR(found.st_mode) and found.st_rdev != os.stat(os.devnull).st_rdev
+    except (OSError, ValueError):  # (io.UnsupportedOperation: a stream with no file, as a test's capture)
+        return False
+
+
+def _gone(stream: IO[str]) -> bool:
+    """Whether ``stream`` was a terminal and is one no more: its input's end is the window closing, not Ctrl-D."""
+    try:
+        return _a_terminal(stream) and not stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+_STOPPING = threading.RLock()  # (re-entered by a signal's handler on the thread that holds it)
+
+
 def _stopped(signum: int) -> Terminated:
-    """Stop taking SIGTERM and SIGHUP, remember ``signum``, and after a hang-up send what is still said nowhere."""
-    for each in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if each is not None:
-            signal.signal(each, signal.SIG_IGN)
-    STOPPED_BY.append(signum)
-    if signum == getattr(signal, "SIGHUP", None):
-        with contextlib.suppress(OSError):
-            nowhere = os.open(os.devnull, os.O_WRONLY)
-            for stream in (1, 2):
-                os.dup2(nowhere, stream)
-    return Terminated(signum)
+    """Stop taking SIGTERM and SIGHUP, remember ``signum``, and after a hang-up send what is still said nowhere:
+    once, whichever thread meets it first (a progress bar's refresh may; signals are set on the main thread)."""
+    with _STOPPING:
+        if STOPPED_BY:
+            return Terminated(STOPPED_BY[0])
+        if threading.current_thread() is threading.main_thread():
+            for each in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+                if each is not None:
+                    signal.signal(each, signal.SIG_IGN)
+        STOPPED_BY.append(signum)
+        if signum == getattr(signal, "SIGHUP", None):
+            with contextlib.suppress(OSError):
+                nowhere = os.open(os.devnull, os.O_WRONLY)
+                for stream in (1, 2):
+                    os.dup2(nowhere, stream)
+        return Terminated(signum)
 
 
 app = typer.Typer(
@@ -85,21 +113,27 @@ class _Screen:
 
     @property
     def _stream(self) -> IO[str]:
-        stream: IO[str] = getattr(sys, self._name)
-        return stream
+        """The stream itself: while a progress bar or a spinner runs, Rich puts a proxy in ``sys.stdout`` that
+        writes through the console, which would write to it again, for ever (a code review's find: a search bot's
+        spinner hung the game)."""
+        stream = getattr(sys, self._name)
+        proxied: IO[str] = getattr(stream, "rich_proxied_file", stream)
+        return proxied
 
     def write(self, text: str) -> int:
+        stream = self._stream
         try:
-            return self._stream.write(text)
+            return stream.write(text)
         except OSError as error:
-            terminal_gone(error)
+            terminal_gone(error, stream)
             return len(text)
 
     def flush(self) -> None:
+        stream = self._stream
         try:
-            self._stream.flush()
+            stream.flush()
         except OSError as error:
-            terminal_gone(error)
+            terminal_gone(error, stream)
 
     def isatty(self) -> bool:
         return self._stream.isatty()
@@ -200,7 +234,9 @@ def ask(prompt: str) -> str:
         console.print(prompt, end="", markup=False)
         line = "" if STOPPED_BY else sys.stdin.readline()
     except OSError as error:
-        raise terminal_gone(error) from None
+        raise terminal_gone(error, sys.stdin) from None
+    if not line and not STOPPED_BY and _gone(sys.stdin):  # a closed window may read as the input's end
+        _stopped(getattr(signal, "SIGHUP", signal.SIGTERM))
     if STOPPED_BY:
         raise Terminated(STOPPED_BY[0])
     if not line:

@@ -3,6 +3,7 @@ through."""
 
 from __future__ import annotations
 
+import sys
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
@@ -87,6 +88,8 @@ def _same_profiles(seats: list[Seat], notes: dict[str, Any]) -> None:
     seat that someone else played before, as the record's notes say (another profile, a bot, a person without one):
     its Pokédex would be marked with what another caught (ruling 17: each player marks what is in their own play
     area). A seat a profile played may go on unnamed, its Pokédex left unmarked."""
+    from splendor.store.names import key_of  # (a Pokémon game opens the store anyway)
+
     kept = {s.get("seat"): s for s in notes.get("seats") or [] if isinstance(s, dict)}
     for i, now in enumerate(seats):
         then = kept.get(i)
@@ -94,8 +97,8 @@ def _same_profiles(seats: list[Seat], notes: dict[str, Any]) -> None:
             continue
         name = then.get("name") if isinstance(then.get("name"), str) else None
         profile = name if then.get("kind") == HUMAN and name and name != f"player {i}" else None
-        if profile == now.name:
-            continue
+        if profile is not None and (profile == now.name or key_of(profile) == key_of(now.name) is not None):
+            continue  # the same profile, however spelt ("Ash" is ash's, as its Pokédex is)
         played = f"the profile {profile!r}" if profile else repr(name or then.get("bot") or f"player {i}")
         keep = f" {profile}:human, or" if profile else ""
         raise ValueError(
@@ -225,7 +228,7 @@ def play(
             stopped = interrupted if isinstance(interrupted, Terminated) else None
             raise Quit from None
         except OSError as error:  # the terminal gone as the game was drawn (EIO): the hang-up, before its signal
-            stopped = terminal_gone(error)
+            stopped = terminal_gone(error, sys.stdin)
             raise Quit from None
         console.print(draw(g.view(None), names, language, whole=True))  # the end, all of it once
         over = say(_("Game over."))
@@ -250,7 +253,11 @@ def play(
     if stopped is not None and record is None and any(s.kind == HUMAN for s in seat_list):
         record = unasked_place(g)  # a game a person played is never lost, and nobody is asked where
     if record is not None or any(s.kind == HUMAN for s in seat_list):
-        written = save_asking(g, record, notes, ask, say, console)
+        try:
+            written = save_asking(g, record, notes, ask, say, console)
+        except Terminated as hung:  # the terminal closed (or a signal came) at the prompt: kept unasked
+            stopped, record = hung, unasked_place(g)
+            written = save_asking(g, record, notes, ask, say, console)
         if record is not None and written is None:  # --record asked for it, and nothing was saved: a failure
             raise fail(f"the record was not saved to {record}")
     if written is not None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from splendor.core.errors import IllegalAction
 from splendor.i18n import Message, _
-from splendor.server.bots import BotPool, bot_seed
+from splendor.server.bots import BotPool, WorkersStopped, bot_seed
 from splendor.server.errors import Refused
 from splendor.server.moves import GAME_OVER, WAITING, not_your_decision, whose_turn
 from splendor.server.seating import waiting_for_players
@@ -42,7 +42,8 @@ async def hint(live: LiveGame, seat: int, pool: BotPool, client: str) -> dict[st
     except Exception as e:
         if live.hints.get(seat) is known:  # asked again later, not for a newer position
             del live.hints[seat]
-        log.exception("game %s: the hint failed", live.id)
+        if not isinstance(e, WorkersStopped):  # (the server stops: no failure)
+            log.exception("game %s: the hint failed", live.id)
         raise Refused(503, _("no hint can be given now; try again in a moment")) from e
     return {**advice, "actions": number}
 

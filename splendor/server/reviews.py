@@ -41,6 +41,7 @@ from splendor.core.record import Record
 from splendor.i18n import _
 from splendor.search.levels import level
 from splendor.server import store_calls
+from splendor.server.bots import WorkersStopped
 from splendor.server.errors import Refused
 from splendor.server.guards import client_address
 from splendor.server.schemas import refusals
@@ -239,6 +240,8 @@ class Reviews:
 
             await store_calls.write(self.settings, keep)
             kept = True
+        except WorkersStopped:  # the server stops: the review is asked for again after its start
+            log.info("game %s: the review stopped with the server", running.game_id)
         except Exception:  # a failed review is logged, nothing is kept, and it may be asked for again
             log.exception("game %s: the review failed", running.game_id)
         finally:
