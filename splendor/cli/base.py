@@ -41,7 +41,10 @@ def terminated(signum: int, _frame: object) -> None:
     """The handler of SIGTERM and SIGHUP that ``main`` sets: `Terminated` raised, once: a closing terminal sends
     SIGHUP twice (the shell passes one on, the kernel sends another as the shell ends), and the second had cut the
     saving of a game's record short. After a hang-up the terminal is gone: what the command still says (it saves
-    a game's record) goes nowhere, rather than fail to be written."""
+    a game's record) goes nowhere, rather than fail to be written. A signal after a hang-up found another way (a
+    write that failed on another thread) is let be: the main thread meets that one at its next question."""
+    if STOPPED_BY:
+        return
     raise _stopped(signum)
 
 

@@ -98,7 +98,7 @@ def _same_profiles(seats: list[Seat], notes: dict[str, Any]) -> None:
         name = then.get("name") if isinstance(then.get("name"), str) else None
         profile = name if then.get("kind") == HUMAN and name and name != f"player {i}" else None
         if profile is not None and (profile == now.name or key_of(profile) == key_of(now.name) is not None):
-            continue  # the same profile, however spelt ("Ash" is ash's, as its Pokédex is)
+            continue  # the same profile, or a name like it (which the profile's own rule then answers)
         played = f"the profile {profile!r}" if profile else repr(name or then.get("bot") or f"player {i}")
         keep = f" {profile}:human, or" if profile else ""
         raise ValueError(

@@ -415,7 +415,8 @@ def test_ctrl_c_stops_the_bot_workers_with_the_server_and_starts_none_again(tmp_
                 time.sleep(0.1)
         assert server.proc is not None
         os.killpg(server.proc.pid, signal.SIGINT)  # the terminal's Ctrl-C: to the whole group
-        assert server.proc.wait(timeout=30) == 128 + signal.SIGINT  # as Ctrl-C ends a program
+        # as Ctrl-C ends a program (0 where the test's runner started it with SIGINT ignored, as xdist's workers do)
+        assert server.proc.wait(timeout=30) in (0, 128 + signal.SIGINT)
     finally:
         server.stop()
     said = server.log.read_text()
@@ -424,7 +425,7 @@ def test_ctrl_c_stops_the_bot_workers_with_the_server_and_starts_none_again(tmp_
     server = Server(f"sqlite:///{tmp_path}/c.db", tmp_path / "first.log").start()
     assert server.proc is not None
     os.killpg(server.proc.pid, signal.SIGINT)
-    assert server.proc.wait(timeout=30) == 128 + signal.SIGINT
+    assert server.proc.wait(timeout=30) in (0, 128 + signal.SIGINT)
     server.stop()
     said = server.log.read_text()
     assert "Finished server process" in said and "ERROR" not in said and "started again" not in said, said[-3000:]
