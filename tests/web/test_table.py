@@ -955,6 +955,7 @@ def test_kids_how_to_play_keys_the_boards_places_and_a_village_is_a_tree_not_a_c
     )
     assert trunks and set(trunks) == {1}, trunks
     page.click("#how-to-play summary")
+    page.wait_for_selector(".places-key [data-place='port'] svg")  # drawn from the board as the panel opens
     key = page.eval_on_selector_all(
         ".places-key dt", "ds => ds.map((d) => [d.dataset.place, d.querySelector('svg') !== null])"
     )

@@ -95,35 +95,42 @@ const MARKS = {
   ],
 };
 
-// Kids: the board's places, each beside its mark as the board draws it (splendor/games/kids/svg.py, in a box of
-// 40 by 40): a parent read the villages' mark as the cabbage's, and the rules named places the board did not show.
+// Kids: the board's places, each beside its mark (a parent read the villages' mark as the cabbage's, and the rules
+// named places the board did not show). The marks are the board's own (splendor/games/kids/svg.py draws them),
+// copied from the board on the table when the panel opens, so that the key never draws them otherwise.
 const PLACES = [
-  ["city", '<rect x="2" y="6" width="36" height="28" rx="5" fill="#f4e2c1" stroke="#6d4c2f" stroke-width="1.5"/>'
-    + '<path d="M9,30 v-11 l11,-10 l11,10 v11 z" fill="#c98b58" stroke="#6d4c2f"/>',
-  N_("a city: take a City tile")],
-  ["village", '<circle cx="20" cy="20" r="17" fill="#dcedc8" stroke="#33691e" stroke-width="1.5"/>'
-    + '<path d="M11,25 l9,-10 l9,10 z M13,19 l7,-10 l7,10 z" fill="#33691e"/>'
-    + '<rect x="18" y="25" width="4" height="6" fill="#6d4c2f"/>', N_("a village: another turn")],
-  ["palace", '<rect x="1" y="6" width="38" height="28" rx="6" fill="#fff3c4" stroke="#b8860b" stroke-width="2"/>'
-    + '<path d="M8,27 v-12 l6,5 l6,-8 l6,8 l6,-5 v12 z" fill="#e2b93b" stroke="#b8860b"/>',
-  N_("the Palace of Splendor: the journey's end")],
-  ["port", '<rect x="1" y="8" width="38" height="24" rx="12" fill="#b3e5fc" stroke="#01579b" stroke-width="1.5"/>'
-    + '<path d="M11,22 q9,7 18,0 M20,12 v15 M15,15 h10" fill="none" stroke="#01579b" stroke-width="2.5"/>',
-  N_("the Port: where every traveler sets out")],
+  ["city", N_("a city: take a City tile")],
+  ["village", N_("a village: another turn")],
+  ["palace", N_("the Palace of Splendor: the journey's end")],
+  ["port", N_("the Port: where every traveler sets out")],
 ];
+const SVG = "http://www.w3.org/2000/svg";
 
-function placeSample(drawing) {
-  const sample = el("span", { class: "place-sample", "aria-hidden": "true" });
-  sample.innerHTML = `<svg viewBox="0 0 40 40" width="28" height="28">${drawing}</svg>`;  // a fixed drawing
-  return sample;
+// Each place's sample not drawn yet, from the board's first place of its kind: its shapes (not its name, nor a
+// Village tile's), framed by the first of them. Left empty while the board is not drawn.
+function drawPlaces(panel) {
+  for (const sample of panel.querySelectorAll(".place-sample:empty")) {
+    const drawn = document.querySelector(`#board svg .space.${sample.parentElement.dataset.place}`);
+    if (!drawn || !drawn.firstElementChild) continue;
+    const frame = drawn.firstElementChild.getBBox();
+    const picture = document.createElementNS(SVG, "svg");
+    picture.setAttribute("viewBox", `${frame.x - 2} ${frame.y - 2} ${frame.width + 4} ${frame.height + 4}`);
+    picture.setAttribute("height", "28");
+    picture.setAttribute("width", String(Math.round((28 * (frame.width + 4)) / (frame.height + 4))));
+    for (const part of drawn.children) if (part.localName !== "text") picture.append(part.cloneNode(true));
+    sample.append(picture);
+  }
 }
 
 export function howToPlay(game) {
-  return el("details", { class: "panel", id: "how-to-play" }, el("summary", {}, t("How to play")),
+  return el("details", { class: "panel", id: "how-to-play",
+    ontoggle: game === "kids" ? (event) => { if (event.target.open) drawPlaces(event.target); } : null },
+  el("summary", {}, t("How to play")),
     el("ul", {}, ...RULES[game].map((line) => el("li", {}, t(line)))),
     game === "kids" ? el("h3", {}, t("Places on the board")) : null,
-    game === "kids" ? el("dl", { class: "marks-key places-key" }, ...PLACES.flatMap(([kind, drawing, what]) => [
-      el("dt", { "data-place": kind }, placeSample(drawing)), el("dd", {}, t(what))])) : null,
+    game === "kids" ? el("dl", { class: "marks-key places-key" }, ...PLACES.flatMap(([kind, what]) => [
+      el("dt", { "data-place": kind }, el("span", { class: "place-sample", "aria-hidden": "true" })),
+      el("dd", {}, t(what))])) : null,
     el("h3", {}, t("Marks on the table")),
     el("dl", { class: "marks-key" }, ...MARKS[game].flatMap(([mark, what]) => [
       el("dt", {}, el("span", { class: `mark-sample mark-${mark}`, "aria-hidden": "true" })), el("dd", {}, t(what))])),
