@@ -56,6 +56,11 @@ def test_resign_with_the_confirmation_and_the_finished_table_says_it(server: Ser
     assert not page.locator("#resign").is_visible()  # a finished game: neither button
     watcher.wait_for_function("document.body.dataset.over === 'true'")
     assert watcher.locator("#ending").inner_text() == "ann resigned: bob wins."
+    winner = open_page(browser, g["seats"][1]["link"])  # to the seat that won, in the second person
+    winner.wait_for_function("document.body.dataset.over === 'true'")
+    assert winner.locator("#ending").inner_text() == "ann resigned: you win."
+    assert winner.locator("#status .status-text").inner_text() == "ann resigned: you win."
+    winner.close()
     for p in (page, watcher):  # the log says it too, above the last move, unnumbered
         said = p.locator("#log li").all_inner_texts()
         assert said[0].strip() == ("ann (you)" if p is page else "ann") + " resigned: bob wins." and "takes" in said[1]

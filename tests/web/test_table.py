@@ -2205,7 +2205,7 @@ def test_the_end_of_a_game_is_a_short_panel_that_folds_away_to_show_the_final_ta
     tall = page.evaluate("document.getElementById('game-over').getBoundingClientRect().height")
     assert tall < 340, tall  # 450 px before, at this width (its Pokédex marks included)
     verdict = page.inner_text("#game-over .end-head .status")
-    assert verdict == "gary (you) wins!", verdict
+    assert verdict == "You win!", verdict  # to the seat that won, in the second person ("gary (you) wins!" before)
     page.locator("#end-fold").click()
     page.set_viewport_size({"width": 1280, "height": 790})  # the table is drawn again for its new shape
     page.wait_for_timeout(300)

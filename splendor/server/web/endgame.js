@@ -4,8 +4,9 @@ import { api, el, keepGame, keptSeat, linkToken, morph, myGames } from "/static/
 import { list, t, tn } from "/static/i18n.js";
 
 // How a game ended when no rule ended it (payload.ending: a seat resigned, aborted, or did not move in time), in
-// words: "Player 2 resigned: Player 1 wins." Null when the rules ended it.
-export function endingWords(ending, seats, seatName) {
+// words: "Player 2 resigned: Player 1 wins.", or to the seat that won, "Player 2 resigned: you win." Null when the
+// rules ended it. ``you``: the seat this table plays (null for a spectator or a replay).
+export function endingWords(ending, seats, seatName, you = null) {
   if (!ending) return null;
   const player = seatName(ending.seat);
   if (ending.by === "aborted") return t("{player} aborted the game: no winner, not rated.", { player });
@@ -13,13 +14,15 @@ export function endingWords(ending, seats, seatName) {
     return t("{player} did not make a first move in time: the game is called off, no winner, not rated.", { player });
   }
   if (ending.by === "expired") return t("Nobody took the open seats in time: the game expired, no winner, not rated.");
+  const others = seats.map((_, i) => i).filter((i) => i !== ending.seat);
+  const youWin = others.length === 1 && others[0] === you;
   if (ending.by === "resigned") {
-    const others = seats.map((_, i) => i).filter((i) => i !== ending.seat).map(seatName);
-    return t("{player} resigned: {winner} wins.", { player, winner: list(others) });
+    return youWin ? t("{player} resigned: you win.", { player })
+      : t("{player} resigned: {winner} wins.", { player, winner: list(others.map(seatName)) });
   }
   if (ending.by === "time") {
-    const others = seats.map((_, i) => i).filter((i) => i !== ending.seat).map(seatName);
-    return t("{player} ran out of time: {winner} wins.", { player, winner: list(others) });
+    return youWin ? t("{player} ran out of time: you win.", { player })
+      : t("{player} ran out of time: {winner} wins.", { player, winner: list(others.map(seatName)) });
   }
   return t("{player} did not move in time and lost the game.", { player });
 }
@@ -63,22 +66,25 @@ export function forfeitWords(seatInfo, seatName, rated = false, over = false) {
   return why ? `${said} ${why}` : said;
 }
 
-// How the game came out, in a sentence: "ann wins!", "ann and bob share the victory!", "bob resigned: ann wins."; said
-// on the end panel and, in the dock, when the panel is folded away. Null while the game goes on.
-export function verdictWords(state, seatName) {
+// How the game came out, in a sentence: "ann wins!", "ann and bob share the victory!", "bob resigned: ann wins."; to
+// the seat that won alone, "You win!". Said on the end panel and, in the dock, when the panel is folded away. Null
+// while the game goes on. ``you``: the seat this table plays (null for a spectator).
+export function verdictWords(state, seatName, you = null) {
   const { view, ending } = state.payload;
   if (!view.is_over) return null;
-  if (ending) return endingWords(ending, view.seats, seatName);
+  if (ending) return endingWords(ending, view.seats, seatName, you);
   const r = view.result;
   if (!r) return null;
   // the server's winners leave out a seat whose person left: the bot that played it on wins no one's victory
   const won = (w) => state.payload.winners.includes(w);
-  const names = r.winners.filter(won).map(seatName);
+  const winners = r.winners.filter(won);
+  const names = winners.map(seatName);
   const bots = r.winners.filter((w) => !won(w)).map(seatName);
   return r.status === "truncated" ? t("The game reached its turn limit: no winner.")
     : r.status === "stalled" ? t("No seat could act for a whole round, so the game ended there: no winner.")
     : !names.length ? t("The bot that played on for {player} wins: no player who stayed won.", { player: list(bots) })
     : names.length > 1 ? t("{players} share the victory!", { players: list(names) })
+    : winners[0] === you ? t("You win!")
     : t("{player} wins!", { player: names[0] });
 }
 
@@ -105,7 +111,7 @@ export function renderEnd(page) {
     onclick: () => { state.endFolded = { rematch: state.payload.rematch || null }; page.render(); } },
   t("Show the table"));
   const heading = [el("h2", {}, t("Game over")),
-    el("span", { class: "status", id: ending ? "ending" : null }, verdictWords(state, seatName))];
+    el("span", { class: "status", id: ending ? "ending" : null }, verdictWords(state, seatName, page.seat))];
   const items = [];
   const after = [];
   if (!ending) {

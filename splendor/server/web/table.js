@@ -181,13 +181,13 @@ function renderStatus() {
       ...(ending && ending.at === state.upto ? [endingWords(ending, state.payload.seats, seatName)] : [])];
     if (then.length) text = `${sentence(text)} ${then.join(" ")}`;   // "…paying cabbage. ann resigned: bob wins."
   } else if (state.payload.ending) {
-    text = endingWords(state.payload.ending, view.seats, seatName);
+    text = endingWords(state.payload.ending, view.seats, seatName, seat);
   } else if (state.payload.seats.some((s) => s.kind === "open")) {       // open seats: nobody plays yet
     text = state.payload.rematch_of      // a rematch's seats wait for the people of the game before, told there
       ? t("Waiting for the other players to accept the rematch: the game starts when they take their seats.")
       : t("Waiting for players: the game starts when every open seat is taken (the lobby lists it).");
   } else if (view.is_over) {
-    text = verdictWords(state, seatName) || t("The game is over.");
+    text = verdictWords(state, seatName, seat) || t("The game is over.");
   } else if (view.legal_actions.length) {
     text = view.decision === "action" ? againAfterVillage() || t("Your turn.")
       : t("Your decision: {decision}.", { decision: decisionWords(view.decision) });
