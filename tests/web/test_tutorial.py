@@ -59,6 +59,7 @@ def test_each_tutorial_is_played_from_the_lobby_to_its_end(server: Server, brows
     page = new_page(browser, 1280)
     page.goto(server.base + "/")
     page.wait_for_selector("[data-seat-kind]")  # the lobby is ready (its words are loaded)
+    assert "click" not in page.inner_text("#learn").lower()  # words for a tap as much as a click
     page.click(f"[data-learn='{game}']")
     page.wait_for_url("**tutorial=1**")
     page.wait_for_function("document.body.dataset.tutorial !== undefined")
@@ -74,7 +75,9 @@ def test_each_tutorial_is_played_from_the_lobby_to_its_end(server: Server, brows
             continue
         before = actions(page)
         step = page.evaluate("document.body.dataset.tutorial")
-        assert "null" not in page.inner_text("#guide")  # an absent part is left out, not written as null
+        said = page.inner_text("#guide")
+        assert "null" not in said  # an absent part is left out, not written as null
+        assert "click" not in said.lower(), said  # a parent's find: "click" told a tablet's child what to tap
         _follow(page)
         page.wait_for_function(
             f"Number(document.body.dataset.actions) > {before} || document.body.dataset.tutorial !== '{step}'",

@@ -22,18 +22,18 @@ const STEPS = {
     { say: N_("Welcome to Splendor! You are a gem merchant: take gem tokens, buy cards with them, and earn points. "
       + "Each card you buy also gives a permanent bonus of its gem, a discount on later cards. First to 15★ wins."),
     next: true },
-    { say: N_("Take three tokens of different colours: click three colours of the supply (they are only chosen), "
-      + "then click Take."), point: "#supply", wants: isTake3, waitTurn: true },
+    { say: N_("Take three tokens of different colours: choose three colours of the supply (choosing takes nothing yet), "
+      + "then press Take."), point: "#supply", wants: isTake3, waitTurn: true },
     { say: N_("The bot has played. Its move stays outlined in its colour on the table until your next action, and "
       + "the log says it in words."), point: "#last-move", next: true, waitTurn: true },
-    { say: N_("Reserve a card: click a card you would like, then Reserve. It goes into your hand, where only you "
+    { say: N_("Reserve a card: choose a card you would like, then Reserve. It goes into your hand, where only you "
       + "can buy it, and you get a gold token, which pays for any colour."), point: "#market button.card",
     wants: isReserve, waitTurn: true },
-    { say: N_("Take two tokens of one colour: click a colour twice, then Take. This is allowed only when 4 or more "
+    { say: N_("Take two tokens of one colour: choose a colour twice, then Take. This is allowed only when 4 or more "
       + "of that colour are left."), point: "#supply", wants: isTake2, waitTurn: true,
     fallback: { when: (c) => !any(c, isTake2), say: N_("No colour has 4 tokens left: take three of different "
       + "colours instead."), allow: isTake, completes: true } },
-    { say: N_("Buy a card: the cards you can afford have a double green border and a check mark. Click one, then "
+    { say: N_("Buy a card: the cards you can afford have a double green border and a check mark. Choose one, then "
       + "Buy. Your bonuses count as tokens of their colour."), point: "#market button.card.affordable, "
       + "[data-where='reserved'].affordable", wants: isBuy, waitTurn: true,
     fallback: { when: (c) => !any(c, isBuy), say: N_("No card is affordable yet: take tokens of the colours the "
@@ -45,17 +45,17 @@ const STEPS = {
   pokemon: [
     { say: N_("Welcome to Splendor: Pokémon! Take balls, catch Pokémon with them and earn points. Each Pokémon "
       + "you catch gives a permanent bonus, a discount on later ones. First to 18★ wins."), next: true },
-    { say: N_("Take three balls of different colours: click three colours of the supply, then click Take."),
+    { say: N_("Take three balls of different colours: choose three colours of the supply, then press Take."),
       point: "#supply", wants: isTake3, waitTurn: true },
     { say: N_("The bot has played. Its move stays outlined in its colour on the table until your next action, and "
       + "the log says it in words."), point: "#last-move", next: true, waitTurn: true },
-    { say: N_("Reserve a Pokémon: click one, then Reserve. It goes into your hand and you get a Master Ball, which "
+    { say: N_("Reserve a Pokémon: choose one, then Reserve. It goes into your hand and you get a Master Ball, which "
       + "stands in for any ball."), point: "#market button.card", wants: isReserve, waitTurn: true },
-    { say: N_("Take two balls of one colour: click a colour twice, then Take (only when 4 or more are left)."),
+    { say: N_("Take two balls of one colour: choose a colour twice, then Take (only when 4 or more are left)."),
       point: "#supply", wants: isTake2, waitTurn: true,
       fallback: { when: (c) => !any(c, isTake2), say: N_("No colour has 4 balls left: take three of different "
         + "colours instead."), allow: isTake, completes: true } },
-    { say: N_("Catch a Pokémon: those you can afford have a double green border and a check mark. Click one, then "
+    { say: N_("Catch a Pokémon: those you can afford have a double green border and a check mark. Choose one, then "
       + "Catch."), point: "#market button.card.affordable, [data-where='reserved'].affordable", wants: isBuy,
     waitTurn: true, fallback: { when: (c) => !any(c, isBuy), say: N_("No Pokémon is affordable yet: take balls "
       + "of the colours the cheapest ones ask for, and this step waits for you."), allow: isTake } },
@@ -68,11 +68,11 @@ const STEPS = {
       + "pay a road's banner to move along it. The first in the Palace closes its gates: the round is played to "
       + "its end, and everyone then in the Palace shares the victory."),
     next: true },
-    { say: N_("Take three different resources: click three of them in the supply, then click Take."),
+    { say: N_("Take three different resources: choose three of them in the supply, then press Take."),
       point: "#supply", wants: isTake3, waitTurn: true },
     { say: N_("The other travelers have played. Their moves stay outlined in their colours until your next "
       + "action."), point: "#last-move", next: true, waitTurn: true },
-    { say: N_("Move along a road: the roads you can pay now have a dashed outline. Click one on the board or in "
+    { say: N_("Move along a road: the roads you can pay now have a dashed outline. Choose one on the board or in "
       + "the list, then choose how to pay."), point: "#board .road.can-pay, #roads", wants: isMove, waitTurn: true,
     fallback: { when: (c) => !any(c, isMove), say: N_("You cannot pay a road yet: take the resources its banner "
       + "shows (a gold coin pays for any one), and this step waits for you."), allow: isTake } },
@@ -120,7 +120,7 @@ export function makeTutorial(gameId) {
       if (!step || c.view.decision !== "action") return true;
       const fallback = step.fallback && step.fallback.when(c) ? step.fallback : null;
       if (!step.next && (step.wants(action) || (fallback && fallback.allow(action)))) return true;
-      refusal = step.next ? t("First read the guide, then click Next.")
+      refusal = step.next ? t("First read the guide, then press Next.")
         : t("Not yet, please: {what}", { what: t(fallback ? fallback.say : step.say) });
       c.render();
       return false;
