@@ -287,10 +287,12 @@ def serve(
     listening = _listening(host, port)
     _check_store(database_url)
     files, _hard = raise_file_limit()
+    # A line each, so that an 80-column terminal breaks none of them mid-way (the store's path is long).
     console.print(
-        f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs) · "
-        f"store: {shown_url(resolve_url(database_url))} · open files: {files}",
+        f"splendor server on [bold]http://{host}:{port}/[/] (API at /api, schema at /docs)\n"
+        f"  store: {shown_url(resolve_url(database_url))}\n  open files: {files}",
         highlight=False,
+        soft_wrap=True,
     )
     # Forwarded headers are believed only from the proxies named: uvicorn's default trusts 127.0.0.1, so any
     # client on the machine (or a proxy that passes them through) could name its own address and escape every

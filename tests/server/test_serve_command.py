@@ -23,6 +23,12 @@ from tests.server.conftest import SPLENDOR, free_port
 
 def served_settings(monkeypatch: pytest.MonkeyPatch, *args: str) -> Settings:
     """The settings `splendor serve ARGS` builds its application on, the server itself not started."""
+    return served(monkeypatch, *args)[0]
+
+
+def served(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[Settings, str]:
+    """The settings `splendor serve ARGS` builds its application on, and what it printed, the server itself not
+    started."""
     built: list[Settings] = []
 
     def create_app(settings: Settings) -> Any:
@@ -48,13 +54,22 @@ def served_settings(monkeypatch: pytest.MonkeyPatch, *args: str) -> Settings:
     result = CliRunner().invoke(app, ["serve", "--database-url", "sqlite:///unused.sqlite", *args])
     assert result.exit_code == 0, result.output
     (settings,) = built
-    return settings
+    return settings, result.output
 
 
 def test_serve_without_options_runs_on_the_settings_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     served = served_settings(monkeypatch, "--bot-workers", "1")
     expected = dataclasses.replace(Settings(), database_url="sqlite:///unused.sqlite", bot_workers=1)
     assert served == expected
+
+
+def test_the_servers_banner_breaks_no_line_in_an_80_column_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A newcomer's find: the banner was one line of address, store and open files, broken mid-way at 80 columns.
+    Each stands on a line of its own; the address's line is whole."""
+    monkeypatch.setattr(splendor.cli.serve.console, "width", 80)
+    lines = served(monkeypatch, "--bot-workers", "1")[1].splitlines()
+    assert lines[0] == "splendor server on http://127.0.0.1:8000/ (API at /api, schema at /docs)", lines
+    assert lines[1] == "  store: sqlite:///unused.sqlite" and lines[2].startswith("  open files: "), lines
 
 
 def test_serve_options_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
