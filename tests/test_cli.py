@@ -914,3 +914,12 @@ def test_a_pokemon_tie_broken_on_the_play_area_counts_only_those_tied_on_the_til
     )
     said = describe_result(game, ["ann", "bob", "cy"])  # type: ignore[arg-type]
     assert said.endswith("most Pokémon in the play area wins: ann 5, bob 4.)"), said
+
+
+def test_replay_says_a_server_game_called_off_as_abandoned() -> None:
+    """A server calls off a game left without a move past its limit for abandoned games (docs/server.md); a replay
+    of its record says so, not that the seat lost by not moving in time (the words every other ending falls on)."""
+    from splendor.terminal.play import describe_ending
+
+    said = str(describe_ending({"by": "abandoned", "seat": 1, "at": 7}, ["ann", "bob"]))
+    assert said == "bob left the game without a move for weeks: it was called off as abandoned, no winner, not rated."

@@ -1,21 +1,24 @@
 """Leaving a game before its rules end it: a person resigns, aborts (calls it off before their first move), sits
-idle past the limit in a rated game, or runs out of time.
+idle past the limit in a rated game, runs out of time, or leaves an unrated game unplayed past the limit for
+abandoned games.
 
 Each is one conditional write of the store (`GameStore.end_by_forfeit`, `GameStore.forfeit_seat`), made only if
 the game still stands where this process's copy is, so of two processes (or a move and a resignation) racing,
 exactly one wins. An abort calls the game off (`ABORTED`), as does, in a game of two, running out of time or
 sitting idle before the seat's first move (`NO_START`); else in a game of two the seat that left loses, and with
-three or four a bot (`FORFEIT_BOT`) plays the seat on and it ranks last. The idle forfeits and
-the ends on time are chores the coordinator (`splendor.server.live`) runs every few seconds.
+three or four a bot (`FORFEIT_BOT`) plays the seat on and it ranks last. An abandoned game (`ABANDONED`) is
+called off whatever the number of players. The idle forfeits, the abandoned games and the ends on time are chores
+the coordinator (`splendor.server.live`) runs every few seconds (the abandoned games every few minutes).
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
-from splendor.core.record import ABORTED, IDLE, NO_START, RESIGNED, TIME
+from splendor.core.record import ABANDONED, ABORTED, IDLE, NO_START, RESIGNED, TIME
 from splendor.i18n import _
 from splendor.server import access
 from splendor.server.bot_turns import bot_decides
@@ -55,15 +58,32 @@ class Leaving:
         it ranks last when the game ends. Each is done by one process only: the store's write is conditional on
         the game still standing where it was read."""
         for game_id, actions in await self.manager.read_store(
-            lambda: self.store.idle_rated(self.settings.idle_forfeit_seconds)
+            lambda: self.store.idle(self.settings.idle_forfeit_seconds, rated=True)
         ):
             try:
                 live = await self.manager.get(game_id)
             except Refused:
                 continue
-            await self._forfeit(live, actions)
+            await self._left_idle(live, actions, IDLE, self.settings.idle_forfeit_seconds)
 
-    async def _forfeit(self, live: LiveGame, actions: int) -> None:
+    async def call_off_abandoned_games(self) -> None:
+        """Games without a clock whose person to move has not moved for ``abandoned_game_seconds`` (a practice
+        game or a tutorial left for good): called off, with no winner (`ABANDONED`), so that they no longer stand
+        "in play" in the lobby's lists for ever. In a rated game this reaches only a seat without an account (one
+        with an account is forfeited long before, ``idle_forfeit_seconds``); a timed game's clock ends it. One
+        process does each (a conditional write)."""
+        limit = self.settings.abandoned_game_seconds
+        for rated in (False, True):
+            for game_id, actions in await self.manager.read_store(partial(self.store.idle, limit, rated=rated)):
+                try:
+                    live = await self.manager.get(game_id)
+                except Refused:
+                    continue
+                await self._left_idle(live, actions, ABANDONED, limit)
+
+    async def _left_idle(self, live: LiveGame, actions: int, by: str, limit: float) -> None:
+        """The person to move in ``live``, as the store found it after ``actions`` actions, left it ``by`` (`IDLE`
+        or `ABANDONED`) past ``limit`` seconds, unless the game moved or ended meanwhile or a bot is to move."""
         async with live.lock:
             await self.manager.catch_up(live)
             game = live.game
@@ -73,12 +93,12 @@ class Leaving:
                 or len(game.history) != actions
                 or seat is None
                 or live.seats[seat].kind != HUMAN
-                or live.seats[seat].account_id is None
+                or (by == IDLE and live.seats[seat].account_id is None)
             ):
                 return  # moved meanwhile, a bot's turn, or a seat without an account (it cannot be rated)
-            if not await self._leave_once(live, seat, IDLE):
+            if not await self._leave_once(live, seat, by):
                 return
-            log.info("game %s: seat %d was idle past %.0f s", live.id, seat, self.settings.idle_forfeit_seconds)
+            log.info("game %s: seat %d was idle past %.0f s (%s)", live.id, seat, limit, by)
         access.drop_unauthorised_watchers(live)
         self.manager.after_change(live)
 
@@ -105,12 +125,13 @@ class Leaving:
 
     async def _leave_once(self, live: LiveGame, seat: int, by: str) -> bool:
         """With the game's lock held, the copy current: ``seat``'s person leaves the game ``by`` (`IDLE`,
-        `TIME`, `RESIGNED`, `ABORTED`), written only if the game still stands where this copy is
-        (`GameStore.end_by_forfeit` and `GameStore.forfeit_seat` are conditional writes). Aborted, or in a game of
-        two out of time or idle before the seat's first move (`NO_START`): the game ends with no winner, unrated. Else
-        in a game of two the seat loses (rated so); with three or four a bot (`FORFEIT_BOT`) plays the seat on and
-        it ranks last. Either way the game has ended for the person who left, so in Pokémon their Pokédex (and in a
-        game of two, both seats') is marked with what they caught, as ruling 17 marks it at a game's end. Returns
+        `TIME`, `RESIGNED`, `ABORTED`, `ABANDONED`), written only if the game still stands where this copy is
+        (`GameStore.end_by_forfeit` and `GameStore.forfeit_seat` are conditional writes). Aborted, abandoned, or in a
+        game of two out of time or idle before the seat's first move (`NO_START`): the game ends with no winner,
+        unrated. Else in a game of two the seat loses (rated so); with three or four a bot (`FORFEIT_BOT`) plays the
+        seat on and it ranks last. Either way the game has ended for the person who left, so in Pokémon their
+        Pokédex (and in a game that ends, every seat's) is marked with what they caught, as ruling 17 marks it at a
+        game's end. Returns
         whether it was written (False: another process moved or ended the game first)."""
         game = live.game
         actions = len(game.history)
@@ -119,12 +140,13 @@ class Leaving:
         asked = by in (RESIGNED, ABORTED)  # a person's request: refused once the clock to move has run out
         if by in (TIME, IDLE) and game.players == 2 and not live.has_moved(live.seats[seat]):
             by = NO_START
-        if by in (ABORTED, NO_START) or game.players == 2:
-            called_off = by in (ABORTED, NO_START)
+        if by in (ABORTED, NO_START, ABANDONED) or game.players == 2:
             ending = Ending(by, seat)
+            called_off = ending.called_off
             rate = None if called_off else rating(live, game, ending=ending)
-            status = ABORTED if called_off else "won"
-            marks = [] if called_off else effects.finished(live.seats, game)  # the game ends: ruling 17
+            status = ABANDONED if by == ABANDONED else ABORTED if called_off else "won"
+            # the game ends (ruling 17), but one called off before the first moves had nothing to mark
+            marks = [] if by in (ABORTED, NO_START) else effects.finished(live.seats, game)
             if not await self.manager.write_game(
                 live,
                 lambda: self.store.end_by_forfeit(

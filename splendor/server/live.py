@@ -144,6 +144,9 @@ class GameManager:
             loop.create_task(self._every(every.sweep_seconds, self._sweep_bots)),
             loop.create_task(self._every(min(60.0, every.idle_game_seconds / 2), self._put_idle_games_away)),
             loop.create_task(self._every(min(60.0, every.idle_forfeit_seconds / 4), self.leaving.forfeit_idle_seats)),
+            loop.create_task(
+                self._every(min(600.0, every.abandoned_game_seconds / 4), self.leaving.call_off_abandoned_games)
+            ),
             loop.create_task(self._every(every.session_check_seconds, self._close_sockets_of_ended_sessions)),
             loop.create_task(self._every(every.clock_sweep_seconds, self.leaving.end_overdue_clocks)),
             loop.create_task(self._every(every.alive_seconds, self._say_alive)),

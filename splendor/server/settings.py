@@ -38,6 +38,8 @@ class Settings:
     # read again from the store when asked for)
     idle_forfeit_seconds: float = 3600.0  # in a rated game, a person to move who has not moved for this long
     # loses (two players) or is played on by a bot and ranks last
+    abandoned_game_seconds: float = 30 * 86400.0  # an unrated game without a clock whose person to move has not
+    # moved for this long is called off as abandoned (no winner): it had stayed "in play" in every list for ever
     # open games and quick play (docs/server.md, "Open games and quick play")
     open_seat_seconds: float = 1800.0  # a game with open seats waits this long for takers (untimed, real-time)
     open_seat_correspondence_seconds: float = 3 * 86400.0  # the same for a correspondence (days a move) game

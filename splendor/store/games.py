@@ -368,15 +368,17 @@ class GameStore:
         with self.store.engine.connect() as conn:
             return your_games.games_of(conn, account_id, limit)
 
-    def idle_rated(self, idle_seconds: float, limit: int = 100) -> list[tuple[str, int]]:
-        """Unfinished rated games where a person is to move and nothing has happened for ``idle_seconds``: their
-        ids and action counts, oldest first (what the idle sweep forfeits)."""
+    def idle(self, idle_seconds: float, rated: bool, limit: int = 100) -> list[tuple[str, int]]:
+        """Unfinished games, ``rated`` or not, without a clock, where a person is to move and nothing has happened
+        for ``idle_seconds``: their ids and action counts, oldest first (what the idle sweep forfeits, rated, and
+        what the abandoned games' sweep calls off, unrated). The index on rated, status, bot_turn and updated_at
+        serves it."""
         before = datetime.now(UTC) - timedelta(seconds=idle_seconds)
         with self.store.engine.connect() as conn:
             rows = conn.execute(
                 select(GameRow.id, GameRow.actions)
                 .where(
-                    GameRow.rated.is_(True),
+                    GameRow.rated.is_(rated),
                     GameRow.status == "ongoing",
                     GameRow.bot_turn.is_(False),
                     GameRow.updated_at < before,

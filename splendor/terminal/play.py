@@ -19,7 +19,7 @@ from splendor.bots.hint import hint
 from splendor.bots.review import percent
 from splendor.core.errors import IllegalAction
 from splendor.core.game import Game
-from splendor.core.record import ABORTED, EXPIRED, FORFEIT, NO_START, RESIGNED, TIME, ending_in_notes
+from splendor.core.record import ABANDONED, ABORTED, EXPIRED, FORFEIT, NO_START, RESIGNED, TIME, ending_in_notes
 from splendor.games import replay as replay_record
 from splendor.games.kids.game import DROUGHT_LIMIT, PURSE_LIMIT
 from splendor.games.market import TOKEN_LIMIT
@@ -537,6 +537,11 @@ def describe_ending(ending: dict[str, Any], names: list[str]) -> Message:
         )
     if by == EXPIRED:
         return _("Nobody took the open seats in time: the game expired, no winner, not rated.")
+    if by == ABANDONED:
+        return _(
+            "{player} left the game without a move for weeks: it was called off as abandoned, no winner, not rated.",
+            player=player,
+        )
     if by == FORFEIT:  # a bot's, kept by the arena, the terminal or simulate
         reason = str(ending.get("reason") or "")
         if len(names) == 2:

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 import splendor
 from splendor.bots import decide, make_bot
+from splendor.core.record import CALLED_OFF, RESIGNED, TIME
 from splendor.server.cache import LiveGame
 from splendor.server.moves import RATED_AFTER_MOVES
 from splendor.store.games import SeatInfo
@@ -369,3 +370,14 @@ def test_the_page_says_the_same_number_of_moves_as_the_server() -> None:
     assert found and int(found.group(1)) == RATED_AFTER_MOVES
     leaderboard = (Path(splendor.__file__).parent / "server" / "web" / "leaderboard.html").read_text(encoding="utf-8")
     assert f"before making {RATED_AFTER_MOVES} moves is not rated" in leaderboard
+
+
+def test_the_page_calls_off_and_words_every_ending_the_server_calls_off() -> None:
+    """The table's `calledOff` names the endings of `CALLED_OFF` (an abandoned game, added later, was one the page
+    would have offered a rematch's words for as a loss), and its `endingWords` says each of them in words of its
+    own, not the idle loss it falls back on."""
+    source = (Path(splendor.__file__).parent / "server" / "web" / "endgame.js").read_text(encoding="utf-8")
+    listed = re.search(r"return Boolean\(ending && \[([^\]]*)\]\.includes\(ending\.by\)\)", source)
+    assert listed and set(re.findall(r'"(\w+)"', listed.group(1))) == set(CALLED_OFF)
+    worded = set(re.findall(r'ending\.by === "(\w+)"', source))
+    assert set(CALLED_OFF) | {RESIGNED, TIME} <= worded, worded

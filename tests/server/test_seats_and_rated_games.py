@@ -248,6 +248,34 @@ def test_a_person_idle_past_the_limit_loses_a_rated_game_of_two_and_it_is_rated(
     assert "ending" in c.get(f"/api/games/{game['id']}/record").text
 
 
+@pytest.mark.settings(abandoned_game_seconds=1.0)
+def test_a_game_left_without_a_move_past_the_limit_for_abandoned_games_is_called_off(app_client: TestClient) -> None:
+    """A parent's find: a tutorial or a practice game left for good stood "in play" in the lobby's lists for ever
+    (an unrated game has no idle forfeit). Past the limit it is called off, whatever the number of players: no
+    winner, not rated, said in the record; a timed game is left to its clock."""
+    c = app_client
+    practice = create(c, "classic", [{"kind": "human"}, GREEDY], rated=False)
+    played = play_turns(c, practice, 0, 2)
+    three = create(c, "classic", [GREEDY, {"kind": "human"}, GREEDY], rated=False)
+    timed = create(c, "classic", [{"kind": "human"}, GREEDY], rated=False, clock="1+0")
+    assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
+    guest = create(c, "classic", [{"kind": "human"}, MINE])  # rated, its guest to move: never idle-forfeited
+    ended = wait_for(lambda: (p := c.get(f"/api/games/{practice['id']}").json())["over"] and p)
+    assert ended["ending"] == {"by": "abandoned", "seat": 0, "at": played} and ended["winners"] == []
+    left = wait_for(lambda: (p := c.get(f"/api/games/{three['id']}").json())["over"] and p)
+    assert left["ending"]["by"] == "abandoned" and left["ending"]["seat"] == 1  # no bot plays the seat on
+    assert not any(s["forfeited"] for s in left["seats"]) and left["winners"] == []
+    assert wait_for(lambda: c.get(f"/api/games/{guest['id']}").json()["over"])
+    assert c.get(f"/api/games/{guest['id']}/ratings").json()["rated"] is False
+    assert not c.get(f"/api/games/{timed['id']}").json()["over"]  # its clock, a minute, governs it
+    listed = {g["id"]: g["status"] for g in c.get("/api/games").json()["games"]}
+    assert listed[practice["id"]] == listed[three["id"]] == "abandoned" and listed[timed["id"]] == "ongoing"
+    assert '"by": "abandoned"' in c.get(f"/api/games/{practice['id']}/record").text
+    r = c.post(f"/api/games/{practice['id']}/actions", json={"seat": 0, "action": "take w b g"},
+               headers={"x-seat-token": practice["seats"][0]["token"]})  # fmt: skip
+    assert r.status_code == 409 and "over" in r.json()["detail"]
+
+
 @pytest.mark.settings(idle_forfeit_seconds=0.6)
 def test_in_a_rated_game_of_three_a_bot_plays_on_the_seat_of_a_person_idle_past_the_limit(
     app_client: TestClient,
@@ -455,9 +483,9 @@ def test_another_seats_resignation_does_not_restart_the_idle_time_of_the_person_
     humans = [SeatInfo(i, "human", None, None, None) for i in range(3)]
     games.create("e" * 32, "classic", 3, 1, {}, humans, rated=True, to_move=0)
     time.sleep(0.3)
-    assert games.idle_rated(0.2) == [("e" * 32, 0)]  # seat 0, to move, idle past 0.2 s
+    assert games.idle(0.2, rated=True) == [("e" * 32, 0)]  # seat 0, to move, idle past 0.2 s
     assert games.forfeit_seat("e" * 32, 0, 1, "ismcts:medium", "resigned", bot_turn=False, asked=True)
-    assert games.idle_rated(0.2) == [("e" * 32, 0)]  # still idle as long: seat 1's leaving is not seat 0's move
+    assert games.idle(0.2, rated=True) == [("e" * 32, 0)]  # still idle as long: seat 1's leaving is not seat 0's move
 
 
 def test_a_seat_a_bot_plays_on_since_its_person_forfeited_takes_no_move_from_the_person(store: Store) -> None:

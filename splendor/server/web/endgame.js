@@ -14,6 +14,10 @@ export function endingWords(ending, seats, seatName, you = null) {
     return t("{player} did not make a first move in time: the game is called off, no winner, not rated.", { player });
   }
   if (ending.by === "expired") return t("Nobody took the open seats in time: the game expired, no winner, not rated.");
+  if (ending.by === "abandoned") {
+    return t("{player} left the game without a move for weeks: it was called off as abandoned, no winner, not rated.",
+      { player });
+  }
   const others = seats.map((_, i) => i).filter((i) => i !== ending.seat);
   const youWin = others.length === 1 && others[0] === you;
   if (ending.by === "resigned") {
@@ -29,7 +33,7 @@ export function endingWords(ending, seats, seatName, you = null) {
 
 // Whether an ending called the game off (core.record.CALLED_OFF): nobody won or lost, nothing was rated.
 export function calledOff(ending) {
-  return Boolean(ending && ["aborted", "no_start", "expired"].includes(ending.by));
+  return Boolean(ending && ["aborted", "no_start", "expired", "abandoned"].includes(ending.by));
 }
 
 // A person who leaves a rated game before this many moves of their own leaves it counting for nobody's rating

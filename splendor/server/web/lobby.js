@@ -7,7 +7,7 @@ import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
 
 const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), truncated: N_("turn limit reached"),
-  stalled: N_("stalled"), aborted: N_("aborted"), expired: N_("expired") };
+  stalled: N_("stalled"), aborted: N_("aborted"), expired: N_("expired"), abandoned: N_("abandoned") };
 let BOTS = [];                          // [spec, name, games] of each bot the server seats (GET /api/bots)
 let ME = null;                          // the signed-in account (GET /api/session), or null
 
