@@ -173,6 +173,35 @@ def test_everything_a_turn_needs_is_on_one_screen_on_a_touch_tablet(server: Serv
     assert problems == []
 
 
+def test_on_a_phone_on_its_side_the_turns_column_stays_beside_the_table_at_every_scroll(
+    server: Server, browser: Browser
+) -> None:
+    """A phone player's find: turned on its side (844x390) the phone had the tablet's page, "Your turn", the last
+    move and Hint below the table, under the screen's edge. The turn's column stands beside the table and stays on
+    the screen as the page scrolls."""
+    context = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    problems: list[str] = []
+    with server.client() as c:
+        for game in ("classic", "pokemon", "kids"):
+            g = _busy_table(c, game, 2)
+            page.goto(g["seats"][0]["link"])
+            page.wait_for_function("document.body.dataset.actions !== undefined")
+            if game == "kids":
+                page.wait_for_selector("#board svg", state="attached")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 845, game
+            height = page.evaluate("document.documentElement.scrollHeight")
+            for y in (0, height // 2, height):
+                page.evaluate(f"window.scrollTo(0, {y})")
+                page.wait_for_timeout(50)
+                # (in Kids the roads from your place come first under the last move, Hint after them: the column
+                # scrolls on its own)
+                shown = ("#status", "#last-move") + (("#hint-box",) if game != "kids" else ())
+                problems += [f"{game} at {y}: {p}" for p in _outside(page, *shown)]
+    context.close()
+    assert problems == []
+
+
 @pytest.mark.parametrize("language", list(LOCALES))
 def test_on_a_phone_your_strip_and_the_decision_stay_on_screen_at_every_scroll(
     server: Server, browser: Browser, language: str
