@@ -1309,6 +1309,35 @@ def test_every_tap_target_on_a_touch_tablet_is_at_least_44_px(
     assert small == [], "\n".join(small)
 
 
+ALONE = """(selectors) => [...document.querySelectorAll(selectors)]
+      .filter((n) => n.getClientRects().length && getComputedStyle(n).visibility !== 'hidden')
+      .map((n) => [n, n.getBoundingClientRect()])
+      .filter(([n, r]) => r.width < 43.5 || r.height < 43.5)
+      .map(([n, r]) => `${n.tagName} ${n.id || n.textContent.trim().slice(0, 24)} ${Math.round(r.width)}x`
+           + `${Math.round(r.height)}`)"""
+"""The elements of ``selectors`` shown on the page under 44 px in width or height, named with their sizes."""
+
+
+def test_on_a_phone_the_links_that_stand_alone_and_the_panels_headings_are_a_fingers_size(
+    server: Server, browser: Browser
+) -> None:
+    """A phone player's find: the only way home from a table was a house of 14x24 px; the end of a game's links
+    (the record, the replay, the lobby) were 21 px tall, How to play's heading 21 and the chat's 32; in the lobby
+    the leaderboards' link 21, a game's "watch" 18, the language's menu 32 tall and the players' count 32 wide."""
+    g = _pokemon_position(server, 1, 61)  # greedy bots' game of seed 1 ends here
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(g["seats"][1]["link"])
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    page.wait_for_selector("#game-over .end-links a")
+    small = page.evaluate(ALONE, "header.top a, header select, .end-links a, #end a[href='/'], summary")
+    page.goto(server.base + "/")
+    page.wait_for_selector("#games td > a")
+    small += page.evaluate(ALONE, "header.top a, header select, main select, td > a, summary")
+    context.close()
+    assert small == [], "\n".join(small)
+
+
 COLOUR_OF = {"w": "white", "b": "blue", "g": "green", "r": "red", "k": "black", "y": "gold"}
 
 
