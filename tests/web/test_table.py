@@ -1309,6 +1309,32 @@ def test_every_tap_target_on_a_touch_tablet_is_at_least_44_px(
     assert small == [], "\n".join(small)
 
 
+def test_on_a_phone_a_replays_steps_stay_under_the_thumb_at_every_scroll(server: Server, browser: Browser) -> None:
+    """A phone player's find: a replay's ▶ was at the page's end, 600 px below the cards, so every step was a
+    scroll down and back up. The steps are fixed at the screen's foot, under the dock that says the step, and the
+    page's last panel still comes clear of both."""
+    g = _pokemon_position(server, 1, 61)  # greedy bots' game of seed 1 ends here
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server.base}/replay/{g['id']}")
+    page.wait_for_function("document.getElementById('step').textContent.startsWith('0 /')")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    for n, y in enumerate((0, height // 2, height)):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        page.wait_for_timeout(50)
+        assert _outside(page, "#next", "#prev", "#status", "#share-step") == [], y
+        page.click("#next")
+        page.wait_for_function(f"document.getElementById('step').textContent.startsWith('{n + 1} /')")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(100)
+    clear = page.evaluate(
+        "document.getElementById('help').getBoundingClientRect().bottom"
+        " <= document.getElementById('dock').getBoundingClientRect().top + 1"
+    )
+    assert clear  # How to play, the page's last panel, above the dock and the steps
+    context.close()
+
+
 ALONE = """(selectors) => [...document.querySelectorAll(selectors)]
       .filter((n) => n.getClientRects().length && getComputedStyle(n).visibility !== 'hidden')
       .map((n) => [n, n.getBoundingClientRect()])

@@ -814,12 +814,18 @@ function typedNotation(typed) {
     { who, last: labels.length }) };
 }
 // A phone's dock is fixed at the bottom and grows with the decision: the page ends its height below the table
-// (--dock-h), so scrolling down always brings the last panel (How to play, the typed action) clear of it.
-new ResizeObserver(() => {
+// (--dock-h), so scrolling down always brings the last panel (How to play, the typed action) clear of it. A
+// replay's steps are fixed under it there (--replay-h), so that ▶ stays under the thumb beside the table.
+const pinned = new ResizeObserver(() => {
   const dock = document.getElementById("dock");
-  const fixed = getComputedStyle(dock).position === "fixed";
-  document.documentElement.style.setProperty("--dock-h", fixed ? `${dock.offsetHeight}px` : "0px");
-}).observe(document.getElementById("dock"));
+  const steps = document.getElementById("replay-controls");
+  const fixed = (n) => !n.hidden && getComputedStyle(n).position === "fixed";
+  const under = fixed(steps) ? steps.offsetHeight : 0;
+  document.documentElement.style.setProperty("--replay-h", `${under}px`);
+  document.documentElement.style.setProperty("--dock-h", fixed(dock) ? `${dock.offsetHeight + under}px` : "0px");
+});
+pinned.observe(document.getElementById("dock"));
+pinned.observe(document.getElementById("replay-controls"));
 let resizing = null;                    // a turned tablet or a resized window: the table is drawn for its new shape
 window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 150); });
 // Another seat's reserved card's words, shown by a tap on its thumbnail, lie over the table: a tap anywhere else, or
