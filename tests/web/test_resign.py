@@ -4,6 +4,8 @@ neither button for a spectator or in a finished game; 44 px tap targets on a pho
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, Route
 
@@ -362,3 +364,37 @@ def test_a_rated_games_resign_dialog_says_when_leaving_now_counts_for_nobody(ser
     page.locator("#resign").click()
     assert "nobody" not in page.locator("#leave-words").inner_text()
     page.keyboard.press("Escape")
+
+
+def test_your_games_tell_a_resignation_from_a_loss_and_each_game_by_its_clock_and_start(
+    server: Server, browser: Browser
+) -> None:
+    """A phone player's find: in "Your games" a game they resigned read "won by Greedy bot" as any loss, and two
+    games of the same players could not be told apart (no clock, no date). A resignation says so, a game called off
+    says so, and each row says its clock and when it began."""
+    with server.client() as c:
+        resigned = create(c, "classic", [{"kind": "human", "name": n} for n in ("ann", "bob")])
+        timed = create(c, "classic", [{"kind": "human", "name": n} for n in ("ann", "bob")], clock="5+10")
+        aborted = create(c, "classic", [{"kind": "human", "name": n} for n in ("ann", "bob")])
+    bob = open_page(browser, resigned["seats"][1]["link"])  # this browser keeps bob's seat in each
+    for g in (timed, aborted):
+        bob.goto(g["seats"][1]["link"])
+        bob.wait_for_function("document.body.dataset.actions !== undefined")
+    with server.client() as c:
+        api_act(c, resigned, 0, "take w b g")
+        r = c.post(
+            f"/api/games/{resigned['id']}/seats/1/resign", headers={"x-seat-token": resigned["seats"][1]["token"]}
+        )
+        assert r.status_code == 200, r.text
+        r = c.post(f"/api/games/{aborted['id']}/seats/0/abort", headers={"x-seat-token": aborted["seats"][0]["token"]})
+        assert r.status_code == 200, r.text
+    bob.goto(f"{server.base}/")
+    rows = {g["id"]: bob.locator(f"#my-games tr[data-my-game='{g['id']}']") for g in (resigned, timed, aborted)}
+    for row in rows.values():
+        row.wait_for()
+    cells = {game_id: row.locator("td").all_inner_texts() for game_id, row in rows.items()}
+    assert cells[resigned["id"]][2] == "you resigned", cells
+    assert cells[aborted["id"]][2] == "called off", cells
+    assert cells[timed["id"]][0] == "Splendor · 5+10" and cells[resigned["id"]][0] == "Splendor", cells
+    assert all(re.search(r"(seconds?|minutes?) ago|now", c[3]) for c in cells.values()), cells  # when it began
+    assert bob.errors == []  # type: ignore[attr-defined]

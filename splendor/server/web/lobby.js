@@ -4,6 +4,7 @@ import { api, el, gameTitle, forgetAccountGames, forgetProfile, nameProblem, kee
   remembered, seatLabels, signedIn } from "/static/common.js";
 import { N_, capital, language, list, speak, t } from "/static/i18n.js";
 import { countDown, yourTurnCell, yourTurnFirst } from "/static/yourgames.js";
+import { calledOff } from "/static/endgame.js";
 import { forgetPush, notifying, pushToggle, setNotify } from "/static/notify.js";
 
 const STATUS = { ongoing: N_("ongoing"), won: N_("won"), shared: N_("shared"), truncated: N_("turn limit reached"),
@@ -131,7 +132,9 @@ async function rematchAskedOf(rematchId, seat) {
 async function drawMyGames() {
   const kept = myGames();
   for (const g of (ME ? ME.games : [])) {
-    if (!kept.some((k) => k.id === g.id)) kept.push({ id: g.id, game: g.game, seat: g.seat, link: `/play/${g.id}?seat=${g.seat}` });
+    if (!kept.some((k) => k.id === g.id)) {
+      kept.push({ id: g.id, game: g.game, seat: g.seat, link: `/play/${g.id}?seat=${g.seat}` });
+    }
   }
   const clocks = new Map((ME ? ME.games : []).map((g) => [`${g.id}:${g.seat}`, g]));   // yourgames.js
   const box = document.getElementById("my-games");
@@ -147,14 +150,26 @@ async function drawMyGames() {
       && info.seats[g.seat].kind !== "bot";
     const secondsLeft = known && known.your_turn ? known.seconds_left : null;
     const asked = info.over && info.rematch ? await rematchAskedOf(info.rematch, g.seat) : null;
+    // how your seat left the game, when it did: a resignation had read as any loss, "won by bob"
+    const left = info.ending && info.ending.seat === g.seat ? info.ending.by
+      : info.seats[g.seat] && info.seats[g.seat].forfeit ? info.seats[g.seat].forfeit.by : null;
+    const ended = calledOff(info.ending) ? t("called off")
+      : left === "resigned" ? t("you resigned") : left === "time" ? t("you ran out of time")
+        : wonBy(info.winners.map((w) => w === g.seat ? t("you") : seats[w]));   // the rules', or the other seat's
     const state = asked !== null ? t("{players} asked for a rematch.", { players: asked })
-      : info.over                       // the rules' winners, or the other seat of a game of two left early
-        ? wonBy(info.winners.map((w) => w === g.seat ? t("you") : seats[w]))
+      : info.over ? ended
         : (yourTurn ? yourTurnCell(secondsLeft) : (waiting ? t("waiting for players") : t("in play")));
+    // the game, rated or not and its clock, and when it began (the account's, or when this browser first kept it):
+    // the rows of two games of the same players are told apart
+    const kind = [gameTitle(info.game, info.view), info.rated ? t("rated") : null,
+      info.clock ? info.clock.control : null].filter(Boolean).join(" · ");
+    const began = known && known.created_at ? known.created_at
+      : Number.isFinite(g.at) ? new Date(g.at).toISOString() : null;
     const row = el("tr", { "data-my-game": g.id, "data-your-turn": yourTurn || asked !== null },
-      el("td", {}, gameTitle(info.game, info.view)),
+      el("td", {}, kind),
       el("td", {}, seats.map((n, i) => i === g.seat ? t("{name} (you)", { name: n }) : n).join(", ")),
       el("td", {}, state),
+      el("td", { class: "began", "data-label": t("started") }, began ? el("time", { datetime: began }, since(began)) : ""),
       el("td", {}, el("a", { href: g.link }, asked !== null ? t("Accept the rematch")
         : view.is_over ? t("see the end") : t("rejoin"))));
     return { row, yourTurn: yourTurn || asked !== null, secondsLeft };
