@@ -59,6 +59,7 @@ def test_sign_up_play_a_rated_game_against_a_bot_and_see_the_rating_change_and_t
     assert page.get_attribute("#account-pokedex", "href") == "/pokedex/ann"  # the account's own Pokédex
     page.wait_for_selector("[data-seat-kind='1']")
     assert page.is_visible("#rated-label") and page.is_checked("#rated")  # said, and chosen, before it is made
+    assert "gives no hints" in page.inner_text("#rated-label")  # what it means, in words a phone shows too
     page.select_option("[data-seat-kind='1']", "open")
     page.select_option("[data-seat-kind='0']", "greedy")  # a bot as Player 1: nothing of the account's to rate,
     assert page.is_hidden("#rated-label")  # and nobody to call off a game waiting for an open seat

@@ -36,8 +36,10 @@ function drawWho() {
   $("quick-rated").disabled = !me;
   $("quick-rated-label").title = me ? t("only players who tick it too are seated with you")
     : t("sign in to play rated games");
-  // said beside the greyed box too: a touch screen has no hover to read its title by
-  $("quick-rated-why").textContent = me ? "" : `(${t("sign in to play rated games")})`;
+  // said beside the box too: a touch screen has no hover to read its title by
+  $("quick-rated-why").textContent = me
+    ? t("(it counts for your rating and gives no hints; only players who tick it too are seated with you)")
+    : `(${t("sign in to play rated games")})`;
   if (!me) $("quick-rated").checked = false;
 }
 
