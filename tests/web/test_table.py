@@ -2136,9 +2136,13 @@ def test_a_kids_road_chosen_shows_its_payments_in_the_lists_place_and_cancel_bri
     button = page.locator("#roads [data-key^='road-move:']")
     assert button.count() >= 1, "seat 0 can pay for a road"
     key = button.first.get_attribute("data-key")
+    number = str(key).split(":")[1]
+    place = page.inner_text(f"#roads [data-road='{number}'] strong").split("→ ")[1].rstrip(":")
     button.first.click()
     page.wait_for_selector("#payments button.primary")
     assert page.locator("#roads").count() == 0
+    # where it leads, said with its payments (on a phone they cover the road tapped: a phone player's find)
+    assert page.inner_text("#payments strong") == f"Pay road {number} to {place}:"
     assert _outside(page, "#status", "#payments", required=True) == []
     page.click("[data-key='cancel-road']")
     page.wait_for_selector("#roads")

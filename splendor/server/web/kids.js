@@ -143,8 +143,12 @@ function roadChoices(c) {
 function payments(c) {
   const roads = movesByRoad(c);
   if (!c.state.road || !roads[c.state.road]) return null;
-  return el("div", { class: "prompt", id: "payments" }, el("strong", {},
-    t("Pay road {road}:", { road: c.state.road })), ...roads[c.state.road].map((a) => el("button", { class: "primary",
+  // where it leads, said here too: on a phone the payments cover the road tapped (a phone player's find)
+  const road = c.view.board.roads.find((r) => String(r.number) === c.state.road);
+  const place = road ? c.view.board.spaces.find((s) => s.id === road.to) : null;
+  return el("div", { class: "prompt", id: "payments" }, el("strong", {}, place
+    ? t("Pay road {road} to {place}:", { road: c.state.road, place: t(place.name) })
+    : t("Pay road {road}:", { road: c.state.road })), ...roads[c.state.road].map((a) => el("button", { class: "primary",
     "data-action": a, "data-key": `act:${a}`, "data-sends": a, onclick: () => { c.state.road = null; c.send(a); } },
   ...paymentChips(c, a), el("span", { "aria-hidden": "true" }, " ", t("move")),  // what the tap does, in words
   el("span", { class: "sr-only" }, actionLabel("kids", a, c.seatName)))),
