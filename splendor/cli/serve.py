@@ -155,6 +155,15 @@ def serve(
             "plays their seat on, ranked last)",
         ),
     ] = SERVED.idle_forfeit_seconds,
+    abandoned_game_days: Annotated[
+        float,
+        typer.Option(
+            min=14,
+            help="Days the person to move in an untimed game that no idle forfeit ends (unrated, or their seat "
+            "keeps no account) may take before the game is called off as abandoned, no winner (two weeks at least: "
+            "the table says 'for weeks')",
+        ),
+    ] = SERVED.abandoned_game_seconds / 86400,
     review_iterations: Annotated[
         int | None,
         typer.Option(
@@ -257,6 +266,7 @@ def serve(
         forwarded_allow_ips=forwarded_allow_ips,
         store_seconds=store_deadline,
         idle_forfeit_seconds=idle_forfeit_seconds,
+        abandoned_game_seconds=abandoned_game_days * 86400,
         review_iterations=review_iterations,
         reviews_at_once=reviews_at_once,
         allow_short_clocks=allow_short_clocks,

@@ -138,8 +138,9 @@ an abort is."""
 EXPIRED = "expired"
 """A game whose open seats nobody took in time: no winner."""
 ABANDONED = "abandoned"
-"""An unrated game without a clock whose person to move did not move within the server's limit for abandoned
-games (a practice game left, a tutorial not finished): called off, nobody won or lost."""
+"""A game without a clock that no idle forfeit ends (unrated, or its seat to move keeps no account) whose person to
+move did not move within the server's limit for abandoned games (a practice game left, a tutorial not finished):
+called off, nobody won or lost."""
 FORFEIT = "forfeit"
 """A bot's forfeit, as the arena, the terminal and ``simulate`` keep it: a program late or wrong loses its game."""
 CALLED_OFF = (ABORTED, NO_START, EXPIRED, ABANDONED)

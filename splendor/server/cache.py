@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar
 
 from splendor.core.game import Game
@@ -27,6 +28,7 @@ from splendor.server.settings import Settings
 from splendor.server.watchers import Watcher
 from splendor.store.clocks import ClockState
 from splendor.store.games import Ending, SeatInfo, StoredGame
+from splendor.store.models import utc
 
 
 @dataclass
@@ -42,6 +44,7 @@ class LiveGame:
     ending: Ending | None = None  # how it ended when no rule of the game ended it
     stale: bool = False  # a write of ours may have committed unanswered
     clock: ClockState | None = None  # a timed game's clock as last read from the store (None: untimed)
+    created_at: datetime | None = None  # when it was made (None: kept before the store said)
     log: list[dict[str, Any]] = field(default_factory=list)  # every action: its number, seat, text, details (public)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
@@ -150,6 +153,8 @@ class LiveGame:
             "idle_limit": self.idle_limit if self.rated and self.clock is None and not self.over else None,
             "rematch_of": self.rematch_of,
             "rematch": self.rematch,
+            # when it began: "Your games" tells two games of the same players apart by it
+            "created_at": None if self.created_at is None else utc(self.created_at).isoformat(),
             "view": view,
         }
 
@@ -234,6 +239,7 @@ def rebuild(stored: StoredGame) -> LiveGame:
         clock=stored.clock,
         rematch_of=stored.rematch_of,
         rematch=stored.rematch,
+        created_at=stored.created_at,
     )
 
 

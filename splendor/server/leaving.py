@@ -58,7 +58,7 @@ class Leaving:
         it ranks last when the game ends. Each is done by one process only: the store's write is conditional on
         the game still standing where it was read."""
         for game_id, actions in await self.manager.read_store(
-            lambda: self.store.idle(self.settings.idle_forfeit_seconds, rated=True)
+            lambda: self.store.idle(self.settings.idle_forfeit_seconds, rated=True, accounts=True)
         ):
             try:
                 live = await self.manager.get(game_id)
@@ -73,8 +73,9 @@ class Leaving:
         with an account is forfeited long before, ``idle_forfeit_seconds``); a timed game's clock ends it. One
         process does each (a conditional write)."""
         limit = self.settings.abandoned_game_seconds
-        for rated in (False, True):
-            for game_id, actions in await self.manager.read_store(partial(self.store.idle, limit, rated=rated)):
+        for rated, accounts in ((False, None), (True, False)):
+            idle = partial(self.store.idle, limit, rated=rated, accounts=accounts)
+            for game_id, actions in await self.manager.read_store(idle):
                 try:
                     live = await self.manager.get(game_id)
                 except Refused:
@@ -88,14 +89,13 @@ class Leaving:
             await self.manager.catch_up(live)
             game = live.game
             seat = game.current_player
-            if (
-                live.over
-                or len(game.history) != actions
-                or seat is None
-                or live.seats[seat].kind != HUMAN
-                or (by == IDLE and live.seats[seat].account_id is None)
-            ):
-                return  # moved meanwhile, a bot's turn, or a seat without an account (it cannot be rated)
+            if live.over or len(game.history) != actions or seat is None or live.seats[seat].kind != HUMAN:
+                return  # moved or ended meanwhile, or a bot's turn
+            account = live.seats[seat].account_id is not None
+            # an idle forfeit rates the seat, so it needs an account; in a rated game only a seat without one is
+            # abandoned (one with an account is forfeited, a loss, not called off)
+            if not (account if by == IDLE else not (live.rated and account)):
+                return
             if not await self._leave_once(live, seat, by):
                 return
             log.info("game %s: seat %d was idle past %.0f s (%s)", live.id, seat, limit, by)

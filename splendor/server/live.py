@@ -27,6 +27,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import WebSocket
@@ -373,6 +374,7 @@ class GameManager:
             raise Refused(400, str(e)) from None
         game_id = uuid.uuid4().hex
         salt = secrets.token_hex(16)
+        made = datetime.now(UTC)  # the store keeps this moment: the copy held here says the same one
         try:
             await self.write_store(
                 lambda: self.store.create(
@@ -390,11 +392,12 @@ class GameManager:
                     time_control=time_control,
                     to_move=game.current_player,
                     also=None if also is None else lambda conn: also(conn, game_id),
+                    created_at=made,
                 )
             )
         except TooManyGames as e:
             raise Refused(429, unfinished_games(e.count, e.bots_only)) from None
-        live = LiveGame(id=game_id, game=game, seats=infos, owner=owner, rated=rated, bot_salt=salt)
+        live = LiveGame(id=game_id, game=game, seats=infos, owner=owner, rated=rated, bot_salt=salt, created_at=made)
         if time_control is not None:
             live.clock = await self.read_store(lambda: read_clock(self.store.store, game_id))
         self.cache.add(live)

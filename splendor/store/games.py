@@ -54,14 +54,16 @@ class Ending:
     the limit; ``resigned``: the seat resigned; ``time``: the seat's clock ran out, `splendor.store.clocks`;
     ``aborted``: the seat called the game off before its first move, and nobody lost; ``no_start``: in a game of
     two the seat ran out of time or sat idle before its first move, and the game was called off so; ``expired``:
-    nobody took its open seats in time) and the seat that lost, or called it off, by it."""
+    nobody took its open seats in time; ``abandoned``: the seat to move left an untimed game without a move past
+    the server's limit for abandoned games, and it was called off) and the seat that lost, or called it off, by
+    it."""
 
     by: str
     seat: int
 
     @property
     def called_off(self) -> bool:
-        """Whether it called the game off (aborted, no start, expired): nobody won or lost."""
+        """Whether it called the game off (aborted, no start, expired, abandoned): nobody won or lost."""
         return self.by in CALLED_OFF
 
     def winners(self, players: int) -> list[int]:
@@ -149,8 +151,10 @@ class GameStore:
         time_control: str | None = None,
         to_move: int | None = None,
         also: Callable[[Connection], None] | None = None,
+        created_at: datetime | None = None,
     ) -> None:
-        """Write a new game (``to_move``: the seat to move first; ``time_control``: its clock, started at once
+        """Write a new game (``to_move``: the seat to move first; ``created_at``: when it was made, as the process
+        holding it says it (else the database's clock); ``time_control``: its clock, started at once
         unless a seat is open, `splendor.store.clocks`; ``also``: what else to write in the same transaction, e.g.
         when its open seats expire (`splendor.store.open_seats`) or the quick-play seeks it seats, raising to undo
         it all). With ``bounds``, the owner's unfinished games are counted
@@ -182,6 +186,8 @@ class GameStore:
                 time_control=time_control,
                 to_move=to_move,
             )
+            if created_at is not None:
+                row.created_at = created_at
             row.seats = [
                 SeatRow(
                     seat=x.seat,
@@ -368,26 +374,35 @@ class GameStore:
         with self.store.engine.connect() as conn:
             return your_games.games_of(conn, account_id, limit)
 
-    def idle(self, idle_seconds: float, rated: bool, limit: int = 100) -> list[tuple[str, int]]:
+    def idle(
+        self, idle_seconds: float, rated: bool, accounts: bool | None = None, limit: int = 100
+    ) -> list[tuple[str, int]]:
         """Unfinished games, ``rated`` or not, without a clock, where a person is to move and nothing has happened
-        for ``idle_seconds``: their ids and action counts, oldest first (what the idle sweep forfeits, rated, and
-        what the abandoned games' sweep calls off, unrated). The index on rated, status, bot_turn and updated_at
-        serves it."""
+        for ``idle_seconds``: their ids and action counts, oldest first. ``accounts``: True, only those whose seat
+        to move keeps an account (the idle forfeit, which rates it: a seat without one, passed over there, had
+        filled the oldest hundred for good and kept every later game from being forfeited); False, only those
+        whose seat to move keeps none (a rated game the abandoned games' sweep calls off); None, either (the
+        unrated ones it calls off). A game kept before the seat to move was (migration 0010) is listed either way:
+        the game itself says who is to move. The index on rated, status, bot_turn and updated_at serves it."""
         before = datetime.now(UTC) - timedelta(seconds=idle_seconds)
-        with self.store.engine.connect() as conn:
-            rows = conn.execute(
-                select(GameRow.id, GameRow.actions)
-                .where(
-                    GameRow.rated.is_(rated),
-                    GameRow.status == "ongoing",
-                    GameRow.bot_turn.is_(False),
-                    GameRow.updated_at < before,
-                    GameRow.time_control.is_(None),  # a timed game's clock governs it
-                    GameRow.open_until.is_(None),  # still waiting for players: nobody is to move yet
-                )
-                .order_by(GameRow.updated_at)
-                .limit(limit)
+        mover = aliased(SeatRow)
+        query = (
+            select(GameRow.id, GameRow.actions)
+            .outerjoin(mover, (mover.game_id == GameRow.id) & (mover.seat == GameRow.to_move))
+            .where(
+                GameRow.rated.is_(rated),
+                GameRow.status == "ongoing",
+                GameRow.bot_turn.is_(False),
+                GameRow.updated_at < before,
+                GameRow.time_control.is_(None),  # a timed game's clock governs it
+                GameRow.open_until.is_(None),  # still waiting for players: nobody is to move yet
             )
+        )
+        if accounts is not None:
+            kept = mover.account_id.is_not(None) if accounts else mover.account_id.is_(None)
+            query = query.where(GameRow.to_move.is_(None) | kept)
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(query.order_by(GameRow.updated_at).limit(limit))
             return [(game_id, actions) for game_id, actions in rows]
 
     def end_by_forfeit(
@@ -403,8 +418,8 @@ class GameStore:
         asked: bool = False,
     ) -> bool:
         """End an unfinished game that has exactly ``actions`` actions by ``ending`` (its seat loses to the
-        ``winners``, or with ``aborted``/``no_start`` calls it off), with its Pokédex marks, the bank of the seat
-        that ran ``out_of_time`` written as spent, and what ``finish`` writes (the ratings), in the same
+        ``winners``, or with ``aborted``/``no_start``/``abandoned`` calls it off), with its Pokédex marks, the bank
+        of the seat that ran ``out_of_time`` written as spent, and what ``finish`` writes (the ratings), in the same
         transaction. False when the game has moved on or ended meanwhile (another process, or a move that came in
         time): nothing is written then. ``asked``: the ending is its seat's person's request (a resignation or an
         abort), refused (`OutOfTime`) once the clock of the seat to move has run out."""

@@ -110,7 +110,8 @@ class GameRow(Base):
     """How the game ended when no rule of the game ended it: ``idle`` (a seat did not move within the limit),
     ``resigned`` (a seat resigned a game of two), ``time`` (a seat's clock ran out), ``aborted`` (a seat called it
     off before its first move), ``no_start`` (a seat of two ran out of time or sat idle before its first move: called
-    off), ``expired`` (nobody took its open seats in time); `splendor.store.games.Ending`."""
+    off), ``expired`` (nobody took its open seats in time), ``abandoned`` (the seat to move left an untimed game
+    without a move past the server's limit: called off); `splendor.store.games.Ending`."""
     forfeit_seat: Mapped[int | None] = mapped_column(Integer)
     """The seat that lost the game by ``ended_by`` (that aborted it, for ``aborted``)."""
     winners: Mapped[str | None] = mapped_column(String(8))

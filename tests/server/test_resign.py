@@ -335,12 +335,21 @@ def test_a_pokemon_game_ended_by_a_resignation_marks_what_each_seat_caught(
     """Ruling 17 marks the Pokédex at a game's end; a resignation ends it (the loser's resignation had left the
     winner's marks unwritten). With three, the game ends for the one who leaves: marked then."""
     c = app_client
+    game = _misty_catches(c, players)
+    leaving = 1 if players == 2 else 0  # the winner's marks, or the leaver's own
+    assert seat_call(c, game, leaving, "resign").status_code == 200
+    page = c.get("/api/pokedex/misty").json()
+    assert page["caught"] >= 1 and page["marked"]
+
+
+def _misty_catches(c: TestClient, players: int) -> dict[str, Any]:
+    """A Pokémon game of ``players`` people, misty's profile in seat 0: each seat catches what it can, else takes
+    tokens, until misty has caught one; her Pokédex is not marked yet."""
     secret = c.post("/api/profiles", json={"name": "misty"}).json()["secret"]
     misty = {"kind": "human", "name": "misty", "profile": "misty", "profile_secret": secret}
     others = [{"kind": "human", "name": name} for name in ("brock", "cy")[: players - 1]]
-    game = c.post("/api/games", json={"game": "pokemon", "seats": [misty, *others]}).json()
-    caught = False
-    for _ in range(300):  # each seat catches what it can, else takes tokens, until misty has caught one
+    game: dict[str, Any] = c.post("/api/games", json={"game": "pokemon", "seats": [misty, *others]}).json()
+    for _ in range(300):
         seat = state(c, game)["view"]["current_player"]
         token = game["seats"][seat]["token"]
         legal = c.get(f"/api/games/{game['id']}", params={"seat": seat}, headers={"x-seat-token": token}).json()
@@ -350,14 +359,20 @@ def test_a_pokemon_game_ended_by_a_resignation_marks_what_each_seat_caught(
             f"/api/games/{game['id']}/actions", headers={"x-seat-token": token}, json={"seat": seat, "action": action}
         )
         assert r.status_code == 200, r.text
-        caught = seat == 0 and action.startswith("catch")
-        if caught:
-            break
-    assert caught
-    before = c.get("/api/pokedex/misty").json()
-    assert before["caught"] == 0  # marked at the end, not before
-    leaving = 1 if players == 2 else 0  # the winner's marks, or the leaver's own
-    assert seat_call(c, game, leaving, "resign").status_code == 200
+        if seat == 0 and action.startswith("catch"):
+            assert c.get("/api/pokedex/misty").json()["caught"] == 0  # marked at the end, not before
+            return game
+    raise AssertionError("misty caught nothing")
+
+
+@pytest.mark.settings(abandoned_game_seconds=3.0)
+def test_a_pokemon_game_called_off_as_abandoned_marks_what_each_seat_caught(app_client: TestClient) -> None:
+    """A game left without a move past the limit for abandoned games ends (no winner): ruling 17 marks the
+    Pokédex at a game's end, as it does at a resignation."""
+    c = app_client
+    game = _misty_catches(c, 2)
+    ended = wait_for(lambda: (p := state(c, game))["over"] and p)
+    assert ended["ending"]["by"] == "abandoned" and ended["winners"] == []
     page = c.get("/api/pokedex/misty").json()
     assert page["caught"] >= 1 and page["marked"]
 

@@ -260,13 +260,16 @@ def test_a_game_left_without_a_move_past_the_limit_for_abandoned_games_is_called
     timed = create(c, "classic", [{"kind": "human"}, GREEDY], rated=False, clock="1+0")
     assert c.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).status_code == 201
     guest = create(c, "classic", [{"kind": "human"}, MINE])  # rated, its guest to move: never idle-forfeited
+    kept = create(c, "classic", [MINE, GREEDY])  # rated, ann to move: forfeited in its time (an hour), not voided
     ended = wait_for(lambda: (p := c.get(f"/api/games/{practice['id']}").json())["over"] and p)
     assert ended["ending"] == {"by": "abandoned", "seat": 0, "at": played} and ended["winners"] == []
     left = wait_for(lambda: (p := c.get(f"/api/games/{three['id']}").json())["over"] and p)
     assert left["ending"]["by"] == "abandoned" and left["ending"]["seat"] == 1  # no bot plays the seat on
     assert not any(s["forfeited"] for s in left["seats"]) and left["winners"] == []
     assert wait_for(lambda: c.get(f"/api/games/{guest['id']}").json()["over"])
+    assert c.get(f"/api/games/{guest['id']}").json()["ending"]["by"] == "abandoned"
     assert c.get(f"/api/games/{guest['id']}/ratings").json()["rated"] is False
+    assert not c.get(f"/api/games/{kept['id']}").json()["over"]  # a rated seat with an account: a loss in its time
     assert not c.get(f"/api/games/{timed['id']}").json()["over"]  # its clock, a minute, governs it
     listed = {g["id"]: g["status"] for g in c.get("/api/games").json()["games"]}
     assert listed[practice["id"]] == listed[three["id"]] == "abandoned" and listed[timed["id"]] == "ongoing"
@@ -486,6 +489,24 @@ def test_another_seats_resignation_does_not_restart_the_idle_time_of_the_person_
     assert games.idle(0.2, rated=True) == [("e" * 32, 0)]  # seat 0, to move, idle past 0.2 s
     assert games.forfeit_seat("e" * 32, 0, 1, "ismcts:medium", "resigned", bot_turn=False, asked=True)
     assert games.idle(0.2, rated=True) == [("e" * 32, 0)]  # still idle as long: seat 1's leaving is not seat 0's move
+
+
+def test_the_idle_sweeps_read_only_the_games_they_end_by_whether_the_seat_to_move_keeps_an_account(
+    store: Store,
+) -> None:
+    """A code review's find: the idle forfeit read the oldest hundred idle rated games and passed over those whose
+    seat to move keeps no account (it cannot be rated), which stayed the oldest hundred for good, so that no later
+    game was ever forfeited. Each sweep reads only the games it ends."""
+    games = GameStore(store)
+    ann, _ = Accounts(store).sign_up("ann", PASSWORD)
+    guest = [SeatInfo(0, "human", None, "bea", None), SeatInfo(1, "human", None, "ann", None, account_id=ann.id)]
+    kept = [SeatInfo(0, "human", None, "ann", None, account_id=ann.id), SeatInfo(1, "bot", "greedy", None, None)]
+    games.create("g" * 32, "classic", 2, 1, {}, guest, rated=True, to_move=0)
+    games.create("k" * 32, "classic", 2, 1, {}, kept, rated=True, to_move=0)
+    time.sleep(0.3)
+    assert games.idle(0.2, rated=True, accounts=True, limit=1) == [("k" * 32, 0)]  # the guest's, older, passed
+    assert games.idle(0.2, rated=True, accounts=False) == [("g" * 32, 0)]
+    assert {g for g, _ in games.idle(0.2, rated=True)} == {"g" * 32, "k" * 32}
 
 
 def test_a_seat_a_bot_plays_on_since_its_person_forfeited_takes_no_move_from_the_person(store: Store) -> None:

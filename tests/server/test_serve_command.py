@@ -74,9 +74,11 @@ def test_the_servers_banner_breaks_no_line_in_an_80_column_terminal(monkeypatch:
 
 def test_serve_options_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     served = served_settings(
-        monkeypatch, "--open-seat-minutes", "2", "--lease-seconds", "3", "--messages-per-second", "4"
+        monkeypatch,
+        *("--open-seat-minutes", "2", "--lease-seconds", "3", "--messages-per-second", "4"),
+        *("--abandoned-game-days", "20"),
     )
-    assert served.open_seat_seconds == 120
+    assert served.open_seat_seconds == 120 and served.abandoned_game_seconds == 20 * 86400
     assert served.lease_seconds == 3 and served.sweep_seconds == 1
     assert served.messages_per_second == 4 and served.message_burst == 12
 

@@ -62,6 +62,7 @@ def test_resign_with_the_confirmation_and_the_finished_table_says_it(server: Ser
     winner.wait_for_function("document.body.dataset.over === 'true'")
     assert winner.locator("#ending").inner_text() == "ann resigned: you win."
     assert winner.locator("#status .status-text").inner_text() == "ann resigned: you win."
+    assert winner.locator("#log li").first.inner_text().strip() == "ann resigned: you win."  # the log too
     winner.close()
     for p in (page, watcher):  # the log says it too, above the last move, unnumbered
         said = p.locator("#log li").all_inner_texts()
@@ -376,8 +377,9 @@ def test_your_games_tell_a_resignation_from_a_loss_and_each_game_by_its_clock_an
         resigned = create(c, "classic", [{"kind": "human", "name": n} for n in ("ann", "bob")])
         timed = create(c, "classic", [{"kind": "human", "name": n} for n in ("ann", "bob")], clock="5+10")
         aborted = create(c, "classic", [{"kind": "human", "name": n} for n in ("ann", "bob")])
+        three = create(c, "classic", [{"kind": "human", "name": n} for n in ("ann", "bob", "cy")])
     bob = open_page(browser, resigned["seats"][1]["link"])  # this browser keeps bob's seat in each
-    for g in (timed, aborted):
+    for g in (timed, aborted, three):
         bob.goto(g["seats"][1]["link"])
         bob.wait_for_function("document.body.dataset.actions !== undefined")
     with server.client() as c:
@@ -388,13 +390,16 @@ def test_your_games_tell_a_resignation_from_a_loss_and_each_game_by_its_clock_an
         assert r.status_code == 200, r.text
         r = c.post(f"/api/games/{aborted['id']}/seats/0/abort", headers={"x-seat-token": aborted["seats"][0]["token"]})
         assert r.status_code == 200, r.text
+        r = c.post(f"/api/games/{three['id']}/seats/1/resign", headers={"x-seat-token": three["seats"][1]["token"]})
+        assert r.status_code == 200, r.text  # the game goes on, a bot in bob's seat
     bob.goto(f"{server.base}/")
-    rows = {g["id"]: bob.locator(f"#my-games tr[data-my-game='{g['id']}']") for g in (resigned, timed, aborted)}
+    rows = {g["id"]: bob.locator(f"#my-games tr[data-my-game='{g['id']}']") for g in (resigned, timed, aborted, three)}
     for row in rows.values():
         row.wait_for()
     cells = {game_id: row.locator("td").all_inner_texts() for game_id, row in rows.items()}
     assert cells[resigned["id"]][2] == "you resigned", cells
     assert cells[aborted["id"]][2] == "called off", cells
+    assert cells[three["id"]][2] == "you resigned", cells  # not "in play": a bot plays the seat on
     assert cells[timed["id"]][0] == "Splendor · 5+10" and cells[resigned["id"]][0] == "Splendor", cells
     assert all(re.search(r"(seconds?|minutes?) ago|now", c[3]) for c in cells.values()), cells  # when it began
     assert bob.errors == []  # type: ignore[attr-defined]

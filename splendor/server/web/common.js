@@ -332,14 +332,9 @@ export function forgetAccountGames() {
   localStorage.setItem(GAMES_KEY, JSON.stringify(myGames().filter((g) => !g.account)));
 }
 
-// Keep a seat's link in this browser's "Your games" (the newest 30), first in the list; ``at``, when it was first
-// kept (about when the game began for this browser), is kept from the entry it replaces.
 export function keepGame(entry) {
-  const same = (g) => g.id === entry.id && g.seat === entry.seat;
-  const before = myGames().find(same);
-  const others = myGames().filter((g) => !same(g));
-  const kept = before && before.at ? { ...entry, at: before.at } : entry;
-  localStorage.setItem(GAMES_KEY, JSON.stringify([kept, ...others].slice(0, 30)));
+  const others = myGames().filter((g) => !(g.id === entry.id && g.seat === entry.seat));
+  localStorage.setItem(GAMES_KEY, JSON.stringify([entry, ...others].slice(0, 30)));
 }
 
 // Each seat's own colour and emblem (its number on a disc of that colour), the same on the seats, the log, the

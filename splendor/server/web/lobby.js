@@ -150,21 +150,21 @@ async function drawMyGames() {
       && info.seats[g.seat].kind !== "bot";
     const secondsLeft = known && known.your_turn ? known.seconds_left : null;
     const asked = info.over && info.rematch ? await rematchAskedOf(info.rematch, g.seat) : null;
-    // how your seat left the game, when it did: a resignation had read as any loss, "won by bob"
+    // how your seat left the game, when it did (with three or four the game goes on, a bot in your seat): a
+    // resignation had read as any loss, "won by bob", or as "in play"
     const left = info.ending && info.ending.seat === g.seat ? info.ending.by
       : info.seats[g.seat] && info.seats[g.seat].forfeit ? info.seats[g.seat].forfeit.by : null;
-    const ended = calledOff(info.ending) ? t("called off")
-      : left === "resigned" ? t("you resigned") : left === "time" ? t("you ran out of time")
-        : wonBy(info.winners.map((w) => w === g.seat ? t("you") : seats[w]));   // the rules', or the other seat's
+    const leaving = { resigned: t("you resigned"), time: t("you ran out of time"),
+      idle: t("you did not move in time") }[left];
     const state = asked !== null ? t("{players} asked for a rematch.", { players: asked })
-      : info.over ? ended
-        : (yourTurn ? yourTurnCell(secondsLeft) : (waiting ? t("waiting for players") : t("in play")));
-    // the game, rated or not and its clock, and when it began (the account's, or when this browser first kept it):
-    // the rows of two games of the same players are told apart
+      : calledOff(info.ending) ? t("called off")
+        : leaving || (info.over ? wonBy(info.winners.map((w) => w === g.seat ? t("you") : seats[w]))
+          : (yourTurn ? yourTurnCell(secondsLeft) : (waiting ? t("waiting for players") : t("in play"))));
+    // the game, rated or not and its clock, and when it began: the rows of two games of the same players are
+    // told apart
     const kind = [gameTitle(info.game, info.view), info.rated ? t("rated") : null,
       info.clock ? info.clock.control : null].filter(Boolean).join(" · ");
-    const began = known && known.created_at ? known.created_at
-      : Number.isFinite(g.at) ? new Date(g.at).toISOString() : null;
+    const began = info.created_at;
     const row = el("tr", { "data-my-game": g.id, "data-your-turn": yourTurn || asked !== null },
       el("td", {}, kind),
       el("td", {}, seats.map((n, i) => i === g.seat ? t("{name} (you)", { name: n }) : n).join(", ")),

@@ -263,7 +263,9 @@ function leavings() {
     }
   }
   const ending = mode === "replay" ? state.replayEnding : state.payload.ending;
-  if (ending && ending.at <= upto) out.push({ at: ending.at, text: endingWords(ending, state.payload.seats, seatName) });
+  if (ending && ending.at <= upto) {
+    out.push({ at: ending.at, text: endingWords(ending, state.payload.seats, seatName, seat) });
+  }
   for (const s of state.payload.seats) {   // a seat taken from the lobby, before anyone acted: the host is told (drawn
     if (s.joined) {
       out.push({ at: 0, text: state.payload.rematch_of ? t("{player} accepted the rematch.", { player: seatName(s.seat) })
