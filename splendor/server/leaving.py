@@ -94,7 +94,8 @@ class Leaving:
             account = live.seats[seat].account_id is not None
             # an idle forfeit rates the seat, so it needs an account; in a rated game only a seat without one is
             # abandoned (one with an account is forfeited, a loss, not called off)
-            if not (account if by == IDLE else not (live.rated and account)):
+            ends = account if by == IDLE else not (live.rated and account)
+            if not ends:
                 return
             if not await self._leave_once(live, seat, by):
                 return
@@ -131,8 +132,7 @@ class Leaving:
         unrated. Else in a game of two the seat loses (rated so); with three or four a bot (`FORFEIT_BOT`) plays the
         seat on and it ranks last. Either way the game has ended for the person who left, so in Pokémon their
         Pokédex (and in a game that ends, every seat's) is marked with what they caught, as ruling 17 marks it at a
-        game's end. Returns
-        whether it was written (False: another process moved or ended the game first)."""
+        game's end. Returns whether it was written (False: another process moved or ended the game first)."""
         game = live.game
         actions = len(game.history)
         effects = effects_of(game.name)
