@@ -263,7 +263,8 @@ def test_the_arenas_standings_keep_names_and_numbers_when_piped_and_forfeits_are
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
-    assert re.search(r"greedy: games 2, wins \d, shared 0, win rate [\d.]+%, 95% interval [\d.]+%–[\d.]+%, rating "
+    # the outside bot's seed is drawn afresh for each game (docs/bots.md), so its games may be won or shared
+    assert re.search(r"greedy: games 2, wins \d, shared \d, win rate [\d.]+%, 95% interval [\d.]+%–[\d.]+%, rating "
                      r"\d+, forfeits 0", text), text  # fmt: skip
     assert f"cmd:{EXAMPLE}: games 2" in text
     short = subprocess.run([*command, "greedy,random"], capture_output=True, text=True, timeout=300, env=env)
