@@ -115,12 +115,17 @@ def test_a_bots_move_is_said_once_under_the_table_and_a_resumed_game_says_the_mo
     ), text
 
 
-def _stopped_at_the_prompt(folder: Path, signal_number: int, *args: str, times: int = 1) -> tuple[int, str, str]:
+def _stopped_at_the_prompt(
+    folder: Path, signal_number: int, *args: str, times: int = 1, hang_up: str = "taken"
+) -> tuple[int, str, str]:
     """``splendor play --seats human,greedy`` with ``args``, run in ``folder``, sent ``signal_number`` (``times``
     over) at the person's second prompt (its input still open, as a person's is): its exit status, output and
-    errors."""
+    errors. It starts with SIGHUP ``"taken"`` (as a terminal's program does) or ``"ignored"`` (as ``nohup`` starts
+    it), whatever the tests' own process does with it: run under ``nohup``, a hang-up test had failed."""
+    import signal
     import time
 
+    disposition = {"taken": signal.SIG_DFL, "ignored": signal.SIG_IGN}[hang_up]
     with subprocess.Popen(
         [SPLENDOR, "play", "--seats", "human,greedy", *args],
         stdin=subprocess.PIPE,
@@ -129,6 +134,7 @@ def _stopped_at_the_prompt(folder: Path, signal_number: int, *args: str, times: 
         text=True,
         cwd=folder,
         env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, disposition),  # (in the child, before it runs splendor)
     ) as program:
         assert program.stdin and program.stdout
         program.stdin.write("take w b g\n")
@@ -139,7 +145,9 @@ def _stopped_at_the_prompt(folder: Path, signal_number: int, *args: str, times: 
             assert line, seen
             seen += line
         time.sleep(0.5)
-        program.send_signal(signal_number)
+        for _ in range(times):  # a closing terminal's hang-ups come close together
+            program.send_signal(signal_number)
+            time.sleep(0.05)
         out, err = program.communicate(timeout=60)
     return program.returncode, seen + out, err
 
@@ -178,6 +186,17 @@ def test_a_terminal_closed_keeps_the_games_record_as_sigterm_does(tmp_path: Path
     assert kept.is_file(), err
     assert len(Record.from_text(kept.read_text()).actions) >= 1
     assert status == 128 + signal.SIGHUP
+
+
+def test_a_game_started_under_nohup_plays_on_through_a_hang_up(tmp_path: Path) -> None:
+    """``nohup splendor play ...`` asks that a hang-up be ignored, and it is: the game goes on, here to its input's
+    end, where the record is offered as at any end of input (and left unsaved: nothing more was typed)."""
+    import signal
+
+    status, out, err = _stopped_at_the_prompt(tmp_path, signal.SIGHUP, "--seed", "13", hang_up="ignored")
+    assert status == 0, err
+    assert "Game left after" in out and "Save the record to a file" in out and "The record is not saved" in out
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("closed", ["at the prompt", "as the game is drawn", "at the save prompt"])
