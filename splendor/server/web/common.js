@@ -332,6 +332,7 @@ export function forgetAccountGames() {
   localStorage.setItem(GAMES_KEY, JSON.stringify(myGames().filter((g) => !g.account)));
 }
 
+// Keep a seat's link in this browser's "Your games" (the newest 30), first in the list.
 export function keepGame(entry) {
   const others = myGames().filter((g) => !(g.id === entry.id && g.seat === entry.seat));
   localStorage.setItem(GAMES_KEY, JSON.stringify([entry, ...others].slice(0, 30)));

@@ -236,7 +236,7 @@ async function rematch(page, { seat, headers }, again = false) {
   }
   try {
     const made = await api(`/api/games/${gameId}/seats/${seat}/rematch`, { method: "POST", headers });
-    keepGame({ id: made.id, game: state.payload.game, seat, link: made.link, at: Date.now() });
+    keepGame({ id: made.id, game: state.payload.game, seat, link: made.link });
     location.href = made.link;
   } catch (e) {
     state.rematchAsking = false;

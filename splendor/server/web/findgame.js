@@ -44,7 +44,7 @@ function drawWho() {
 }
 
 function go(id, game, seat, link) {
-  keepGame({ id, game, seat, link, at: Date.now() });
+  keepGame({ id, game, seat, link });
   location.href = link;
 }
 

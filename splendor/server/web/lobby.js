@@ -83,7 +83,7 @@ async function create(event) {
     const kept = (s) => Boolean(s.has_account && ME);
     const own = (s) => (kept(s) ? `/play/${made.id}?seat=${s.seat}` : s.link);
     if (people.length) {
-      keepGame({ id: made.id, game, seat: people[0].seat, link: own(people[0]), at: Date.now(),
+      keepGame({ id: made.id, game, seat: people[0].seat, link: own(people[0]),
         ...(kept(people[0]) ? { account: ME.name } : {}) });
     }
     if (people.length <= 1) {             // your seat (or, bots only, the spectators' view) at once
@@ -406,7 +406,7 @@ async function learn(game) {
       seats: [{ kind: "human", name: null }, { kind: "bot", bot: "greedy", name: null }],
       options: game === "kids" ? { short: true } : {} }) });
     const mine = made.seats[0];
-    keepGame({ id: made.id, game, seat: 0, link: `${mine.link}&tutorial=1`, at: Date.now() });   // rejoined with the guide
+    keepGame({ id: made.id, game, seat: 0, link: `${mine.link}&tutorial=1` });   // rejoined with the guide
     location.href = `${mine.link}&tutorial=1`;
   } catch (e) { error.textContent = capital(e.message); }
 }

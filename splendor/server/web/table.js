@@ -61,7 +61,7 @@ function keepSeat() {
   state.keptHere = true;
   const before = myGames().find((g) => g.id === gameId && g.seat === seat);
   if (!token && before && linkToken(before.link)) return;
-  keepGame({ id: gameId, game: state.payload.game, seat, link: location.pathname + location.search, at: Date.now() });
+  keepGame({ id: gameId, game: state.payload.game, seat, link: location.pathname + location.search });
 }
 
 // Send one action. While it is in flight every control of the table is marked aria-disabled and ignores clicks,
@@ -626,7 +626,7 @@ function forgetSecret() {
   if (!here.searchParams.has("token") && before && before.account === state.me.name) return;
   here.searchParams.delete("token");
   history.replaceState(null, "", here.pathname + here.search);
-  keepGame({ id: gameId, game: state.payload.game, seat, link: here.pathname + here.search, at: Date.now(),
+  keepGame({ id: gameId, game: state.payload.game, seat, link: here.pathname + here.search,
     account: state.me.name });
 }
 
